@@ -1,0 +1,215 @@
+package graphql
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+)
+
+// The NerdGraph endpoints of New Relic's regions.
+const (
+	EndpointUS = "https://api.newrelic.com/graphql"
+	EndpointEU = "https://api.eu.newrelic.com/graphql"
+)
+
+// ResolveEndpoint turns an --upstream value ("us", "eu" or an http(s) URL) into the
+// NerdGraph URL.
+func ResolveEndpoint(upstream string) (string, error) {
+	switch upstream {
+	case "", "us", "US":
+		return EndpointUS, nil
+	case "eu", "EU":
+		return EndpointEU, nil
+	}
+	u, err := url.Parse(upstream)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("upstream %q: want us, eu or an http(s) URL", upstream)
+	}
+	return u.String(), nil
+}
+
+// Options tune a Client; the zero value of each field means its default.
+type Options struct {
+	// Timeout bounds one NerdGraph call (default 30s); a shorter deadline on the
+	// caller's context wins.
+	Timeout time.Duration
+	// UserAgent is sent with every call (default "v2bridge").
+	UserAgent string
+	// HTTPClient replaces the default client (one tuned transport shared by all calls).
+	HTTPClient *http.Client
+	// MaxResponseBytes bounds a NerdGraph answer (default 64 MiB).
+	MaxResponseBytes int64
+}
+
+// Client sends genqlient operations to NerdGraph. It implements genqlient's
+// graphql.Client; the caller's key travels on the context (WithAPIKey) and every call is
+// counted on the context's Calls.
+type Client struct {
+	endpoint string
+	opts     Options
+	bufs     sync.Pool
+}
+
+var _ gql.Client = (*Client)(nil)
+
+// NewClient returns a client for the NerdGraph endpoint (see ResolveEndpoint).
+func NewClient(endpoint string, opts Options) *Client {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = "v2bridge"
+	}
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = 64 << 20
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Transport: NewTransport()}
+	}
+	return &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+}
+
+// NewTransport is the HTTP transport for NerdGraph: keep-alive connections sized for a
+// busy gateway and HTTP/2 when the server offers it.
+func NewTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   128,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// Endpoint is the NerdGraph URL this client calls.
+func (c *Client) Endpoint() string { return c.endpoint }
+
+type wireResponse struct {
+	Data   any            `json:"data"`
+	Errors []GraphQLError `json:"errors"`
+}
+
+// MakeRequest sends one operation and decodes its data into resp.Data. GraphQL errors
+// (also on HTTP 200) become an *Error; the data of a partial answer is still decoded.
+func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+	buf := c.bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			c.bufs.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(req); err != nil {
+		return fmt.Errorf("encode %s: %w", req.OpName, err)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		return fmt.Errorf("%s: %w", req.OpName, err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	hreq.Header.Set("User-Agent", c.opts.UserAgent)
+	if key := apiKey(ctx); key != "" {
+		hreq.Header.Set("API-Key", key)
+	}
+
+	start := time.Now()
+	hresp, err := c.opts.HTTPClient.Do(hreq)
+	if calls := CallsFrom(ctx); calls != nil {
+		defer func() { calls.add(time.Since(start)) }()
+	}
+	if err != nil {
+		kind := KindTransport
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			kind = KindTimeout
+		}
+		return &Error{Kind: kind, Err: err}
+	}
+	defer hresp.Body.Close()
+
+	buf.Reset()
+	if _, err := io.Copy(buf, io.LimitReader(hresp.Body, c.opts.MaxResponseBytes+1)); err != nil {
+		kind := KindTransport
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			kind = KindTimeout
+		}
+		return &Error{Kind: kind, Status: hresp.StatusCode, Err: err}
+	}
+	if int64(buf.Len()) > c.opts.MaxResponseBytes {
+		return &Error{Kind: KindTransport, Status: hresp.StatusCode, Err: errors.New("response too large")}
+	}
+
+	wire := wireResponse{Data: resp.Data}
+	decodeErr := json.Unmarshal(buf.Bytes(), &wire)
+	if hresp.StatusCode != http.StatusOK {
+		e := &Error{Kind: statusKind(hresp.StatusCode), Status: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header)}
+		if decodeErr == nil {
+			e.Errors = wire.Errors
+		}
+		return e
+	}
+	if decodeErr != nil {
+		return &Error{Kind: KindTransport, Status: hresp.StatusCode, Err: fmt.Errorf("decode %s: %w", req.OpName, decodeErr)}
+	}
+	errs := wire.Errors[:0:0]
+	for _, e := range wire.Errors {
+		if !isDeprecationWarning(e) {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		return &Error{Kind: classify(errs), Status: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header), Errors: errs}
+	}
+	return nil
+}
+
+func statusKind(status int) Kind {
+	switch {
+	case status == http.StatusUnauthorized:
+		return KindAuth
+	case status == http.StatusForbidden:
+		return KindForbidden
+	case status == http.StatusTooManyRequests:
+		return KindRateLimited
+	case status == http.StatusGatewayTimeout || status == http.StatusRequestTimeout:
+		return KindTimeout
+	case status >= 500:
+		return KindServer
+	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
+		return KindInvalid
+	}
+	return KindTransport
+}
+
+func retryAfter(h http.Header) time.Duration {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
