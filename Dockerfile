@@ -1,0 +1,21 @@
+# syntax=docker/dockerfile:1
+# Build: a static binary with version information.
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=dev
+ARG COMMIT=unknown
+RUN CGO_ENABLED=0 go build -trimpath \
+      -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+      -o /out/v2bridge ./cmd/v2bridge
+
+# Run: distroless static, non-root, read-only friendly.
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/v2bridge /v2bridge
+COPY configs/v2bridge.yaml /etc/v2bridge/v2bridge.yaml
+USER nonroot:nonroot
+EXPOSE 8080
+ENTRYPOINT ["/v2bridge"]
+CMD ["serve", "--config", "/etc/v2bridge/v2bridge.yaml"]

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// Set by -ldflags in the Makefile.
+var (
+	version = "dev"
+	commit  = "unknown"
+	date    = "unknown"
+)
+
+const usage = `v2bridge — New Relic REST API v2 answered from NerdGraph
+
+usage:
+  v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
+  v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
+  v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge version
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "v2bridge:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("missing command")
+	}
+	switch args[0] {
+	case "demo":
+		return runDemo(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stderr)
+	case "sim":
+		return runSim(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
+	lvl, err := zapcore.ParseLevel(level)
+	if err != nil {
+		return nil, fmt.Errorf("log level: %w", err)
+	}
+	encCfg := zap.NewProductionEncoderConfig()
+	encCfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	var enc zapcore.Encoder
+	if console {
+		encCfg.EncodeLevel = zapcore.CapitalLevelEncoder
+		enc = zapcore.NewConsoleEncoder(encCfg)
+	} else {
+		enc = zapcore.NewJSONEncoder(encCfg)
+	}
+	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(w), lvl)), nil
+}
+
+// newSimulator builds the simulator over the embedded demo data.
+func newSimulator() (*sim.Server, error) {
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		return nil, fmt.Errorf("demo data: %w", err)
+	}
+	return sim.NewDemo(data)
+}
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8080", "gateway listen address")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger(*logLevel, true, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	s, err := newSimulator()
+	if err != nil {
+		return err
+	}
+	simLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("simulator listener: %w", err)
+	}
+	simSrv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = simSrv.Serve(simLn) }()
+	defer simSrv.Close()
+
+	gwLn, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("gateway listener: %w", err)
+	}
+	endpoint := "http://" + simLn.Addr().String() + "/graphql"
+	g := newGateway(endpoint, gateway.Config{}, 30*time.Second, log)
+	base := "http://" + gwLn.Addr().String()
+	fmt.Fprintf(stdout, `v2bridge demo: REST API v2 on %s, answered from the NerdGraph simulator at %s
+
+Try:
+  curl -i -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %s/v2/applications.json
+  curl -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%s/v2/applications.xml?filter[name]=checkout'
+  curl -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' %s/v2/applications.json
+
+Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
+`, base, endpoint, base, base, base)
+	return serveUntil(ctx, gwLn, g.Handler(), log)
+}
+
+func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger) *gateway.Gateway {
+	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version})
+	tr := translate.New(client, translate.Options{Warn: gateway.NoteDegraded})
+	return gateway.New(cfg, tr, log)
+}
+
+func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "YAML configuration file (see configs/v2bridge.yaml)")
+	listen := fs.String("listen", "", "listen address (overrides the file)")
+	upstream := fs.String("upstream", "", "NerdGraph: us, eu or a URL (overrides the file)")
+	logLevel := fs.String("log-level", "", "debug, info, warn or error (overrides the file)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	if *upstream != "" {
+		cfg.Upstream = *upstream
+	}
+	if *logLevel != "" {
+		cfg.LogLevel = *logLevel
+	}
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	endpoint, err := ng.ResolveEndpoint(cfg.Upstream)
+	if err != nil {
+		return fmt.Errorf("upstream: %w", err)
+	}
+	log, err := newLogger(cfg.LogLevel, false, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	g := newGateway(endpoint, gateway.Config{
+		PublicURL:        cfg.PublicURL,
+		DefaultAccountID: cfg.DefaultAccountID,
+		RequestTimeout:   cfg.RequestTimeout,
+	}, cfg.UpstreamTimeout, log)
+	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint))
+	return serveUntil(ctx, ln, g.Handler(), log)
+}
+
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:4000", "simulator listen address")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger("info", true, stderr)
+	if err != nil {
+		return err
+	}
+	s, err := newSimulator()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(stdout, "NerdGraph simulator on http://%s/graphql (keys NRAK-DEMO-ACCOUNT-1, NRAK-DEMO-ACCOUNT-2, NRAK-DEMO-MULTI)\n", ln.Addr())
+	return serveUntil(ctx, ln, s, log)
+}
+
+// serveUntil serves h on ln until ctx ends, then shuts down gracefully: no new
+// connections, in-flight requests get up to 30 s to finish.
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, log *zap.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

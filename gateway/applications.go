@@ -1,0 +1,48 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// handleApplicationsList serves GET /v2/applications (and POST with a form body, which
+// is how Ansible's newrelic_deployment module looks applications up).
+func handleApplicationsList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	p := rq.params
+	req := translate.AppListRequest{}
+	req.Name, _ = p.Get("filter[name]")
+	req.Language, _ = p.Get("filter[language]")
+	req.Host, _ = p.Get("filter[host]")
+	var err error
+	if req.IDs, err = p.IDs("filter[ids]"); err != nil {
+		return nil, err
+	}
+	if req.ExcludeLinks, err = p.Bool("exclude_links"); err != nil {
+		return nil, err
+	}
+	if req.Page, err = p.Page(); err != nil {
+		return nil, err
+	}
+	list, paging, err := g.tr.ListApplications(ctx, rq.caller, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: list, paging: &paging}, nil
+}
+
+// handleApplicationsShow serves GET /v2/applications/{id}.
+func handleApplicationsShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
+	if err != nil {
+		return nil, &v2.Error{Status: http.StatusNotFound, Title: translate.ErrApplicationNotFound().Title}
+	}
+	show, err := g.tr.ShowApplication(ctx, rq.caller, id)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: show}, nil
+}

@@ -1,0 +1,81 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// Titles of errors the gateway itself produces.
+const (
+	titleServerError   = "A server error occurred, please contact New Relic support"
+	titleUpstreamFail  = "The New Relic NerdGraph API failed to answer; try again later"
+	titleUpstreamSlow  = "The New Relic NerdGraph API did not answer in time; try again later"
+	titleForbidden     = "New Relic API access has not been enabled"
+	titleRouteNotFound = "No route matches this request; see the v2bridge README for the supported REST v2 routes"
+)
+
+// v2Error maps any failure to the v2 error the caller gets (DESIGN.md rule 7). The
+// second result is the cause to log for server-side failures.
+func v2Error(err error) (*v2.Error, error) {
+	var ve *v2.Error
+	if errors.As(err, &ve) {
+		return ve, nil
+	}
+	var pe *v2.ParamError
+	if errors.As(err, &pe) {
+		return &v2.Error{Status: http.StatusBadRequest, Title: pe.Error()}, nil
+	}
+	var ge *ng.Error
+	if errors.As(err, &ge) {
+		switch ge.Kind {
+		case ng.KindAuth:
+			return &v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"}, nil
+		case ng.KindForbidden:
+			return &v2.Error{Status: http.StatusForbidden, Title: titleForbidden}, err
+		case ng.KindNotFound:
+			return &v2.Error{Status: http.StatusNotFound, Title: "Not found"}, err
+		case ng.KindRateLimited:
+			return &v2.Error{Status: http.StatusTooManyRequests, Title: "Rate limit exceeded at the New Relic NerdGraph API; retry later"}, err
+		case ng.KindTimeout:
+			return &v2.Error{Status: http.StatusGatewayTimeout, Title: titleUpstreamSlow}, err
+		case ng.KindInvalid:
+			return &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError}, err
+		default:
+			return &v2.Error{Status: http.StatusBadGateway, Title: titleUpstreamFail}, err
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &v2.Error{Status: http.StatusGatewayTimeout, Title: titleUpstreamSlow}, err
+	}
+	return &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError}, err
+}
+
+// retryAfterOf is the Retry-After to send with a 429/503 caused by err.
+func retryAfterOf(err error) time.Duration {
+	var ge *ng.Error
+	if errors.As(err, &ge) && ge.RetryAfter > 0 {
+		return ge.RetryAfter
+	}
+	return time.Second
+}
+
+// writeError renders err as a v2 error body in the request's format.
+func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, format string, err error) {
+	ve, cause := v2Error(err)
+	if cause != nil && ve.Status >= 500 {
+		if st := stateFrom(r.Context()); st != nil && st.internal == nil {
+			st.internal = cause
+		}
+	}
+	if ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable {
+		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
+	g.writeDoc(w, r, format, ve.Status, ve)
+}

@@ -1,0 +1,62 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// Config is what the gateway needs to serve; zero fields take their defaults.
+type Config struct {
+	// PublicURL is the scheme://host[:port] callers use to reach the gateway; Link
+	// headers point there. Empty: derived from each request (Host, TLS,
+	// X-Forwarded-Proto).
+	PublicURL string
+	// DefaultAccountID scopes keys that reach several accounts when the request names
+	// none (0: such requests get a 422 naming the options).
+	DefaultAccountID int64
+	// MaxBodyBytes bounds request bodies (default 1 MiB).
+	MaxBodyBytes int64
+	// RequestTimeout bounds the work done for one request (default 60s).
+	RequestTimeout time.Duration
+}
+
+// Gateway answers REST v2 requests. Build it with New and serve Handler().
+type Gateway struct {
+	cfg    Config
+	tr     *translate.Translator
+	log    *zap.Logger
+	router http.Handler
+	now    func() time.Time
+}
+
+// New returns a gateway translating through tr and logging to log.
+func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 60 * time.Second
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	g := &Gateway{cfg: cfg, tr: tr, log: log, now: time.Now}
+	g.router = g.routes()
+	return g
+}
+
+// Handler is the gateway's root handler, middleware included.
+func (g *Gateway) Handler() http.Handler {
+	return g.middleware(g.router)
+}
+
+// NoteDegraded is a translate.Options.Warn: it records a failed optional enrichment on
+// the request, and the access-log line lists it (the answer is served without it).
+func NoteDegraded(ctx context.Context, what string, err error) {
+	noteDegraded(ctx, what, err)
+}

@@ -1,0 +1,150 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+type stateKey struct{}
+
+// reqState is what one request records for its access-log line.
+type reqState struct {
+	id            string
+	start         time.Time
+	calls         ng.Calls
+	route         string
+	fidelity      Fidelity
+	caller        string // first 4 hex characters of the key hash
+	account       int64
+	accountSource string
+	internal      error // the cause behind a 5xx, logged, never sent
+
+	mu       sync.Mutex
+	degraded []string
+}
+
+func stateFrom(ctx context.Context) *reqState {
+	s, _ := ctx.Value(stateKey{}).(*reqState)
+	return s
+}
+
+// RequestID returns the id of the request being served on ctx.
+func RequestID(ctx context.Context) string {
+	if s := stateFrom(ctx); s != nil {
+		return s.id
+	}
+	return ""
+}
+
+// noteDegraded records an enrichment that failed; the access log lists them.
+func noteDegraded(ctx context.Context, what string, err error) {
+	if s := stateFrom(ctx); s != nil {
+		s.mu.Lock()
+		s.degraded = append(s.degraded, what+": "+err.Error())
+		s.mu.Unlock()
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// middleware wraps every request: request id, upstream-call accounting, panic
+// recovery, and one access-log line (never with the API key).
+func (g *Gateway) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := &reqState{id: requestID(r.Header.Get("X-Request-Id")), start: time.Now()}
+		ctx := context.WithValue(r.Context(), stateKey{}, st)
+		ctx = ng.WithCalls(ctx, &st.calls)
+		sw := &statusWriter{ResponseWriter: w}
+		sw.Header().Set("X-Request-Id", st.id)
+		defer func() {
+			if p := recover(); p != nil {
+				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+				if sw.status == 0 {
+					g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError})
+				}
+			}
+			g.accessLog(r, sw, st)
+		}()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
+	status := sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	fields := []zap.Field{
+		zap.String("request_id", st.id),
+		zap.String("method", r.Method),
+		zap.String("route", st.route),
+		zap.String("path", r.URL.Path),
+		zap.Int("status", status),
+		zap.Int("bytes", sw.bytes),
+		zap.Duration("duration", time.Since(st.start)),
+		zap.Int64("upstream_calls", st.calls.Count()),
+		zap.Duration("upstream", st.calls.Elapsed()),
+	}
+	if st.fidelity != "" {
+		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
+	}
+	if st.caller != "" {
+		fields = append(fields, zap.String("caller", st.caller), zap.Int64("account", st.account),
+			zap.String("account_source", st.accountSource))
+	}
+	st.mu.Lock()
+	if len(st.degraded) > 0 {
+		fields = append(fields, zap.Strings("degraded", st.degraded))
+	}
+	st.mu.Unlock()
+	switch {
+	case st.internal != nil:
+		g.log.Error("request", append(fields, zap.String("error", st.internal.Error()))...)
+	case status >= 500:
+		g.log.Warn("request", fields...)
+	default:
+		g.log.Info("request", fields...)
+	}
+}
+
+// requestID keeps a caller's X-Request-Id when it is short and plain, else makes one.
+func requestID(given string) string {
+	if n := len(given); n > 0 && n <= 64 && strings.Trim(given, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == "" {
+		return given
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

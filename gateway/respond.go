@@ -1,0 +1,36 @@
+package gateway
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/v2bridge/v2bridge/gateway/render"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// writeDoc renders doc in format with status, plus the accounting headers.
+func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string, status int, doc v2.Document) {
+	rd, ok := render.ForFormat(format)
+	if !ok {
+		rd, _ = render.ForFormat("json")
+	}
+	buf := render.GetBuffer()
+	defer render.PutBuffer(buf)
+	*buf = rd.Render((*buf)[:0], doc)
+	h := w.Header()
+	h.Set("Content-Type", rd.ContentType())
+	h.Set("Content-Length", strconv.Itoa(len(*buf)))
+	h.Set("Cache-Control", "max-age=0, private, must-revalidate")
+	upstreamHeaders(w, stateFrom(r.Context()))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(*buf)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64)
+}

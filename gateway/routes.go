@@ -1,0 +1,137 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// result is what a route handler produces.
+type result struct {
+	doc    v2.Document
+	status int // 0 = 200
+	paging *translate.Paging
+}
+
+// Route is one REST v2 route: its name (used in logs, metrics and the route modes of
+// migration pilots), methods, path below /v2 without the .json/.xml extension, and
+// declared fidelity.
+type Route struct {
+	Name     string
+	Methods  []string
+	Path     string
+	Fidelity Fidelity
+	// Note says what differs from REST v2 (for approximate) or what replaced the
+	// route (for unsupported); it is the README's fidelity column.
+	Note   string
+	handle func(ctx context.Context, g *Gateway, rq *request) (*result, error)
+}
+
+// Routes is the table of REST v2 routes the gateway serves, in README order.
+func Routes() []Route {
+	return []Route{
+		{
+			Name: "applications.list", Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
+			Fidelity: Approximate,
+			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
+				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
+				"injected browser app exists; `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+			handle: handleApplicationsList,
+		},
+		{
+			Name: "applications.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}",
+			Fidelity: Approximate,
+			Note:     "as applications.list",
+			handle:   handleApplicationsShow,
+		},
+	}
+}
+
+// routes builds the mux: every route under /v2 and under /accounts/{accountId}/v2,
+// with the .json or .xml extension; anything else gets a v2-shaped 404 or 405.
+func (g *Gateway) routes() http.Handler {
+	m := mux.NewRouter()
+	m.UseEncodedPath()
+	for _, rt := range Routes() {
+		h := g.handle(rt)
+		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
+			m.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)
+		}
+	}
+	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound, Title: titleRouteNotFound})
+	})
+	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
+	})
+	return m
+}
+
+// handle runs the common pipeline around a route handler: key, body, parameters,
+// account, deadline, then render.
+func (g *Gateway) handle(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		st := stateFrom(ctx)
+		if st != nil {
+			st.route, st.fidelity = rt.Name, rt.Fidelity
+		}
+		w.Header().Set("X-V2bridge-Fidelity", string(rt.Fidelity))
+		format := formatOf(r)
+		key := apiKey(r.Header)
+		if key == "" {
+			g.writeError(w, r, format, &v2.Error{Status: http.StatusUnauthorized, Title: "No API key specified"})
+			return
+		}
+		rq, err := g.readRequest(r)
+		if err != nil {
+			g.writeError(w, r, format, err)
+			return
+		}
+		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
+		defer cancel()
+		ctx = ng.WithAPIKey(ctx, key)
+		keyHash := translate.HashKey(key)
+		acct, source, err := g.resolveAccount(ctx, rq, keyHash)
+		if err != nil {
+			g.writeError(w, r, format, err)
+			return
+		}
+		rq.caller = translate.Caller{KeyHash: keyHash, AccountID: acct}
+		if st != nil {
+			st.caller, st.account, st.accountSource = keyHash[:4], acct, source
+		}
+		res, err := rt.handle(ctx, g, rq)
+		if err != nil {
+			g.writeError(w, r, format, err)
+			return
+		}
+		if res.paging != nil {
+			if link := g.linkHeader(r, rq.params, *res.paging); link != "" {
+				w.Header().Set("Link", link)
+			}
+		}
+		status := res.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		g.writeDoc(w, r, format, status, res.doc)
+	})
+}
+
+// upstreamHeaders reports the NerdGraph calls made for the request.
+func upstreamHeaders(w http.ResponseWriter, st *reqState) {
+	if st == nil {
+		return
+	}
+	h := w.Header()
+	h.Set("X-V2bridge-Upstream-Calls", itoa(st.calls.Count()))
+	total := time.Since(st.start)
+	h.Set("Server-Timing", "total;dur="+ms(total)+", upstream;dur="+ms(st.calls.Elapsed()))
+}

@@ -1,0 +1,125 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+)
+
+func TestResolveEndpoint(t *testing.T) {
+	tests := []struct {
+		give, want string
+		wantErr    bool
+	}{
+		{give: "us", want: EndpointUS},
+		{give: "", want: EndpointUS},
+		{give: "eu", want: EndpointEU},
+		{give: "http://127.0.0.1:4000/graphql", want: "http://127.0.0.1:4000/graphql"},
+		{give: "ftp://x/graphql", wantErr: true},
+		{give: "mars", wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := ResolveEndpoint(tt.give)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("ResolveEndpoint(%q) = %q, %v", tt.give, got, err)
+		}
+	}
+}
+
+func TestMakeRequest(t *testing.T) {
+	tests := []struct {
+		name       string
+		status     int
+		header     map[string]string
+		body       string
+		wantKind   Kind
+		wantErr    bool
+		wantData   string
+		wantRetry  time.Duration
+		wantOnlyAt string
+	}{
+		{name: "ok", status: 200, body: `{"data":{"x":"1"}}`, wantData: "1"},
+		{name: "deprecation warning beside data is ignored", status: 200,
+			body:     `{"data":{"x":"2"},"errors":[{"message":"This field is deprecated! Use y."}]}`,
+			wantData: "2"},
+		{name: "bad key on 401", status: 401, body: `{"errors":[{"message":"Invalid API key"}]}`, wantErr: true, wantKind: KindAuth},
+		{name: "bad key on 200", status: 200, body: `{"errors":[{"message":"nope","extensions":{"error_code":"BAD_API_KEY"}}]}`, wantErr: true, wantKind: KindAuth},
+		{name: "rate limited on 200", status: 200, body: `{"errors":[{"message":"slow down","extensions":{"errorClass":"TOO_MANY_REQUESTS"}}]}`, wantErr: true, wantKind: KindRateLimited},
+		{name: "rate limited on 429", status: 429, header: map[string]string{"Retry-After": "2"}, body: `{}`, wantErr: true, wantKind: KindRateLimited, wantRetry: 2 * time.Second},
+		{name: "timeout", status: 200, body: `{"errors":[{"message":"t","extensions":{"errorClass":"TIMEOUT"}}]}`, wantErr: true, wantKind: KindTimeout},
+		{name: "server 502", status: 502, body: `bad gateway`, wantErr: true, wantKind: KindServer},
+		{name: "malformed JSON", status: 200, body: `{"data":`, wantErr: true, wantKind: KindTransport},
+		{name: "validation", status: 200, body: `{"errors":[{"message":"Cannot query field \"zz\" on type \"Actor\"."}]}`, wantErr: true, wantKind: KindInvalid},
+		{name: "partial data", status: 200,
+			body:    `{"data":{"x":"3"},"errors":[{"message":"boom","path":["actor","account","inventory"],"extensions":{"errorClass":"INTERNAL_SERVER_ERROR"}}]}`,
+			wantErr: true, wantKind: KindServer, wantData: "3", wantOnlyAt: "actor.account"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var gotKey string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				gotKey = r.Header.Get("API-Key")
+				for k, v := range tt.header {
+					w.Header().Set(k, v)
+				}
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			c := NewClient(srv.URL, Options{})
+			var calls Calls
+			ctx := WithCalls(WithAPIKey(context.Background(), "NRAK-TEST"), &calls)
+			var data struct {
+				X string `json:"x"`
+			}
+			err := c.MakeRequest(ctx, &gql.Request{Query: "{x}", OpName: "T"}, &gql.Response{Data: &data})
+			if gotKey != "NRAK-TEST" {
+				t.Errorf("API-Key header = %q", gotKey)
+			}
+			if calls.Count() != 1 {
+				t.Errorf("calls = %d, want 1", calls.Count())
+			}
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if err != nil {
+				var ge *Error
+				if !errors.As(err, &ge) || ge.Kind != tt.wantKind {
+					t.Fatalf("err = %v, want kind %v", err, tt.wantKind)
+				}
+				if ge.RetryAfter != tt.wantRetry {
+					t.Errorf("RetryAfter = %v, want %v", ge.RetryAfter, tt.wantRetry)
+				}
+				if got := OnlyAt(err, "actor.account"); got != (tt.wantOnlyAt != "") {
+					t.Errorf("OnlyAt = %v", got)
+				}
+			}
+			if data.X != tt.wantData {
+				t.Errorf("data = %q, want %q", data.X, tt.wantData)
+			}
+		})
+	}
+}
+
+func TestMakeRequestTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := NewClient(srv.URL, Options{Timeout: 50 * time.Millisecond})
+	err := c.MakeRequest(context.Background(), &gql.Request{Query: "{x}"}, &gql.Response{Data: &struct{}{}})
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Kind != KindTimeout {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+}

@@ -1,0 +1,358 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Data is the simulator's world: accounts with their entities, and the users whose API
+// keys reach them. It is plain data (the YAML layout of configs/demo-data.yaml, field
+// names as in NerdGraph); ParseData decodes and validates it, New indexes it. New copies
+// what it needs, so a Data may be reused or changed afterwards.
+type Data struct {
+	// Accounts are the New Relic accounts that exist.
+	Accounts []Account `yaml:"accounts"`
+	// Users are the key owners; each user key reaches a set of accounts.
+	Users []User `yaml:"users"`
+}
+
+// User owns one user API key (the `API-Key` header of NerdGraph).
+type User struct {
+	// ID is the user id (actor.user.id); optional.
+	ID int `yaml:"id"`
+	// Name and Email are shown by actor.user; optional.
+	Name  string `yaml:"name"`
+	Email string `yaml:"email"`
+	// Key is the user API key, e.g. NRAK-DEMO-ACCOUNT-1. Required, unique.
+	Key string `yaml:"key"`
+	// Accounts lists the ids of the accounts the key reaches. Required.
+	Accounts []int `yaml:"accounts"`
+}
+
+// Account is one New Relic account and the entities that live in it. Entity kinds are
+// one list each; mobile apps, key transactions, alert policies, conditions and
+// deployments are to be added as further lists.
+type Account struct {
+	// ID is the account id. Required, unique, positive.
+	ID int `yaml:"id"`
+	// Name is the account name. Required.
+	Name string `yaml:"name"`
+	// BrowserLicenseKey is the browser license key written into the loader script of the
+	// account's browser applications. Required when the account has any.
+	BrowserLicenseKey string `yaml:"browserLicenseKey"`
+	// APMApplications are the APM applications (entities APM|APPLICATION).
+	APMApplications []APMApplication `yaml:"apmApplications"`
+}
+
+// APMApplication is an application monitored by an APM language agent.
+type APMApplication struct {
+	// ID is the legacy numeric application id: the entity's domainId and the REST v2 id.
+	// Required, positive, at most 2^31-1, unique among all application ids.
+	ID int `yaml:"id"`
+	// Name is the application name. Required; any characters.
+	Name string `yaml:"name"`
+	// Language is the agent language: c, dotnet, go, java, nodejs, php, python or ruby.
+	Language string `yaml:"language"`
+	// Reporting tells whether agents currently report.
+	Reporting bool `yaml:"reporting"`
+	// AlertSeverity is CRITICAL, WARNING, NOT_ALERTING or NOT_CONFIGURED.
+	AlertSeverity string `yaml:"alertSeverity"`
+	// LastReportingChangeAt is when reporting last changed; optional.
+	LastReportingChangeAt time.Time `yaml:"lastReportingChangeAt"`
+	// AgentVersion is the running agent version (runningAgentVersions min and max);
+	// optional.
+	AgentVersion string `yaml:"agentVersion"`
+	// ApdexTarget is the Apdex T in seconds. Required, positive.
+	ApdexTarget float64 `yaml:"apdexTarget"`
+	// ServerSideConfig tells whether server-side agent configuration is on.
+	ServerSideConfig bool `yaml:"serverSideConfig"`
+	// Tags are extra entity tags. The tags account, accountId and language are added by
+	// the simulator and may not be given here.
+	Tags map[string][]string `yaml:"tags"`
+	// Summary holds the recent performance figures; only for reporting applications
+	// (apmSummary is null for the others).
+	Summary *APMSummary `yaml:"summary"`
+	// Instances are the running agent instances; only for reporting applications.
+	// hostCount and instanceCount of the summary are derived from them.
+	Instances []Instance `yaml:"instances"`
+	// Browser is the browser application injected by the agent, if any.
+	Browser *BrowserApplication `yaml:"browser"`
+}
+
+// APMSummary is an APM application's recent performance (apmSummary). Response and
+// throughput totals are derived: throughput = web + non-web, responseTimeAverage the
+// throughput-weighted average.
+type APMSummary struct {
+	// ApdexScore is between 0 and 1.
+	ApdexScore float64 `yaml:"apdexScore"`
+	// ErrorRate is a percentage.
+	ErrorRate float64 `yaml:"errorRate"`
+	// WebResponseTimeAverage and NonWebResponseTimeAverage are in seconds.
+	WebResponseTimeAverage    float64 `yaml:"webResponseTimeAverage"`
+	NonWebResponseTimeAverage float64 `yaml:"nonWebResponseTimeAverage"`
+	// WebThroughput and NonWebThroughput are in requests per minute.
+	WebThroughput    float64 `yaml:"webThroughput"`
+	NonWebThroughput float64 `yaml:"nonWebThroughput"`
+}
+
+// Instance is one running agent instance of an APM application.
+type Instance struct {
+	// ID is the numeric instance id. Required, positive, unique among all instances.
+	ID int64 `yaml:"id"`
+	// Host is the host name the instance runs on. Required.
+	Host string `yaml:"host"`
+	// HostDisplayName defaults to Host.
+	HostDisplayName string `yaml:"hostDisplayName"`
+	// InstanceName defaults to Host.
+	InstanceName string `yaml:"instanceName"`
+	// Environment are the agent's environment attributes (environmentAttributes).
+	Environment map[string]string `yaml:"environment"`
+}
+
+// BrowserApplication is a browser application injected by an APM agent (entity
+// BROWSER|APPLICATION whose servingApmApplicationId is the APM application's id). Its
+// reporting state is the APM application's.
+type BrowserApplication struct {
+	// ID is the browser application id. Required, unique among all application ids.
+	ID int `yaml:"id"`
+	// Name defaults to the APM application's name.
+	Name string `yaml:"name"`
+	// ApdexTarget is the end-user Apdex T in seconds. Required, positive.
+	ApdexTarget float64 `yaml:"apdexTarget"`
+	// Loader is the browser agent loader: LITE, SPA or PRO.
+	Loader string `yaml:"loader"`
+	// AlertSeverity defaults to NOT_CONFIGURED.
+	AlertSeverity string `yaml:"alertSeverity"`
+	// Summary holds the recent browser figures (browserSummary, and apmBrowserSummary on
+	// the APM application); only when the APM application reports.
+	Summary *BrowserSummary `yaml:"summary"`
+}
+
+// BrowserSummary is a browser application's recent figures.
+type BrowserSummary struct {
+	// PageLoadTimeAverage is in seconds, PageLoadThroughput in page views per minute.
+	PageLoadTimeAverage float64 `yaml:"pageLoadTimeAverage"`
+	PageLoadThroughput  float64 `yaml:"pageLoadThroughput"`
+	// AjaxResponseTimeAverage is in seconds, AjaxRequestThroughput in requests per minute.
+	AjaxResponseTimeAverage float64 `yaml:"ajaxResponseTimeAverage"`
+	AjaxRequestThroughput   float64 `yaml:"ajaxRequestThroughput"`
+	// JSErrorRate is a percentage.
+	JSErrorRate float64 `yaml:"jsErrorRate"`
+}
+
+// ParseData decodes a YAML data set strictly (unknown keys, duplicate keys and trailing
+// documents are errors) and validates it. The error names the offending path, e.g.
+// `accounts[0].apmApplications[3].alertSeverity`, and lists every problem found.
+func ParseData(b []byte) (*Data, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var d Data
+	if err := dec.Decode(&d); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("sim data: empty document")
+		}
+		return nil, fmt.Errorf("sim data: %w", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("sim data: more than one YAML document")
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// Validate checks the data set and returns every problem at once, each naming its path.
+func (d *Data) Validate() error {
+	v := &validator{}
+	accounts := map[int]string{}
+	appIDs := map[int]string{}
+	instanceIDs := map[int64]string{}
+	for i, a := range d.Accounts {
+		p := fmt.Sprintf("accounts[%d]", i)
+		if a.ID <= 0 || a.ID > math.MaxInt32 {
+			v.addf("%s.id: %d is not a positive 32-bit account id", p, a.ID)
+		} else if prev, ok := accounts[a.ID]; ok {
+			v.addf("%s.id: %d already used by %s", p, a.ID, prev)
+		} else {
+			accounts[a.ID] = p
+		}
+		if strings.TrimSpace(a.Name) == "" {
+			v.addf("%s.name: required", p)
+		}
+		hasBrowser := false
+		for j, app := range a.APMApplications {
+			ap := fmt.Sprintf("%s.apmApplications[%d]", p, j)
+			v.apm(ap, app, appIDs, instanceIDs)
+			hasBrowser = hasBrowser || app.Browser != nil
+		}
+		if hasBrowser && a.BrowserLicenseKey == "" {
+			v.addf("%s.browserLicenseKey: required when the account has browser applications", p)
+		}
+	}
+	keys := map[string]string{}
+	for i, u := range d.Users {
+		p := fmt.Sprintf("users[%d]", i)
+		switch prev, dup := keys[u.Key]; {
+		case u.Key == "":
+			v.addf("%s.key: required", p)
+		case dup:
+			v.addf("%s.key: already used by %s", p, prev)
+		default:
+			keys[u.Key] = p
+		}
+		if len(u.Accounts) == 0 {
+			v.addf("%s.accounts: at least one account required", p)
+		}
+		for k, id := range u.Accounts {
+			if _, ok := accounts[id]; !ok {
+				v.addf("%s.accounts[%d]: no account %d", p, k, id)
+			}
+		}
+	}
+	return v.err()
+}
+
+// Allowed values (functions, so that no package-level state is mutable).
+func languages() []string {
+	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
+}
+func severities() []string     { return []string{"CRITICAL", "NOT_ALERTING", "NOT_CONFIGURED", "WARNING"} }
+func browserLoaders() []string { return []string{"LITE", "PRO", "SPA"} }
+
+// reservedTagKeys are the tags the simulator derives itself.
+func reservedTagKeys() []string { return []string{"account", "accountId", "language"} }
+
+func (v *validator) apm(p string, app APMApplication, appIDs map[int]string, instanceIDs map[int64]string) {
+	v.appID(p+".id", app.ID, appIDs)
+	if strings.TrimSpace(app.Name) == "" {
+		v.addf("%s.name: required", p)
+	}
+	v.oneOf(p+".language", app.Language, languages())
+	v.oneOf(p+".alertSeverity", app.AlertSeverity, severities())
+	if !(app.ApdexTarget > 0) {
+		v.addf("%s.apdexTarget: must be positive", p)
+	}
+	keys := make([]string, 0, len(app.Tags))
+	for k := range app.Tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch {
+		case strings.TrimSpace(k) == "":
+			v.addf("%s.tags: empty tag key", p)
+		case slices.Contains(reservedTagKeys(), k):
+			v.addf("%s.tags.%s: reserved, the simulator sets it", p, k)
+		case len(app.Tags[k]) == 0:
+			v.addf("%s.tags.%s: at least one value required", p, k)
+		}
+	}
+	if !app.Reporting && app.Summary != nil {
+		v.addf("%s.summary: must be absent when reporting is false", p)
+	}
+	if !app.Reporting && len(app.Instances) > 0 {
+		v.addf("%s.instances: must be empty when reporting is false", p)
+	}
+	if s := app.Summary; s != nil {
+		sp := p + ".summary"
+		if s.ApdexScore < 0 || s.ApdexScore > 1 {
+			v.addf("%s.apdexScore: %g is not between 0 and 1", sp, s.ApdexScore)
+		}
+		for _, f := range []struct {
+			name string
+			val  float64
+		}{
+			{"errorRate", s.ErrorRate},
+			{"webResponseTimeAverage", s.WebResponseTimeAverage},
+			{"nonWebResponseTimeAverage", s.NonWebResponseTimeAverage},
+			{"webThroughput", s.WebThroughput},
+			{"nonWebThroughput", s.NonWebThroughput},
+		} {
+			if f.val < 0 || math.IsNaN(f.val) || math.IsInf(f.val, 0) {
+				v.addf("%s.%s: must be a non-negative number", sp, f.name)
+			}
+		}
+	}
+	for k, in := range app.Instances {
+		ip := fmt.Sprintf("%s.instances[%d]", p, k)
+		if in.ID <= 0 {
+			v.addf("%s.id: must be positive", ip)
+		} else if prev, ok := instanceIDs[in.ID]; ok {
+			v.addf("%s.id: %d already used by %s", ip, in.ID, prev)
+		} else {
+			instanceIDs[in.ID] = ip
+		}
+		if strings.TrimSpace(in.Host) == "" {
+			v.addf("%s.host: required", ip)
+		}
+	}
+	if b := app.Browser; b != nil {
+		bp := p + ".browser"
+		v.appID(bp+".id", b.ID, appIDs)
+		if !(b.ApdexTarget > 0) {
+			v.addf("%s.apdexTarget: must be positive", bp)
+		}
+		v.oneOf(bp+".loader", b.Loader, browserLoaders())
+		if b.AlertSeverity != "" {
+			v.oneOf(bp+".alertSeverity", b.AlertSeverity, severities())
+		}
+		if !app.Reporting && b.Summary != nil {
+			v.addf("%s.summary: must be absent when the APM application does not report", bp)
+		}
+	}
+}
+
+func (v *validator) appID(p string, id int, seen map[int]string) {
+	switch prev, dup := seen[id]; {
+	case id <= 0 || id > math.MaxInt32:
+		v.addf("%s: %d is not a positive 32-bit application id", p, id)
+	case dup:
+		v.addf("%s: %d already used by %s", p, id, prev)
+	default:
+		seen[id] = p
+	}
+}
+
+func (v *validator) oneOf(p, got string, allowed []string) {
+	if !slices.Contains(allowed, got) {
+		v.addf("%s: %q is not one of %s", p, got, strings.Join(allowed, ", "))
+	}
+}
+
+// validator collects problems; the first maxProblems are reported.
+type validator struct {
+	problems []string
+	dropped  int
+}
+
+const maxProblems = 50
+
+func (v *validator) addf(format string, args ...any) {
+	if len(v.problems) == maxProblems {
+		v.dropped++
+		return
+	}
+	v.problems = append(v.problems, fmt.Sprintf(format, args...))
+}
+
+func (v *validator) err() error {
+	if len(v.problems) == 0 {
+		return nil
+	}
+	msg := "sim data: " + strings.Join(v.problems, "; ")
+	if v.dropped > 0 {
+		msg += fmt.Sprintf("; and %d more", v.dropped)
+	}
+	return errors.New(msg)
+}

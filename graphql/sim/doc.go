@@ -1,0 +1,98 @@
+// Package sim is the NerdGraph simulator: a real GraphQL-over-HTTP server that answers
+// POST /graphql like api.newrelic.com/graphql, from a fixed multi-account data set, so
+// that the gateway, its tests and `v2bridge demo` never need the real service.
+//
+// # What it owns
+//
+//   - The executable schema: ../../schema/nerdgraph.graphql (a strict subset of the real
+//     schema), compiled by gqlgen into internal/exec and model (go generate; never edit
+//     those files). Resolvers are hand-written here (resolver*.go) and are not generated.
+//   - The data set: Data, decoded strictly from YAML by ParseData (the demo set is
+//     configs/demo-data.yaml), indexed once by New into shared read-only GraphQL objects.
+//   - API keys and account scope: each user key reaches a set of accounts; everything a
+//     key sees is limited to them.
+//   - Entities: APM applications and the browser applications their agents inject, with
+//     guids as NerdGraph builds them (unpadded base64 of accountId|DOMAIN|TYPE|domainId).
+//   - The entity search language (searchlang.go: lexer and recursive-descent parser)
+//     and its evaluation, sorting and cursor paging (search.go).
+//   - The NRQL hook: Account.nrql and Actor.nrql call an NRQLRunner (WithNRQL); the NRQL
+//     engine itself lives elsewhere.
+//   - Request accounting (Requests, RequestsByOperation) and a middleware hook
+//     (WithMiddleware) for fault injection.
+//
+// Parts of the schema it does not simulate (mutations, alerts, AI issues, API key
+// search, change tracking, deployments, alert violations, nrdbQuery, ...) answer a
+// GraphQL error whose message ends in UnsupportedMessage; they never panic.
+//
+// # Documented deviations from real NerdGraph
+//
+// Authentication and transport:
+//   - Only the API-Key header (any letter case) carries the key. A missing or unknown key
+//     gets HTTP 401 with {"errors":[{"message":"Invalid API key","extensions":
+//     {"errorClass":"UNAUTHORIZED","error_code":"BAD_API_KEY"}}]}; the exact body of the
+//     real service is unverified.
+//   - GraphQL parse and validation errors come back with HTTP 200, like other GraphQL
+//     errors. Other paths get 404, other methods 405, a malformed JSON body 400.
+//   - Introspection is on. No rate or concurrency limits, no deprecation warnings.
+//
+// Accounts and entities:
+//   - actor.account(id:) for an account the key does not reach (or that does not exist)
+//     is null with an error "Access denied to account N", extensions.errorClass
+//     FORBIDDEN (message unverified).
+//   - actor.entity(guid:) is null for unknown guids and for entities of unreachable
+//     accounts. actor.entities(guids:) leaves such guids out (and repeated ones), keeping
+//     request order; more than 25 guids is an INVALID_INPUT error. A guid that does not
+//     decode is an INVALID_INPUT error in both (unverified). Padding is ignored.
+//   - Entity kinds: APM and browser applications only. Tags account, accountId and
+//     language are derived. indexedAt and firstIndexedAt are null. The permalink is
+//     https://one.newrelic.com/redirect/entity/<guid>.
+//   - The APM application and its browser application are linked by one edge of type
+//     SERVES from the APM application (source) to the browser application (target); the
+//     real type and direction are unverified. Its createdAt is the APM application's
+//     lastReportingChangeAt.
+//   - apmSummary: throughput is web + non-web throughput, responseTimeAverage their
+//     weighted average, hostCount and instanceCount come from the instances; null for
+//     applications that do not report.
+//   - applicationInstances ignores startTime/endTime (instances run all the time); host
+//     matches without case. environmentAttributes(filter:) filters attribute names.
+//     applicationInstancesV2 returns everything on one page.
+//   - Browser settings other than the loader and the Apdex target are fixed defaults;
+//     jsLoaderScript is a short snippet with the real configuration (licenseKey,
+//     applicationID, ...) and the loader body elided.
+//
+// Entity search (documented only as =, IN, LIKE and AND; MAPPING.md §1.5):
+//   - OR and parentheses are accepted too (OR binds weaker than AND); the real language
+//     documents only AND. No other operators (!=, NOT, <) exist.
+//   - Strings are single-quoted; a backslash makes the next character literal (\' and
+//     \\), which is how the gateway quotes values. Numbers are bare (accountId =
+//     1000001) and compare as text, so '1000001' and 1000001 are the same. true and
+//     false may be bare. Identifiers may be dotted (tags.language) or backticked.
+//   - Properties: domain, type, name, accountId, domainId, id (the guid), reporting,
+//     alertSeverity. Any other identifier is a tag name, with or without a "tags." prefix.
+//   - = compares without case for every property but id (exact; padding ignored), e.g.
+//     name = 'myapp' matches "MyApp". Tag keys are case-sensitive; tag values compare
+//     without case unless options.caseSensitiveTagMatching is true.
+//   - LIKE is a token match: . , ; : * - _ ( ) and white space separate tokens; a value
+//     matches when every token of the pattern occurs in it as a substring, ignoring
+//     case (name LIKE 'check serv' matches "checkout-service"). No % wildcards. A pattern
+//     without tokens matches every value.
+//   - A syntax error is an INVALID_INPUT error "Invalid entity search query: syntax
+//     error at position N: ..." (N counts characters from 1); the real wording is
+//     unknown. An empty query (without queryBuilder) is an error too.
+//   - queryBuilder becomes the equivalent query (name uses LIKE; alertable is
+//     unsupported); with both, the two are ANDed. The query field echoes the query
+//     string, or the built query.
+//   - Results are sorted by name without case, then name, then guid. sortBy supports
+//     NAME, DOMAIN, TYPE, REPORTING (reporting first) and ALERT_SEVERITY (most severe
+//     first), each then by name; MOST_RELEVANT is the name order. sortByWithDirection
+//     and counts are unsupported; options.tagFilter is ignored.
+//   - Pages hold 200 entities (options.limit lowers it). Cursors are opaque and valid
+//     only for the same query, sort and key; anything else is an INVALID_INPUT
+//     "Invalid cursor" error.
+//
+// NRQL:
+//   - Without a runner, NRQL fields answer "NRQL is not enabled in this simulator".
+//   - async is ignored (queries complete synchronously); options are ignored. timeout
+//     (default 5 s, at most 120 s) becomes the runner's deadline; exceeding it is a
+//     TIMEOUT error. See NRQLRunner for error classes.
+package sim

@@ -1,0 +1,3 @@
+package sim
+
+//go:generate go tool gqlgen generate --config gqlgen.yml

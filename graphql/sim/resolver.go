@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"context"
+
+	"github.com/v2bridge/v2bridge/graphql/sim/internal/exec"
+	"github.com/v2bridge/v2bridge/graphql/sim/model"
+)
+
+// resolver implements exec.ResolverRoot by hand (gqlgen.yml generates no resolver
+// code). One small type per GraphQL object with resolver fields; they all read the
+// world snapshot and caller of the request from the context.
+type resolver struct{ s *Server }
+
+var _ exec.ResolverRoot = (*resolver)(nil)
+
+func (r *resolver) RootQueryType() exec.RootQueryTypeResolver       { return queryResolver{r} }
+func (r *resolver) RootMutationType() exec.RootMutationTypeResolver { return mutationResolver{r} }
+func (r *resolver) Actor() exec.ActorResolver                       { return actorResolver{r} }
+func (r *resolver) Account() exec.AccountResolver                   { return accountResolver{r} }
+func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return entitySearchResolver{r} }
+func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
+	return apmApplicationResolver{r}
+}
+func (r *resolver) BrowserApplicationEntity() exec.BrowserApplicationEntityResolver {
+	return browserApplicationResolver{r}
+}
+func (r *resolver) AgentEnvironmentApplicationInstance() exec.AgentEnvironmentApplicationInstanceResolver {
+	return instanceResolver{r}
+}
+
+type queryResolver struct{ *resolver }
+
+// Actor is the caller; its fields read the caller from the context.
+func (queryResolver) Actor(context.Context) (*model.Actor, error) { return &model.Actor{}, nil }
+
+// mutationResolver: no mutation is simulated yet.
+type mutationResolver struct{ *resolver }
+
+func (mutationResolver) AgentApplicationCreateBrowser(ctx context.Context, _ int, _ string, _ *model.AgentApplicationBrowserSettingsInput) (*model.AgentApplicationCreateBrowserResult, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AgentApplicationCreateMobile(ctx context.Context, _ int, _ string) (*model.AgentApplicationCreateMobileResult, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AgentApplicationDelete(ctx context.Context, _ *int, _ *string, _ *bool, _ *string) (*model.AgentApplicationDeleteResult, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AgentApplicationEnableApmBrowser(ctx context.Context, _ string, _ *model.AgentApplicationBrowserSettingsInput) (*model.AgentApplicationEnableBrowserResult, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AgentApplicationSettingsUpdate(ctx context.Context, _ string, _ model.AgentApplicationSettingsUpdateInput) (*model.AgentApplicationSettingsUpdateResult, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsConditionDelete(ctx context.Context, _ int, _ string) (*model.AlertsConditionDeleteResponse, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsNrqlConditionBaselineCreate(ctx context.Context, _ int, _ model.AlertsNrqlConditionBaselineInput, _ string) (*model.AlertsNrqlBaselineCondition, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsNrqlConditionBaselineUpdate(ctx context.Context, _ int, _ model.AlertsNrqlConditionUpdateBaselineInput, _ string) (*model.AlertsNrqlBaselineCondition, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsNrqlConditionStaticCreate(ctx context.Context, _ int, _ model.AlertsNrqlConditionStaticInput, _ string) (*model.AlertsNrqlStaticCondition, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsNrqlConditionStaticUpdate(ctx context.Context, _ int, _ model.AlertsNrqlConditionUpdateStaticInput, _ string) (*model.AlertsNrqlStaticCondition, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsPolicyCreate(ctx context.Context, _ int, _ model.AlertsPolicyInput) (*model.AlertsPolicy, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsPolicyDelete(ctx context.Context, _ int, _ string) (*model.AlertsPolicyDeleteResponse, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) AlertsPolicyUpdate(ctx context.Context, _ int, _ string, _ model.AlertsPolicyUpdateInput) (*model.AlertsPolicy, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) ChangeTrackingCreateDeployment(ctx context.Context, _ *model.ChangeTrackingDataHandlingRules, _ model.ChangeTrackingDeploymentInput) (*model.ChangeTrackingDeployment, error) {
+	return nil, unsupported(ctx)
+}
+
+func (mutationResolver) ChangeTrackingCreateEvent(ctx context.Context, _ model.ChangeTrackingCreateEventInput, _ *model.ChangeTrackingDataHandlingRules) (*model.ChangeTrackingCreateEventResponse, error) {
+	return nil, unsupported(ctx)
+}

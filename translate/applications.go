@@ -1,0 +1,525 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// PageSize is REST v2's page size for applications (and NerdGraph's entity-search page).
+const PageSize = 200
+
+// Paging describes the page a list answer holds, for the Link header.
+type Paging struct {
+	Page    int
+	Last    int // 0 when unknown
+	HasNext bool
+}
+
+// AppListRequest is a parsed GET /v2/applications.
+type AppListRequest struct {
+	Name         string // filter[name]: case-insensitive substring
+	Language     string // filter[language]
+	Host         string // filter[host]: case-insensitive substring of a host name
+	IDs          []int64
+	ExcludeLinks bool
+	Page         int
+}
+
+func (r AppListRequest) postFiltered() bool {
+	return r.Name != "" || r.Language != "" || r.Host != ""
+}
+
+// appFields is what the outline (search) and full (by guid) application selections
+// have in common.
+type appFields interface {
+	GetGuid() *string
+	GetAccountId() *int
+	GetName() *string
+	GetReporting() *bool
+	GetAlertSeverity() *ng.EntityAlertSeverity
+	GetApplicationId() *int
+	GetLanguage() *string
+	GetSettings() *ng.ApmSettings
+	GetApmSummary() *ng.ApmSummary
+	GetApmBrowserSummary() *ng.ApmBrowserSummary
+}
+
+type browserFields interface {
+	GetApplicationId() *int
+	GetServingApmApplicationId() *int
+	GetSettings() *ng.BrowserSettings
+}
+
+type browserInfo struct {
+	apdexTarget *float64
+}
+
+type appInventory struct {
+	hosts     []string
+	instances []int64
+	lastSeen  time.Time
+}
+
+// ListApplications answers GET /v2/applications.
+func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+	if r.Page < 1 {
+		r.Page = 1
+	}
+	q := EntitySearch(c.AccountID, DomainAPM, TypeApp)
+	if r.Language != "" {
+		q.Eq("language", strings.ToLower(r.Language))
+	}
+	if len(r.IDs) > 0 {
+		q.InInts("domainId", r.IDs)
+	}
+	query, err := q.Build()
+	if err != nil {
+		return nil, Paging{}, &v2.Error{Status: 422, Title: "Invalid filter: " + err.Error()}
+	}
+	if r.postFiltered() {
+		return t.listFiltered(ctx, c, query, r)
+	}
+	return t.listPage(ctx, c, query, r)
+}
+
+// listPage serves page N straight from the entity search: REST's page size equals
+// NerdGraph's, so page N is the N-th cursor hop (cursors cached per caller and query).
+func (t *Translator) listPage(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+	cursor, ok, err := t.cursorFor(ctx, c, query, r.Page)
+	if err != nil {
+		return nil, Paging{}, err
+	}
+	if !ok { // past the last page
+		return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
+	}
+	page, err := t.appListPage(ctx, c, query, cursor)
+	if err != nil {
+		return nil, Paging{}, err
+	}
+	if page.next != nil {
+		t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(r.Page+1)), *page.next)
+	}
+	apps := page.build(c.AccountID, r.ExcludeLinks)
+	last := (page.count + PageSize - 1) / PageSize
+	if last < 1 {
+		last = 1
+	}
+	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
+		Paging{Page: r.Page, Last: last, HasNext: page.next != nil}, nil
+}
+
+// cursorFor returns the entity-search cursor of page n (nil for page 1); ok is false
+// when the search has fewer pages.
+func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n int) (*string, bool, error) {
+	if n == 1 {
+		return nil, true, nil
+	}
+	if v, ok := t.cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(n))); ok {
+		s := v.(string)
+		return &s, true, nil
+	}
+	// Start from the nearest cached earlier page and hop forward.
+	from := 1
+	var cur *string
+	for k := n - 1; k >= 2; k-- {
+		if v, ok := t.cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
+			s := v.(string)
+			from, cur = k, &s
+			break
+		}
+	}
+	for k := from; k < n; k++ {
+		resp, err := ng.AppCursor(ctx, t.client, query, cur)
+		if err != nil {
+			return nil, false, fmt.Errorf("application search page %d: %w", k, err)
+		}
+		if resp.Actor == nil || resp.Actor.EntitySearch == nil || resp.Actor.EntitySearch.Results == nil ||
+			resp.Actor.EntitySearch.Results.NextCursor == nil {
+			return nil, false, nil
+		}
+		cur = resp.Actor.EntitySearch.Results.NextCursor
+		t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(k+1)), *cur)
+	}
+	return cur, true, nil
+}
+
+// listFiltered serves filters NerdGraph cannot apply with REST's semantics
+// (substring name and host matches): it reads every match once, filters in Go, keeps
+// the result for ListTTL and pages through it.
+func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+	key := c.cacheKey("apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
+	var all []v2.Application
+	if v, ok := t.lists.Get(key); ok {
+		all = v.([]v2.Application)
+	} else {
+		page, err := t.appListPage(ctx, c, query, nil)
+		if err != nil {
+			return nil, Paging{}, err
+		}
+		for next := page.next; next != nil; {
+			resp, err := ng.AppSearchPage(ctx, t.client, query, next)
+			if err != nil {
+				return nil, Paging{}, fmt.Errorf("application search: %w", err)
+			}
+			next = nil
+			if res := resp.GetActor().GetEntitySearch().GetResults(); res != nil {
+				for _, e := range res.Entities {
+					if f, ok := deref(e).(appFields); ok {
+						page.apps = append(page.apps, f)
+					}
+				}
+				next = res.NextCursor
+			}
+		}
+		for _, a := range page.build(c.AccountID, false) {
+			if r.matches(&a, page.inventory[a.ID]) {
+				all = append(all, a)
+			}
+		}
+		t.lists.Set(key, all)
+	}
+	last := (len(all) + PageSize - 1) / PageSize
+	if last < 1 {
+		last = 1
+	}
+	lo := min((r.Page-1)*PageSize, len(all))
+	hi := min(lo+PageSize, len(all))
+	apps := slices.Clone(all[lo:hi])
+	if r.ExcludeLinks {
+		for i := range apps {
+			apps[i].Links = nil
+		}
+	}
+	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
+		Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+}
+
+func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {
+	if r.Name != "" && !containsFold(a.Name, r.Name) {
+		return false
+	}
+	if r.Language != "" && !strings.EqualFold(a.Language, r.Language) {
+		return false
+	}
+	if r.Host != "" {
+		if inv == nil {
+			return false
+		}
+		found := false
+		for _, h := range inv.hosts {
+			if containsFold(h, r.Host) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// appPage is one AppList answer, ready to be built into v2 applications.
+type appPage struct {
+	apps      []appFields
+	count     int
+	next      *string
+	browsers  map[int64]browserInfo
+	inventory map[int64]*appInventory
+}
+
+func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cursor *string) (*appPage, error) {
+	browserQuery, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
+	if err != nil {
+		return nil, err
+	}
+	inv, err := inventoryNRQL(0, t.until())
+	if err != nil {
+		return nil, err
+	}
+	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv)
+	if err != nil {
+		if !ng.OnlyAt(err, "actor.account", "actor.browsers") {
+			return nil, fmt.Errorf("application list: %w", err)
+		}
+		t.warn(ctx, "application list enrichment", err)
+	}
+	p := &appPage{browsers: map[int64]browserInfo{}}
+	actor := resp.GetActor()
+	if es := actor.GetEntitySearch(); es != nil {
+		if es.Count != nil {
+			p.count = *es.Count
+		}
+		if res := es.Results; res != nil {
+			p.next = res.NextCursor
+			for _, e := range res.Entities {
+				if f, ok := deref(e).(appFields); ok {
+					p.apps = append(p.apps, f)
+				}
+			}
+		}
+	}
+	if b := actor.GetBrowsers(); b != nil && b.Results != nil {
+		for _, e := range b.Results.Entities {
+			addBrowser(p.browsers, deref(e))
+		}
+		for next := b.Results.NextCursor; next != nil; {
+			bp, err := ng.BrowserPage(ctx, t.client, browserQuery, next)
+			if err != nil {
+				return nil, fmt.Errorf("browser applications: %w", err)
+			}
+			next = nil
+			if res := bp.GetActor().GetEntitySearch().GetResults(); res != nil {
+				for _, e := range res.Entities {
+					addBrowser(p.browsers, deref(e))
+				}
+				next = res.NextCursor
+			}
+		}
+	}
+	if acct := actor.GetAccount(); acct != nil && acct.Inventory != nil {
+		p.inventory = parseInventory(ctx, t, acct.Inventory.Results)
+	}
+	return p, nil
+}
+
+func addBrowser(m map[int64]browserInfo, e any) {
+	b, ok := e.(browserFields)
+	if !ok || b.GetServingApmApplicationId() == nil || *b.GetServingApmApplicationId() == 0 {
+		return
+	}
+	info := browserInfo{}
+	if s := b.GetSettings(); s != nil {
+		info.apdexTarget = s.ApdexTarget
+	}
+	m[int64(*b.GetServingApmApplicationId())] = info
+}
+
+func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
+	apps := make([]v2.Application, 0, len(p.apps))
+	for _, f := range p.apps {
+		id := appID(f)
+		b, hasBrowser := p.browsers[id]
+		var bp *browserInfo
+		if hasBrowser {
+			bp = &b
+		}
+		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks))
+	}
+	return apps
+}
+
+func appID(f appFields) int64 {
+	if id := f.GetApplicationId(); id != nil {
+		return int64(*id)
+	}
+	if g := f.GetGuid(); g != nil {
+		if guid, err := ParseGUID(*g); err == nil {
+			if n, err := strconv.ParseInt(guid.DomainID, 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// buildApplication maps one application entity to REST v2's object (MAPPING.md §1.12).
+func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool) v2.Application {
+	id := appID(f)
+	a := v2.Application{
+		ID:       id,
+		Name:     deref(f.GetName()),
+		Language: strings.ToLower(deref(f.GetLanguage())),
+	}
+	a.Reporting = deref(f.GetReporting())
+	a.HealthStatus = healthStatus(a.Reporting, f.GetAlertSeverity())
+	settings := f.GetSettings()
+	var apdexTarget float64
+	if settings != nil {
+		apdexTarget = deref(settings.ApdexTarget)
+		a.Settings.UseServerSideConfig = deref(settings.ServerSideConfig)
+	}
+	a.Settings.AppApdexThreshold = apdexTarget
+	if browser != nil {
+		a.Settings.EnableRealUserMonitoring = true
+		a.Settings.EndUserApdexThreshold = browser.apdexTarget
+	}
+	if a.Reporting {
+		if inv != nil && !inv.lastSeen.IsZero() {
+			ts := inv.lastSeen.UTC().Truncate(time.Second)
+			a.LastReportedAt = &ts
+		}
+		if s := f.GetApmSummary(); s != nil {
+			rt, tp := deref(s.WebResponseTimeAverage), deref(s.WebThroughput)
+			if tp <= 0 {
+				rt, tp = deref(s.NonWebResponseTimeAverage), deref(s.NonWebThroughput)
+			}
+			a.Summary = &v2.ApplicationSummary{
+				ResponseTime:  round(rt*1000, 3),
+				Throughput:    tp,
+				ErrorRate:     deref(s.ErrorRate),
+				ApdexTarget:   apdexTarget,
+				ApdexScore:    deref(s.ApdexScore),
+				HostCount:     int64(deref(s.HostCount)),
+				InstanceCount: int64(deref(s.InstanceCount)),
+			}
+		}
+		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
+			a.EndUser = &v2.EndUserSummary{
+				ResponseTime: deref(bs.PageLoadTimeAverage),
+				Throughput:   deref(bs.PageLoadThroughput),
+				ApdexTarget:  deref(browser.apdexTarget),
+			}
+		}
+	}
+	if !excludeLinks {
+		links := &v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
+		if inv != nil {
+			links.ApplicationInstances = inv.instances
+			for _, h := range inv.hosts {
+				links.ApplicationHosts = append(links.ApplicationHosts, HostID(accountID, id, h))
+			}
+			slices.Sort(links.ApplicationHosts)
+		}
+		a.Links = links
+	}
+	return a
+}
+
+// parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
+// realAgentId) facet with lastSeen in epoch milliseconds.
+func parseInventory(ctx context.Context, t *Translator, rows []*json.RawMessage) map[int64]*appInventory {
+	inv := map[int64]*appInventory{}
+	for _, raw := range rows {
+		if raw == nil {
+			continue
+		}
+		var row struct {
+			Facet    []any   `json:"facet"`
+			LastSeen float64 `json:"lastSeen"`
+		}
+		if err := json.Unmarshal(*raw, &row); err != nil || len(row.Facet) != 3 {
+			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row %s", string(*raw)))
+			continue
+		}
+		app, okApp := facetInt(row.Facet[0])
+		host, _ := row.Facet[1].(string)
+		agent, okAgent := facetInt(row.Facet[2])
+		if !okApp {
+			continue
+		}
+		a := inv[app]
+		if a == nil {
+			a = &appInventory{}
+			inv[app] = a
+		}
+		if host != "" && !slices.Contains(a.hosts, host) {
+			a.hosts = append(a.hosts, host)
+		}
+		if okAgent && !slices.Contains(a.instances, agent) {
+			a.instances = append(a.instances, agent)
+		}
+		if ts := time.UnixMilli(int64(row.LastSeen)); ts.After(a.lastSeen) {
+			a.lastSeen = ts
+		}
+	}
+	for _, a := range inv {
+		slices.Sort(a.instances)
+		slices.Sort(a.hosts)
+	}
+	return inv
+}
+
+func facetInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return int64(x), x == math.Trunc(x)
+	case string:
+		n, err := strconv.ParseInt(x, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// ShowApplication answers GET /v2/applications/{id}.
+func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
+	a, err := t.application(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	return &v2.ApplicationShow{Application: *a}, nil
+}
+
+// ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
+func ErrApplicationNotFound() *v2.Error {
+	return &v2.Error{Status: 404, Title: "No Application found with the given ID"}
+}
+
+func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.Application, error) {
+	if id <= 0 {
+		return nil, ErrApplicationNotFound()
+	}
+	inv, err := inventoryNRQL(id, t.until())
+	if err != nil {
+		return nil, err
+	}
+	resp, err := ng.AppShow(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id), int(c.AccountID), inv)
+	if err != nil {
+		if !ng.OnlyAt(err, "actor.account", "actor.entity.browser") {
+			return nil, fmt.Errorf("application %d: %w", id, err)
+		}
+		t.warn(ctx, "application enrichment", err)
+	}
+	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppShowActorEntityApmApplicationEntity)
+	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appID(ent) != id {
+		return nil, ErrApplicationNotFound()
+	}
+	var browser *browserInfo
+	if rel := ent.Browser; rel != nil {
+		for _, edge := range rel.Results {
+			if edge == nil {
+				continue
+			}
+			for _, v := range []any{deref(edge.GetSource().Entity), deref(edge.GetTarget().Entity)} {
+				m := map[int64]browserInfo{}
+				addBrowser(m, v)
+				if b, ok := m[id]; ok {
+					browser = &b
+				}
+			}
+		}
+	}
+	var invMap map[int64]*appInventory
+	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Inventory != nil {
+		invMap = parseInventory(ctx, t, acct.Inventory.Results)
+	}
+	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
+	return &a, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// round rounds v to n decimal places (REST showed summaries at millisecond precision).
+func round(v float64, n int) float64 {
+	p := math.Pow(10, float64(n))
+	return math.Round(v*p) / p
+}

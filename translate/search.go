@@ -1,0 +1,126 @@
+package translate
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// SearchQuery builds an entity-search query string ("domain = 'APM' AND ...") from
+// clauses joined by AND. Values are always quoted by QuoteSearch; property names are
+// checked against a conservative identifier syntax. It is the only place entity-search
+// text is assembled (DESIGN.md rule 1).
+type SearchQuery struct {
+	clauses []string
+	err     error
+}
+
+// EntitySearch starts a query scoped to one account, domain and type — every search
+// the gateway makes is scoped to exactly one account (DESIGN.md rule 5).
+func EntitySearch(accountID int64, domain, typ string) *SearchQuery {
+	q := &SearchQuery{}
+	return q.Eq("domain", domain).Eq("type", typ).EqInt("accountId", accountID)
+}
+
+// Eq adds `prop = 'value'`.
+func (q *SearchQuery) Eq(prop, value string) *SearchQuery {
+	v, err := QuoteSearch(value)
+	return q.add(prop, err, prop+" = "+v)
+}
+
+// EqInt adds `prop = n` (numbers are not quoted).
+func (q *SearchQuery) EqInt(prop string, n int64) *SearchQuery {
+	return q.add(prop, nil, prop+" = "+strconv.FormatInt(n, 10))
+}
+
+// InInts adds `prop IN ('1', '2')` (ids are compared as strings, as domainId is one).
+func (q *SearchQuery) InInts(prop string, ns []int64) *SearchQuery {
+	if len(ns) == 0 {
+		return q.add(prop, errors.New("empty IN list"), "")
+	}
+	var b strings.Builder
+	b.WriteString(prop)
+	b.WriteString(" IN (")
+	for i, n := range ns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('\'')
+		b.WriteString(strconv.FormatInt(n, 10))
+		b.WriteByte('\'')
+	}
+	b.WriteByte(')')
+	return q.add(prop, nil, b.String())
+}
+
+func (q *SearchQuery) add(prop string, err error, clause string) *SearchQuery {
+	if q.err != nil {
+		return q
+	}
+	if err == nil && !validProperty(prop) {
+		err = fmt.Errorf("invalid property name %q", prop)
+	}
+	if err != nil {
+		q.err = fmt.Errorf("entity search %s: %w", prop, err)
+		return q
+	}
+	q.clauses = append(q.clauses, clause)
+	return q
+}
+
+// Build returns the query text, or the first error a clause met.
+func (q *SearchQuery) Build() (string, error) {
+	if q.err != nil {
+		return "", q.err
+	}
+	return strings.Join(q.clauses, " AND "), nil
+}
+
+func validProperty(p string) bool {
+	if p == "" {
+		return false
+	}
+	for i, r := range p {
+		switch {
+		case r == '_' || r == '.' && i > 0:
+		case r < 128 && unicode.IsLetter(r):
+		case r < 128 && unicode.IsDigit(r) && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ErrControlCharacter is returned for values that contain control characters, which
+// no entity name or tag holds and which the query languages cannot carry safely.
+var ErrControlCharacter = errors.New("value contains a control character")
+
+// QuoteSearch renders s as a single-quoted entity-search string literal: backslash and
+// single quote are backslash-escaped, control characters are refused. The escaping of
+// quotes inside entity-search strings is undocumented (MAPPING.md §1.5); backslash
+// escaping is the convention NerdGraph's query languages share.
+func QuoteSearch(s string) (string, error) {
+	return quoteBackslash(s)
+}
+
+func quoteBackslash(s string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsControl(r):
+			return "", ErrControlCharacter
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String(), nil
+}

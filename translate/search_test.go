@@ -1,0 +1,68 @@
+package translate
+
+import "testing"
+
+func TestQuoteSearch(t *testing.T) {
+	tests := []struct {
+		give, want string
+		wantErr    bool
+	}{
+		{give: "java", want: `'java'`},
+		{give: "O'Reilly", want: `'O\'Reilly'`},
+		{give: `back\slash`, want: `'back\\slash'`},
+		{give: `x' OR accountId = 1000002 OR name LIKE 'a`, want: `'x\' OR accountId = 1000002 OR name LIKE \'a'`},
+		{give: `\'`, want: `'\\\''`},
+		{give: "Café 日本", want: `'Café 日本'`},
+		{give: "line\nbreak", wantErr: true},
+		{give: "nul\x00", wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := QuoteSearch(tt.give)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("QuoteSearch(%q) error = %v, wantErr %v", tt.give, err, tt.wantErr)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("QuoteSearch(%q) = %s, want %s", tt.give, got, tt.want)
+		}
+	}
+}
+
+func TestEntitySearchBuild(t *testing.T) {
+	tests := []struct {
+		name    string
+		give    *SearchQuery
+		want    string
+		wantErr bool
+	}{
+		{
+			name: "scope",
+			give: EntitySearch(1000001, DomainAPM, TypeApp),
+			want: `domain = 'APM' AND type = 'APPLICATION' AND accountId = 1000001`,
+		},
+		{
+			name: "language and ids",
+			give: EntitySearch(1000001, DomainAPM, TypeApp).Eq("language", "java").InInts("domainId", []int64{1, 22}),
+			want: `domain = 'APM' AND type = 'APPLICATION' AND accountId = 1000001 AND language = 'java' AND domainId IN ('1', '22')`,
+		},
+		{
+			name: "hostile value stays one literal",
+			give: EntitySearch(1000001, DomainAPM, TypeApp).Eq("language", `x' OR accountId = 1000002 OR name LIKE 'a`),
+			want: `domain = 'APM' AND type = 'APPLICATION' AND accountId = 1000001 AND language = 'x\' OR accountId = 1000002 OR name LIKE \'a'`,
+		},
+		{name: "bad property", give: EntitySearch(1, DomainAPM, TypeApp).Eq("name = 'x' OR a", "y"), wantErr: true},
+		{name: "control character", give: EntitySearch(1, DomainAPM, TypeApp).Eq("language", "a\tb"), wantErr: true},
+		{name: "empty in", give: EntitySearch(1, DomainAPM, TypeApp).InInts("domainId", nil), wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.give.Build()
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Build error = %v, wantErr %v", err, tt.wantErr)
+			}
+			if got != tt.want {
+				t.Fatalf("Build = %s\nwant    %s", got, tt.want)
+			}
+		})
+	}
+}

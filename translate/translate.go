@@ -1,0 +1,96 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+// Options tune a Translator; zero fields take their defaults.
+type Options struct {
+	// Now is the clock (default time.Now); tests fix it for golden files.
+	Now func() time.Time
+	// CursorTTL is how long entity-search page cursors are kept (default 5m).
+	CursorTTL time.Duration
+	// ListTTL is how long a fully fetched, post-filtered list is kept for paging
+	// through it (default 60s).
+	ListTTL time.Duration
+	// AccountTTL is how long a key's account list is kept (default 10m).
+	AccountTTL time.Duration
+	// MaxEntries bounds each cache (default 10000).
+	MaxEntries int
+	// Warn receives failures of optional enrichments (the answer is still served
+	// without them); nil drops them.
+	Warn func(ctx context.Context, what string, err error)
+}
+
+// Translator answers v2 requests from NerdGraph. It is safe for concurrent use.
+type Translator struct {
+	client   gql.Client
+	now      func() time.Time
+	warn     func(ctx context.Context, what string, err error)
+	cursors  *Cache
+	lists    *Cache
+	accounts *Cache
+}
+
+// New returns a Translator that sends its operations through client.
+func New(client gql.Client, opts Options) *Translator {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CursorTTL <= 0 {
+		opts.CursorTTL = 5 * time.Minute
+	}
+	if opts.ListTTL <= 0 {
+		opts.ListTTL = time.Minute
+	}
+	if opts.AccountTTL <= 0 {
+		opts.AccountTTL = 10 * time.Minute
+	}
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = 10000
+	}
+	if opts.Warn == nil {
+		opts.Warn = func(context.Context, string, error) {}
+	}
+	return &Translator{
+		client:   client,
+		now:      opts.Now,
+		warn:     opts.Warn,
+		cursors:  NewCache(opts.CursorTTL, opts.MaxEntries),
+		lists:    NewCache(opts.ListTTL, opts.MaxEntries),
+		accounts: NewCache(opts.AccountTTL, opts.MaxEntries),
+	}
+}
+
+// Accounts returns the ids of the accounts a key reaches (cached per key hash).
+func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, error) {
+	key := Caller{KeyHash: keyHash}.cacheKey("accounts")
+	if v, ok := t.accounts.Get(key); ok {
+		return v.([]int64), nil
+	}
+	resp, err := ng.Accounts(ctx, t.client)
+	if err != nil {
+		return nil, fmt.Errorf("accounts: %w", err)
+	}
+	var ids []int64
+	if resp != nil && resp.Actor != nil {
+		for _, a := range resp.Actor.Accounts {
+			if a != nil && a.Id != nil {
+				ids = append(ids, int64(*a.Id))
+			}
+		}
+	}
+	t.accounts.Set(key, ids)
+	return ids, nil
+}
+
+// until is the end of "recent" windows: now, truncated to the minute so identical
+// requests within a minute build identical NRQL.
+func (t *Translator) until() time.Time {
+	return t.now().UTC().Truncate(time.Minute)
+}

@@ -1,0 +1,171 @@
+package v2
+
+import "time"
+
+// TimeLayout is REST v2's timestamp style: UTC with a numeric offset, never "Z", no
+// fractional seconds ("2019-12-11T19:09:10+00:00").
+const TimeLayout = "2006-01-02T15:04:05-07:00"
+
+// FormatTime renders t in TimeLayout, in UTC.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+
+// Application is REST v2's APM application object (REFERENCE.md §4.1).
+type Application struct {
+	ID           int64
+	Name         string
+	Language     string
+	HealthStatus string
+	Reporting    bool
+	// LastReportedAt is omitted when nil (always for non-reporting applications).
+	LastReportedAt *time.Time
+	// Summary is omitted when nil (non-reporting applications).
+	Summary *ApplicationSummary
+	// EndUser is omitted when nil (no browser monitoring).
+	EndUser  *EndUserSummary
+	Settings ApplicationSettings
+	// Links is omitted when nil (exclude_links=true).
+	Links *ApplicationLinks
+}
+
+// ApplicationSummary is application_summary: response time in ms, throughput in rpm.
+type ApplicationSummary struct {
+	ResponseTime  float64
+	Throughput    float64
+	ErrorRate     float64
+	ApdexTarget   float64
+	ApdexScore    float64
+	HostCount     int64
+	InstanceCount int64
+}
+
+// EndUserSummary is end_user_summary (browser): response time in seconds.
+type EndUserSummary struct {
+	ResponseTime float64
+	Throughput   float64
+	ApdexTarget  float64
+}
+
+// ApplicationSettings is settings; EndUserApdexThreshold is omitted when nil (no
+// browser application to read it from).
+type ApplicationSettings struct {
+	AppApdexThreshold        float64
+	EndUserApdexThreshold    *float64
+	EnableRealUserMonitoring bool
+	UseServerSideConfig      bool
+}
+
+// ApplicationLinks is links: instance and host ids.
+type ApplicationLinks struct {
+	ApplicationInstances []int64
+	ApplicationHosts     []int64
+}
+
+// EncodeV2 writes the object's fields in REST v2's order.
+func (a *Application) EncodeV2(e Encoder) {
+	e.BeginObject("application")
+	e.Int("id", a.ID)
+	e.String("name", a.Name)
+	e.String("language", a.Language)
+	e.String("health_status", a.HealthStatus)
+	e.Bool("reporting", a.Reporting)
+	if a.LastReportedAt != nil {
+		e.String("last_reported_at", FormatTime(*a.LastReportedAt))
+	}
+	if s := a.Summary; s != nil {
+		e.BeginObject("application_summary")
+		e.Float("response_time", s.ResponseTime)
+		e.Float("throughput", s.Throughput)
+		e.Float("error_rate", s.ErrorRate)
+		e.Float("apdex_target", s.ApdexTarget)
+		e.Float("apdex_score", s.ApdexScore)
+		e.Int("host_count", s.HostCount)
+		e.Int("instance_count", s.InstanceCount)
+		e.EndObject()
+	}
+	if u := a.EndUser; u != nil {
+		e.BeginObject("end_user_summary")
+		e.Float("response_time", u.ResponseTime)
+		e.Float("throughput", u.Throughput)
+		e.Float("apdex_target", u.ApdexTarget)
+		e.EndObject()
+	}
+	e.BeginObject("settings")
+	e.Float("app_apdex_threshold", a.Settings.AppApdexThreshold)
+	if a.Settings.EndUserApdexThreshold != nil {
+		e.Float("end_user_apdex_threshold", *a.Settings.EndUserApdexThreshold)
+	}
+	e.Bool("enable_real_user_monitoring", a.Settings.EnableRealUserMonitoring)
+	e.Bool("use_server_side_config", a.Settings.UseServerSideConfig)
+	e.EndObject()
+	if l := a.Links; l != nil {
+		e.BeginObject("links")
+		encodeIDs(e, "application_instances", "application_instance", l.ApplicationInstances)
+		encodeIDs(e, "servers", "server", nil)
+		encodeIDs(e, "application_hosts", "application_host", l.ApplicationHosts)
+		e.EndObject()
+	}
+	e.EndObject()
+}
+
+func encodeIDs(e Encoder, name, item string, ids []int64) {
+	e.BeginArray(name, item)
+	for _, id := range ids {
+		e.Int(item, id)
+	}
+	e.EndArray()
+}
+
+// applicationLinkTemplates are the URL templates REST v2 put in the top-level links
+// object of application responses (including its "/v2/application/" typo).
+var applicationLinkTemplates = [...][2]string{
+	{"application.application_host", "/v2/application/{application_id}/hosts/{host_id}"},
+	{"application.application_hosts", "/v2/application/{application_id}/hosts?ids={host_ids}"},
+	{"application.application_instance", "/v2/application/{application_id}/instances/{instance_id}"},
+	{"application.application_instances", "/v2/application/{application_id}/instances?ids={instance_ids}"},
+	{"application.server", "/v2/servers/{server_id}"},
+	{"application.servers", "/v2/servers?ids={server_ids}"},
+}
+
+func encodeApplicationLinkTemplates(e Encoder) {
+	e.BeginObject("links")
+	for _, kv := range applicationLinkTemplates {
+		e.String(kv[0], kv[1])
+	}
+	e.EndObject()
+}
+
+// ApplicationList is the body of GET /v2/applications.
+type ApplicationList struct {
+	Applications []Application
+	// ExcludeLinks drops the per-application and top-level links (exclude_links=true).
+	ExcludeLinks bool
+}
+
+// Root is the XML root element.
+func (*ApplicationList) Root() string { return "applications_response" }
+
+// EncodeV2 writes {"applications":[...],"links":{...}}.
+func (l *ApplicationList) EncodeV2(e Encoder) {
+	e.BeginArray("applications", "application")
+	for i := range l.Applications {
+		l.Applications[i].EncodeV2(e)
+	}
+	e.EndArray()
+	if !l.ExcludeLinks {
+		encodeApplicationLinkTemplates(e)
+	}
+}
+
+// ApplicationShow is the body of GET/PUT/DELETE /v2/applications/{id}.
+type ApplicationShow struct {
+	Application Application
+}
+
+// Root is the XML root element.
+func (*ApplicationShow) Root() string { return "application_response" }
+
+// EncodeV2 writes {"application":{...},"links":{...}}.
+func (s *ApplicationShow) EncodeV2(e Encoder) {
+	s.Application.EncodeV2(e)
+	encodeApplicationLinkTemplates(e)
+}

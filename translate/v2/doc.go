@@ -1,0 +1,5 @@
+// Package v2 holds the REST API v2 resource models (Application, Deployment, MetricData,
+// errors, ...) with their exact JSON/XML field names and order, and the parsing of v2
+// request parameters (filters, names[], values[], from/to, page). It knows nothing of
+// NerdGraph or net/http.
+package v2
