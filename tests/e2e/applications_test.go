@@ -1,0 +1,220 @@
+package e2e
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const (
+	key1     = "NRAK-DEMO-ACCOUNT-1"
+	key2     = "NRAK-DEMO-ACCOUNT-2"
+	keyMulti = "NRAK-DEMO-MULTI"
+)
+
+var linkRe = regexp.MustCompile(`<([^>]+)>; rel="(first|prev|next|last)"`)
+
+func links(t *testing.T, h http.Header) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, l := range linkRe.FindAllStringSubmatch(h.Get("Link"), -1) {
+		m[l[2]] = l[1]
+	}
+	return m
+}
+
+func TestApplicationsListPaging(t *testing.T) {
+	e := newEnv(t)
+	r := e.get(t, "/v2/applications.json", key1)
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	page1 := decode(t, r)
+	if len(page1.Applications) != 200 {
+		t.Fatalf("page 1 has %d apps, want 200", len(page1.Applications))
+	}
+	l := links(t, r.header)
+	if !strings.HasPrefix(l["next"], e.gw.URL+"/v2/applications.json?") || !strings.Contains(l["next"], "page=2") {
+		t.Fatalf("next link %q (Link: %s)", l["next"], r.header.Get("Link"))
+	}
+	if !strings.Contains(l["last"], "page=2") || l["first"] != "" || l["prev"] != "" {
+		t.Fatalf("links %v", l)
+	}
+	// Page 2 through the link, as clients follow it; warm cursor cache: one round trip.
+	r2 := e.get(t, l["next"], key1)
+	page2 := decode(t, r2)
+	if n := len(page2.Applications); n == 0 || n > 200 {
+		t.Fatalf("page 2 has %d apps", n)
+	}
+	if got := r2.header.Get("X-V2bridge-Upstream-Calls"); got != "1" {
+		t.Errorf("page 2 upstream calls = %s, want 1", got)
+	}
+	l2 := links(t, r2.header)
+	if l2["next"] != "" || l2["last"] != "" || !strings.Contains(l2["first"], "page=1") || !strings.Contains(l2["prev"], "page=1") {
+		t.Errorf("last-page links %v", l2)
+	}
+	seen := map[int64]bool{}
+	for _, a := range append(page1.Applications, page2.Applications...) {
+		if seen[a.ID] {
+			t.Fatalf("app %d on both pages", a.ID)
+		}
+		seen[a.ID] = true
+	}
+	// Page 1 again: one NerdGraph request (account already resolved).
+	r = e.get(t, "/v2/applications.json", key1)
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "1" {
+		t.Errorf("list page 1 upstream calls = %s, want 1", got)
+	}
+}
+
+func TestApplicationsFilterFollowNext(t *testing.T) {
+	e := newEnv(t)
+	// "a" matches far more than 200 names: the filter must survive in the next link
+	// (newrelic-client-go does not re-send filters).
+	r := e.get(t, "/v2/applications.json?filter%5Bname%5D=a", key1)
+	page1 := decode(t, r)
+	next := links(t, r.header)["next"]
+	if next == "" {
+		t.Skip("filter matched a single page")
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Query().Get("filter[name]") != "a" {
+		t.Fatalf("next %q does not carry the filter", next)
+	}
+	page2 := decode(t, e.get(t, next, key1))
+	for _, a := range append(page1.Applications, page2.Applications...) {
+		if !strings.Contains(strings.ToLower(a.Name), "a") {
+			t.Errorf("app %q does not match filter", a.Name)
+		}
+	}
+}
+
+func TestApplicationsHostileFilter(t *testing.T) {
+	e := newEnv(t)
+	acct2 := map[int64]bool{}
+	for _, a := range decode(t, e.get(t, "/v2/applications.json", key2)).Applications {
+		acct2[a.ID] = true
+	}
+	if len(acct2) == 0 {
+		t.Fatal("account 2 has no apps")
+	}
+	for _, give := range []string{
+		`x' OR accountId = 1000002 OR name LIKE 'a`,
+		`\`, `\'`, `'`, `%`, `_`, `日本`, `') OR (name LIKE '`,
+	} {
+		for _, param := range []string{"filter[name]", "filter[language]", "filter[host]"} {
+			r := e.get(t, "/v2/applications.json?"+url.Values{param: {give}}.Encode(), key1)
+			if r.status >= 500 {
+				t.Errorf("%s=%q: status %d %s", param, give, r.status, r.body)
+				continue
+			}
+			for _, a := range decode(t, r).Applications {
+				if acct2[a.ID] {
+					t.Errorf("%s=%q returned account 2 app %d", param, give, a.ID)
+				}
+			}
+		}
+	}
+	// The same key gets nothing of account 2 by id.
+	for id := range acct2 {
+		r := e.get(t, "/v2/applications/"+itoa(id)+".json", key1)
+		if r.status != 404 {
+			t.Fatalf("account 1 key reading account 2 app %d: status %d", id, r.status)
+		}
+		if b := decode(t, r); b.Error == nil || b.Error.Title != "No Application found with the given ID" {
+			t.Fatalf("404 body %s", r.body)
+		}
+		break
+	}
+}
+
+func TestApplicationsAccountSelection(t *testing.T) {
+	e := newEnv(t)
+	r := e.get(t, "/v2/applications.json", keyMulti)
+	if r.status != 422 || !strings.Contains(string(r.body), "X-Account-ID") {
+		t.Fatalf("multi key without account: %d %s", r.status, r.body)
+	}
+	want := decode(t, e.get(t, "/v2/applications.json", key2)).Applications
+	for _, r := range []response{
+		e.get(t, "/v2/applications.json", keyMulti, "X-Account-ID", "1000002"),
+		e.get(t, "/accounts/1000002/v2/applications.json", keyMulti),
+	} {
+		got := decode(t, r).Applications
+		if r.status != 200 || len(got) != len(want) || got[0].ID != want[0].ID {
+			t.Fatalf("account 2 via multi key: %d, %d apps, want %d", r.status, len(got), len(want))
+		}
+	}
+}
+
+func TestApplicationsErrors(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name, path, key string
+		want            int
+		title           string
+	}{
+		{"no key", "/v2/applications.json", "", 401, "No API key specified"},
+		{"unknown key", "/v2/applications.json", "NRAK-NOPE", 401, "Invalid API key"},
+		{"unknown id", "/v2/applications/1.json", key1, 404, "No Application found with the given ID"},
+		{"bad ids", "/v2/applications.json?filter[ids]=abc", key1, 400, ""},
+		{"bad page", "/v2/applications.json?page=0", key1, 400, ""},
+		{"unknown route", "/v2/nothing_here.json", key1, 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.get(t, tt.path, tt.key)
+			b := decode(t, r)
+			if r.status != tt.want || b.Error == nil || (tt.title != "" && b.Error.Title != tt.title) {
+				t.Fatalf("status %d body %s, want %d %q", r.status, r.body, tt.want, tt.title)
+			}
+		})
+	}
+}
+
+func TestApplicationsShowAndGolden(t *testing.T) {
+	e := newEnv(t)
+	first := decode(t, e.get(t, "/v2/applications.json", key1)).Applications[0]
+	show := e.get(t, "/v2/applications/"+itoa(first.ID)+".json", key1)
+	if show.status != 200 {
+		t.Fatalf("show: %d %s", show.status, show.body)
+	}
+	if got := show.header.Get("X-V2bridge-Upstream-Calls"); got != "1" {
+		t.Errorf("show upstream calls = %s, want 1", got)
+	}
+	if b := decode(t, show); b.Application == nil || b.Application.ID != first.ID {
+		t.Fatalf("show body %s", show.body)
+	}
+	golden(t, "application_show.json", show.body)
+	showXML := e.get(t, "/v2/applications/"+itoa(first.ID)+".xml", key1)
+	wellFormed(t, showXML.body)
+	golden(t, "application_show.xml", showXML.body)
+
+	ids := e.get(t, "/v2/applications.json?filter[ids]="+itoa(first.ID), key1)
+	if got := decode(t, ids).Applications; len(got) != 1 || got[0].ID != first.ID {
+		t.Fatalf("filter[ids]: %s", ids.body)
+	}
+	golden(t, "applications_list_ids.json", ids.body)
+	listXML := e.get(t, "/v2/applications.xml?filter[ids]="+itoa(first.ID), key1)
+	wellFormed(t, listXML.body)
+	golden(t, "applications_list_ids.xml", listXML.body)
+}
+
+func wellFormed(t *testing.T, b []byte) {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(string(b)))
+	for {
+		_, err := d.Token()
+		if err != nil {
+			if err.Error() == "EOF" {
+				return
+			}
+			t.Fatalf("XML not well-formed: %v", err)
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
