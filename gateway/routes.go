@@ -41,7 +41,7 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
-				"injected browser app exists; `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
 			handle: handleApplicationsList,
 		},
 		{

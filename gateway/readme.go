@@ -1,0 +1,22 @@
+package gateway
+
+import (
+	"regexp"
+	"strings"
+)
+
+// RouteTable renders Routes() as the README's markdown table of routes and fidelity.
+func RouteTable() string {
+	var b strings.Builder
+	b.WriteString("| route | methods | path | fidelity | what differs |\n|---|---|---|---|---|\n")
+	for _, r := range Routes() {
+		b.WriteString("| `" + r.Name + "` | " + strings.Join(r.Methods, ", ") + " | `/v2" + displayPath(r.Path) + ".{json,xml}` | " +
+			string(r.Fidelity) + " | " + r.Note + " |\n")
+	}
+	return b.String()
+}
+
+// displayPath drops mux's regular expressions: {id:[0-9]+} → {id}.
+func displayPath(p string) string {
+	return regexp.MustCompile(`:[^}]*}`).ReplaceAllString(p, "}")
+}
