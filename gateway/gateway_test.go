@@ -1,0 +1,118 @@
+package gateway
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func TestLinkHeader(t *testing.T) {
+	g := New(Config{PublicURL: "https://gw.example"}, nil, nil)
+	r := httptest.NewRequest("GET", "/v2/applications.json?filter%5Bids%5D=1,2&filter[name]=a+b", nil)
+	params, err := v2.ParseParams(r.URL.RawQuery, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "https://gw.example/v2/applications.json?filter%5Bids%5D=1%2C2&filter%5Bname%5D=a+b&page="
+	tests := []struct {
+		name string
+		give translate.Paging
+		want string
+	}{
+		{"single page", translate.Paging{Page: 1, Last: 1}, ""},
+		{"first of three", translate.Paging{Page: 1, Last: 3, HasNext: true},
+			`<` + base + `2>; rel="next", <` + base + `3>; rel="last"`},
+		{"middle", translate.Paging{Page: 2, Last: 3, HasNext: true},
+			`<` + base + `1>; rel="first", <` + base + `1>; rel="prev", <` + base + `3>; rel="next", <` + base + `3>; rel="last"`},
+		{"last", translate.Paging{Page: 3, Last: 3},
+			`<` + base + `1>; rel="first", <` + base + `2>; rel="prev"`},
+		{"unknown last", translate.Paging{Page: 1, HasNext: true}, `<` + base + `2>; rel="next"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := g.linkHeader(r, params, tt.give)
+			if got != tt.want {
+				t.Fatalf("got  %s\nwant %s", got, tt.want)
+			}
+			// No raw comma inside a URL: NRAM splits the header on ",".
+			for _, part := range strings.Split(got, ", ") {
+				if part != "" && strings.Count(part, ",") != 0 {
+					t.Fatalf("comma inside link %q", part)
+				}
+			}
+		})
+	}
+}
+
+func TestIsFormBody(t *testing.T) {
+	tests := []struct {
+		ct, body string
+		want     bool
+	}{
+		{"application/x-www-form-urlencoded", "names[]=HttpDispatcher", true},
+		{"application/x-www-form-urlencoded; charset=utf-8", "a=b", true},
+		{"", "filter[name]=x", true},
+		{"", `{"deployment":{}}`, false},
+		{"application/json", "a=b", false},
+		{"", "", false},
+		{"", "<application/>", false},
+		{"text/plain", "justtext", false},
+	}
+	for _, tt := range tests {
+		if got := isFormBody(tt.ct, []byte(tt.body)); got != tt.want {
+			t.Errorf("isFormBody(%q, %q) = %v", tt.ct, tt.body, got)
+		}
+	}
+}
+
+func TestAPIKeyHeaders(t *testing.T) {
+	tests := []struct {
+		hdr  map[string]string
+		want string
+	}{
+		{map[string]string{"X-Api-Key": "a"}, "a"},
+		{map[string]string{"x-api-key": "a"}, "a"},
+		{map[string]string{"Api-Key": "b"}, "b"},
+		{map[string]string{"Api-Key": "b", "X-Api-Key": "a"}, "b"},
+		{map[string]string{}, ""},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		for k, v := range tt.hdr {
+			h.Set(k, v)
+		}
+		if got := apiKey(h); got != tt.want {
+			t.Errorf("apiKey(%v) = %q, want %q", tt.hdr, got, tt.want)
+		}
+	}
+}
+
+// A panic in a handler becomes a v2 500 body, is logged once, and the key never
+// appears in the log.
+func TestRecoveryAndLogHygiene(t *testing.T) {
+	var logs bytes.Buffer
+	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(&logs), zap.DebugLevel))
+	g := New(Config{}, nil, log)
+	h := g.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("boom") }))
+	req := httptest.NewRequest("GET", "/v2/applications.xml", nil)
+	req.Header.Set("X-Api-Key", "NRAK-SECRETSECRETSECRET")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), "<title>A server error occurred") {
+		t.Fatalf("got %d %s", rec.Code, rec.Body.String())
+	}
+	if !strings.Contains(logs.String(), "panic: boom") {
+		t.Fatalf("panic not logged: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), "SECRET") {
+		t.Fatalf("key leaked into the log: %s", logs.String())
+	}
+}
