@@ -103,6 +103,10 @@ func OnlyAt(err error, paths ...string) bool {
 	if !errors.As(err, &ge) || len(ge.Errors) == 0 || ge.Status >= 300 {
 		return false
 	}
+	// A key that may not read the account is never a missing enrichment.
+	if ge.Kind == KindAuth || ge.Kind == KindForbidden {
+		return false
+	}
 	for _, e := range ge.Errors {
 		p := e.PathString()
 		ok := false

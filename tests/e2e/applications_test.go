@@ -218,3 +218,15 @@ func wellFormed(t *testing.T, b []byte) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestApplicationsForeignAccountForbidden(t *testing.T) {
+	e := newEnv(t)
+	for _, r := range []response{
+		e.get(t, "/v2/applications.json", key1, "X-Account-ID", "1000002"),
+		e.get(t, "/accounts/1000002/v2/applications.json", key1),
+	} {
+		if r.status != 403 {
+			t.Fatalf("account 1 key naming account 2: %d %s", r.status, r.body)
+		}
+	}
+}
