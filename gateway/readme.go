@@ -10,7 +10,11 @@ func RouteTable() string {
 	var b strings.Builder
 	b.WriteString("| route | methods | path | fidelity | what differs |\n|---|---|---|---|---|\n")
 	for _, r := range Routes() {
-		b.WriteString("| `" + r.Name + "` | " + strings.Join(r.Methods, ", ") + " | `/v2" + displayPath(r.Path) + ".{json,xml}` | " +
+		path, methods := "`/v2"+displayPath(r.Path)+".{json,xml}`", strings.Join(r.Methods, ", ")
+		if r.Prefix {
+			path, methods = "`/v2"+r.Path+"*`", "any"
+		}
+		b.WriteString("| `" + r.Name + "` | " + methods + " | " + path + " | " +
 			string(r.Fidelity) + " | " + r.Note + " |\n")
 	}
 	return b.String()

@@ -29,8 +29,13 @@ type Route struct {
 	Fidelity Fidelity
 	// Note says what differs from REST v2 (for approximate) or what replaced the
 	// route (for unsupported); it is the README's fidelity column.
-	Note   string
-	handle func(ctx context.Context, g *Gateway, rq *request) (*result, error)
+	Note string
+	// Prefix makes Path match itself and everything below it (retired products).
+	Prefix bool
+	// Retired is the status and title of a route NerdGraph has no path for; such a
+	// route answers without a key or an upstream call.
+	Retired *v2.Error
+	handle  func(ctx context.Context, g *Gateway, rq *request) (*result, error)
 }
 
 // Routes is the table of REST v2 routes the gateway serves, in README order.
@@ -50,6 +55,32 @@ func Routes() []Route {
 			Note:     "as applications.list",
 			handle:   handleApplicationsShow,
 		},
+		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
+			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
+		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
+			"(NerdGraph taggingAddTagsToEntity / taggingDeleteTagFromEntity)"),
+		retired("plugins", "/plugins", "The Plugins product was decommissioned; use New Relic integrations "+
+			"and NerdGraph entitySearch"),
+		retired("components", "/components", "Plugin components were decommissioned with the Plugins product; "+
+			"use New Relic integrations and NerdGraph entitySearch"),
+		retired("alerts_channels", "/alerts_channels", "Alert notification channels were replaced by destinations "+
+			"and workflows (NerdGraph aiNotifications and aiWorkflows)"),
+		retired("alerts_policy_channels", "/alerts_policy_channels", "Policy-channel links were replaced by "+
+			"workflows (NerdGraph aiWorkflows)"),
+		retired("alerts_events", "/alerts_events", "Alert events were retired; query NrAiIncident and NrAiIssue "+
+			"events with NRQL (NerdGraph actor.account.nrql)"),
+		retired("users", "/users", "The users endpoint was retired with the original user model; use NerdGraph "+
+			"user management (actor.organization.userManagement)"),
+	}
+}
+
+// retired is a route of a product New Relic retired: 410 Gone with a title that names
+// the replacement, for every method and every path below it.
+func retired(name, path, title string) Route {
+	return Route{
+		Name: name + ".retired", Methods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete},
+		Path: path, Prefix: true, Fidelity: Unsupported, Note: title,
+		Retired: &v2.Error{Status: http.StatusGone, Title: title},
 	}
 }
 
@@ -61,6 +92,10 @@ func (g *Gateway) routes() http.Handler {
 	for _, rt := range Routes() {
 		h := g.handle(rt)
 		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
+			if rt.Prefix {
+				m.PathPrefix(prefix + rt.Path).Handler(h)
+				continue
+			}
 			m.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)
 		}
 	}
@@ -84,6 +119,10 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		w.Header().Set("X-V2bridge-Fidelity", string(rt.Fidelity))
 		format := formatOf(r)
+		if rt.Retired != nil {
+			g.writeError(w, r, format, rt.Retired)
+			return
+		}
 		key := apiKey(r.Header)
 		if key == "" {
 			g.writeError(w, r, format, &v2.Error{Status: http.StatusUnauthorized, Title: "No API key specified"})

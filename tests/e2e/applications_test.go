@@ -230,3 +230,39 @@ func TestApplicationsForeignAccountForbidden(t *testing.T) {
 		}
 	}
 }
+
+func TestRetiredProducts(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct{ path, method, mention string }{
+		{"/v2/servers.json", "GET", "Infrastructure"},
+		{"/v2/servers/12.xml", "DELETE", "Infrastructure"},
+		{"/v2/labels.json", "PUT", "tags"},
+		{"/v2/plugins.json", "GET", "integrations"},
+		{"/v2/components/5/metrics/data.json", "GET", "integrations"},
+		{"/v2/alerts_channels.json", "POST", "aiNotifications"},
+		{"/v2/alerts_policy_channels.json", "PUT", "aiWorkflows"},
+		{"/v2/alerts_events.json", "GET", "NrAiIncident"},
+		{"/accounts/1000001/v2/users.json", "GET", "userManagement"},
+	}
+	before := e.sim.Requests()
+	for _, tt := range tests {
+		r := e.do(t, tt.method, tt.path, key1, nil)
+		if strings.HasSuffix(tt.path, ".xml") {
+			wellFormed(t, r.body)
+			if r.status != 410 || !strings.Contains(string(r.body), "<title>") || !strings.Contains(string(r.body), tt.mention) {
+				t.Errorf("%s %s: %d %s", tt.method, tt.path, r.status, r.body)
+			}
+			continue
+		}
+		b := decode(t, r)
+		if r.status != 410 || b.Error == nil || !strings.Contains(b.Error.Title, tt.mention) {
+			t.Errorf("%s %s: %d %s", tt.method, tt.path, r.status, r.body)
+		}
+		if got := r.header.Get("X-V2bridge-Fidelity"); got != "unsupported" {
+			t.Errorf("%s: fidelity %q", tt.path, got)
+		}
+	}
+	if e.sim.Requests() != before {
+		t.Errorf("retired routes reached NerdGraph")
+	}
+}
