@@ -23,6 +23,11 @@ type Config struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work done for one request (default 60s).
 	RequestTimeout time.Duration
+	// Keys maps legacy keys (by SHA-256) to user keys and accounts.
+	Keys KeyMap
+	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
+	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
+	RejectUnmappedLegacyKeys bool
 }
 
 // Gateway answers REST v2 requests. Build it with New and serve Handler().

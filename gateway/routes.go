@@ -135,12 +135,26 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
 		defer cancel()
-		ctx = ng.WithAPIKey(ctx, key)
 		keyHash := translate.HashKey(key)
-		acct, source, err := g.resolveAccount(ctx, rq, keyHash)
-		if err != nil {
-			g.writeError(w, r, format, err)
+		upstreamKey := key
+		var acct int64
+		var source string
+		if mk, ok := g.cfg.Keys.lookup(keyHash); ok {
+			upstreamKey = mk.UserKey
+			if mk.AccountID != 0 {
+				acct, source = mk.AccountID, "map"
+			}
+		} else if g.cfg.RejectUnmappedLegacyKeys && !isUserKey(key) {
+			g.writeError(w, r, format, &v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"})
 			return
+		}
+		ctx = ng.WithAPIKey(ctx, upstreamKey)
+		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-ID") != "" {
+			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
+			if err != nil {
+				g.writeError(w, r, format, err)
+				return
+			}
 		}
 		rq.caller = translate.Caller{KeyHash: keyHash, AccountID: acct}
 		if st != nil {

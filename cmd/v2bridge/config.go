@@ -2,24 +2,39 @@ package main
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
 type fileConfig struct {
-	Listen           string        `yaml:"listen"`
-	Upstream         string        `yaml:"upstream"`
-	PublicURL        string        `yaml:"public_url"`
-	DefaultAccountID int64         `yaml:"default_account_id"`
-	RequestTimeout   time.Duration `yaml:"request_timeout"`
-	UpstreamTimeout  time.Duration `yaml:"upstream_timeout"`
-	LogLevel         string        `yaml:"log_level"`
+	Listen                   string        `yaml:"listen"`
+	Upstream                 string        `yaml:"upstream"`
+	PublicURL                string        `yaml:"public_url"`
+	DefaultAccountID         int64         `yaml:"default_account_id"`
+	RequestTimeout           time.Duration `yaml:"request_timeout"`
+	UpstreamTimeout          time.Duration `yaml:"upstream_timeout"`
+	LogLevel                 string        `yaml:"log_level"`
+	RejectUnmappedLegacyKeys bool          `yaml:"reject_unmapped_legacy_keys"`
+	Keys                     []keyConfig   `yaml:"keys"`
+}
+
+// keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
+type keyConfig struct {
+	SHA256      string `yaml:"sha256"`
+	UserKeyEnv  string `yaml:"user_key_env"`
+	UserKeyFile string `yaml:"user_key_file"`
+	AccountID   int64  `yaml:"account_id"`
 }
 
 func defaultConfig() fileConfig {
@@ -32,8 +47,8 @@ func defaultConfig() fileConfig {
 	}
 }
 
-// loadConfig reads path over the defaults; unknown keys and bad values are errors
-// naming the key.
+// loadConfig reads path over the defaults. Unknown keys are errors; values are checked
+// by validate.
 func loadConfig(path string) (fileConfig, error) {
 	cfg := defaultConfig()
 	if path == "" {
@@ -48,16 +63,20 @@ func loadConfig(path string) (fileConfig, error) {
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
-	return cfg, cfg.validate()
+	return cfg, nil
 }
 
-func (c fileConfig) validate() error {
+// validate returns every problem at once, each naming its key path.
+func (c fileConfig) validate(getenv func(string) string) error {
 	var errs []error
 	if c.Listen == "" {
 		errs = append(errs, errors.New("listen: must not be empty"))
 	}
+	if _, err := ng.ResolveEndpoint(c.Upstream); err != nil {
+		errs = append(errs, fmt.Errorf("upstream: %w", err))
+	}
 	if c.DefaultAccountID < 0 {
-		errs = append(errs, errors.New("default_account_id: must be positive"))
+		errs = append(errs, errors.New("default_account_id: must not be negative"))
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("request_timeout: must be positive"))
@@ -70,5 +89,60 @@ func (c fileConfig) validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("log_level: %q is not debug, info, warn or error", c.LogLevel))
 	}
+	if _, err := c.keyMap(getenv); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// keyMap resolves the keys section, reading each user key from its environment
+// variable or file.
+func (c fileConfig) keyMap(getenv func(string) string) (gateway.KeyMap, error) {
+	m := gateway.KeyMap{}
+	var errs []error
+	for i, k := range c.Keys {
+		at := fmt.Sprintf("keys[%d]", i)
+		h := strings.ToLower(k.SHA256)
+		if b, err := hex.DecodeString(h); err != nil || len(b) != 32 {
+			errs = append(errs, fmt.Errorf("%s.sha256: want 64 hex characters (v2bridge hash-key prints it)", at))
+		}
+		if _, dup := m[h]; dup {
+			errs = append(errs, fmt.Errorf("%s.sha256: mapped twice", at))
+		}
+		if k.AccountID < 0 {
+			errs = append(errs, fmt.Errorf("%s.account_id: must not be negative", at))
+		}
+		var userKey string
+		switch {
+		case k.UserKeyEnv != "" && k.UserKeyFile != "":
+			errs = append(errs, fmt.Errorf("%s: set user_key_env or user_key_file, not both", at))
+			continue
+		case k.UserKeyEnv != "":
+			if userKey = strings.TrimSpace(getenv(k.UserKeyEnv)); userKey == "" {
+				errs = append(errs, fmt.Errorf("%s.user_key_env: environment variable %s is not set", at, k.UserKeyEnv))
+			}
+		case k.UserKeyFile != "":
+			b, err := os.ReadFile(k.UserKeyFile)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s.user_key_file: %w", at, err))
+			}
+			if userKey = strings.TrimSpace(string(b)); err == nil && userKey == "" {
+				errs = append(errs, fmt.Errorf("%s.user_key_file: %s is empty", at, k.UserKeyFile))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("%s: set user_key_env or user_key_file", at))
+		}
+		m[h] = gateway.MappedKey{UserKey: userKey, AccountID: k.AccountID}
+	}
+	return m, errors.Join(errs...)
+}
+
+// redacted is the effective configuration as `config check` prints it: user keys are
+// never part of it (only where they come from).
+func (c fileConfig) redacted() string {
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

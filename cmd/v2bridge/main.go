@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,19 +37,21 @@ usage:
   v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
   v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
+  v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "v2bridge:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("missing command")
@@ -60,6 +63,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runServe(ctx, args[1:], stderr)
 	case "sim":
 		return runSim(ctx, args[1:], stdout, stderr)
+	case "config":
+		if len(args) != 3 || args[1] != "check" {
+			return errors.New("usage: v2bridge config check FILE")
+		}
+		cfg, err := loadConfig(args[2])
+		if err != nil {
+			return err
+		}
+		if err := cfg.validate(os.Getenv); err != nil {
+			return fmt.Errorf("config %s:\n%w", args[2], err)
+		}
+		fmt.Fprintf(stdout, "# %s is valid; effective configuration (user keys are never printed):\n%s", args[2], cfg.redacted())
+		return nil
+	case "hash-key":
+		b, err := io.ReadAll(io.LimitReader(stdin, 4096))
+		if err != nil {
+			return fmt.Errorf("read key: %w", err)
+		}
+		key := strings.TrimSpace(string(b))
+		if key == "" {
+			return errors.New("hash-key: give the key on standard input")
+		}
+		fmt.Fprintln(stdout, translate.HashKey(key))
+		return nil
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
 		return nil
@@ -170,12 +197,16 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if *logLevel != "" {
 		cfg.LogLevel = *logLevel
 	}
-	if err := cfg.validate(); err != nil {
+	if err := cfg.validate(os.Getenv); err != nil {
 		return err
 	}
 	endpoint, err := ng.ResolveEndpoint(cfg.Upstream)
 	if err != nil {
 		return fmt.Errorf("upstream: %w", err)
+	}
+	keys, err := cfg.keyMap(os.Getenv)
+	if err != nil {
+		return err
 	}
 	log, err := newLogger(cfg.LogLevel, false, stderr)
 	if err != nil {
@@ -190,6 +221,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		PublicURL:        cfg.PublicURL,
 		DefaultAccountID: cfg.DefaultAccountID,
 		RequestTimeout:   cfg.RequestTimeout,
+		Keys:             keys,
+
+		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint))
 	return serveUntil(ctx, ln, g.Handler(), log)

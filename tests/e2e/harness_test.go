@@ -30,6 +30,11 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, gateway.Config{})
+}
+
+func newEnvWith(t *testing.T, cfg gateway.Config) *env {
+	t.Helper()
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +48,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(simSrv.Close)
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{})
 	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded})
-	gw := httptest.NewServer(gateway.New(gateway.Config{}, tr, nil).Handler())
+	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
 	t.Cleanup(gw.Close)
 	return &env{sim: s, gw: gw}
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The documented configuration file states exactly the defaults.
+func TestDocumentedConfigIsDefault(t *testing.T) {
+	cfg, err := loadConfig(filepath.Join("..", "..", "configs", "v2bridge.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Keys = nil
+	if want := defaultConfig(); !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("configs/v2bridge.yaml = %+v\ndefaults = %+v", cfg, want)
+	}
+	if err := cfg.validate(func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigCheckErrorsNameTheKey(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, yaml string
+		wantPaths  []string
+	}{
+		{"negative timeout", "request_timeout: -1s\n", []string{"request_timeout"}},
+		{"unknown upstream", "upstream: mars\n", []string{"upstream"}},
+		{"unknown key", "listen: ':1'\nlisten_adress: x\n", []string{"listen_adress"}},
+		{"missing env for a mapped key", "keys:\n  - sha256: " + strings.Repeat("ab", 32) + "\n    user_key_env: V2BRIDGE_TEST_UNSET_VARIABLE\n",
+			[]string{"keys[0].user_key_env", "V2BRIDGE_TEST_UNSET_VARIABLE"}},
+		{"bad hash and bad level", "log_level: loud\nkeys:\n  - sha256: nothex\n    user_key_file: /nonexistent\n",
+			[]string{"log_level", "keys[0].sha256", "keys[0].user_key_file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "c.yaml")
+			if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"config", "check", path}, {"serve", "--config", path}} {
+				var out, errOut bytes.Buffer
+				err := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+				if err == nil {
+					t.Fatalf("%v: no error", args)
+				}
+				for _, p := range tt.wantPaths {
+					if !strings.Contains(err.Error(), p) {
+						t.Errorf("%v: error %q does not name %s", args, err, p)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestConfigCheckRedactsAndHashKey(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "user.key")
+	if err := os.WriteFile(secret, []byte("NRAK-SECRETUSERKEY0000000000000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var hash bytes.Buffer
+	legacy := strings.Repeat("Ab", 24) // a 48-character legacy REST key
+	if err := run(context.Background(), []string{"hash-key"}, strings.NewReader(legacy+"\n"), &hash, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	h := strings.TrimSpace(hash.String())
+	if len(h) != 64 {
+		t.Fatalf("hash-key printed %q", h)
+	}
+	path := filepath.Join(dir, "c.yaml")
+	yaml := "keys:\n  - sha256: " + h + "\n    user_key_file: " + secret + "\n    account_id: 1000001\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"config", "check", path}, strings.NewReader(""), &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "SECRETUSERKEY") || strings.Contains(out.String(), legacy) || !strings.Contains(out.String(), h) {
+		t.Fatalf("config check output:\n%s", out.String())
+	}
+}
