@@ -28,6 +28,8 @@ type Config struct {
 	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
 	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
 	RejectUnmappedLegacyKeys bool
+	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
+	RateLimitPerMinute int
 }
 
 // Gateway answers REST v2 requests. Build it with New and serve Handler().
@@ -37,6 +39,7 @@ type Gateway struct {
 	log    *zap.Logger
 	router http.Handler
 	now    func() time.Time
+	limit  *rateLimiter
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -50,7 +53,13 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	if cfg.RateLimitPerMinute == 0 {
+		cfg.RateLimitPerMinute = 1000
+	}
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: time.Now}
+	if cfg.RateLimitPerMinute > 0 {
+		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
+	}
 	g.router = g.routes()
 	return g
 }

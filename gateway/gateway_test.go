@@ -116,3 +116,43 @@ func TestRecoveryAndLogHygiene(t *testing.T) {
 		t.Fatalf("key leaked into the log: %s", logs.String())
 	}
 }
+
+// REST v2's per-key limit: the 1001st call in a minute gets 429 {} with the headers and
+// Retry-After; another key is unaffected.
+func TestRateLimit(t *testing.T) {
+	g := New(Config{}, nil, nil)
+	h := g.Handler()
+	call := func(key string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/v2/applications.json", nil)
+		req.Header.Set("X-Api-Key", key)
+		req.Header.Set("X-Account-ID", "not-a-number") // stops before any upstream call
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	var last *httptest.ResponseRecorder
+	for i := 0; i < 1000; i++ {
+		last = call("NRAK-A")
+		if last.Code == 429 {
+			t.Fatalf("call %d limited", i+1)
+		}
+	}
+	if got := last.Header().Get("X-RateLimit-Remaining"); got != "0" {
+		t.Errorf("remaining after 1000 = %s", got)
+	}
+	rec := call("NRAK-A")
+	if rec.Code != 429 || strings.TrimSpace(rec.Body.String()) != "{}" {
+		t.Fatalf("1001st call: %d %q", rec.Code, rec.Body.String())
+	}
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"} {
+		if rec.Header().Get(h) == "" {
+			t.Errorf("429 lacks %s", h)
+		}
+	}
+	if rec.Header().Get("X-RateLimit-Limit") != "1000" {
+		t.Errorf("limit header %q", rec.Header().Get("X-RateLimit-Limit"))
+	}
+	if other := call("NRAK-B"); other.Code == 429 || other.Header().Get("X-RateLimit-Remaining") != "999" {
+		t.Fatalf("other key: %d remaining %s", other.Code, other.Header().Get("X-RateLimit-Remaining"))
+	}
+}

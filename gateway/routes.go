@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -136,6 +137,16 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
 		defer cancel()
 		keyHash := translate.HashKey(key)
+		if g.limit != nil {
+			ok, remaining, reset := g.limit.allow(keyHash)
+			g.limit.headers(w.Header(), remaining, reset)
+			if !ok {
+				secs := int(time.Until(reset).Seconds()) + 1
+				w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+				g.writeDoc(w, r, format, http.StatusTooManyRequests, v2.EmptyDocument{})
+				return
+			}
+		}
 		upstreamKey := key
 		var acct int64
 		var source string

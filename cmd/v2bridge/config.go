@@ -26,6 +26,7 @@ type fileConfig struct {
 	UpstreamTimeout          time.Duration `yaml:"upstream_timeout"`
 	LogLevel                 string        `yaml:"log_level"`
 	RejectUnmappedLegacyKeys bool          `yaml:"reject_unmapped_legacy_keys"`
+	RateLimitPerMinute       int           `yaml:"rate_limit_per_minute"`
 	Keys                     []keyConfig   `yaml:"keys"`
 }
 
@@ -44,6 +45,8 @@ func defaultConfig() fileConfig {
 		RequestTimeout:  60 * time.Second,
 		UpstreamTimeout: 30 * time.Second,
 		LogLevel:        "info",
+
+		RateLimitPerMinute: 1000,
 	}
 }
 
@@ -83,6 +86,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.UpstreamTimeout <= 0 {
 		errs = append(errs, errors.New("upstream_timeout: must be positive"))
+	}
+	if c.RateLimitPerMinute < 0 {
+		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

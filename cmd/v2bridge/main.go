@@ -224,6 +224,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		Keys:             keys,
 
 		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
+		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint))
 	return serveUntil(ctx, ln, g.Handler(), log)
@@ -280,4 +281,12 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, log *zap.L
 		return err
 	}
 	return nil
+}
+
+// rateLimit turns the file's "0 disables" into the gateway's "negative disables".
+func rateLimit(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

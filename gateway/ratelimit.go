@@ -1,0 +1,62 @@
+package gateway
+
+import (
+	"strconv"
+	"sync"
+	"time"
+)
+
+// rateLimiter is REST v2's per-key limit: a fixed one-minute window per key hash
+// (REFERENCE.md §7: 1000 calls a minute, X-RateLimit-* headers, 429 with an empty
+// object body). Windows are kept per key hash only and swept as they expire.
+type rateLimiter struct {
+	limit int
+	now   func() time.Time
+
+	mu      sync.Mutex
+	windows map[string]*window
+	sweep   time.Time
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+func newRateLimiter(limit int, now func() time.Time) *rateLimiter {
+	return &rateLimiter{limit: limit, now: now, windows: map[string]*window{}}
+}
+
+// allow counts one call of keyHash and returns whether it is within the limit, the
+// calls left in the window and when the window resets.
+func (l *rateLimiter) allow(keyHash string) (ok bool, remaining int, reset time.Time) {
+	now := l.now()
+	start := now.Truncate(time.Minute)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.sweep) > time.Minute {
+		for k, w := range l.windows {
+			if w.start.Before(start) {
+				delete(l.windows, k)
+			}
+		}
+		l.sweep = now
+	}
+	w := l.windows[keyHash]
+	if w == nil || w.start != start {
+		w = &window{start: start}
+		l.windows[keyHash] = w
+	}
+	reset = start.Add(time.Minute)
+	if w.count >= l.limit {
+		return false, 0, reset
+	}
+	w.count++
+	return true, l.limit - w.count, reset
+}
+
+func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int, reset time.Time) {
+	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+}
