@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -30,6 +31,11 @@ type Config struct {
 	RejectUnmappedLegacyKeys bool
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
+	// Metrics receives the gateway's series (default: a new registry).
+	Metrics *Metrics
+	// Ready reports whether the gateway can serve (upstream reachable); /readyz calls
+	// it at most every ReadyCacheFor. Nil: always ready.
+	Ready func(ctx context.Context) error
 }
 
 // Gateway answers REST v2 requests. Build it with New and serve Handler().
@@ -40,6 +46,7 @@ type Gateway struct {
 	router http.Handler
 	now    func() time.Time
 	limit  *rateLimiter
+	ready  readiness
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -56,7 +63,10 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.RateLimitPerMinute == 0 {
 		cfg.RateLimitPerMinute = 1000
 	}
-	g := &Gateway{cfg: cfg, tr: tr, log: log, now: time.Now}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	g := &Gateway{cfg: cfg, tr: tr, log: log, now: time.Now, ready: readiness{check: cfg.Ready}}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}
@@ -64,10 +74,23 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	return g
 }
 
-// Handler is the gateway's root handler, middleware included.
+// Handler is the gateway's root handler: the REST v2 routes with their middleware,
+// plus /metrics, /healthz and /readyz.
 func (g *Gateway) Handler() http.Handler {
-	return g.middleware(g.router)
+	v2 := g.middleware(g.router)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("/readyz", g.ready.serve)
+	mux.Handle("/", v2)
+	return mux
 }
+
+// Metrics are the gateway's Prometheus series.
+func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 
 // NoteDegraded is a translate.Options.Warn: it records a failed optional enrichment on
 // the request, and the access-log line lists it (the answer is served without it).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -88,6 +89,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		ctx = ng.WithCalls(ctx, &st.calls)
 		sw := &statusWriter{ResponseWriter: w}
 		sw.Header().Set("X-Request-Id", st.id)
+		g.cfg.Metrics.inFlight.Inc()
 		defer func() {
 			if p := recover(); p != nil {
 				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
@@ -95,6 +97,8 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 					g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError})
 				}
 			}
+			g.cfg.Metrics.inFlight.Dec()
+			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
@@ -147,4 +151,17 @@ func requestID(given string) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
+	status := sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	route := st.route
+	if route == "" {
+		route = "unmatched"
+	}
+	g.cfg.Metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
+	g.cfg.Metrics.duration.WithLabelValues(route).Observe(time.Since(st.start).Seconds())
 }

@@ -141,6 +141,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			ok, remaining, reset := g.limit.allow(keyHash)
 			g.limit.headers(w.Header(), remaining, reset)
 			if !ok {
+				g.cfg.Metrics.rateLimited.Inc()
 				secs := int(time.Until(reset).Seconds()) + 1
 				w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 				g.writeDoc(w, r, format, http.StatusTooManyRequests, v2.EmptyDocument{})

@@ -50,6 +50,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// MaxResponseBytes bounds a NerdGraph answer (default 64 MiB).
 	MaxResponseBytes int64
+	// Observe, when set, is told of every call: operation name, latency, and the
+	// error (nil on success) — for metrics.
+	Observe func(op string, d time.Duration, err error)
 }
 
 // Client sends genqlient operations to NerdGraph. It implements genqlient's
@@ -105,7 +108,15 @@ type wireResponse struct {
 
 // MakeRequest sends one operation and decodes its data into resp.Data. GraphQL errors
 // (also on HTTP 200) become an *Error; the data of a partial answer is still decoded.
-func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) (err error) {
+	if c.opts.Observe != nil {
+		start := time.Now()
+		defer func() { c.opts.Observe(req.OpName, time.Since(start), err) }()
+	}
+	return c.makeRequest(ctx, req, resp)
+}
+
+func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
 	buf := c.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -212,4 +223,25 @@ func retryAfter(h http.Header) time.Duration {
 		}
 	}
 	return 0
+}
+
+// Ping checks that NerdGraph answers HTTP at all (any status below 500, an
+// authentication refusal included): the readiness probe of the gateway.
+func (c *Client) Ping(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader([]byte(`{"query":"{__typename}"}`)))
+	if err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	resp, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	if resp.StatusCode >= 500 {
+		return fmt.Errorf("ping: NerdGraph answered HTTP %d", resp.StatusCode)
+	}
+	return nil
 }

@@ -11,13 +11,16 @@ import (
 // full, is skipped (the value is recomputed next time). Keys are built by
 // Caller.cacheKey, so they always start with the caller's identity.
 type Cache struct {
-	c   *gocache.Cache
-	max int
+	c       *gocache.Cache
+	max     int
+	name    string
+	observe func(cache string, hit bool)
 }
 
-// NewCache returns a cache whose entries live for ttl, holding at most max entries.
-func NewCache(ttl time.Duration, max int) *Cache {
-	return &Cache{c: gocache.New(ttl, 2*ttl), max: max}
+// NewCache returns a cache named name (for metrics) whose entries live for ttl,
+// holding at most max entries; observe, if not nil, hears of every hit and miss.
+func NewCache(name string, ttl time.Duration, max int, observe func(cache string, hit bool)) *Cache {
+	return &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe}
 }
 
 // Get returns the cached value of key.
@@ -25,7 +28,11 @@ func (c *Cache) Get(key string) (any, bool) {
 	if c == nil {
 		return nil, false
 	}
-	return c.c.Get(key)
+	v, ok := c.c.Get(key)
+	if c.observe != nil {
+		c.observe(c.name, ok)
+	}
+	return v, ok
 }
 
 // Set stores v under key with the cache's default lifetime.

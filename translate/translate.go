@@ -22,6 +22,8 @@ type Options struct {
 	AccountTTL time.Duration
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
+	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
+	ObserveCache func(cache string, hit bool)
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -61,9 +63,9 @@ func New(client gql.Client, opts Options) *Translator {
 		client:   client,
 		now:      opts.Now,
 		warn:     opts.Warn,
-		cursors:  NewCache(opts.CursorTTL, opts.MaxEntries),
-		lists:    NewCache(opts.ListTTL, opts.MaxEntries),
-		accounts: NewCache(opts.AccountTTL, opts.MaxEntries),
+		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
+		lists:    NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
 	}
 }
 

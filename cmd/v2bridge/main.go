@@ -169,8 +169,11 @@ Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK
 }
 
 func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger) *gateway.Gateway {
-	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version})
-	tr := translate.New(client, translate.Options{Warn: gateway.NoteDegraded})
+	m := gateway.NewMetrics()
+	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream})
+	tr := translate.New(client, translate.Options{Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
+	cfg.Metrics = m
+	cfg.Ready = client.Ping
 	return gateway.New(cfg, tr, log)
 }
 

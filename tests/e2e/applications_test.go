@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 const (
@@ -264,5 +267,32 @@ func TestRetiredProducts(t *testing.T) {
 	}
 	if e.sim.Requests() != before {
 		t.Errorf("retired routes reached NerdGraph")
+	}
+}
+
+func TestObservabilityEndpoints(t *testing.T) {
+	e := newEnv(t)
+	e.get(t, "/v2/applications.json", key1)
+	e.get(t, "/v2/applications/1.json", key1)
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready"} {
+		r := e.get(t, path, "")
+		if r.status != 200 || !strings.Contains(string(r.body), want) {
+			t.Errorf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+	r := e.get(t, "/metrics", "")
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(string(r.body)))
+	if err != nil {
+		t.Fatalf("scrape does not parse: %v", err)
+	}
+	for _, name := range []string{"v2bridge_requests_total", "v2bridge_request_duration_seconds", "v2bridge_requests_in_flight",
+		"v2bridge_upstream_requests_total", "v2bridge_upstream_duration_seconds", "v2bridge_cache_requests_total"} {
+		if families[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	if strings.Contains(string(r.body), "NRAK-") {
+		t.Error("a key reached /metrics")
 	}
 }

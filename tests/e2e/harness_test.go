@@ -46,8 +46,11 @@ func newEnvWith(t *testing.T, cfg gateway.Config) *env {
 	}
 	simSrv := httptest.NewServer(s)
 	t.Cleanup(simSrv.Close)
-	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{})
-	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded})
+	m := gateway.NewMetrics()
+	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
+	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
+	cfg.Metrics = m
+	cfg.Ready = client.Ping
 	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
 	t.Cleanup(gw.Close)
 	return &env{sim: s, gw: gw}

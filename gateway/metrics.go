@@ -1,0 +1,82 @@
+package gateway
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+// Metrics are the gateway's Prometheus series, on a registry of their own (served at
+// /metrics). Labels never carry keys: callers appear only as routes and statuses.
+type Metrics struct {
+	reg         *prometheus.Registry
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	inFlight    prometheus.Gauge
+	rateLimited prometheus.Counter
+	upstream    *prometheus.CounterVec
+	upstreamDur *prometheus.HistogramVec
+	cache       *prometheus.CounterVec
+}
+
+// NewMetrics registers the series on a new registry.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_requests_total", Help: "REST v2 requests answered, by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "v2bridge_request_duration_seconds", Help: "Time to answer a REST v2 request, by route.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"route"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "v2bridge_requests_in_flight", Help: "REST v2 requests being answered.",
+		}),
+		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "v2bridge_rate_limited_total", Help: "Requests refused by the per-key REST v2 rate limit.",
+		}),
+		upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and result class (ok or the error kind).",
+		}, []string{"operation", "class"}),
+		upstreamDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "v2bridge_upstream_duration_seconds", Help: "NerdGraph request latency, by operation.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"operation"}),
+		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_cache_requests_total", Help: "Cache lookups, by cache and result (hit or miss).",
+		}, []string{"cache", "result"}),
+	}
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Registry is where the series live.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// ObserveUpstream is a graphql.Options.Observe hook.
+func (m *Metrics) ObserveUpstream(op string, d time.Duration, err error) {
+	class := "ok"
+	var ge *ng.Error
+	if errors.As(err, &ge) {
+		class = ge.Kind.String()
+	} else if err != nil {
+		class = "error"
+	}
+	m.upstream.WithLabelValues(op, class).Inc()
+	m.upstreamDur.WithLabelValues(op).Observe(d.Seconds())
+}
+
+// ObserveCache is a translate.Options.ObserveCache hook.
+func (m *Metrics) ObserveCache(cache string, hit bool) {
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	m.cache.WithLabelValues(cache, result).Inc()
+}
