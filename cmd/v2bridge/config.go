@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +29,8 @@ type fileConfig struct {
 	LogLevel                 string        `yaml:"log_level"`
 	RejectUnmappedLegacyKeys bool          `yaml:"reject_unmapped_legacy_keys"`
 	RateLimitPerMinute       int           `yaml:"rate_limit_per_minute"`
+	TLSCertFile              string        `yaml:"tls_cert_file"`
+	TLSKeyFile               string        `yaml:"tls_key_file"`
 	Keys                     []keyConfig   `yaml:"keys"`
 }
 
@@ -69,6 +73,47 @@ func loadConfig(path string) (fileConfig, error) {
 	return cfg, nil
 }
 
+// applyEnv overrides scalar settings with V2BRIDGE_<KEY> environment variables
+// (V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, V2BRIDGE_REQUEST_TIMEOUT, ...): flags > environment
+// > file > defaults.
+func (c *fileConfig) applyEnv(getenv func(string) string) error {
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	var errs []error
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		name := "V2BRIDGE_" + strings.ToUpper(tag)
+		val := getenv(name)
+		if val == "" {
+			continue
+		}
+		f := v.Field(i)
+		var err error
+		switch f.Interface().(type) {
+		case string:
+			f.SetString(val)
+		case bool:
+			var b bool
+			b, err = strconv.ParseBool(val)
+			f.SetBool(b)
+		case int, int64:
+			var n int64
+			n, err = strconv.ParseInt(val, 10, 64)
+			f.SetInt(n)
+		case time.Duration:
+			var d time.Duration
+			d, err = time.ParseDuration(val)
+			f.SetInt(int64(d))
+		default:
+			err = errors.New("cannot be set from the environment")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s (%s): %w", tag, name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // validate returns every problem at once, each naming its key path.
 func (c fileConfig) validate(getenv func(string) string) error {
 	var errs []error
@@ -86,6 +131,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.UpstreamTimeout <= 0 {
 		errs = append(errs, errors.New("upstream_timeout: must be positive"))
+	}
+	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
+		errs = append(errs, errors.New("tls_cert_file, tls_key_file: set both or neither"))
 	}
 	if c.RateLimitPerMinute < 0 {
 		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))

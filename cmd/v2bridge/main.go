@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -69,6 +70,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		cfg, err := loadConfig(args[2])
 		if err != nil {
+			return err
+		}
+		if err := cfg.applyEnv(os.Getenv); err != nil {
 			return err
 		}
 		if err := cfg.validate(os.Getenv); err != nil {
@@ -191,6 +195,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := cfg.applyEnv(os.Getenv); err != nil {
+		return err
+	}
 	if *listen != "" {
 		cfg.Listen = *listen
 	}
@@ -229,7 +236,15 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
 		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
 	}, cfg.UpstreamTimeout, log)
-	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint))
+	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
+		zap.Bool("tls", cfg.TLSCertFile != ""))
+	if cfg.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		if err != nil {
+			return fmt.Errorf("tls_cert_file/tls_key_file: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
 	return serveUntil(ctx, ln, g.Handler(), log)
 }
 

@@ -89,3 +89,20 @@ func TestConfigCheckRedactsAndHashKey(t *testing.T) {
 		t.Fatalf("config check output:\n%s", out.String())
 	}
 }
+
+func TestEnvironmentOverridesFile(t *testing.T) {
+	cfg := defaultConfig()
+	env := map[string]string{"V2BRIDGE_LISTEN": "127.0.0.1:9", "V2BRIDGE_REQUEST_TIMEOUT": "5s",
+		"V2BRIDGE_DEFAULT_ACCOUNT_ID": "1000002", "V2BRIDGE_REJECT_UNMAPPED_LEGACY_KEYS": "true"}
+	if err := cfg.applyEnv(func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Listen != "127.0.0.1:9" || cfg.RequestTimeout.String() != "5s" || cfg.DefaultAccountID != 1000002 || !cfg.RejectUnmappedLegacyKeys {
+		t.Fatalf("%+v", cfg)
+	}
+	bad := map[string]string{"V2BRIDGE_UPSTREAM_TIMEOUT": "soon"}
+	err := cfg.applyEnv(func(k string) string { return bad[k] })
+	if err == nil || !strings.Contains(err.Error(), "upstream_timeout") {
+		t.Fatalf("err = %v", err)
+	}
+}
