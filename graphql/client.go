@@ -3,6 +3,7 @@ package graphql
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,10 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"golang.org/x/sync/singleflight"
 )
 
 // The NerdGraph endpoints of New Relic's regions.
@@ -62,6 +65,7 @@ type Client struct {
 	endpoint string
 	opts     Options
 	bufs     sync.Pool
+	flight   singleflight.Group
 }
 
 var _ gql.Client = (*Client)(nil)
@@ -128,11 +132,61 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		return fmt.Errorf("encode %s: %w", req.OpName, err)
 	}
 
+	var ans *answer
+	var err error
+	if isQuery(req.Query) {
+		// Identical concurrent queries of one key share one round trip (a storm of cron
+		// jobs firing at the same minute); the key's hash is part of the flight key, so
+		// tenants never share. Mutations are never collapsed.
+		key := flightKey(apiKey(ctx), buf.Bytes())
+		var v any
+		v, err, _ = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
+		ans, _ = v.(*answer)
+	} else {
+		ans, err = c.fetch(ctx, buf.Bytes())
+	}
+	if err != nil {
+		return err
+	}
+
+	wire := wireResponse{Data: resp.Data}
+	decodeErr := json.Unmarshal(ans.body, &wire)
+	if ans.status != http.StatusOK {
+		e := &Error{Kind: statusKind(ans.status), Status: ans.status, RetryAfter: ans.retryAfter}
+		if decodeErr == nil {
+			e.Errors = wire.Errors
+		}
+		return e
+	}
+	if decodeErr != nil {
+		return &Error{Kind: KindTransport, Status: ans.status, Err: fmt.Errorf("decode %s: %w", req.OpName, decodeErr)}
+	}
+	errs := wire.Errors[:0:0]
+	for _, e := range wire.Errors {
+		if !isDeprecationWarning(e) {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		return &Error{Kind: classify(errs), Status: ans.status, RetryAfter: ans.retryAfter, Errors: errs}
+	}
+	return nil
+}
+
+// answer is a NerdGraph HTTP answer, read whole.
+type answer struct {
+	status     int
+	retryAfter time.Duration
+	body       []byte
+}
+
+// fetch makes one NerdGraph HTTP request and counts it on ctx's Calls.
+func (c *Client) fetch(ctx context.Context, body []byte) (*answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(buf.Bytes()))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("%s: %w", req.OpName, err)
+		return nil, fmt.Errorf("new request: %w", err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -151,44 +205,32 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			kind = KindTimeout
 		}
-		return &Error{Kind: kind, Err: err}
+		return nil, &Error{Kind: kind, Err: err}
 	}
 	defer hresp.Body.Close()
-
-	buf.Reset()
-	if _, err := io.Copy(buf, io.LimitReader(hresp.Body, c.opts.MaxResponseBytes+1)); err != nil {
+	b, err := io.ReadAll(io.LimitReader(hresp.Body, c.opts.MaxResponseBytes+1))
+	if err != nil {
 		kind := KindTransport
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			kind = KindTimeout
 		}
-		return &Error{Kind: kind, Status: hresp.StatusCode, Err: err}
+		return nil, &Error{Kind: kind, Status: hresp.StatusCode, Err: err}
 	}
-	if int64(buf.Len()) > c.opts.MaxResponseBytes {
-		return &Error{Kind: KindTransport, Status: hresp.StatusCode, Err: errors.New("response too large")}
+	if int64(len(b)) > c.opts.MaxResponseBytes {
+		return nil, &Error{Kind: KindTransport, Status: hresp.StatusCode, Err: errors.New("response too large")}
 	}
+	return &answer{status: hresp.StatusCode, retryAfter: retryAfter(hresp.Header), body: b}, nil
+}
 
-	wire := wireResponse{Data: resp.Data}
-	decodeErr := json.Unmarshal(buf.Bytes(), &wire)
-	if hresp.StatusCode != http.StatusOK {
-		e := &Error{Kind: statusKind(hresp.StatusCode), Status: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header)}
-		if decodeErr == nil {
-			e.Errors = wire.Errors
-		}
-		return e
-	}
-	if decodeErr != nil {
-		return &Error{Kind: KindTransport, Status: hresp.StatusCode, Err: fmt.Errorf("decode %s: %w", req.OpName, decodeErr)}
-	}
-	errs := wire.Errors[:0:0]
-	for _, e := range wire.Errors {
-		if !isDeprecationWarning(e) {
-			errs = append(errs, e)
-		}
-	}
-	if len(errs) > 0 {
-		return &Error{Kind: classify(errs), Status: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header), Errors: errs}
-	}
-	return nil
+// isQuery reports whether a genqlient document's operation is a query (genqlient puts
+// the operation first, fragments after it).
+func isQuery(doc string) bool {
+	return strings.HasPrefix(strings.TrimSpace(doc), "query")
+}
+
+func flightKey(apiKey string, body []byte) string {
+	h := sha256.Sum256([]byte(apiKey))
+	return string(h[:]) + string(body)
 }
 
 func statusKind(status int) Kind {

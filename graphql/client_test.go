@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -121,5 +123,57 @@ func TestMakeRequestTimeout(t *testing.T) {
 	var ge *Error
 	if !errors.As(err, &ge) || ge.Kind != KindTimeout {
 		t.Fatalf("err = %v, want timeout", err)
+	}
+}
+
+// Identical concurrent queries of one key share one round trip; other keys and
+// mutations never share.
+func TestSingleflight(t *testing.T) {
+	var hits atomic.Int64
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		<-release
+		_, _ = w.Write([]byte(`{"data":{"x":"` + r.Header.Get("API-Key") + `"}}`))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{})
+	type call struct{ key, query string }
+	calls := []call{
+		{"NRAK-A", "query Q { x }"}, {"NRAK-A", "query Q { x }"}, {"NRAK-A", "query Q { x }"},
+		{"NRAK-B", "query Q { x }"},
+		{"NRAK-A", "mutation M { x }"}, {"NRAK-A", "mutation M { x }"},
+	}
+	var wg sync.WaitGroup
+	got := make([]string, len(calls))
+	for i, cl := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var data struct {
+				X string `json:"x"`
+			}
+			ctx := WithAPIKey(context.Background(), cl.key)
+			if err := c.MakeRequest(ctx, &gql.Request{Query: cl.query}, &gql.Response{Data: &data}); err != nil {
+				t.Error(err)
+			}
+			got[i] = data.X
+		}()
+	}
+	// Wait until the distinct requests are in flight: 1 (A query) + 1 (B) + 2 mutations.
+	deadline := time.Now().Add(5 * time.Second)
+	for hits.Load() < 4 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := hits.Load(); n != 4 {
+		t.Fatalf("upstream requests = %d, want 4", n)
+	}
+	for i, cl := range calls {
+		if got[i] != cl.key {
+			t.Errorf("call %d got data of %q, want %q", i, got[i], cl.key)
+		}
 	}
 }
