@@ -86,7 +86,7 @@ func New(data *Data, opts ...Option) *Server {
 // NewDemo is New for the `demo` and `sim` commands: invalid data is an error rather
 // than a panic.
 func NewDemo(data *Data, opts ...Option) (*Server, error) {
-	return newServer(data, opts...)
+	return newServer(data, append(opts, withDemoNRQL(data))...)
 }
 
 func newServer(data *Data, opts ...Option) (*Server, error) {

@@ -1,0 +1,183 @@
+package timeslice
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+)
+
+// App is one APM application the source generates Metric rows for.
+type App struct {
+	AccountID int
+	AppID     int64
+	AppName   string
+	GUID      string
+	ApdexT    float64
+	Instances []Instance
+	// Names are its metric names (DefaultNames when empty).
+	Names []string
+}
+
+// Instance is one agent instance of an application.
+type Instance struct {
+	ID   int64
+	Host string
+}
+
+// Source serves Metric rows for a fixed set of reporting applications.
+type Source struct {
+	gen    Generator
+	apps   []App
+	byID   map[int64]int
+	byGUID map[string]int
+}
+
+// NewSource returns a source over apps (only reporting applications belong here).
+func NewSource(gen Generator, apps []App) *Source {
+	s := &Source{gen: gen, apps: apps, byID: map[int64]int{}, byGUID: map[string]int{}}
+	for i := range s.apps {
+		if len(s.apps[i].Names) == 0 {
+			s.apps[i].Names = defaultNames
+		}
+		s.byID[s.apps[i].AppID] = i
+		s.byGUID[s.apps[i].GUID] = i
+	}
+	return s
+}
+
+type row struct {
+	app    *App
+	inst   *Instance
+	name   string
+	minute time.Time
+	ts     nrdb.Timeslice
+}
+
+func (r *row) Get(attr string) (any, bool) {
+	switch attr {
+	case "appId":
+		return float64(r.app.AppID), true
+	case "appName":
+		return r.app.AppName, true
+	case "host":
+		return r.inst.Host, true
+	case "realAgentId":
+		return float64(r.inst.ID), true
+	case "metricTimesliceName":
+		return r.name, true
+	case "entity.guid":
+		return r.app.GUID, true
+	case "timestamp":
+		return float64(r.minute.UnixMilli()), true
+	case "newrelic.timeslice.value":
+		return r.ts, true
+	}
+	return nil, false
+}
+
+func (r *row) Timestamp() time.Time { return r.minute }
+func (r *row) EventType() string    { return "Metric" }
+
+// Scan implements nrdb.Source for event type Metric, generating only rows that can
+// match the scan's hints.
+func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool) error {
+	if !slices.Contains(sc.EventTypes, "Metric") {
+		return nil
+	}
+	apps := s.candidates(sc.Hints)
+	names := stringHint(sc.Hints["metricTimesliceName"])
+	hosts := stringHint(sc.Hints["host"])
+	agents := stringHint(sc.Hints["realAgentId"])
+	start := sc.Begin.Truncate(time.Minute)
+	if start.Before(sc.Begin) {
+		start = start.Add(time.Minute)
+	}
+	r := &row{}
+	for _, i := range apps {
+		app := &s.apps[i]
+		if !slices.Contains(sc.Accounts, app.AccountID) {
+			continue
+		}
+		for k := range app.Instances {
+			inst := &app.Instances[k]
+			if hosts != nil && !hosts[inst.Host] || agents != nil && !agents[strconv.FormatInt(inst.ID, 10)] {
+				continue
+			}
+			for _, name := range app.Names {
+				if names != nil && !names[name] {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for m := start; m.Before(sc.End); m = m.Add(time.Minute) {
+					*r = row{app: app, inst: inst, name: name, minute: m,
+						ts: s.gen.Timeslice(app.AppID, inst.ID, name, m, app.ApdexT)}
+					if !fn(r) {
+						return nil
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Source) candidates(h map[string][]any) []int {
+	var out []int
+	if ids, ok := h["appId"]; ok {
+		for _, v := range ids {
+			if f, ok := num(v); ok {
+				if i, ok := s.byID[int64(f)]; ok {
+					out = append(out, i)
+				}
+			}
+		}
+		return out
+	}
+	if gs, ok := h["entity.guid"]; ok {
+		for _, v := range gs {
+			if g, ok := v.(string); ok {
+				if i, ok := s.byGUID[g]; ok {
+					out = append(out, i)
+				}
+			}
+		}
+		return out
+	}
+	out = make([]int, len(s.apps))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func num(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func stringHint(vs []any) map[string]bool {
+	if vs == nil {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, v := range vs {
+		switch x := v.(type) {
+		case string:
+			m[x] = true
+		case float64:
+			m[strconv.FormatFloat(x, 'f', -1, 64)] = true
+		}
+	}
+	return m
+}

@@ -1,0 +1,95 @@
+package timeslice
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+)
+
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+func TestGeneratorDeterministicAndConsistent(t *testing.T) {
+	g := Generator{Seed: 7}
+	for _, name := range DefaultNames() {
+		for m := 0; m < 30; m++ {
+			at := t0.Add(time.Duration(m) * time.Minute)
+			a := g.Timeslice(100, 5, name, at, 0.5)
+			if b := g.Timeslice(100, 5, name, at, 0.5); a != b {
+				t.Fatalf("%s: not deterministic", name)
+			}
+			if a.Count < 0 || a.Total < 0 || a.TotalExclusive < 0 {
+				t.Fatalf("%s: negative %+v", name, a)
+			}
+			isApdex := name == "Apdex" || name == "EndUser/Apdex"
+			if a.Count > 0 && !isApdex && name != "Errors/all" && name != "Memory/Physical" && name != "CPU/User Time" && name != "EndUser" && name != "EndUser/RB" {
+				avg := a.Total / a.Count
+				if a.Min > avg || avg > a.Max || a.TotalExclusive > a.Total || a.SumOfSquares < a.Total*a.Total/a.Count-1e-9 {
+					t.Fatalf("%s: inconsistent %+v", name, a)
+				}
+			}
+			if isApdex && (a.Min != 0.5 || a.Max != 0.5) {
+				t.Fatalf("%s: apdex_t %+v", name, a)
+			}
+		}
+	}
+	if g.Timeslice(100, 5, "HttpDispatcher", t0, 0.5) == g.Timeslice(100, 5, "HttpDispatcher", t0.Add(time.Minute), 0.5) {
+		t.Error("two minutes gave the same numbers")
+	}
+	if (Generator{Seed: 8}).Timeslice(100, 5, "HttpDispatcher", t0, 0.5) == g.Timeslice(100, 5, "HttpDispatcher", t0, 0.5) {
+		t.Error("two seeds gave the same numbers")
+	}
+}
+
+// NRQL over the source equals the generator's own numbers.
+func TestNRQLOverSource(t *testing.T) {
+	g := Generator{Seed: 3}
+	apps := []App{
+		{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{1, "h1"}, {2, "h2"}}},
+		{AccountID: 1, AppID: 11, AppName: "b", GUID: "g11", ApdexT: 0.5, Instances: []Instance{{3, "h1"}}},
+		{AccountID: 2, AppID: 20, AppName: "c", GUID: "g20", ApdexT: 0.5, Instances: []Instance{{4, "h9"}}},
+	}
+	r := nrdb.NewRunner(NewSource(g, apps))
+	want := 0.0
+	for m := 0; m < 30; m++ {
+		at := t0.Add(time.Duration(m) * time.Minute)
+		want += g.Timeslice(10, 1, "HttpDispatcher", at, 0.5).Count + g.Timeslice(10, 2, "HttpDispatcher", at, 0.5).Count
+	}
+	q := "SELECT count(newrelic.timeslice.value) AS 'calls' FROM Metric WHERE appId = 10 AND metricTimesliceName = 'HttpDispatcher' SINCE " +
+		itoa(t0.UnixMilli()) + " UNTIL " + itoa(t0.Add(30*time.Minute).UnixMilli())
+	rows, _, _, err := r.RunNRQL(context.Background(), []int{1}, q, t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows[0]["calls"]; got != want {
+		t.Fatalf("calls = %v, want %v", got, want)
+	}
+	// Account scope: account 2's app is invisible from account 1.
+	rows, _, _, err = r.RunNRQL(context.Background(), []int{1}, "SELECT uniques(appId) FROM Metric SINCE 5 minutes ago", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := rows[0]["uniques.appId"].([]any); len(u) != 2 {
+		t.Fatalf("uniques = %v", u)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func BenchmarkInventoryQuery(b *testing.B) {
+	var apps []App
+	for i := 0; i < 260; i++ {
+		apps = append(apps, App{AccountID: 1, AppID: int64(1000 + i), GUID: "g", ApdexT: 0.5,
+			Instances: []Instance{{int64(2*i + 1), "h"}, {int64(2*i + 2), "k"}}})
+	}
+	r := nrdb.NewRunner(NewSource(Generator{Seed: 1}, apps))
+	q := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all') FACET appId, host, realAgentId SINCE 10 minutes ago LIMIT MAX"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, err := r.RunNRQL(context.Background(), []int{1}, q, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
