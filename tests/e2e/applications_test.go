@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"net/url"
@@ -294,5 +295,40 @@ func TestObservabilityEndpoints(t *testing.T) {
 	}
 	if strings.Contains(string(r.body), "NRAK-") {
 		t.Error("a key reached /metrics")
+	}
+}
+
+// Reporting applications carry last_reported_at, summaries and links from the NRQL
+// inventory; non-reporting ones are gray and carry neither last_reported_at nor a
+// summary (REFERENCE.md §4.1).
+func TestApplicationFieldsByReporting(t *testing.T) {
+	e := newEnv(t)
+	var body struct {
+		Applications []map[string]any `json:"applications"`
+	}
+	r := e.get(t, "/v2/applications.json", key1)
+	if err := json.Unmarshal(r.body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var reporting, silent int
+	for _, a := range body.Applications {
+		links, _ := a["links"].(map[string]any)
+		if a["reporting"] == true {
+			reporting++
+			if a["last_reported_at"] == nil || a["application_summary"] == nil {
+				t.Errorf("reporting app %v lacks last_reported_at or summary", a["id"])
+			}
+			if len(links["application_instances"].([]any)) == 0 || len(links["application_hosts"].([]any)) == 0 {
+				t.Errorf("reporting app %v has no instance or host links", a["id"])
+			}
+			continue
+		}
+		silent++
+		if a["last_reported_at"] != nil || a["application_summary"] != nil || a["health_status"] != "gray" {
+			t.Errorf("non-reporting app %v: %v", a["id"], a)
+		}
+	}
+	if reporting == 0 || silent == 0 {
+		t.Fatalf("page 1 has %d reporting and %d non-reporting apps; want both", reporting, silent)
 	}
 }
