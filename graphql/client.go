@@ -53,6 +53,10 @@ type Options struct {
 	HTTPClient *http.Client
 	// MaxResponseBytes bounds a NerdGraph answer (default 64 MiB).
 	MaxResponseBytes int64
+	// MaxConcurrentPerKey bounds the NerdGraph requests in flight for one user key
+	// (NerdGraph guarantees 25 concurrent requests per user; default 25). A call waits
+	// for a slot until its context ends.
+	MaxConcurrentPerKey int
 	// Observe, when set, is told of every call: operation name, latency, and the
 	// error (nil on success) — for metrics.
 	Observe func(op string, d time.Duration, err error)
@@ -66,6 +70,48 @@ type Client struct {
 	opts     Options
 	bufs     sync.Pool
 	flight   singleflight.Group
+	slots    keySlots
+}
+
+// keySlots holds one semaphore per user key (by hash), created on demand and dropped
+// when idle, so the number held is bounded by the keys in flight.
+type keySlots struct {
+	mu   sync.Mutex
+	sems map[[32]byte]*keySem
+}
+
+type keySem struct {
+	ch    chan struct{}
+	users int
+}
+
+func (k *keySlots) acquire(ctx context.Context, key string, n int) (release func(), err error) {
+	h := sha256.Sum256([]byte(key))
+	k.mu.Lock()
+	if k.sems == nil {
+		k.sems = map[[32]byte]*keySem{}
+	}
+	s := k.sems[h]
+	if s == nil {
+		s = &keySem{ch: make(chan struct{}, n)}
+		k.sems[h] = s
+	}
+	s.users++
+	k.mu.Unlock()
+	done := func() {
+		k.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(k.sems, h)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case s.ch <- struct{}{}:
+		return func() { <-s.ch; done() }, nil
+	case <-ctx.Done():
+		done()
+		return nil, &Error{Kind: KindRateLimited, Err: fmt.Errorf("waiting for one of %d NerdGraph slots of this key: %w", n, ctx.Err())}
+	}
 }
 
 var _ gql.Client = (*Client)(nil)
@@ -77,6 +123,9 @@ func NewClient(endpoint string, opts Options) *Client {
 	}
 	if opts.UserAgent == "" {
 		opts.UserAgent = "v2bridge"
+	}
+	if opts.MaxConcurrentPerKey <= 0 {
+		opts.MaxConcurrentPerKey = 25
 	}
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = 64 << 20
@@ -184,6 +233,11 @@ type answer struct {
 func (c *Client) fetch(ctx context.Context, body []byte) (*answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	release, err := c.slots.acquire(ctx, apiKey(ctx), c.opts.MaxConcurrentPerKey)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("new request: %w", err)

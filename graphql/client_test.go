@@ -177,3 +177,47 @@ func TestSingleflight(t *testing.T) {
 		}
 	}
 }
+
+// At most MaxConcurrentPerKey requests of one key are in flight; other keys are not
+// held up by it.
+func TestConcurrencyPerKey(t *testing.T) {
+	var peak atomic.Int64
+	var perKey sync.Map
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, _ := perKey.LoadOrStore(r.Header.Get("API-Key"), new(atomic.Int64))
+		k := c.(*atomic.Int64).Add(1)
+		defer c.(*atomic.Int64).Add(-1)
+		if r.Header.Get("API-Key") == "NRAK-A" {
+			for {
+				p := peak.Load()
+				if k <= p || peak.CompareAndSwap(p, k) {
+					break
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{MaxConcurrentPerKey: 3})
+	var wg sync.WaitGroup
+	for i := 0; i < 12; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := WithAPIKey(context.Background(), "NRAK-A")
+			// Distinct mutation documents: never collapsed.
+			q := "mutation M" + string(rune('a'+i)) + " { x }"
+			if err := c.MakeRequest(ctx, &gql.Request{Query: q}, &gql.Response{Data: &struct{}{}}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if p := peak.Load(); p > 3 || p < 2 {
+		t.Fatalf("peak concurrency of one key = %d, want at most 3", p)
+	}
+	if len(c.slots.sems) != 0 {
+		t.Fatalf("%d semaphores left after the calls", len(c.slots.sems))
+	}
+}
