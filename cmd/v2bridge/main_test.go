@@ -3,11 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
 )
 
 // The documented configuration file states exactly the defaults.
@@ -104,5 +110,45 @@ func TestEnvironmentOverridesFile(t *testing.T) {
 	err := cfg.applyEnv(func(k string) string { return bad[k] })
 	if err == nil || !strings.Contains(err.Error(), "upstream_timeout") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Shutdown (SIGTERM cancels the context in main) lets an in-flight slow request
+// finish and returns without error.
+func TestGracefulShutdown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(300 * time.Millisecond) // a slow upstream call
+		_, _ = w.Write([]byte("done"))
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serveUntil(ctx, ln, h, zap.NewNop()) }()
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/slow")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- string(b)
+	}()
+	<-started
+	cancel()
+	if body := <-got; body != "done" {
+		t.Fatalf("in-flight request got %q", body)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("serveUntil = %v", err)
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/again"); err == nil {
+		t.Fatal("still accepting after shutdown")
 	}
 }
