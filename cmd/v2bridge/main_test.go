@@ -6,14 +6,20 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // The documented configuration file states exactly the defaults.
@@ -151,4 +157,105 @@ func TestGracefulShutdown(t *testing.T) {
 	if _, err := http.Get("http://" + ln.Addr().String() + "/again"); err == nil {
 		t.Fatal("still accepting after shutdown")
 	}
+}
+
+// `serve` with a config that maps a 48-character legacy REST key to a user key taken
+// from the environment: the legacy key reads account 1's applications, and neither key
+// ever reaches the log or /metrics.
+func TestServeLegacyKeyNeverLogged(t *testing.T) {
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.NewDemo(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(s)
+	defer upstream.Close()
+
+	const userKey = "NRAK-DEMO-ACCOUNT-1"
+	legacy := strings.Repeat("kL", 24)
+	t.Setenv("V2BRIDGE_TEST_USER_KEY", userKey)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "v2bridge.yaml")
+	cfg := "listen: " + addr + "\nupstream: " + upstream.URL + sim.Path + "\nlog_level: debug\nreject_unmapped_legacy_keys: true\n" +
+		"keys:\n  - sha256: " + translate.HashKey(legacy) + "\n    user_key_env: V2BRIDGE_TEST_USER_KEY\n    account_id: 1000001\n"
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
+	}()
+	base := "http://" + addr
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start: %s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	get := func(path, key string) (int, string) {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if key != "" {
+			req.Header.Set("X-Api-Key", key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	status, body := get("/v2/applications.json?filter[ids]=314221522", legacy)
+	if status != 200 || !strings.Contains(body, `"id":314221522`) {
+		t.Fatalf("legacy key: %d %.300s", status, body)
+	}
+	if status, _ := get("/v2/applications.json", strings.Repeat("x", 48)); status != 401 {
+		t.Fatalf("unmapped legacy key: %d", status)
+	}
+	_, metrics := get("/metrics", "")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	for _, secret := range []string{legacy, userKey} {
+		if strings.Contains(logs.String(), secret) || strings.Contains(metrics, secret) {
+			t.Errorf("key %q leaked into the log or /metrics", secret[:8])
+		}
+	}
+	if !strings.Contains(logs.String(), `"account_source":"map"`) {
+		t.Errorf("access log lacks account_source=map:\n%s", logs.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
