@@ -56,6 +56,22 @@ func Routes() []Route {
 			Note:     "as applications.list",
 			handle:   handleApplicationsShow,
 		},
+		{
+			Name: "applications.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
+			Fidelity: Approximate,
+			Note: "names reported in the last day only (REST listed every name ever reported); `values` per name " +
+				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`)",
+			handle: handleMetricNames,
+		},
+		{
+			Name: "applications.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics/data",
+			Fidelity: Approximate,
+			Note: "values computed from NRQL over timeslice metrics with New Relic's published formulas; not rounded to " +
+				"REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
+				"`raw=true` value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
+				"min_call_time, max_call_time, sum_of_squares)",
+			handle: handleMetricData,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

@@ -5776,6 +5776,1598 @@ var AllEntityAlertSeverity = []EntityAlertSeverity{
 	EntityAlertSeverityWarning,
 }
 
+// MetricDataActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type MetricDataActor struct {
+	// One entity by guid.
+	Entity *MetricDataActorEntity `json:"-"`
+	// One account by id.
+	Account *MetricDataActorAccount `json:"account"`
+}
+
+// GetEntity returns MetricDataActor.Entity, and is useful for accessing the field via an interface.
+func (v *MetricDataActor) GetEntity() *MetricDataActorEntity { return v.Entity }
+
+// GetAccount returns MetricDataActor.Account, and is useful for accessing the field via an interface.
+func (v *MetricDataActor) GetAccount() *MetricDataActorAccount { return v.Account }
+
+func (v *MetricDataActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MetricDataActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MetricDataActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(MetricDataActorEntity)
+			err = __unmarshalMetricDataActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal MetricDataActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalMetricDataActor struct {
+	Entity json.RawMessage `json:"entity"`
+
+	Account *MetricDataActorAccount `json:"account"`
+}
+
+func (v *MetricDataActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MetricDataActor) __premarshalJSON() (*__premarshalMetricDataActor, error) {
+	var retval __premarshalMetricDataActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalMetricDataActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal MetricDataActor.Entity: %w", err)
+			}
+		}
+	}
+	retval.Account = v.Account
+	return &retval, nil
+}
+
+// MetricDataActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type MetricDataActorAccount struct {
+	// Run NRQL in this account.
+	Q0 *MetricDataActorAccountQ0NrdbResultContainer `json:"q0"`
+	// Run NRQL in this account.
+	Q1 *MetricDataActorAccountQ1NrdbResultContainer `json:"q1"`
+	// Run NRQL in this account.
+	Q2 *MetricDataActorAccountQ2NrdbResultContainer `json:"q2"`
+	// Run NRQL in this account.
+	Q3 *MetricDataActorAccountQ3NrdbResultContainer `json:"q3"`
+}
+
+// GetQ0 returns MetricDataActorAccount.Q0, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccount) GetQ0() *MetricDataActorAccountQ0NrdbResultContainer { return v.Q0 }
+
+// GetQ1 returns MetricDataActorAccount.Q1, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccount) GetQ1() *MetricDataActorAccountQ1NrdbResultContainer { return v.Q1 }
+
+// GetQ2 returns MetricDataActorAccount.Q2, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccount) GetQ2() *MetricDataActorAccountQ2NrdbResultContainer { return v.Q2 }
+
+// GetQ3 returns MetricDataActorAccount.Q3, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccount) GetQ3() *MetricDataActorAccountQ3NrdbResultContainer { return v.Q3 }
+
+// MetricDataActorAccountQ0NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricDataActorAccountQ0NrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns MetricDataActorAccountQ0NrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// MetricDataActorAccountQ1NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricDataActorAccountQ1NrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns MetricDataActorAccountQ1NrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// MetricDataActorAccountQ2NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricDataActorAccountQ2NrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns MetricDataActorAccountQ2NrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// MetricDataActorAccountQ3NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricDataActorAccountQ3NrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns MetricDataActorAccountQ3NrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricDataActorAccountQ3NrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// MetricDataActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// MetricDataActorEntity is implemented by the following types:
+// MetricDataActorEntityApmApplicationEntity
+// MetricDataActorEntityApmDatabaseInstanceEntity
+// MetricDataActorEntityApmExternalServiceEntity
+// MetricDataActorEntityBrowserApplicationEntity
+// MetricDataActorEntityDashboardEntity
+// MetricDataActorEntityExternalEntity
+// MetricDataActorEntityGenericEntity
+// MetricDataActorEntityGenericInfrastructureEntity
+// MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity
+// MetricDataActorEntityInfrastructureHostEntity
+// MetricDataActorEntityKeyTransactionEntity
+// MetricDataActorEntityMobileApplicationEntity
+// MetricDataActorEntitySecureCredentialEntity
+// MetricDataActorEntitySyntheticMonitorEntity
+// MetricDataActorEntityTeamEntity
+// MetricDataActorEntityThirdPartyServiceEntity
+// MetricDataActorEntityUnavailableEntity
+// MetricDataActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type MetricDataActorEntity interface {
+	implementsGraphQLInterfaceMetricDataActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+}
+
+func (v *MetricDataActorEntityApmApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityDashboardEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
+func (v *MetricDataActorEntityExternalEntity) implementsGraphQLInterfaceMetricDataActorEntity()  {}
+func (v *MetricDataActorEntityGenericEntity) implementsGraphQLInterfaceMetricDataActorEntity()   {}
+func (v *MetricDataActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityKeyTransactionEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityMobileApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntitySecureCredentialEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityTeamEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
+func (v *MetricDataActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
+}
+func (v *MetricDataActorEntityUnavailableEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
+func (v *MetricDataActorEntityWorkloadEntity) implementsGraphQLInterfaceMetricDataActorEntity()    {}
+
+func __unmarshalMetricDataActorEntity(b []byte, v *MetricDataActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(MetricDataActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(MetricDataActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(MetricDataActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(MetricDataActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(MetricDataActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(MetricDataActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(MetricDataActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(MetricDataActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(MetricDataActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(MetricDataActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(MetricDataActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(MetricDataActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(MetricDataActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(MetricDataActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(MetricDataActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(MetricDataActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(MetricDataActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for MetricDataActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalMetricDataActorEntity(v *MetricDataActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *MetricDataActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntitySecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntitySyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricDataActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricDataActorEntityWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for MetricDataActorEntity: "%T"`, v)
+	}
+}
+
+// MetricDataActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type MetricDataActorEntityApmApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type MetricDataActorEntityApmDatabaseInstanceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type MetricDataActorEntityApmExternalServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type MetricDataActorEntityBrowserApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type MetricDataActorEntityDashboardEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityDashboardEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityDashboardEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type MetricDataActorEntityExternalEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityExternalEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityExternalEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type MetricDataActorEntityGenericEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type MetricDataActorEntityGenericInfrastructureEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.AccountId
+}
+
+// MetricDataActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type MetricDataActorEntityInfrastructureHostEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type MetricDataActorEntityKeyTransactionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type MetricDataActorEntityMobileApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type MetricDataActorEntitySecureCredentialEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntitySecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntitySecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySecureCredentialEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type MetricDataActorEntitySyntheticMonitorEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntitySyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntitySyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntitySyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type MetricDataActorEntityTeamEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityTeamEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityTeamEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type MetricDataActorEntityThirdPartyServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type MetricDataActorEntityUnavailableEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityUnavailableEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type MetricDataActorEntityWorkloadEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricDataActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricDataActorEntityWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricDataActorEntityWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricDataActorEntityWorkloadEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricDataResponse is returned by MetricData on success.
+type MetricDataResponse struct {
+	// Data scoped to the caller.
+	Actor *MetricDataActor `json:"actor"`
+}
+
+// GetActor returns MetricDataResponse.Actor, and is useful for accessing the field via an interface.
+func (v *MetricDataResponse) GetActor() *MetricDataActor { return v.Actor }
+
+// MetricNamesActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type MetricNamesActor struct {
+	// One entity by guid.
+	Entity *MetricNamesActorEntity `json:"-"`
+	// One account by id.
+	Account *MetricNamesActorAccount `json:"account"`
+}
+
+// GetEntity returns MetricNamesActor.Entity, and is useful for accessing the field via an interface.
+func (v *MetricNamesActor) GetEntity() *MetricNamesActorEntity { return v.Entity }
+
+// GetAccount returns MetricNamesActor.Account, and is useful for accessing the field via an interface.
+func (v *MetricNamesActor) GetAccount() *MetricNamesActorAccount { return v.Account }
+
+func (v *MetricNamesActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MetricNamesActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MetricNamesActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(MetricNamesActorEntity)
+			err = __unmarshalMetricNamesActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal MetricNamesActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalMetricNamesActor struct {
+	Entity json.RawMessage `json:"entity"`
+
+	Account *MetricNamesActorAccount `json:"account"`
+}
+
+func (v *MetricNamesActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MetricNamesActor) __premarshalJSON() (*__premarshalMetricNamesActor, error) {
+	var retval __premarshalMetricNamesActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalMetricNamesActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal MetricNamesActor.Entity: %w", err)
+			}
+		}
+	}
+	retval.Account = v.Account
+	return &retval, nil
+}
+
+// MetricNamesActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type MetricNamesActorAccount struct {
+	// Run NRQL in this account.
+	Names *MetricNamesActorAccountNamesNrdbResultContainer `json:"names"`
+}
+
+// GetNames returns MetricNamesActorAccount.Names, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorAccount) GetNames() *MetricNamesActorAccountNamesNrdbResultContainer {
+	return v.Names
+}
+
+// MetricNamesActorAccountNamesNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricNamesActorAccountNamesNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns MetricNamesActorAccountNamesNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorAccountNamesNrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// MetricNamesActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// MetricNamesActorEntity is implemented by the following types:
+// MetricNamesActorEntityApmApplicationEntity
+// MetricNamesActorEntityApmDatabaseInstanceEntity
+// MetricNamesActorEntityApmExternalServiceEntity
+// MetricNamesActorEntityBrowserApplicationEntity
+// MetricNamesActorEntityDashboardEntity
+// MetricNamesActorEntityExternalEntity
+// MetricNamesActorEntityGenericEntity
+// MetricNamesActorEntityGenericInfrastructureEntity
+// MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity
+// MetricNamesActorEntityInfrastructureHostEntity
+// MetricNamesActorEntityKeyTransactionEntity
+// MetricNamesActorEntityMobileApplicationEntity
+// MetricNamesActorEntitySecureCredentialEntity
+// MetricNamesActorEntitySyntheticMonitorEntity
+// MetricNamesActorEntityTeamEntity
+// MetricNamesActorEntityThirdPartyServiceEntity
+// MetricNamesActorEntityUnavailableEntity
+// MetricNamesActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type MetricNamesActorEntity interface {
+	implementsGraphQLInterfaceMetricNamesActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+}
+
+func (v *MetricNamesActorEntityApmApplicationEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityDashboardEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {}
+func (v *MetricNamesActorEntityExternalEntity) implementsGraphQLInterfaceMetricNamesActorEntity()  {}
+func (v *MetricNamesActorEntityGenericEntity) implementsGraphQLInterfaceMetricNamesActorEntity()   {}
+func (v *MetricNamesActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityKeyTransactionEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityMobileApplicationEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntitySecureCredentialEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityTeamEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {}
+func (v *MetricNamesActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityUnavailableEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {
+}
+func (v *MetricNamesActorEntityWorkloadEntity) implementsGraphQLInterfaceMetricNamesActorEntity() {}
+
+func __unmarshalMetricNamesActorEntity(b []byte, v *MetricNamesActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(MetricNamesActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(MetricNamesActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(MetricNamesActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(MetricNamesActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(MetricNamesActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(MetricNamesActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(MetricNamesActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(MetricNamesActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(MetricNamesActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(MetricNamesActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(MetricNamesActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(MetricNamesActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(MetricNamesActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(MetricNamesActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(MetricNamesActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(MetricNamesActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(MetricNamesActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for MetricNamesActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalMetricNamesActorEntity(v *MetricNamesActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *MetricNamesActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntitySecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntitySyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricNamesActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricNamesActorEntityWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for MetricNamesActorEntity: "%T"`, v)
+	}
+}
+
+// MetricNamesActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type MetricNamesActorEntityApmApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type MetricNamesActorEntityApmDatabaseInstanceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type MetricNamesActorEntityApmExternalServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type MetricNamesActorEntityBrowserApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type MetricNamesActorEntityDashboardEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityDashboardEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityDashboardEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type MetricNamesActorEntityExternalEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityExternalEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityExternalEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type MetricNamesActorEntityGenericEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type MetricNamesActorEntityGenericInfrastructureEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.AccountId
+}
+
+// MetricNamesActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type MetricNamesActorEntityInfrastructureHostEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type MetricNamesActorEntityKeyTransactionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type MetricNamesActorEntityMobileApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type MetricNamesActorEntitySecureCredentialEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntitySecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntitySecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySecureCredentialEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type MetricNamesActorEntitySyntheticMonitorEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntitySyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntitySyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntitySyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type MetricNamesActorEntityTeamEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityTeamEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityTeamEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type MetricNamesActorEntityThirdPartyServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type MetricNamesActorEntityUnavailableEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityUnavailableEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type MetricNamesActorEntityWorkloadEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricNamesActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricNamesActorEntityWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricNamesActorEntityWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricNamesActorEntityWorkloadEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricNamesResponse is returned by MetricNames on success.
+type MetricNamesResponse struct {
+	// Data scoped to the caller.
+	Actor *MetricNamesActor `json:"actor"`
+}
+
+// GetActor returns MetricNamesResponse.Actor, and is useful for accessing the field via an interface.
+func (v *MetricNamesResponse) GetActor() *MetricNamesActor { return v.Actor }
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -5851,6 +7443,62 @@ func (v *__BrowserPageInput) GetQuery() string { return v.Query }
 
 // GetCursor returns __BrowserPageInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__BrowserPageInput) GetCursor() *string { return v.Cursor }
+
+// __MetricDataInput is used internally by genqlient
+type __MetricDataInput struct {
+	Guid      string `json:"guid"`
+	AccountId int    `json:"accountId"`
+	Q0        string `json:"q0"`
+	Q1        string `json:"q1"`
+	Use1      bool   `json:"use1"`
+	Q2        string `json:"q2"`
+	Use2      bool   `json:"use2"`
+	Q3        string `json:"q3"`
+	Use3      bool   `json:"use3"`
+}
+
+// GetGuid returns __MetricDataInput.Guid, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetGuid() string { return v.Guid }
+
+// GetAccountId returns __MetricDataInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetAccountId() int { return v.AccountId }
+
+// GetQ0 returns __MetricDataInput.Q0, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetQ0() string { return v.Q0 }
+
+// GetQ1 returns __MetricDataInput.Q1, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetQ1() string { return v.Q1 }
+
+// GetUse1 returns __MetricDataInput.Use1, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetUse1() bool { return v.Use1 }
+
+// GetQ2 returns __MetricDataInput.Q2, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetQ2() string { return v.Q2 }
+
+// GetUse2 returns __MetricDataInput.Use2, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetUse2() bool { return v.Use2 }
+
+// GetQ3 returns __MetricDataInput.Q3, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetQ3() string { return v.Q3 }
+
+// GetUse3 returns __MetricDataInput.Use3, and is useful for accessing the field via an interface.
+func (v *__MetricDataInput) GetUse3() bool { return v.Use3 }
+
+// __MetricNamesInput is used internally by genqlient
+type __MetricNamesInput struct {
+	Guid      string `json:"guid"`
+	AccountId int    `json:"accountId"`
+	Query     string `json:"query"`
+}
+
+// GetGuid returns __MetricNamesInput.Guid, and is useful for accessing the field via an interface.
+func (v *__MetricNamesInput) GetGuid() string { return v.Guid }
+
+// GetAccountId returns __MetricNamesInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__MetricNamesInput) GetAccountId() int { return v.AccountId }
+
+// GetQuery returns __MetricNamesInput.Query, and is useful for accessing the field via an interface.
+func (v *__MetricNamesInput) GetQuery() string { return v.Query }
 
 // The query executed by Accounts.
 const Accounts_Operation = `
@@ -6250,6 +7898,127 @@ func BrowserPage(
 	}
 
 	data_ = &BrowserPageResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by MetricData.
+const MetricData_Operation = `
+query MetricData ($guid: EntityGuid!, $accountId: Int!, $q0: Nrql!, $q1: Nrql!, $use1: Boolean!, $q2: Nrql!, $use2: Boolean!, $q3: Nrql!, $use3: Boolean!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			guid
+			accountId
+		}
+		account(id: $accountId) {
+			q0: nrql(query: $q0, timeout: 60) {
+				results
+			}
+			q1: nrql(query: $q1, timeout: 60) @include(if: $use1) {
+				results
+			}
+			q2: nrql(query: $q2, timeout: 60) @include(if: $use2) {
+				results
+			}
+			q3: nrql(query: $q3, timeout: 60) @include(if: $use3) {
+				results
+			}
+		}
+	}
+}
+`
+
+// MetricData is REST GET .../metrics/data: up to four NRQL chunks of at most 50 metric
+// names each (FACET metricTimesliceName), aliased into one document so any metric data
+// request costs one round trip; unused chunks are skipped with @include. The entity
+// lookup turns an unknown application id into REST's 404 in the same round trip.
+func MetricData(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+	accountId int,
+	q0 string,
+	q1 string,
+	use1 bool,
+	q2 string,
+	use2 bool,
+	q3 string,
+	use3 bool,
+) (data_ *MetricDataResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MetricData",
+		Query:  MetricData_Operation,
+		Variables: &__MetricDataInput{
+			Guid:      guid,
+			AccountId: accountId,
+			Q0:        q0,
+			Q1:        q1,
+			Use1:      use1,
+			Q2:        q2,
+			Use2:      use2,
+			Q3:        q3,
+			Use3:      use3,
+		},
+	}
+
+	data_ = &MetricDataResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by MetricNames.
+const MetricNames_Operation = `
+query MetricNames ($guid: EntityGuid!, $accountId: Int!, $query: Nrql!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			guid
+			accountId
+		}
+		account(id: $accountId) {
+			names: nrql(query: $query, timeout: 30) {
+				results
+			}
+		}
+	}
+}
+`
+
+// MetricNames is REST GET .../metrics: the distinct timeslice metric names an entity
+// reported in a window (NerdGraph has no metric-name catalogue).
+func MetricNames(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+	accountId int,
+	query string,
+) (data_ *MetricNamesResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MetricNames",
+		Query:  MetricNames_Operation,
+		Variables: &__MetricNamesInput{
+			Guid:      guid,
+			AccountId: accountId,
+			Query:     query,
+		},
+	}
+
+	data_ = &MetricNamesResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

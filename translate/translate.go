@@ -20,6 +20,8 @@ type Options struct {
 	ListTTL time.Duration
 	// AccountTTL is how long a key's account list is kept (default 10m).
 	AccountTTL time.Duration
+	// MetricNamesWindow is how far back metric names are looked for (default one day).
+	MetricNamesWindow time.Duration
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
@@ -37,6 +39,10 @@ type Translator struct {
 	cursors  *Cache
 	lists    *Cache
 	accounts *Cache
+	metrics  *Cache
+	names    *Cache
+
+	namesWindow time.Duration
 }
 
 // New returns a Translator that sends its operations through client.
@@ -53,6 +59,9 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.AccountTTL <= 0 {
 		opts.AccountTTL = 10 * time.Minute
 	}
+	if opts.MetricNamesWindow <= 0 {
+		opts.MetricNamesWindow = DefaultMetricNamesWindow
+	}
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = 10000
 	}
@@ -66,6 +75,10 @@ func New(client gql.Client, opts Options) *Translator {
 		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
 		lists:    NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
 		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
+		metrics:  NewCache("metric_data", MetricDataTTL, opts.MaxEntries, opts.ObserveCache),
+		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
+
+		namesWindow: opts.MetricNamesWindow,
 	}
 }
 

@@ -52,8 +52,11 @@ func (g Generator) Timeslice(appID, instanceID int64, name string, minute time.T
 		mb := 256 + 1024*base + 32*u
 		return nrdb.Timeslice{Count: 1, Total: mb, TotalExclusive: mb, Min: mb, Max: mb, SumOfSquares: mb * mb}
 	case name == "CPU/User Time":
-		sec := 60 * (0.05 + 0.5*base + 0.1*u) // CPU seconds used in the minute
-		return nrdb.Timeslice{Count: 1, Total: sec, TotalExclusive: sec, Min: sec, Max: sec, SumOfSquares: sec * sec}
+		// CPU seconds used in the minute, sampled once a second (so average(tsv) is the
+		// busy fraction and 100 × sum / window the utilisation).
+		frac := 0.05 + 0.5*base + 0.1*u
+		return nrdb.Timeslice{Count: 60, Total: 60 * frac, TotalExclusive: 60 * frac, Min: frac * 0.5, Max: math.Min(1, frac*1.5),
+			SumOfSquares: 60 * frac * frac}
 	case strings.HasPrefix(name, "EndUser"):
 		calls = math.Round(calls * 0.5)
 		avg = 1.5 + 2*base + 0.5*v // page load seconds

@@ -1,0 +1,220 @@
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+)
+
+const metricApp = "314221522" // a reporting PHP app of account 1 with two instances
+
+type metricDataBody struct {
+	MetricData struct {
+		From, To string
+		NotFound []string `json:"metrics_not_found"`
+		Found    []string `json:"metrics_found"`
+		Metrics  []struct {
+			Name       string
+			Timeslices []struct {
+				From, To string
+				Values   map[string]float64
+			}
+		}
+	} `json:"metric_data"`
+}
+
+func (e *env) metricData(t *testing.T, query string) (metricDataBody, response) {
+	t.Helper()
+	r := e.get(t, "/v2/applications/"+metricApp+"/metrics/data.json?"+query, key1)
+	var b metricDataBody
+	if r.status == 200 {
+		if err := json.Unmarshal(r.body, &b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b, r
+}
+
+// rawSums adds up the simulator's raw timeslices of a metric over [from, to).
+func rawSums(t *testing.T, name string, from, to time.Time) nrdb.Timeslice {
+	t.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := timeslice.Generator{Seed: sim.DemoSeed}
+	var sum nrdb.Timeslice
+	for _, acct := range data.Accounts {
+		for _, a := range acct.APMApplications {
+			if strconv.Itoa(a.ID) != metricApp {
+				continue
+			}
+			for _, in := range a.Instances {
+				for m := from; m.Before(to); m = m.Add(time.Minute) {
+					ts := gen.Timeslice(int64(a.ID), in.ID, name, m, a.ApdexTarget)
+					sum.Count += ts.Count
+					sum.Total += ts.Total
+					sum.TotalExclusive += ts.TotalExclusive
+					sum.SumOfSquares += ts.SumOfSquares
+				}
+			}
+		}
+	}
+	return sum
+}
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// The seed's derived values computed from gateway answers equal the same values
+// computed from the simulator's raw timeslices.
+func TestMetricDerivedValues(t *testing.T) {
+	e := newEnv(t)
+	from, to := clock.Add(-time.Hour), clock
+	names := []string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "WebFrontend/QueueTime",
+		"Datastore/MySQL/allWeb", "EndUser", "EndUser/RB"}
+	q := url.Values{"names[]": names, "values[]": {"call_count", "error_count", "average_call_time", "average_response_time",
+		"average_fe_response_time", "average_dom_content_load_time", "total_app_time"},
+		"from": {from.Format(time.RFC3339)}, "to": {to.Format(time.RFC3339)}, "summarize": {"true"}}
+	b, r := e.metricData(t, q.Encode())
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	got := map[string]map[string]float64{}
+	for _, m := range b.MetricData.Metrics {
+		got[m.Name] = m.Timeslices[0].Values
+	}
+	raw := map[string]nrdb.Timeslice{}
+	for _, n := range names {
+		raw[n] = rawSums(t, n, from, to)
+	}
+	http, other, errs := raw["HttpDispatcher"], raw["OtherTransaction/all"], raw["Errors/all"]
+	near(t, "error rate", 100*got["Errors/all"]["error_count"]/(got["HttpDispatcher"]["call_count"]+got["OtherTransaction/all"]["call_count"]),
+		100*errs.Count/(http.Count+other.Count))
+	queue := raw["WebFrontend/QueueTime"]
+	near(t, "response time",
+		got["HttpDispatcher"]["average_call_time"]+got["WebFrontend/QueueTime"]["call_count"]*got["WebFrontend/QueueTime"]["average_response_time"]/got["HttpDispatcher"]["call_count"],
+		http.Total/http.Count*1000+queue.Count*(queue.Total/queue.Count*1000)/http.Count)
+	db := raw["Datastore/MySQL/allWeb"]
+	near(t, "datastore time",
+		got["Datastore/MySQL/allWeb"]["average_response_time"]*got["Datastore/MySQL/allWeb"]["call_count"]/got["HttpDispatcher"]["call_count"],
+		db.Total/db.Count*1000*db.Count/http.Count)
+	eu, rb := raw["EndUser"], raw["EndUser/RB"]
+	near(t, "page rendering",
+		got["EndUser"]["average_fe_response_time"]-got["EndUser/RB"]["average_dom_content_load_time"],
+		eu.TotalExclusive/eu.Count*1000-rb.Total/rb.Count*1000)
+	near(t, "web application time", got["EndUser"]["total_app_time"]/got["EndUser"]["call_count"], eu.SumOfSquares/eu.Count)
+}
+
+func TestMetricDataOneRoundTripFor120Names(t *testing.T) {
+	e := newEnv(t)
+	e.get(t, "/v2/applications.json", key1) // resolve the account first
+	q := url.Values{}
+	for i := 0; i < 120; i++ {
+		q.Add("names[]", "Custom/metric/"+strconv.Itoa(i))
+	}
+	q.Add("names[]", "HttpDispatcher")
+	b, r := e.metricData(t, q.Encode())
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "1" {
+		t.Fatalf("upstream calls = %s, want 1", got)
+	}
+	if len(b.MetricData.NotFound) != 120 || len(b.MetricData.Found) != 1 {
+		t.Fatalf("found %v, not found %d", b.MetricData.Found, len(b.MetricData.NotFound))
+	}
+	// The same query again within a minute is answered from cache.
+	_, r = e.metricData(t, q.Encode())
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "0" {
+		t.Fatalf("repeated query upstream calls = %s, want 0", got)
+	}
+}
+
+func TestMetricDataGolden(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct{ name, query string }{
+		{"one_name", "names[]=HttpDispatcher&from=2026-11-20T11:50:00Z&to=2026-11-20T11:55:00Z"},
+		{"several_values", "names[]=HttpDispatcher&names[]=Errors/all&values[]=call_count&values[]=error_count&values[]=average_response_time&from=2026-11-20T11:50:00Z&to=2026-11-20T11:53:00Z"},
+		{"summarize", "names[]=HttpDispatcher&names[]=Memory/Physical&summarize=true&from=2026-11-20T11:00:00Z&to=2026-11-20T12:00:00Z"},
+		{"apdex", "names[]=Apdex&names[]=EndUser/Apdex&from=2026-11-20T11:57:00Z&to=2026-11-20T12:00:00Z"},
+		{"not_found", "names[]=Foo&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
+		{"offset", "names[]=CPU/User%20Time&from=2026-11-20T17:20:00%2B06:00&to=2026-11-20+17:25:00+06:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, format := range []string{"json", "xml"} {
+				r := e.get(t, "/v2/applications/"+metricApp+"/metrics/data."+format+"?"+tt.query, key1)
+				if r.status != 200 {
+					t.Fatalf("%d %s", r.status, r.body)
+				}
+				if format == "xml" {
+					wellFormed(t, r.body)
+				}
+				golden(t, "metric_data_"+tt.name+"."+format, r.body)
+			}
+		})
+	}
+}
+
+func TestMetricDataErrors(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name, query string
+		status      int
+		title       string
+	}{
+		{"59 seconds", "names[]=HttpDispatcher&from=2026-11-20T11:00:00Z&to=2026-11-20T11:00:59Z", 422, "at least 60 seconds"},
+		{"from after to", "names[]=HttpDispatcher&from=2026-11-20T11:10:00Z&to=2026-11-20T11:00:00Z", 422, "before"},
+		{"unparseable from", "names[]=HttpDispatcher&from=yesterday", 400, "from"},
+		{"no names", "values[]=call_count", 422, "names[]"},
+		{"bad period", "names[]=HttpDispatcher&period=abc", 400, "period"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.get(t, "/v2/applications/"+metricApp+"/metrics/data.json?"+tt.query, key1)
+			b := decode(t, r)
+			if r.status != tt.status || b.Error == nil || !strings.Contains(b.Error.Title, tt.title) {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+		})
+	}
+	r := e.get(t, "/v2/applications/1/metrics/data.json?names[]=HttpDispatcher", key1)
+	if r.status != 404 {
+		t.Fatalf("unknown app: %d %s", r.status, r.body)
+	}
+}
+
+func TestMetricNames(t *testing.T) {
+	e := newEnv(t)
+	r := e.get(t, "/v2/applications/"+metricApp+"/metrics.json?name=Apdex", key1)
+	var b struct {
+		Metrics []struct {
+			Name   string
+			Values []string
+		}
+	}
+	if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if len(b.Metrics) != 2 || b.Metrics[0].Name != "Apdex" || b.Metrics[0].Values[0] != "s" {
+		t.Fatalf("%s", r.body)
+	}
+	golden(t, "metric_names_apdex.json", r.body)
+	r = e.get(t, "/v2/applications/"+metricApp+"/metrics.xml", key1)
+	wellFormed(t, r.body)
+	golden(t, "metric_names.xml", r.body)
+}

@@ -1,0 +1,101 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// Metric names: REST listed every name ever reported, 1000 a page. NerdGraph has no
+// catalogue, so the names are the distinct timeslice names of a window (default one
+// day), cached per caller and scope (REST itself advised caching them).
+const (
+	MetricNamesPageSize      = 1000
+	DefaultMetricNamesWindow = 24 * time.Hour
+	metricNamesLimit         = 10000
+)
+
+// MetricNamesRequest is a parsed GET .../metrics.
+type MetricNamesRequest struct {
+	Name string // substring filter, no regular expressions
+	Page int
+}
+
+// MetricNames answers GET .../metrics.
+func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r MetricNamesRequest) (*v2.MetricNames, Paging, error) {
+	if r.Page < 1 {
+		r.Page = 1
+	}
+	key := c.cacheKey("metric-names", strconv.FormatInt(s.AppID, 10), s.Host, strconv.FormatInt(s.InstanceID, 10))
+	var all []string
+	if v, ok := t.names.Get(key); ok {
+		all = v.([]string)
+	} else {
+		var err error
+		if all, err = t.fetchMetricNames(ctx, c, s); err != nil {
+			return nil, Paging{}, err
+		}
+		t.names.Set(key, all)
+	}
+	var matched []string
+	for _, n := range all {
+		if r.Name == "" || containsString(n, r.Name) {
+			matched = append(matched, n)
+		}
+	}
+	last := max((len(matched)+MetricNamesPageSize-1)/MetricNamesPageSize, 1)
+	lo := min((r.Page-1)*MetricNamesPageSize, len(matched))
+	hi := min(lo+MetricNamesPageSize, len(matched))
+	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, hi-lo)}
+	for _, n := range matched[lo:hi] {
+		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: classify(n).defaults})
+	}
+	return out, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+}
+
+func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricScope) ([]string, error) {
+	until := t.until()
+	var n NRQL
+	n.Raw("SELECT uniques(metricTimesliceName, ").Int(metricNamesLimit).Raw(") AS 'names' FROM Metric WHERE ")
+	scopeNRQL(&n, s)
+	n.Raw(" AND newrelic.timeslice.value IS NOT NULL ").Range(until.Add(-t.namesWindow), until)
+	q, err := n.Build()
+	if err != nil {
+		return nil, err
+	}
+	resp, err := ng.MetricNames(ctx, t.client, AppGUID(c.AccountID, DomainAPM, s.AppID), int(c.AccountID), q)
+	if err != nil {
+		return nil, fmt.Errorf("metric names: %w", err)
+	}
+	ent := resp.GetActor().GetEntity()
+	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+		return nil, ErrApplicationNotFound()
+	}
+	var names []string
+	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Names != nil {
+		for _, row := range acct.Names.Results {
+			if row == nil {
+				continue
+			}
+			var v struct {
+				Names []string `json:"names"`
+			}
+			if err := json.Unmarshal(*row, &v); err != nil {
+				return nil, fmt.Errorf("metric names row: %w", err)
+			}
+			names = append(names, v.Names...)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+// containsString is REST's "simple character match": a case-sensitive substring.
+func containsString(s, sub string) bool { return strings.Contains(s, sub) }

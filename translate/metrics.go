@@ -1,0 +1,329 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// MetricScope is the entity a metric request reads: an APM application, optionally
+// narrowed to one host or one agent instance.
+type MetricScope struct {
+	AppID      int64
+	Host       string // host scope (hosts issue)
+	InstanceID int64  // instance scope (instances issue)
+}
+
+// MetricDataRequest is a parsed GET .../metrics/data.
+type MetricDataRequest struct {
+	Names     []string
+	Values    []string
+	From, To  *time.Time
+	Period    int // seconds; 0 = the default for the range
+	Summarize bool
+	Raw       bool
+}
+
+// Metric chunking: each NRQL facets at most this many names, and one document holds at
+// most MaxMetricChunks of them (the MetricData operation's aliases).
+const (
+	MetricChunk     = 50
+	MaxMetricChunks = 4
+	MaxMetricNames  = MetricChunk * MaxMetricChunks
+	// DefaultMetricRange is REST v2's default window.
+	DefaultMetricRange = 30 * time.Minute
+	// MetricDataTTL is how long identical metric queries are answered from cache: REST
+	// advised polling at most once a minute and NerdGraph allows 120 identical NRQL
+	// queries a minute.
+	MetricDataTTL = 60 * time.Second
+)
+
+// metricWindow is a request's resolved time range.
+type metricWindow struct {
+	from, to     time.Time // as requested (envelope)
+	since, until time.Time // aligned to the period (NRQL range, slice boundaries)
+	period       time.Duration
+}
+
+// resolveWindow applies REST v2's time rules (REFERENCE.md §6): default last 30 minutes,
+// 60 s minimum, the period-by-range table, period only coarsening, slices aligned to
+// period boundaries in UTC.
+func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
+	w := metricWindow{to: now.UTC().Truncate(time.Second)}
+	if r.To != nil {
+		w.to = r.To.UTC()
+	}
+	w.from = w.to.Add(-DefaultMetricRange)
+	if r.From != nil {
+		w.from = r.From.UTC()
+	}
+	if r.To == nil && r.From != nil && !w.from.Before(w.to) {
+		w.to = w.from.Add(DefaultMetricRange)
+	}
+	span := w.to.Sub(w.from)
+	if span < 0 {
+		return w, &v2.Error{Status: 422, Title: "The from time must be before the to time"}
+	}
+	if span < time.Minute {
+		return w, &v2.Error{Status: 422, Title: "The time range must be at least 60 seconds"}
+	}
+	w.period = defaultPeriod(span, now.Sub(w.from) > 8*24*time.Hour)
+	if r.Period > 0 {
+		if p := time.Duration(r.Period) * time.Second; p > w.period {
+			w.period = p.Truncate(time.Minute)
+			if w.period < time.Minute {
+				w.period = time.Minute
+			}
+		}
+	}
+	w.since = alignDown(w.from, w.period)
+	w.until = alignDown(w.to, w.period)
+	if !w.until.After(w.since) {
+		w.until = w.since.Add(w.period)
+	}
+	if n := w.until.Sub(w.since) / w.period; n > 366 {
+		return w, &v2.Error{Status: 422, Title: fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n)}
+	}
+	return w, nil
+}
+
+func alignDown(t time.Time, p time.Duration) time.Time {
+	return time.UnixMilli(t.UnixMilli() - t.UnixMilli()%p.Milliseconds()).UTC()
+}
+
+// defaultPeriod is REST v2's granularity for a range (REFERENCE.md §6): by range length,
+// and "10 evenly spaced points" for short ranges whose start is older than 8 days.
+func defaultPeriod(span time.Duration, old bool) time.Duration {
+	const day = 24 * time.Hour
+	if old && span <= 4*day {
+		p := (span/10 + time.Minute - 1).Truncate(time.Minute)
+		return max(p, time.Minute)
+	}
+	switch {
+	case span <= 3*time.Hour:
+		return time.Minute
+	case span <= 6*time.Hour:
+		return 2 * time.Minute
+	case span <= 14*time.Hour:
+		return 5 * time.Minute
+	case span <= day:
+		return 10 * time.Minute
+	case span <= 4*day:
+		return 30 * time.Minute
+	case span <= 7*day:
+		return time.Hour
+	case span <= 21*day:
+		return 3 * time.Hour
+	case span <= 42*day:
+		return 6 * time.Hour
+	case span <= 63*day:
+		return 12 * time.Hour
+	}
+	return 3 * day
+}
+
+// scopeNRQL appends the WHERE clause naming the scope.
+func scopeNRQL(n *NRQL, s MetricScope) {
+	n.Raw("appId = ").Int(s.AppID)
+	if s.Host != "" {
+		n.Raw(" AND host = ").Str(s.Host)
+	}
+	if s.InstanceID != 0 {
+		n.Raw(" AND realAgentId = ").Int(s.InstanceID)
+	}
+}
+
+// metricDataNRQL is one chunk's query: the six raw sums per name and slice.
+func metricDataNRQL(s MetricScope, names []string, w metricWindow, summarize bool) (string, error) {
+	var n NRQL
+	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', " +
+		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', min(newrelic.timeslice.value) AS 'mn', " +
+		"max(newrelic.timeslice.value) AS 'mx', sum(newrelic.timeslice.value['sumOfSquares']) AS 'sq' FROM Metric WHERE ")
+	scopeNRQL(&n, s)
+	n.Raw(" AND metricTimesliceName IN ").StrList(names)
+	n.Raw(" FACET metricTimesliceName ").Range(w.since, w.until)
+	if !summarize {
+		n.Raw(" TIMESERIES ").Int(int64(w.period / time.Second)).Raw(" seconds")
+	}
+	n.Raw(" LIMIT MAX")
+	return n.Build()
+}
+
+type sliceRaw struct {
+	begin, end time.Time
+	raw
+}
+
+// MetricData answers GET .../metrics/data in one NerdGraph round trip (cached for
+// MetricDataTTL per caller and query).
+func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*v2.MetricData, error) {
+	names := dedupe(r.Names)
+	if len(names) == 0 {
+		return nil, &v2.Error{Status: 422, Title: "names[] is required: give at least one metric name"}
+	}
+	if len(names) > MaxMetricNames {
+		return nil, &v2.Error{Status: 422, Title: fmt.Sprintf("At most %d metric names per request", MaxMetricNames)}
+	}
+	w, err := resolveWindow(r, t.now())
+	if err != nil {
+		return nil, err
+	}
+	var queries []string
+	for i := 0; i < len(names); i += MetricChunk {
+		q, err := metricDataNRQL(s, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+		if err != nil {
+			return nil, &v2.Error{Status: 422, Title: "Invalid metric name: " + err.Error()}
+		}
+		queries = append(queries, q)
+	}
+	key := c.cacheKey("metric-data", strconv.FormatInt(s.AppID, 10), strings.Join(queries, "\n"))
+	series, ok := t.metrics.Get(key)
+	if !ok {
+		series, err = t.fetchMetricData(ctx, c, s, queries)
+		if err != nil {
+			return nil, err
+		}
+		t.metrics.Set(key, series)
+	}
+	return buildMetricData(names, r, w, series.(map[string][]sliceRaw)), nil
+}
+
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string) (map[string][]sliceRaw, error) {
+	q := make([]string, MaxMetricChunks)
+	for i := range q {
+		q[i] = queries[0] // skipped by @include; never run
+		if i < len(queries) {
+			q[i] = queries[i]
+		}
+	}
+	resp, err := ng.MetricData(ctx, t.client, AppGUID(c.AccountID, DomainAPM, s.AppID), int(c.AccountID),
+		q[0], q[1], len(queries) > 1, q[2], len(queries) > 2, q[3], len(queries) > 3)
+	if err != nil {
+		return nil, fmt.Errorf("metric data: %w", err)
+	}
+	ent := resp.GetActor().GetEntity()
+	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+		return nil, ErrApplicationNotFound()
+	}
+	acct := resp.GetActor().GetAccount()
+	if acct == nil {
+		return nil, fmt.Errorf("metric data: no account in the answer")
+	}
+	out := map[string][]sliceRaw{}
+	var chunks [][]*json.RawMessage
+	if acct.Q0 != nil {
+		chunks = append(chunks, acct.Q0.Results)
+	}
+	if acct.Q1 != nil {
+		chunks = append(chunks, acct.Q1.Results)
+	}
+	if acct.Q2 != nil {
+		chunks = append(chunks, acct.Q2.Results)
+	}
+	if acct.Q3 != nil {
+		chunks = append(chunks, acct.Q3.Results)
+	}
+	for _, rows := range chunks {
+		for _, row := range rows {
+			if row == nil {
+				continue
+			}
+			var v struct {
+				Facet any     `json:"facet"`
+				Begin float64 `json:"beginTimeSeconds"`
+				End   float64 `json:"endTimeSeconds"`
+				C     float64 `json:"c"`
+				S     float64 `json:"s"`
+				Ex    float64 `json:"ex"`
+				Mn    float64 `json:"mn"`
+				Mx    float64 `json:"mx"`
+				Sq    float64 `json:"sq"`
+			}
+			if err := json.Unmarshal(*row, &v); err != nil {
+				return nil, fmt.Errorf("metric data row: %w", err)
+			}
+			name, _ := v.Facet.(string)
+			out[name] = append(out[name], sliceRaw{
+				begin: time.Unix(int64(v.Begin), 0).UTC(), end: time.Unix(int64(v.End), 0).UTC(),
+				raw: raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq},
+			})
+		}
+	}
+	for _, sl := range out {
+		sort.Slice(sl, func(i, j int) bool { return sl[i].begin.Before(sl[j].begin) })
+	}
+	return out, nil
+}
+
+func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
+	md := &v2.MetricData{From: w.from, To: w.to, NotFound: []string{}, Found: []string{}, Metrics: []v2.MetricSeries{}, Summarize: r.Summarize}
+	for _, name := range names {
+		slices, ok := series[name]
+		if !ok || !anyData(slices) {
+			md.NotFound = append(md.NotFound, name)
+			continue
+		}
+		md.Found = append(md.Found, name)
+		class := classify(name)
+		values := r.Values
+		if len(values) == 0 {
+			values = class.defaults
+		}
+		if r.Raw {
+			values = rawValues
+		}
+		ms := v2.MetricSeries{Name: name}
+		for _, sl := range slices {
+			from, to := sl.begin, sl.end
+			if r.Summarize {
+				from, to = w.since, w.until.Add(-time.Second)
+			}
+			seconds := to.Sub(from).Seconds()
+			if r.Summarize {
+				seconds = w.until.Sub(w.since).Seconds()
+			}
+			ts := v2.Timeslice{From: from, To: to, Values: []v2.MetricValue{}}
+			for _, v := range values {
+				if r.Raw {
+					x, _ := rawValue(v, sl.raw)
+					ts.Values = append(ts.Values, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
+					continue
+				}
+				if x, isInt, ok := computeValue(class, v, sl.raw, seconds); ok {
+					ts.Values = append(ts.Values, v2.MetricValue{Name: v, Value: x, Int: isInt && x == math.Trunc(x)})
+				}
+			}
+			ms.Timeslices = append(ms.Timeslices, ts)
+		}
+		md.Metrics = append(md.Metrics, ms)
+	}
+	return md
+}
+
+func anyData(sl []sliceRaw) bool {
+	for _, s := range sl {
+		if s.count != 0 || s.total != 0 || s.exclusive != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(ss []string) []string {
+	out := make([]string, 0, len(ss))
+	for _, s := range ss {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+package translate
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/gateway/render"
+)
+
+// Translating and rendering a 10-name × 180-slice metric document.
+func BenchmarkMetricData10x180(b *testing.B) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-3 * time.Hour)
+	w, err := resolveWindow(MetricDataRequest{From: &from, To: &now}, now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	series := map[string][]sliceRaw{}
+	var names []string
+	for i := 0; i < 10; i++ {
+		name := "Controller/bench/" + strconv.Itoa(i)
+		names = append(names, name)
+		for k := 0; k < 180; k++ {
+			begin := w.since.Add(time.Duration(k) * time.Minute)
+			series[name] = append(series[name], sliceRaw{begin: begin, end: begin.Add(time.Minute),
+				raw: raw{count: 100 + float64(k), total: 30, exclusive: 20, min: 0.01, max: 2, sumSquares: 40}})
+		}
+	}
+	buf := make([]byte, 0, 1<<20)
+	b.ReportAllocs()
+	for b.Loop() {
+		doc := buildMetricData(names, MetricDataRequest{}, w, series)
+		buf = render.JSON(buf[:0], doc)
+	}
+	b.SetBytes(int64(len(buf)))
+}

@@ -1,0 +1,107 @@
+package v2
+
+import "time"
+
+// MetricName is one entry of GET .../metrics: a name and the value names it offers.
+type MetricName struct {
+	Name   string
+	Values []string
+}
+
+// MetricNames is the body of GET .../metrics.
+type MetricNames struct {
+	Metrics []MetricName
+}
+
+// Root is the XML root element.
+func (*MetricNames) Root() string { return "metrics_response" }
+
+// EncodeV2 writes {"metrics":[{"name":...,"values":[...]}]}.
+func (m *MetricNames) EncodeV2(e Encoder) {
+	e.BeginArray("metrics", "metric")
+	for _, n := range m.Metrics {
+		e.BeginObject("metric")
+		e.String("name", n.Name)
+		e.BeginArray("values", "value")
+		for _, v := range n.Values {
+			e.String("value", v)
+		}
+		e.EndArray()
+		e.EndObject()
+	}
+	e.EndArray()
+}
+
+// MetricValue is one named value of a timeslice.
+type MetricValue struct {
+	Name  string
+	Value float64
+	// Int renders the value as an integer (counts).
+	Int bool
+}
+
+// Timeslice is one slice of a metric.
+type Timeslice struct {
+	From, To time.Time
+	Values   []MetricValue
+}
+
+// MetricSeries is one metric of a metric data answer.
+type MetricSeries struct {
+	Name       string
+	Timeslices []Timeslice
+}
+
+// MetricData is the body of GET .../metrics/data.
+type MetricData struct {
+	From, To  time.Time
+	NotFound  []string
+	Found     []string
+	Metrics   []MetricSeries
+	Summarize bool
+}
+
+// Root is the XML root element.
+func (*MetricData) Root() string { return "metric_data_response" }
+
+// EncodeV2 writes {"metric_data":{...}} in REST v2's key order.
+func (m *MetricData) EncodeV2(e Encoder) {
+	e.BeginObject("metric_data")
+	e.String("from", FormatTime(m.From))
+	e.String("to", FormatTime(m.To))
+	e.BeginArray("metrics_not_found", "metrics_not_found")
+	for _, n := range m.NotFound {
+		e.String("metrics_not_found", n)
+	}
+	e.EndArray()
+	e.BeginArray("metrics_found", "metrics_found")
+	for _, n := range m.Found {
+		e.String("metrics_found", n)
+	}
+	e.EndArray()
+	e.BeginArray("metrics", "metric")
+	for _, s := range m.Metrics {
+		e.BeginObject("metric")
+		e.String("name", s.Name)
+		e.BeginArray("timeslices", "timeslice")
+		for _, ts := range s.Timeslices {
+			e.BeginObject("timeslice")
+			e.String("from", FormatTime(ts.From))
+			e.String("to", FormatTime(ts.To))
+			e.BeginObject("values")
+			for _, v := range ts.Values {
+				if v.Int {
+					e.Int(v.Name, int64(v.Value))
+				} else {
+					e.Float(v.Name, v.Value)
+				}
+			}
+			e.EndObject()
+			e.EndObject()
+		}
+		e.EndArray()
+		e.EndObject()
+	}
+	e.EndArray()
+	e.EndObject()
+}
