@@ -1,0 +1,97 @@
+package translate
+
+import (
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+)
+
+func TestResolveWindow(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 30, 0, time.UTC)
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name          string
+		give          MetricDataRequest
+		wantPeriod    time.Duration
+		wantSince     string
+		wantUntil     string
+		wantErrStatus int
+	}{
+		{name: "default 30 minutes", give: MetricDataRequest{}, wantPeriod: time.Minute,
+			wantSince: "2026-11-20T11:30:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "5 hours", give: MetricDataRequest{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
+			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "period only coarsens", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
+			wantPeriod: time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "coarser period aligns", give: MetricDataRequest{From: at("2026-11-20T11:07:00Z"), To: at("2026-11-20T11:58:00Z"), Period: 900},
+			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:45:00Z"},
+		{name: "two days", give: MetricDataRequest{From: at("2026-11-18T12:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 30 * time.Minute,
+			wantSince: "2026-11-18T12:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "old short range: 10 points", give: MetricDataRequest{From: at("2026-10-01T00:00:00Z"), To: at("2026-10-01T01:00:00Z")}, wantPeriod: 6 * time.Minute,
+			wantSince: "2026-10-01T00:00:00Z", wantUntil: "2026-10-01T01:00:00Z"},
+		{name: "70 days", give: MetricDataRequest{From: at("2026-09-11T00:00:00Z"), To: at("2026-11-20T00:00:00Z")}, wantPeriod: 72 * time.Hour,
+			wantSince: "2026-09-10T00:00:00Z", wantUntil: "2026-11-18T00:00:00Z"},
+		{name: "59 seconds", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:00:59Z")}, wantErrStatus: 422},
+		{name: "reversed", give: MetricDataRequest{From: at("2026-11-20T11:10:00Z"), To: at("2026-11-20T11:00:00Z")}, wantErrStatus: 422},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := resolveWindow(tt.give, now)
+			if tt.wantErrStatus != 0 {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.period != tt.wantPeriod || w.since.Format(time.RFC3339) != tt.wantSince || w.until.Format(time.RFC3339) != tt.wantUntil {
+				t.Fatalf("period %v since %s until %s", w.period, w.since.Format(time.RFC3339), w.until.Format(time.RFC3339))
+			}
+		})
+	}
+}
+
+// Hostile metric names stay single string literals: the built NRQL parses, keeps the
+// application scope and lists exactly the names given.
+func TestMetricNRQLQuoting(t *testing.T) {
+	names := []string{`it's`, `back\slash`, `100%`, `a_b`, `a+b`, `日本/名前`, `x') OR appId IN ('1`, `\'`}
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	w, err := resolveWindow(MetricDataRequest{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := metricDataNRQL(MetricScope{AppID: 42}, names, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p nrdb.Parser
+	parsed, err := p.Parse(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	and := parsed.Clauses[0].Where.Or
+	if len(and) != 1 || len(and[0].And) != 2 {
+		t.Fatalf("WHERE changed shape: %s", q)
+	}
+	in := and[0].And[1].Compare.In
+	if len(in) != len(names) {
+		t.Fatalf("IN has %d values, want %d", len(in), len(names))
+	}
+	for i, v := range in {
+		if *v.String != names[i] {
+			t.Errorf("IN[%d] = %q, want %q", i, *v.String, names[i])
+		}
+	}
+	if _, err := metricDataNRQL(MetricScope{AppID: 42}, []string{"tab\tname"}, w, false); err == nil {
+		t.Error("control character accepted")
+	}
+}
