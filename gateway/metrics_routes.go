@@ -9,17 +9,34 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-func metricScope(rq *request) (translate.MetricScope, error) {
+// metricScope reads the application, host or instance a metrics route names. A host
+// id is resolved to its host name (cached by the hosts routes, else one lookup).
+func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.MetricScope, error) {
 	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
 	if err != nil || id <= 0 {
 		return translate.MetricScope{}, &v2.Error{Status: http.StatusNotFound, Title: translate.ErrApplicationNotFound().Title}
 	}
-	return translate.MetricScope{AppID: id}, nil
+	s := translate.MetricScope{AppID: id}
+	if rq.vars["host_id"] != "" {
+		hostID, err := pathID(rq, "host_id", "No Application Host found with the given ID")
+		if err != nil {
+			return s, err
+		}
+		if s.Host, err = g.tr.HostName(ctx, rq.caller, id, hostID); err != nil {
+			return s, err
+		}
+	}
+	if rq.vars["instance_id"] != "" {
+		if s.InstanceID, err = pathID(rq, "instance_id", "No Application Instance found with the given ID"); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
 }
 
 // handleMetricNames serves GET .../metrics.
 func handleMetricNames(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	scope, err := metricScope(rq)
+	scope, err := metricScope(ctx, g, rq)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +54,7 @@ func handleMetricNames(ctx context.Context, g *Gateway, rq *request) (*result, e
 
 // handleMetricData serves GET .../metrics/data.
 func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	scope, err := metricScope(rq)
+	scope, err := metricScope(ctx, g, rq)
 	if err != nil {
 		return nil, err
 	}

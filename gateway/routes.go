@@ -72,6 +72,46 @@ func Routes() []Route {
 				"min_call_time, max_call_time, sum_of_squares)",
 			handle: handleMetricData,
 		},
+		{
+			Name: "application_hosts.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts",
+			Fidelity: Approximate,
+			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
+				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
+				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted",
+			handle: hostsHandler(false),
+		},
+		{
+			Name: "application_hosts.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}",
+			Fidelity: Approximate, Note: "as application_hosts.list", handle: hostHandler(false),
+		},
+		{
+			Name: "application_instances.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances",
+			Fidelity: Approximate,
+			Note: "instance ids are the agents' `realAgentId`; `port` and `end_user_summary` omitted; otherwise as " +
+				"application_hosts.list",
+			handle: hostsHandler(true),
+		},
+		{
+			Name: "application_instances.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{host_id:[0-9]+}",
+			Fidelity: Approximate, Note: "as application_instances.list", handle: hostHandler(true),
+		},
+		{
+			Name: "application_hosts.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics",
+			Fidelity: Approximate, Note: "as applications.metrics, scoped with `host = '<name>'`", handle: handleMetricNames,
+		},
+		{
+			Name: "application_hosts.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data",
+			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `host = '<name>'` (a cold host id costs one extra round trip)",
+			handle: handleMetricData,
+		},
+		{
+			Name: "application_instances.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics",
+			Fidelity: Approximate, Note: "as applications.metrics, scoped with `realAgentId`", handle: handleMetricNames,
+		},
+		{
+			Name: "application_instances.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
+			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId`", handle: handleMetricData,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

@@ -211,6 +211,765 @@ func (v *AppEntityFields) GetApmSummary() *ApmSummary { return v.ApmSummary }
 // GetApmBrowserSummary returns AppEntityFields.ApmBrowserSummary, and is useful for accessing the field via an interface.
 func (v *AppEntityFields) GetApmBrowserSummary() *ApmBrowserSummary { return v.ApmBrowserSummary }
 
+// AppHostsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type AppHostsActor struct {
+	// One entity by guid.
+	Entity *AppHostsActorEntity `json:"-"`
+	// One account by id.
+	Account *AppHostsActorAccount `json:"account"`
+}
+
+// GetEntity returns AppHostsActor.Entity, and is useful for accessing the field via an interface.
+func (v *AppHostsActor) GetEntity() *AppHostsActorEntity { return v.Entity }
+
+// GetAccount returns AppHostsActor.Account, and is useful for accessing the field via an interface.
+func (v *AppHostsActor) GetAccount() *AppHostsActorAccount { return v.Account }
+
+func (v *AppHostsActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AppHostsActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AppHostsActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(AppHostsActorEntity)
+			err = __unmarshalAppHostsActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal AppHostsActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalAppHostsActor struct {
+	Entity json.RawMessage `json:"entity"`
+
+	Account *AppHostsActorAccount `json:"account"`
+}
+
+func (v *AppHostsActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AppHostsActor) __premarshalJSON() (*__premarshalAppHostsActor, error) {
+	var retval __premarshalAppHostsActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalAppHostsActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal AppHostsActor.Entity: %w", err)
+			}
+		}
+	}
+	retval.Account = v.Account
+	return &retval, nil
+}
+
+// AppHostsActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type AppHostsActorAccount struct {
+	// Run NRQL in this account.
+	Hosts *AppHostsActorAccountHostsNrdbResultContainer `json:"hosts"`
+	// Run NRQL in this account.
+	Instances *AppHostsActorAccountInstancesNrdbResultContainer `json:"instances"`
+}
+
+// GetHosts returns AppHostsActorAccount.Hosts, and is useful for accessing the field via an interface.
+func (v *AppHostsActorAccount) GetHosts() *AppHostsActorAccountHostsNrdbResultContainer {
+	return v.Hosts
+}
+
+// GetInstances returns AppHostsActorAccount.Instances, and is useful for accessing the field via an interface.
+func (v *AppHostsActorAccount) GetInstances() *AppHostsActorAccountInstancesNrdbResultContainer {
+	return v.Instances
+}
+
+// AppHostsActorAccountHostsNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type AppHostsActorAccountHostsNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns AppHostsActorAccountHostsNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *AppHostsActorAccountHostsNrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// AppHostsActorAccountInstancesNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type AppHostsActorAccountInstancesNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns AppHostsActorAccountInstancesNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *AppHostsActorAccountInstancesNrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// AppHostsActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// AppHostsActorEntity is implemented by the following types:
+// AppHostsActorEntityApmApplicationEntity
+// AppHostsActorEntityApmDatabaseInstanceEntity
+// AppHostsActorEntityApmExternalServiceEntity
+// AppHostsActorEntityBrowserApplicationEntity
+// AppHostsActorEntityDashboardEntity
+// AppHostsActorEntityExternalEntity
+// AppHostsActorEntityGenericEntity
+// AppHostsActorEntityGenericInfrastructureEntity
+// AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity
+// AppHostsActorEntityInfrastructureHostEntity
+// AppHostsActorEntityKeyTransactionEntity
+// AppHostsActorEntityMobileApplicationEntity
+// AppHostsActorEntitySecureCredentialEntity
+// AppHostsActorEntitySyntheticMonitorEntity
+// AppHostsActorEntityTeamEntity
+// AppHostsActorEntityThirdPartyServiceEntity
+// AppHostsActorEntityUnavailableEntity
+// AppHostsActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type AppHostsActorEntity interface {
+	implementsGraphQLInterfaceAppHostsActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+}
+
+func (v *AppHostsActorEntityApmApplicationEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityDashboardEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntityExternalEntity) implementsGraphQLInterfaceAppHostsActorEntity()  {}
+func (v *AppHostsActorEntityGenericEntity) implementsGraphQLInterfaceAppHostsActorEntity()   {}
+func (v *AppHostsActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityKeyTransactionEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntityMobileApplicationEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntitySecureCredentialEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntityTeamEntity) implementsGraphQLInterfaceAppHostsActorEntity()             {}
+func (v *AppHostsActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceAppHostsActorEntity() {
+}
+func (v *AppHostsActorEntityUnavailableEntity) implementsGraphQLInterfaceAppHostsActorEntity() {}
+func (v *AppHostsActorEntityWorkloadEntity) implementsGraphQLInterfaceAppHostsActorEntity()    {}
+
+func __unmarshalAppHostsActorEntity(b []byte, v *AppHostsActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(AppHostsActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(AppHostsActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(AppHostsActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(AppHostsActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(AppHostsActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(AppHostsActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(AppHostsActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(AppHostsActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(AppHostsActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(AppHostsActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(AppHostsActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(AppHostsActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(AppHostsActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(AppHostsActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(AppHostsActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(AppHostsActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(AppHostsActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for AppHostsActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalAppHostsActorEntity(v *AppHostsActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *AppHostsActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalAppHostsActorEntityApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *AppHostsActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntitySecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntitySyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *AppHostsActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AppHostsActorEntityWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for AppHostsActorEntity: "%T"`, v)
+	}
+}
+
+// AppHostsActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type AppHostsActorEntityApmApplicationEntity struct {
+	Typename        *string `json:"__typename"`
+	AppEntityFields `json:"-"`
+}
+
+// GetTypename returns AppHostsActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns AppHostsActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetGuid() *string { return v.AppEntityFields.Guid }
+
+// GetAccountId returns AppHostsActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetAccountId() *int {
+	return v.AppEntityFields.AccountId
+}
+
+// GetName returns AppHostsActorEntityApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetName() *string { return v.AppEntityFields.Name }
+
+// GetReporting returns AppHostsActorEntityApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetReporting() *bool {
+	return v.AppEntityFields.Reporting
+}
+
+// GetAlertSeverity returns AppHostsActorEntityApmApplicationEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.AppEntityFields.AlertSeverity
+}
+
+// GetApplicationId returns AppHostsActorEntityApmApplicationEntity.ApplicationId, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetApplicationId() *int {
+	return v.AppEntityFields.ApplicationId
+}
+
+// GetLanguage returns AppHostsActorEntityApmApplicationEntity.Language, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetLanguage() *string {
+	return v.AppEntityFields.Language
+}
+
+// GetSettings returns AppHostsActorEntityApmApplicationEntity.Settings, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetSettings() *ApmSettings {
+	return v.AppEntityFields.Settings
+}
+
+// GetApmSummary returns AppHostsActorEntityApmApplicationEntity.ApmSummary, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetApmSummary() *ApmSummary {
+	return v.AppEntityFields.ApmSummary
+}
+
+// GetApmBrowserSummary returns AppHostsActorEntityApmApplicationEntity.ApmBrowserSummary, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmApplicationEntity) GetApmBrowserSummary() *ApmBrowserSummary {
+	return v.AppEntityFields.ApmBrowserSummary
+}
+
+func (v *AppHostsActorEntityApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AppHostsActorEntityApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AppHostsActorEntityApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.AppEntityFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalAppHostsActorEntityApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApplicationId *int `json:"applicationId"`
+
+	Language *string `json:"language"`
+
+	Settings *ApmSettings `json:"settings"`
+
+	ApmSummary *ApmSummary `json:"apmSummary"`
+
+	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
+}
+
+func (v *AppHostsActorEntityApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AppHostsActorEntityApmApplicationEntity) __premarshalJSON() (*__premarshalAppHostsActorEntityApmApplicationEntity, error) {
+	var retval __premarshalAppHostsActorEntityApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.AppEntityFields.Guid
+	retval.AccountId = v.AppEntityFields.AccountId
+	retval.Name = v.AppEntityFields.Name
+	retval.Reporting = v.AppEntityFields.Reporting
+	retval.AlertSeverity = v.AppEntityFields.AlertSeverity
+	retval.ApplicationId = v.AppEntityFields.ApplicationId
+	retval.Language = v.AppEntityFields.Language
+	retval.Settings = v.AppEntityFields.Settings
+	retval.ApmSummary = v.AppEntityFields.ApmSummary
+	retval.ApmBrowserSummary = v.AppEntityFields.ApmBrowserSummary
+	return &retval, nil
+}
+
+// AppHostsActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type AppHostsActorEntityApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type AppHostsActorEntityApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type AppHostsActorEntityBrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type AppHostsActorEntityDashboardEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type AppHostsActorEntityExternalEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type AppHostsActorEntityGenericEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type AppHostsActorEntityGenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// AppHostsActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type AppHostsActorEntityInfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type AppHostsActorEntityKeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type AppHostsActorEntityMobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type AppHostsActorEntitySecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type AppHostsActorEntitySyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type AppHostsActorEntityTeamEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type AppHostsActorEntityThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type AppHostsActorEntityUnavailableEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type AppHostsActorEntityWorkloadEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns AppHostsActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *AppHostsActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// AppHostsResponse is returned by AppHosts on success.
+type AppHostsResponse struct {
+	// Data scoped to the caller.
+	Actor *AppHostsActor `json:"actor"`
+}
+
+// GetActor returns AppHostsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *AppHostsResponse) GetActor() *AppHostsActor { return v.Actor }
+
 // AppListActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -7380,6 +8139,26 @@ func (v *__AppCursorInput) GetQuery() string { return v.Query }
 // GetCursor returns __AppCursorInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__AppCursorInput) GetCursor() *string { return v.Cursor }
 
+// __AppHostsInput is used internally by genqlient
+type __AppHostsInput struct {
+	Guid      string `json:"guid"`
+	AccountId int    `json:"accountId"`
+	Hosts     string `json:"hosts"`
+	Instances string `json:"instances"`
+}
+
+// GetGuid returns __AppHostsInput.Guid, and is useful for accessing the field via an interface.
+func (v *__AppHostsInput) GetGuid() string { return v.Guid }
+
+// GetAccountId returns __AppHostsInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__AppHostsInput) GetAccountId() int { return v.AccountId }
+
+// GetHosts returns __AppHostsInput.Hosts, and is useful for accessing the field via an interface.
+func (v *__AppHostsInput) GetHosts() string { return v.Hosts }
+
+// GetInstances returns __AppHostsInput.Instances, and is useful for accessing the field via an interface.
+func (v *__AppHostsInput) GetInstances() string { return v.Instances }
+
 // __AppListInput is used internally by genqlient
 type __AppListInput struct {
 	Query        string  `json:"query"`
@@ -7566,6 +8345,87 @@ func AppCursor(
 	}
 
 	data_ = &AppCursorResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by AppHosts.
+const AppHosts_Operation = `
+query AppHosts ($guid: EntityGuid!, $accountId: Int!, $hosts: Nrql!, $instances: Nrql!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			... AppEntityFields
+		}
+		account(id: $accountId) {
+			hosts: nrql(query: $hosts, timeout: 30) {
+				results
+			}
+			instances: nrql(query: $instances, timeout: 30) {
+				results
+			}
+		}
+	}
+}
+fragment AppEntityFields on ApmApplicationEntity {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	language
+	settings {
+		apdexTarget
+		serverSideConfig
+	}
+	apmSummary {
+		apdexScore
+		errorRate
+		hostCount
+		instanceCount
+		webResponseTimeAverage
+		webThroughput
+		nonWebResponseTimeAverage
+		nonWebThroughput
+	}
+	apmBrowserSummary {
+		pageLoadTimeAverage
+		pageLoadThroughput
+	}
+}
+`
+
+// AppHosts serves REST's application hosts and instances: the application, and the
+// 10-minute summaries of its hosts (FACET host) and agent instances (FACET realAgentId,
+// host) from its timeslice metrics, in one round trip.
+func AppHosts(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+	accountId int,
+	hosts string,
+	instances string,
+) (data_ *AppHostsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AppHosts",
+		Query:  AppHosts_Operation,
+		Variables: &__AppHostsInput{
+			Guid:      guid,
+			AccountId: accountId,
+			Hosts:     hosts,
+			Instances: instances,
+		},
+	}
+
+	data_ = &AppHostsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -311,7 +311,7 @@ func addBrowser(m map[int64]browserInfo, e any) {
 func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 	apps := make([]v2.Application, 0, len(p.apps))
 	for _, f := range p.apps {
-		id := appID(f)
+		id := appIDOf(f)
 		b, hasBrowser := p.browsers[id]
 		var bp *browserInfo
 		if hasBrowser {
@@ -322,7 +322,7 @@ func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 	return apps
 }
 
-func appID(f appFields) int64 {
+func appIDOf(f appFields) int64 {
 	if id := f.GetApplicationId(); id != nil {
 		return int64(*id)
 	}
@@ -338,7 +338,7 @@ func appID(f appFields) int64 {
 
 // buildApplication maps one application entity to REST v2's object (MAPPING.md §1.12).
 func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool) v2.Application {
-	id := appID(f)
+	id := appIDOf(f)
 	a := v2.Application{
 		ID:       id,
 		Name:     deref(f.GetName()),
@@ -484,7 +484,7 @@ func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.A
 		t.warn(ctx, "application enrichment", err)
 	}
 	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppShowActorEntityApmApplicationEntity)
-	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appID(ent) != id {
+	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
 		return nil, ErrApplicationNotFound()
 	}
 	var browser *browserInfo

@@ -169,3 +169,120 @@ func (s *ApplicationShow) EncodeV2(e Encoder) {
 	s.Application.EncodeV2(e)
 	encodeApplicationLinkTemplates(e)
 }
+
+// HostSummary is application_summary of a host or instance.
+type HostSummary struct {
+	ResponseTime  float64
+	Throughput    float64
+	ErrorRate     float64
+	ApdexScore    float64
+	InstanceCount int64
+}
+
+// ApplicationHost is REST v2's application host (REFERENCE.md §4.2); as an instance
+// (Instance true) it also names its host link instead of instance links.
+type ApplicationHost struct {
+	ID              int64
+	ApplicationName string
+	Host            string
+	Language        string
+	HealthStatus    string
+	Summary         HostSummary
+	ApplicationID   int64
+	InstanceIDs     []int64 // hosts
+	HostID          int64   // instances
+	Instance        bool
+}
+
+// EncodeV2 writes the host or instance object.
+func (h *ApplicationHost) EncodeV2(e Encoder) {
+	name := "application_host"
+	if h.Instance {
+		name = "application_instance"
+	}
+	e.BeginObject(name)
+	e.Int("id", h.ID)
+	e.String("application_name", h.ApplicationName)
+	e.String("host", h.Host)
+	e.String("language", h.Language)
+	e.String("health_status", h.HealthStatus)
+	e.BeginObject("application_summary")
+	e.Float("response_time", h.Summary.ResponseTime)
+	e.Float("throughput", h.Summary.Throughput)
+	e.Float("error_rate", h.Summary.ErrorRate)
+	e.Float("apdex_score", h.Summary.ApdexScore)
+	e.Int("instance_count", h.Summary.InstanceCount)
+	e.EndObject()
+	e.BeginObject("links")
+	e.Int("application", h.ApplicationID)
+	if h.Instance {
+		e.Int("application_host", h.HostID)
+	} else {
+		encodeIDs(e, "application_instances", "application_instance", h.InstanceIDs)
+	}
+	e.EndObject()
+	e.EndObject()
+}
+
+func hostLinkTemplates(e Encoder, instance bool) {
+	e.BeginObject("links")
+	// As REST v2 wrote them, typos included ("/v2/application/", "{instance_id}").
+	if instance {
+		e.String("application_instance.application", "/v2/applications/{application_id}")
+		e.String("application_instance.application_host", "/v2/application/{application_id}/hosts/{instance_id}")
+		e.String("application_instance.server", "/v2/servers/{server_id}")
+	} else {
+		e.String("application_host.application", "/v2/applications/{application_id}")
+		e.String("application_host.application_instances", "/v2/application/{application_id}/instances?ids={instance_ids}")
+		e.String("application_host.application_instance", "/v2/application/{application_id}/instances/{instance_id}")
+		e.String("application_host.server", "/v2/servers/{server_id}")
+	}
+	e.EndObject()
+}
+
+// ApplicationHostList is the body of GET .../hosts or .../instances.
+type ApplicationHostList struct {
+	Hosts    []ApplicationHost
+	Instance bool
+}
+
+// Root is the XML root element.
+func (l *ApplicationHostList) Root() string {
+	if l.Instance {
+		return "application_instances_response"
+	}
+	return "application_hosts_response"
+}
+
+// EncodeV2 writes {"application_hosts":[...],"links":{...}}.
+func (l *ApplicationHostList) EncodeV2(e Encoder) {
+	if l.Instance {
+		e.BeginArray("application_instances", "application_instance")
+	} else {
+		e.BeginArray("application_hosts", "application_host")
+	}
+	for i := range l.Hosts {
+		l.Hosts[i].EncodeV2(e)
+	}
+	e.EndArray()
+	hostLinkTemplates(e, l.Instance)
+}
+
+// ApplicationHostShow is the body of GET .../hosts/{id} or .../instances/{id}.
+type ApplicationHostShow struct {
+	Host ApplicationHost
+}
+
+// Root is the XML root element.
+func (s *ApplicationHostShow) Root() string {
+	if s.Host.Instance {
+		return "application_instance_response"
+	}
+	return "application_host_response"
+}
+
+// EncodeV2 writes {"application_host":{...},"links":{...}}.
+func (s *ApplicationHostShow) EncodeV2(e Encoder) {
+	s.Host.EncodeV2(e)
+	hostLinkTemplates(e, s.Host.Instance)
+}

@@ -1,0 +1,58 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func pathID(rq *request, name, notFound string) (int64, error) {
+	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &v2.Error{Status: http.StatusNotFound, Title: notFound}
+	}
+	return id, nil
+}
+
+func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		if err != nil {
+			return nil, err
+		}
+		req := translate.HostListRequest{}
+		req.Hostname, _ = rq.params.Get("filter[hostname]")
+		if req.IDs, err = rq.params.IDs("filter[ids]"); err != nil {
+			return nil, err
+		}
+		if req.Page, err = rq.params.Page(); err != nil {
+			return nil, err
+		}
+		doc, paging, err := g.tr.Hosts(ctx, rq.caller, app, instances, req)
+		if err != nil {
+			return nil, err
+		}
+		return &result{doc: doc, paging: &paging}, nil
+	}
+}
+
+func hostHandler(instance bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		if err != nil {
+			return nil, err
+		}
+		id, err := pathID(rq, "host_id", "Not found")
+		if err != nil {
+			return nil, err
+		}
+		doc, err := g.tr.Host(ctx, rq.caller, app, id, instance)
+		if err != nil {
+			return nil, err
+		}
+		return &result{doc: doc}, nil
+	}
+}

@@ -1,0 +1,226 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// HostListRequest is a parsed GET .../hosts or .../instances.
+type HostListRequest struct {
+	Hostname string // filter[hostname]: case-insensitive substring
+	IDs      []int64
+	Page     int
+}
+
+// hostStatsNRQL sums the metrics behind REST's host and instance summaries over the
+// last 10 minutes (REST's window for them), per host or per agent instance.
+func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
+	var n NRQL
+	f := func(agg, name, alias string) {
+		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(") AS ").Str(alias).Raw(", ")
+	}
+	n.Raw("SELECT ")
+	f("count(newrelic.timeslice.value)", "HttpDispatcher", "web_c")
+	f("sum(newrelic.timeslice.value)", "HttpDispatcher", "web_s")
+	f("count(newrelic.timeslice.value)", "OtherTransaction/all", "other_c")
+	f("sum(newrelic.timeslice.value)", "OtherTransaction/all", "other_s")
+	f("count(newrelic.timeslice.value)", "Errors/all", "errors")
+	f("count(newrelic.timeslice.value)", "Apdex", "apdex_s")
+	f("sum(newrelic.timeslice.value)", "Apdex", "apdex_t")
+	f("sum(newrelic.timeslice.value['totalExclusive'])", "Apdex", "apdex_f")
+	n.Raw("uniqueCount(realAgentId) AS 'instances' FROM Metric WHERE appId = ").Int(appID).
+		Raw(" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
+		Raw(" FACET " + facet + " ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
+	return n.Build()
+}
+
+type hostStats struct {
+	Facet    any     `json:"facet"`
+	Host     string  `json:"host"`
+	Agent    any     `json:"realAgentId"`
+	WebC     float64 `json:"web_c"`
+	WebS     float64 `json:"web_s"`
+	OtherC   float64 `json:"other_c"`
+	OtherS   float64 `json:"other_s"`
+	Errors   float64 `json:"errors"`
+	ApdexS   float64 `json:"apdex_s"`
+	ApdexT   float64 `json:"apdex_t"`
+	ApdexF   float64 `json:"apdex_f"`
+	Instance float64 `json:"instances"`
+}
+
+func (s hostStats) summary() v2.HostSummary {
+	minutes := InventoryWindow.Minutes()
+	out := v2.HostSummary{InstanceCount: int64(s.Instance)}
+	c, total := s.WebC, s.WebS
+	if c == 0 {
+		c, total = s.OtherC, s.OtherS
+	}
+	if c > 0 {
+		out.ResponseTime = round(total/c*1000, 3)
+		out.Throughput = round(c/minutes, 3)
+	}
+	if calls := s.WebC + s.OtherC; calls > 0 {
+		out.ErrorRate = round(100*s.Errors/calls, 4)
+	}
+	if n := s.ApdexS + s.ApdexT + s.ApdexF; n > 0 {
+		out.ApdexScore = round((s.ApdexS+s.ApdexT/2)/n, 2)
+	}
+	return out
+}
+
+type appHosts struct {
+	app       *v2.ApplicationHost // template with application fields
+	hosts     []v2.ApplicationHost
+	instances []v2.ApplicationHost
+}
+
+func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appHosts, error) {
+	until := t.until()
+	hq, err := hostStatsNRQL(appID, "host", until)
+	if err != nil {
+		return nil, err
+	}
+	iq, err := hostStatsNRQL(appID, "realAgentId, host", until)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := ng.AppHosts(ctx, t.client, AppGUID(c.AccountID, DomainAPM, appID), int(c.AccountID), hq, iq)
+	if err != nil {
+		return nil, fmt.Errorf("application %d hosts: %w", appID, err)
+	}
+	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppHostsActorEntityApmApplicationEntity)
+	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != appID {
+		return nil, ErrApplicationNotFound()
+	}
+	reporting := deref(ent.Reporting)
+	tmpl := v2.ApplicationHost{ApplicationName: deref(ent.Name), Language: strings.ToLower(deref(ent.Language)),
+		HealthStatus: healthStatus(reporting, ent.AlertSeverity), ApplicationID: appID}
+	out := &appHosts{app: &tmpl}
+	acct := resp.GetActor().GetAccount()
+	if acct == nil {
+		return out, nil
+	}
+	instancesOf := map[string][]int64{}
+	if acct.Instances != nil {
+		for _, row := range acct.Instances.Results {
+			var s hostStats
+			if row == nil || json.Unmarshal(*row, &s) != nil {
+				continue
+			}
+			id, ok := facetInt(s.Agent)
+			if !ok {
+				continue
+			}
+			h := tmpl
+			h.Instance, h.ID, h.Host = true, id, s.Host
+			h.HostID = HostID(c.AccountID, appID, s.Host)
+			s.Instance = 1
+			h.Summary = s.summary()
+			out.instances = append(out.instances, h)
+			instancesOf[s.Host] = append(instancesOf[s.Host], id)
+		}
+	}
+	if acct.Hosts != nil {
+		for _, row := range acct.Hosts.Results {
+			var s hostStats
+			if row == nil || json.Unmarshal(*row, &s) != nil || s.Host == "" {
+				continue
+			}
+			h := tmpl
+			h.ID, h.Host = HostID(c.AccountID, appID, s.Host), s.Host
+			h.Summary = s.summary()
+			h.InstanceIDs = instancesOf[s.Host]
+			slices.Sort(h.InstanceIDs)
+			if h.InstanceIDs == nil {
+				h.InstanceIDs = []int64{}
+			}
+			out.hosts = append(out.hosts, h)
+		}
+	}
+	sort.Slice(out.hosts, func(i, j int) bool { return out.hosts[i].Host < out.hosts[j].Host })
+	sort.Slice(out.instances, func(i, j int) bool { return out.instances[i].ID < out.instances[j].ID })
+	names := map[int64]string{}
+	for _, h := range out.hosts {
+		names[h.ID] = h.Host
+	}
+	t.lists.Set(c.cacheKey("host-names", strconv.FormatInt(appID, 10)), names)
+	return out, nil
+}
+
+// Hosts answers GET .../hosts (instances false) and GET .../instances (true).
+func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances bool, r HostListRequest) (*v2.ApplicationHostList, Paging, error) {
+	if r.Page < 1 {
+		r.Page = 1
+	}
+	ah, err := t.appHosts(ctx, c, appID)
+	if err != nil {
+		return nil, Paging{}, err
+	}
+	all := ah.hosts
+	if instances {
+		all = ah.instances
+	}
+	var kept []v2.ApplicationHost
+	for _, h := range all {
+		if r.Hostname != "" && !containsFold(h.Host, r.Hostname) {
+			continue
+		}
+		if len(r.IDs) > 0 && !slices.Contains(r.IDs, h.ID) {
+			continue
+		}
+		kept = append(kept, h)
+	}
+	last := max((len(kept)+PageSize-1)/PageSize, 1)
+	lo := min((r.Page-1)*PageSize, len(kept))
+	hi := min(lo+PageSize, len(kept))
+	return &v2.ApplicationHostList{Hosts: kept[lo:hi], Instance: instances}, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+}
+
+// Host answers GET .../hosts/{id} and .../instances/{id}.
+func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instance bool) (*v2.ApplicationHostShow, error) {
+	ah, err := t.appHosts(ctx, c, appID)
+	if err != nil {
+		return nil, err
+	}
+	all := ah.hosts
+	title := "No Application Host found with the given ID"
+	if instance {
+		all, title = ah.instances, "No Application Instance found with the given ID"
+	}
+	for _, h := range all {
+		if h.ID == id {
+			return &v2.ApplicationHostShow{Host: h}, nil
+		}
+	}
+	return nil, &v2.Error{Status: 404, Title: title}
+}
+
+// HostName resolves a host id of an application to its host name (for host-scoped
+// metrics): from the cache the hosts routes fill, else one lookup.
+func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64) (string, error) {
+	key := c.cacheKey("host-names", strconv.FormatInt(appID, 10))
+	if v, ok := t.lists.Get(key); ok {
+		if name, ok := v.(map[int64]string)[hostID]; ok {
+			return name, nil
+		}
+	}
+	if _, err := t.appHosts(ctx, c, appID); err != nil {
+		return "", err
+	}
+	if v, ok := t.lists.Get(key); ok {
+		if name, ok := v.(map[int64]string)[hostID]; ok {
+			return name, nil
+		}
+	}
+	return "", &v2.Error{Status: 404, Title: "No Application Host found with the given ID"}
+}
