@@ -9,19 +9,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
-	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
-	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
-// clock is the fixed time of every test, so golden files are stable.
-var clock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+var clock = harness.Clock
 
 type env struct {
 	sim *sim.Server
@@ -35,25 +31,8 @@ func newEnv(t *testing.T) *env {
 
 func newEnvWith(t *testing.T, cfg gateway.Config) *env {
 	t.Helper()
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := func() time.Time { return clock }
-	s, err := sim.NewDemo(data, sim.WithClock(now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	simSrv := httptest.NewServer(s)
-	t.Cleanup(simSrv.Close)
-	m := gateway.NewMetrics()
-	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
-	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
-	cfg.Metrics = m
-	cfg.Ready = client.Ping
-	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
-	t.Cleanup(gw.Close)
-	return &env{sim: s, gw: gw}
+	h := harness.Start(t, cfg)
+	return &env{sim: h.Sim, gw: h.Gateway}
 }
 
 type response struct {

@@ -1,0 +1,58 @@
+// Package harness starts the gateway in front of the NerdGraph simulator over real
+// HTTP (httptest servers on loopback) for the end-to-end, client and benchmark tests.
+// Both run on a fixed clock so answers are reproducible.
+package harness
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// Clock is the fixed time of the simulator and the gateway.
+var Clock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+// The demo keys.
+const (
+	Key1     = "NRAK-DEMO-ACCOUNT-1"
+	Key2     = "NRAK-DEMO-ACCOUNT-2"
+	KeyMulti = "NRAK-DEMO-MULTI"
+)
+
+// Env is a running simulator and gateway.
+type Env struct {
+	Sim     *sim.Server
+	SimURL  string
+	Gateway *httptest.Server
+}
+
+// Start runs the simulator with the demo data and a gateway configured by cfg in front
+// of it; both stop when the test ends.
+func Start(t testing.TB, cfg gateway.Config) *Env {
+	t.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return Clock }
+	s, err := sim.NewDemo(data, sim.WithClock(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(s)
+	t.Cleanup(simSrv.Close)
+	m := gateway.NewMetrics()
+	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
+	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
+	cfg.Metrics = m
+	cfg.Ready = client.Ping
+	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
+	t.Cleanup(gw.Close)
+	return &Env{Sim: s, SimURL: simSrv.URL + sim.Path, Gateway: gw}
+}
