@@ -2,7 +2,9 @@ package sim
 
 import (
 	"strconv"
+	"time"
 
+	"github.com/v2bridge/v2bridge/graphql/sim/model"
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
 )
@@ -34,12 +36,53 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 	return timeslice.NewSource(timeslice.Generator{Seed: seed}, apps)
 }
 
+// SummaryWindow is the window of the demo's apmSummary (REST v2 showed a rolling
+// 3–4 minute average; NerdGraph does not document its window).
+const SummaryWindow = 5 * time.Minute
+
 // withDemoNRQL is the NRQL engine over the data's generated metrics, unless the caller
-// chose a runner.
+// chose a runner, and apmSummary computed from the same metrics so summaries and metric
+// data agree.
 func withDemoNRQL(data *Data) Option {
 	return func(s *Server) {
+		src := metricSource(data, DemoSeed)
 		if s.nrql == nil {
-			s.nrql = nrdb.NewRunner(metricSource(data, DemoSeed))
+			s.nrql = nrdb.NewRunner(src)
 		}
+		if s.summary == nil {
+			s.summary = func(accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
+				return demoSummary(src, accountID, appID, now)
+			}
+		}
+	}
+}
+
+// demoSummary derives apmSummary from the last SummaryWindow of timeslices: web from
+// HttpDispatcher, non-web from OtherTransaction/all, error rate from Errors/all over
+// all transactions (percent), Apdex from the Apdex s/t/f counts.
+func demoSummary(src *timeslice.Source, accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
+	to := now.UTC().Truncate(time.Minute)
+	t, ok := src.Totals(accountID, appID, to.Add(-SummaryWindow), to, "HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex")
+	if !ok {
+		return nil
+	}
+	minutes := SummaryWindow.Minutes()
+	web, other, errs, apdex := t["HttpDispatcher"], t["OtherTransaction/all"], t["Errors/all"], t["Apdex"]
+	div := func(a, b float64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return a / b
+	}
+	total := web.Count + other.Count
+	return &model.ApmApplicationSummaryData{
+		WebThroughput:             ptr(web.Count / minutes),
+		WebResponseTimeAverage:    ptr(div(web.Total, web.Count)),
+		NonWebThroughput:          ptr(other.Count / minutes),
+		NonWebResponseTimeAverage: ptr(div(other.Total, other.Count)),
+		Throughput:                ptr(total / minutes),
+		ResponseTimeAverage:       ptr(div(web.Total+other.Total, total)),
+		ErrorRate:                 ptr(100 * div(errs.Count, total)),
+		ApdexScore:                ptr(div(apdex.Count+apdex.Total/2, apdex.Count+apdex.Total+apdex.TotalExclusive)),
 	}
 }

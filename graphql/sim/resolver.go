@@ -22,6 +22,9 @@ func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return ent
 func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
 	return apmApplicationResolver{r}
 }
+func (r *resolver) ApmApplicationEntityOutline() exec.ApmApplicationEntityOutlineResolver {
+	return apmOutlineResolver{r}
+}
 func (r *resolver) BrowserApplicationEntity() exec.BrowserApplicationEntityResolver {
 	return browserApplicationResolver{r}
 }

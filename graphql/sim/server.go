@@ -36,6 +36,7 @@ type Server struct {
 	world   atomic.Pointer[world] // read-only snapshot; writes would swap it (copy-on-write)
 	now     func() time.Time
 	nrql    NRQLRunner
+	summary SummaryFunc
 	log     *zap.Logger
 	exec    *executor.Executor
 	handler http.Handler

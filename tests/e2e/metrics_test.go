@@ -218,3 +218,38 @@ func TestMetricNames(t *testing.T) {
 	wellFormed(t, r.body)
 	golden(t, "metric_names.xml", r.body)
 }
+
+// The application summary agrees with the metric data of the same window.
+func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
+	e := newEnv(t)
+	var show struct {
+		Application struct {
+			Summary struct {
+				ResponseTime float64 `json:"response_time"`
+				Throughput   float64
+				ErrorRate    float64 `json:"error_rate"`
+				ApdexScore   float64 `json:"apdex_score"`
+			} `json:"application_summary"`
+		}
+	}
+	r := e.get(t, "/v2/applications/"+metricApp+".json", key1)
+	if err := json.Unmarshal(r.body, &show); err != nil {
+		t.Fatal(err)
+	}
+	from := clock.Add(-sim.SummaryWindow).Format(time.RFC3339)
+	b, r := e.metricData(t, url.Values{"names[]": {"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"},
+		"values[]": {"calls_per_minute", "average_response_time", "call_count", "error_count", "score"},
+		"from": {from}, "to": {clock.Format(time.RFC3339)}, "summarize": {"true"}}.Encode())
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	v := map[string]map[string]float64{}
+	for _, m := range b.MetricData.Metrics {
+		v[m.Name] = m.Timeslices[0].Values
+	}
+	s := show.Application.Summary
+	near(t, "throughput", s.Throughput, v["HttpDispatcher"]["calls_per_minute"])
+	near(t, "response time", s.ResponseTime, math.Round(v["HttpDispatcher"]["average_response_time"]*1000)/1000)
+	near(t, "error rate", s.ErrorRate, 100*v["Errors/all"]["error_count"]/(v["HttpDispatcher"]["call_count"]+v["OtherTransaction/all"]["call_count"]))
+	near(t, "apdex score", s.ApdexScore, v["Apdex"]["score"])
+}

@@ -181,3 +181,31 @@ func stringHint(vs []any) map[string]bool {
 	}
 	return m
 }
+
+// Totals are one application's timeslice sums over a window, by metric name.
+type Totals map[string]nrdb.Timeslice
+
+// Totals sums the named metrics of one application over all its instances in
+// [from, to) (whole minutes). ok is false for an unknown or non-reporting application.
+func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
+	i, found := s.byID[appID]
+	if !found || s.apps[i].AccountID != accountID {
+		return nil, false
+	}
+	app := &s.apps[i]
+	out := Totals{}
+	for _, name := range names {
+		var sum nrdb.Timeslice
+		for _, in := range app.Instances {
+			for m := from.Truncate(time.Minute); m.Before(to); m = m.Add(time.Minute) {
+				ts := s.gen.Timeslice(app.AppID, in.ID, name, m, app.ApdexT)
+				sum.Count += ts.Count
+				sum.Total += ts.Total
+				sum.TotalExclusive += ts.TotalExclusive
+				sum.SumOfSquares += ts.SumOfSquares
+			}
+		}
+		out[name] = sum
+	}
+	return out, true
+}

@@ -43,6 +43,7 @@ type ResolverRoot interface {
 	Actor() ActorResolver
 	AgentEnvironmentApplicationInstance() AgentEnvironmentApplicationInstanceResolver
 	ApmApplicationEntity() ApmApplicationEntityResolver
+	ApmApplicationEntityOutline() ApmApplicationEntityOutlineResolver
 	BrowserApplicationEntity() BrowserApplicationEntityResolver
 	EntitySearch() EntitySearchResolver
 	RootMutationType() RootMutationTypeResolver
@@ -78,10 +79,15 @@ type AgentEnvironmentApplicationInstanceResolver interface {
 	EnvironmentAttributes(ctx context.Context, obj *model.AgentEnvironmentApplicationInstance, filter *model.AgentEnvironmentFilter) ([]*model.AgentEnvironmentAttribute, error)
 }
 type ApmApplicationEntityResolver interface {
+	ApmSummary(ctx context.Context, obj *model.ApmApplicationEntity) (*model.ApmApplicationSummaryData, error)
+
 	ApplicationInstances(ctx context.Context, obj *model.ApmApplicationEntity, endTime *int64, host *string, startTime *int64) ([]*model.AgentEnvironmentApplicationInstance, error)
 	ApplicationInstancesV2(ctx context.Context, obj *model.ApmApplicationEntity, cursor *string) (*model.AgentEnvironmentApplicationInstancesResult, error)
 
 	RelatedEntities(ctx context.Context, obj *model.ApmApplicationEntity, cursor *string, filter *model.EntityRelationshipEdgeFilter, limit *int) (*model.EntityRelationshipRelatedEntitiesResult, error)
+}
+type ApmApplicationEntityOutlineResolver interface {
+	ApmSummary(ctx context.Context, obj *model.ApmApplicationEntityOutline) (*model.ApmApplicationSummaryData, error)
 }
 type BrowserApplicationEntityResolver interface {
 	RelatedEntities(ctx context.Context, obj *model.BrowserApplicationEntity, cursor *string, filter *model.EntityRelationshipEdgeFilter, limit *int) (*model.EntityRelationshipRelatedEntitiesResult, error)
@@ -21649,7 +21655,7 @@ func (ec *executionContext) _ApmApplicationEntity_apmSummary(ctx context.Context
 		field,
 		ec.fieldContext_ApmApplicationEntity_apmSummary,
 		func(ctx context.Context) (any, error) {
-			return obj.ApmSummary, nil
+			return ec.resolvers.ApmApplicationEntity().ApmSummary(ctx, obj)
 		},
 		nil,
 		ec.marshalOApmApplicationSummaryData2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐApmApplicationSummaryData,
@@ -21662,8 +21668,8 @@ func (ec *executionContext) fieldContext_ApmApplicationEntity_apmSummary(_ conte
 	fc = &graphql.FieldContext{
 		Object:     "ApmApplicationEntity",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "apdexScore":
@@ -22644,7 +22650,7 @@ func (ec *executionContext) _ApmApplicationEntityOutline_apmSummary(ctx context.
 		field,
 		ec.fieldContext_ApmApplicationEntityOutline_apmSummary,
 		func(ctx context.Context) (any, error) {
-			return obj.ApmSummary, nil
+			return ec.resolvers.ApmApplicationEntityOutline().ApmSummary(ctx, obj)
 		},
 		nil,
 		ec.marshalOApmApplicationSummaryData2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐApmApplicationSummaryData,
@@ -22657,8 +22663,8 @@ func (ec *executionContext) fieldContext_ApmApplicationEntityOutline_apmSummary(
 	fc = &graphql.FieldContext{
 		Object:     "ApmApplicationEntityOutline",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "apdexScore":
@@ -60030,7 +60036,38 @@ func (ec *executionContext) _ApmApplicationEntity(ctx context.Context, sel ast.S
 		case "apmSettings":
 			out.Values[i] = ec._ApmApplicationEntity_apmSettings(ctx, field, obj)
 		case "apmSummary":
-			out.Values[i] = ec._ApmApplicationEntity_apmSummary(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ApmApplicationEntity_apmSummary(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "applicationId":
 			out.Values[i] = ec._ApmApplicationEntity_applicationId(ctx, field, obj)
 		case "applicationInstances":
@@ -60214,7 +60251,38 @@ func (ec *executionContext) _ApmApplicationEntityOutline(ctx context.Context, se
 		case "apmBrowserSummary":
 			out.Values[i] = ec._ApmApplicationEntityOutline_apmBrowserSummary(ctx, field, obj)
 		case "apmSummary":
-			out.Values[i] = ec._ApmApplicationEntityOutline_apmSummary(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ApmApplicationEntityOutline_apmSummary(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "applicationId":
 			out.Values[i] = ec._ApmApplicationEntityOutline_applicationId(ctx, field, obj)
 		case "domain":
