@@ -239,7 +239,7 @@ func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 	from := clock.Add(-sim.SummaryWindow).Format(time.RFC3339)
 	b, r := e.metricData(t, url.Values{"names[]": {"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"},
 		"values[]": {"calls_per_minute", "average_response_time", "call_count", "error_count", "score"},
-		"from": {from}, "to": {clock.Format(time.RFC3339)}, "summarize": {"true"}}.Encode())
+		"from":     {from}, "to": {clock.Format(time.RFC3339)}, "summarize": {"true"}}.Encode())
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
