@@ -31,6 +31,11 @@ type Config struct {
 	RejectUnmappedLegacyKeys bool
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
+	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
+	// (Deployment events) instead of changeTrackingCreateEvent.
+	UseCreateDeployment bool
+	// Now is the clock (default time.Now); tests share one with the simulator.
+	Now func() time.Time
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
 	// Ready reports whether the gateway can serve (upstream reachable); /readyz calls
@@ -66,7 +71,10 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
-	g := &Gateway{cfg: cfg, tr: tr, log: log, now: time.Now, ready: readiness{check: cfg.Ready}}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready}}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}

@@ -112,6 +112,28 @@ func Routes() []Route {
 			Name: "application_instances.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
 			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId`", handle: handleMetricData,
 		},
+		{
+			Name: "deployments.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
+			Fidelity: Approximate,
+			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days, newest first; ids are stable " +
+				"surrogates of the change-tracking ids; timestamps in UTC",
+			handle: handleDeploymentList,
+		},
+		{
+			Name: "deployments.create", Methods: []string{http.MethodPost}, Path: "/applications/{id:[0-9]+}/deployments",
+			Fidelity: Approximate,
+			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
+				"`use_create_deployment`); REST's input rules checked before sending; never retried; id is a surrogate",
+			handle: handleDeploymentCreate,
+		},
+		{
+			Name: "deployments.delete", Methods: []string{http.MethodDelete}, Path: "/applications/{id:[0-9]+}/deployments/{deployment_id:[0-9]+}",
+			Fidelity: Unsupported,
+			Note:     "change-tracking events are immutable: 501 naming the replacement",
+			Retired: &v2.Error{Status: http.StatusNotImplemented, Title: "Deleting deployments is not supported: New Relic change tracking " +
+				"events are immutable and NerdGraph has no delete for them. Record a new deployment instead, or route this call " +
+				"to the REST API with pass-through until July 31, 2027"},
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

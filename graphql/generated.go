@@ -6518,6 +6518,1391 @@ type BrowserSettings struct {
 // GetApdexTarget returns BrowserSettings.ApdexTarget, and is useful for accessing the field via an interface.
 func (v *BrowserSettings) GetApdexTarget() *float64 { return v.ApdexTarget }
 
+// Category and type names of a change event.
+type ChangeTrackingCategoryAndTypeInput struct {
+	Category string `json:"category"`
+	Type     string `json:"type"`
+}
+
+// GetCategory returns ChangeTrackingCategoryAndTypeInput.Category, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryAndTypeInput) GetCategory() string { return v.Category }
+
+// GetType returns ChangeTrackingCategoryAndTypeInput.Type, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryAndTypeInput) GetType() string { return v.Type }
+
+// Category-specific fields of a change event.
+type ChangeTrackingCategoryFieldsInput struct {
+	Deployment  *ChangeTrackingDeploymentFieldsInput  `json:"deployment"`
+	FeatureFlag *ChangeTrackingFeatureFlagFieldsInput `json:"featureFlag"`
+}
+
+// GetDeployment returns ChangeTrackingCategoryFieldsInput.Deployment, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryFieldsInput) GetDeployment() *ChangeTrackingDeploymentFieldsInput {
+	return v.Deployment
+}
+
+// GetFeatureFlag returns ChangeTrackingCategoryFieldsInput.FeatureFlag, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryFieldsInput) GetFeatureFlag() *ChangeTrackingFeatureFlagFieldsInput {
+	return v.FeatureFlag
+}
+
+// Category/type of a change event plus category-specific fields.
+type ChangeTrackingCategoryRelatedInput struct {
+	CategoryFields *ChangeTrackingCategoryFieldsInput `json:"categoryFields"`
+	Kind           ChangeTrackingCategoryAndTypeInput `json:"kind"`
+}
+
+// GetCategoryFields returns ChangeTrackingCategoryRelatedInput.CategoryFields, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryRelatedInput) GetCategoryFields() *ChangeTrackingCategoryFieldsInput {
+	return v.CategoryFields
+}
+
+// GetKind returns ChangeTrackingCategoryRelatedInput.Kind, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCategoryRelatedInput) GetKind() ChangeTrackingCategoryAndTypeInput {
+	return v.Kind
+}
+
+// Data for recording a change event of any category.
+type ChangeTrackingCreateEventInput struct {
+	CategoryAndTypeData ChangeTrackingCategoryRelatedInput `json:"categoryAndTypeData"`
+	CustomAttributes    *json.RawMessage                   `json:"customAttributes"`
+	Description         *string                            `json:"description"`
+	EntitySearch        ChangeTrackingEntitySearchInput    `json:"entitySearch"`
+	GroupId             *string                            `json:"groupId"`
+	ShortDescription    *string                            `json:"shortDescription"`
+	Timestamp           *int64                             `json:"timestamp"`
+	User                *string                            `json:"user"`
+}
+
+// GetCategoryAndTypeData returns ChangeTrackingCreateEventInput.CategoryAndTypeData, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetCategoryAndTypeData() ChangeTrackingCategoryRelatedInput {
+	return v.CategoryAndTypeData
+}
+
+// GetCustomAttributes returns ChangeTrackingCreateEventInput.CustomAttributes, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetCustomAttributes() *json.RawMessage {
+	return v.CustomAttributes
+}
+
+// GetDescription returns ChangeTrackingCreateEventInput.Description, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetDescription() *string { return v.Description }
+
+// GetEntitySearch returns ChangeTrackingCreateEventInput.EntitySearch, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetEntitySearch() ChangeTrackingEntitySearchInput {
+	return v.EntitySearch
+}
+
+// GetGroupId returns ChangeTrackingCreateEventInput.GroupId, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetGroupId() *string { return v.GroupId }
+
+// GetShortDescription returns ChangeTrackingCreateEventInput.ShortDescription, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetShortDescription() *string { return v.ShortDescription }
+
+// GetTimestamp returns ChangeTrackingCreateEventInput.Timestamp, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetTimestamp() *int64 { return v.Timestamp }
+
+// GetUser returns ChangeTrackingCreateEventInput.User, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingCreateEventInput) GetUser() *string { return v.User }
+
+// Fields for change events of the deployment category.
+type ChangeTrackingDeploymentFieldsInput struct {
+	Changelog *string `json:"changelog"`
+	Commit    *string `json:"commit"`
+	DeepLink  *string `json:"deepLink"`
+	Version   string  `json:"version"`
+}
+
+// GetChangelog returns ChangeTrackingDeploymentFieldsInput.Changelog, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentFieldsInput) GetChangelog() *string { return v.Changelog }
+
+// GetCommit returns ChangeTrackingDeploymentFieldsInput.Commit, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentFieldsInput) GetCommit() *string { return v.Commit }
+
+// GetDeepLink returns ChangeTrackingDeploymentFieldsInput.DeepLink, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentFieldsInput) GetDeepLink() *string { return v.DeepLink }
+
+// GetVersion returns ChangeTrackingDeploymentFieldsInput.Version, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentFieldsInput) GetVersion() string { return v.Version }
+
+// Data for recording a deployment.
+type ChangeTrackingDeploymentInput struct {
+	Changelog      *string                       `json:"changelog"`
+	Commit         *string                       `json:"commit"`
+	DeepLink       *string                       `json:"deepLink"`
+	DeploymentType *ChangeTrackingDeploymentType `json:"deploymentType"`
+	Description    *string                       `json:"description"`
+	EntityGuid     string                        `json:"entityGuid"`
+	GroupId        *string                       `json:"groupId"`
+	Timestamp      *int64                        `json:"timestamp"`
+	User           *string                       `json:"user"`
+	Version        string                        `json:"version"`
+}
+
+// GetChangelog returns ChangeTrackingDeploymentInput.Changelog, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetChangelog() *string { return v.Changelog }
+
+// GetCommit returns ChangeTrackingDeploymentInput.Commit, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetCommit() *string { return v.Commit }
+
+// GetDeepLink returns ChangeTrackingDeploymentInput.DeepLink, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetDeepLink() *string { return v.DeepLink }
+
+// GetDeploymentType returns ChangeTrackingDeploymentInput.DeploymentType, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetDeploymentType() *ChangeTrackingDeploymentType {
+	return v.DeploymentType
+}
+
+// GetDescription returns ChangeTrackingDeploymentInput.Description, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetDescription() *string { return v.Description }
+
+// GetEntityGuid returns ChangeTrackingDeploymentInput.EntityGuid, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetEntityGuid() string { return v.EntityGuid }
+
+// GetGroupId returns ChangeTrackingDeploymentInput.GroupId, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetGroupId() *string { return v.GroupId }
+
+// GetTimestamp returns ChangeTrackingDeploymentInput.Timestamp, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetTimestamp() *int64 { return v.Timestamp }
+
+// GetUser returns ChangeTrackingDeploymentInput.User, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetUser() *string { return v.User }
+
+// GetVersion returns ChangeTrackingDeploymentInput.Version, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingDeploymentInput) GetVersion() string { return v.Version }
+
+// Deployment strategy.
+type ChangeTrackingDeploymentType string
+
+const (
+	ChangeTrackingDeploymentTypeBasic     ChangeTrackingDeploymentType = "BASIC"
+	ChangeTrackingDeploymentTypeBlueGreen ChangeTrackingDeploymentType = "BLUE_GREEN"
+	ChangeTrackingDeploymentTypeCanary    ChangeTrackingDeploymentType = "CANARY"
+	ChangeTrackingDeploymentTypeOther     ChangeTrackingDeploymentType = "OTHER"
+	ChangeTrackingDeploymentTypeRolling   ChangeTrackingDeploymentType = "ROLLING"
+	ChangeTrackingDeploymentTypeShadow    ChangeTrackingDeploymentType = "SHADOW"
+)
+
+var AllChangeTrackingDeploymentType = []ChangeTrackingDeploymentType{
+	ChangeTrackingDeploymentTypeBasic,
+	ChangeTrackingDeploymentTypeBlueGreen,
+	ChangeTrackingDeploymentTypeCanary,
+	ChangeTrackingDeploymentTypeOther,
+	ChangeTrackingDeploymentTypeRolling,
+	ChangeTrackingDeploymentTypeShadow,
+}
+
+// Entity search query selecting the entities a change applies to.
+type ChangeTrackingEntitySearchInput struct {
+	Query string `json:"query"`
+}
+
+// GetQuery returns ChangeTrackingEntitySearchInput.Query, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingEntitySearchInput) GetQuery() string { return v.Query }
+
+// Fields for change events of the feature-flag category.
+type ChangeTrackingFeatureFlagFieldsInput struct {
+	FeatureFlagId string `json:"featureFlagId"`
+}
+
+// GetFeatureFlagId returns ChangeTrackingFeatureFlagFieldsInput.FeatureFlagId, and is useful for accessing the field via an interface.
+func (v *ChangeTrackingFeatureFlagFieldsInput) GetFeatureFlagId() string { return v.FeatureFlagId }
+
+// DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment includes the requested fields of the GraphQL type ChangeTrackingDeployment.
+// The GraphQL type's documentation follows.
+//
+// A deployment recorded by change tracking.
+type DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment struct {
+	DeploymentId *string `json:"deploymentId"`
+	Timestamp    int64   `json:"timestamp"`
+	Version      string  `json:"version"`
+	Changelog    *string `json:"changelog"`
+	Description  *string `json:"description"`
+	User         *string `json:"user"`
+	EntityGuid   string  `json:"entityGuid"`
+}
+
+// GetDeploymentId returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.DeploymentId, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetDeploymentId() *string {
+	return v.DeploymentId
+}
+
+// GetTimestamp returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.Timestamp, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetTimestamp() int64 {
+	return v.Timestamp
+}
+
+// GetVersion returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.Version, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetVersion() string {
+	return v.Version
+}
+
+// GetChangelog returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.Changelog, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetChangelog() *string {
+	return v.Changelog
+}
+
+// GetDescription returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.Description, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetDescription() *string {
+	return v.Description
+}
+
+// GetUser returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.User, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetUser() *string {
+	return v.User
+}
+
+// GetEntityGuid returns DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment.EntityGuid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment) GetEntityGuid() string {
+	return v.EntityGuid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse includes the requested fields of the GraphQL type ChangeTrackingCreateEventResponse.
+// The GraphQL type's documentation follows.
+//
+// Result of recording a change event.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse struct {
+	ChangeTrackingEvent *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent `json:"-"`
+	Messages            []string                                                                                            `json:"messages"`
+}
+
+// GetChangeTrackingEvent returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse.ChangeTrackingEvent, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse) GetChangeTrackingEvent() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent {
+	return v.ChangeTrackingEvent
+}
+
+// GetMessages returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse.Messages, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse) GetMessages() []string {
+	return v.Messages
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse
+		ChangeTrackingEvent json.RawMessage `json:"changeTrackingEvent"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.ChangeTrackingEvent
+		src := firstPass.ChangeTrackingEvent
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent)
+			err = __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse.ChangeTrackingEvent: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse struct {
+	ChangeTrackingEvent json.RawMessage `json:"changeTrackingEvent"`
+
+	Messages []string `json:"messages"`
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse) __premarshalJSON() (*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse, error) {
+	var retval __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse
+
+	{
+
+		dst := &retval.ChangeTrackingEvent
+		src := v.ChangeTrackingEvent
+		if src != nil {
+			var err error
+			*dst, err = __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse.ChangeTrackingEvent: %w", err)
+			}
+		}
+	}
+	retval.Messages = v.Messages
+	return &retval, nil
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent includes the requested fields of the GraphQL interface ChangeTrackingEvent.
+//
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent is implemented by the following types:
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
+// The GraphQL type's documentation follows.
+//
+// A change event recorded by change tracking.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent interface {
+	implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetChangeTrackingId returns the interface-field "changeTrackingId" from its implementation.
+	GetChangeTrackingId() string
+	// GetTimestamp returns the interface-field "timestamp" from its implementation.
+	GetTimestamp() int64
+	// GetUser returns the interface-field "user" from its implementation.
+	GetUser() *string
+	// GetDescription returns the interface-field "description" from its implementation.
+	GetDescription() *string
+	// GetCategory returns the interface-field "category" from its implementation.
+	GetCategory() string
+	// GetType returns the interface-field "type" from its implementation.
+	GetType() string
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent() {
+}
+
+func __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent(b []byte, v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ChangeTrackingDeploymentEvent":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent)
+		return json.Unmarshal(b, *v)
+	case "ChangeTrackingFeatureFlagEvent":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent)
+		return json.Unmarshal(b, *v)
+	case "ChangeTrackingGenericEvent":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing ChangeTrackingEvent.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent(v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent:
+		typename = "ChangeTrackingDeploymentEvent"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent:
+		typename = "ChangeTrackingFeatureFlagEvent"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent:
+		typename = "ChangeTrackingGenericEvent"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent: "%T"`, v)
+	}
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent includes the requested fields of the GraphQL type ChangeTrackingDeploymentEvent.
+// The GraphQL type's documentation follows.
+//
+// A change event of the deployment category.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent struct {
+	Typename         *string `json:"__typename"`
+	ChangeTrackingId string  `json:"changeTrackingId"`
+	Timestamp        int64   `json:"timestamp"`
+	User             *string `json:"user"`
+	Description      *string `json:"description"`
+	Category         string  `json:"category"`
+	Type             string  `json:"type"`
+	Version          string  `json:"version"`
+	Changelog        *string `json:"changelog"`
+	Commit           *string `json:"commit"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetTypename() *string {
+	return v.Typename
+}
+
+// GetChangeTrackingId returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.ChangeTrackingId, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetChangeTrackingId() string {
+	return v.ChangeTrackingId
+}
+
+// GetTimestamp returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Timestamp, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetTimestamp() int64 {
+	return v.Timestamp
+}
+
+// GetUser returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.User, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetUser() *string {
+	return v.User
+}
+
+// GetDescription returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Description, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetDescription() *string {
+	return v.Description
+}
+
+// GetCategory returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Category, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetCategory() string {
+	return v.Category
+}
+
+// GetType returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Type, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetType() string {
+	return v.Type
+}
+
+// GetVersion returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Version, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetVersion() string {
+	return v.Version
+}
+
+// GetChangelog returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Changelog, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetChangelog() *string {
+	return v.Changelog
+}
+
+// GetCommit returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Commit, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetCommit() *string {
+	return v.Commit
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent includes the requested fields of the GraphQL type ChangeTrackingFeatureFlagEvent.
+// The GraphQL type's documentation follows.
+//
+// A change event of the feature-flag category.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent struct {
+	Typename         *string `json:"__typename"`
+	ChangeTrackingId string  `json:"changeTrackingId"`
+	Timestamp        int64   `json:"timestamp"`
+	User             *string `json:"user"`
+	Description      *string `json:"description"`
+	Category         string  `json:"category"`
+	Type             string  `json:"type"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetTypename() *string {
+	return v.Typename
+}
+
+// GetChangeTrackingId returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.ChangeTrackingId, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetChangeTrackingId() string {
+	return v.ChangeTrackingId
+}
+
+// GetTimestamp returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Timestamp, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetTimestamp() int64 {
+	return v.Timestamp
+}
+
+// GetUser returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.User, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetUser() *string {
+	return v.User
+}
+
+// GetDescription returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Description, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetDescription() *string {
+	return v.Description
+}
+
+// GetCategory returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Category, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetCategory() string {
+	return v.Category
+}
+
+// GetType returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Type, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetType() string {
+	return v.Type
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent includes the requested fields of the GraphQL type ChangeTrackingGenericEvent.
+// The GraphQL type's documentation follows.
+//
+// A change event of any other category.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent struct {
+	Typename         *string `json:"__typename"`
+	ChangeTrackingId string  `json:"changeTrackingId"`
+	Timestamp        int64   `json:"timestamp"`
+	User             *string `json:"user"`
+	Description      *string `json:"description"`
+	Category         string  `json:"category"`
+	Type             string  `json:"type"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetTypename() *string {
+	return v.Typename
+}
+
+// GetChangeTrackingId returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.ChangeTrackingId, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetChangeTrackingId() string {
+	return v.ChangeTrackingId
+}
+
+// GetTimestamp returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Timestamp, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetTimestamp() int64 {
+	return v.Timestamp
+}
+
+// GetUser returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.User, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetUser() *string {
+	return v.User
+}
+
+// GetDescription returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Description, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetDescription() *string {
+	return v.Description
+}
+
+// GetCategory returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Category, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetCategory() string {
+	return v.Category
+}
+
+// GetType returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Type, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetType() string {
+	return v.Type
+}
+
+// DeploymentCreateEventResponse is returned by DeploymentCreateEvent on success.
+type DeploymentCreateEventResponse struct {
+	// Record a change event (deployment, feature flag, ...) on matching entities.
+	ChangeTrackingCreateEvent *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse `json:"changeTrackingCreateEvent"`
+}
+
+// GetChangeTrackingCreateEvent returns DeploymentCreateEventResponse.ChangeTrackingCreateEvent, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventResponse) GetChangeTrackingCreateEvent() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponse {
+	return v.ChangeTrackingCreateEvent
+}
+
+// DeploymentCreateResponse is returned by DeploymentCreate on success.
+type DeploymentCreateResponse struct {
+	// Record a deployment marker on an entity.
+	ChangeTrackingCreateDeployment *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment `json:"changeTrackingCreateDeployment"`
+}
+
+// GetChangeTrackingCreateDeployment returns DeploymentCreateResponse.ChangeTrackingCreateDeployment, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateResponse) GetChangeTrackingCreateDeployment() *DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment {
+	return v.ChangeTrackingCreateDeployment
+}
+
+// DeploymentsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type DeploymentsActor struct {
+	// One entity by guid.
+	Entity *DeploymentsActorEntity `json:"-"`
+	// One account by id.
+	Account *DeploymentsActorAccount `json:"account"`
+}
+
+// GetEntity returns DeploymentsActor.Entity, and is useful for accessing the field via an interface.
+func (v *DeploymentsActor) GetEntity() *DeploymentsActorEntity { return v.Entity }
+
+// GetAccount returns DeploymentsActor.Account, and is useful for accessing the field via an interface.
+func (v *DeploymentsActor) GetAccount() *DeploymentsActorAccount { return v.Account }
+
+func (v *DeploymentsActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*DeploymentsActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.DeploymentsActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(DeploymentsActorEntity)
+			err = __unmarshalDeploymentsActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal DeploymentsActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalDeploymentsActor struct {
+	Entity json.RawMessage `json:"entity"`
+
+	Account *DeploymentsActorAccount `json:"account"`
+}
+
+func (v *DeploymentsActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *DeploymentsActor) __premarshalJSON() (*__premarshalDeploymentsActor, error) {
+	var retval __premarshalDeploymentsActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalDeploymentsActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal DeploymentsActor.Entity: %w", err)
+			}
+		}
+	}
+	retval.Account = v.Account
+	return &retval, nil
+}
+
+// DeploymentsActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type DeploymentsActorAccount struct {
+	// Run NRQL in this account.
+	Deployments *DeploymentsActorAccountDeploymentsNrdbResultContainer `json:"deployments"`
+}
+
+// GetDeployments returns DeploymentsActorAccount.Deployments, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorAccount) GetDeployments() *DeploymentsActorAccountDeploymentsNrdbResultContainer {
+	return v.Deployments
+}
+
+// DeploymentsActorAccountDeploymentsNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type DeploymentsActorAccountDeploymentsNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns DeploymentsActorAccountDeploymentsNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorAccountDeploymentsNrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// DeploymentsActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// DeploymentsActorEntity is implemented by the following types:
+// DeploymentsActorEntityApmApplicationEntity
+// DeploymentsActorEntityApmDatabaseInstanceEntity
+// DeploymentsActorEntityApmExternalServiceEntity
+// DeploymentsActorEntityBrowserApplicationEntity
+// DeploymentsActorEntityDashboardEntity
+// DeploymentsActorEntityExternalEntity
+// DeploymentsActorEntityGenericEntity
+// DeploymentsActorEntityGenericInfrastructureEntity
+// DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity
+// DeploymentsActorEntityInfrastructureHostEntity
+// DeploymentsActorEntityKeyTransactionEntity
+// DeploymentsActorEntityMobileApplicationEntity
+// DeploymentsActorEntitySecureCredentialEntity
+// DeploymentsActorEntitySyntheticMonitorEntity
+// DeploymentsActorEntityTeamEntity
+// DeploymentsActorEntityThirdPartyServiceEntity
+// DeploymentsActorEntityUnavailableEntity
+// DeploymentsActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type DeploymentsActorEntity interface {
+	implementsGraphQLInterfaceDeploymentsActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+}
+
+func (v *DeploymentsActorEntityApmApplicationEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityDashboardEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {}
+func (v *DeploymentsActorEntityExternalEntity) implementsGraphQLInterfaceDeploymentsActorEntity()  {}
+func (v *DeploymentsActorEntityGenericEntity) implementsGraphQLInterfaceDeploymentsActorEntity()   {}
+func (v *DeploymentsActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityKeyTransactionEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityMobileApplicationEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntitySecureCredentialEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityTeamEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {}
+func (v *DeploymentsActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityUnavailableEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {
+}
+func (v *DeploymentsActorEntityWorkloadEntity) implementsGraphQLInterfaceDeploymentsActorEntity() {}
+
+func __unmarshalDeploymentsActorEntity(b []byte, v *DeploymentsActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(DeploymentsActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(DeploymentsActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(DeploymentsActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(DeploymentsActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(DeploymentsActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(DeploymentsActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(DeploymentsActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(DeploymentsActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(DeploymentsActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(DeploymentsActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(DeploymentsActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(DeploymentsActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(DeploymentsActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(DeploymentsActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(DeploymentsActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(DeploymentsActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(DeploymentsActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for DeploymentsActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalDeploymentsActorEntity(v *DeploymentsActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *DeploymentsActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntitySecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntitySyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentsActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentsActorEntityWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for DeploymentsActorEntity: "%T"`, v)
+	}
+}
+
+// DeploymentsActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type DeploymentsActorEntityApmApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type DeploymentsActorEntityApmDatabaseInstanceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type DeploymentsActorEntityApmExternalServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type DeploymentsActorEntityBrowserApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type DeploymentsActorEntityDashboardEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityDashboardEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityDashboardEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type DeploymentsActorEntityExternalEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityExternalEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityExternalEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type DeploymentsActorEntityGenericEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type DeploymentsActorEntityGenericInfrastructureEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.AccountId
+}
+
+// DeploymentsActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type DeploymentsActorEntityInfrastructureHostEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type DeploymentsActorEntityKeyTransactionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type DeploymentsActorEntityMobileApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type DeploymentsActorEntitySecureCredentialEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntitySecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntitySecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySecureCredentialEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type DeploymentsActorEntitySyntheticMonitorEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntitySyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntitySyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntitySyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type DeploymentsActorEntityTeamEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityTeamEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityTeamEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type DeploymentsActorEntityThirdPartyServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type DeploymentsActorEntityUnavailableEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityUnavailableEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type DeploymentsActorEntityWorkloadEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns DeploymentsActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns DeploymentsActorEntityWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns DeploymentsActorEntityWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *DeploymentsActorEntityWorkloadEntity) GetAccountId() *int { return v.AccountId }
+
+// DeploymentsResponse is returned by Deployments on success.
+type DeploymentsResponse struct {
+	// Data scoped to the caller.
+	Actor *DeploymentsActor `json:"actor"`
+}
+
+// GetActor returns DeploymentsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *DeploymentsResponse) GetActor() *DeploymentsActor { return v.Actor }
+
 // Alerting state of an entity.
 type EntityAlertSeverity string
 
@@ -8223,6 +9608,38 @@ func (v *__BrowserPageInput) GetQuery() string { return v.Query }
 // GetCursor returns __BrowserPageInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__BrowserPageInput) GetCursor() *string { return v.Cursor }
 
+// __DeploymentCreateEventInput is used internally by genqlient
+type __DeploymentCreateEventInput struct {
+	Event ChangeTrackingCreateEventInput `json:"event"`
+}
+
+// GetEvent returns __DeploymentCreateEventInput.Event, and is useful for accessing the field via an interface.
+func (v *__DeploymentCreateEventInput) GetEvent() ChangeTrackingCreateEventInput { return v.Event }
+
+// __DeploymentCreateInput is used internally by genqlient
+type __DeploymentCreateInput struct {
+	Deployment ChangeTrackingDeploymentInput `json:"deployment"`
+}
+
+// GetDeployment returns __DeploymentCreateInput.Deployment, and is useful for accessing the field via an interface.
+func (v *__DeploymentCreateInput) GetDeployment() ChangeTrackingDeploymentInput { return v.Deployment }
+
+// __DeploymentsInput is used internally by genqlient
+type __DeploymentsInput struct {
+	Guid      string `json:"guid"`
+	AccountId int    `json:"accountId"`
+	Query     string `json:"query"`
+}
+
+// GetGuid returns __DeploymentsInput.Guid, and is useful for accessing the field via an interface.
+func (v *__DeploymentsInput) GetGuid() string { return v.Guid }
+
+// GetAccountId returns __DeploymentsInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__DeploymentsInput) GetAccountId() int { return v.AccountId }
+
+// GetQuery returns __DeploymentsInput.Query, and is useful for accessing the field via an interface.
+func (v *__DeploymentsInput) GetQuery() string { return v.Query }
+
 // __MetricDataInput is used internally by genqlient
 type __MetricDataInput struct {
 	Guid      string `json:"guid"`
@@ -8758,6 +10175,146 @@ func BrowserPage(
 	}
 
 	data_ = &BrowserPageResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by DeploymentCreate.
+const DeploymentCreate_Operation = `
+mutation DeploymentCreate ($deployment: ChangeTrackingDeploymentInput!) {
+	changeTrackingCreateDeployment(deployment: $deployment) {
+		deploymentId
+		timestamp
+		version
+		changelog
+		description
+		user
+		entityGuid
+	}
+}
+`
+
+// DeploymentCreate records a REST v2 deployment with the legacy deployment mutation
+// (lands in the Deployment event type), behind the use_create_deployment switch.
+func DeploymentCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	deployment ChangeTrackingDeploymentInput,
+) (data_ *DeploymentCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DeploymentCreate",
+		Query:  DeploymentCreate_Operation,
+		Variables: &__DeploymentCreateInput{
+			Deployment: deployment,
+		},
+	}
+
+	data_ = &DeploymentCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by DeploymentCreateEvent.
+const DeploymentCreateEvent_Operation = `
+mutation DeploymentCreateEvent ($event: ChangeTrackingCreateEventInput!) {
+	changeTrackingCreateEvent(changeTrackingEvent: $event) {
+		changeTrackingEvent {
+			__typename
+			changeTrackingId
+			timestamp
+			user
+			description
+			category
+			type
+			... on ChangeTrackingDeploymentEvent {
+				version
+				changelog
+				commit
+			}
+		}
+		messages
+	}
+}
+`
+
+// DeploymentCreateEvent records a REST v2 deployment as a change-tracking event of
+// category Deployment, type Basic (New Relic's recommended path).
+func DeploymentCreateEvent(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	event ChangeTrackingCreateEventInput,
+) (data_ *DeploymentCreateEventResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DeploymentCreateEvent",
+		Query:  DeploymentCreateEvent_Operation,
+		Variables: &__DeploymentCreateEventInput{
+			Event: event,
+		},
+	}
+
+	data_ = &DeploymentCreateEventResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Deployments.
+const Deployments_Operation = `
+query Deployments ($guid: EntityGuid!, $accountId: Int!, $query: Nrql!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			guid
+			accountId
+		}
+		account(id: $accountId) {
+			deployments: nrql(query: $query, timeout: 30) {
+				results
+			}
+		}
+	}
+}
+`
+
+// Deployments lists an application's deployments (both event types) with NRQL.
+func Deployments(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+	accountId int,
+	query string,
+) (data_ *DeploymentsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Deployments",
+		Query:  Deployments_Operation,
+		Variables: &__DeploymentsInput{
+			Guid:      guid,
+			AccountId: accountId,
+			Query:     query,
+		},
+	}
+
+	data_ = &DeploymentsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

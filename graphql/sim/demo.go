@@ -47,7 +47,7 @@ func withDemoNRQL(data *Data) Option {
 	return func(s *Server) {
 		src := metricSource(data, DemoSeed)
 		if s.nrql == nil {
-			s.nrql = nrdb.NewRunner(src)
+			s.nrql = nrdb.NewRunner(multiSource{src, &s.events})
 		}
 		if s.summary == nil {
 			s.summary = func(accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {

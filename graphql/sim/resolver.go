@@ -91,11 +91,3 @@ func (mutationResolver) AlertsPolicyDelete(ctx context.Context, _ int, _ string)
 func (mutationResolver) AlertsPolicyUpdate(ctx context.Context, _ int, _ string, _ model.AlertsPolicyUpdateInput) (*model.AlertsPolicy, error) {
 	return nil, unsupported(ctx)
 }
-
-func (mutationResolver) ChangeTrackingCreateDeployment(ctx context.Context, _ *model.ChangeTrackingDataHandlingRules, _ model.ChangeTrackingDeploymentInput) (*model.ChangeTrackingDeployment, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) ChangeTrackingCreateEvent(ctx context.Context, _ model.ChangeTrackingCreateEventInput, _ *model.ChangeTrackingDataHandlingRules) (*model.ChangeTrackingCreateEventResponse, error) {
-	return nil, unsupported(ctx)
-}

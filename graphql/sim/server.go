@@ -37,6 +37,7 @@ type Server struct {
 	now     func() time.Time
 	nrql    NRQLRunner
 	summary SummaryFunc
+	events  eventStore
 	log     *zap.Logger
 	exec    *executor.Executor
 	handler http.Handler

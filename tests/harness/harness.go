@@ -32,25 +32,43 @@ type Env struct {
 	Gateway *httptest.Server
 }
 
+// Options tune StartWith.
+type Options struct {
+	Gateway gateway.Config
+	Sim     []sim.Option
+	// UpstreamTimeout bounds one NerdGraph call (default 30 s).
+	UpstreamTimeout time.Duration
+}
+
 // Start runs the simulator with the demo data and a gateway configured by cfg in front
 // of it; both stop when the test ends.
 func Start(t testing.TB, cfg gateway.Config) *Env {
 	t.Helper()
+	return StartWith(t, Options{Gateway: cfg})
+}
+
+// StartWith is Start with simulator options (fault injection) and an upstream timeout.
+func StartWith(t testing.TB, o Options) *Env {
+	t.Helper()
+	cfg := o.Gateway
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return Clock }
-	s, err := sim.NewDemo(data, sim.WithClock(now))
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(now)}, o.Sim...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	simSrv := httptest.NewServer(s)
 	t.Cleanup(simSrv.Close)
 	m := gateway.NewMetrics()
-	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
+	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout})
 	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
 	cfg.Metrics = m
+	if cfg.Now == nil {
+		cfg.Now = now
+	}
 	cfg.Ready = client.Ping
 	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
 	t.Cleanup(gw.Close)

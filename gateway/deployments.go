@@ -1,0 +1,106 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"time"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// deploymentBody is {"deployment":{...}} (JSON) or <deployment>...</deployment> (XML);
+// unknown fields are ignored, as REST v2 did.
+type deploymentBody struct {
+	Deployment *deploymentFields `json:"deployment"`
+}
+
+type deploymentFields struct {
+	Revision    *string `json:"revision" xml:"revision"`
+	Changelog   *string `json:"changelog" xml:"changelog"`
+	Description *string `json:"description" xml:"description"`
+	User        *string `json:"user" xml:"user"`
+	Timestamp   *string `json:"timestamp" xml:"timestamp"`
+}
+
+func parseDeployment(rq *request) (translate.DeploymentInput, error) {
+	var in translate.DeploymentInput
+	body := bytes.TrimSpace(rq.body)
+	var b deploymentBody
+	switch {
+	case len(body) == 0 || isFormBody(rq.http.Header.Get("Content-Type"), body):
+		p := rq.params
+		get := func(k string) *string {
+			if v, ok := p.Get("deployment[" + k + "]"); ok {
+				return &v
+			}
+			return nil
+		}
+		b.Deployment = &deploymentFields{get("revision"), get("changelog"), get("description"), get("user"), get("timestamp")}
+	case body[0] == '<':
+		var x struct {
+			XMLName xml.Name `xml:"deployment"`
+			deploymentFields
+		}
+		if err := xml.Unmarshal(body, &x); err != nil {
+			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not a valid <deployment> XML document: " + err.Error()}
+		}
+		b.Deployment = &x.deploymentFields
+	default:
+		if err := json.Unmarshal(body, &b); err != nil {
+			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		}
+	}
+	if b.Deployment == nil {
+		return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "deployment" object`}
+	}
+	d := b.Deployment
+	if d.Revision != nil {
+		in.Revision = *d.Revision
+	}
+	in.Changelog, in.Description, in.User = d.Changelog, d.Description, d.User
+	if d.Timestamp != nil && *d.Timestamp != "" {
+		ts, err := translate.ParseDeploymentTimestamp(*d.Timestamp)
+		if err != nil {
+			return in, err
+		}
+		in.Timestamp = &ts
+	}
+	return in, nil
+}
+
+func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	if err != nil {
+		return nil, err
+	}
+	received := g.now().UTC().Truncate(time.Millisecond)
+	in, err := parseDeployment(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.CreateDeployment(ctx, rq.caller, app, in, received, g.cfg.UseCreateDeployment)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, status: http.StatusCreated}, nil
+}
+
+func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	if err != nil {
+		return nil, err
+	}
+	page, err := rq.params.Page()
+	if err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListDeployments(ctx, rq.caller, app, page)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
