@@ -29,6 +29,7 @@ type fileConfig struct {
 	LogLevel                 string        `yaml:"log_level"`
 	RejectUnmappedLegacyKeys bool          `yaml:"reject_unmapped_legacy_keys"`
 	RateLimitPerMinute       int           `yaml:"rate_limit_per_minute"`
+	UseCreateDeployment      bool          `yaml:"use_create_deployment"`
 	TLSCertFile              string        `yaml:"tls_cert_file"`
 	TLSKeyFile               string        `yaml:"tls_key_file"`
 	Keys                     []keyConfig   `yaml:"keys"`

@@ -235,6 +235,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 
 		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
 		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
+		UseCreateDeployment:      cfg.UseCreateDeployment,
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
 		zap.Bool("tls", cfg.TLSCertFile != ""))
