@@ -34,3 +34,18 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64)
 }
+
+// writeRaw sends a body that is not a v2 document (legacy v0 XML).
+func (g *Gateway) writeRaw(w http.ResponseWriter, r *http.Request, status int, contentType string, body []byte) {
+	if status == 0 {
+		status = http.StatusOK
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	upstreamHeaders(w, stateFrom(r.Context()))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}

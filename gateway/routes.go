@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -18,6 +19,9 @@ type result struct {
 	doc    v2.Document
 	status int // 0 = 200
 	paging *translate.Paging
+	// raw, when set, is sent as is with rawType (legacy v0 XML).
+	raw     []byte
+	rawType string
 }
 
 // Route is one REST v2 route: its name (used in logs, metrics and the route modes of
@@ -33,6 +37,9 @@ type Route struct {
 	Note string
 	// Prefix makes Path match itself and everything below it (retired products).
 	Prefix bool
+	// Legacy is a pre-v2 route: served at the root (not under /v2), .xml only, with
+	// the legacy <errors><error> bodies.
+	Legacy bool
 	// Retired is the status and title of a route NerdGraph has no path for; such a
 	// route answers without a key or an upstream call.
 	Retired *v2.Error
@@ -134,6 +141,14 @@ func Routes() []Route {
 				"events are immutable and NerdGraph has no delete for them. Record a new deployment instead, or route this call " +
 				"to the REST API with pass-through until July 31, 2027"},
 		},
+		{
+			Name: "deployments.v0", Methods: []string{http.MethodPost}, Path: "/deployments", Legacy: true,
+			Fidelity: Approximate,
+			Note: "legacy `POST /deployments.xml` (form `deployment[app_name]` or `deployment[application_id]`, id or name; " +
+				"prefixed or not; `x-api-key` or a mapped `x-license-key`); recorded as deployments.create; the typed v0 " +
+				"XML answer lacks the `avg-*` snapshot statistics; a missing revision becomes the UTC receive time",
+			handle: handleDeploymentV0,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
@@ -171,6 +186,10 @@ func (g *Gateway) routes() http.Handler {
 	for _, rt := range Routes() {
 		h := g.handle(rt)
 		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
+			if rt.Legacy {
+				m.Handle(strings.TrimSuffix(prefix, "/v2")+rt.Path+".{format:xml}", h).Methods(rt.Methods...)
+				continue
+			}
 			if rt.Prefix {
 				m.PathPrefix(prefix + rt.Path).Handler(h)
 				continue
@@ -198,18 +217,25 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		w.Header().Set("X-V2bridge-Fidelity", string(rt.Fidelity))
 		format := formatOf(r)
+		fail := func(err error) { g.writeError(w, r, format, err) }
+		if rt.Legacy {
+			fail = func(err error) { g.writeV0Error(w, r, err) }
+		}
 		if rt.Retired != nil {
-			g.writeError(w, r, format, rt.Retired)
+			fail(rt.Retired)
 			return
 		}
 		key := apiKey(r.Header)
+		if key == "" && rt.Legacy {
+			key = strings.TrimSpace(r.Header.Get("X-License-Key"))
+		}
 		if key == "" {
-			g.writeError(w, r, format, &v2.Error{Status: http.StatusUnauthorized, Title: "No API key specified"})
+			fail(&v2.Error{Status: http.StatusUnauthorized, Title: "No API key specified"})
 			return
 		}
 		rq, err := g.readRequest(r)
 		if err != nil {
-			g.writeError(w, r, format, err)
+			fail(err)
 			return
 		}
 		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
@@ -235,14 +261,14 @@ func (g *Gateway) handle(rt Route) http.Handler {
 				acct, source = mk.AccountID, "map"
 			}
 		} else if g.cfg.RejectUnmappedLegacyKeys && !isUserKey(key) {
-			g.writeError(w, r, format, &v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"})
+			fail(&v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"})
 			return
 		}
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
 		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-ID") != "" {
 			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 			if err != nil {
-				g.writeError(w, r, format, err)
+				fail(err)
 				return
 			}
 		}
@@ -252,7 +278,11 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		res, err := rt.handle(ctx, g, rq)
 		if err != nil {
-			g.writeError(w, r, format, err)
+			fail(err)
+			return
+		}
+		if res.raw != nil {
+			g.writeRaw(w, r, res.status, res.rawType, res.raw)
 			return
 		}
 		if res.paging != nil {

@@ -6869,6 +6869,8 @@ type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResp
 	GetCategory() string
 	// GetType returns the interface-field "type" from its implementation.
 	GetType() string
+	// GetEntity returns the interface-field "entity" from its implementation.
+	GetEntity() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline
 }
 
 func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEvent() {
@@ -6917,26 +6919,38 @@ func __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreate
 	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent:
 		typename = "ChangeTrackingDeploymentEvent"
 
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
-		}{typename, v}
+			*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
+		}{typename, premarshaled}
 		return json.Marshal(result)
 	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent:
 		typename = "ChangeTrackingFeatureFlagEvent"
 
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
-		}{typename, v}
+			*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
+		}{typename, premarshaled}
 		return json.Marshal(result)
 	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent:
 		typename = "ChangeTrackingGenericEvent"
 
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
-		}{typename, v}
+			*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
+		}{typename, premarshaled}
 		return json.Marshal(result)
 	case nil:
 		return []byte("null"), nil
@@ -6951,16 +6965,17 @@ func __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreate
 //
 // A change event of the deployment category.
 type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent struct {
-	Typename         *string `json:"__typename"`
-	ChangeTrackingId string  `json:"changeTrackingId"`
-	Timestamp        int64   `json:"timestamp"`
-	User             *string `json:"user"`
-	Description      *string `json:"description"`
-	Category         string  `json:"category"`
-	Type             string  `json:"type"`
-	Version          string  `json:"version"`
-	Changelog        *string `json:"changelog"`
-	Commit           *string `json:"commit"`
+	Typename         *string                                                                                                                `json:"__typename"`
+	ChangeTrackingId string                                                                                                                 `json:"changeTrackingId"`
+	Timestamp        int64                                                                                                                  `json:"timestamp"`
+	User             *string                                                                                                                `json:"user"`
+	Description      *string                                                                                                                `json:"description"`
+	Category         string                                                                                                                 `json:"category"`
+	Type             string                                                                                                                 `json:"type"`
+	Entity           *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline `json:"-"`
+	Version          string                                                                                                                 `json:"version"`
+	Changelog        *string                                                                                                                `json:"changelog"`
+	Commit           *string                                                                                                                `json:"commit"`
 }
 
 // GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Typename, and is useful for accessing the field via an interface.
@@ -6998,6 +7013,11 @@ func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEvent
 	return v.Type
 }
 
+// GetEntity returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Entity, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetEntity() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline {
+	return v.Entity
+}
+
 // GetVersion returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Version, and is useful for accessing the field via an interface.
 func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) GetVersion() string {
 	return v.Version
@@ -7013,18 +7033,115 @@ func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEvent
 	return v.Commit
 }
 
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline)
+			err = __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent struct {
+	Typename *string `json:"__typename"`
+
+	ChangeTrackingId string `json:"changeTrackingId"`
+
+	Timestamp int64 `json:"timestamp"`
+
+	User *string `json:"user"`
+
+	Description *string `json:"description"`
+
+	Category string `json:"category"`
+
+	Type string `json:"type"`
+
+	Entity json.RawMessage `json:"entity"`
+
+	Version string `json:"version"`
+
+	Changelog *string `json:"changelog"`
+
+	Commit *string `json:"commit"`
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent) __premarshalJSON() (*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent, error) {
+	var retval __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent
+
+	retval.Typename = v.Typename
+	retval.ChangeTrackingId = v.ChangeTrackingId
+	retval.Timestamp = v.Timestamp
+	retval.User = v.User
+	retval.Description = v.Description
+	retval.Category = v.Category
+	retval.Type = v.Type
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingDeploymentEvent.Entity: %w", err)
+			}
+		}
+	}
+	retval.Version = v.Version
+	retval.Changelog = v.Changelog
+	retval.Commit = v.Commit
+	return &retval, nil
+}
+
 // DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent includes the requested fields of the GraphQL type ChangeTrackingFeatureFlagEvent.
 // The GraphQL type's documentation follows.
 //
 // A change event of the feature-flag category.
 type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent struct {
-	Typename         *string `json:"__typename"`
-	ChangeTrackingId string  `json:"changeTrackingId"`
-	Timestamp        int64   `json:"timestamp"`
-	User             *string `json:"user"`
-	Description      *string `json:"description"`
-	Category         string  `json:"category"`
-	Type             string  `json:"type"`
+	Typename         *string                                                                                                                `json:"__typename"`
+	ChangeTrackingId string                                                                                                                 `json:"changeTrackingId"`
+	Timestamp        int64                                                                                                                  `json:"timestamp"`
+	User             *string                                                                                                                `json:"user"`
+	Description      *string                                                                                                                `json:"description"`
+	Category         string                                                                                                                 `json:"category"`
+	Type             string                                                                                                                 `json:"type"`
+	Entity           *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline `json:"-"`
 }
 
 // GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Typename, and is useful for accessing the field via an interface.
@@ -7062,18 +7179,111 @@ func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEvent
 	return v.Type
 }
 
+// GetEntity returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Entity, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) GetEntity() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline {
+	return v.Entity
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline)
+			err = __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent struct {
+	Typename *string `json:"__typename"`
+
+	ChangeTrackingId string `json:"changeTrackingId"`
+
+	Timestamp int64 `json:"timestamp"`
+
+	User *string `json:"user"`
+
+	Description *string `json:"description"`
+
+	Category string `json:"category"`
+
+	Type string `json:"type"`
+
+	Entity json.RawMessage `json:"entity"`
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent) __premarshalJSON() (*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent, error) {
+	var retval __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent
+
+	retval.Typename = v.Typename
+	retval.ChangeTrackingId = v.ChangeTrackingId
+	retval.Timestamp = v.Timestamp
+	retval.User = v.User
+	retval.Description = v.Description
+	retval.Category = v.Category
+	retval.Type = v.Type
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingFeatureFlagEvent.Entity: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
 // DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent includes the requested fields of the GraphQL type ChangeTrackingGenericEvent.
 // The GraphQL type's documentation follows.
 //
 // A change event of any other category.
 type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent struct {
-	Typename         *string `json:"__typename"`
-	ChangeTrackingId string  `json:"changeTrackingId"`
-	Timestamp        int64   `json:"timestamp"`
-	User             *string `json:"user"`
-	Description      *string `json:"description"`
-	Category         string  `json:"category"`
-	Type             string  `json:"type"`
+	Typename         *string                                                                                                                `json:"__typename"`
+	ChangeTrackingId string                                                                                                                 `json:"changeTrackingId"`
+	Timestamp        int64                                                                                                                  `json:"timestamp"`
+	User             *string                                                                                                                `json:"user"`
+	Description      *string                                                                                                                `json:"description"`
+	Category         string                                                                                                                 `json:"category"`
+	Type             string                                                                                                                 `json:"type"`
+	Entity           *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline `json:"-"`
 }
 
 // GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Typename, and is useful for accessing the field via an interface.
@@ -7109,6 +7319,749 @@ func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEvent
 // GetType returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Type, and is useful for accessing the field via an interface.
 func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetType() string {
 	return v.Type
+}
+
+// GetEntity returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Entity, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) GetEntity() *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline {
+	return v.Entity
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline)
+			err = __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent struct {
+	Typename *string `json:"__typename"`
+
+	ChangeTrackingId string `json:"changeTrackingId"`
+
+	Timestamp int64 `json:"timestamp"`
+
+	User *string `json:"user"`
+
+	Description *string `json:"description"`
+
+	Category string `json:"category"`
+
+	Type string `json:"type"`
+
+	Entity json.RawMessage `json:"entity"`
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent) __premarshalJSON() (*__premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent, error) {
+	var retval __premarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent
+
+	retval.Typename = v.Typename
+	retval.ChangeTrackingId = v.ChangeTrackingId
+	retval.Timestamp = v.Timestamp
+	retval.User = v.User
+	retval.Description = v.Description
+	retval.Category = v.Category
+	retval.Type = v.Type
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventChangeTrackingGenericEvent.Entity: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline includes the requested fields of the GraphQL type ApmApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an application monitored by an APM language agent.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetApplicationId returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline) GetApplicationId() *int {
+	return v.ApplicationId
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a database instance seen by APM (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline includes the requested fields of the GraphQL type ApmExternalServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external service (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline includes the requested fields of the GraphQL type BrowserApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a browser (real user monitoring) application.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a dashboard (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline includes the requested fields of the GraphQL interface EntityOutline.
+//
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline is implemented by the following types:
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline
+// The GraphQL type's documentation follows.
+//
+// Light view of a monitored entity (returned by entity search).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline interface {
+	implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+}
+
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline) implementsGraphQLInterfaceDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline() {
+}
+
+func __unmarshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(b []byte, v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "TeamEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntityOutline":
+		*v = new(DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing EntityOutline.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalDeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline(v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline:
+		typename = "ApmApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline:
+		typename = "ApmDatabaseInstanceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmDatabaseInstanceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline:
+		typename = "ApmExternalServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityApmExternalServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline:
+		typename = "BrowserApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityBrowserApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline:
+		typename = "DashboardEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityDashboardEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline:
+		typename = "ExternalEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline:
+		typename = "GenericEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline:
+		typename = "GenericInfrastructureEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline:
+		typename = "InfrastructureAwsLambdaFunctionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline:
+		typename = "InfrastructureHostEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline:
+		typename = "KeyTransactionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline:
+		typename = "MobileApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline:
+		typename = "SecureCredentialEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline:
+		typename = "SyntheticMonitorEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline:
+		typename = "TeamEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline:
+		typename = "ThirdPartyServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline:
+		typename = "UnavailableEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline:
+		typename = "WorkloadEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityEntityOutline: "%T"`, v)
+	}
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline includes the requested fields of the GraphQL type ExternalEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external entity (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityExternalEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline includes the requested fields of the GraphQL type GenericEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an entity without a dedicated type (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline includes the requested fields of the GraphQL type GenericInfrastructureEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a generic infrastructure entity (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityGenericInfrastructureEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an AWS Lambda function (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureAwsLambdaFunctionEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline includes the requested fields of the GraphQL type InfrastructureHostEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a host reported by the infrastructure agent.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityInfrastructureHostEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline includes the requested fields of the GraphQL type KeyTransactionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a key transaction.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityKeyTransactionEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline includes the requested fields of the GraphQL type MobileApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityMobileApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline includes the requested fields of the GraphQL type SecureCredentialEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetics secure credential (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySecureCredentialEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline includes the requested fields of the GraphQL type SyntheticMonitorEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetic monitor (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntitySyntheticMonitorEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline includes the requested fields of the GraphQL type TeamEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a team (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityTeamEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline includes the requested fields of the GraphQL type ThirdPartyServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a third-party service (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityThirdPartyServiceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline includes the requested fields of the GraphQL type UnavailableEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline placeholder for an entity whose type is not available (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityUnavailableEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline includes the requested fields of the GraphQL type WorkloadEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a workload (interface fields only here).
+type DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+}
+
+// GetTypename returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *DeploymentCreateEventChangeTrackingCreateEventChangeTrackingCreateEventResponseChangeTrackingEventEntityWorkloadEntityOutline) GetGuid() *string {
+	return v.Guid
 }
 
 // DeploymentCreateEventResponse is returned by DeploymentCreateEvent on success.
@@ -10240,6 +11193,13 @@ mutation DeploymentCreateEvent ($event: ChangeTrackingCreateEventInput!) {
 			description
 			category
 			type
+			entity {
+				__typename
+				guid
+				... on ApmApplicationEntityOutline {
+					applicationId
+				}
+			}
 			... on ChangeTrackingDeploymentEvent {
 				version
 				changelog

@@ -22,7 +22,7 @@ type DeploymentInput struct {
 	User        *string
 	// Timestamp is the caller's time (nil: the time the request was received).
 	Timestamp *time.Time
-	// EntityQuery selects the application by name instead of id (legacy v0 app_name).
+	// AppName selects the application by exact name instead of id (legacy v0).
 	AppName string
 }
 
@@ -119,7 +119,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	ms := at.UnixMilli()
 	guid := AppGUID(c.AccountID, DomainAPM, appID)
 	d := v2.Deployment{Revision: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, ApplicationID: appID}
-	if legacy {
+	if legacy && in.AppName == "" {
 		resp, err := ng.DeploymentCreate(ctx, t.client, ng.ChangeTrackingDeploymentInput{
 			EntityGuid: guid, Version: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, Timestamp: &ms,
 		})
@@ -134,16 +134,27 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
 		return &v2.DeploymentShow{Deployment: d}, nil
 	}
-	query, err := QuoteSearch(guid)
-	if err != nil {
-		return nil, err
+	var query string
+	if in.AppName != "" {
+		// Legacy v0 named the application; the search must match exactly one.
+		q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", in.AppName).Build()
+		if err != nil {
+			return nil, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+		}
+		query = q
+	} else {
+		q, err := QuoteSearch(guid)
+		if err != nil {
+			return nil, err
+		}
+		query = "id = " + q
 	}
 	resp, err := ng.DeploymentCreateEvent(ctx, t.client, ng.ChangeTrackingCreateEventInput{
 		CategoryAndTypeData: ng.ChangeTrackingCategoryRelatedInput{
 			Kind:           ng.ChangeTrackingCategoryAndTypeInput{Category: "Deployment", Type: "Basic"},
 			CategoryFields: &ng.ChangeTrackingCategoryFieldsInput{Deployment: &ng.ChangeTrackingDeploymentFieldsInput{Version: in.Revision, Changelog: in.Changelog}},
 		},
-		EntitySearch: ng.ChangeTrackingEntitySearchInput{Query: "id = " + query},
+		EntitySearch: ng.ChangeTrackingEntitySearchInput{Query: query},
 		Description:  in.Description, User: in.User, Timestamp: &ms,
 	})
 	if err != nil {
@@ -155,6 +166,11 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	}
 	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
 	d.Timestamp = time.UnixMilli((*ev).GetTimestamp()).UTC()
+	if ent := (*ev).GetEntity(); ent != nil && *ent != nil {
+		if f, ok := (*ent).(interface{ GetApplicationId() *int }); ok && f.GetApplicationId() != nil {
+			d.ApplicationID = int64(*f.GetApplicationId())
+		}
+	}
 	return &v2.DeploymentShow{Deployment: d}, nil
 }
 
