@@ -27,6 +27,10 @@ func v2Error(err error) (*v2.Error, error) {
 	if errors.As(err, &ve) {
 		return ve, nil
 	}
+	var pt *passthroughError
+	if errors.As(err, &pt) {
+		return &v2.Error{Status: http.StatusBadGateway, Title: "The New Relic REST API v2 did not answer (pass-through route); try again later"}, err
+	}
 	var pe *v2.ParamError
 	if errors.As(err, &pe) {
 		return &v2.Error{Status: http.StatusBadRequest, Title: pe.Error()}, nil

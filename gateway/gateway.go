@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -34,6 +35,14 @@ type Config struct {
 	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
 	// (Deployment events) instead of changeTrackingCreateEvent.
 	UseCreateDeployment bool
+	// RESTUpstream is the REST v2 base URL pass-through routes forward to (default
+	// RESTEndpointUS).
+	RESTUpstream string
+	// Modes sets a route's mode by route name (default ModeTranslate).
+	Modes map[string]Mode
+	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
+	// namespaces New Relic keeps, for example) instead of answering 404.
+	UnmatchedPassthrough bool
 	// Now is the clock (default time.Now); tests share one with the simulator.
 	Now func() time.Time
 	// Metrics receives the gateway's series (default: a new registry).
@@ -52,6 +61,7 @@ type Gateway struct {
 	now    func() time.Time
 	limit  *rateLimiter
 	ready  readiness
+	proxy  http.Handler
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -77,6 +87,13 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready}}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
+	}
+	rest := cfg.RESTUpstream
+	if rest == "" {
+		rest = RESTEndpointUS
+	}
+	if u, err := url.Parse(rest); err == nil {
+		g.proxy = g.newPassthrough(u)
 	}
 	g.router = g.routes()
 	return g

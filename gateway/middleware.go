@@ -31,6 +31,8 @@ type reqState struct {
 	account       int64
 	accountSource string
 	internal      error // the cause behind a 5xx, logged, never sent
+	mode          Mode
+	publicBase    string // passthrough: the gateway's base as the caller reached it
 
 	mu       sync.Mutex
 	degraded []string
@@ -123,6 +125,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	}
 	if st.fidelity != "" {
 		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
+	}
+	if st.mode != "" {
+		fields = append(fields, zap.String("mode", string(st.mode)))
 	}
 	if st.caller != "" {
 		fields = append(fields, zap.String("caller", st.caller), zap.Int64("account", st.account),

@@ -185,6 +185,9 @@ func (g *Gateway) routes() http.Handler {
 	m.UseEncodedPath()
 	for _, rt := range Routes() {
 		h := g.handle(rt)
+		if g.cfg.Modes[rt.Name] == ModePassthrough {
+			h = g.passthrough(rt)
+		}
 		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
 			if rt.Legacy {
 				m.Handle(strings.TrimSuffix(prefix, "/v2")+rt.Path+".{format:xml}", h).Methods(rt.Methods...)
@@ -197,7 +200,12 @@ func (g *Gateway) routes() http.Handler {
 			m.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)
 		}
 	}
+	unmatched := g.passthrough(Route{Name: "unmatched", Fidelity: Unsupported})
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.cfg.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
+			unmatched.ServeHTTP(w, r)
+			return
+		}
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound, Title: titleRouteNotFound})
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

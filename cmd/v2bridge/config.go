@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -20,19 +21,22 @@ import (
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
 type fileConfig struct {
-	Listen                   string        `yaml:"listen"`
-	Upstream                 string        `yaml:"upstream"`
-	PublicURL                string        `yaml:"public_url"`
-	DefaultAccountID         int64         `yaml:"default_account_id"`
-	RequestTimeout           time.Duration `yaml:"request_timeout"`
-	UpstreamTimeout          time.Duration `yaml:"upstream_timeout"`
-	LogLevel                 string        `yaml:"log_level"`
-	RejectUnmappedLegacyKeys bool          `yaml:"reject_unmapped_legacy_keys"`
-	RateLimitPerMinute       int           `yaml:"rate_limit_per_minute"`
-	UseCreateDeployment      bool          `yaml:"use_create_deployment"`
-	TLSCertFile              string        `yaml:"tls_cert_file"`
-	TLSKeyFile               string        `yaml:"tls_key_file"`
-	Keys                     []keyConfig   `yaml:"keys"`
+	Listen                   string            `yaml:"listen"`
+	Upstream                 string            `yaml:"upstream"`
+	PublicURL                string            `yaml:"public_url"`
+	DefaultAccountID         int64             `yaml:"default_account_id"`
+	RequestTimeout           time.Duration     `yaml:"request_timeout"`
+	UpstreamTimeout          time.Duration     `yaml:"upstream_timeout"`
+	LogLevel                 string            `yaml:"log_level"`
+	RejectUnmappedLegacyKeys bool              `yaml:"reject_unmapped_legacy_keys"`
+	RateLimitPerMinute       int               `yaml:"rate_limit_per_minute"`
+	UseCreateDeployment      bool              `yaml:"use_create_deployment"`
+	RESTUpstream             string            `yaml:"rest_upstream"`
+	Routes                   map[string]string `yaml:"routes"`
+	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
+	TLSCertFile              string            `yaml:"tls_cert_file"`
+	TLSKeyFile               string            `yaml:"tls_key_file"`
+	Keys                     []keyConfig       `yaml:"keys"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
@@ -52,6 +56,7 @@ func defaultConfig() fileConfig {
 		LogLevel:        "info",
 
 		RateLimitPerMinute: 1000,
+		RESTUpstream:       "us",
 	}
 }
 
@@ -136,6 +141,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
 		errs = append(errs, errors.New("tls_cert_file, tls_key_file: set both or neither"))
 	}
+	if _, err := c.restUpstream(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := c.modes(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.RateLimitPerMinute < 0 {
 		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))
 	}
@@ -200,4 +211,41 @@ func (c fileConfig) redacted() string {
 		return err.Error()
 	}
 	return string(b)
+}
+
+// restUpstream resolves rest_upstream: us, eu or a URL ending in /v2.
+func (c fileConfig) restUpstream() (string, error) {
+	switch c.RESTUpstream {
+	case "", "us":
+		return gateway.RESTEndpointUS, nil
+	case "eu":
+		return gateway.RESTEndpointEU, nil
+	}
+	u, err := url.Parse(c.RESTUpstream)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("rest_upstream: %q is not us, eu or an http(s) URL", c.RESTUpstream)
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
+}
+
+// modes checks the routes table: every key a route name, every value a mode.
+func (c fileConfig) modes() (map[string]gateway.Mode, error) {
+	known := map[string]bool{}
+	for _, r := range gateway.Routes() {
+		known[r.Name] = true
+	}
+	out := map[string]gateway.Mode{}
+	var errs []error
+	for name, mode := range c.Routes {
+		if !known[name] {
+			errs = append(errs, fmt.Errorf("routes.%s: no route of that name (see the README's route table)", name))
+		}
+		switch gateway.Mode(mode) {
+		case gateway.ModeTranslate, gateway.ModePassthrough:
+			out[name] = gateway.Mode(mode)
+		default:
+			errs = append(errs, fmt.Errorf("routes.%s: mode %q is not translate or passthrough", name, mode))
+		}
+	}
+	return out, errors.Join(errs...)
 }

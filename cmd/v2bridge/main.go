@@ -218,6 +218,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rest, _ := cfg.restUpstream()
+	modes, _ := cfg.modes()
 	log, err := newLogger(cfg.LogLevel, false, stderr)
 	if err != nil {
 		return err
@@ -236,6 +238,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
 		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
 		UseCreateDeployment:      cfg.UseCreateDeployment,
+		RESTUpstream:             rest,
+		Modes:                    modes,
+		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
 		zap.Bool("tls", cfg.TLSCertFile != ""))

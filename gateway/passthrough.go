@@ -1,0 +1,136 @@
+package gateway
+
+import (
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// Mode is how a route is answered during a migration pilot.
+type Mode string
+
+// The route modes.
+const (
+	// ModeTranslate answers from NerdGraph (the default).
+	ModeTranslate Mode = "translate"
+	// ModePassthrough forwards the call unchanged to the REST v2 API while it lives.
+	ModePassthrough Mode = "passthrough"
+)
+
+// RESTEndpointUS and RESTEndpointEU are the REST v2 base URLs.
+const (
+	RESTEndpointUS = "https://api.newrelic.com/v2"
+	RESTEndpointEU = "https://api.eu.newrelic.com/v2"
+)
+
+// Sunset is the REST API v2 end of life (RFC 8594 Sunset header on passed-through
+// answers, so callers see the route is temporary).
+var sunset = time.Date(2027, 7, 31, 23, 59, 59, 0, time.UTC)
+
+// bufferPool gives ReverseProxy reusable 32 KiB copy buffers.
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte {
+	if v, ok := b.p.Get().(*[]byte); ok {
+		return *v
+	}
+	return make([]byte, 32<<10)
+}
+
+func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
+
+// newPassthrough forwards REST v2 calls to base (…/v2): method, body, query and key
+// headers unchanged, the response streamed back with its Link URLs rewritten to the
+// gateway and Sunset/Deprecation headers added. Hop-by-hop headers are handled by
+// httputil.ReverseProxy.
+func (g *Gateway) newPassthrough(base *url.URL) http.Handler {
+	rp := &httputil.ReverseProxy{
+		BufferPool: &bufferPool{},
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			path := pr.In.URL.EscapedPath()
+			if i := strings.Index(path, "/v2/"); i >= 0 {
+				path = path[i+len("/v2"):]
+			} else if strings.HasPrefix(path, "/accounts/") {
+				// legacy root routes under an account prefix: /accounts/{id}/deployments.xml
+				if j := strings.Index(path[len("/accounts/"):], "/"); j >= 0 {
+					path = path[len("/accounts/")+j:]
+				}
+			}
+			target := *base
+			target.RawPath = ""
+			target.Path = strings.TrimSuffix(base.Path, "/v2") + pathPrefixFor(pr.In.URL.Path) + mustUnescape(path)
+			target.RawQuery = pr.In.URL.RawQuery
+			pr.Out.URL = &target
+			pr.Out.Host = target.Host
+			pr.Out.Header.Del("X-Account-ID") // a gateway selector, not a REST v2 header
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			h := resp.Header
+			if link := h.Get("Link"); link != "" {
+				h.Set("Link", g.rewriteLinks(resp.Request, link, base))
+			}
+			h.Set("Sunset", sunset.Format(http.TimeFormat))
+			h.Set("Deprecation", "@"+itoa(sunset.Unix()))
+			h.Set("X-V2bridge-Mode", string(ModePassthrough))
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if st := stateFrom(r.Context()); st != nil {
+				st.internal = err
+			}
+			g.writeError(w, r, formatOf(r), errPassthrough)
+		},
+	}
+	return rp
+}
+
+var errPassthrough = &passthroughError{}
+
+type passthroughError struct{}
+
+func (*passthroughError) Error() string { return "the REST API v2 did not answer" }
+
+// pathPrefixFor keeps /v2 for v2 routes; legacy root routes have none.
+func pathPrefixFor(p string) string {
+	if strings.Contains(p, "/v2/") {
+		return "/v2"
+	}
+	return ""
+}
+
+func mustUnescape(p string) string {
+	u, err := url.PathUnescape(p)
+	if err != nil {
+		return p
+	}
+	return u
+}
+
+// rewriteLinks points REST v2's absolute Link URLs at the gateway as the caller reached
+// it (its /accounts/{id} prefix included).
+func (g *Gateway) rewriteLinks(out *http.Request, link string, base *url.URL) string {
+	st := stateFrom(out.Context())
+	if st == nil || st.publicBase == "" {
+		return link
+	}
+	return strings.ReplaceAll(link, strings.TrimSuffix(base.String(), "/"), st.publicBase+"/v2")
+}
+
+// passthrough serves a route by forwarding it to the REST v2 API.
+func (g *Gateway) passthrough(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if st := stateFrom(r.Context()); st != nil {
+			st.route, st.fidelity, st.mode = rt.Name, rt.Fidelity, ModePassthrough
+			st.publicBase = g.publicBase(r)
+			if acct := mux.Vars(r)["accountId"]; acct != "" {
+				st.publicBase += "/accounts/" + acct
+			}
+		}
+		g.proxy.ServeHTTP(w, r)
+	})
+}
