@@ -28,9 +28,9 @@ const (
 	RESTEndpointEU = "https://api.eu.newrelic.com/v2"
 )
 
-// Sunset is the REST API v2 end of life (RFC 8594 Sunset header on passed-through
+// sunset is the REST API v2 end of life (RFC 8594 Sunset header on passed-through
 // answers, so callers see the route is temporary).
-var sunset = time.Date(2027, 7, 31, 23, 59, 59, 0, time.UTC)
+func sunset() time.Time { return time.Date(2027, 7, 31, 23, 59, 59, 0, time.UTC) }
 
 // bufferPool gives ReverseProxy reusable 32 KiB copy buffers.
 type bufferPool struct{ p sync.Pool }
@@ -74,8 +74,8 @@ func (g *Gateway) newPassthrough(base *url.URL) http.Handler {
 			if link := h.Get("Link"); link != "" {
 				h.Set("Link", g.rewriteLinks(resp.Request, link, base))
 			}
-			h.Set("Sunset", sunset.Format(http.TimeFormat))
-			h.Set("Deprecation", "@"+itoa(sunset.Unix()))
+			h.Set("Sunset", sunset().Format(http.TimeFormat))
+			h.Set("Deprecation", "@"+itoa(sunset().Unix()))
 			h.Set("X-V2bridge-Mode", string(ModePassthrough))
 			return nil
 		},
