@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -57,6 +58,14 @@ type Options struct {
 	// (NerdGraph guarantees 25 concurrent requests per user; default 25). A call waits
 	// for a slot until its context ends.
 	MaxConcurrentPerKey int
+	// MaxAttempts bounds the tries of one query (default 3; 1 disables retries).
+	// Queries are retried on rate limits, NerdGraph timeouts and server or transport
+	// failures, with jittered exponential backoff that honours Retry-After and never
+	// outlasts the caller's deadline. Mutations are retried only when the connection was
+	// refused before anything was sent.
+	MaxAttempts int
+	// Backoff is the first retry's base delay (default 200ms).
+	Backoff time.Duration
 	// Observe, when set, is told of every call: operation name, latency, and the
 	// error (nil on success) — for metrics.
 	Observe func(op string, d time.Duration, err error)
@@ -124,6 +133,12 @@ func NewClient(endpoint string, opts Options) *Client {
 	if opts.UserAgent == "" {
 		opts.UserAgent = "v2bridge"
 	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 3
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = 200 * time.Millisecond
+	}
 	if opts.MaxConcurrentPerKey <= 0 {
 		opts.MaxConcurrentPerKey = 25
 	}
@@ -166,7 +181,55 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		start := time.Now()
 		defer func() { c.opts.Observe(req.OpName, time.Since(start), err) }()
 	}
-	return c.makeRequest(ctx, req, resp)
+	query := isQuery(req.Query)
+	for attempt := 1; ; attempt++ {
+		err = c.makeRequest(ctx, req, resp)
+		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) {
+			return err
+		}
+		wait := c.backoff(attempt, err)
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return err // the caller's deadline comes first: answer now
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// retryable says whether a failed call may be sent again: any transient failure of a
+// query; for a mutation only a connection refused before sending.
+func retryable(err error, query bool) bool {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	if !query {
+		var op *net.OpError
+		return ge.Kind == KindTransport && errors.As(ge.Err, &op) && op.Op == "dial"
+	}
+	switch ge.Kind {
+	case KindRateLimited, KindServer, KindTransport:
+		return true
+	case KindTimeout:
+		return ge.Status == http.StatusOK // NerdGraph's TIMEOUT class, not our own deadline
+	}
+	return false
+}
+
+// backoff is the wait before retry n: Retry-After when given, else base×2^(n-1) with
+// ±50 % jitter.
+func (c *Client) backoff(n int, err error) time.Duration {
+	var ge *Error
+	if errors.As(err, &ge) && ge.RetryAfter > 0 {
+		return ge.RetryAfter
+	}
+	d := c.opts.Backoff << (n - 1)
+	return d/2 + time.Duration(mrand.Int64N(int64(d)))
 }
 
 func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {

@@ -221,3 +221,71 @@ func TestConcurrencyPerKey(t *testing.T) {
 		t.Fatalf("%d semaphores left after the calls", len(c.slots.sems))
 	}
 }
+
+func TestRetries(t *testing.T) {
+	tests := []struct {
+		name      string
+		query     string
+		answers   []int // statuses served in order; 200 answers data
+		deadline  time.Duration
+		wantCalls int64
+		wantErr   bool
+		maxTime   time.Duration
+	}{
+		{name: "429 with Retry-After then success", query: "query Q { x }", answers: []int{429, 200}, wantCalls: 2, maxTime: 1500 * time.Millisecond},
+		{name: "502 twice then success", query: "query Q { x }", answers: []int{502, 502, 200}, wantCalls: 3},
+		{name: "three failures give up", query: "query Q { x }", answers: []int{503, 503, 503, 200}, wantCalls: 3, wantErr: true},
+		{name: "mutation never retried after sending", query: "mutation M { x }", answers: []int{502, 200}, wantCalls: 1, wantErr: true},
+		{name: "Retry-After past the deadline answers at once", query: "query Q { x }", answers: []int{429, 200}, deadline: 300 * time.Millisecond,
+			wantCalls: 1, wantErr: true, maxTime: 250 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				i := int(n.Add(1)) - 1
+				status := tt.answers[min(i, len(tt.answers)-1)]
+				if status == 429 {
+					w.Header().Set("Retry-After", "1")
+				}
+				w.WriteHeader(status)
+				_, _ = w.Write([]byte(`{"data":{"x":"ok"}}`))
+			}))
+			defer srv.Close()
+			c := NewClient(srv.URL, Options{Backoff: 10 * time.Millisecond})
+			ctx := context.Background()
+			if tt.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.deadline)
+				defer cancel()
+			}
+			var calls Calls
+			ctx = WithCalls(ctx, &calls)
+			start := time.Now()
+			var data struct{ X string }
+			err := c.MakeRequest(ctx, &gql.Request{Query: tt.query}, &gql.Response{Data: &data})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v", err)
+			}
+			if calls.Count() != tt.wantCalls {
+				t.Fatalf("calls = %d, want %d", calls.Count(), tt.wantCalls)
+			}
+			if tt.maxTime > 0 && time.Since(start) > tt.maxTime {
+				t.Fatalf("took %v", time.Since(start))
+			}
+		})
+	}
+}
+
+// A mutation is resent only when the connection was refused, before anything was sent.
+func TestMutationRetriedOnlyWhenRefused(t *testing.T) {
+	ln := httptest.NewServer(http.NotFoundHandler())
+	addr := ln.URL
+	ln.Close() // nothing listens: connection refused
+	c := NewClient(addr, Options{Backoff: time.Millisecond})
+	var calls Calls
+	err := c.MakeRequest(WithCalls(context.Background(), &calls), &gql.Request{Query: "mutation M { x }"}, &gql.Response{Data: &struct{}{}})
+	if err == nil || calls.Count() != 3 {
+		t.Fatalf("err %v after %d calls; want 3 tries of a refused connection", err, calls.Count())
+	}
+}
