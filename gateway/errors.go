@@ -77,7 +77,7 @@ func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, format stri
 			st.internal = cause
 		}
 	}
-	if ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable {
+	if (ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
 		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	}

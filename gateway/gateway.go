@@ -43,6 +43,9 @@ type Config struct {
 	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
 	// namespaces New Relic keeps, for example) instead of answering 404.
 	UnmatchedPassthrough bool
+	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
+	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
+	MaxInFlight int
 	// Now is the clock (default time.Now); tests share one with the simulator.
 	Now func() time.Time
 	// Metrics receives the gateway's series (default: a new registry).
@@ -62,6 +65,7 @@ type Gateway struct {
 	limit  *rateLimiter
 	ready  readiness
 	proxy  http.Handler
+	slots  chan struct{}
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -84,7 +88,11 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready}}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 1000
+	}
+	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready},
+		slots: make(chan struct{}, cfg.MaxInFlight)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}

@@ -91,6 +91,18 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		ctx = ng.WithCalls(ctx, &st.calls)
 		sw := &statusWriter{ResponseWriter: w}
 		sw.Header().Set("X-Request-Id", st.id)
+		select {
+		case g.slots <- struct{}{}:
+			defer func() { <-g.slots }()
+		default:
+			st.route = "shed"
+			sw.Header().Set("Retry-After", "1")
+			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
+				Title: "v2bridge is overloaded; retry after a second"})
+			g.observe(r, sw, st)
+			g.accessLog(r, sw, st)
+			return
+		}
 		g.cfg.Metrics.inFlight.Inc()
 		defer func() {
 			if p := recover(); p != nil {

@@ -57,6 +57,7 @@ func defaultConfig() fileConfig {
 
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
+		MaxInFlight:        1000,
 	}
 }
 
@@ -146,6 +147,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if _, err := c.modes(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.MaxInFlight <= 0 {
+		errs = append(errs, errors.New("max_in_flight: must be positive"))
 	}
 	if c.RateLimitPerMinute < 0 {
 		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))

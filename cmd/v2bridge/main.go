@@ -241,6 +241,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		RESTUpstream:             rest,
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
+		MaxInFlight:              cfg.MaxInFlight,
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
 		zap.Bool("tls", cfg.TLSCertFile != ""))
