@@ -34,6 +34,7 @@ type fileConfig struct {
 	RESTUpstream             string            `yaml:"rest_upstream"`
 	Routes                   map[string]string `yaml:"routes"`
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
+	MaxInFlight              int               `yaml:"max_in_flight"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
