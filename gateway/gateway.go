@@ -43,6 +43,8 @@ type Config struct {
 	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
 	// namespaces New Relic keeps, for example) instead of answering 404.
 	UnmatchedPassthrough bool
+	// Compare configures routes in compare mode.
+	Compare CompareSettings
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
@@ -66,6 +68,8 @@ type Gateway struct {
 	ready  readiness
 	proxy  http.Handler
 	slots  chan struct{}
+
+	compares chan struct{}
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -88,11 +92,17 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Compare.Timeout <= 0 {
+		cfg.Compare.Timeout = 5 * time.Second
+	}
+	if cfg.Compare.MaxConcurrent <= 0 {
+		cfg.Compare.MaxConcurrent = 64
+	}
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 1000
 	}
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready},
-		slots: make(chan struct{}, cfg.MaxInFlight)}
+		slots: make(chan struct{}, cfg.MaxInFlight), compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}

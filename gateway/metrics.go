@@ -21,6 +21,7 @@ type Metrics struct {
 	upstream    *prometheus.CounterVec
 	upstreamDur *prometheus.HistogramVec
 	cache       *prometheus.CounterVec
+	compare     *prometheus.CounterVec
 }
 
 // NewMetrics registers the series on a new registry.
@@ -50,8 +51,11 @@ func NewMetrics() *Metrics {
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_cache_requests_total", Help: "Cache lookups, by cache and result (hit or miss).",
 		}, []string{"cache", "result"}),
+		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result (match, diff, timeout, error, skipped).",
+		}, []string{"route", "result"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -79,4 +83,10 @@ func (m *Metrics) ObserveCache(cache string, hit bool) {
 		result = "hit"
 	}
 	m.cache.WithLabelValues(cache, result).Inc()
+}
+
+// CompareCounter is the compare-mode counter of a route and result (for tests and
+// reports).
+func (m *Metrics) CompareCounter(route, result string) prometheus.Counter {
+	return m.compare.WithLabelValues(route, result)
 }

@@ -185,8 +185,11 @@ func (g *Gateway) routes() http.Handler {
 	m.UseEncodedPath()
 	for _, rt := range Routes() {
 		h := g.handle(rt)
-		if g.cfg.Modes[rt.Name] == ModePassthrough {
+		switch g.cfg.Modes[rt.Name] {
+		case ModePassthrough:
 			h = g.passthrough(rt)
+		case ModeCompare:
+			h = g.compare(rt, h, g.passthrough(rt))
 		}
 		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
 			if rt.Legacy {

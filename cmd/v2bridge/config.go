@@ -35,9 +35,18 @@ type fileConfig struct {
 	Routes                   map[string]string `yaml:"routes"`
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
+	Compare                  compareConfig     `yaml:"compare"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
+}
+
+// compareConfig configures routes in compare mode.
+type compareConfig struct {
+	Primary   string        `yaml:"primary"`
+	Timeout   time.Duration `yaml:"timeout"`
+	Tolerance float64       `yaml:"tolerance"`
+	Ignore    []string      `yaml:"ignore"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
@@ -59,6 +68,7 @@ func defaultConfig() fileConfig {
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
 		MaxInFlight:        1000,
+		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 	}
 }
 
@@ -148,6 +158,15 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if _, err := c.modes(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.Compare.Primary != "rest" && c.Compare.Primary != "graph" {
+		errs = append(errs, fmt.Errorf("compare.primary: %q is not rest or graph", c.Compare.Primary))
+	}
+	if c.Compare.Timeout <= 0 {
+		errs = append(errs, errors.New("compare.timeout: must be positive"))
+	}
+	if c.Compare.Tolerance < 0 || c.Compare.Tolerance >= 1 {
+		errs = append(errs, errors.New("compare.tolerance: must be in [0, 1)"))
 	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))
@@ -246,10 +265,10 @@ func (c fileConfig) modes() (map[string]gateway.Mode, error) {
 			errs = append(errs, fmt.Errorf("routes.%s: no route of that name (see the README's route table)", name))
 		}
 		switch gateway.Mode(mode) {
-		case gateway.ModeTranslate, gateway.ModePassthrough:
+		case gateway.ModeTranslate, gateway.ModePassthrough, gateway.ModeCompare:
 			out[name] = gateway.Mode(mode)
 		default:
-			errs = append(errs, fmt.Errorf("routes.%s: mode %q is not translate or passthrough", name, mode))
+			errs = append(errs, fmt.Errorf("routes.%s: mode %q is not translate, passthrough or compare", name, mode))
 		}
 	}
 	return out, errors.Join(errs...)

@@ -242,6 +242,11 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
 		MaxInFlight:              cfg.MaxInFlight,
+		Compare: gateway.CompareSettings{
+			PrimaryGraph: cfg.Compare.Primary == "graph",
+			Timeout:      cfg.Compare.Timeout,
+			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
+		},
 	}, cfg.UpstreamTimeout, log)
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
 		zap.Bool("tls", cfg.TLSCertFile != ""))

@@ -16,14 +16,15 @@ import (
 
 // fakeREST answers like the REST v2 API from recorded example files.
 type fakeREST struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	seen []*http.Request
-	body [][]byte
+	srv    *httptest.Server
+	mu     sync.Mutex
+	seen   []*http.Request
+	body   [][]byte
+	bodies map[string][]byte // path → answer, before the recorded files
 }
 
 func newFakeREST(t *testing.T) *fakeREST {
-	f := &fakeREST{}
+	f := &fakeREST{bodies: map[string][]byte{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
@@ -31,7 +32,13 @@ func newFakeREST(t *testing.T) *fakeREST {
 		f.body = append(f.body, b)
 		f.mu.Unlock()
 		name := strings.TrimPrefix(r.URL.Path, "/v2/")
-		data, err := os.ReadFile(filepath.Join("testdata", "restv2", name))
+		f.mu.Lock()
+		data, ok := f.bodies[r.URL.Path]
+		f.mu.Unlock()
+		var err error
+		if !ok {
+			data, err = os.ReadFile(filepath.Join("testdata", "restv2", name))
+		}
 		if err != nil {
 			w.WriteHeader(404)
 			t.Logf("fake REST: no file for %s (%v)", r.URL.Path, err)

@@ -62,7 +62,10 @@ func StartWith(t testing.TB, o Options) *Env {
 	}
 	simSrv := httptest.NewServer(s)
 	t.Cleanup(simSrv.Close)
-	m := gateway.NewMetrics()
+	m := cfg.Metrics
+	if m == nil {
+		m = gateway.NewMetrics()
+	}
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout})
 	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
 	cfg.Metrics = m
