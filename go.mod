@@ -18,6 +18,7 @@ require (
 	github.com/prometheus/common v0.73.1
 	github.com/vektah/gqlparser/v2 v2.5.31
 	go.uber.org/zap v1.27.0
+	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0
 	gopkg.in/yaml.v3 v3.0.1
 	k8s.io/api v0.31.4
@@ -58,7 +59,6 @@ require (
 	go.uber.org/multierr v1.10.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.41.0 // indirect
-	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect

@@ -45,6 +45,10 @@ type Config struct {
 	UnmatchedPassthrough bool
 	// Compare configures routes in compare mode.
 	Compare CompareSettings
+	// ReportToken protects /v2bridge/report (Bearer token); empty disables the report.
+	ReportToken string
+	// ReportStateFile keeps the usage counts across restarts (see RunReportState).
+	ReportStateFile string
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
@@ -70,6 +74,7 @@ type Gateway struct {
 	slots  chan struct{}
 
 	compares chan struct{}
+	usage    *usageBook
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -106,6 +111,12 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}
+	g.usage = newUsageBook(cfg.Metrics)
+	if cfg.ReportStateFile != "" {
+		if err := g.usage.load(cfg.ReportStateFile); err != nil {
+			log.Warn("usage report state not loaded", zap.Error(err))
+		}
+	}
 	rest := cfg.RESTUpstream
 	if rest == "" {
 		rest = RESTEndpointUS
@@ -128,6 +139,9 @@ func (g *Gateway) Handler() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("/readyz", g.ready.serve)
+	mux.HandleFunc("/v2bridge/report", g.serveReport)
+	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
+	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
 	mux.Handle("/", v2)
 	return mux
 }

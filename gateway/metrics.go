@@ -22,6 +22,7 @@ type Metrics struct {
 	upstreamDur *prometheus.HistogramVec
 	cache       *prometheus.CounterVec
 	compare     *prometheus.CounterVec
+	calls       *prometheus.CounterVec
 }
 
 // NewMetrics registers the series on a new registry.
@@ -54,8 +55,12 @@ func NewMetrics() *Metrics {
 		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result (match, diff, timeout, error, skipped).",
 		}, []string{"route", "result"}),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_v2_calls_total",
+			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), mode and fidelity: the migration checklist.",
+		}, []string{"route", "caller", "mode", "fidelity"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -32,6 +32,7 @@ type reqState struct {
 	accountSource string
 	internal      error // the cause behind a 5xx, logged, never sent
 	mode          Mode
+	callerHash    string // first 8 hex characters of the key hash (usage report)
 	publicBase    string // passthrough: the gateway's base as the caller reached it
 
 	mu       sync.Mutex
@@ -113,6 +114,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			}
 			g.cfg.Metrics.inFlight.Dec()
 			g.observe(r, sw, st)
+			g.usage.record(st, r.Header.Get("User-Agent"), max(sw.status, 200), g.now())
 			g.accessLog(r, sw, st)
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // Mode is how a route is answered during a migration pilot.
@@ -127,6 +129,9 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 		if st := stateFrom(r.Context()); st != nil {
 			st.route, st.fidelity, st.mode = rt.Name, rt.Fidelity, ModePassthrough
 			st.publicBase = g.publicBase(r)
+			if key := apiKey(r.Header); key != "" {
+				st.callerHash = translate.HashKey(key)[:8]
+			}
 			if acct := mux.Vars(r)["accountId"]; acct != "" {
 				st.publicBase += "/accounts/" + acct
 			}

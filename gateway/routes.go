@@ -43,14 +43,17 @@ type Route struct {
 	// Retired is the status and title of a route NerdGraph has no path for; such a
 	// route answers without a key or an upstream call.
 	Retired *v2.Error
-	handle  func(ctx context.Context, g *Gateway, rq *request) (*result, error)
+	// Operations are the genqlient operations that answer the route (the usage
+	// report shows their text as the migration target).
+	Operations []string
+	handle     func(ctx context.Context, g *Gateway, rq *request) (*result, error)
 }
 
 // Routes is the table of REST v2 routes the gateway serves, in README order.
 func Routes() []Route {
 	return []Route{
 		{
-			Name: "applications.list", Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
+			Name: "applications.list", Operations: []string{"AppList"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
@@ -58,20 +61,20 @@ func Routes() []Route {
 			handle: handleApplicationsList,
 		},
 		{
-			Name: "applications.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}",
+			Name: "applications.show", Operations: []string{"AppShow"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}",
 			Fidelity: Approximate,
 			Note:     "as applications.list",
 			handle:   handleApplicationsShow,
 		},
 		{
-			Name: "applications.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
+			Name: "applications.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
 			Fidelity: Approximate,
 			Note: "names reported in the last day only (REST listed every name ever reported); `values` per name " +
 				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`)",
 			handle: handleMetricNames,
 		},
 		{
-			Name: "applications.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics/data",
+			Name: "applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics/data",
 			Fidelity: Approximate,
 			Note: "values computed from NRQL over timeslice metrics with New Relic's published formulas; not rounded to " +
 				"REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
@@ -80,7 +83,7 @@ func Routes() []Route {
 			handle: handleMetricData,
 		},
 		{
-			Name: "application_hosts.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts",
+			Name: "application_hosts.list", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts",
 			Fidelity: Approximate,
 			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
@@ -88,46 +91,46 @@ func Routes() []Route {
 			handle: hostsHandler(false),
 		},
 		{
-			Name: "application_hosts.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}",
+			Name: "application_hosts.show", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}",
 			Fidelity: Approximate, Note: "as application_hosts.list", handle: hostHandler(false),
 		},
 		{
-			Name: "application_instances.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances",
+			Name: "application_instances.list", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances",
 			Fidelity: Approximate,
 			Note: "instance ids are the agents' `realAgentId`; `port` and `end_user_summary` omitted; otherwise as " +
 				"application_hosts.list",
 			handle: hostsHandler(true),
 		},
 		{
-			Name: "application_instances.show", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{host_id:[0-9]+}",
+			Name: "application_instances.show", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{host_id:[0-9]+}",
 			Fidelity: Approximate, Note: "as application_instances.list", handle: hostHandler(true),
 		},
 		{
-			Name: "application_hosts.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics",
+			Name: "application_hosts.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics",
 			Fidelity: Approximate, Note: "as applications.metrics, scoped with `host = '<name>'`", handle: handleMetricNames,
 		},
 		{
-			Name: "application_hosts.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data",
+			Name: "application_hosts.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data",
 			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `host = '<name>'` (a cold host id costs one extra round trip)",
 			handle: handleMetricData,
 		},
 		{
-			Name: "application_instances.metrics", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics",
+			Name: "application_instances.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics",
 			Fidelity: Approximate, Note: "as applications.metrics, scoped with `realAgentId`", handle: handleMetricNames,
 		},
 		{
-			Name: "application_instances.metric_data", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
+			Name: "application_instances.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
 			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId`", handle: handleMetricData,
 		},
 		{
-			Name: "deployments.list", Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
+			Name: "deployments.list", Operations: []string{"Deployments"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
 			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days, newest first; ids are stable " +
 				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
 		{
-			Name: "deployments.create", Methods: []string{http.MethodPost}, Path: "/applications/{id:[0-9]+}/deployments",
+			Name: "deployments.create", Operations: []string{"DeploymentCreateEvent"}, Methods: []string{http.MethodPost}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
 				"`use_create_deployment`); REST's input rules checked before sending; never retried; id is a surrogate",
@@ -142,7 +145,7 @@ func Routes() []Route {
 				"to the REST API with pass-through until July 31, 2027"},
 		},
 		{
-			Name: "deployments.v0", Methods: []string{http.MethodPost}, Path: "/deployments", Legacy: true,
+			Name: "deployments.v0", Operations: []string{"DeploymentCreateEvent"}, Methods: []string{http.MethodPost}, Path: "/deployments", Legacy: true,
 			Fidelity: Approximate,
 			Note: "legacy `POST /deployments.xml` (form `deployment[app_name]` or `deployment[application_id]`, id or name; " +
 				"prefixed or not; `x-api-key` or a mapped `x-license-key`); recorded as deployments.create; the typed v0 " +
@@ -252,6 +255,9 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
 		defer cancel()
 		keyHash := translate.HashKey(key)
+		if st != nil {
+			st.callerHash = keyHash[:8]
+		}
 		if g.limit != nil {
 			ok, remaining, reset := g.limit.allow(keyHash)
 			g.limit.headers(w.Header(), remaining, reset)

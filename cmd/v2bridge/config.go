@@ -36,6 +36,7 @@ type fileConfig struct {
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
 	Compare                  compareConfig     `yaml:"compare"`
+	Report                   reportConfig      `yaml:"report"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
@@ -47,6 +48,12 @@ type compareConfig struct {
 	Timeout   time.Duration `yaml:"timeout"`
 	Tolerance float64       `yaml:"tolerance"`
 	Ignore    []string      `yaml:"ignore"`
+}
+
+// reportConfig configures the usage report.
+type reportConfig struct {
+	AdminTokenEnv string `yaml:"admin_token_env"`
+	StateFile     string `yaml:"state_file"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
@@ -167,6 +174,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.Compare.Tolerance < 0 || c.Compare.Tolerance >= 1 {
 		errs = append(errs, errors.New("compare.tolerance: must be in [0, 1)"))
+	}
+	if c.Report.AdminTokenEnv != "" && strings.TrimSpace(getenv(c.Report.AdminTokenEnv)) == "" {
+		errs = append(errs, fmt.Errorf("report.admin_token_env: environment variable %s is not set", c.Report.AdminTokenEnv))
 	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))

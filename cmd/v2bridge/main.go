@@ -25,6 +25,10 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
+// demoReportToken opens the demo's usage report (the demo only; production reads the
+// token from the environment).
+const demoReportToken = "demo-report"
+
 // Set by -ldflags in the Makefile.
 var (
 	version = "dev"
@@ -158,7 +162,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	g := newGateway(endpoint, gateway.Config{}, 30*time.Second, log)
+	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log)
 	base := "http://" + gwLn.Addr().String()
 	fmt.Fprintf(stdout, `v2bridge demo: REST API v2 on %s, answered from the NerdGraph simulator at %s
 
@@ -168,7 +172,8 @@ Try:
   curl -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' %s/v2/applications.json
 
 Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
-`, base, endpoint, base, base, base)
+Usage report: curl -H 'Authorization: Bearer %s' %s/v2bridge/report
+`, base, endpoint, base, base, base, demoReportToken, base)
 	return serveUntil(ctx, gwLn, g.Handler(), log)
 }
 
@@ -219,6 +224,10 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	rest, _ := cfg.restUpstream()
+	reportToken := ""
+	if cfg.Report.AdminTokenEnv != "" {
+		reportToken = strings.TrimSpace(os.Getenv(cfg.Report.AdminTokenEnv))
+	}
 	modes, _ := cfg.modes()
 	log, err := newLogger(cfg.LogLevel, false, stderr)
 	if err != nil {
@@ -242,12 +251,21 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
 		MaxInFlight:              cfg.MaxInFlight,
+		ReportStateFile:          cfg.Report.StateFile,
+		ReportToken:              reportToken,
 		Compare: gateway.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,
 			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
 		},
 	}, cfg.UpstreamTimeout, log)
+	saved := make(chan error, 1)
+	go func() { saved <- g.RunReportState(ctx, 5*time.Second) }()
+	defer func() {
+		if err := <-saved; err != nil {
+			log.Warn("usage report state not saved", zap.Error(err))
+		}
+	}()
 	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
 		zap.Bool("tls", cfg.TLSCertFile != ""))
 	if cfg.TLSCertFile != "" {

@@ -30,6 +30,7 @@ type Env struct {
 	Sim     *sim.Server
 	SimURL  string
 	Gateway *httptest.Server
+	GW      *gateway.Gateway
 }
 
 // Options tune StartWith.
@@ -73,7 +74,8 @@ func StartWith(t testing.TB, o Options) *Env {
 		cfg.Now = now
 	}
 	cfg.Ready = client.Ping
-	gw := httptest.NewServer(gateway.New(cfg, tr, nil).Handler())
+	g := gateway.New(cfg, tr, nil)
+	gw := httptest.NewServer(g.Handler())
 	t.Cleanup(gw.Close)
-	return &Env{Sim: s, SimURL: simSrv.URL + sim.Path, Gateway: gw}
+	return &Env{Sim: s, SimURL: simSrv.URL + sim.Path, Gateway: gw, GW: g}
 }

@@ -1,0 +1,332 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+// Usage is what one caller did on one route: the migration checklist's row.
+type Usage struct {
+	Caller    string    `json:"caller"`     // first 8 hex characters of the key's SHA-256
+	Agent     string    `json:"user_agent"` // User-Agent product token
+	Route     string    `json:"route"`
+	Mode      string    `json:"mode"`
+	Fidelity  string    `json:"fidelity"`
+	Count     int64     `json:"count"`
+	Errors    int64     `json:"errors"`
+	LastSeen  time.Time `json:"last_seen"`
+	Operation string    `json:"nerdgraph_operation,omitempty"`
+}
+
+type usageKey struct{ caller, agent, route string }
+
+// usageBook records v2 calls per caller and route.
+type usageBook struct {
+	mu    sync.Mutex
+	rows  map[usageKey]*Usage
+	dirty bool
+	calls *prometheus.CounterVec
+}
+
+func newUsageBook(m *Metrics) *usageBook {
+	return &usageBook{rows: map[usageKey]*Usage{}, calls: m.calls}
+}
+
+func productToken(ua string) string {
+	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
+	tok, _, _ = strings.Cut(tok, "/")
+	if len(tok) > 64 {
+		tok = tok[:64]
+	}
+	if tok == "" {
+		return "unknown"
+	}
+	return tok
+}
+
+func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
+	if st == nil || st.callerHash == "" || st.route == "" {
+		return
+	}
+	mode := string(st.mode)
+	if mode == "" {
+		mode = string(ModeTranslate)
+	}
+	k := usageKey{st.callerHash, productToken(ua), st.route}
+	b.mu.Lock()
+	u := b.rows[k]
+	if u == nil {
+		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
+		b.rows[k] = u
+	}
+	u.Mode, u.Fidelity = mode, string(st.fidelity)
+	u.Count++
+	if status >= 400 {
+		u.Errors++
+	}
+	u.LastSeen = at.UTC().Truncate(time.Second)
+	b.dirty = true
+	b.mu.Unlock()
+	b.calls.WithLabelValues(k.route, k.caller, mode, string(st.fidelity)).Inc()
+}
+
+func (b *usageBook) snapshot() []Usage {
+	b.mu.Lock()
+	out := make([]Usage, 0, len(b.rows))
+	for _, u := range b.rows {
+		out = append(out, *u)
+	}
+	b.mu.Unlock()
+	ops := operations()
+	for i := range out {
+		out[i].Operation = strings.Join(ops[out[i].Route], ", ")
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Caller != out[j].Caller {
+			return out[i].Caller < out[j].Caller
+		}
+		if out[i].Agent != out[j].Agent {
+			return out[i].Agent < out[j].Agent
+		}
+		return out[i].Route < out[j].Route
+	})
+	return out
+}
+
+// load restores counts saved by save.
+func (b *usageBook) load(path string) error {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("report state: %w", err)
+	}
+	var rows []Usage
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return fmt.Errorf("report state %s: %w", path, err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, u := range rows {
+		u := u
+		b.rows[usageKey{u.Caller, u.Agent, u.Route}] = &u
+	}
+	return nil
+}
+
+// save writes the counts atomically (temporary file, then rename) when they changed.
+func (b *usageBook) save(path string) error {
+	b.mu.Lock()
+	if !b.dirty {
+		b.mu.Unlock()
+		return nil
+	}
+	b.dirty = false
+	b.mu.Unlock()
+	data, err := json.MarshalIndent(b.snapshot(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("report state: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".v2bridge-report-*")
+	if err != nil {
+		return fmt.Errorf("report state: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("report state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("report state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("report state: %w", err)
+	}
+	return nil
+}
+
+// RunReportState saves the usage report to cfg.ReportStateFile every interval until
+// ctx ends, then once more. It returns at once when no state file is configured.
+func (g *Gateway) RunReportState(ctx context.Context, interval time.Duration) error {
+	if g.cfg.ReportStateFile == "" {
+		return nil
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return g.usage.save(g.cfg.ReportStateFile)
+		case <-t.C:
+			if err := g.usage.save(g.cfg.ReportStateFile); err != nil {
+				g.log.Warn("report state not saved", zap.Error(err))
+			}
+		}
+	}
+}
+
+// operations maps route names to the genqlient operations that replace them.
+func operations() map[string][]string {
+	out := map[string][]string{}
+	for _, r := range Routes() {
+		out[r.Name] = r.Operations
+	}
+	return out
+}
+
+// operationText is the GraphQL text of a genqlient operation.
+func operationText(name string) string {
+	switch name {
+	case "AppList":
+		return ng.AppList_Operation
+	case "AppShow":
+		return ng.AppShow_Operation
+	case "AppHosts":
+		return ng.AppHosts_Operation
+	case "MetricNames":
+		return ng.MetricNames_Operation
+	case "MetricData":
+		return ng.MetricData_Operation
+	case "Deployments":
+		return ng.Deployments_Operation
+	case "DeploymentCreateEvent":
+		return ng.DeploymentCreateEvent_Operation
+	}
+	return ""
+}
+
+// serveReport serves /v2bridge/report (HTML), .json and .csv, behind the admin token.
+func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
+	if g.cfg.ReportToken == "" {
+		http.Error(w, "the usage report is disabled: set report.admin_token", http.StatusNotFound)
+		return
+	}
+	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if subtle.ConstantTimeCompare([]byte(token), []byte(g.cfg.ReportToken)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge report"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	rows := g.usage.snapshot()
+	switch {
+	case strings.HasSuffix(r.URL.Path, ".json"):
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(map[string]any{"source": "local", "sunset": "2027-07-31",
+			"days_left": daysLeft(g.now()), "usage": rows})
+	case strings.HasSuffix(r.URL.Path, ".csv"):
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		cw := csv.NewWriter(w)
+		_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation"})
+		for _, u := range rows {
+			_ = cw.Write([]string{u.Caller, u.Agent, u.Route, u.Mode, u.Fidelity, strconv.FormatInt(u.Count, 10),
+				strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), u.Operation})
+		}
+		cw.Flush()
+	default:
+		var buf bytes.Buffer
+		if err := reportPage.Execute(&buf, g.reportData(rows)); err != nil {
+			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+func daysLeft(now time.Time) int {
+	return int(sunset().Sub(now).Hours() / 24)
+}
+
+type reportCaller struct {
+	Caller, Agent string
+	Rows          []Usage
+}
+
+type reportBar struct {
+	Route       string
+	Count       int64
+	Y, Width, H int
+}
+
+type reportOp struct {
+	Route, Name, Text, Curl string
+}
+
+func (g *Gateway) reportData(rows []Usage) map[string]any {
+	var callers []reportCaller
+	perRoute := map[string]int64{}
+	for _, u := range rows {
+		if n := len(callers); n == 0 || callers[n-1].Caller != u.Caller || callers[n-1].Agent != u.Agent {
+			callers = append(callers, reportCaller{Caller: u.Caller, Agent: u.Agent})
+		}
+		callers[len(callers)-1].Rows = append(callers[len(callers)-1].Rows, u)
+		perRoute[u.Route] += u.Count
+	}
+	routes := make([]string, 0, len(perRoute))
+	var most int64 = 1
+	for r, n := range perRoute {
+		routes = append(routes, r)
+		most = max(most, n)
+	}
+	sort.Strings(routes)
+	var bars []reportBar
+	for i, r := range routes {
+		bars = append(bars, reportBar{Route: r, Count: perRoute[r], Y: 4 + i*22, Width: int(300 * perRoute[r] / most), H: 16})
+	}
+	var ops []reportOp
+	seen := map[string]bool{}
+	for _, r := range routes {
+		for _, name := range operations()[r] {
+			text := operationText(name)
+			if text == "" || seen[r+name] {
+				continue
+			}
+			seen[r+name] = true
+			body, _ := json.Marshal(map[string]string{"query": strings.TrimSpace(text)})
+			curl := "curl https://api.newrelic.com/graphql -H 'Content-Type: application/json' -H \"API-Key: $NEW_RELIC_USER_KEY\" -d '" +
+				strings.ReplaceAll(string(body), "'", `'\''`) + "'"
+			ops = append(ops, reportOp{Route: r, Name: name, Text: strings.TrimSpace(text), Curl: curl})
+		}
+	}
+	return map[string]any{"Callers": callers, "Bars": bars, "ChartHeight": 8 + 22*len(bars), "Ops": ops,
+		"DaysLeft": daysLeft(g.now()), "Source": "this gateway replica (local counts)"}
+}
+
+var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>v2bridge — REST API v2 usage</title>
+<style>body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:0 0 1.5em}
+td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f4f4f4;padding:.6em;overflow:auto}</style></head>
+<body>
+<h1>REST API v2 usage</h1>
+<p>Source: {{.Source}}. The REST API v2 ends on 31 July 2027: <strong>{{.DaysLeft}} days left</strong>.</p>
+<h2>Calls per route</h2>
+<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{{.ChartHeight}}" role="img" aria-label="calls per route">
+{{range .Bars}}<text x="0" y="{{.Y}}" dy="12" font-size="12">{{.Route}}</text><rect x="260" y="{{.Y}}" width="{{.Width}}" height="{{.H}}" fill="#3b73b9"/><text x="{{.Width}}" dx="266" y="{{.Y}}" dy="12" font-size="12">{{.Count}}</text>
+{{end}}</svg>
+{{range .Callers}}<h2>Caller {{.Caller}} ({{.Agent}})</h2>
+<table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th></tr>
+{{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td></tr>
+{{end}}</table>{{end}}
+<h2>The NerdGraph operations that replace these routes</h2>
+{{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}
+</body></html>
+`))
