@@ -47,6 +47,9 @@ type Config struct {
 	Compare CompareSettings
 	// ReportToken protects /v2bridge/report (Bearer token); empty disables the report.
 	ReportToken string
+	// ReportPrometheusURL, when set, makes the report show fleet-wide totals read from
+	// that Prometheus (sum of every replica's v2bridge_v2_calls_total).
+	ReportPrometheusURL string
 	// ReportStateFile keeps the usage counts across restarts (see RunReportState).
 	ReportStateFile string
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -227,10 +229,19 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rows := g.usage.snapshot()
+	source := "this gateway replica (local counts)"
+	if g.cfg.ReportPrometheusURL != "" {
+		fleet, err := g.fleetUsage(r.Context())
+		if err != nil {
+			http.Error(w, "report: fleet totals from Prometheus: "+err.Error(), http.StatusBadGateway)
+			return
+		}
+		rows, source = fleet, "Prometheus at "+g.cfg.ReportPrometheusURL+" (fleet-wide totals of v2bridge_v2_calls_total)"
+	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		_ = json.NewEncoder(w).Encode(map[string]any{"source": "local", "sunset": "2027-07-31",
+		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
 			"days_left": daysLeft(g.now()), "usage": rows})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
@@ -243,7 +254,9 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		cw.Flush()
 	default:
 		var buf bytes.Buffer
-		if err := reportPage.Execute(&buf, g.reportData(rows)); err != nil {
+		data := g.reportData(rows)
+		data["Source"] = source
+		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -330,3 +343,53 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}
 </body></html>
 `))
+
+// fleetUsage reads the fleet-wide totals from Prometheus's HTTP API: each replica holds
+// only its share, the scraped counters hold them all.
+func (g *Gateway) fleetUsage(ctx context.Context) ([]Usage, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	q := url.Values{"query": {"sum by (route, caller, mode, fidelity) (v2bridge_v2_calls_total)"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(g.cfg.ReportPrometheusURL, "/")+"/api/v1/query?"+q.Encode(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("prometheus query: %w", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("prometheus query: %w", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Status string
+		Data   struct {
+			Result []struct {
+				Metric map[string]string
+				Value  []any
+			}
+		}
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&out); err != nil || out.Status != "success" {
+		return nil, fmt.Errorf("prometheus answer (HTTP %d, status %q): %v", resp.StatusCode, out.Status, err)
+	}
+	ops := operations()
+	var rows []Usage
+	for _, r := range out.Data.Result {
+		if len(r.Value) != 2 {
+			continue
+		}
+		s, _ := r.Value[1].(string)
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			continue
+		}
+		rows = append(rows, Usage{Caller: r.Metric["caller"], Agent: "all", Route: r.Metric["route"], Mode: r.Metric["mode"],
+			Fidelity: r.Metric["fidelity"], Count: int64(n), Operation: strings.Join(ops[r.Metric["route"]], ", ")})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Caller != rows[j].Caller {
+			return rows[i].Caller < rows[j].Caller
+		}
+		return rows[i].Route < rows[j].Route
+	})
+	return rows, nil
+}

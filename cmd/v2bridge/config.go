@@ -54,6 +54,7 @@ type compareConfig struct {
 type reportConfig struct {
 	AdminTokenEnv string `yaml:"admin_token_env"`
 	StateFile     string `yaml:"state_file"`
+	PrometheusURL string `yaml:"prometheus_url"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.

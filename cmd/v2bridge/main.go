@@ -253,6 +253,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		MaxInFlight:              cfg.MaxInFlight,
 		ReportStateFile:          cfg.Report.StateFile,
 		ReportToken:              reportToken,
+		ReportPrometheusURL:      cfg.Report.PrometheusURL,
 		Compare: gateway.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,

@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"golang.org/x/net/html"
 
 	"github.com/v2bridge/v2bridge/gateway"
@@ -118,5 +123,63 @@ func TestUsageReport(t *testing.T) {
 	metrics := string(e.get(t, "/metrics", "").body)
 	if !strings.Contains(metrics, `v2bridge_v2_calls_total{caller="`+c1+`",fidelity="approximate",mode="translate",route="applications.list"} 2`) {
 		t.Fatalf("/metrics lacks the per-caller series")
+	}
+}
+
+// With two gateway replicas and a Prometheus answering from their scraped /metrics, the
+// report shows the summed totals and says so.
+func TestUsageReportFleetTotals(t *testing.T) {
+	a := harness.Start(t, gateway.Config{})
+	b := harness.Start(t, gateway.Config{})
+	ea, eb := &env{sim: a.Sim, gw: a.Gateway}, &env{sim: b.Sim, gw: b.Gateway}
+	ea.get(t, "/v2/applications.json", key1)
+	ea.get(t, "/v2/applications.json", key1)
+	eb.get(t, "/v2/applications.json", key1)
+	prom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Sum the series of both scrapes, as Prometheus would.
+		sums := map[string]float64{}
+		labels := map[string]map[string]string{}
+		for _, e := range []*env{ea, eb} {
+			parser := expfmt.NewTextParser(model.LegacyValidation)
+			fams, err := parser.TextToMetricFamilies(strings.NewReader(string(e.get(t, "/metrics", "").body)))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for _, m := range fams["v2bridge_v2_calls_total"].GetMetric() {
+				l := map[string]string{}
+				for _, p := range m.GetLabel() {
+					l[p.GetName()] = p.GetValue()
+				}
+				k := l["route"] + "|" + l["caller"] + "|" + l["mode"] + "|" + l["fidelity"]
+				sums[k] += m.GetCounter().GetValue()
+				labels[k] = l
+			}
+		}
+		type res struct {
+			Metric map[string]string `json:"metric"`
+			Value  []any             `json:"value"`
+		}
+		var result []res
+		for k, v := range sums {
+			result = append(result, res{Metric: labels[k], Value: []any{1.7e9, strconv.FormatFloat(v, 'f', -1, 64)}})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "data": map[string]any{"resultType": "vector", "result": result}})
+	}))
+	defer prom.Close()
+	c := harness.Start(t, gateway.Config{ReportToken: "t", ReportPrometheusURL: prom.URL})
+	ec := &env{sim: c.Sim, gw: c.Gateway}
+	var rep struct {
+		Source string
+		Usage  []gateway.Usage
+	}
+	if err := json.Unmarshal(ec.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer t").body, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Source, "Prometheus") || len(rep.Usage) != 1 || rep.Usage[0].Count != 3 || rep.Usage[0].Route != "applications.list" {
+		t.Fatalf("fleet report %+v", rep)
+	}
+	if page := string(ec.get(t, "/v2bridge/report", "", "Authorization", "Bearer t").body); !strings.Contains(page, "Source: Prometheus at") {
+		t.Fatal("the page does not say which source it shows")
 	}
 }
