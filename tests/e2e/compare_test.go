@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +59,14 @@ func TestCompareMode(t *testing.T) {
 	}
 	waitCount(t, m, "applications.show", "diff", 1)
 
+	// Reordered-identical and within-tolerance bodies match too.
+	rest.bodies[path] = bytes.Replace(translated, []byte(`"app_apdex_threshold":0.1,`), []byte(`"app_apdex_threshold":0.102,`), 1)
+	if bytes.Equal(rest.bodies[path], translated) {
+		t.Fatal("tolerance case did not change the body")
+	}
+	e.get(t, path, key1)
+	waitCount(t, m, "applications.show", "match", 2)
+
 	// A write on a compare route reaches exactly one side.
 	before := e.sim.RequestsByOperation()["DeploymentCreateEvent"]
 	rest.bodies["/v2/applications/314221522/deployments.json"] = []byte(`{"deployment":{"id":1}}`)
@@ -92,4 +102,26 @@ func TestCompareSlowSecondary(t *testing.T) {
 		t.Fatalf("caller waited %v (status %d)", took, r.status)
 	}
 	waitCount(t, m, "applications.show", "timeout", 1)
+}
+
+// Arrays are compared by id: a reordered list matches.
+func TestCompareReorderedList(t *testing.T) {
+	const path = "/v2/applications.json"
+	var list struct {
+		Applications []json.RawMessage `json:"applications"`
+		Links        json.RawMessage   `json:"links"`
+	}
+	if err := json.Unmarshal(newEnv(t).get(t, path+"?filter[name]=checkout", key1).body, &list); err != nil || len(list.Applications) < 2 {
+		t.Fatalf("%v %d", err, len(list.Applications))
+	}
+	slices.Reverse(list.Applications)
+	reordered, _ := json.Marshal(list)
+	rest := newFakeREST(t)
+	rest.bodies[path] = reordered
+	m := gateway.NewMetrics()
+	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes: map[string]gateway.Mode{"applications.list": gateway.ModeCompare}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	e.get(t, path+"?filter[name]=checkout", key1, "X-Account-ID", "1000001")
+	waitCount(t, m, "applications.list", "match", 1)
 }

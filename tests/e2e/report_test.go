@@ -85,6 +85,13 @@ func TestUsageReport(t *testing.T) {
 	if err != nil || len(rows) != len(rep.Usage)+1 {
 		t.Fatalf("csv: %d rows, %v", len(rows), err)
 	}
+	for i, u := range rep.Usage {
+		row := rows[i+1]
+		if row[0] != u.Caller || row[1] != u.Agent || row[2] != u.Route || row[5] != strconv.FormatInt(u.Count, 10) ||
+			row[6] != strconv.FormatInt(u.Errors, 10) {
+			t.Fatalf("csv row %v differs from json %+v", row, u)
+		}
+	}
 	// The HTML parses, has the chart and the NerdGraph operations.
 	page := string(get("/v2bridge/report").body)
 	if _, err := html.Parse(strings.NewReader(page)); err != nil {
