@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -27,6 +28,28 @@ type CompareSettings struct {
 	// skipped and counted).
 	MaxConcurrent int
 	Options       CompareOptions
+	// PerRoute overrides Options for some routes, by route name.
+	PerRoute map[string]CompareOptions
+	// LogEvery samples the difference log: at most one line per route per interval
+	// (default 10s); every comparison is still counted.
+	LogEvery time.Duration
+}
+
+// sampler lets one log line per key through per interval.
+type sampler struct {
+	mu    sync.Mutex
+	every time.Duration
+	last  map[string]time.Time
+}
+
+func (s *sampler) allow(key string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.last[key]) < s.every {
+		return false
+	}
+	s.last[key] = now
+	return true
 }
 
 const maxCompareBody = 4 << 20
@@ -87,6 +110,11 @@ func (r *recorder) Write(p []byte) (int, error) {
 // compare serves a route in compare mode.
 func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler {
 	cs := g.cfg.Compare
+	opts := cs.Options
+	if o, ok := cs.PerRoute[rt.Name]; ok {
+		opts = o
+	}
+	logs := &sampler{every: cs.LogEvery, last: map[string]time.Time{}}
 	primary, secondary, secondaryName := rest, translated, "graph"
 	if cs.PrimaryGraph {
 		primary, secondary, secondaryName = translated, rest, "rest"
@@ -142,14 +170,14 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 				result, paths = "diff", []string{"$status"}
 			default:
 				var err error
-				if paths, err = DiffJSON(first, rec.buf.Bytes(), cs.Options); err != nil {
+				if paths, err = DiffJSON(first, rec.buf.Bytes(), opts); err != nil {
 					result = "error"
 				} else if len(paths) > 0 {
 					result = "diff"
 				}
 			}
 			g.cfg.Metrics.compare.WithLabelValues(rt.Name, result).Inc()
-			if result != "match" {
+			if result != "match" && logs.allow(rt.Name, time.Now()) {
 				g.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
 					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status),
 					zap.Strings("paths", paths))

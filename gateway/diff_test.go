@@ -3,6 +3,7 @@ package gateway
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestDiffJSON(t *testing.T) {
@@ -37,5 +38,20 @@ func TestDiffJSON(t *testing.T) {
 	}
 	if _, err := DiffJSON([]byte(`{`), []byte(`{}`), CompareOptions{}); err == nil {
 		t.Fatal("bad JSON accepted")
+	}
+}
+
+func TestSampler(t *testing.T) {
+	s := &sampler{every: 10 * time.Second, last: map[string]time.Time{}}
+	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	steps := []struct {
+		key  string
+		at   time.Duration
+		want bool
+	}{{"a", 0, true}, {"a", time.Second, false}, {"b", time.Second, true}, {"a", 11 * time.Second, true}, {"a", 12 * time.Second, false}}
+	for i, st := range steps {
+		if got := s.allow(st.key, t0.Add(st.at)); got != st.want {
+			t.Fatalf("step %d: allow = %v", i, got)
+		}
 	}
 }

@@ -103,6 +103,9 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Compare.Timeout <= 0 {
 		cfg.Compare.Timeout = 5 * time.Second
 	}
+	if cfg.Compare.LogEvery <= 0 {
+		cfg.Compare.LogEvery = 10 * time.Second
+	}
 	if cfg.Compare.MaxConcurrent <= 0 {
 		cfg.Compare.MaxConcurrent = 64
 	}

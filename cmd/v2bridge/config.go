@@ -44,10 +44,17 @@ type fileConfig struct {
 
 // compareConfig configures routes in compare mode.
 type compareConfig struct {
-	Primary   string        `yaml:"primary"`
-	Timeout   time.Duration `yaml:"timeout"`
-	Tolerance float64       `yaml:"tolerance"`
-	Ignore    []string      `yaml:"ignore"`
+	Primary   string                        `yaml:"primary"`
+	Timeout   time.Duration                 `yaml:"timeout"`
+	Tolerance float64                       `yaml:"tolerance"`
+	Ignore    []string                      `yaml:"ignore"`
+	Routes    map[string]compareRouteConfig `yaml:"routes"`
+}
+
+// compareRouteConfig overrides the comparison of one route.
+type compareRouteConfig struct {
+	Tolerance float64  `yaml:"tolerance"`
+	Ignore    []string `yaml:"ignore"`
 }
 
 // reportConfig configures the usage report.
@@ -175,6 +182,11 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.Compare.Tolerance < 0 || c.Compare.Tolerance >= 1 {
 		errs = append(errs, errors.New("compare.tolerance: must be in [0, 1)"))
+	}
+	for name, rc := range c.Compare.Routes {
+		if rc.Tolerance < 0 || rc.Tolerance >= 1 {
+			errs = append(errs, fmt.Errorf("compare.routes.%s.tolerance: must be in [0, 1)", name))
+		}
 	}
 	if c.Report.AdminTokenEnv != "" && strings.TrimSpace(getenv(c.Report.AdminTokenEnv)) == "" {
 		errs = append(errs, fmt.Errorf("report.admin_token_env: environment variable %s is not set", c.Report.AdminTokenEnv))

@@ -258,6 +258,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,
 			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
+			PerRoute:     perRouteCompare(cfg.Compare),
 		},
 	}, cfg.UpstreamTimeout, log)
 	saved := make(chan error, 1)
@@ -338,4 +339,19 @@ func rateLimit(n int) int {
 		return -1
 	}
 	return n
+}
+
+func perRouteCompare(c compareConfig) map[string]gateway.CompareOptions {
+	out := map[string]gateway.CompareOptions{}
+	for name, rc := range c.Routes {
+		o := gateway.CompareOptions{Tolerance: rc.Tolerance, Ignore: rc.Ignore}
+		if o.Tolerance == 0 {
+			o.Tolerance = c.Tolerance
+		}
+		if o.Ignore == nil {
+			o.Ignore = c.Ignore
+		}
+		out[name] = o
+	}
+	return out
 }

@@ -35,6 +35,9 @@ func TestDocumentedConfigIsDefault(t *testing.T) {
 	if len(cfg.Compare.Ignore) == 0 {
 		cfg.Compare.Ignore = nil
 	}
+	if len(cfg.Compare.Routes) == 0 {
+		cfg.Compare.Routes = nil
+	}
 	if want := defaultConfig(); !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("configs/v2bridge.yaml = %+v\ndefaults = %+v", cfg, want)
 	}
