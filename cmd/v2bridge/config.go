@@ -28,6 +28,7 @@ type fileConfig struct {
 	RequestTimeout           time.Duration     `yaml:"request_timeout"`
 	UpstreamTimeout          time.Duration     `yaml:"upstream_timeout"`
 	LogLevel                 string            `yaml:"log_level"`
+	LogFormat                string            `yaml:"log_format"`
 	RejectUnmappedLegacyKeys bool              `yaml:"reject_unmapped_legacy_keys"`
 	RateLimitPerMinute       int               `yaml:"rate_limit_per_minute"`
 	UseCreateDeployment      bool              `yaml:"use_create_deployment"`
@@ -37,6 +38,9 @@ type fileConfig struct {
 	MaxInFlight              int               `yaml:"max_in_flight"`
 	Compare                  compareConfig     `yaml:"compare"`
 	Report                   reportConfig      `yaml:"report"`
+	Cache                    cacheConfig       `yaml:"cache"`
+	MetricNamesWindow        time.Duration     `yaml:"metric_names_window"`
+	PprofListen              string            `yaml:"pprof_listen"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
@@ -55,6 +59,14 @@ type compareConfig struct {
 type compareRouteConfig struct {
 	Tolerance float64  `yaml:"tolerance"`
 	Ignore    []string `yaml:"ignore"`
+}
+
+// cacheConfig sizes the caches (every entry is keyed by the caller's identity).
+type cacheConfig struct {
+	CursorTTL  time.Duration `yaml:"cursor_ttl"`
+	ListTTL    time.Duration `yaml:"list_ttl"`
+	AccountTTL time.Duration `yaml:"account_ttl"`
+	MaxEntries int           `yaml:"max_entries"`
 }
 
 // reportConfig configures the usage report.
@@ -79,11 +91,14 @@ func defaultConfig() fileConfig {
 		RequestTimeout:  60 * time.Second,
 		UpstreamTimeout: 30 * time.Second,
 		LogLevel:        "info",
+		LogFormat:       "json",
 
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
 		MaxInFlight:        1000,
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
+		Cache:              cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute, MaxEntries: 10000},
+		MetricNamesWindow:  24 * time.Hour,
 	}
 }
 
@@ -191,11 +206,26 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	if c.Report.AdminTokenEnv != "" && strings.TrimSpace(getenv(c.Report.AdminTokenEnv)) == "" {
 		errs = append(errs, fmt.Errorf("report.admin_token_env: environment variable %s is not set", c.Report.AdminTokenEnv))
 	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"cache.cursor_ttl", c.Cache.CursorTTL}, {"cache.list_ttl", c.Cache.ListTTL}, {"cache.account_ttl", c.Cache.AccountTTL},
+		{"metric_names_window", c.MetricNamesWindow}} {
+		if d.v <= 0 {
+			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
+		}
+	}
+	if c.Cache.MaxEntries <= 0 {
+		errs = append(errs, errors.New("cache.max_entries: must be positive"))
+	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))
 	}
 	if c.RateLimitPerMinute < 0 {
 		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))
+	}
+	if c.LogFormat != "json" && c.LogFormat != "console" {
+		errs = append(errs, fmt.Errorf("log_format: %q is not json or console", c.LogFormat))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

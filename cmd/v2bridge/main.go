@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -162,7 +163,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log)
+	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{})
 	base := "http://" + gwLn.Addr().String()
 	fmt.Fprintf(stdout, `v2bridge demo: REST API v2 on %s, answered from the NerdGraph simulator at %s
 
@@ -177,10 +178,11 @@ Usage report: curl -H 'Authorization: Bearer %s' %s/v2bridge/report
 	return serveUntil(ctx, gwLn, g.Handler(), log)
 }
 
-func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger) *gateway.Gateway {
+func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options) *gateway.Gateway {
 	m := gateway.NewMetrics()
 	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream})
-	tr := translate.New(client, translate.Options{Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
+	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
+	tr := translate.New(client, topts)
 	cfg.Metrics = m
 	cfg.Ready = client.Ping
 	return gateway.New(cfg, tr, log)
@@ -229,7 +231,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		reportToken = strings.TrimSpace(os.Getenv(cfg.Report.AdminTokenEnv))
 	}
 	modes, _ := cfg.modes()
-	log, err := newLogger(cfg.LogLevel, false, stderr)
+	log, err := newLogger(cfg.LogLevel, cfg.LogFormat == "console", stderr)
 	if err != nil {
 		return err
 	}
@@ -260,7 +262,25 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
 			PerRoute:     perRouteCompare(cfg.Compare),
 		},
-	}, cfg.UpstreamTimeout, log)
+	}, cfg.UpstreamTimeout, log, translate.Options{
+		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
+		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
+	})
+	if cfg.PprofListen != "" {
+		pl, err := net.Listen("tcp", cfg.PprofListen)
+		if err != nil {
+			return fmt.Errorf("pprof_listen: %w", err)
+		}
+		pm := http.NewServeMux()
+		pm.HandleFunc("/debug/pprof/", pprof.Index)
+		pm.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		pm.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		pm.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		pm.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		psrv := &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = psrv.Serve(pl) }()
+		defer psrv.Close()
+	}
 	saved := make(chan error, 1)
 	go func() { saved <- g.RunReportState(ctx, 5*time.Second) }()
 	defer func() {
