@@ -212,6 +212,10 @@ func operationText(name string) string {
 		return ng.Deployments_Operation
 	case "DeploymentCreateEvent":
 		return ng.DeploymentCreateEvent_Operation
+	case "AppUpdate":
+		return ng.AppUpdate_Operation
+	case "AppDelete":
+		return ng.AppDelete_Operation
 	}
 	return ""
 }

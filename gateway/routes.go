@@ -67,6 +67,20 @@ func Routes() []Route {
 			handle:   handleApplicationsShow,
 		},
 		{
+			Name: "applications.update", Operations: []string{"AppShow", "AppUpdate"}, Methods: []string{http.MethodPut},
+			Path: "/applications/{id:[0-9]+}", Fidelity: Approximate,
+			Note: "one read and one mutation document with only the changed fields (alias, Apdex, the browser app's " +
+				"Apdex and loader; RUM switched on with a Lite agent); `use_server_side_config` is read-only as in REST; " +
+				"the answer is the read with the changes applied",
+			handle: handleApplicationUpdate,
+		},
+		{
+			Name: "applications.delete", Operations: []string{"AppShow", "AppDelete"}, Methods: []string{http.MethodDelete},
+			Path: "/applications/{id:[0-9]+}", Fidelity: Exact,
+			Note:   "409 while the application reports, as REST; never forced",
+			handle: handleApplicationDelete,
+		},
+		{
 			Name: "applications.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
 			Fidelity: Approximate,
 			Note: "names reported in the last day only (REST listed every name ever reported); `values` per name " +

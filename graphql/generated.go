@@ -46,6 +46,825 @@ type AccountsResponse struct {
 // GetActor returns AccountsResponse.Actor, and is useful for accessing the field via an interface.
 func (v *AccountsResponse) GetActor() *AccountsActor { return v.Actor }
 
+type AgentApplicationBrowserLoader string
+
+const (
+	AgentApplicationBrowserLoaderLite AgentApplicationBrowserLoader = "LITE"
+	AgentApplicationBrowserLoaderNone AgentApplicationBrowserLoader = "NONE"
+	AgentApplicationBrowserLoaderPro  AgentApplicationBrowserLoader = "PRO"
+	AgentApplicationBrowserLoaderSpa  AgentApplicationBrowserLoader = "SPA"
+)
+
+var AllAgentApplicationBrowserLoader = []AgentApplicationBrowserLoader{
+	AgentApplicationBrowserLoaderLite,
+	AgentApplicationBrowserLoaderNone,
+	AgentApplicationBrowserLoaderPro,
+	AgentApplicationBrowserLoaderSpa,
+}
+
+// Browser settings for creating or enabling a browser application.
+type AgentApplicationBrowserSettingsInput struct {
+	CookiesEnabled            *bool                          `json:"cookiesEnabled,omitempty"`
+	DistributedTracingEnabled *bool                          `json:"distributedTracingEnabled,omitempty"`
+	LoaderType                *AgentApplicationBrowserLoader `json:"loaderType,omitempty"`
+}
+
+// GetCookiesEnabled returns AgentApplicationBrowserSettingsInput.CookiesEnabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationBrowserSettingsInput) GetCookiesEnabled() *bool { return v.CookiesEnabled }
+
+// GetDistributedTracingEnabled returns AgentApplicationBrowserSettingsInput.DistributedTracingEnabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationBrowserSettingsInput) GetDistributedTracingEnabled() *bool {
+	return v.DistributedTracingEnabled
+}
+
+// GetLoaderType returns AgentApplicationBrowserSettingsInput.LoaderType, and is useful for accessing the field via an interface.
+func (v *AgentApplicationBrowserSettingsInput) GetLoaderType() *AgentApplicationBrowserLoader {
+	return v.LoaderType
+}
+
+type AgentApplicationSettingsApmConfigInput struct {
+	ApdexTarget         *float64 `json:"apdexTarget,omitempty"`
+	UseServerSideConfig *bool    `json:"useServerSideConfig,omitempty"`
+}
+
+// GetApdexTarget returns AgentApplicationSettingsApmConfigInput.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsApmConfigInput) GetApdexTarget() *float64 { return v.ApdexTarget }
+
+// GetUseServerSideConfig returns AgentApplicationSettingsApmConfigInput.UseServerSideConfig, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsApmConfigInput) GetUseServerSideConfig() *bool {
+	return v.UseServerSideConfig
+}
+
+type AgentApplicationSettingsApplicationExitInfoInput struct {
+	Enabled *bool `json:"enabled"`
+}
+
+// GetEnabled returns AgentApplicationSettingsApplicationExitInfoInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsApplicationExitInfoInput) GetEnabled() *bool { return v.Enabled }
+
+type AgentApplicationSettingsBrowserAjaxInput struct {
+	DenyList []string `json:"denyList"`
+}
+
+// GetDenyList returns AgentApplicationSettingsBrowserAjaxInput.DenyList, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserAjaxInput) GetDenyList() []string { return v.DenyList }
+
+type AgentApplicationSettingsBrowserConfigInput struct {
+	ApdexTarget *float64 `json:"apdexTarget,omitempty"`
+}
+
+// GetApdexTarget returns AgentApplicationSettingsBrowserConfigInput.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserConfigInput) GetApdexTarget() *float64 { return v.ApdexTarget }
+
+type AgentApplicationSettingsBrowserConsentModeInput struct {
+	Enabled *bool `json:"enabled"`
+}
+
+// GetEnabled returns AgentApplicationSettingsBrowserConsentModeInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserConsentModeInput) GetEnabled() *bool { return v.Enabled }
+
+type AgentApplicationSettingsBrowserDistributedTracingInput struct {
+	AllowedOrigins             []string `json:"allowedOrigins"`
+	CorsEnabled                *bool    `json:"corsEnabled"`
+	CorsUseNewrelicHeader      *bool    `json:"corsUseNewrelicHeader"`
+	CorsUseTracecontextHeaders *bool    `json:"corsUseTracecontextHeaders"`
+	Enabled                    *bool    `json:"enabled"`
+	ExcludeNewrelicHeader      *bool    `json:"excludeNewrelicHeader"`
+}
+
+// GetAllowedOrigins returns AgentApplicationSettingsBrowserDistributedTracingInput.AllowedOrigins, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetAllowedOrigins() []string {
+	return v.AllowedOrigins
+}
+
+// GetCorsEnabled returns AgentApplicationSettingsBrowserDistributedTracingInput.CorsEnabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetCorsEnabled() *bool {
+	return v.CorsEnabled
+}
+
+// GetCorsUseNewrelicHeader returns AgentApplicationSettingsBrowserDistributedTracingInput.CorsUseNewrelicHeader, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetCorsUseNewrelicHeader() *bool {
+	return v.CorsUseNewrelicHeader
+}
+
+// GetCorsUseTracecontextHeaders returns AgentApplicationSettingsBrowserDistributedTracingInput.CorsUseTracecontextHeaders, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetCorsUseTracecontextHeaders() *bool {
+	return v.CorsUseTracecontextHeaders
+}
+
+// GetEnabled returns AgentApplicationSettingsBrowserDistributedTracingInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetEnabled() *bool { return v.Enabled }
+
+// GetExcludeNewrelicHeader returns AgentApplicationSettingsBrowserDistributedTracingInput.ExcludeNewrelicHeader, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserDistributedTracingInput) GetExcludeNewrelicHeader() *bool {
+	return v.ExcludeNewrelicHeader
+}
+
+type AgentApplicationSettingsBrowserLoader string
+
+const (
+	AgentApplicationSettingsBrowserLoaderLite AgentApplicationSettingsBrowserLoader = "LITE"
+	AgentApplicationSettingsBrowserLoaderNone AgentApplicationSettingsBrowserLoader = "NONE"
+	AgentApplicationSettingsBrowserLoaderPro  AgentApplicationSettingsBrowserLoader = "PRO"
+	AgentApplicationSettingsBrowserLoaderSpa  AgentApplicationSettingsBrowserLoader = "SPA"
+	AgentApplicationSettingsBrowserLoaderXhr  AgentApplicationSettingsBrowserLoader = "XHR"
+)
+
+var AllAgentApplicationSettingsBrowserLoader = []AgentApplicationSettingsBrowserLoader{
+	AgentApplicationSettingsBrowserLoaderLite,
+	AgentApplicationSettingsBrowserLoaderNone,
+	AgentApplicationSettingsBrowserLoaderPro,
+	AgentApplicationSettingsBrowserLoaderSpa,
+	AgentApplicationSettingsBrowserLoaderXhr,
+}
+
+type AgentApplicationSettingsBrowserLoaderInput string
+
+const (
+	AgentApplicationSettingsBrowserLoaderInputLite AgentApplicationSettingsBrowserLoaderInput = "LITE"
+	AgentApplicationSettingsBrowserLoaderInputNone AgentApplicationSettingsBrowserLoaderInput = "NONE"
+	AgentApplicationSettingsBrowserLoaderInputPro  AgentApplicationSettingsBrowserLoaderInput = "PRO"
+	AgentApplicationSettingsBrowserLoaderInputSpa  AgentApplicationSettingsBrowserLoaderInput = "SPA"
+)
+
+var AllAgentApplicationSettingsBrowserLoaderInput = []AgentApplicationSettingsBrowserLoaderInput{
+	AgentApplicationSettingsBrowserLoaderInputLite,
+	AgentApplicationSettingsBrowserLoaderInputNone,
+	AgentApplicationSettingsBrowserLoaderInputPro,
+	AgentApplicationSettingsBrowserLoaderInputSpa,
+}
+
+type AgentApplicationSettingsBrowserMonitoringInput struct {
+	Ajax               *AgentApplicationSettingsBrowserAjaxInput               `json:"ajax,omitempty"`
+	DistributedTracing *AgentApplicationSettingsBrowserDistributedTracingInput `json:"distributedTracing,omitempty"`
+	Loader             *AgentApplicationSettingsBrowserLoaderInput             `json:"loader,omitempty"`
+	PinnedVersion      *string                                                 `json:"pinnedVersion,omitempty"`
+	Privacy            *AgentApplicationSettingsBrowserPrivacyInput            `json:"privacy,omitempty"`
+}
+
+// GetAjax returns AgentApplicationSettingsBrowserMonitoringInput.Ajax, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserMonitoringInput) GetAjax() *AgentApplicationSettingsBrowserAjaxInput {
+	return v.Ajax
+}
+
+// GetDistributedTracing returns AgentApplicationSettingsBrowserMonitoringInput.DistributedTracing, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserMonitoringInput) GetDistributedTracing() *AgentApplicationSettingsBrowserDistributedTracingInput {
+	return v.DistributedTracing
+}
+
+// GetLoader returns AgentApplicationSettingsBrowserMonitoringInput.Loader, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserMonitoringInput) GetLoader() *AgentApplicationSettingsBrowserLoaderInput {
+	return v.Loader
+}
+
+// GetPinnedVersion returns AgentApplicationSettingsBrowserMonitoringInput.PinnedVersion, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserMonitoringInput) GetPinnedVersion() *string {
+	return v.PinnedVersion
+}
+
+// GetPrivacy returns AgentApplicationSettingsBrowserMonitoringInput.Privacy, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserMonitoringInput) GetPrivacy() *AgentApplicationSettingsBrowserPrivacyInput {
+	return v.Privacy
+}
+
+type AgentApplicationSettingsBrowserPerformanceInput struct {
+	CaptureDetail   *bool `json:"captureDetail"`
+	CaptureMarks    *bool `json:"captureMarks"`
+	CaptureMeasures *bool `json:"captureMeasures"`
+}
+
+// GetCaptureDetail returns AgentApplicationSettingsBrowserPerformanceInput.CaptureDetail, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserPerformanceInput) GetCaptureDetail() *bool {
+	return v.CaptureDetail
+}
+
+// GetCaptureMarks returns AgentApplicationSettingsBrowserPerformanceInput.CaptureMarks, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserPerformanceInput) GetCaptureMarks() *bool {
+	return v.CaptureMarks
+}
+
+// GetCaptureMeasures returns AgentApplicationSettingsBrowserPerformanceInput.CaptureMeasures, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserPerformanceInput) GetCaptureMeasures() *bool {
+	return v.CaptureMeasures
+}
+
+type AgentApplicationSettingsBrowserPrivacyInput struct {
+	CookiesEnabled *bool `json:"cookiesEnabled"`
+}
+
+// GetCookiesEnabled returns AgentApplicationSettingsBrowserPrivacyInput.CookiesEnabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsBrowserPrivacyInput) GetCookiesEnabled() *bool {
+	return v.CookiesEnabled
+}
+
+type AgentApplicationSettingsErrorCollectorInput struct {
+	Enabled              *bool    `json:"enabled"`
+	ExpectedErrorClasses []string `json:"expectedErrorClasses"`
+	ExpectedErrorCodes   []string `json:"expectedErrorCodes"`
+	IgnoredErrorClasses  []string `json:"ignoredErrorClasses"`
+	IgnoredErrorCodes    []string `json:"ignoredErrorCodes"`
+}
+
+// GetEnabled returns AgentApplicationSettingsErrorCollectorInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsErrorCollectorInput) GetEnabled() *bool { return v.Enabled }
+
+// GetExpectedErrorClasses returns AgentApplicationSettingsErrorCollectorInput.ExpectedErrorClasses, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsErrorCollectorInput) GetExpectedErrorClasses() []string {
+	return v.ExpectedErrorClasses
+}
+
+// GetExpectedErrorCodes returns AgentApplicationSettingsErrorCollectorInput.ExpectedErrorCodes, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsErrorCollectorInput) GetExpectedErrorCodes() []string {
+	return v.ExpectedErrorCodes
+}
+
+// GetIgnoredErrorClasses returns AgentApplicationSettingsErrorCollectorInput.IgnoredErrorClasses, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsErrorCollectorInput) GetIgnoredErrorClasses() []string {
+	return v.IgnoredErrorClasses
+}
+
+// GetIgnoredErrorCodes returns AgentApplicationSettingsErrorCollectorInput.IgnoredErrorCodes, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsErrorCollectorInput) GetIgnoredErrorCodes() []string {
+	return v.IgnoredErrorCodes
+}
+
+type AgentApplicationSettingsIgnoredStatusCodeRuleInput struct {
+	Hosts       []string `json:"hosts"`
+	StatusCodes []string `json:"statusCodes"`
+}
+
+// GetHosts returns AgentApplicationSettingsIgnoredStatusCodeRuleInput.Hosts, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsIgnoredStatusCodeRuleInput) GetHosts() []string { return v.Hosts }
+
+// GetStatusCodes returns AgentApplicationSettingsIgnoredStatusCodeRuleInput.StatusCodes, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsIgnoredStatusCodeRuleInput) GetStatusCodes() []string {
+	return v.StatusCodes
+}
+
+type AgentApplicationSettingsJfrInput struct {
+	Enabled *bool `json:"enabled"`
+}
+
+// GetEnabled returns AgentApplicationSettingsJfrInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsJfrInput) GetEnabled() *bool { return v.Enabled }
+
+type AgentApplicationSettingsMaskInputOptionsInput struct {
+	Color         *bool `json:"color"`
+	Date          *bool `json:"date"`
+	DatetimeLocal *bool `json:"datetimeLocal"`
+	Email         *bool `json:"email"`
+	Month         *bool `json:"month"`
+	Number        *bool `json:"number"`
+	Range         *bool `json:"range"`
+	Search        *bool `json:"search"`
+	Select        *bool `json:"select"`
+	Tel           *bool `json:"tel"`
+	Text          *bool `json:"text"`
+	TextArea      *bool `json:"textArea"`
+	Time          *bool `json:"time"`
+	Url           *bool `json:"url"`
+	Week          *bool `json:"week"`
+}
+
+// GetColor returns AgentApplicationSettingsMaskInputOptionsInput.Color, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetColor() *bool { return v.Color }
+
+// GetDate returns AgentApplicationSettingsMaskInputOptionsInput.Date, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetDate() *bool { return v.Date }
+
+// GetDatetimeLocal returns AgentApplicationSettingsMaskInputOptionsInput.DatetimeLocal, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetDatetimeLocal() *bool {
+	return v.DatetimeLocal
+}
+
+// GetEmail returns AgentApplicationSettingsMaskInputOptionsInput.Email, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetEmail() *bool { return v.Email }
+
+// GetMonth returns AgentApplicationSettingsMaskInputOptionsInput.Month, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetMonth() *bool { return v.Month }
+
+// GetNumber returns AgentApplicationSettingsMaskInputOptionsInput.Number, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetNumber() *bool { return v.Number }
+
+// GetRange returns AgentApplicationSettingsMaskInputOptionsInput.Range, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetRange() *bool { return v.Range }
+
+// GetSearch returns AgentApplicationSettingsMaskInputOptionsInput.Search, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetSearch() *bool { return v.Search }
+
+// GetSelect returns AgentApplicationSettingsMaskInputOptionsInput.Select, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetSelect() *bool { return v.Select }
+
+// GetTel returns AgentApplicationSettingsMaskInputOptionsInput.Tel, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetTel() *bool { return v.Tel }
+
+// GetText returns AgentApplicationSettingsMaskInputOptionsInput.Text, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetText() *bool { return v.Text }
+
+// GetTextArea returns AgentApplicationSettingsMaskInputOptionsInput.TextArea, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetTextArea() *bool { return v.TextArea }
+
+// GetTime returns AgentApplicationSettingsMaskInputOptionsInput.Time, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetTime() *bool { return v.Time }
+
+// GetUrl returns AgentApplicationSettingsMaskInputOptionsInput.Url, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetUrl() *bool { return v.Url }
+
+// GetWeek returns AgentApplicationSettingsMaskInputOptionsInput.Week, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMaskInputOptionsInput) GetWeek() *bool { return v.Week }
+
+type AgentApplicationSettingsMobileSessionReplayInput struct {
+	CustomMaskingRules  *json.RawMessage                                      `json:"customMaskingRules"`
+	Enabled             *bool                                                 `json:"enabled"`
+	ErrorSamplingRate   *float64                                              `json:"errorSamplingRate"`
+	MaskAllImages       *bool                                                 `json:"maskAllImages"`
+	MaskAllUserTouches  *bool                                                 `json:"maskAllUserTouches"`
+	MaskApplicationText *bool                                                 `json:"maskApplicationText"`
+	MaskUserInputText   *bool                                                 `json:"maskUserInputText"`
+	Mode                *AgentApplicationSettingsMobileSessionReplayModeInput `json:"mode"`
+	SamplingRate        *float64                                              `json:"samplingRate"`
+}
+
+// GetCustomMaskingRules returns AgentApplicationSettingsMobileSessionReplayInput.CustomMaskingRules, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetCustomMaskingRules() *json.RawMessage {
+	return v.CustomMaskingRules
+}
+
+// GetEnabled returns AgentApplicationSettingsMobileSessionReplayInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetEnabled() *bool { return v.Enabled }
+
+// GetErrorSamplingRate returns AgentApplicationSettingsMobileSessionReplayInput.ErrorSamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetErrorSamplingRate() *float64 {
+	return v.ErrorSamplingRate
+}
+
+// GetMaskAllImages returns AgentApplicationSettingsMobileSessionReplayInput.MaskAllImages, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetMaskAllImages() *bool {
+	return v.MaskAllImages
+}
+
+// GetMaskAllUserTouches returns AgentApplicationSettingsMobileSessionReplayInput.MaskAllUserTouches, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetMaskAllUserTouches() *bool {
+	return v.MaskAllUserTouches
+}
+
+// GetMaskApplicationText returns AgentApplicationSettingsMobileSessionReplayInput.MaskApplicationText, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetMaskApplicationText() *bool {
+	return v.MaskApplicationText
+}
+
+// GetMaskUserInputText returns AgentApplicationSettingsMobileSessionReplayInput.MaskUserInputText, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetMaskUserInputText() *bool {
+	return v.MaskUserInputText
+}
+
+// GetMode returns AgentApplicationSettingsMobileSessionReplayInput.Mode, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetMode() *AgentApplicationSettingsMobileSessionReplayModeInput {
+	return v.Mode
+}
+
+// GetSamplingRate returns AgentApplicationSettingsMobileSessionReplayInput.SamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSessionReplayInput) GetSamplingRate() *float64 {
+	return v.SamplingRate
+}
+
+type AgentApplicationSettingsMobileSessionReplayModeInput string
+
+const (
+	AgentApplicationSettingsMobileSessionReplayModeInputCustom  AgentApplicationSettingsMobileSessionReplayModeInput = "CUSTOM"
+	AgentApplicationSettingsMobileSessionReplayModeInputDefault AgentApplicationSettingsMobileSessionReplayModeInput = "DEFAULT"
+)
+
+var AllAgentApplicationSettingsMobileSessionReplayModeInput = []AgentApplicationSettingsMobileSessionReplayModeInput{
+	AgentApplicationSettingsMobileSessionReplayModeInputCustom,
+	AgentApplicationSettingsMobileSessionReplayModeInputDefault,
+}
+
+type AgentApplicationSettingsMobileSettingsInput struct {
+	ApplicationExitInfo *AgentApplicationSettingsApplicationExitInfoInput `json:"applicationExitInfo"`
+	MobileSessionReplay *AgentApplicationSettingsMobileSessionReplayInput `json:"mobileSessionReplay"`
+	NetworkSettings     *AgentApplicationSettingsNetworkSettingsInput     `json:"networkSettings"`
+	UseCrashReports     *bool                                             `json:"useCrashReports"`
+}
+
+// GetApplicationExitInfo returns AgentApplicationSettingsMobileSettingsInput.ApplicationExitInfo, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSettingsInput) GetApplicationExitInfo() *AgentApplicationSettingsApplicationExitInfoInput {
+	return v.ApplicationExitInfo
+}
+
+// GetMobileSessionReplay returns AgentApplicationSettingsMobileSettingsInput.MobileSessionReplay, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSettingsInput) GetMobileSessionReplay() *AgentApplicationSettingsMobileSessionReplayInput {
+	return v.MobileSessionReplay
+}
+
+// GetNetworkSettings returns AgentApplicationSettingsMobileSettingsInput.NetworkSettings, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSettingsInput) GetNetworkSettings() *AgentApplicationSettingsNetworkSettingsInput {
+	return v.NetworkSettings
+}
+
+// GetUseCrashReports returns AgentApplicationSettingsMobileSettingsInput.UseCrashReports, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsMobileSettingsInput) GetUseCrashReports() *bool {
+	return v.UseCrashReports
+}
+
+type AgentApplicationSettingsNetworkAliasesInput struct {
+	Alias string   `json:"alias"`
+	Hosts []string `json:"hosts"`
+}
+
+// GetAlias returns AgentApplicationSettingsNetworkAliasesInput.Alias, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkAliasesInput) GetAlias() string { return v.Alias }
+
+// GetHosts returns AgentApplicationSettingsNetworkAliasesInput.Hosts, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkAliasesInput) GetHosts() []string { return v.Hosts }
+
+type AgentApplicationSettingsNetworkFilterMode string
+
+const (
+	AgentApplicationSettingsNetworkFilterModeDisabled AgentApplicationSettingsNetworkFilterMode = "DISABLED"
+	AgentApplicationSettingsNetworkFilterModeHide     AgentApplicationSettingsNetworkFilterMode = "HIDE"
+	AgentApplicationSettingsNetworkFilterModeShow     AgentApplicationSettingsNetworkFilterMode = "SHOW"
+)
+
+var AllAgentApplicationSettingsNetworkFilterMode = []AgentApplicationSettingsNetworkFilterMode{
+	AgentApplicationSettingsNetworkFilterModeDisabled,
+	AgentApplicationSettingsNetworkFilterModeHide,
+	AgentApplicationSettingsNetworkFilterModeShow,
+}
+
+type AgentApplicationSettingsNetworkSettingsInput struct {
+	Aliases                []AgentApplicationSettingsNetworkAliasesInput        `json:"aliases"`
+	FilterMode             *AgentApplicationSettingsNetworkFilterMode           `json:"filterMode"`
+	HideList               []string                                             `json:"hideList"`
+	IgnoredStatusCodeRules []AgentApplicationSettingsIgnoredStatusCodeRuleInput `json:"ignoredStatusCodeRules"`
+	ShowList               []string                                             `json:"showList"`
+}
+
+// GetAliases returns AgentApplicationSettingsNetworkSettingsInput.Aliases, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkSettingsInput) GetAliases() []AgentApplicationSettingsNetworkAliasesInput {
+	return v.Aliases
+}
+
+// GetFilterMode returns AgentApplicationSettingsNetworkSettingsInput.FilterMode, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkSettingsInput) GetFilterMode() *AgentApplicationSettingsNetworkFilterMode {
+	return v.FilterMode
+}
+
+// GetHideList returns AgentApplicationSettingsNetworkSettingsInput.HideList, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkSettingsInput) GetHideList() []string { return v.HideList }
+
+// GetIgnoredStatusCodeRules returns AgentApplicationSettingsNetworkSettingsInput.IgnoredStatusCodeRules, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkSettingsInput) GetIgnoredStatusCodeRules() []AgentApplicationSettingsIgnoredStatusCodeRuleInput {
+	return v.IgnoredStatusCodeRules
+}
+
+// GetShowList returns AgentApplicationSettingsNetworkSettingsInput.ShowList, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsNetworkSettingsInput) GetShowList() []string { return v.ShowList }
+
+type AgentApplicationSettingsRecordSqlEnum string
+
+const (
+	AgentApplicationSettingsRecordSqlEnumObfuscated AgentApplicationSettingsRecordSqlEnum = "OBFUSCATED"
+	AgentApplicationSettingsRecordSqlEnumOff        AgentApplicationSettingsRecordSqlEnum = "OFF"
+	AgentApplicationSettingsRecordSqlEnumRaw        AgentApplicationSettingsRecordSqlEnum = "RAW"
+)
+
+var AllAgentApplicationSettingsRecordSqlEnum = []AgentApplicationSettingsRecordSqlEnum{
+	AgentApplicationSettingsRecordSqlEnumObfuscated,
+	AgentApplicationSettingsRecordSqlEnumOff,
+	AgentApplicationSettingsRecordSqlEnumRaw,
+}
+
+type AgentApplicationSettingsSessionReplayInput struct {
+	AutoStart         *bool                                          `json:"autoStart"`
+	BlockSelector     *string                                        `json:"blockSelector"`
+	CollectFonts      *bool                                          `json:"collectFonts"`
+	Enabled           *bool                                          `json:"enabled"`
+	ErrorSamplingRate *float64                                       `json:"errorSamplingRate"`
+	FixStylesheets    *bool                                          `json:"fixStylesheets"`
+	InlineImages      *bool                                          `json:"inlineImages"`
+	InlineStylesheet  *bool                                          `json:"inlineStylesheet"`
+	MaskAllInputs     *bool                                          `json:"maskAllInputs"`
+	MaskInputOptions  *AgentApplicationSettingsMaskInputOptionsInput `json:"maskInputOptions"`
+	MaskTextSelector  *string                                        `json:"maskTextSelector"`
+	Preload           *bool                                          `json:"preload"`
+	SamplingRate      *float64                                       `json:"samplingRate"`
+}
+
+// GetAutoStart returns AgentApplicationSettingsSessionReplayInput.AutoStart, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetAutoStart() *bool { return v.AutoStart }
+
+// GetBlockSelector returns AgentApplicationSettingsSessionReplayInput.BlockSelector, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetBlockSelector() *string {
+	return v.BlockSelector
+}
+
+// GetCollectFonts returns AgentApplicationSettingsSessionReplayInput.CollectFonts, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetCollectFonts() *bool { return v.CollectFonts }
+
+// GetEnabled returns AgentApplicationSettingsSessionReplayInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetEnabled() *bool { return v.Enabled }
+
+// GetErrorSamplingRate returns AgentApplicationSettingsSessionReplayInput.ErrorSamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetErrorSamplingRate() *float64 {
+	return v.ErrorSamplingRate
+}
+
+// GetFixStylesheets returns AgentApplicationSettingsSessionReplayInput.FixStylesheets, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetFixStylesheets() *bool {
+	return v.FixStylesheets
+}
+
+// GetInlineImages returns AgentApplicationSettingsSessionReplayInput.InlineImages, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetInlineImages() *bool { return v.InlineImages }
+
+// GetInlineStylesheet returns AgentApplicationSettingsSessionReplayInput.InlineStylesheet, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetInlineStylesheet() *bool {
+	return v.InlineStylesheet
+}
+
+// GetMaskAllInputs returns AgentApplicationSettingsSessionReplayInput.MaskAllInputs, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetMaskAllInputs() *bool { return v.MaskAllInputs }
+
+// GetMaskInputOptions returns AgentApplicationSettingsSessionReplayInput.MaskInputOptions, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetMaskInputOptions() *AgentApplicationSettingsMaskInputOptionsInput {
+	return v.MaskInputOptions
+}
+
+// GetMaskTextSelector returns AgentApplicationSettingsSessionReplayInput.MaskTextSelector, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetMaskTextSelector() *string {
+	return v.MaskTextSelector
+}
+
+// GetPreload returns AgentApplicationSettingsSessionReplayInput.Preload, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetPreload() *bool { return v.Preload }
+
+// GetSamplingRate returns AgentApplicationSettingsSessionReplayInput.SamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionReplayInput) GetSamplingRate() *float64 {
+	return v.SamplingRate
+}
+
+type AgentApplicationSettingsSessionTraceInput struct {
+	Enabled           *bool                                          `json:"enabled"`
+	ErrorSamplingRate *float64                                       `json:"errorSamplingRate"`
+	Mode              *AgentApplicationSettingsSessionTraceModeInput `json:"mode"`
+	SamplingRate      *float64                                       `json:"samplingRate"`
+}
+
+// GetEnabled returns AgentApplicationSettingsSessionTraceInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionTraceInput) GetEnabled() *bool { return v.Enabled }
+
+// GetErrorSamplingRate returns AgentApplicationSettingsSessionTraceInput.ErrorSamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionTraceInput) GetErrorSamplingRate() *float64 {
+	return v.ErrorSamplingRate
+}
+
+// GetMode returns AgentApplicationSettingsSessionTraceInput.Mode, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionTraceInput) GetMode() *AgentApplicationSettingsSessionTraceModeInput {
+	return v.Mode
+}
+
+// GetSamplingRate returns AgentApplicationSettingsSessionTraceInput.SamplingRate, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSessionTraceInput) GetSamplingRate() *float64 { return v.SamplingRate }
+
+type AgentApplicationSettingsSessionTraceModeInput string
+
+const (
+	AgentApplicationSettingsSessionTraceModeInputFixedRate     AgentApplicationSettingsSessionTraceModeInput = "FIXED_RATE"
+	AgentApplicationSettingsSessionTraceModeInputProbabilistic AgentApplicationSettingsSessionTraceModeInput = "PROBABILISTIC"
+)
+
+var AllAgentApplicationSettingsSessionTraceModeInput = []AgentApplicationSettingsSessionTraceModeInput{
+	AgentApplicationSettingsSessionTraceModeInputFixedRate,
+	AgentApplicationSettingsSessionTraceModeInputProbabilistic,
+}
+
+type AgentApplicationSettingsSlowSqlInput struct {
+	Enabled *bool `json:"enabled"`
+}
+
+// GetEnabled returns AgentApplicationSettingsSlowSqlInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsSlowSqlInput) GetEnabled() *bool { return v.Enabled }
+
+type AgentApplicationSettingsThreadProfilerInput struct {
+	Enabled *bool `json:"enabled"`
+}
+
+// GetEnabled returns AgentApplicationSettingsThreadProfilerInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsThreadProfilerInput) GetEnabled() *bool { return v.Enabled }
+
+type AgentApplicationSettingsThresholdTypeEnum string
+
+const (
+	AgentApplicationSettingsThresholdTypeEnumApdexF AgentApplicationSettingsThresholdTypeEnum = "APDEX_F"
+	AgentApplicationSettingsThresholdTypeEnumValue  AgentApplicationSettingsThresholdTypeEnum = "VALUE"
+)
+
+var AllAgentApplicationSettingsThresholdTypeEnum = []AgentApplicationSettingsThresholdTypeEnum{
+	AgentApplicationSettingsThresholdTypeEnumApdexF,
+	AgentApplicationSettingsThresholdTypeEnumValue,
+}
+
+type AgentApplicationSettingsTracer string
+
+const (
+	AgentApplicationSettingsTracerCrossApplicationTracer AgentApplicationSettingsTracer = "CROSS_APPLICATION_TRACER"
+	AgentApplicationSettingsTracerDistributedTracing     AgentApplicationSettingsTracer = "DISTRIBUTED_TRACING"
+	AgentApplicationSettingsTracerNone                   AgentApplicationSettingsTracer = "NONE"
+	AgentApplicationSettingsTracerOptOut                 AgentApplicationSettingsTracer = "OPT_OUT"
+)
+
+var AllAgentApplicationSettingsTracer = []AgentApplicationSettingsTracer{
+	AgentApplicationSettingsTracerCrossApplicationTracer,
+	AgentApplicationSettingsTracerDistributedTracing,
+	AgentApplicationSettingsTracerNone,
+	AgentApplicationSettingsTracerOptOut,
+}
+
+type AgentApplicationSettingsTracerTypeInput struct {
+	Value *AgentApplicationSettingsTracer `json:"value"`
+}
+
+// GetValue returns AgentApplicationSettingsTracerTypeInput.Value, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTracerTypeInput) GetValue() *AgentApplicationSettingsTracer {
+	return v.Value
+}
+
+type AgentApplicationSettingsTransactionTracerInput struct {
+	CaptureMemcacheKeys       *bool                                      `json:"captureMemcacheKeys"`
+	Enabled                   *bool                                      `json:"enabled"`
+	ExplainEnabled            *bool                                      `json:"explainEnabled"`
+	ExplainThresholdType      *AgentApplicationSettingsThresholdTypeEnum `json:"explainThresholdType"`
+	ExplainThresholdValue     *float64                                   `json:"explainThresholdValue"`
+	LogSql                    *bool                                      `json:"logSql"`
+	RecordSql                 *AgentApplicationSettingsRecordSqlEnum     `json:"recordSql"`
+	StackTraceThreshold       *float64                                   `json:"stackTraceThreshold"`
+	TransactionThresholdType  *AgentApplicationSettingsThresholdTypeEnum `json:"transactionThresholdType"`
+	TransactionThresholdValue *float64                                   `json:"transactionThresholdValue"`
+}
+
+// GetCaptureMemcacheKeys returns AgentApplicationSettingsTransactionTracerInput.CaptureMemcacheKeys, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetCaptureMemcacheKeys() *bool {
+	return v.CaptureMemcacheKeys
+}
+
+// GetEnabled returns AgentApplicationSettingsTransactionTracerInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetEnabled() *bool { return v.Enabled }
+
+// GetExplainEnabled returns AgentApplicationSettingsTransactionTracerInput.ExplainEnabled, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetExplainEnabled() *bool {
+	return v.ExplainEnabled
+}
+
+// GetExplainThresholdType returns AgentApplicationSettingsTransactionTracerInput.ExplainThresholdType, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetExplainThresholdType() *AgentApplicationSettingsThresholdTypeEnum {
+	return v.ExplainThresholdType
+}
+
+// GetExplainThresholdValue returns AgentApplicationSettingsTransactionTracerInput.ExplainThresholdValue, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetExplainThresholdValue() *float64 {
+	return v.ExplainThresholdValue
+}
+
+// GetLogSql returns AgentApplicationSettingsTransactionTracerInput.LogSql, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetLogSql() *bool { return v.LogSql }
+
+// GetRecordSql returns AgentApplicationSettingsTransactionTracerInput.RecordSql, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetRecordSql() *AgentApplicationSettingsRecordSqlEnum {
+	return v.RecordSql
+}
+
+// GetStackTraceThreshold returns AgentApplicationSettingsTransactionTracerInput.StackTraceThreshold, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetStackTraceThreshold() *float64 {
+	return v.StackTraceThreshold
+}
+
+// GetTransactionThresholdType returns AgentApplicationSettingsTransactionTracerInput.TransactionThresholdType, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetTransactionThresholdType() *AgentApplicationSettingsThresholdTypeEnum {
+	return v.TransactionThresholdType
+}
+
+// GetTransactionThresholdValue returns AgentApplicationSettingsTransactionTracerInput.TransactionThresholdValue, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsTransactionTracerInput) GetTransactionThresholdValue() *float64 {
+	return v.TransactionThresholdValue
+}
+
+type AgentApplicationSettingsUpdateErrorClass string
+
+const (
+	AgentApplicationSettingsUpdateErrorClassAccessDenied AgentApplicationSettingsUpdateErrorClass = "ACCESS_DENIED"
+	AgentApplicationSettingsUpdateErrorClassInvalidInput AgentApplicationSettingsUpdateErrorClass = "INVALID_INPUT"
+	AgentApplicationSettingsUpdateErrorClassNotFound     AgentApplicationSettingsUpdateErrorClass = "NOT_FOUND"
+)
+
+var AllAgentApplicationSettingsUpdateErrorClass = []AgentApplicationSettingsUpdateErrorClass{
+	AgentApplicationSettingsUpdateErrorClassAccessDenied,
+	AgentApplicationSettingsUpdateErrorClassInvalidInput,
+	AgentApplicationSettingsUpdateErrorClassNotFound,
+}
+
+// Settings to change on an APM, browser or mobile application.
+type AgentApplicationSettingsUpdateInput struct {
+	Alias               *string                                          `json:"alias,omitempty"`
+	ApmConfig           *AgentApplicationSettingsApmConfigInput          `json:"apmConfig,omitempty"`
+	BrowserConfig       *AgentApplicationSettingsBrowserConfigInput      `json:"browserConfig,omitempty"`
+	BrowserConsentMode  *AgentApplicationSettingsBrowserConsentModeInput `json:"browserConsentMode,omitempty"`
+	BrowserMonitoring   *AgentApplicationSettingsBrowserMonitoringInput  `json:"browserMonitoring,omitempty"`
+	BrowserPerformance  *AgentApplicationSettingsBrowserPerformanceInput `json:"browserPerformance,omitempty"`
+	CaptureMemcacheKeys *bool                                            `json:"captureMemcacheKeys,omitempty"`
+	ErrorCollector      *AgentApplicationSettingsErrorCollectorInput     `json:"errorCollector,omitempty"`
+	Jfr                 *AgentApplicationSettingsJfrInput                `json:"jfr,omitempty"`
+	MobileSettings      *AgentApplicationSettingsMobileSettingsInput     `json:"mobileSettings,omitempty"`
+	Name                *string                                          `json:"name,omitempty"`
+	SessionReplay       *AgentApplicationSettingsSessionReplayInput      `json:"sessionReplay,omitempty"`
+	SessionTrace        *AgentApplicationSettingsSessionTraceInput       `json:"sessionTrace,omitempty"`
+	SlowSql             *AgentApplicationSettingsSlowSqlInput            `json:"slowSql,omitempty"`
+	ThreadProfiler      *AgentApplicationSettingsThreadProfilerInput     `json:"threadProfiler,omitempty"`
+	TracerType          *AgentApplicationSettingsTracerTypeInput         `json:"tracerType,omitempty"`
+	TransactionTracer   *AgentApplicationSettingsTransactionTracerInput  `json:"transactionTracer,omitempty"`
+}
+
+// GetAlias returns AgentApplicationSettingsUpdateInput.Alias, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetAlias() *string { return v.Alias }
+
+// GetApmConfig returns AgentApplicationSettingsUpdateInput.ApmConfig, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetApmConfig() *AgentApplicationSettingsApmConfigInput {
+	return v.ApmConfig
+}
+
+// GetBrowserConfig returns AgentApplicationSettingsUpdateInput.BrowserConfig, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetBrowserConfig() *AgentApplicationSettingsBrowserConfigInput {
+	return v.BrowserConfig
+}
+
+// GetBrowserConsentMode returns AgentApplicationSettingsUpdateInput.BrowserConsentMode, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetBrowserConsentMode() *AgentApplicationSettingsBrowserConsentModeInput {
+	return v.BrowserConsentMode
+}
+
+// GetBrowserMonitoring returns AgentApplicationSettingsUpdateInput.BrowserMonitoring, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetBrowserMonitoring() *AgentApplicationSettingsBrowserMonitoringInput {
+	return v.BrowserMonitoring
+}
+
+// GetBrowserPerformance returns AgentApplicationSettingsUpdateInput.BrowserPerformance, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetBrowserPerformance() *AgentApplicationSettingsBrowserPerformanceInput {
+	return v.BrowserPerformance
+}
+
+// GetCaptureMemcacheKeys returns AgentApplicationSettingsUpdateInput.CaptureMemcacheKeys, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetCaptureMemcacheKeys() *bool {
+	return v.CaptureMemcacheKeys
+}
+
+// GetErrorCollector returns AgentApplicationSettingsUpdateInput.ErrorCollector, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetErrorCollector() *AgentApplicationSettingsErrorCollectorInput {
+	return v.ErrorCollector
+}
+
+// GetJfr returns AgentApplicationSettingsUpdateInput.Jfr, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetJfr() *AgentApplicationSettingsJfrInput {
+	return v.Jfr
+}
+
+// GetMobileSettings returns AgentApplicationSettingsUpdateInput.MobileSettings, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetMobileSettings() *AgentApplicationSettingsMobileSettingsInput {
+	return v.MobileSettings
+}
+
+// GetName returns AgentApplicationSettingsUpdateInput.Name, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetName() *string { return v.Name }
+
+// GetSessionReplay returns AgentApplicationSettingsUpdateInput.SessionReplay, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetSessionReplay() *AgentApplicationSettingsSessionReplayInput {
+	return v.SessionReplay
+}
+
+// GetSessionTrace returns AgentApplicationSettingsUpdateInput.SessionTrace, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetSessionTrace() *AgentApplicationSettingsSessionTraceInput {
+	return v.SessionTrace
+}
+
+// GetSlowSql returns AgentApplicationSettingsUpdateInput.SlowSql, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetSlowSql() *AgentApplicationSettingsSlowSqlInput {
+	return v.SlowSql
+}
+
+// GetThreadProfiler returns AgentApplicationSettingsUpdateInput.ThreadProfiler, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetThreadProfiler() *AgentApplicationSettingsThreadProfilerInput {
+	return v.ThreadProfiler
+}
+
+// GetTracerType returns AgentApplicationSettingsUpdateInput.TracerType, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetTracerType() *AgentApplicationSettingsTracerTypeInput {
+	return v.TracerType
+}
+
+// GetTransactionTracer returns AgentApplicationSettingsUpdateInput.TransactionTracer, and is useful for accessing the field via an interface.
+func (v *AgentApplicationSettingsUpdateInput) GetTransactionTracer() *AgentApplicationSettingsTransactionTracerInput {
+	return v.TransactionTracer
+}
+
 // ApmBrowserSummary includes the requested fields of the GraphQL type ApmBrowserApplicationSummaryData.
 // The GraphQL type's documentation follows.
 //
@@ -162,6 +981,30 @@ type AppCursorResponse struct {
 
 // GetActor returns AppCursorResponse.Actor, and is useful for accessing the field via an interface.
 func (v *AppCursorResponse) GetActor() *AppCursorActor { return v.Actor }
+
+// AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult includes the requested fields of the GraphQL type AgentApplicationDeleteResult.
+// The GraphQL type's documentation follows.
+//
+// Result of deleting an application.
+type AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult struct {
+	Success bool `json:"success"`
+}
+
+// GetSuccess returns AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult.Success, and is useful for accessing the field via an interface.
+func (v *AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult) GetSuccess() bool {
+	return v.Success
+}
+
+// AppDeleteResponse is returned by AppDelete on success.
+type AppDeleteResponse struct {
+	// Delete an application (by guid, or by account and name).
+	AgentApplicationDelete *AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult `json:"agentApplicationDelete"`
+}
+
+// GetAgentApplicationDelete returns AppDeleteResponse.AgentApplicationDelete, and is useful for accessing the field via an interface.
+func (v *AppDeleteResponse) GetAgentApplicationDelete() *AppDeleteAgentApplicationDeleteAgentApplicationDeleteResult {
+	return v.AgentApplicationDelete
+}
 
 // AppEntityFields includes the GraphQL fields of ApmApplicationEntity requested by the fragment AppEntityFields.
 // The GraphQL type's documentation follows.
@@ -5732,6 +6575,230 @@ type AppShowResponse struct {
 // GetActor returns AppShowResponse.Actor, and is useful for accessing the field via an interface.
 func (v *AppShowResponse) GetActor() *AppShowActor { return v.Actor }
 
+// AppUpdateApmAgentApplicationSettingsUpdateResult includes the requested fields of the GraphQL type AgentApplicationSettingsUpdateResult.
+// The GraphQL type's documentation follows.
+//
+// Settings after an update.
+type AppUpdateApmAgentApplicationSettingsUpdateResult struct {
+	Guid        string                                                                                       `json:"guid"`
+	Alias       *string                                                                                      `json:"alias"`
+	ApmSettings *AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase  `json:"apmSettings"`
+	Errors      []*AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError `json:"errors"`
+}
+
+// GetGuid returns AppUpdateApmAgentApplicationSettingsUpdateResult.Guid, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResult) GetGuid() string { return v.Guid }
+
+// GetAlias returns AppUpdateApmAgentApplicationSettingsUpdateResult.Alias, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResult) GetAlias() *string { return v.Alias }
+
+// GetApmSettings returns AppUpdateApmAgentApplicationSettingsUpdateResult.ApmSettings, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResult) GetApmSettings() *AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase {
+	return v.ApmSettings
+}
+
+// GetErrors returns AppUpdateApmAgentApplicationSettingsUpdateResult.Errors, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResult) GetErrors() []*AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError {
+	return v.Errors
+}
+
+// AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase includes the requested fields of the GraphQL type AgentApplicationSettingsApmBase.
+// The GraphQL type's documentation follows.
+//
+// Settings of an APM application and its agents.
+type AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase struct {
+	ApmConfig AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig `json:"apmConfig"`
+}
+
+// GetApmConfig returns AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase.ApmConfig, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBase) GetApmConfig() AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig {
+	return v.ApmConfig
+}
+
+// AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig includes the requested fields of the GraphQL type AgentApplicationSettingsApmConfig.
+// The GraphQL type's documentation follows.
+//
+// General APM settings (Apdex target, server-side config).
+type AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig struct {
+	ApdexTarget         *float64 `json:"apdexTarget"`
+	UseServerSideConfig *bool    `json:"useServerSideConfig"`
+}
+
+// GetApdexTarget returns AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig) GetApdexTarget() *float64 {
+	return v.ApdexTarget
+}
+
+// GetUseServerSideConfig returns AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig.UseServerSideConfig, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultApmSettingsAgentApplicationSettingsApmBaseApmConfigAgentApplicationSettingsApmConfig) GetUseServerSideConfig() *bool {
+	return v.UseServerSideConfig
+}
+
+// AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError includes the requested fields of the GraphQL type AgentApplicationSettingsUpdateError.
+// The GraphQL type's documentation follows.
+//
+// A problem reported by a settings update.
+type AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError struct {
+	ErrorClass  *AgentApplicationSettingsUpdateErrorClass `json:"errorClass"`
+	Field       *string                                   `json:"field"`
+	Description *string                                   `json:"description"`
+}
+
+// GetErrorClass returns AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.ErrorClass, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetErrorClass() *AgentApplicationSettingsUpdateErrorClass {
+	return v.ErrorClass
+}
+
+// GetField returns AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.Field, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetField() *string {
+	return v.Field
+}
+
+// GetDescription returns AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.Description, and is useful for accessing the field via an interface.
+func (v *AppUpdateApmAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetDescription() *string {
+	return v.Description
+}
+
+// AppUpdateBrowserAgentApplicationSettingsUpdateResult includes the requested fields of the GraphQL type AgentApplicationSettingsUpdateResult.
+// The GraphQL type's documentation follows.
+//
+// Settings after an update.
+type AppUpdateBrowserAgentApplicationSettingsUpdateResult struct {
+	Guid            string                                                                                                  `json:"guid"`
+	BrowserSettings *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase `json:"browserSettings"`
+	Errors          []*AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError        `json:"errors"`
+}
+
+// GetGuid returns AppUpdateBrowserAgentApplicationSettingsUpdateResult.Guid, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResult) GetGuid() string { return v.Guid }
+
+// GetBrowserSettings returns AppUpdateBrowserAgentApplicationSettingsUpdateResult.BrowserSettings, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResult) GetBrowserSettings() *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase {
+	return v.BrowserSettings
+}
+
+// GetErrors returns AppUpdateBrowserAgentApplicationSettingsUpdateResult.Errors, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResult) GetErrors() []*AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError {
+	return v.Errors
+}
+
+// AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase includes the requested fields of the GraphQL type AgentApplicationSettingsBrowserBase.
+// The GraphQL type's documentation follows.
+//
+// Settings of a browser application.
+type AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase struct {
+	BrowserConfig     AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig         `json:"browserConfig"`
+	BrowserMonitoring AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring `json:"browserMonitoring"`
+}
+
+// GetBrowserConfig returns AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase.BrowserConfig, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase) GetBrowserConfig() AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig {
+	return v.BrowserConfig
+}
+
+// GetBrowserMonitoring returns AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase.BrowserMonitoring, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBase) GetBrowserMonitoring() AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring {
+	return v.BrowserMonitoring
+}
+
+// AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig includes the requested fields of the GraphQL type AgentApplicationSettingsBrowserConfig.
+type AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig struct {
+	ApdexTarget *float64 `json:"apdexTarget"`
+}
+
+// GetApdexTarget returns AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserConfigAgentApplicationSettingsBrowserConfig) GetApdexTarget() *float64 {
+	return v.ApdexTarget
+}
+
+// AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring includes the requested fields of the GraphQL type AgentApplicationSettingsBrowserMonitoring.
+type AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring struct {
+	Loader AgentApplicationSettingsBrowserLoader `json:"loader"`
+}
+
+// GetLoader returns AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring.Loader, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultBrowserSettingsAgentApplicationSettingsBrowserBaseBrowserMonitoringAgentApplicationSettingsBrowserMonitoring) GetLoader() AgentApplicationSettingsBrowserLoader {
+	return v.Loader
+}
+
+// AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError includes the requested fields of the GraphQL type AgentApplicationSettingsUpdateError.
+// The GraphQL type's documentation follows.
+//
+// A problem reported by a settings update.
+type AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError struct {
+	ErrorClass  *AgentApplicationSettingsUpdateErrorClass `json:"errorClass"`
+	Field       *string                                   `json:"field"`
+	Description *string                                   `json:"description"`
+}
+
+// GetErrorClass returns AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.ErrorClass, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetErrorClass() *AgentApplicationSettingsUpdateErrorClass {
+	return v.ErrorClass
+}
+
+// GetField returns AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.Field, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetField() *string {
+	return v.Field
+}
+
+// GetDescription returns AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError.Description, and is useful for accessing the field via an interface.
+func (v *AppUpdateBrowserAgentApplicationSettingsUpdateResultErrorsAgentApplicationSettingsUpdateError) GetDescription() *string {
+	return v.Description
+}
+
+// AppUpdateEnableAgentApplicationEnableBrowserResult includes the requested fields of the GraphQL type AgentApplicationEnableBrowserResult.
+// The GraphQL type's documentation follows.
+//
+// Result of enabling browser monitoring on an APM application.
+type AppUpdateEnableAgentApplicationEnableBrowserResult struct {
+	Name     string                                                                                        `json:"name"`
+	Settings *AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings `json:"settings"`
+}
+
+// GetName returns AppUpdateEnableAgentApplicationEnableBrowserResult.Name, and is useful for accessing the field via an interface.
+func (v *AppUpdateEnableAgentApplicationEnableBrowserResult) GetName() string { return v.Name }
+
+// GetSettings returns AppUpdateEnableAgentApplicationEnableBrowserResult.Settings, and is useful for accessing the field via an interface.
+func (v *AppUpdateEnableAgentApplicationEnableBrowserResult) GetSettings() *AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings {
+	return v.Settings
+}
+
+// AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings includes the requested fields of the GraphQL type AgentApplicationApmBrowserSettings.
+// The GraphQL type's documentation follows.
+//
+// Browser settings of an APM application with browser injection.
+type AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings struct {
+	LoaderType AgentApplicationBrowserLoader `json:"loaderType"`
+}
+
+// GetLoaderType returns AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings.LoaderType, and is useful for accessing the field via an interface.
+func (v *AppUpdateEnableAgentApplicationEnableBrowserResultSettingsAgentApplicationApmBrowserSettings) GetLoaderType() AgentApplicationBrowserLoader {
+	return v.LoaderType
+}
+
+// AppUpdateResponse is returned by AppUpdate on success.
+type AppUpdateResponse struct {
+	// Change settings (name alias, Apdex, tracing...) of an application.
+	Apm *AppUpdateApmAgentApplicationSettingsUpdateResult `json:"apm"`
+	// Change settings (name alias, Apdex, tracing...) of an application.
+	Browser *AppUpdateBrowserAgentApplicationSettingsUpdateResult `json:"browser"`
+	// Turn on browser monitoring for an APM application.
+	Enable *AppUpdateEnableAgentApplicationEnableBrowserResult `json:"enable"`
+}
+
+// GetApm returns AppUpdateResponse.Apm, and is useful for accessing the field via an interface.
+func (v *AppUpdateResponse) GetApm() *AppUpdateApmAgentApplicationSettingsUpdateResult { return v.Apm }
+
+// GetBrowser returns AppUpdateResponse.Browser, and is useful for accessing the field via an interface.
+func (v *AppUpdateResponse) GetBrowser() *AppUpdateBrowserAgentApplicationSettingsUpdateResult {
+	return v.Browser
+}
+
+// GetEnable returns AppUpdateResponse.Enable, and is useful for accessing the field via an interface.
+func (v *AppUpdateResponse) GetEnable() *AppUpdateEnableAgentApplicationEnableBrowserResult {
+	return v.Enable
+}
+
 // BrowserOutlineFields includes the GraphQL fields of BrowserApplicationEntityOutline requested by the fragment BrowserOutlineFields.
 // The GraphQL type's documentation follows.
 //
@@ -10477,6 +11544,14 @@ func (v *__AppCursorInput) GetQuery() string { return v.Query }
 // GetCursor returns __AppCursorInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__AppCursorInput) GetCursor() *string { return v.Cursor }
 
+// __AppDeleteInput is used internally by genqlient
+type __AppDeleteInput struct {
+	Guid string `json:"guid"`
+}
+
+// GetGuid returns __AppDeleteInput.Guid, and is useful for accessing the field via an interface.
+func (v *__AppDeleteInput) GetGuid() string { return v.Guid }
+
 // __AppHostsInput is used internally by genqlient
 type __AppHostsInput struct {
 	Guid      string `json:"guid"`
@@ -10548,6 +11623,46 @@ func (v *__AppShowInput) GetAccountId() int { return v.AccountId }
 
 // GetInventory returns __AppShowInput.Inventory, and is useful for accessing the field via an interface.
 func (v *__AppShowInput) GetInventory() string { return v.Inventory }
+
+// __AppUpdateInput is used internally by genqlient
+type __AppUpdateInput struct {
+	Apm             string                               `json:"apm"`
+	ApmSettings     AgentApplicationSettingsUpdateInput  `json:"apmSettings"`
+	UpdateApm       bool                                 `json:"updateApm"`
+	Browser         string                               `json:"browser"`
+	BrowserSettings AgentApplicationSettingsUpdateInput  `json:"browserSettings"`
+	UpdateBrowser   bool                                 `json:"updateBrowser"`
+	EnableSettings  AgentApplicationBrowserSettingsInput `json:"enableSettings"`
+	EnableBrowser   bool                                 `json:"enableBrowser"`
+}
+
+// GetApm returns __AppUpdateInput.Apm, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetApm() string { return v.Apm }
+
+// GetApmSettings returns __AppUpdateInput.ApmSettings, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetApmSettings() AgentApplicationSettingsUpdateInput { return v.ApmSettings }
+
+// GetUpdateApm returns __AppUpdateInput.UpdateApm, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetUpdateApm() bool { return v.UpdateApm }
+
+// GetBrowser returns __AppUpdateInput.Browser, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetBrowser() string { return v.Browser }
+
+// GetBrowserSettings returns __AppUpdateInput.BrowserSettings, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetBrowserSettings() AgentApplicationSettingsUpdateInput {
+	return v.BrowserSettings
+}
+
+// GetUpdateBrowser returns __AppUpdateInput.UpdateBrowser, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetUpdateBrowser() bool { return v.UpdateBrowser }
+
+// GetEnableSettings returns __AppUpdateInput.EnableSettings, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetEnableSettings() AgentApplicationBrowserSettingsInput {
+	return v.EnableSettings
+}
+
+// GetEnableBrowser returns __AppUpdateInput.EnableBrowser, and is useful for accessing the field via an interface.
+func (v *__AppUpdateInput) GetEnableBrowser() bool { return v.EnableBrowser }
 
 // __BrowserPageInput is used internally by genqlient
 type __BrowserPageInput struct {
@@ -10715,6 +11830,41 @@ func AppCursor(
 	}
 
 	data_ = &AppCursorResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by AppDelete.
+const AppDelete_Operation = `
+mutation AppDelete ($guid: EntityGuid!) {
+	agentApplicationDelete(guid: $guid) {
+		success
+	}
+}
+`
+
+// AppDelete is REST DELETE /v2/applications/{id} (never with force: REST had none).
+func AppDelete(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+) (data_ *AppDeleteResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AppDelete",
+		Query:  AppDelete_Operation,
+		Variables: &__AppDeleteInput{
+			Guid: guid,
+		},
+	}
+
+	data_ = &AppDeleteResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -11074,6 +12224,93 @@ func AppShow(
 	}
 
 	data_ = &AppShowResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by AppUpdate.
+const AppUpdate_Operation = `
+mutation AppUpdate ($apm: EntityGuid!, $apmSettings: AgentApplicationSettingsUpdateInput!, $updateApm: Boolean!, $browser: EntityGuid!, $browserSettings: AgentApplicationSettingsUpdateInput!, $updateBrowser: Boolean!, $enableSettings: AgentApplicationBrowserSettingsInput!, $enableBrowser: Boolean!) {
+	apm: agentApplicationSettingsUpdate(guid: $apm, settings: $apmSettings) @include(if: $updateApm) {
+		guid
+		alias
+		apmSettings {
+			apmConfig {
+				apdexTarget
+				useServerSideConfig
+			}
+		}
+		errors {
+			errorClass
+			field
+			description
+		}
+	}
+	browser: agentApplicationSettingsUpdate(guid: $browser, settings: $browserSettings) @include(if: $updateBrowser) {
+		guid
+		browserSettings {
+			browserConfig {
+				apdexTarget
+			}
+			browserMonitoring {
+				loader
+			}
+		}
+		errors {
+			errorClass
+			field
+			description
+		}
+	}
+	enable: agentApplicationEnableApmBrowser(guid: $apm, settings: $enableSettings) @include(if: $enableBrowser) {
+		name
+		settings {
+			loaderType
+		}
+	}
+}
+`
+
+// AppUpdate is REST PUT /v2/applications/{id}: the APM settings (alias, Apdex,
+// server-side config) and the injected browser application's settings in one document,
+// run in order; each part is skipped when nothing of it changes. Only changed fields are
+// sent (agentApplicationSettingsUpdate keeps the others).
+// Unset input fields are left out of the request (not sent as null).
+func AppUpdate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	apm string,
+	apmSettings AgentApplicationSettingsUpdateInput,
+	updateApm bool,
+	browser string,
+	browserSettings AgentApplicationSettingsUpdateInput,
+	updateBrowser bool,
+	enableSettings AgentApplicationBrowserSettingsInput,
+	enableBrowser bool,
+) (data_ *AppUpdateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AppUpdate",
+		Query:  AppUpdate_Operation,
+		Variables: &__AppUpdateInput{
+			Apm:             apm,
+			ApmSettings:     apmSettings,
+			UpdateApm:       updateApm,
+			Browser:         browser,
+			BrowserSettings: browserSettings,
+			UpdateBrowser:   updateBrowser,
+			EnableSettings:  enableSettings,
+			EnableBrowser:   enableBrowser,
+		},
+	}
+
+	data_ = &AppUpdateResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

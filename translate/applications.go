@@ -61,6 +61,7 @@ type browserFields interface {
 
 type browserInfo struct {
 	apdexTarget *float64
+	appID       int64
 }
 
 type appInventory struct {
@@ -302,6 +303,9 @@ func addBrowser(m map[int64]browserInfo, e any) {
 		return
 	}
 	info := browserInfo{}
+	if id := b.GetApplicationId(); id != nil {
+		info.appID = int64(*id)
+	}
 	if s := b.GetSettings(); s != nil {
 		info.apdexTarget = s.ApdexTarget
 	}
@@ -469,23 +473,29 @@ func ErrApplicationNotFound() *v2.Error {
 }
 
 func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.Application, error) {
+	a, _, err := t.applicationWithBrowser(ctx, c, id)
+	return a, err
+}
+
+// applicationWithBrowser also returns the injected browser application, if any.
+func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, error) {
 	if id <= 0 {
-		return nil, ErrApplicationNotFound()
+		return nil, nil, ErrApplicationNotFound()
 	}
 	inv, err := inventoryNRQL(id, t.until())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	resp, err := ng.AppShow(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id), int(c.AccountID), inv)
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.entity.browser") {
-			return nil, fmt.Errorf("application %d: %w", id, err)
+			return nil, nil, fmt.Errorf("application %d: %w", id, err)
 		}
 		t.warn(ctx, "application enrichment", err)
 	}
 	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppShowActorEntityApmApplicationEntity)
 	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
-		return nil, ErrApplicationNotFound()
+		return nil, nil, ErrApplicationNotFound()
 	}
 	var browser *browserInfo
 	if rel := ent.Browser; rel != nil {
@@ -507,7 +517,7 @@ func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.A
 		invMap = parseInventory(ctx, t, acct.Inventory.Results)
 	}
 	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
-	return &a, nil
+	return &a, browser, nil
 }
 
 func deref[T any](p *T) T {

@@ -228,7 +228,7 @@ func languages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
 func severities() []string     { return []string{"CRITICAL", "NOT_ALERTING", "NOT_CONFIGURED", "WARNING"} }
-func browserLoaders() []string { return []string{"LITE", "PRO", "SPA"} }
+func browserLoaders() []string { return []string{"LITE", "NONE", "PRO", "SPA"} }
 
 // reservedTagKeys are the tags the simulator derives itself.
 func reservedTagKeys() []string { return []string{"account", "accountId", "language"} }

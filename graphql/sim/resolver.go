@@ -48,18 +48,6 @@ func (mutationResolver) AgentApplicationCreateMobile(ctx context.Context, _ int,
 	return nil, unsupported(ctx)
 }
 
-func (mutationResolver) AgentApplicationDelete(ctx context.Context, _ *int, _ *string, _ *bool, _ *string) (*model.AgentApplicationDeleteResult, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AgentApplicationEnableApmBrowser(ctx context.Context, _ string, _ *model.AgentApplicationBrowserSettingsInput) (*model.AgentApplicationEnableBrowserResult, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AgentApplicationSettingsUpdate(ctx context.Context, _ string, _ model.AgentApplicationSettingsUpdateInput) (*model.AgentApplicationSettingsUpdateResult, error) {
-	return nil, unsupported(ctx)
-}
-
 func (mutationResolver) AlertsConditionDelete(ctx context.Context, _ int, _ string) (*model.AlertsConditionDeleteResponse, error) {
 	return nil, unsupported(ctx)
 }

@@ -38,6 +38,11 @@ type Server struct {
 	nrql    NRQLRunner
 	summary SummaryFunc
 	events  eventStore
+
+	// wmu serialises writes: a mutation edits a copy of data, rebuilds the world and
+	// swaps it in, so reads never see half a write.
+	wmu     sync.Mutex
+	data    *Data
 	log     *zap.Logger
 	exec    *executor.Executor
 	handler http.Handler
@@ -99,7 +104,7 @@ func newServer(data *Data, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}}
+	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}, data: data}
 	s.world.Store(w)
 	for _, o := range opts {
 		o(s)

@@ -1,0 +1,180 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// AppUpdateInput is a parsed PUT /v2/applications/{id} body; nil fields were not sent.
+// use_server_side_config is read-only in REST v2 and ignored.
+type AppUpdateInput struct {
+	Name                     *string
+	AppApdexThreshold        *float64
+	EndUserApdexThreshold    *float64
+	EnableRealUserMonitoring *bool
+}
+
+// BrowserLoader is the loader type used when a PUT switches real user monitoring on for
+// an application without browser monitoring (REST v2 created Lite agents).
+const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
+
+// UpdateApplication answers PUT /v2/applications/{id}: one read (current values, the
+// browser application) and, when something changes, one mutation document with only the
+// changed fields. The answer is the application with the changes applied.
+func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
+	app, browser, err := t.applicationWithBrowser(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	guid := AppGUID(c.AccountID, DomainAPM, id)
+	var apm, br ng.AgentApplicationSettingsUpdateInput
+	updateApm, updateBrowser, enable := false, false, false
+	if in.Name != nil && *in.Name != app.Name {
+		if strings.TrimSpace(*in.Name) == "" {
+			return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: []string{"name must not be empty"}}
+		}
+		apm.Alias, updateApm = in.Name, true
+	}
+	if v := in.AppApdexThreshold; v != nil && *v != app.Settings.AppApdexThreshold {
+		apm.ApmConfig, updateApm = &ng.AgentApplicationSettingsApmConfigInput{ApdexTarget: v}, true
+	}
+	browserGUID := guid
+	if browser != nil && browser.appID != 0 {
+		browserGUID = AppGUID(c.AccountID, DomainBrowser, browser.appID)
+	}
+	if v := in.EndUserApdexThreshold; v != nil && (app.Settings.EndUserApdexThreshold == nil || *v != *app.Settings.EndUserApdexThreshold) {
+		if browser == nil {
+			return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application",
+				Messages: []string{"end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true"}}
+		}
+		br.BrowserConfig, updateBrowser = &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: v}, true
+	}
+	if v := in.EnableRealUserMonitoring; v != nil && *v != app.Settings.EnableRealUserMonitoring {
+		switch {
+		case *v && browser == nil:
+			enable = true
+		case !*v && browser != nil:
+			none := ng.AgentApplicationSettingsBrowserLoaderInputNone
+			br.BrowserMonitoring, updateBrowser = &ng.AgentApplicationSettingsBrowserMonitoringInput{Loader: &none}, true
+		}
+	}
+	if !updateApm && !updateBrowser && !enable {
+		return &v2.ApplicationShow{Application: *app}, nil
+	}
+	loader := BrowserLoader
+	resp, err := ng.AppUpdate(ctx, t.client, guid, apm, updateApm, browserGUID, br, updateBrowser,
+		ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader}, enable)
+	if err != nil {
+		return nil, appWriteError(err, id, "application update")
+	}
+	var problems []string
+	var class ng.AgentApplicationSettingsUpdateErrorClass
+	if r := resp.Apm; r != nil {
+		for _, e := range r.Errors {
+			if e != nil {
+				problems = append(problems, deref(e.Field)+": "+deref(e.Description))
+				class = deref(e.ErrorClass)
+			}
+		}
+	}
+	if r := resp.Browser; r != nil {
+		for _, e := range r.Errors {
+			if e != nil {
+				problems = append(problems, deref(e.Field)+": "+deref(e.Description))
+				class = deref(e.ErrorClass)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		switch class {
+		case ng.AgentApplicationSettingsUpdateErrorClassAccessDenied:
+			return nil, &v2.Error{Status: 403, Title: "New Relic API access has not been enabled", Messages: problems}
+		case ng.AgentApplicationSettingsUpdateErrorClassNotFound:
+			return nil, ErrApplicationNotFound()
+		}
+		return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: problems}
+	}
+	// The answer is the read overlaid with what changed (a re-read could race NerdGraph's
+	// eventual consistency).
+	if apm.Alias != nil {
+		app.Name = *apm.Alias
+	}
+	if apm.ApmConfig != nil {
+		app.Settings.AppApdexThreshold = *apm.ApmConfig.ApdexTarget
+		if app.Summary != nil {
+			app.Summary.ApdexTarget = *apm.ApmConfig.ApdexTarget
+		}
+	}
+	if br.BrowserConfig != nil {
+		app.Settings.EndUserApdexThreshold = br.BrowserConfig.ApdexTarget
+		if app.EndUser != nil {
+			app.EndUser.ApdexTarget = *br.BrowserConfig.ApdexTarget
+		}
+	}
+	if enable {
+		app.Settings.EnableRealUserMonitoring = true
+	}
+	if br.BrowserMonitoring != nil {
+		app.Settings.EnableRealUserMonitoring = false
+		app.EndUser = nil
+	}
+	return &v2.ApplicationShow{Application: *app}, nil
+}
+
+// DeleteApplication answers DELETE /v2/applications/{id}: REST refused applications that
+// still report (409) and answered with the deleted application.
+func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
+	app, err := t.application(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	if app.Reporting {
+		return nil, errStillReporting()
+	}
+	resp, err := ng.AppDelete(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id))
+	if err != nil {
+		var ge *ng.Error
+		if errors.As(err, &ge) {
+			for _, e := range ge.Errors {
+				if strings.Contains(strings.ToLower(e.Message), "reporting") {
+					return nil, errStillReporting()
+				}
+			}
+		}
+		return nil, appWriteError(err, id, "application delete")
+	}
+	if resp.AgentApplicationDelete == nil || !resp.AgentApplicationDelete.Success {
+		return nil, &v2.Error{Status: 422, Title: "The application was not deleted"}
+	}
+	return &v2.ApplicationShow{Application: *app}, nil
+}
+
+func errStillReporting() *v2.Error {
+	return &v2.Error{Status: 409, Title: "Cannot delete an application that is still reporting data."}
+}
+
+func appWriteError(err error, id int64, what string) error {
+	var ge *ng.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
+	check := fmt.Sprintf("GET /v2/applications/%d.json", id)
+	switch ge.Kind {
+	case ng.KindTimeout:
+		return ErrWriteOutcomeUnknown(504, what, check)
+	case ng.KindTransport, ng.KindServer:
+		return ErrWriteOutcomeUnknown(502, what, check)
+	case ng.KindInvalid:
+		msg := "rejected by New Relic"
+		if len(ge.Errors) > 0 {
+			msg = ge.Errors[0].Message
+		}
+		return &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: []string{msg}}
+	}
+	return err
+}
