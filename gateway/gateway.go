@@ -57,6 +57,9 @@ type Config struct {
 	MaxInFlight int
 	// Now is the clock (default time.Now); tests share one with the simulator.
 	Now func() time.Time
+	// BrowserLoader is the loader type of browser applications created through
+	// POST /v2/browser_applications (default LITE: REST v2 created basic page-load apps).
+	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
 	// Ready reports whether the gateway can serve (upstream reachable); /readyz calls

@@ -212,6 +212,12 @@ func operationText(name string) string {
 		return ng.Deployments_Operation
 	case "DeploymentCreateEvent":
 		return ng.DeploymentCreateEvent_Operation
+	case "BrowserSearch":
+		return ng.BrowserSearch_Operation
+	case "BrowserDetails":
+		return ng.BrowserDetails_Operation
+	case "BrowserCreate":
+		return ng.BrowserCreate_Operation
 	case "AppUpdate":
 		return ng.AppUpdate_Operation
 	case "AppDelete":

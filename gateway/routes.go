@@ -166,6 +166,20 @@ func Routes() []Route {
 				"XML answer lacks the `avg-*` snapshot statistics; a missing revision becomes the UTC receive time",
 			handle: handleDeploymentV0,
 		},
+		{
+			Name: "browser_applications.list", Operations: []string{"BrowserSearch", "BrowserDetails"}, Methods: []string{http.MethodGet},
+			Path: "/browser_applications", Fidelity: Approximate,
+			Note: "every match is read (1 round trip per 200) plus one for the page's loader scripts; ids of APM-injected " +
+				"agents are the APM application's id (`servingApmApplicationId`), others the browser application's",
+			handle: handleBrowserList,
+		},
+		{
+			Name: "browser_applications.create", Operations: []string{"BrowserCreate"}, Methods: []string{http.MethodPost},
+			Path: "/browser_applications", Fidelity: Approximate,
+			Note: "agentApplicationCreateBrowser with a Lite loader (configurable), 201; the key is read from the loader " +
+				"script; never retried",
+			handle: handleBrowserCreate,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

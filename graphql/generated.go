@@ -6799,6 +6799,13281 @@ func (v *AppUpdateResponse) GetEnable() *AppUpdateEnableAgentApplicationEnableBr
 	return v.Enable
 }
 
+// BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult includes the requested fields of the GraphQL type AgentApplicationCreateBrowserResult.
+// The GraphQL type's documentation follows.
+//
+// Result of creating a browser application.
+type BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult struct {
+	Guid     string                                                                                                                `json:"guid"`
+	Name     string                                                                                                                `json:"name"`
+	Settings *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings `json:"settings"`
+}
+
+// GetGuid returns BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult) GetGuid() string {
+	return v.Guid
+}
+
+// GetName returns BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult.Name, and is useful for accessing the field via an interface.
+func (v *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult) GetName() string {
+	return v.Name
+}
+
+// GetSettings returns BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult.Settings, and is useful for accessing the field via an interface.
+func (v *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult) GetSettings() *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings {
+	return v.Settings
+}
+
+// BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings includes the requested fields of the GraphQL type AgentApplicationBrowserSettings.
+// The GraphQL type's documentation follows.
+//
+// Browser application settings, including the loader script.
+type BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings struct {
+	LoaderScript *string                       `json:"loaderScript"`
+	LoaderType   AgentApplicationBrowserLoader `json:"loaderType"`
+}
+
+// GetLoaderScript returns BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings.LoaderScript, and is useful for accessing the field via an interface.
+func (v *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings) GetLoaderScript() *string {
+	return v.LoaderScript
+}
+
+// GetLoaderType returns BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings.LoaderType, and is useful for accessing the field via an interface.
+func (v *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResultSettingsAgentApplicationBrowserSettings) GetLoaderType() AgentApplicationBrowserLoader {
+	return v.LoaderType
+}
+
+// BrowserCreateResponse is returned by BrowserCreate on success.
+type BrowserCreateResponse struct {
+	// Create a standalone browser application.
+	AgentApplicationCreateBrowser *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult `json:"agentApplicationCreateBrowser"`
+}
+
+// GetAgentApplicationCreateBrowser returns BrowserCreateResponse.AgentApplicationCreateBrowser, and is useful for accessing the field via an interface.
+func (v *BrowserCreateResponse) GetAgentApplicationCreateBrowser() *BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult {
+	return v.AgentApplicationCreateBrowser
+}
+
+// BrowserDetailFields includes the GraphQL fields of Entity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+//
+// BrowserDetailFields is implemented by the following types:
+// BrowserDetailFieldsApmApplicationEntity
+// BrowserDetailFieldsApmDatabaseInstanceEntity
+// BrowserDetailFieldsApmExternalServiceEntity
+// BrowserDetailFieldsBrowserApplicationEntity
+// BrowserDetailFieldsDashboardEntity
+// BrowserDetailFieldsExternalEntity
+// BrowserDetailFieldsGenericEntity
+// BrowserDetailFieldsGenericInfrastructureEntity
+// BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity
+// BrowserDetailFieldsInfrastructureHostEntity
+// BrowserDetailFieldsKeyTransactionEntity
+// BrowserDetailFieldsMobileApplicationEntity
+// BrowserDetailFieldsSecureCredentialEntity
+// BrowserDetailFieldsSyntheticMonitorEntity
+// BrowserDetailFieldsTeamEntity
+// BrowserDetailFieldsThirdPartyServiceEntity
+// BrowserDetailFieldsUnavailableEntity
+// BrowserDetailFieldsWorkloadEntity
+type BrowserDetailFields interface {
+	implementsGraphQLInterfaceBrowserDetailFields()
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+}
+
+func (v *BrowserDetailFieldsApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsBrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsDashboardEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsExternalEntity) implementsGraphQLInterfaceBrowserDetailFields()  {}
+func (v *BrowserDetailFieldsGenericEntity) implementsGraphQLInterfaceBrowserDetailFields()   {}
+func (v *BrowserDetailFieldsGenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsInfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsKeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsMobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsSecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsSyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsTeamEntity) implementsGraphQLInterfaceBrowserDetailFields()             {}
+func (v *BrowserDetailFieldsThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailFields() {
+}
+func (v *BrowserDetailFieldsUnavailableEntity) implementsGraphQLInterfaceBrowserDetailFields() {}
+func (v *BrowserDetailFieldsWorkloadEntity) implementsGraphQLInterfaceBrowserDetailFields()    {}
+
+func __unmarshalBrowserDetailFields(b []byte, v *BrowserDetailFields) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailFieldsApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailFieldsApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailFieldsApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailFieldsBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailFieldsDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailFieldsExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailFieldsGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailFieldsGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailFieldsInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailFieldsKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailFieldsMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailFieldsSecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailFieldsSyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailFieldsTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailFieldsThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailFieldsUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailFieldsWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailFields: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailFields(v *BrowserDetailFields) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailFieldsApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsSecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsSecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsSyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsSyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserDetailFieldsWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserDetailFieldsWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailFields: "%T"`, v)
+	}
+}
+
+// BrowserDetailFields includes the GraphQL fields of ApmApplicationEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsApmApplicationEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of ApmDatabaseInstanceEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsApmDatabaseInstanceEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of ApmExternalServiceEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsApmExternalServiceEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of BrowserApplicationEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsBrowserApplicationEntity struct {
+	Guid              *string                                                                        `json:"guid"`
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+// GetGuid returns BrowserDetailFieldsBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetBrowserProperties returns BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsBrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserProperties
+}
+
+// BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties includes the requested fields of the GraphQL type AgentApplicationSettingsBrowserProperties.
+// The GraphQL type's documentation follows.
+//
+// Browser agent configuration and loader snippets.
+type BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties struct {
+	JsLoaderScript *string          `json:"jsLoaderScript"`
+	JsConfig       *json.RawMessage `json:"jsConfig"`
+}
+
+// GetJsLoaderScript returns BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties.JsLoaderScript, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties) GetJsLoaderScript() *string {
+	return v.JsLoaderScript
+}
+
+// GetJsConfig returns BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties.JsConfig, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties) GetJsConfig() *json.RawMessage {
+	return v.JsConfig
+}
+
+// BrowserDetailFields includes the GraphQL fields of DashboardEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsDashboardEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsDashboardEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of ExternalEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsExternalEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsExternalEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of GenericEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsGenericEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsGenericEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of GenericInfrastructureEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsGenericInfrastructureEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of InfrastructureAwsLambdaFunctionEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of InfrastructureHostEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsInfrastructureHostEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of KeyTransactionEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsKeyTransactionEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of MobileApplicationEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsMobileApplicationEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of SecureCredentialEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsSecureCredentialEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsSecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsSecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of SyntheticMonitorEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsSyntheticMonitorEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsSyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsSyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of TeamEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsTeamEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsTeamEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of ThirdPartyServiceEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsThirdPartyServiceEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of UnavailableEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsUnavailableEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailFields includes the GraphQL fields of WorkloadEntity requested by the fragment BrowserDetailFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailFieldsWorkloadEntity struct {
+	Guid *string `json:"guid"`
+}
+
+// GetGuid returns BrowserDetailFieldsWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailFieldsWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// BrowserDetailsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type BrowserDetailsActor struct {
+	// Several entities by guid (at most 25 per call).
+	E0 []*BrowserDetailsActorE0Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E1 []*BrowserDetailsActorE1Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E2 []*BrowserDetailsActorE2Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E3 []*BrowserDetailsActorE3Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E4 []*BrowserDetailsActorE4Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E5 []*BrowserDetailsActorE5Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E6 []*BrowserDetailsActorE6Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E7 []*BrowserDetailsActorE7Entity `json:"-"`
+}
+
+// GetE0 returns BrowserDetailsActor.E0, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE0() []*BrowserDetailsActorE0Entity { return v.E0 }
+
+// GetE1 returns BrowserDetailsActor.E1, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE1() []*BrowserDetailsActorE1Entity { return v.E1 }
+
+// GetE2 returns BrowserDetailsActor.E2, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE2() []*BrowserDetailsActorE2Entity { return v.E2 }
+
+// GetE3 returns BrowserDetailsActor.E3, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE3() []*BrowserDetailsActorE3Entity { return v.E3 }
+
+// GetE4 returns BrowserDetailsActor.E4, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE4() []*BrowserDetailsActorE4Entity { return v.E4 }
+
+// GetE5 returns BrowserDetailsActor.E5, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE5() []*BrowserDetailsActorE5Entity { return v.E5 }
+
+// GetE6 returns BrowserDetailsActor.E6, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE6() []*BrowserDetailsActorE6Entity { return v.E6 }
+
+// GetE7 returns BrowserDetailsActor.E7, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActor) GetE7() []*BrowserDetailsActorE7Entity { return v.E7 }
+
+func (v *BrowserDetailsActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActor
+		E0 []json.RawMessage `json:"e0"`
+		E1 []json.RawMessage `json:"e1"`
+		E2 []json.RawMessage `json:"e2"`
+		E3 []json.RawMessage `json:"e3"`
+		E4 []json.RawMessage `json:"e4"`
+		E5 []json.RawMessage `json:"e5"`
+		E6 []json.RawMessage `json:"e6"`
+		E7 []json.RawMessage `json:"e7"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.E0
+		src := firstPass.E0
+		*dst = make(
+			[]*BrowserDetailsActorE0Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE0Entity)
+				err = __unmarshalBrowserDetailsActorE0Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E0: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E1
+		src := firstPass.E1
+		*dst = make(
+			[]*BrowserDetailsActorE1Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE1Entity)
+				err = __unmarshalBrowserDetailsActorE1Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E1: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E2
+		src := firstPass.E2
+		*dst = make(
+			[]*BrowserDetailsActorE2Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE2Entity)
+				err = __unmarshalBrowserDetailsActorE2Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E2: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E3
+		src := firstPass.E3
+		*dst = make(
+			[]*BrowserDetailsActorE3Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE3Entity)
+				err = __unmarshalBrowserDetailsActorE3Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E3: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E4
+		src := firstPass.E4
+		*dst = make(
+			[]*BrowserDetailsActorE4Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE4Entity)
+				err = __unmarshalBrowserDetailsActorE4Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E4: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E5
+		src := firstPass.E5
+		*dst = make(
+			[]*BrowserDetailsActorE5Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE5Entity)
+				err = __unmarshalBrowserDetailsActorE5Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E5: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E6
+		src := firstPass.E6
+		*dst = make(
+			[]*BrowserDetailsActorE6Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE6Entity)
+				err = __unmarshalBrowserDetailsActorE6Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E6: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E7
+		src := firstPass.E7
+		*dst = make(
+			[]*BrowserDetailsActorE7Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserDetailsActorE7Entity)
+				err = __unmarshalBrowserDetailsActorE7Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserDetailsActor.E7: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActor struct {
+	E0 []json.RawMessage `json:"e0"`
+
+	E1 []json.RawMessage `json:"e1"`
+
+	E2 []json.RawMessage `json:"e2"`
+
+	E3 []json.RawMessage `json:"e3"`
+
+	E4 []json.RawMessage `json:"e4"`
+
+	E5 []json.RawMessage `json:"e5"`
+
+	E6 []json.RawMessage `json:"e6"`
+
+	E7 []json.RawMessage `json:"e7"`
+}
+
+func (v *BrowserDetailsActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActor) __premarshalJSON() (*__premarshalBrowserDetailsActor, error) {
+	var retval __premarshalBrowserDetailsActor
+
+	{
+
+		dst := &retval.E0
+		src := v.E0
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE0Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E0: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E1
+		src := v.E1
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE1Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E1: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E2
+		src := v.E2
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE2Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E2: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E3
+		src := v.E3
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE3Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E3: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E4
+		src := v.E4
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE4Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E4: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E5
+		src := v.E5
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE5Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E5: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E6
+		src := v.E6
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE6Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E6: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E7
+		src := v.E7
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserDetailsActorE7Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserDetailsActor.E7: %w", err)
+				}
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE0ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE0ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE0ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE0BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE0BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE0DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE0Entity is implemented by the following types:
+// BrowserDetailsActorE0ApmApplicationEntity
+// BrowserDetailsActorE0ApmDatabaseInstanceEntity
+// BrowserDetailsActorE0ApmExternalServiceEntity
+// BrowserDetailsActorE0BrowserApplicationEntity
+// BrowserDetailsActorE0DashboardEntity
+// BrowserDetailsActorE0ExternalEntity
+// BrowserDetailsActorE0GenericEntity
+// BrowserDetailsActorE0GenericInfrastructureEntity
+// BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE0InfrastructureHostEntity
+// BrowserDetailsActorE0KeyTransactionEntity
+// BrowserDetailsActorE0MobileApplicationEntity
+// BrowserDetailsActorE0SecureCredentialEntity
+// BrowserDetailsActorE0SyntheticMonitorEntity
+// BrowserDetailsActorE0TeamEntity
+// BrowserDetailsActorE0ThirdPartyServiceEntity
+// BrowserDetailsActorE0UnavailableEntity
+// BrowserDetailsActorE0WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE0Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE0Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE0ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {}
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+func (v *BrowserDetailsActorE0WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE0Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE0Entity(b []byte, v *BrowserDetailsActorE0Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE0ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE0ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE0ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE0BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE0DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE0ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE0GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE0GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE0InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE0KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE0MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE0SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE0SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE0TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE0ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE0UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE0WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE0Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE0Entity(v *BrowserDetailsActorE0Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE0ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE0WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE0WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE0Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE0ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE0ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE0GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE0GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE0InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE0KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE0MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE0SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE0SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE0TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE0ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE0UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE0WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE0WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE0WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE0WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE0WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE0WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE0WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE0WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE0WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE0WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE0WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE0WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE0WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE1ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE1ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE1ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE1BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE1BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE1DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE1Entity is implemented by the following types:
+// BrowserDetailsActorE1ApmApplicationEntity
+// BrowserDetailsActorE1ApmDatabaseInstanceEntity
+// BrowserDetailsActorE1ApmExternalServiceEntity
+// BrowserDetailsActorE1BrowserApplicationEntity
+// BrowserDetailsActorE1DashboardEntity
+// BrowserDetailsActorE1ExternalEntity
+// BrowserDetailsActorE1GenericEntity
+// BrowserDetailsActorE1GenericInfrastructureEntity
+// BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE1InfrastructureHostEntity
+// BrowserDetailsActorE1KeyTransactionEntity
+// BrowserDetailsActorE1MobileApplicationEntity
+// BrowserDetailsActorE1SecureCredentialEntity
+// BrowserDetailsActorE1SyntheticMonitorEntity
+// BrowserDetailsActorE1TeamEntity
+// BrowserDetailsActorE1ThirdPartyServiceEntity
+// BrowserDetailsActorE1UnavailableEntity
+// BrowserDetailsActorE1WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE1Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE1Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE1ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {}
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+func (v *BrowserDetailsActorE1WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE1Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE1Entity(b []byte, v *BrowserDetailsActorE1Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE1ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE1ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE1ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE1BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE1DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE1ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE1GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE1GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE1InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE1KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE1MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE1SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE1SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE1TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE1ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE1UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE1WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE1Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE1Entity(v *BrowserDetailsActorE1Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE1ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE1WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE1WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE1Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE1ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE1ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE1GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE1GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE1InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE1KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE1MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE1SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE1SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE1TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE1ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE1UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE1WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE1WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE1WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE1WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE1WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE1WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE1WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE1WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE1WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE1WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE1WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE1WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE1WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE2ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE2ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE2ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE2BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE2BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE2DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE2Entity is implemented by the following types:
+// BrowserDetailsActorE2ApmApplicationEntity
+// BrowserDetailsActorE2ApmDatabaseInstanceEntity
+// BrowserDetailsActorE2ApmExternalServiceEntity
+// BrowserDetailsActorE2BrowserApplicationEntity
+// BrowserDetailsActorE2DashboardEntity
+// BrowserDetailsActorE2ExternalEntity
+// BrowserDetailsActorE2GenericEntity
+// BrowserDetailsActorE2GenericInfrastructureEntity
+// BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE2InfrastructureHostEntity
+// BrowserDetailsActorE2KeyTransactionEntity
+// BrowserDetailsActorE2MobileApplicationEntity
+// BrowserDetailsActorE2SecureCredentialEntity
+// BrowserDetailsActorE2SyntheticMonitorEntity
+// BrowserDetailsActorE2TeamEntity
+// BrowserDetailsActorE2ThirdPartyServiceEntity
+// BrowserDetailsActorE2UnavailableEntity
+// BrowserDetailsActorE2WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE2Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE2Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE2ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {}
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+func (v *BrowserDetailsActorE2WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE2Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE2Entity(b []byte, v *BrowserDetailsActorE2Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE2ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE2ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE2ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE2BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE2DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE2ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE2GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE2GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE2InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE2KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE2MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE2SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE2SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE2TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE2ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE2UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE2WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE2Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE2Entity(v *BrowserDetailsActorE2Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE2ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE2WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE2WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE2Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE2ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE2ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE2GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE2GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE2InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE2KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE2MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE2SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE2SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE2TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE2ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE2UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE2WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE2WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE2WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE2WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE2WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE2WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE2WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE2WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE2WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE2WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE2WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE2WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE2WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE3ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE3ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE3ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE3BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE3BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE3DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE3Entity is implemented by the following types:
+// BrowserDetailsActorE3ApmApplicationEntity
+// BrowserDetailsActorE3ApmDatabaseInstanceEntity
+// BrowserDetailsActorE3ApmExternalServiceEntity
+// BrowserDetailsActorE3BrowserApplicationEntity
+// BrowserDetailsActorE3DashboardEntity
+// BrowserDetailsActorE3ExternalEntity
+// BrowserDetailsActorE3GenericEntity
+// BrowserDetailsActorE3GenericInfrastructureEntity
+// BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE3InfrastructureHostEntity
+// BrowserDetailsActorE3KeyTransactionEntity
+// BrowserDetailsActorE3MobileApplicationEntity
+// BrowserDetailsActorE3SecureCredentialEntity
+// BrowserDetailsActorE3SyntheticMonitorEntity
+// BrowserDetailsActorE3TeamEntity
+// BrowserDetailsActorE3ThirdPartyServiceEntity
+// BrowserDetailsActorE3UnavailableEntity
+// BrowserDetailsActorE3WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE3Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE3Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE3ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {}
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+func (v *BrowserDetailsActorE3WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE3Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE3Entity(b []byte, v *BrowserDetailsActorE3Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE3ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE3ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE3ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE3BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE3DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE3ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE3GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE3GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE3InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE3KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE3MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE3SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE3SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE3TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE3ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE3UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE3WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE3Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE3Entity(v *BrowserDetailsActorE3Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE3ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE3WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE3WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE3Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE3ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE3ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE3GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE3GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE3InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE3KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE3MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE3SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE3SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE3TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE3ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE3UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE3WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE3WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE3WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE3WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE3WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE3WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE3WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE3WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE3WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE3WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE3WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE3WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE3WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE4ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE4ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE4ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE4BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE4BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE4DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE4Entity is implemented by the following types:
+// BrowserDetailsActorE4ApmApplicationEntity
+// BrowserDetailsActorE4ApmDatabaseInstanceEntity
+// BrowserDetailsActorE4ApmExternalServiceEntity
+// BrowserDetailsActorE4BrowserApplicationEntity
+// BrowserDetailsActorE4DashboardEntity
+// BrowserDetailsActorE4ExternalEntity
+// BrowserDetailsActorE4GenericEntity
+// BrowserDetailsActorE4GenericInfrastructureEntity
+// BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE4InfrastructureHostEntity
+// BrowserDetailsActorE4KeyTransactionEntity
+// BrowserDetailsActorE4MobileApplicationEntity
+// BrowserDetailsActorE4SecureCredentialEntity
+// BrowserDetailsActorE4SyntheticMonitorEntity
+// BrowserDetailsActorE4TeamEntity
+// BrowserDetailsActorE4ThirdPartyServiceEntity
+// BrowserDetailsActorE4UnavailableEntity
+// BrowserDetailsActorE4WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE4Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE4Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE4ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {}
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+func (v *BrowserDetailsActorE4WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE4Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE4Entity(b []byte, v *BrowserDetailsActorE4Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE4ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE4ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE4ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE4BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE4DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE4ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE4GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE4GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE4InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE4KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE4MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE4SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE4SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE4TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE4ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE4UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE4WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE4Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE4Entity(v *BrowserDetailsActorE4Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE4ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE4WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE4WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE4Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE4ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE4ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE4GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE4GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE4InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE4KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE4MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE4SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE4SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE4TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE4ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE4UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE4WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE4WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE4WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE4WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE4WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE4WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE4WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE4WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE4WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE4WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE4WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE4WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE4WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE5ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE5ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE5ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE5BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE5BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE5DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE5Entity is implemented by the following types:
+// BrowserDetailsActorE5ApmApplicationEntity
+// BrowserDetailsActorE5ApmDatabaseInstanceEntity
+// BrowserDetailsActorE5ApmExternalServiceEntity
+// BrowserDetailsActorE5BrowserApplicationEntity
+// BrowserDetailsActorE5DashboardEntity
+// BrowserDetailsActorE5ExternalEntity
+// BrowserDetailsActorE5GenericEntity
+// BrowserDetailsActorE5GenericInfrastructureEntity
+// BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE5InfrastructureHostEntity
+// BrowserDetailsActorE5KeyTransactionEntity
+// BrowserDetailsActorE5MobileApplicationEntity
+// BrowserDetailsActorE5SecureCredentialEntity
+// BrowserDetailsActorE5SyntheticMonitorEntity
+// BrowserDetailsActorE5TeamEntity
+// BrowserDetailsActorE5ThirdPartyServiceEntity
+// BrowserDetailsActorE5UnavailableEntity
+// BrowserDetailsActorE5WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE5Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE5Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE5ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {}
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+func (v *BrowserDetailsActorE5WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE5Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE5Entity(b []byte, v *BrowserDetailsActorE5Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE5ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE5ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE5ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE5BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE5DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE5ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE5GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE5GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE5InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE5KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE5MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE5SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE5SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE5TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE5ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE5UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE5WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE5Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE5Entity(v *BrowserDetailsActorE5Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE5ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE5WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE5WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE5Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE5ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE5ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE5GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE5GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE5InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE5KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE5MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE5SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE5SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE5TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE5ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE5UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE5WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE5WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE5WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE5WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE5WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE5WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE5WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE5WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE5WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE5WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE5WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE5WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE5WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE6ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE6ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE6ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE6BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE6BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE6DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE6Entity is implemented by the following types:
+// BrowserDetailsActorE6ApmApplicationEntity
+// BrowserDetailsActorE6ApmDatabaseInstanceEntity
+// BrowserDetailsActorE6ApmExternalServiceEntity
+// BrowserDetailsActorE6BrowserApplicationEntity
+// BrowserDetailsActorE6DashboardEntity
+// BrowserDetailsActorE6ExternalEntity
+// BrowserDetailsActorE6GenericEntity
+// BrowserDetailsActorE6GenericInfrastructureEntity
+// BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE6InfrastructureHostEntity
+// BrowserDetailsActorE6KeyTransactionEntity
+// BrowserDetailsActorE6MobileApplicationEntity
+// BrowserDetailsActorE6SecureCredentialEntity
+// BrowserDetailsActorE6SyntheticMonitorEntity
+// BrowserDetailsActorE6TeamEntity
+// BrowserDetailsActorE6ThirdPartyServiceEntity
+// BrowserDetailsActorE6UnavailableEntity
+// BrowserDetailsActorE6WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE6Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE6Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE6ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {}
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+func (v *BrowserDetailsActorE6WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE6Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE6Entity(b []byte, v *BrowserDetailsActorE6Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE6ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE6ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE6ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE6BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE6DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE6ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE6GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE6GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE6InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE6KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE6MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE6SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE6SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE6TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE6ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE6UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE6WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE6Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE6Entity(v *BrowserDetailsActorE6Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE6ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE6WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE6WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE6Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE6ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE6ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE6GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE6GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE6InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE6KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE6MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE6SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE6SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE6TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE6ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE6UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE6WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE6WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE6WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE6WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE6WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE6WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE6WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE6WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE6WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE6WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE6WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE6WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE6WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type BrowserDetailsActorE7ApmApplicationEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7ApmApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7ApmApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type BrowserDetailsActorE7ApmDatabaseInstanceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	BrowserDetailFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmDatabaseInstanceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type BrowserDetailsActorE7ApmExternalServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7ApmExternalServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsApmExternalServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type BrowserDetailsActorE7BrowserApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+}
+
+// GetBrowserProperties returns BrowserDetailsActorE7BrowserApplicationEntity.BrowserProperties, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) GetBrowserProperties() *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties {
+	return v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+}
+
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	BrowserProperties *BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties `json:"browserProperties"`
+}
+
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7BrowserApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsBrowserApplicationEntity.Guid
+	retval.BrowserProperties = v.BrowserDetailFieldsBrowserApplicationEntity.BrowserProperties
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type BrowserDetailsActorE7DashboardEntity struct {
+	Typename                           *string `json:"__typename"`
+	BrowserDetailFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7DashboardEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsDashboardEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7DashboardEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7DashboardEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsDashboardEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7Entity includes the requested fields of the GraphQL interface Entity.
+//
+// BrowserDetailsActorE7Entity is implemented by the following types:
+// BrowserDetailsActorE7ApmApplicationEntity
+// BrowserDetailsActorE7ApmDatabaseInstanceEntity
+// BrowserDetailsActorE7ApmExternalServiceEntity
+// BrowserDetailsActorE7BrowserApplicationEntity
+// BrowserDetailsActorE7DashboardEntity
+// BrowserDetailsActorE7ExternalEntity
+// BrowserDetailsActorE7GenericEntity
+// BrowserDetailsActorE7GenericInfrastructureEntity
+// BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity
+// BrowserDetailsActorE7InfrastructureHostEntity
+// BrowserDetailsActorE7KeyTransactionEntity
+// BrowserDetailsActorE7MobileApplicationEntity
+// BrowserDetailsActorE7SecureCredentialEntity
+// BrowserDetailsActorE7SyntheticMonitorEntity
+// BrowserDetailsActorE7TeamEntity
+// BrowserDetailsActorE7ThirdPartyServiceEntity
+// BrowserDetailsActorE7UnavailableEntity
+// BrowserDetailsActorE7WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type BrowserDetailsActorE7Entity interface {
+	implementsGraphQLInterfaceBrowserDetailsActorE7Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	BrowserDetailFields
+}
+
+func (v *BrowserDetailsActorE7ApmApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7ApmDatabaseInstanceEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7ApmExternalServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7BrowserApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7DashboardEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7ExternalEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7GenericEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7KeyTransactionEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7MobileApplicationEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7SecureCredentialEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7TeamEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {}
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7UnavailableEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+func (v *BrowserDetailsActorE7WorkloadEntity) implementsGraphQLInterfaceBrowserDetailsActorE7Entity() {
+}
+
+func __unmarshalBrowserDetailsActorE7Entity(b []byte, v *BrowserDetailsActorE7Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(BrowserDetailsActorE7ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(BrowserDetailsActorE7ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(BrowserDetailsActorE7ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(BrowserDetailsActorE7BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(BrowserDetailsActorE7DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(BrowserDetailsActorE7ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(BrowserDetailsActorE7GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(BrowserDetailsActorE7GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(BrowserDetailsActorE7InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(BrowserDetailsActorE7KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(BrowserDetailsActorE7MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(BrowserDetailsActorE7SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(BrowserDetailsActorE7SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(BrowserDetailsActorE7TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(BrowserDetailsActorE7ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(BrowserDetailsActorE7UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(BrowserDetailsActorE7WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE7Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserDetailsActorE7Entity(v *BrowserDetailsActorE7Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserDetailsActorE7ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserDetailsActorE7WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserDetailsActorE7WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserDetailsActorE7Entity: "%T"`, v)
+	}
+}
+
+// BrowserDetailsActorE7ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type BrowserDetailsActorE7ExternalEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ExternalEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsExternalEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7ExternalEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7ExternalEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsExternalEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE7GenericEntity struct {
+	Typename                         *string `json:"__typename"`
+	BrowserDetailFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7GenericEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7GenericEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7GenericEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type BrowserDetailsActorE7GenericInfrastructureEntity struct {
+	Typename                                       *string `json:"__typename"`
+	BrowserDetailFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7GenericInfrastructureEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7GenericInfrastructureEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsGenericInfrastructureEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                 *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type BrowserDetailsActorE7InfrastructureHostEntity struct {
+	Typename                                    *string `json:"__typename"`
+	BrowserDetailFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7InfrastructureHostEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7InfrastructureHostEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsInfrastructureHostEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type BrowserDetailsActorE7KeyTransactionEntity struct {
+	Typename                                *string `json:"__typename"`
+	BrowserDetailFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7KeyTransactionEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsKeyTransactionEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7KeyTransactionEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7KeyTransactionEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsKeyTransactionEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type BrowserDetailsActorE7MobileApplicationEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7MobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7MobileApplicationEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsMobileApplicationEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7MobileApplicationEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7MobileApplicationEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsMobileApplicationEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type BrowserDetailsActorE7SecureCredentialEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7SecureCredentialEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSecureCredentialEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7SecureCredentialEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7SecureCredentialEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSecureCredentialEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type BrowserDetailsActorE7SyntheticMonitorEntity struct {
+	Typename                                  *string `json:"__typename"`
+	BrowserDetailFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7SyntheticMonitorEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7SyntheticMonitorEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsSyntheticMonitorEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type BrowserDetailsActorE7TeamEntity struct {
+	Typename                      *string `json:"__typename"`
+	BrowserDetailFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7TeamEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsTeamEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7TeamEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7TeamEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsTeamEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type BrowserDetailsActorE7ThirdPartyServiceEntity struct {
+	Typename                                   *string `json:"__typename"`
+	BrowserDetailFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7ThirdPartyServiceEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsThirdPartyServiceEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type BrowserDetailsActorE7UnavailableEntity struct {
+	Typename                             *string `json:"__typename"`
+	BrowserDetailFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7UnavailableEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsUnavailableEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7UnavailableEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7UnavailableEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsUnavailableEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsActorE7WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type BrowserDetailsActorE7WorkloadEntity struct {
+	Typename                          *string `json:"__typename"`
+	BrowserDetailFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns BrowserDetailsActorE7WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns BrowserDetailsActorE7WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsActorE7WorkloadEntity) GetGuid() *string {
+	return v.BrowserDetailFieldsWorkloadEntity.Guid
+}
+
+func (v *BrowserDetailsActorE7WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserDetailsActorE7WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserDetailsActorE7WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserDetailFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserDetailsActorE7WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+}
+
+func (v *BrowserDetailsActorE7WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserDetailsActorE7WorkloadEntity) __premarshalJSON() (*__premarshalBrowserDetailsActorE7WorkloadEntity, error) {
+	var retval __premarshalBrowserDetailsActorE7WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.BrowserDetailFieldsWorkloadEntity.Guid
+	return &retval, nil
+}
+
+// BrowserDetailsResponse is returned by BrowserDetails on success.
+type BrowserDetailsResponse struct {
+	// Data scoped to the caller.
+	Actor *BrowserDetailsActor `json:"actor"`
+}
+
+// GetActor returns BrowserDetailsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *BrowserDetailsResponse) GetActor() *BrowserDetailsActor { return v.Actor }
+
 // BrowserOutlineFields includes the GraphQL fields of BrowserApplicationEntityOutline requested by the fragment BrowserOutlineFields.
 // The GraphQL type's documentation follows.
 //
@@ -7573,6 +20848,873 @@ type BrowserPageResponse struct {
 
 // GetActor returns BrowserPageResponse.Actor, and is useful for accessing the field via an interface.
 func (v *BrowserPageResponse) GetActor() *BrowserPageActor { return v.Actor }
+
+// BrowserSearchActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type BrowserSearchActor struct {
+	// Search entities by query string or structured builder.
+	EntitySearch *BrowserSearchActorEntitySearch `json:"entitySearch"`
+}
+
+// GetEntitySearch returns BrowserSearchActor.EntitySearch, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActor) GetEntitySearch() *BrowserSearchActorEntitySearch { return v.EntitySearch }
+
+// BrowserSearchActorEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type BrowserSearchActorEntitySearch struct {
+	Count   *int                                                     `json:"count"`
+	Results *BrowserSearchActorEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetCount returns BrowserSearchActorEntitySearch.Count, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearch) GetCount() *int { return v.Count }
+
+// GetResults returns BrowserSearchActorEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearch) GetResults() *BrowserSearchActorEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type BrowserSearchActorEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string                                                                         `json:"nextCursor"`
+	Entities   []*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline `json:"-"`
+}
+
+// GetNextCursor returns BrowserSearchActorEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns BrowserSearchActorEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResult) GetEntities() []*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline {
+	return v.Entities
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResult) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserSearchActorEntitySearchResultsEntitySearchResult
+		Entities []json.RawMessage `json:"entities"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserSearchActorEntitySearchResultsEntitySearchResult = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entities
+		src := firstPass.Entities
+		*dst = make(
+			[]*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline)
+				err = __unmarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal BrowserSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResult struct {
+	NextCursor *string `json:"nextCursor"`
+
+	Entities []json.RawMessage `json:"entities"`
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResult) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResult) __premarshalJSON() (*__premarshalBrowserSearchActorEntitySearchResultsEntitySearchResult, error) {
+	var retval __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResult
+
+	retval.NextCursor = v.NextCursor
+	{
+
+		dst := &retval.Entities
+		src := v.Entities
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal BrowserSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline includes the requested fields of the GraphQL type ApmApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an application monitored by an APM language agent.
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a database instance seen by APM (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline includes the requested fields of the GraphQL type ApmExternalServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external service (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline includes the requested fields of the GraphQL type BrowserApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a browser (real user monitoring) application.
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
+	Typename             *string `json:"__typename"`
+	BrowserOutlineFields `json:"-"`
+	Name                 *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// GetGuid returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetGuid() *string {
+	return v.BrowserOutlineFields.Guid
+}
+
+// GetApplicationId returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetApplicationId() *int {
+	return v.BrowserOutlineFields.ApplicationId
+}
+
+// GetServingApmApplicationId returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
+	return v.BrowserOutlineFields.ServingApmApplicationId
+}
+
+// GetSettings returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
+	return v.BrowserOutlineFields.Settings
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BrowserOutlineFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+
+	Name *string `json:"name"`
+
+	Guid *string `json:"guid"`
+
+	ApplicationId *int `json:"applicationId"`
+
+	ServingApmApplicationId *int `json:"servingApmApplicationId"`
+
+	Settings *BrowserSettings `json:"settings"`
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline, error) {
+	var retval __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+
+	retval.Typename = v.Typename
+	retval.Name = v.Name
+	retval.Guid = v.BrowserOutlineFields.Guid
+	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
+	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
+	retval.Settings = v.BrowserOutlineFields.Settings
+	return &retval, nil
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a dashboard (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline includes the requested fields of the GraphQL interface EntityOutline.
+//
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline is implemented by the following types:
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+// The GraphQL type's documentation follows.
+//
+// Light view of a monitored entity (returned by entity search).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline interface {
+	implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetName returns the interface-field "name" from its implementation.
+	GetName() *string
+}
+
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) implementsGraphQLInterfaceBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+
+func __unmarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(b []byte, v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "TeamEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntityOutline":
+		*v = new(BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing EntityOutline.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline:
+		typename = "ApmApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline:
+		typename = "ApmDatabaseInstanceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline:
+		typename = "ApmExternalServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
+		typename = "BrowserApplicationEntityOutline"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
+		typename = "DashboardEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline:
+		typename = "ExternalEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline:
+		typename = "GenericEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline:
+		typename = "GenericInfrastructureEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline:
+		typename = "InfrastructureAwsLambdaFunctionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline:
+		typename = "InfrastructureHostEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline:
+		typename = "KeyTransactionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline:
+		typename = "MobileApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline:
+		typename = "SecureCredentialEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline:
+		typename = "SyntheticMonitorEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline:
+		typename = "TeamEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline:
+		typename = "ThirdPartyServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline:
+		typename = "UnavailableEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline:
+		typename = "WorkloadEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%T"`, v)
+	}
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline includes the requested fields of the GraphQL type ExternalEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external entity (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline includes the requested fields of the GraphQL type GenericEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an entity without a dedicated type (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline includes the requested fields of the GraphQL type GenericInfrastructureEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a generic infrastructure entity (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an AWS Lambda function (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline includes the requested fields of the GraphQL type InfrastructureHostEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a host reported by the infrastructure agent.
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline includes the requested fields of the GraphQL type KeyTransactionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a key transaction.
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline includes the requested fields of the GraphQL type MobileApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline includes the requested fields of the GraphQL type SecureCredentialEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetics secure credential (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline includes the requested fields of the GraphQL type SyntheticMonitorEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetic monitor (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline includes the requested fields of the GraphQL type TeamEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a team (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline includes the requested fields of the GraphQL type ThirdPartyServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a third-party service (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline includes the requested fields of the GraphQL type UnavailableEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline placeholder for an entity whose type is not available (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline includes the requested fields of the GraphQL type WorkloadEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a workload (interface fields only here).
+type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline struct {
+	Typename *string `json:"__typename"`
+	Name     *string `json:"name"`
+}
+
+// GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetName() *string {
+	return v.Name
+}
+
+// BrowserSearchResponse is returned by BrowserSearch on success.
+type BrowserSearchResponse struct {
+	// Data scoped to the caller.
+	Actor *BrowserSearchActor `json:"actor"`
+}
+
+// GetActor returns BrowserSearchResponse.Actor, and is useful for accessing the field via an interface.
+func (v *BrowserSearchResponse) GetActor() *BrowserSearchActor { return v.Actor }
 
 // BrowserSettings includes the requested fields of the GraphQL type BrowserApplicationSettings.
 // The GraphQL type's documentation follows.
@@ -11664,6 +25806,58 @@ func (v *__AppUpdateInput) GetEnableSettings() AgentApplicationBrowserSettingsIn
 // GetEnableBrowser returns __AppUpdateInput.EnableBrowser, and is useful for accessing the field via an interface.
 func (v *__AppUpdateInput) GetEnableBrowser() bool { return v.EnableBrowser }
 
+// __BrowserCreateInput is used internally by genqlient
+type __BrowserCreateInput struct {
+	AccountId int                                  `json:"accountId"`
+	Name      string                               `json:"name"`
+	Settings  AgentApplicationBrowserSettingsInput `json:"settings"`
+}
+
+// GetAccountId returns __BrowserCreateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__BrowserCreateInput) GetAccountId() int { return v.AccountId }
+
+// GetName returns __BrowserCreateInput.Name, and is useful for accessing the field via an interface.
+func (v *__BrowserCreateInput) GetName() string { return v.Name }
+
+// GetSettings returns __BrowserCreateInput.Settings, and is useful for accessing the field via an interface.
+func (v *__BrowserCreateInput) GetSettings() AgentApplicationBrowserSettingsInput { return v.Settings }
+
+// __BrowserDetailsInput is used internally by genqlient
+type __BrowserDetailsInput struct {
+	G0 []*string `json:"g0"`
+	G1 []*string `json:"g1"`
+	G2 []*string `json:"g2"`
+	G3 []*string `json:"g3"`
+	G4 []*string `json:"g4"`
+	G5 []*string `json:"g5"`
+	G6 []*string `json:"g6"`
+	G7 []*string `json:"g7"`
+}
+
+// GetG0 returns __BrowserDetailsInput.G0, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG0() []*string { return v.G0 }
+
+// GetG1 returns __BrowserDetailsInput.G1, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG1() []*string { return v.G1 }
+
+// GetG2 returns __BrowserDetailsInput.G2, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG2() []*string { return v.G2 }
+
+// GetG3 returns __BrowserDetailsInput.G3, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG3() []*string { return v.G3 }
+
+// GetG4 returns __BrowserDetailsInput.G4, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG4() []*string { return v.G4 }
+
+// GetG5 returns __BrowserDetailsInput.G5, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG5() []*string { return v.G5 }
+
+// GetG6 returns __BrowserDetailsInput.G6, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG6() []*string { return v.G6 }
+
+// GetG7 returns __BrowserDetailsInput.G7, and is useful for accessing the field via an interface.
+func (v *__BrowserDetailsInput) GetG7() []*string { return v.G7 }
+
 // __BrowserPageInput is used internally by genqlient
 type __BrowserPageInput struct {
 	Query  string  `json:"query"`
@@ -11675,6 +25869,18 @@ func (v *__BrowserPageInput) GetQuery() string { return v.Query }
 
 // GetCursor returns __BrowserPageInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__BrowserPageInput) GetCursor() *string { return v.Cursor }
+
+// __BrowserSearchInput is used internally by genqlient
+type __BrowserSearchInput struct {
+	Query  string  `json:"query"`
+	Cursor *string `json:"cursor"`
+}
+
+// GetQuery returns __BrowserSearchInput.Query, and is useful for accessing the field via an interface.
+func (v *__BrowserSearchInput) GetQuery() string { return v.Query }
+
+// GetCursor returns __BrowserSearchInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__BrowserSearchInput) GetCursor() *string { return v.Cursor }
 
 // __DeploymentCreateEventInput is used internally by genqlient
 type __DeploymentCreateEventInput struct {
@@ -12322,6 +26528,140 @@ func AppUpdate(
 	return data_, err_
 }
 
+// The mutation executed by BrowserCreate.
+const BrowserCreate_Operation = `
+mutation BrowserCreate ($accountId: Int!, $name: String!, $settings: AgentApplicationBrowserSettingsInput!) {
+	agentApplicationCreateBrowser(accountId: $accountId, name: $name, settings: $settings) {
+		guid
+		name
+		settings {
+			loaderScript
+			loaderType
+		}
+	}
+}
+`
+
+// BrowserCreate is REST POST /v2/browser_applications: a standalone browser application.
+func BrowserCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	name string,
+	settings AgentApplicationBrowserSettingsInput,
+) (data_ *BrowserCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BrowserCreate",
+		Query:  BrowserCreate_Operation,
+		Variables: &__BrowserCreateInput{
+			AccountId: accountId,
+			Name:      name,
+			Settings:  settings,
+		},
+	}
+
+	data_ = &BrowserCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by BrowserDetails.
+const BrowserDetails_Operation = `
+query BrowserDetails ($g0: [EntityGuid]!, $g1: [EntityGuid]!, $g2: [EntityGuid]!, $g3: [EntityGuid]!, $g4: [EntityGuid]!, $g5: [EntityGuid]!, $g6: [EntityGuid]!, $g7: [EntityGuid]!) {
+	actor {
+		e0: entities(guids: $g0) {
+			__typename
+			... BrowserDetailFields
+		}
+		e1: entities(guids: $g1) {
+			__typename
+			... BrowserDetailFields
+		}
+		e2: entities(guids: $g2) {
+			__typename
+			... BrowserDetailFields
+		}
+		e3: entities(guids: $g3) {
+			__typename
+			... BrowserDetailFields
+		}
+		e4: entities(guids: $g4) {
+			__typename
+			... BrowserDetailFields
+		}
+		e5: entities(guids: $g5) {
+			__typename
+			... BrowserDetailFields
+		}
+		e6: entities(guids: $g6) {
+			__typename
+			... BrowserDetailFields
+		}
+		e7: entities(guids: $g7) {
+			__typename
+			... BrowserDetailFields
+		}
+	}
+}
+fragment BrowserDetailFields on Entity {
+	guid
+	... on BrowserApplicationEntity {
+		browserProperties {
+			jsLoaderScript
+			jsConfig
+		}
+	}
+}
+`
+
+// BrowserDetails reads the loader script and agent configuration of up to 200 browser
+// applications (NerdGraph serves at most 25 guids per entities field) in one round trip.
+func BrowserDetails(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	g0 []*string,
+	g1 []*string,
+	g2 []*string,
+	g3 []*string,
+	g4 []*string,
+	g5 []*string,
+	g6 []*string,
+	g7 []*string,
+) (data_ *BrowserDetailsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BrowserDetails",
+		Query:  BrowserDetails_Operation,
+		Variables: &__BrowserDetailsInput{
+			G0: g0,
+			G1: g1,
+			G2: g2,
+			G3: g3,
+			G4: g4,
+			G5: g5,
+			G6: g6,
+			G7: g7,
+		},
+	}
+
+	data_ = &BrowserDetailsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by BrowserPage.
 const BrowserPage_Operation = `
 query BrowserPage ($query: String!, $cursor: String) {
@@ -12365,6 +26705,62 @@ func BrowserPage(
 	}
 
 	data_ = &BrowserPageResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by BrowserSearch.
+const BrowserSearch_Operation = `
+query BrowserSearch ($query: String!, $cursor: String) {
+	actor {
+		entitySearch(query: $query) {
+			count
+			results(cursor: $cursor) {
+				nextCursor
+				entities {
+					__typename
+					... BrowserOutlineFields
+					name
+				}
+			}
+		}
+	}
+}
+fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
+	guid
+	applicationId
+	servingApmApplicationId
+	settings {
+		apdexTarget
+	}
+}
+`
+
+// BrowserSearch pages through an account's browser applications (REST
+// GET /v2/browser_applications); the outline has ids and names only.
+func BrowserSearch(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	query string,
+	cursor *string,
+) (data_ *BrowserSearchResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BrowserSearch",
+		Query:  BrowserSearch_Operation,
+		Variables: &__BrowserSearchInput{
+			Query:  query,
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &BrowserSearchResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -56,3 +56,10 @@ func (c *Cache) Len() int {
 	}
 	return c.c.ItemCount()
 }
+
+// Delete drops key (after a write that changes what it holds).
+func (c *Cache) Delete(key string) {
+	if c != nil {
+		c.c.Delete(key)
+	}
+}

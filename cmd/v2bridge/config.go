@@ -36,6 +36,7 @@ type fileConfig struct {
 	Routes                   map[string]string `yaml:"routes"`
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
+	BrowserLoader            string            `yaml:"browser_loader"`
 	Compare                  compareConfig     `yaml:"compare"`
 	Report                   reportConfig      `yaml:"report"`
 	Cache                    cacheConfig       `yaml:"cache"`
@@ -96,6 +97,7 @@ func defaultConfig() fileConfig {
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
 		MaxInFlight:        1000,
+		BrowserLoader:      "LITE",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache:              cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute, MaxEntries: 10000},
 		MetricNamesWindow:  24 * time.Hour,
@@ -217,6 +219,11 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.Cache.MaxEntries <= 0 {
 		errs = append(errs, errors.New("cache.max_entries: must be positive"))
+	}
+	switch c.BrowserLoader {
+	case "LITE", "SPA", "PRO":
+	default:
+		errs = append(errs, fmt.Errorf("browser_loader: %q is not LITE, SPA or PRO", c.BrowserLoader))
 	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))

@@ -253,6 +253,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
 		MaxInFlight:              cfg.MaxInFlight,
+		BrowserLoader:            cfg.BrowserLoader,
 		ReportStateFile:          cfg.Report.StateFile,
 		ReportToken:              reportToken,
 		ReportPrometheusURL:      cfg.Report.PrometheusURL,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/v2bridge/v2bridge/graphql/sim/model"
 )
@@ -196,6 +197,48 @@ func (r mutationResolver) AgentApplicationDelete(ctx context.Context, accountID 
 	return &model.AgentApplicationDeleteResult{Success: true}, nil
 }
 
+// AgentApplicationCreateBrowser creates a standalone browser application; the answer
+// carries its loader script.
+func (r mutationResolver) AgentApplicationCreateBrowser(ctx context.Context, accountID int, name string, settings *model.AgentApplicationBrowserSettingsInput) (*model.AgentApplicationCreateBrowserResult, error) {
+	req := requestFrom(ctx)
+	if !req.caller.reach[accountID] {
+		return nil, gqlError(classForbidden, "Access denied to account %d", accountID)
+	}
+	if strings.TrimSpace(name) == "" {
+		return nil, gqlError(classInvalidInput, "name must not be empty")
+	}
+	loader := "SPA" // NerdGraph's default loader
+	if settings != nil && settings.LoaderType != nil {
+		loader = string(*settings.LoaderType)
+	}
+	var out *model.AgentApplicationCreateBrowserResult
+	err := r.s.mutate(func(d *Data) error {
+		for i := range d.Accounts {
+			a := &d.Accounts[i]
+			if a.ID != accountID {
+				continue
+			}
+			if a.BrowserLicenseKey == "" {
+				a.BrowserLicenseKey = fmt.Sprintf("NRJS-%016x", accountID)
+			}
+			id := nextAppID(d)
+			a.BrowserApplications = append(a.BrowserApplications, BrowserApplication{ID: id, Name: name, ApdexTarget: 7, Loader: loader})
+			script := jsLoaderScript(accountID, id, a.BrowserLicenseKey, loader)
+			out = &model.AgentApplicationCreateBrowserResult{
+				GUID: entityGUID(accountID, "BROWSER", "APPLICATION", strconv.Itoa(id)), Name: name,
+				Settings: &model.AgentApplicationBrowserSettings{CookiesEnabled: true, DistributedTracingEnabled: true,
+					LoaderScript: &script, LoaderType: model.AgentApplicationBrowserLoader(loader)},
+			}
+			return nil
+		}
+		return gqlError(classForbidden, "Access denied to account %d", accountID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // errSkip ends a mutation without changing anything (the answer carries payload errors).
 var errSkip = fmt.Errorf("no change")
 
@@ -207,6 +250,9 @@ func nextAppID(d *Data) int {
 			if app.Browser != nil {
 				id = max(id, app.Browser.ID)
 			}
+		}
+		for _, b := range a.BrowserApplications {
+			id = max(id, b.ID)
 		}
 	}
 	return id + 1

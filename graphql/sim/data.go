@@ -51,6 +51,9 @@ type Account struct {
 	BrowserLicenseKey string `yaml:"browserLicenseKey"`
 	// APMApplications are the APM applications (entities APM|APPLICATION).
 	APMApplications []APMApplication `yaml:"apmApplications"`
+	// BrowserApplications are standalone browser applications (not injected by an APM
+	// agent), such as those created with agentApplicationCreateBrowser.
+	BrowserApplications []BrowserApplication `yaml:"browserApplications"`
 }
 
 // APMApplication is an application monitored by an APM language agent.

@@ -115,6 +115,10 @@ func buildWorld(d *Data) (*world, error) {
 				b.edges = append(b.edges, ed)
 			}
 		}
+		for j := range a.BrowserApplications {
+			b := &a.BrowserApplications[j]
+			w.addBrowser(acct, a.BrowserLicenseKey, &APMApplication{Name: b.Name, Browser: b}, nil, shared)
+		}
 		slices.SortFunc(acct.entities, byName)
 	}
 	for i := range d.Users {
@@ -284,6 +288,10 @@ func (w *world) addBrowser(acct *simAccount, licenseKey string, app *APMApplicat
 	cfg := jsConfig(acct.id, b.ID, licenseKey)
 	c := e.common(acct, app.LastReportingChangeAt)
 	settings := &model.BrowserApplicationSettings{ApdexTarget: ptr(b.ApdexTarget)}
+	var serving *int // standalone browser applications have no serving APM application
+	if apm != nil {
+		serving = ptr(app.ID)
+	}
 	e.full = &model.BrowserApplicationEntity{
 		Account: acct.outline, AccountID: c.accountID, AgentInstallType: &installType,
 		AlertSeverity: c.severity, ApplicationID: ptr(b.ID),
@@ -307,7 +315,7 @@ func (w *world) addBrowser(acct *simAccount, licenseKey string, app *APMApplicat
 		},
 		BrowserSummary: summary, Domain: c.domain, EntityType: c.entityType, GUID: c.guid,
 		LastReportingChangeAt: c.lastChange, Name: c.name, Permalink: c.permalink,
-		Reporting: c.reporting, ServingApmApplicationID: ptr(app.ID), Settings: settings,
+		Reporting: c.reporting, ServingApmApplicationID: serving, Settings: settings,
 		Tags: gqlTags, Type: c.typ,
 	}
 	e.outline = &model.BrowserApplicationEntityOutline{
@@ -315,7 +323,7 @@ func (w *world) addBrowser(acct *simAccount, licenseKey string, app *APMApplicat
 		AlertSeverity: c.severity, ApplicationID: ptr(b.ID), BrowserSummary: summary,
 		Domain: c.domain, EntityType: c.entityType, GUID: c.guid,
 		LastReportingChangeAt: c.lastChange, Name: c.name, Permalink: c.permalink,
-		Reporting: c.reporting, ServingApmApplicationID: ptr(app.ID), Settings: settings,
+		Reporting: c.reporting, ServingApmApplicationID: serving, Settings: settings,
 		Tags: gqlTags, Type: c.typ,
 	}
 	w.add(acct, e)

@@ -69,3 +69,45 @@ func (l *DeploymentList) EncodeV2(e Encoder) {
 	e.EndArray()
 	deploymentLinks(e)
 }
+
+// BrowserApplication is REST v2's browser application (REFERENCE.md §4.5).
+type BrowserApplication struct {
+	ID                   int64
+	Name                 string
+	BrowserMonitoringKey string
+	LoaderScript         string
+}
+
+// EncodeV2 writes the browser application object.
+func (b *BrowserApplication) EncodeV2(e Encoder) {
+	e.BeginObject("browser_application")
+	e.Int("id", b.ID)
+	e.String("name", b.Name)
+	e.String("browser_monitoring_key", b.BrowserMonitoringKey)
+	e.String("loader_script", b.LoaderScript)
+	e.EndObject()
+}
+
+// BrowserApplicationList is the body of GET /v2/browser_applications.
+type BrowserApplicationList struct{ Applications []BrowserApplication }
+
+// Root is the XML root element.
+func (*BrowserApplicationList) Root() string { return "browser_applications_response" }
+
+// EncodeV2 writes {"browser_applications":[...]}.
+func (l *BrowserApplicationList) EncodeV2(e Encoder) {
+	e.BeginArray("browser_applications", "browser_application")
+	for i := range l.Applications {
+		l.Applications[i].EncodeV2(e)
+	}
+	e.EndArray()
+}
+
+// BrowserApplicationShow is the body of POST /v2/browser_applications.
+type BrowserApplicationShow struct{ Application BrowserApplication }
+
+// Root is the XML root element.
+func (*BrowserApplicationShow) Root() string { return "browser_application_response" }
+
+// EncodeV2 writes {"browser_application":{...}}.
+func (s *BrowserApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }

@@ -1,0 +1,61 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func handleBrowserList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	req := translate.BrowserListRequest{}
+	req.Name, _ = rq.params.Get("filter[name]")
+	var err error
+	if req.IDs, err = rq.params.IDs("filter[ids]"); err != nil {
+		return nil, err
+	}
+	if req.Page, err = rq.params.Page(); err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListBrowserApplications(ctx, rq.caller, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
+
+func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	var b struct {
+		BrowserApplication *struct {
+			Name string `json:"name"`
+		} `json:"browser_application"`
+	}
+	body := bytes.TrimSpace(rq.body)
+	if len(body) > 0 && body[0] != '{' {
+		// A form body (filter[...]) on POST is a list call, as Ansible sends for
+		// applications; browser_application[name] creates.
+		if name, ok := rq.params.Get("browser_application[name]"); ok {
+			b.BrowserApplication = &struct {
+				Name string `json:"name"`
+			}{name}
+		}
+	} else if err := json.Unmarshal(body, &b); err != nil {
+		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+	}
+	if b.BrowserApplication == nil {
+		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}
+	}
+	loader := ng.AgentApplicationBrowserLoader(g.cfg.BrowserLoader)
+	if loader == "" {
+		loader = translate.BrowserLoader
+	}
+	doc, err := g.tr.CreateBrowserApplication(ctx, rq.caller, b.BrowserApplication.Name, loader)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, status: http.StatusCreated}, nil
+}

@@ -1,0 +1,242 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// BrowserListRequest is a parsed GET /v2/browser_applications.
+type BrowserListRequest struct {
+	Name string // filter[name]: case-insensitive substring
+	IDs  []int64
+	Page int
+}
+
+type browserOutline struct {
+	id   int64 // REST id: the serving APM application's id for injected agents, else the browser id
+	name string
+	guid string
+}
+
+// ListBrowserApplications answers GET /v2/browser_applications: the account's browser
+// applications (cached per caller for ListTTL) filtered in Go, then one request for
+// the page's loader scripts.
+func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r BrowserListRequest) (*v2.BrowserApplicationList, Paging, error) {
+	r.Page = max(r.Page, 1)
+	all, err := t.browserOutlines(ctx, c)
+	if err != nil {
+		return nil, Paging{}, err
+	}
+	var kept []browserOutline
+	for _, b := range all {
+		if (r.Name == "" || containsFold(b.name, r.Name)) && (len(r.IDs) == 0 || slices.Contains(r.IDs, b.id)) {
+			kept = append(kept, b)
+		}
+	}
+	last := max((len(kept)+PageSize-1)/PageSize, 1)
+	lo := min((r.Page-1)*PageSize, len(kept))
+	hi := min(lo+PageSize, len(kept))
+	page := kept[lo:hi]
+	out := &v2.BrowserApplicationList{Applications: make([]v2.BrowserApplication, 0, len(page))}
+	if len(page) > 0 {
+		details, err := t.browserDetails(ctx, page)
+		if err != nil {
+			return nil, Paging{}, err
+		}
+		for _, b := range page {
+			d := details[b.guid]
+			out.Applications = append(out.Applications, v2.BrowserApplication{ID: b.id, Name: b.name,
+				BrowserMonitoringKey: d.key, LoaderScript: d.script})
+		}
+	}
+	return out, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+}
+
+func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOutline, error) {
+	key := c.cacheKey("browser-apps")
+	if v, ok := t.lists.Get(key); ok {
+		return v.([]browserOutline), nil
+	}
+	query, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
+	if err != nil {
+		return nil, err
+	}
+	var out []browserOutline
+	var cursor *string
+	for {
+		resp, err := ng.BrowserSearch(ctx, t.client, query, cursor)
+		if err != nil {
+			return nil, fmt.Errorf("browser applications: %w", err)
+		}
+		res := resp.GetActor().GetEntitySearch().GetResults()
+		if res == nil {
+			break
+		}
+		for _, e := range res.Entities {
+			b, ok := deref(e).(interface {
+				browserFields
+				GetGuid() *string
+				GetName() *string
+			})
+			if !ok || b.GetApplicationId() == nil {
+				continue
+			}
+			id := int64(*b.GetApplicationId())
+			if s := b.GetServingApmApplicationId(); s != nil && *s != 0 {
+				id = int64(*s)
+			}
+			out = append(out, browserOutline{id: id, name: deref(b.GetName()), guid: deref(b.GetGuid())})
+		}
+		if cursor = res.NextCursor; cursor == nil {
+			break
+		}
+	}
+	t.lists.Set(key, out)
+	return out, nil
+}
+
+type browserDetail struct{ key, script string }
+
+func (t *Translator) browserDetails(ctx context.Context, page []browserOutline) (map[string]browserDetail, error) {
+	var g [8][]*string
+	for i, b := range page {
+		guid := b.guid
+		g[i/25] = append(g[i/25], &guid)
+	}
+	for i := range g {
+		if g[i] == nil {
+			g[i] = []*string{}
+		}
+	}
+	resp, err := ng.BrowserDetails(ctx, t.client, g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+	if err != nil {
+		return nil, fmt.Errorf("browser application details: %w", err)
+	}
+	out := map[string]browserDetail{}
+	a := resp.GetActor()
+	if a == nil {
+		return out, nil
+	}
+	var all []any
+	for _, es := range [][]any{anySlice(a.E0), anySlice(a.E1), anySlice(a.E2), anySlice(a.E3), anySlice(a.E4), anySlice(a.E5), anySlice(a.E6), anySlice(a.E7)} {
+		all = append(all, es...)
+	}
+	for _, e := range all {
+		be, ok := e.(interface {
+			GetGuid() *string
+			GetBrowserProperties() *ng.BrowserDetailFieldsBrowserPropertiesAgentApplicationSettingsBrowserProperties
+		})
+		if !ok || be.GetBrowserProperties() == nil {
+			continue
+		}
+		p := be.GetBrowserProperties()
+		script := decodeScript(deref(p.JsLoaderScript))
+		out[deref(be.GetGuid())] = browserDetail{script: script, key: licenseKey(script, p.JsConfig)}
+	}
+	return out, nil
+}
+
+func anySlice[T any](xs []*T) []any {
+	out := make([]any, 0, len(xs))
+	for _, x := range xs {
+		if x != nil {
+			out = append(out, any(*x))
+		}
+	}
+	return out
+}
+
+// decodeScript undoes NerdGraph's JSON encoding of the snippet when present, so REST's
+// JSON encoding is not doubled.
+func decodeScript(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		var out string
+		if json.Unmarshal([]byte(s), &out) == nil {
+			return out
+		}
+	}
+	return s
+}
+
+var licenseKeyInScript = regexp.MustCompile(`licenseKey:"([^"]+)"`)
+
+// licenseKey is the browser monitoring key: from the agent configuration
+// (info.licenseKey or licenseKey), else from the loader script.
+func licenseKey(script string, cfg *json.RawMessage) string {
+	if cfg != nil {
+		var c struct {
+			LicenseKey string `json:"licenseKey"`
+			Info       struct {
+				LicenseKey string `json:"licenseKey"`
+			} `json:"info"`
+		}
+		if json.Unmarshal(*cfg, &c) == nil {
+			if c.Info.LicenseKey != "" {
+				return c.Info.LicenseKey
+			}
+			if c.LicenseKey != "" {
+				return c.LicenseKey
+			}
+		}
+	}
+	if m := licenseKeyInScript.FindStringSubmatch(script); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// CreateBrowserApplication answers POST /v2/browser_applications (never retried).
+func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, name string, loader ng.AgentApplicationBrowserLoader) (*v2.BrowserApplicationShow, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, &v2.Error{Status: 422, Title: "browser_application.name is required"}
+	}
+	resp, err := ng.BrowserCreate(ctx, t.client, int(c.AccountID), name, ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader})
+	if err != nil {
+		return nil, createError(err, "browser application", "GET /v2/browser_applications.json?filter[name]="+name)
+	}
+	r := resp.AgentApplicationCreateBrowser
+	if r == nil {
+		return nil, ErrWriteOutcomeUnknown(502, "browser application", "GET /v2/browser_applications.json")
+	}
+	g, err := ParseGUID(r.Guid)
+	if err != nil {
+		return nil, fmt.Errorf("created browser application: %w", err)
+	}
+	id, _ := strconv.ParseInt(g.DomainID, 10, 64)
+	script := ""
+	if r.Settings != nil {
+		script = decodeScript(deref(r.Settings.LoaderScript))
+	}
+	t.lists.Delete(c.cacheKey("browser-apps"))
+	return &v2.BrowserApplicationShow{Application: v2.BrowserApplication{ID: id, Name: r.Name,
+		BrowserMonitoringKey: licenseKey(script, nil), LoaderScript: script}}, nil
+}
+
+func createError(err error, what, check string) error {
+	var ge *ng.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
+	switch ge.Kind {
+	case ng.KindTimeout:
+		return ErrWriteOutcomeUnknown(504, what, check)
+	case ng.KindTransport, ng.KindServer:
+		return ErrWriteOutcomeUnknown(502, what, check)
+	case ng.KindInvalid:
+		msg := "rejected by New Relic"
+		if len(ge.Errors) > 0 {
+			msg = ge.Errors[0].Message
+		}
+		return &v2.Error{Status: 422, Title: "Validation error occurred while creating the " + what, Messages: []string{msg}}
+	}
+	return err
+}
