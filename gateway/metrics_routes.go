@@ -16,7 +16,7 @@ func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.Metric
 	if err != nil || id <= 0 {
 		return translate.MetricScope{}, &v2.Error{Status: http.StatusNotFound, Title: translate.ErrApplicationNotFound().Title}
 	}
-	s := translate.MetricScope{AppID: id}
+	s := translate.MetricScope{AppID: id, Mobile: rq.mobile}
 	if rq.vars["host_id"] != "" {
 		hostID, err := pathID(rq, "host_id", "No Application Host found with the given ID")
 		if err != nil {

@@ -218,6 +218,12 @@ func operationText(name string) string {
 		return ng.BrowserDetails_Operation
 	case "BrowserCreate":
 		return ng.BrowserCreate_Operation
+	case "MobileSearch":
+		return ng.MobileSearch_Operation
+	case "MobileShow":
+		return ng.MobileShow_Operation
+	case "MobileCreate":
+		return ng.MobileCreate_Operation
 	case "AppUpdate":
 		return ng.AppUpdate_Operation
 	case "AppDelete":

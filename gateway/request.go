@@ -27,6 +27,8 @@ type request struct {
 	params v2.Params
 	body   []byte
 	caller translate.Caller
+	// mobile marks the mobile application routes (metric scope).
+	mobile bool
 }
 
 // formatOf is the response format a path asks for: its .xml/.json extension.

@@ -180,6 +180,36 @@ func Routes() []Route {
 				"script; never retried",
 			handle: handleBrowserCreate,
 		},
+		{
+			Name: "mobile_applications.list", Operations: []string{"MobileSearch"}, Methods: []string{http.MethodGet},
+			Path: "/mobile_applications", Fidelity: Approximate,
+			Note: "from `mobileSummary`: `active_users`, `interaction_time` and `unresolved_crash_count` have no source and are " +
+				"omitted; throughput = HTTP requests a minute; `supports_crash_data` always true",
+			handle: handleMobileList,
+		},
+		{
+			Name: "mobile_applications.show", Operations: []string{"MobileShow"}, Methods: []string{http.MethodGet},
+			Path: "/mobile_applications/{id:[0-9]+}", Fidelity: Approximate, Note: "as mobile_applications.list",
+			handle: handleMobileShow,
+		},
+		{
+			Name: "mobile_applications.create", Operations: []string{"MobileCreate"}, Methods: []string{http.MethodPost},
+			Path: "/mobile_applications", Fidelity: Approximate,
+			Note: "agentApplicationCreateMobile; answered in the show shape plus `application_token` (REST's create " +
+				"shape is undocumented); never retried",
+			handle: handleMobileCreate,
+		},
+		{
+			Name: "mobile_applications.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet},
+			Path: "/mobile_applications/{id:[0-9]+}/metrics", Fidelity: Approximate,
+			Note: "as applications.metrics, scoped with `entity.guid`", handle: handleMetricNames,
+		},
+		{
+			Name: "mobile_applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet},
+			Path: "/mobile_applications/{id:[0-9]+}/metrics/data", Fidelity: Approximate,
+			Note:   "as applications.metric_data, scoped with `entity.guid` (mobile application version ids are not supported)",
+			handle: handleMetricData,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
@@ -318,6 +348,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			}
 		}
 		rq.caller = translate.Caller{KeyHash: keyHash, AccountID: acct}
+		rq.mobile = strings.HasPrefix(rt.Name, "mobile_applications.")
 		if st != nil {
 			st.caller, st.account, st.accountSource = keyHash[:4], acct, source
 		}

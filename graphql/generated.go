@@ -25674,6 +25674,1617 @@ type MetricNamesResponse struct {
 // GetActor returns MetricNamesResponse.Actor, and is useful for accessing the field via an interface.
 func (v *MetricNamesResponse) GetActor() *MetricNamesActor { return v.Actor }
 
+// MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult includes the requested fields of the GraphQL type AgentApplicationCreateMobileResult.
+// The GraphQL type's documentation follows.
+//
+// Result of creating a mobile application.
+type MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult struct {
+	Guid             string `json:"guid"`
+	Name             string `json:"name"`
+	ApplicationToken string `json:"applicationToken"`
+}
+
+// GetGuid returns MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult.Guid, and is useful for accessing the field via an interface.
+func (v *MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult) GetGuid() string {
+	return v.Guid
+}
+
+// GetName returns MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult.Name, and is useful for accessing the field via an interface.
+func (v *MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult) GetName() string {
+	return v.Name
+}
+
+// GetApplicationToken returns MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult.ApplicationToken, and is useful for accessing the field via an interface.
+func (v *MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult) GetApplicationToken() string {
+	return v.ApplicationToken
+}
+
+// MobileCreateResponse is returned by MobileCreate on success.
+type MobileCreateResponse struct {
+	// Create a mobile application.
+	AgentApplicationCreateMobile *MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult `json:"agentApplicationCreateMobile"`
+}
+
+// GetAgentApplicationCreateMobile returns MobileCreateResponse.AgentApplicationCreateMobile, and is useful for accessing the field via an interface.
+func (v *MobileCreateResponse) GetAgentApplicationCreateMobile() *MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult {
+	return v.AgentApplicationCreateMobile
+}
+
+// MobileEntityFields includes the GraphQL fields of MobileApplicationEntity requested by the fragment MobileEntityFields.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type MobileEntityFields struct {
+	Guid          *string              `json:"guid"`
+	AccountId     *int                 `json:"accountId"`
+	Name          *string              `json:"name"`
+	Reporting     *bool                `json:"reporting"`
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int           `json:"applicationId"`
+	MobileSummary *MobileSummary `json:"mobileSummary"`
+}
+
+// GetGuid returns MobileEntityFields.Guid, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MobileEntityFields.AccountId, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetAccountId() *int { return v.AccountId }
+
+// GetName returns MobileEntityFields.Name, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetName() *string { return v.Name }
+
+// GetReporting returns MobileEntityFields.Reporting, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetReporting() *bool { return v.Reporting }
+
+// GetAlertSeverity returns MobileEntityFields.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetAlertSeverity() *EntityAlertSeverity { return v.AlertSeverity }
+
+// GetApplicationId returns MobileEntityFields.ApplicationId, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetApplicationId() *int { return v.ApplicationId }
+
+// GetMobileSummary returns MobileEntityFields.MobileSummary, and is useful for accessing the field via an interface.
+func (v *MobileEntityFields) GetMobileSummary() *MobileSummary { return v.MobileSummary }
+
+// MobileFields includes the GraphQL fields of MobileApplicationEntityOutline requested by the fragment MobileFields.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type MobileFields struct {
+	Guid          *string              `json:"guid"`
+	AccountId     *int                 `json:"accountId"`
+	Name          *string              `json:"name"`
+	Reporting     *bool                `json:"reporting"`
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int           `json:"applicationId"`
+	MobileSummary *MobileSummary `json:"mobileSummary"`
+}
+
+// GetGuid returns MobileFields.Guid, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MobileFields.AccountId, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetAccountId() *int { return v.AccountId }
+
+// GetName returns MobileFields.Name, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetName() *string { return v.Name }
+
+// GetReporting returns MobileFields.Reporting, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetReporting() *bool { return v.Reporting }
+
+// GetAlertSeverity returns MobileFields.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetAlertSeverity() *EntityAlertSeverity { return v.AlertSeverity }
+
+// GetApplicationId returns MobileFields.ApplicationId, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetApplicationId() *int { return v.ApplicationId }
+
+// GetMobileSummary returns MobileFields.MobileSummary, and is useful for accessing the field via an interface.
+func (v *MobileFields) GetMobileSummary() *MobileSummary { return v.MobileSummary }
+
+// MobileSearchActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type MobileSearchActor struct {
+	// Search entities by query string or structured builder.
+	EntitySearch *MobileSearchActorEntitySearch `json:"entitySearch"`
+}
+
+// GetEntitySearch returns MobileSearchActor.EntitySearch, and is useful for accessing the field via an interface.
+func (v *MobileSearchActor) GetEntitySearch() *MobileSearchActorEntitySearch { return v.EntitySearch }
+
+// MobileSearchActorEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type MobileSearchActorEntitySearch struct {
+	Results *MobileSearchActorEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetResults returns MobileSearchActorEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearch) GetResults() *MobileSearchActorEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type MobileSearchActorEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string                                                                        `json:"nextCursor"`
+	Entities   []*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline `json:"-"`
+}
+
+// GetNextCursor returns MobileSearchActorEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns MobileSearchActorEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResult) GetEntities() []*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline {
+	return v.Entities
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResult) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MobileSearchActorEntitySearchResultsEntitySearchResult
+		Entities []json.RawMessage `json:"entities"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MobileSearchActorEntitySearchResultsEntitySearchResult = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entities
+		src := firstPass.Entities
+		*dst = make(
+			[]*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline)
+				err = __unmarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal MobileSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalMobileSearchActorEntitySearchResultsEntitySearchResult struct {
+	NextCursor *string `json:"nextCursor"`
+
+	Entities []json.RawMessage `json:"entities"`
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResult) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResult) __premarshalJSON() (*__premarshalMobileSearchActorEntitySearchResultsEntitySearchResult, error) {
+	var retval __premarshalMobileSearchActorEntitySearchResultsEntitySearchResult
+
+	retval.NextCursor = v.NextCursor
+	{
+
+		dst := &retval.Entities
+		src := v.Entities
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal MobileSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline includes the requested fields of the GraphQL type ApmApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an application monitored by an APM language agent.
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a database instance seen by APM (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline includes the requested fields of the GraphQL type ApmExternalServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external service (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline includes the requested fields of the GraphQL type BrowserApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a browser (real user monitoring) application.
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a dashboard (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline includes the requested fields of the GraphQL interface EntityOutline.
+//
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline is implemented by the following types:
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+// The GraphQL type's documentation follows.
+//
+// Light view of a monitored entity (returned by entity search).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline interface {
+	implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) implementsGraphQLInterfaceMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+
+func __unmarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(b []byte, v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "TeamEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntityOutline":
+		*v = new(MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing EntityOutline.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline:
+		typename = "ApmApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline:
+		typename = "ApmDatabaseInstanceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline:
+		typename = "ApmExternalServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
+		typename = "BrowserApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
+		typename = "DashboardEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline:
+		typename = "ExternalEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline:
+		typename = "GenericEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline:
+		typename = "GenericInfrastructureEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline:
+		typename = "InfrastructureAwsLambdaFunctionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline:
+		typename = "InfrastructureHostEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline:
+		typename = "KeyTransactionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline:
+		typename = "MobileApplicationEntityOutline"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline:
+		typename = "SecureCredentialEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline:
+		typename = "SyntheticMonitorEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline:
+		typename = "TeamEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline:
+		typename = "ThirdPartyServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline:
+		typename = "UnavailableEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline:
+		typename = "WorkloadEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%T"`, v)
+	}
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline includes the requested fields of the GraphQL type ExternalEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external entity (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline includes the requested fields of the GraphQL type GenericEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an entity without a dedicated type (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline includes the requested fields of the GraphQL type GenericInfrastructureEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a generic infrastructure entity (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an AWS Lambda function (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline includes the requested fields of the GraphQL type InfrastructureHostEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a host reported by the infrastructure agent.
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline includes the requested fields of the GraphQL type KeyTransactionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a key transaction.
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline includes the requested fields of the GraphQL type MobileApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline struct {
+	Typename     *string `json:"__typename"`
+	MobileFields `json:"-"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetGuid() *string {
+	return v.MobileFields.Guid
+}
+
+// GetAccountId returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetAccountId() *int {
+	return v.MobileFields.AccountId
+}
+
+// GetName returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetName() *string {
+	return v.MobileFields.Name
+}
+
+// GetReporting returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Reporting, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetReporting() *bool {
+	return v.MobileFields.Reporting
+}
+
+// GetAlertSeverity returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetAlertSeverity() *EntityAlertSeverity {
+	return v.MobileFields.AlertSeverity
+}
+
+// GetApplicationId returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetApplicationId() *int {
+	return v.MobileFields.ApplicationId
+}
+
+// GetMobileSummary returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.MobileSummary, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetMobileSummary() *MobileSummary {
+	return v.MobileFields.MobileSummary
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.MobileFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApplicationId *int `json:"applicationId"`
+
+	MobileSummary *MobileSummary `json:"mobileSummary"`
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) __premarshalJSON() (*__premarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline, error) {
+	var retval __premarshalMobileSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+
+	retval.Typename = v.Typename
+	retval.Guid = v.MobileFields.Guid
+	retval.AccountId = v.MobileFields.AccountId
+	retval.Name = v.MobileFields.Name
+	retval.Reporting = v.MobileFields.Reporting
+	retval.AlertSeverity = v.MobileFields.AlertSeverity
+	retval.ApplicationId = v.MobileFields.ApplicationId
+	retval.MobileSummary = v.MobileFields.MobileSummary
+	return &retval, nil
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline includes the requested fields of the GraphQL type SecureCredentialEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetics secure credential (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline includes the requested fields of the GraphQL type SyntheticMonitorEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetic monitor (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline includes the requested fields of the GraphQL type TeamEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a team (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline includes the requested fields of the GraphQL type ThirdPartyServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a third-party service (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline includes the requested fields of the GraphQL type UnavailableEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline placeholder for an entity whose type is not available (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline includes the requested fields of the GraphQL type WorkloadEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a workload (interface fields only here).
+type MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *MobileSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileSearchResponse is returned by MobileSearch on success.
+type MobileSearchResponse struct {
+	// Data scoped to the caller.
+	Actor *MobileSearchActor `json:"actor"`
+}
+
+// GetActor returns MobileSearchResponse.Actor, and is useful for accessing the field via an interface.
+func (v *MobileSearchResponse) GetActor() *MobileSearchActor { return v.Actor }
+
+// MobileShowActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type MobileShowActor struct {
+	// One entity by guid.
+	Entity *MobileShowActorEntity `json:"-"`
+}
+
+// GetEntity returns MobileShowActor.Entity, and is useful for accessing the field via an interface.
+func (v *MobileShowActor) GetEntity() *MobileShowActorEntity { return v.Entity }
+
+func (v *MobileShowActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MobileShowActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MobileShowActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(MobileShowActorEntity)
+			err = __unmarshalMobileShowActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal MobileShowActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalMobileShowActor struct {
+	Entity json.RawMessage `json:"entity"`
+}
+
+func (v *MobileShowActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MobileShowActor) __premarshalJSON() (*__premarshalMobileShowActor, error) {
+	var retval __premarshalMobileShowActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalMobileShowActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal MobileShowActor.Entity: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// MobileShowActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// MobileShowActorEntity is implemented by the following types:
+// MobileShowActorEntityApmApplicationEntity
+// MobileShowActorEntityApmDatabaseInstanceEntity
+// MobileShowActorEntityApmExternalServiceEntity
+// MobileShowActorEntityBrowserApplicationEntity
+// MobileShowActorEntityDashboardEntity
+// MobileShowActorEntityExternalEntity
+// MobileShowActorEntityGenericEntity
+// MobileShowActorEntityGenericInfrastructureEntity
+// MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity
+// MobileShowActorEntityInfrastructureHostEntity
+// MobileShowActorEntityKeyTransactionEntity
+// MobileShowActorEntityMobileApplicationEntity
+// MobileShowActorEntitySecureCredentialEntity
+// MobileShowActorEntitySyntheticMonitorEntity
+// MobileShowActorEntityTeamEntity
+// MobileShowActorEntityThirdPartyServiceEntity
+// MobileShowActorEntityUnavailableEntity
+// MobileShowActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type MobileShowActorEntity interface {
+	implementsGraphQLInterfaceMobileShowActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+}
+
+func (v *MobileShowActorEntityApmApplicationEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityDashboardEntity) implementsGraphQLInterfaceMobileShowActorEntity() {}
+func (v *MobileShowActorEntityExternalEntity) implementsGraphQLInterfaceMobileShowActorEntity()  {}
+func (v *MobileShowActorEntityGenericEntity) implementsGraphQLInterfaceMobileShowActorEntity()   {}
+func (v *MobileShowActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityKeyTransactionEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityMobileApplicationEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntitySecureCredentialEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityTeamEntity) implementsGraphQLInterfaceMobileShowActorEntity() {}
+func (v *MobileShowActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceMobileShowActorEntity() {
+}
+func (v *MobileShowActorEntityUnavailableEntity) implementsGraphQLInterfaceMobileShowActorEntity() {}
+func (v *MobileShowActorEntityWorkloadEntity) implementsGraphQLInterfaceMobileShowActorEntity()    {}
+
+func __unmarshalMobileShowActorEntity(b []byte, v *MobileShowActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(MobileShowActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(MobileShowActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(MobileShowActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(MobileShowActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(MobileShowActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(MobileShowActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(MobileShowActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(MobileShowActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(MobileShowActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(MobileShowActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(MobileShowActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(MobileShowActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(MobileShowActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(MobileShowActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(MobileShowActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(MobileShowActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(MobileShowActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for MobileShowActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalMobileShowActorEntity(v *MobileShowActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *MobileShowActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalMobileShowActorEntityMobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *MobileShowActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntitySecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntitySyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MobileShowActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MobileShowActorEntityWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for MobileShowActorEntity: "%T"`, v)
+	}
+}
+
+// MobileShowActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type MobileShowActorEntityApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type MobileShowActorEntityApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type MobileShowActorEntityApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type MobileShowActorEntityBrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type MobileShowActorEntityDashboardEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type MobileShowActorEntityExternalEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type MobileShowActorEntityGenericEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type MobileShowActorEntityGenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// MobileShowActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type MobileShowActorEntityInfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type MobileShowActorEntityKeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type MobileShowActorEntityMobileApplicationEntity struct {
+	Typename           *string `json:"__typename"`
+	MobileEntityFields `json:"-"`
+}
+
+// GetTypename returns MobileShowActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MobileShowActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetGuid() *string {
+	return v.MobileEntityFields.Guid
+}
+
+// GetAccountId returns MobileShowActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetAccountId() *int {
+	return v.MobileEntityFields.AccountId
+}
+
+// GetName returns MobileShowActorEntityMobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetName() *string {
+	return v.MobileEntityFields.Name
+}
+
+// GetReporting returns MobileShowActorEntityMobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetReporting() *bool {
+	return v.MobileEntityFields.Reporting
+}
+
+// GetAlertSeverity returns MobileShowActorEntityMobileApplicationEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.MobileEntityFields.AlertSeverity
+}
+
+// GetApplicationId returns MobileShowActorEntityMobileApplicationEntity.ApplicationId, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetApplicationId() *int {
+	return v.MobileEntityFields.ApplicationId
+}
+
+// GetMobileSummary returns MobileShowActorEntityMobileApplicationEntity.MobileSummary, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityMobileApplicationEntity) GetMobileSummary() *MobileSummary {
+	return v.MobileEntityFields.MobileSummary
+}
+
+func (v *MobileShowActorEntityMobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MobileShowActorEntityMobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MobileShowActorEntityMobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.MobileEntityFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalMobileShowActorEntityMobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApplicationId *int `json:"applicationId"`
+
+	MobileSummary *MobileSummary `json:"mobileSummary"`
+}
+
+func (v *MobileShowActorEntityMobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MobileShowActorEntityMobileApplicationEntity) __premarshalJSON() (*__premarshalMobileShowActorEntityMobileApplicationEntity, error) {
+	var retval __premarshalMobileShowActorEntityMobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.MobileEntityFields.Guid
+	retval.AccountId = v.MobileEntityFields.AccountId
+	retval.Name = v.MobileEntityFields.Name
+	retval.Reporting = v.MobileEntityFields.Reporting
+	retval.AlertSeverity = v.MobileEntityFields.AlertSeverity
+	retval.ApplicationId = v.MobileEntityFields.ApplicationId
+	retval.MobileSummary = v.MobileEntityFields.MobileSummary
+	return &retval, nil
+}
+
+// MobileShowActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type MobileShowActorEntitySecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type MobileShowActorEntitySyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type MobileShowActorEntityTeamEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type MobileShowActorEntityThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type MobileShowActorEntityUnavailableEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type MobileShowActorEntityWorkloadEntity struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns MobileShowActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MobileShowActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// MobileShowResponse is returned by MobileShow on success.
+type MobileShowResponse struct {
+	// Data scoped to the caller.
+	Actor *MobileShowActor `json:"actor"`
+}
+
+// GetActor returns MobileShowResponse.Actor, and is useful for accessing the field via an interface.
+func (v *MobileShowResponse) GetActor() *MobileShowActor { return v.Actor }
+
+// MobileSummary includes the requested fields of the GraphQL type MobileAppSummaryData.
+// The GraphQL type's documentation follows.
+//
+// Recent performance figures of a mobile application.
+type MobileSummary struct {
+	AppLaunchCount          *int     `json:"appLaunchCount"`
+	CrashCount              *int     `json:"crashCount"`
+	CrashRate               *float64 `json:"crashRate"`
+	HttpErrorRate           *float64 `json:"httpErrorRate"`
+	HttpRequestCount        *int     `json:"httpRequestCount"`
+	HttpRequestRate         *float64 `json:"httpRequestRate"`
+	HttpResponseTimeAverage *float64 `json:"httpResponseTimeAverage"`
+	MobileSessionCount      *int     `json:"mobileSessionCount"`
+	NetworkFailureRate      *float64 `json:"networkFailureRate"`
+}
+
+// GetAppLaunchCount returns MobileSummary.AppLaunchCount, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetAppLaunchCount() *int { return v.AppLaunchCount }
+
+// GetCrashCount returns MobileSummary.CrashCount, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetCrashCount() *int { return v.CrashCount }
+
+// GetCrashRate returns MobileSummary.CrashRate, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetCrashRate() *float64 { return v.CrashRate }
+
+// GetHttpErrorRate returns MobileSummary.HttpErrorRate, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetHttpErrorRate() *float64 { return v.HttpErrorRate }
+
+// GetHttpRequestCount returns MobileSummary.HttpRequestCount, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetHttpRequestCount() *int { return v.HttpRequestCount }
+
+// GetHttpRequestRate returns MobileSummary.HttpRequestRate, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetHttpRequestRate() *float64 { return v.HttpRequestRate }
+
+// GetHttpResponseTimeAverage returns MobileSummary.HttpResponseTimeAverage, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetHttpResponseTimeAverage() *float64 { return v.HttpResponseTimeAverage }
+
+// GetMobileSessionCount returns MobileSummary.MobileSessionCount, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetMobileSessionCount() *int { return v.MobileSessionCount }
+
+// GetNetworkFailureRate returns MobileSummary.NetworkFailureRate, and is useful for accessing the field via an interface.
+func (v *MobileSummary) GetNetworkFailureRate() *float64 { return v.NetworkFailureRate }
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -25969,6 +27580,38 @@ func (v *__MetricNamesInput) GetAccountId() int { return v.AccountId }
 
 // GetQuery returns __MetricNamesInput.Query, and is useful for accessing the field via an interface.
 func (v *__MetricNamesInput) GetQuery() string { return v.Query }
+
+// __MobileCreateInput is used internally by genqlient
+type __MobileCreateInput struct {
+	AccountId int    `json:"accountId"`
+	Name      string `json:"name"`
+}
+
+// GetAccountId returns __MobileCreateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__MobileCreateInput) GetAccountId() int { return v.AccountId }
+
+// GetName returns __MobileCreateInput.Name, and is useful for accessing the field via an interface.
+func (v *__MobileCreateInput) GetName() string { return v.Name }
+
+// __MobileSearchInput is used internally by genqlient
+type __MobileSearchInput struct {
+	Query  string  `json:"query"`
+	Cursor *string `json:"cursor"`
+}
+
+// GetQuery returns __MobileSearchInput.Query, and is useful for accessing the field via an interface.
+func (v *__MobileSearchInput) GetQuery() string { return v.Query }
+
+// GetCursor returns __MobileSearchInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__MobileSearchInput) GetCursor() *string { return v.Cursor }
+
+// __MobileShowInput is used internally by genqlient
+type __MobileShowInput struct {
+	Guid string `json:"guid"`
+}
+
+// GetGuid returns __MobileShowInput.Guid, and is useful for accessing the field via an interface.
+func (v *__MobileShowInput) GetGuid() string { return v.Guid }
 
 // The query executed by Accounts.
 const Accounts_Operation = `
@@ -27029,6 +28672,167 @@ func MetricNames(
 	}
 
 	data_ = &MetricNamesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by MobileCreate.
+const MobileCreate_Operation = `
+mutation MobileCreate ($accountId: Int!, $name: String!) {
+	agentApplicationCreateMobile(accountId: $accountId, name: $name) {
+		guid
+		name
+		applicationToken
+	}
+}
+`
+
+// MobileCreate is REST POST /v2/mobile_applications.
+func MobileCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	name string,
+) (data_ *MobileCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MobileCreate",
+		Query:  MobileCreate_Operation,
+		Variables: &__MobileCreateInput{
+			AccountId: accountId,
+			Name:      name,
+		},
+	}
+
+	data_ = &MobileCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by MobileSearch.
+const MobileSearch_Operation = `
+query MobileSearch ($query: String!, $cursor: String) {
+	actor {
+		entitySearch(query: $query) {
+			results(cursor: $cursor) {
+				nextCursor
+				entities {
+					__typename
+					... MobileFields
+				}
+			}
+		}
+	}
+}
+fragment MobileFields on MobileApplicationEntityOutline {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	mobileSummary {
+		appLaunchCount
+		crashCount
+		crashRate
+		httpErrorRate
+		httpRequestCount
+		httpRequestRate
+		httpResponseTimeAverage
+		mobileSessionCount
+		networkFailureRate
+	}
+}
+`
+
+// MobileSearch pages through an account's mobile applications (REST
+// GET /v2/mobile_applications).
+func MobileSearch(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	query string,
+	cursor *string,
+) (data_ *MobileSearchResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MobileSearch",
+		Query:  MobileSearch_Operation,
+		Variables: &__MobileSearchInput{
+			Query:  query,
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &MobileSearchResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by MobileShow.
+const MobileShow_Operation = `
+query MobileShow ($guid: EntityGuid!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			... MobileEntityFields
+		}
+	}
+}
+fragment MobileEntityFields on MobileApplicationEntity {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	mobileSummary {
+		appLaunchCount
+		crashCount
+		crashRate
+		httpErrorRate
+		httpRequestCount
+		httpRequestRate
+		httpResponseTimeAverage
+		mobileSessionCount
+		networkFailureRate
+	}
+}
+`
+
+// MobileShow is REST GET /v2/mobile_applications/{id}.
+func MobileShow(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+) (data_ *MobileShowResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MobileShow",
+		Query:  MobileShow_Operation,
+		Variables: &__MobileShowInput{
+			Guid: guid,
+		},
+	}
+
+	data_ = &MobileShowResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -2,8 +2,8 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"

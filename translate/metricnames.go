@@ -33,7 +33,7 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 	if r.Page < 1 {
 		r.Page = 1
 	}
-	key := c.cacheKey("metric-names", strconv.FormatInt(s.AppID, 10), s.Host, strconv.FormatInt(s.InstanceID, 10))
+	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
 	var all []string
 	if v, ok := t.names.Get(key); ok {
 		all = v.([]string)
@@ -64,13 +64,13 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 	until := t.until()
 	var n NRQL
 	n.Raw("SELECT uniques(metricTimesliceName, ").Int(metricNamesLimit).Raw(") AS 'names' FROM Metric WHERE ")
-	scopeNRQL(&n, s)
+	scopeNRQL(&n, s, c.AccountID)
 	n.Raw(" AND newrelic.timeslice.value IS NOT NULL ").Range(until.Add(-t.namesWindow), until)
 	q, err := n.Build()
 	if err != nil {
 		return nil, err
 	}
-	resp, err := ng.MetricNames(ctx, t.client, AppGUID(c.AccountID, DomainAPM, s.AppID), int(c.AccountID), q)
+	resp, err := ng.MetricNames(ctx, t.client, s.guid(c.AccountID), int(c.AccountID), q)
 	if err != nil {
 		return nil, fmt.Errorf("metric names: %w", err)
 	}

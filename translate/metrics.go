@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +18,19 @@ import (
 // narrowed to one host or one agent instance.
 type MetricScope struct {
 	AppID      int64
-	Host       string // host scope (hosts issue)
-	InstanceID int64  // instance scope (instances issue)
+	Host       string // host scope
+	InstanceID int64  // instance scope
+	// Mobile scopes to a mobile application (by entity guid; its timeslices carry no
+	// appId).
+	Mobile bool
+}
+
+// guid is the entity the scope reads.
+func (s MetricScope) guid(accountID int64) string {
+	if s.Mobile {
+		return AppGUID(accountID, DomainMobile, s.AppID)
+	}
+	return AppGUID(accountID, DomainAPM, s.AppID)
 }
 
 // MetricDataRequest is a parsed GET .../metrics/data.
@@ -132,7 +142,11 @@ func defaultPeriod(span time.Duration, old bool) time.Duration {
 }
 
 // scopeNRQL appends the WHERE clause naming the scope.
-func scopeNRQL(n *NRQL, s MetricScope) {
+func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
+	if s.Mobile {
+		n.Raw("entity.guid = ").Str(s.guid(accountID))
+		return
+	}
 	n.Raw("appId = ").Int(s.AppID)
 	if s.Host != "" {
 		n.Raw(" AND host = ").Str(s.Host)
@@ -143,12 +157,12 @@ func scopeNRQL(n *NRQL, s MetricScope) {
 }
 
 // metricDataNRQL is one chunk's query: the six raw sums per name and slice.
-func metricDataNRQL(s MetricScope, names []string, w metricWindow, summarize bool) (string, error) {
+func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWindow, summarize bool) (string, error) {
 	var n NRQL
 	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', " +
 		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', min(newrelic.timeslice.value) AS 'mn', " +
 		"max(newrelic.timeslice.value) AS 'mx', sum(newrelic.timeslice.value['sumOfSquares']) AS 'sq' FROM Metric WHERE ")
-	scopeNRQL(&n, s)
+	scopeNRQL(&n, s, accountID)
 	n.Raw(" AND metricTimesliceName IN ").StrList(names)
 	n.Raw(" FACET metricTimesliceName ").Range(w.since, w.until)
 	if !summarize {
@@ -179,13 +193,13 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 	}
 	var queries []string
 	for i := 0; i < len(names); i += MetricChunk {
-		q, err := metricDataNRQL(s, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
 		if err != nil {
 			return nil, &v2.Error{Status: 422, Title: "Invalid metric name: " + err.Error()}
 		}
 		queries = append(queries, q)
 	}
-	key := c.cacheKey("metric-data", strconv.FormatInt(s.AppID, 10), strings.Join(queries, "\n"))
+	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
 		series, err = t.fetchMetricData(ctx, c, s, queries)
@@ -205,7 +219,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 			q[i] = queries[i]
 		}
 	}
-	resp, err := ng.MetricData(ctx, t.client, AppGUID(c.AccountID, DomainAPM, s.AppID), int(c.AccountID),
+	resp, err := ng.MetricData(ctx, t.client, s.guid(c.AccountID), int(c.AccountID),
 		q[0], q[1], len(queries) > 1, q[2], len(queries) > 2, q[3], len(queries) > 3)
 	if err != nil {
 		return nil, fmt.Errorf("metric data: %w", err)

@@ -69,7 +69,7 @@ func TestMetricNRQLQuoting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := metricDataNRQL(MetricScope{AppID: 42}, names, w, false)
+	q, err := metricDataNRQL(MetricScope{AppID: 42}, 1, names, w, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestMetricNRQLQuoting(t *testing.T) {
 			t.Errorf("IN[%d] = %q, want %q", i, *v.String, names[i])
 		}
 	}
-	if _, err := metricDataNRQL(MetricScope{AppID: 42}, []string{"tab\tname"}, w, false); err == nil {
+	if _, err := metricDataNRQL(MetricScope{AppID: 42}, 1, []string{"tab\tname"}, w, false); err == nil {
 		t.Error("control character accepted")
 	}
 }

@@ -239,6 +239,37 @@ func (r mutationResolver) AgentApplicationCreateBrowser(ctx context.Context, acc
 	return out, nil
 }
 
+// AgentApplicationCreateMobile creates a mobile application and its agent token.
+func (r mutationResolver) AgentApplicationCreateMobile(ctx context.Context, accountID int, name string) (*model.AgentApplicationCreateMobileResult, error) {
+	req := requestFrom(ctx)
+	if !req.caller.reach[accountID] {
+		return nil, gqlError(classForbidden, "Access denied to account %d", accountID)
+	}
+	if strings.TrimSpace(name) == "" {
+		return nil, gqlError(classInvalidInput, "name must not be empty")
+	}
+	var out *model.AgentApplicationCreateMobileResult
+	err := r.s.mutate(func(d *Data) error {
+		for i := range d.Accounts {
+			a := &d.Accounts[i]
+			if a.ID != accountID {
+				continue
+			}
+			id := nextAppID(d)
+			token := fmt.Sprintf("AA%038x-NRMA", id)
+			a.MobileApplications = append(a.MobileApplications, MobileApplication{ID: id, Name: name, ApplicationToken: token})
+			out = &model.AgentApplicationCreateMobileResult{AccountID: accountID, ApplicationToken: token,
+				GUID: entityGUID(accountID, "MOBILE", "APPLICATION", strconv.Itoa(id)), Name: name}
+			return nil
+		}
+		return gqlError(classForbidden, "Access denied to account %d", accountID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // errSkip ends a mutation without changing anything (the answer carries payload errors).
 var errSkip = fmt.Errorf("no change")
 
@@ -253,6 +284,9 @@ func nextAppID(d *Data) int {
 		}
 		for _, b := range a.BrowserApplications {
 			id = max(id, b.ID)
+		}
+		for _, m := range a.MobileApplications {
+			id = max(id, m.ID)
 		}
 	}
 	return id + 1

@@ -54,6 +54,38 @@ type Account struct {
 	// BrowserApplications are standalone browser applications (not injected by an APM
 	// agent), such as those created with agentApplicationCreateBrowser.
 	BrowserApplications []BrowserApplication `yaml:"browserApplications"`
+	// MobileApplications are the account's mobile applications (MOBILE|APPLICATION).
+	MobileApplications []MobileApplication `yaml:"mobileApplications"`
+}
+
+// MobileApplication is an application monitored by a mobile agent.
+type MobileApplication struct {
+	// ID is the mobile application id, unique among all application ids.
+	ID int `yaml:"id"`
+	// Name is the application name.
+	Name string `yaml:"name"`
+	// Reporting tells whether agents currently report.
+	Reporting bool `yaml:"reporting"`
+	// AlertSeverity defaults to NOT_CONFIGURED.
+	AlertSeverity string `yaml:"alertSeverity"`
+	// ApplicationToken is the agent's token (mobileProperties.applicationToken).
+	ApplicationToken string `yaml:"applicationToken"`
+	// Summary holds the recent figures (mobileSummary); reporting applications only.
+	Summary *MobileSummary `yaml:"summary"`
+}
+
+// MobileSummary is a mobile application's recent figures (mobileSummary).
+type MobileSummary struct {
+	AppLaunchCount          int     `yaml:"appLaunchCount"`
+	CrashCount              int     `yaml:"crashCount"`
+	CrashRate               float64 `yaml:"crashRate"`
+	HTTPErrorRate           float64 `yaml:"httpErrorRate"`
+	HTTPRequestCount        int     `yaml:"httpRequestCount"`
+	HTTPRequestRate         float64 `yaml:"httpRequestRate"`
+	HTTPResponseTimeAverage float64 `yaml:"httpResponseTimeAverage"`
+	MobileSessionCount      int     `yaml:"mobileSessionCount"`
+	NetworkFailureRate      float64 `yaml:"networkFailureRate"`
+	UsersAffectedCount      int     `yaml:"usersAffectedCount"`
 }
 
 // APMApplication is an application monitored by an APM language agent.

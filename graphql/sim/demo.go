@@ -32,9 +32,23 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 			}
 			apps = append(apps, app)
 		}
+		for _, m := range acct.MobileApplications {
+			if !m.Reporting {
+				continue
+			}
+			apps = append(apps, timeslice.App{
+				AccountID: acct.ID, AppID: int64(m.ID), AppName: m.Name,
+				GUID:      entityGUID(acct.ID, "MOBILE", "APPLICATION", strconv.Itoa(m.ID)),
+				Instances: []timeslice.Instance{{ID: int64(m.ID), Host: "mobile"}},
+				Names:     mobileMetricNames,
+			})
+		}
 	}
 	return timeslice.NewSource(timeslice.Generator{Seed: seed}, apps)
 }
+
+// mobileMetricNames are the timeslice metrics of the demo's mobile applications.
+var mobileMetricNames = []string{"Mobile/Crash/All", "Session/Start", "Mobile/Activity/Name/MainActivity", "External/all"}
 
 // SummaryWindow is the window of the demo's apmSummary (REST v2 showed a rolling
 // 3–4 minute average; NerdGraph does not document its window).

@@ -40,10 +40,6 @@ func (queryResolver) Actor(context.Context) (*model.Actor, error) { return &mode
 // mutationResolver: no mutation is simulated yet.
 type mutationResolver struct{ *resolver }
 
-func (mutationResolver) AgentApplicationCreateMobile(ctx context.Context, _ int, _ string) (*model.AgentApplicationCreateMobileResult, error) {
-	return nil, unsupported(ctx)
-}
-
 func (mutationResolver) AlertsConditionDelete(ctx context.Context, _ int, _ string) (*model.AlertsConditionDeleteResponse, error) {
 	return nil, unsupported(ctx)
 }

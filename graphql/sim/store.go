@@ -115,6 +115,9 @@ func buildWorld(d *Data) (*world, error) {
 				b.edges = append(b.edges, ed)
 			}
 		}
+		for j := range a.MobileApplications {
+			w.addMobile(acct, &a.MobileApplications[j])
+		}
 		for j := range a.BrowserApplications {
 			b := &a.BrowserApplications[j]
 			w.addBrowser(acct, a.BrowserLicenseKey, &APMApplication{Name: b.Name, Browser: b}, nil, shared)
@@ -495,4 +498,33 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+func (w *world) addMobile(acct *simAccount, m *MobileApplication) *entity {
+	e := newEntity(acct, "MOBILE", "APPLICATION", m.ID, m.Name, m.Reporting, cmp.Or(m.AlertSeverity, "NOT_CONFIGURED"), model.EntityTypeMobileApplicationEntity)
+	e.tags = makeTags(map[string][]string{"account": {acct.name}, "accountId": {strconv.Itoa(acct.id)}})
+	gqlTags := gqlTags(e.tags)
+	var summary *model.MobileAppSummaryData
+	if s := m.Summary; s != nil && m.Reporting {
+		summary = &model.MobileAppSummaryData{
+			AppLaunchCount: ptr(s.AppLaunchCount), CrashCount: ptr(s.CrashCount), CrashRate: ptr(s.CrashRate),
+			HTTPErrorRate: ptr(s.HTTPErrorRate), HTTPRequestCount: ptr(s.HTTPRequestCount), HTTPRequestRate: ptr(s.HTTPRequestRate),
+			HTTPResponseTimeAverage: ptr(s.HTTPResponseTimeAverage), MobileSessionCount: ptr(s.MobileSessionCount),
+			NetworkFailureRate: ptr(s.NetworkFailureRate), UsersAffectedCount: ptr(s.UsersAffectedCount),
+		}
+	}
+	c := e.common(acct, time.Time{})
+	e.full = &model.MobileApplicationEntity{
+		Account: acct.outline, AccountID: c.accountID, AlertSeverity: c.severity, ApplicationID: ptr(m.ID),
+		Domain: c.domain, EntityType: c.entityType, GUID: c.guid, Name: c.name, Permalink: c.permalink,
+		Reporting: c.reporting, Tags: gqlTags, Type: c.typ, MobileSummary: summary,
+		MobileProperties: &model.AgentApplicationSettingsMobileProperties{ApplicationToken: nonEmpty(m.ApplicationToken)},
+	}
+	e.outline = &model.MobileApplicationEntityOutline{
+		Account: acct.outline, AccountID: c.accountID, AlertSeverity: c.severity, ApplicationID: ptr(m.ID),
+		Domain: c.domain, EntityType: c.entityType, GUID: c.guid, Name: c.name, Permalink: c.permalink,
+		Reporting: c.reporting, Tags: gqlTags, Type: c.typ, MobileSummary: summary,
+	}
+	w.add(acct, e)
+	return e
 }

@@ -111,3 +111,86 @@ func (*BrowserApplicationShow) Root() string { return "browser_application_respo
 
 // EncodeV2 writes {"browser_application":{...}}.
 func (s *BrowserApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }
+
+// MobileApplication is REST v2's mobile application (REFERENCE.md §4.5).
+type MobileApplication struct {
+	ID           int64
+	Name         string
+	HealthStatus string
+	Reporting    bool
+	Summary      *MobileSummary
+	Crash        *CrashSummary
+	// ApplicationToken is only in the answer to a create (the agent needs it).
+	ApplicationToken *string
+}
+
+// MobileSummary is mobile_summary (response time in ms, throughput in requests a minute).
+type MobileSummary struct {
+	LaunchCount     int64
+	Throughput      float64
+	ResponseTime    float64
+	CallsPerSession float64
+	FailedCallRate  float64
+	RemoteErrorRate float64
+}
+
+// CrashSummary is crash_summary.
+type CrashSummary struct {
+	SupportsCrashData bool
+	CrashCount        int64
+	CrashRate         float64
+}
+
+// EncodeV2 writes the mobile application object.
+func (m *MobileApplication) EncodeV2(e Encoder) {
+	e.BeginObject("mobile_application")
+	e.Int("id", m.ID)
+	e.String("name", m.Name)
+	e.String("health_status", m.HealthStatus)
+	e.Bool("reporting", m.Reporting)
+	if s := m.Summary; s != nil {
+		e.BeginObject("mobile_summary")
+		e.Int("launch_count", s.LaunchCount)
+		e.Float("throughput", s.Throughput)
+		e.Float("response_time", s.ResponseTime)
+		e.Float("calls_per_session", s.CallsPerSession)
+		e.Float("failed_call_rate", s.FailedCallRate)
+		e.Float("remote_error_rate", s.RemoteErrorRate)
+		e.EndObject()
+	}
+	if c := m.Crash; c != nil {
+		e.BeginObject("crash_summary")
+		e.Bool("supports_crash_data", c.SupportsCrashData)
+		e.Int("crash_count", c.CrashCount)
+		e.Float("crash_rate", c.CrashRate)
+		e.EndObject()
+	}
+	if m.ApplicationToken != nil {
+		e.String("application_token", *m.ApplicationToken)
+	}
+	e.EndObject()
+}
+
+// MobileApplicationList is the body of GET /v2/mobile_applications.
+type MobileApplicationList struct{ Applications []MobileApplication }
+
+// Root is the XML root element.
+func (*MobileApplicationList) Root() string { return "mobile_applications_response" }
+
+// EncodeV2 writes {"mobile_applications":[...]}.
+func (l *MobileApplicationList) EncodeV2(e Encoder) {
+	e.BeginArray("mobile_applications", "mobile_application")
+	for i := range l.Applications {
+		l.Applications[i].EncodeV2(e)
+	}
+	e.EndArray()
+}
+
+// MobileApplicationShow is the body of GET (and POST) /v2/mobile_applications/{id}.
+type MobileApplicationShow struct{ Application MobileApplication }
+
+// Root is the XML root element.
+func (*MobileApplicationShow) Root() string { return "mobile_application_response" }
+
+// EncodeV2 writes {"mobile_application":{...}}.
+func (s *MobileApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }

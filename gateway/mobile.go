@@ -1,0 +1,53 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func handleMobileList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	page, err := rq.params.Page()
+	if err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListMobileApplications(ctx, rq.caller, page)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
+
+func handleMobileShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := pathID(rq, "id", "No Mobile Application found with the given ID")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.ShowMobileApplication(ctx, rq.caller, id)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}
+
+func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	var b struct {
+		MobileApplication *struct {
+			Name string `json:"name"`
+		} `json:"mobile_application"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
+		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+	}
+	if b.MobileApplication == nil {
+		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}
+	}
+	doc, err := g.tr.CreateMobileApplication(ctx, rq.caller, b.MobileApplication.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, status: http.StatusCreated}, nil
+}

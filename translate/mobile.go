@@ -1,0 +1,110 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+type mobileFields interface {
+	GetGuid() *string
+	GetAccountId() *int
+	GetName() *string
+	GetReporting() *bool
+	GetAlertSeverity() *ng.EntityAlertSeverity
+	GetApplicationId() *int
+	GetMobileSummary() *ng.MobileSummary
+}
+
+func buildMobile(f mobileFields) v2.MobileApplication {
+	m := v2.MobileApplication{ID: int64(deref(f.GetApplicationId())), Name: deref(f.GetName()), Reporting: deref(f.GetReporting())}
+	m.HealthStatus = healthStatus(m.Reporting, f.GetAlertSeverity())
+	if s := f.GetMobileSummary(); s != nil && m.Reporting {
+		sum := &v2.MobileSummary{
+			LaunchCount:     int64(deref(s.AppLaunchCount)),
+			Throughput:      deref(s.HttpRequestRate),
+			ResponseTime:    round(deref(s.HttpResponseTimeAverage)*1000, 3),
+			FailedCallRate:  deref(s.NetworkFailureRate),
+			RemoteErrorRate: deref(s.HttpErrorRate),
+		}
+		if n := deref(s.MobileSessionCount); n > 0 {
+			sum.CallsPerSession = round(float64(deref(s.HttpRequestCount))/float64(n), 2)
+		}
+		m.Summary = sum
+		m.Crash = &v2.CrashSummary{SupportsCrashData: true, CrashCount: int64(deref(s.CrashCount)), CrashRate: deref(s.CrashRate)}
+	}
+	return m
+}
+
+// ListMobileApplications answers GET /v2/mobile_applications (one round trip a page).
+func (t *Translator) ListMobileApplications(ctx context.Context, c Caller, page int) (*v2.MobileApplicationList, Paging, error) {
+	page = max(page, 1)
+	query, err := EntitySearch(c.AccountID, DomainMobile, TypeApp).Build()
+	if err != nil {
+		return nil, Paging{}, err
+	}
+	var all []v2.MobileApplication
+	var cursor *string
+	for {
+		resp, err := ng.MobileSearch(ctx, t.client, query, cursor)
+		if err != nil {
+			return nil, Paging{}, fmt.Errorf("mobile applications: %w", err)
+		}
+		res := resp.GetActor().GetEntitySearch().GetResults()
+		if res == nil {
+			break
+		}
+		for _, e := range res.Entities {
+			if f, ok := deref(e).(mobileFields); ok {
+				all = append(all, buildMobile(f))
+			}
+		}
+		if cursor = res.NextCursor; cursor == nil {
+			break
+		}
+	}
+	last := max((len(all)+PageSize-1)/PageSize, 1)
+	lo := min((page-1)*PageSize, len(all))
+	hi := min(lo+PageSize, len(all))
+	return &v2.MobileApplicationList{Applications: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+}
+
+// ShowMobileApplication answers GET /v2/mobile_applications/{id} (one round trip).
+func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int64) (*v2.MobileApplicationShow, error) {
+	resp, err := ng.MobileShow(ctx, t.client, AppGUID(c.AccountID, DomainMobile, id))
+	if err != nil {
+		return nil, fmt.Errorf("mobile application %d: %w", id, err)
+	}
+	f, ok := deref(resp.GetActor().GetEntity()).(mobileFields)
+	if !ok || f.GetAccountId() == nil || int64(*f.GetAccountId()) != c.AccountID {
+		return nil, &v2.Error{Status: 404, Title: "No Mobile Application found with the given ID"}
+	}
+	return &v2.MobileApplicationShow{Application: buildMobile(f)}, nil
+}
+
+// CreateMobileApplication answers POST /v2/mobile_applications (never retried); the
+// answer adds the agent's application_token.
+func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name string) (*v2.MobileApplicationShow, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, &v2.Error{Status: 422, Title: "mobile_application.name is required"}
+	}
+	resp, err := ng.MobileCreate(ctx, t.client, int(c.AccountID), name)
+	if err != nil {
+		return nil, createError(err, "mobile application", "GET /v2/mobile_applications.json")
+	}
+	r := resp.AgentApplicationCreateMobile
+	if r == nil {
+		return nil, ErrWriteOutcomeUnknown(502, "mobile application", "GET /v2/mobile_applications.json")
+	}
+	g, err := ParseGUID(r.Guid)
+	if err != nil {
+		return nil, fmt.Errorf("created mobile application: %w", err)
+	}
+	id, _ := strconv.ParseInt(g.DomainID, 10, 64)
+	token := r.ApplicationToken
+	return &v2.MobileApplicationShow{Application: v2.MobileApplication{ID: id, Name: r.Name, HealthStatus: "gray", ApplicationToken: &token}}, nil
+}
