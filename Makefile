@@ -7,15 +7,26 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
 
-.PHONY: run test fmt-check vet generate check-generated build bench docker
+.PHONY: run test fmt-check vet generate check-generated build bench docker conformance
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN)
 run:
 	$(GO) run ./cmd/v2bridge demo --listen $(LISTEN)
 
-## test: gofmt check, go vet, and every test with the race detector
+## test: gofmt check, go vet, every test with the race detector, and the conformance summary
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
+	@$(MAKE) --no-print-directory conformance
+
+## conformance: real clients, documented requests and REST v2 shapes, summarised on one screen
+conformance:
+	@$(GO) test -count=1 -v ./tests/clientcompat ./tests/docrequests ./tests/shapes 2>&1 | awk '\
+		/^ *--- PASS/ { pass++ } /^ *--- FAIL/ { fail++; failed = failed "\n    " $$3 } \
+		/^(ok|FAIL|---)[ \t]+github.com/ || /^(ok|FAIL)\t/ { \
+			n = split($$2, parts, "/"); name = parts[n]; \
+			label["clientcompat"] = "newrelic-client-go methods"; label["docrequests"] = "documented requests"; label["shapes"] = "REST v2 shapes and XML mirrors"; \
+			printf "conformance: %-32s %3d passed, %d failed\n", label[name], pass, fail; total += fail; pass = 0; fail = 0 } \
+		END { if (failed != "") print "  failing:" failed; exit total > 0 }'
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
