@@ -49,9 +49,12 @@ check-generated: generate
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/v2bridge ./cmd/v2bridge
 
-## bench: Go micro-benchmarks of the hot paths
+## bench: Go micro-benchmarks of the hot paths, then the side-by-side load harness
+## (gateway vs plain net/http vs ReverseProxy over a canned NerdGraph; BENCH_FLAGS="-c 50 -d 10s")
+BENCH_FLAGS ?=
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./tests/bench $(BENCH_FLAGS)
 
 docker:
 	docker build -t v2bridge:$(VERSION) .

@@ -20,6 +20,9 @@ type Options struct {
 	ListTTL time.Duration
 	// AccountTTL is how long a key's account list is kept (default 10m).
 	AccountTTL time.Duration
+	// MetricDataTTL is how long identical metric queries are answered from cache
+	// (default MetricDataTTL; negative disables the cache).
+	MetricDataTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
 	// MaxEntries bounds each cache (default 10000).
@@ -59,6 +62,9 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.AccountTTL <= 0 {
 		opts.AccountTTL = 10 * time.Minute
 	}
+	if opts.MetricDataTTL == 0 {
+		opts.MetricDataTTL = MetricDataTTL
+	}
 	if opts.MetricNamesWindow <= 0 {
 		opts.MetricNamesWindow = DefaultMetricNamesWindow
 	}
@@ -75,7 +81,7 @@ func New(client gql.Client, opts Options) *Translator {
 		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
 		lists:    NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
 		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
-		metrics:  NewCache("metric_data", MetricDataTTL, opts.MaxEntries, opts.ObserveCache),
+		metrics:  metricCache(opts),
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 
 		namesWindow: opts.MetricNamesWindow,
@@ -108,4 +114,11 @@ func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, err
 // requests within a minute build identical NRQL.
 func (t *Translator) until() time.Time {
 	return t.now().UTC().Truncate(time.Minute)
+}
+
+func metricCache(o Options) *Cache {
+	if o.MetricDataTTL < 0 {
+		return nil // a nil *Cache never hits and never stores
+	}
+	return NewCache("metric_data", o.MetricDataTTL, o.MaxEntries, o.ObserveCache)
 }

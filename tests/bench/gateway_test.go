@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// cannedTransport answers NerdGraph from memory, so a benchmark counts the gateway's
+// own work (routing, translation, decoding, rendering) and nothing of a network peer.
+type cannedTransport struct{ body []byte }
+
+func (c *cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(bytes.NewReader(c.body)), Request: r}, nil
+}
+
+// record gets the simulator's answer to the operation a request sends.
+func record(b *testing.B, path string) []byte {
+	b.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &canned{bodies: map[string][]byte{}}
+	up := httptest.NewServer(&recorder{next: s, c: c})
+	defer up.Close()
+	h := gatewayOver(ng.NewClient(up.URL+sim.Path, ng.Options{}))
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", path, nil)
+	req.Header.Set("X-Api-Key", key)
+	req.Header.Set("X-Account-ID", "1000001")
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		b.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	for _, body := range c.bodies {
+		return body
+	}
+	return nil
+}
+
+func gatewayOver(client *ng.Client) http.Handler {
+	now := func() time.Time { return clock }
+	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: -1})
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, nil).Handler()
+}
+
+func benchRoute(b *testing.B, path string) {
+	body := record(b, path)
+	h := gatewayOver(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}))
+	req := httptest.NewRequest("GET", path, nil)
+	req.Header.Set("X-Api-Key", key)
+	req.Header.Set("X-Account-ID", "1000001")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("%d", rec.Code)
+		}
+	}
+}
+
+// BenchmarkGatewayApplicationShow is the gateway's own cost of one application show.
+func BenchmarkGatewayApplicationShow(b *testing.B) { benchRoute(b, "/v2/applications/314221522.json") }
+
+// BenchmarkGatewayMetricData is the gateway's own cost of 3 names × 30 slices.
+func BenchmarkGatewayMetricData(b *testing.B) {
+	benchRoute(b, "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z")
+}
+
+// BenchmarkGatewayApplicationsList is the gateway's own cost of a 200-application page.
+func BenchmarkGatewayApplicationsList(b *testing.B) { benchRoute(b, "/v2/applications.json") }
