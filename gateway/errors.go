@@ -50,6 +50,8 @@ func v2Error(err error) (*v2.Error, error) {
 			return &v2.Error{Status: http.StatusGatewayTimeout, Title: titleUpstreamSlow}, err
 		case ng.KindInvalid:
 			return &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError}, err
+		case ng.KindUnavailable:
+			return &v2.Error{Status: http.StatusServiceUnavailable, Title: "The New Relic NerdGraph API is failing; v2bridge is not calling it for a few seconds. Retry later"}, err
 		default:
 			return &v2.Error{Status: http.StatusBadGateway, Title: titleUpstreamFail}, err
 		}

@@ -66,6 +66,11 @@ type Options struct {
 	MaxAttempts int
 	// Backoff is the first retry's base delay (default 200ms).
 	Backoff time.Duration
+	// BreakerThreshold consecutive upstream failures open the circuit breaker (default
+	// 10; negative disables it); while open, calls fail fast for BreakerCooldown
+	// (default 10s), then one probe decides.
+	BreakerThreshold int
+	BreakerCooldown  time.Duration
 	// Observe, when set, is told of every call: operation name, latency, and the
 	// error (nil on success) — for metrics.
 	Observe func(op string, d time.Duration, err error)
@@ -80,6 +85,7 @@ type Client struct {
 	bufs     sync.Pool
 	flight   singleflight.Group
 	slots    keySlots
+	breaker  *breaker
 }
 
 // keySlots holds one semaphore per user key (by hash), created on demand and dropped
@@ -139,6 +145,12 @@ func NewClient(endpoint string, opts Options) *Client {
 	if opts.Backoff <= 0 {
 		opts.Backoff = 200 * time.Millisecond
 	}
+	if opts.BreakerThreshold == 0 {
+		opts.BreakerThreshold = 10
+	}
+	if opts.BreakerCooldown <= 0 {
+		opts.BreakerCooldown = 10 * time.Second
+	}
 	if opts.MaxConcurrentPerKey <= 0 {
 		opts.MaxConcurrentPerKey = 25
 	}
@@ -148,7 +160,11 @@ func NewClient(endpoint string, opts Options) *Client {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Transport: NewTransport()}
 	}
-	return &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	c := &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	if opts.BreakerThreshold > 0 {
+		c.breaker = &breaker{threshold: opts.BreakerThreshold, cooldown: opts.BreakerCooldown, now: time.Now}
+	}
+	return c
 }
 
 // NewTransport is the HTTP transport for NerdGraph: keep-alive connections sized for a
@@ -292,8 +308,23 @@ type answer struct {
 	body       []byte
 }
 
-// fetch makes one NerdGraph HTTP request and counts it on ctx's Calls.
-func (c *Client) fetch(ctx context.Context, body []byte) (*answer, error) {
+// fetch makes one NerdGraph HTTP request (unless the circuit is open) and counts it on
+// ctx's Calls.
+func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error) {
+	if !c.breaker.allow() {
+		return nil, &Error{Kind: KindUnavailable, RetryAfter: c.opts.BreakerCooldown, Err: ErrCircuitOpen}
+	}
+	defer func() {
+		if err == nil && ans.status >= 500 {
+			c.breaker.record(&Error{Kind: KindServer})
+			return
+		}
+		c.breaker.record(err)
+	}()
+	return c.fetchHTTP(ctx, body)
+}
+
+func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	release, err := c.slots.acquire(ctx, apiKey(ctx), c.opts.MaxConcurrentPerKey)

@@ -289,3 +289,44 @@ func TestMutationRetriedOnlyWhenRefused(t *testing.T) {
 		t.Fatalf("err %v after %d calls; want 3 tries of a refused connection", err, calls.Count())
 	}
 }
+
+// The circuit opens after the configured failures, answers fast while open without
+// calling NerdGraph, and closes after a successful probe.
+func TestCircuitBreaker(t *testing.T) {
+	var failing atomic.Bool
+	var hits atomic.Int64
+	failing.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if failing.Load() {
+			w.WriteHeader(502)
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{BreakerThreshold: 3, BreakerCooldown: 200 * time.Millisecond, MaxAttempts: 1})
+	call := func() error {
+		return c.MakeRequest(context.Background(), &gql.Request{Query: "mutation M { x }"}, &gql.Response{Data: &struct{}{}})
+	}
+	for i := 0; i < 3; i++ {
+		_ = call()
+	}
+	if hits.Load() != 3 {
+		t.Fatalf("hits = %d", hits.Load())
+	}
+	start := time.Now()
+	err := call()
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Kind != KindUnavailable || time.Since(start) > 50*time.Millisecond || hits.Load() != 3 {
+		t.Fatalf("open circuit: %v after %v, hits %d", err, time.Since(start), hits.Load())
+	}
+	time.Sleep(250 * time.Millisecond)
+	failing.Store(false)
+	if err := call(); err != nil { // the probe
+		t.Fatalf("probe: %v", err)
+	}
+	if err := call(); err != nil || hits.Load() != 5 {
+		t.Fatalf("closed circuit: %v, hits %d", err, hits.Load())
+	}
+}

@@ -21,9 +21,10 @@ const (
 	KindTimeout                 // deadline passed or TIMEOUT: 504
 	KindInvalid                 // the operation or NRQL was rejected: a gateway bug, 500
 	KindTransport               // no usable HTTP answer (connection refused, reset, bad JSON): 502
+	KindUnavailable             // not sent: the circuit breaker is open: 503 with Retry-After
 )
 
-var kindNames = [...]string{"server", "auth", "forbidden", "not_found", "rate_limited", "timeout", "invalid", "transport"}
+var kindNames = [...]string{"server", "auth", "forbidden", "not_found", "rate_limited", "timeout", "invalid", "transport", "unavailable"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
