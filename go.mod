@@ -17,6 +17,7 @@ require (
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/common v0.73.1
 	github.com/vektah/gqlparser/v2 v2.5.31
+	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.27.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0
