@@ -7,7 +7,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
 
-.PHONY: run test fmt-check vet generate check-generated build bench docker conformance
+.PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN)
 run:
@@ -55,6 +55,14 @@ BENCH_FLAGS ?=
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./tests/bench $(BENCH_FLAGS)
+
+## fuzz: run every fuzz target for FUZZTIME each (their seed corpora also run in make test)
+FUZZTIME ?= 1m
+FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./translate/v2:FuzzParseParams \
+	./translate/v2:FuzzParseTime ./gateway/render:FuzzStrings ./graphql/sim/nrdb:FuzzParse
+fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
 docker:
 	docker build -t v2bridge:$(VERSION) .

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // SearchQuery builds an entity-search query string ("domain = 'APM' AND ...") from
@@ -106,7 +107,14 @@ func QuoteSearch(s string) (string, error) {
 	return quoteBackslash(s)
 }
 
+// ErrInvalidUTF8 is returned for values that are not valid UTF-8 (they could not be
+// matched exactly, and would be altered on the way).
+var ErrInvalidUTF8 = errors.New("value is not valid UTF-8")
+
 func quoteBackslash(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", ErrInvalidUTF8
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('\'')

@@ -1,6 +1,9 @@
 package translate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestQuoteSearch(t *testing.T) {
 	tests := []struct {
@@ -65,4 +68,43 @@ func TestEntitySearchBuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Property: whatever the value, the built entity-search query parses (in the
+// simulator's parser terms: quotes balanced) and keeps the account scope — the value
+// never ends its string literal early.
+func FuzzQuoteSearch(f *testing.F) {
+	for _, s := range []string{"java", `x' OR accountId = 1000002 OR name LIKE 'a`, `\`, `\'`, "日本", "'''", `\\'`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		q, err := EntitySearch(1000001, DomainAPM, TypeApp).Eq("language", v).Build()
+		if err != nil {
+			return // control characters are refused
+		}
+		const prefix = "domain = 'APM' AND type = 'APPLICATION' AND accountId = 1000001 AND language = '"
+		if !strings.HasPrefix(q, prefix) || !strings.HasSuffix(q, "'") {
+			t.Fatalf("scope changed: %s", q)
+		}
+		// Unescape the literal and check it is exactly v, ending at the last quote.
+		lit := q[len(prefix) : len(q)-1]
+		var b strings.Builder
+		for i := 0; i < len(lit); i++ {
+			switch lit[i] {
+			case '\\':
+				i++
+				if i == len(lit) {
+					t.Fatalf("dangling escape in %s", q)
+				}
+				b.WriteByte(lit[i])
+			case '\'':
+				t.Fatalf("unescaped quote ends the literal early: %s", q)
+			default:
+				b.WriteByte(lit[i])
+			}
+		}
+		if b.String() != v {
+			t.Fatalf("literal %q != value %q", b.String(), v)
+		}
+	})
 }
