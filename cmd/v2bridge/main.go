@@ -334,6 +334,7 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, log *zap.L
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          zap.NewStdLog(log),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
