@@ -224,6 +224,16 @@ func operationText(name string) string {
 		return ng.MobileShow_Operation
 	case "MobileCreate":
 		return ng.MobileCreate_Operation
+	case "Policies":
+		return ng.Policies_Operation
+	case "Policy":
+		return ng.Policy_Operation
+	case "PolicyCreate":
+		return ng.PolicyCreate_Operation
+	case "PolicyUpdate":
+		return ng.PolicyUpdate_Operation
+	case "PolicyDelete":
+		return ng.PolicyDelete_Operation
 	case "AppUpdate":
 		return ng.AppUpdate_Operation
 	case "AppDelete":

@@ -210,6 +210,28 @@ func Routes() []Route {
 			Note:   "as applications.metric_data, scoped with `entity.guid` (mobile application version ids are not supported)",
 			handle: handleMetricData,
 		},
+		{
+			Name: "alerts_policies.list", Operations: []string{"Policies"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_policies", Fidelity: Approximate,
+			Note: "policiesSearch; `created_at`/`updated_at` are not exposed by NerdGraph and omitted; New Relic keeps " +
+				"this REST namespace, so `passthrough` is an option",
+			handle: handlePolicyList,
+		},
+		{
+			Name: "alerts_policies.create", Operations: []string{"PolicyCreate"}, Methods: []string{http.MethodPost},
+			Path: "/alerts_policies", Fidelity: Approximate, Note: "alertsPolicyCreate, 201; as alerts_policies.list",
+			handle: handlePolicyCreate,
+		},
+		{
+			Name: "alerts_policies.update", Operations: []string{"PolicyUpdate"}, Methods: []string{http.MethodPut},
+			Path: "/alerts_policies/{id:[0-9]+}", Fidelity: Approximate, Note: "alertsPolicyUpdate; as alerts_policies.list",
+			handle: handlePolicyUpdate,
+		},
+		{
+			Name: "alerts_policies.delete", Operations: []string{"Policy", "PolicyDelete"}, Methods: []string{http.MethodDelete},
+			Path: "/alerts_policies/{id:[0-9]+}", Fidelity: Approximate, Note: "one read (for the answer) and alertsPolicyDelete",
+			handle: handlePolicyDelete,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

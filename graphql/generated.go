@@ -64,9 +64,9 @@ var AllAgentApplicationBrowserLoader = []AgentApplicationBrowserLoader{
 
 // Browser settings for creating or enabling a browser application.
 type AgentApplicationBrowserSettingsInput struct {
-	CookiesEnabled            *bool                          `json:"cookiesEnabled,omitempty"`
-	DistributedTracingEnabled *bool                          `json:"distributedTracingEnabled,omitempty"`
-	LoaderType                *AgentApplicationBrowserLoader `json:"loaderType,omitempty"`
+	CookiesEnabled            *bool                          `json:"cookiesEnabled"`
+	DistributedTracingEnabled *bool                          `json:"distributedTracingEnabled"`
+	LoaderType                *AgentApplicationBrowserLoader `json:"loaderType"`
 }
 
 // GetCookiesEnabled returns AgentApplicationBrowserSettingsInput.CookiesEnabled, and is useful for accessing the field via an interface.
@@ -864,6 +864,67 @@ func (v *AgentApplicationSettingsUpdateInput) GetTracerType() *AgentApplicationS
 func (v *AgentApplicationSettingsUpdateInput) GetTransactionTracer() *AgentApplicationSettingsTransactionTracerInput {
 	return v.TransactionTracer
 }
+
+// How a policy groups violations into incidents.
+type AlertsIncidentPreference string
+
+const (
+	AlertsIncidentPreferenceCustom                AlertsIncidentPreference = "CUSTOM"
+	AlertsIncidentPreferencePerCondition          AlertsIncidentPreference = "PER_CONDITION"
+	AlertsIncidentPreferencePerConditionAndTarget AlertsIncidentPreference = "PER_CONDITION_AND_TARGET"
+	AlertsIncidentPreferencePerPolicy             AlertsIncidentPreference = "PER_POLICY"
+)
+
+var AllAlertsIncidentPreference = []AlertsIncidentPreference{
+	AlertsIncidentPreferenceCustom,
+	AlertsIncidentPreferencePerCondition,
+	AlertsIncidentPreferencePerConditionAndTarget,
+	AlertsIncidentPreferencePerPolicy,
+}
+
+// Filter for an alert policy search.
+type AlertsPoliciesSearchCriteriaInput struct {
+	Ids      []string `json:"ids,omitempty"`
+	Name     *string  `json:"name,omitempty"`
+	NameLike *string  `json:"nameLike,omitempty"`
+}
+
+// GetIds returns AlertsPoliciesSearchCriteriaInput.Ids, and is useful for accessing the field via an interface.
+func (v *AlertsPoliciesSearchCriteriaInput) GetIds() []string { return v.Ids }
+
+// GetName returns AlertsPoliciesSearchCriteriaInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsPoliciesSearchCriteriaInput) GetName() *string { return v.Name }
+
+// GetNameLike returns AlertsPoliciesSearchCriteriaInput.NameLike, and is useful for accessing the field via an interface.
+func (v *AlertsPoliciesSearchCriteriaInput) GetNameLike() *string { return v.NameLike }
+
+// Data for creating an alert policy.
+type AlertsPolicyInput struct {
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+	Name               string                   `json:"name"`
+}
+
+// GetIncidentPreference returns AlertsPolicyInput.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *AlertsPolicyInput) GetIncidentPreference() AlertsIncidentPreference {
+	return v.IncidentPreference
+}
+
+// GetName returns AlertsPolicyInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsPolicyInput) GetName() string { return v.Name }
+
+// Data for updating an alert policy.
+type AlertsPolicyUpdateInput struct {
+	IncidentPreference *AlertsIncidentPreference `json:"incidentPreference,omitempty"`
+	Name               *string                   `json:"name,omitempty"`
+}
+
+// GetIncidentPreference returns AlertsPolicyUpdateInput.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *AlertsPolicyUpdateInput) GetIncidentPreference() *AlertsIncidentPreference {
+	return v.IncidentPreference
+}
+
+// GetName returns AlertsPolicyUpdateInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsPolicyUpdateInput) GetName() *string { return v.Name }
 
 // ApmBrowserSummary includes the requested fields of the GraphQL type ApmBrowserApplicationSummaryData.
 // The GraphQL type's documentation follows.
@@ -27285,6 +27346,508 @@ func (v *MobileSummary) GetMobileSessionCount() *int { return v.MobileSessionCou
 // GetNetworkFailureRate returns MobileSummary.NetworkFailureRate, and is useful for accessing the field via an interface.
 func (v *MobileSummary) GetNetworkFailureRate() *float64 { return v.NetworkFailureRate }
 
+// PoliciesActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type PoliciesActor struct {
+	// One account by id.
+	Account *PoliciesActorAccount `json:"account"`
+}
+
+// GetAccount returns PoliciesActor.Account, and is useful for accessing the field via an interface.
+func (v *PoliciesActor) GetAccount() *PoliciesActorAccount { return v.Account }
+
+// PoliciesActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type PoliciesActorAccount struct {
+	Alerts *PoliciesActorAccountAlertsAlertsAccountStitchedFields `json:"alerts"`
+}
+
+// GetAlerts returns PoliciesActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccount) GetAlerts() *PoliciesActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// PoliciesActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type PoliciesActorAccountAlertsAlertsAccountStitchedFields struct {
+	PoliciesSearch *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet `json:"policiesSearch"`
+}
+
+// GetPoliciesSearch returns PoliciesActorAccountAlertsAlertsAccountStitchedFields.PoliciesSearch, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFields) GetPoliciesSearch() *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet {
+	return v.PoliciesSearch
+}
+
+// PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet includes the requested fields of the GraphQL type AlertsPoliciesSearchResultSet.
+// The GraphQL type's documentation follows.
+//
+// One page of alert policies.
+type PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet struct {
+	NextCursor *string                                                                                                                `json:"nextCursor"`
+	TotalCount int                                                                                                                    `json:"totalCount"`
+	Policies   []PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy `json:"policies"`
+}
+
+// GetNextCursor returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet.NextCursor, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetTotalCount returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet.TotalCount, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet) GetTotalCount() int {
+	return v.TotalCount
+}
+
+// GetPolicies returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet.Policies, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet) GetPolicies() []PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy {
+	return v.Policies
+}
+
+// PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy includes the requested fields of the GraphQL type AlertsPolicy.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy struct {
+	PolicyFields `json:"-"`
+}
+
+// GetId returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.Id, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetId() string {
+	return v.PolicyFields.Id
+}
+
+// GetName returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.Name, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetName() string {
+	return v.PolicyFields.Name
+}
+
+// GetIncidentPreference returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetIncidentPreference() AlertsIncidentPreference {
+	return v.PolicyFields.IncidentPreference
+}
+
+// GetAccountId returns PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.AccountId, and is useful for accessing the field via an interface.
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetAccountId() int {
+	return v.PolicyFields.AccountId
+}
+
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PolicyFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalPoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+
+	AccountId int `json:"accountId"`
+}
+
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *PoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) __premarshalJSON() (*__premarshalPoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy, error) {
+	var retval __premarshalPoliciesActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy
+
+	retval.Id = v.PolicyFields.Id
+	retval.Name = v.PolicyFields.Name
+	retval.IncidentPreference = v.PolicyFields.IncidentPreference
+	retval.AccountId = v.PolicyFields.AccountId
+	return &retval, nil
+}
+
+// PoliciesResponse is returned by Policies on success.
+type PoliciesResponse struct {
+	// Data scoped to the caller.
+	Actor *PoliciesActor `json:"actor"`
+}
+
+// GetActor returns PoliciesResponse.Actor, and is useful for accessing the field via an interface.
+func (v *PoliciesResponse) GetActor() *PoliciesActor { return v.Actor }
+
+// PolicyActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type PolicyActor struct {
+	// One account by id.
+	Account *PolicyActorAccount `json:"account"`
+}
+
+// GetAccount returns PolicyActor.Account, and is useful for accessing the field via an interface.
+func (v *PolicyActor) GetAccount() *PolicyActorAccount { return v.Account }
+
+// PolicyActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type PolicyActorAccount struct {
+	Alerts *PolicyActorAccountAlertsAlertsAccountStitchedFields `json:"alerts"`
+}
+
+// GetAlerts returns PolicyActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccount) GetAlerts() *PolicyActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// PolicyActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type PolicyActorAccountAlertsAlertsAccountStitchedFields struct {
+	Policy *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy `json:"policy"`
+}
+
+// GetPolicy returns PolicyActorAccountAlertsAlertsAccountStitchedFields.Policy, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFields) GetPolicy() *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy {
+	return v.Policy
+}
+
+// PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy includes the requested fields of the GraphQL type AlertsPolicy.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy struct {
+	PolicyFields `json:"-"`
+}
+
+// GetId returns PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy.Id, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) GetId() string {
+	return v.PolicyFields.Id
+}
+
+// GetName returns PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy.Name, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) GetName() string {
+	return v.PolicyFields.Name
+}
+
+// GetIncidentPreference returns PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) GetIncidentPreference() AlertsIncidentPreference {
+	return v.PolicyFields.IncidentPreference
+}
+
+// GetAccountId returns PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy.AccountId, and is useful for accessing the field via an interface.
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) GetAccountId() int {
+	return v.PolicyFields.AccountId
+}
+
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PolicyFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalPolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+
+	AccountId int `json:"accountId"`
+}
+
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *PolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy) __premarshalJSON() (*__premarshalPolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy, error) {
+	var retval __premarshalPolicyActorAccountAlertsAlertsAccountStitchedFieldsPolicyAlertsPolicy
+
+	retval.Id = v.PolicyFields.Id
+	retval.Name = v.PolicyFields.Name
+	retval.IncidentPreference = v.PolicyFields.IncidentPreference
+	retval.AccountId = v.PolicyFields.AccountId
+	return &retval, nil
+}
+
+// PolicyCreateAlertsPolicyCreateAlertsPolicy includes the requested fields of the GraphQL type AlertsPolicy.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type PolicyCreateAlertsPolicyCreateAlertsPolicy struct {
+	PolicyFields `json:"-"`
+}
+
+// GetId returns PolicyCreateAlertsPolicyCreateAlertsPolicy.Id, and is useful for accessing the field via an interface.
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) GetId() string { return v.PolicyFields.Id }
+
+// GetName returns PolicyCreateAlertsPolicyCreateAlertsPolicy.Name, and is useful for accessing the field via an interface.
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) GetName() string { return v.PolicyFields.Name }
+
+// GetIncidentPreference returns PolicyCreateAlertsPolicyCreateAlertsPolicy.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) GetIncidentPreference() AlertsIncidentPreference {
+	return v.PolicyFields.IncidentPreference
+}
+
+// GetAccountId returns PolicyCreateAlertsPolicyCreateAlertsPolicy.AccountId, and is useful for accessing the field via an interface.
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) GetAccountId() int {
+	return v.PolicyFields.AccountId
+}
+
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*PolicyCreateAlertsPolicyCreateAlertsPolicy
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.PolicyCreateAlertsPolicyCreateAlertsPolicy = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PolicyFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalPolicyCreateAlertsPolicyCreateAlertsPolicy struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+
+	AccountId int `json:"accountId"`
+}
+
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *PolicyCreateAlertsPolicyCreateAlertsPolicy) __premarshalJSON() (*__premarshalPolicyCreateAlertsPolicyCreateAlertsPolicy, error) {
+	var retval __premarshalPolicyCreateAlertsPolicyCreateAlertsPolicy
+
+	retval.Id = v.PolicyFields.Id
+	retval.Name = v.PolicyFields.Name
+	retval.IncidentPreference = v.PolicyFields.IncidentPreference
+	retval.AccountId = v.PolicyFields.AccountId
+	return &retval, nil
+}
+
+// PolicyCreateResponse is returned by PolicyCreate on success.
+type PolicyCreateResponse struct {
+	// Create an alert policy.
+	AlertsPolicyCreate *PolicyCreateAlertsPolicyCreateAlertsPolicy `json:"alertsPolicyCreate"`
+}
+
+// GetAlertsPolicyCreate returns PolicyCreateResponse.AlertsPolicyCreate, and is useful for accessing the field via an interface.
+func (v *PolicyCreateResponse) GetAlertsPolicyCreate() *PolicyCreateAlertsPolicyCreateAlertsPolicy {
+	return v.AlertsPolicyCreate
+}
+
+// PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse includes the requested fields of the GraphQL type AlertsPolicyDeleteResponse.
+// The GraphQL type's documentation follows.
+//
+// Result of deleting an alert policy.
+type PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse struct {
+	Id string `json:"id"`
+}
+
+// GetId returns PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse.Id, and is useful for accessing the field via an interface.
+func (v *PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse) GetId() string { return v.Id }
+
+// PolicyDeleteResponse is returned by PolicyDelete on success.
+type PolicyDeleteResponse struct {
+	// Delete an alert policy.
+	AlertsPolicyDelete *PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse `json:"alertsPolicyDelete"`
+}
+
+// GetAlertsPolicyDelete returns PolicyDeleteResponse.AlertsPolicyDelete, and is useful for accessing the field via an interface.
+func (v *PolicyDeleteResponse) GetAlertsPolicyDelete() *PolicyDeleteAlertsPolicyDeleteAlertsPolicyDeleteResponse {
+	return v.AlertsPolicyDelete
+}
+
+// PolicyFields includes the GraphQL fields of AlertsPolicy requested by the fragment PolicyFields.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type PolicyFields struct {
+	Id                 string                   `json:"id"`
+	Name               string                   `json:"name"`
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+	AccountId          int                      `json:"accountId"`
+}
+
+// GetId returns PolicyFields.Id, and is useful for accessing the field via an interface.
+func (v *PolicyFields) GetId() string { return v.Id }
+
+// GetName returns PolicyFields.Name, and is useful for accessing the field via an interface.
+func (v *PolicyFields) GetName() string { return v.Name }
+
+// GetIncidentPreference returns PolicyFields.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *PolicyFields) GetIncidentPreference() AlertsIncidentPreference { return v.IncidentPreference }
+
+// GetAccountId returns PolicyFields.AccountId, and is useful for accessing the field via an interface.
+func (v *PolicyFields) GetAccountId() int { return v.AccountId }
+
+// PolicyResponse is returned by Policy on success.
+type PolicyResponse struct {
+	// Data scoped to the caller.
+	Actor *PolicyActor `json:"actor"`
+}
+
+// GetActor returns PolicyResponse.Actor, and is useful for accessing the field via an interface.
+func (v *PolicyResponse) GetActor() *PolicyActor { return v.Actor }
+
+// PolicyUpdateAlertsPolicyUpdateAlertsPolicy includes the requested fields of the GraphQL type AlertsPolicy.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type PolicyUpdateAlertsPolicyUpdateAlertsPolicy struct {
+	PolicyFields `json:"-"`
+}
+
+// GetId returns PolicyUpdateAlertsPolicyUpdateAlertsPolicy.Id, and is useful for accessing the field via an interface.
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) GetId() string { return v.PolicyFields.Id }
+
+// GetName returns PolicyUpdateAlertsPolicyUpdateAlertsPolicy.Name, and is useful for accessing the field via an interface.
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) GetName() string { return v.PolicyFields.Name }
+
+// GetIncidentPreference returns PolicyUpdateAlertsPolicyUpdateAlertsPolicy.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) GetIncidentPreference() AlertsIncidentPreference {
+	return v.PolicyFields.IncidentPreference
+}
+
+// GetAccountId returns PolicyUpdateAlertsPolicyUpdateAlertsPolicy.AccountId, and is useful for accessing the field via an interface.
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) GetAccountId() int {
+	return v.PolicyFields.AccountId
+}
+
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*PolicyUpdateAlertsPolicyUpdateAlertsPolicy
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.PolicyUpdateAlertsPolicyUpdateAlertsPolicy = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PolicyFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalPolicyUpdateAlertsPolicyUpdateAlertsPolicy struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+
+	AccountId int `json:"accountId"`
+}
+
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *PolicyUpdateAlertsPolicyUpdateAlertsPolicy) __premarshalJSON() (*__premarshalPolicyUpdateAlertsPolicyUpdateAlertsPolicy, error) {
+	var retval __premarshalPolicyUpdateAlertsPolicyUpdateAlertsPolicy
+
+	retval.Id = v.PolicyFields.Id
+	retval.Name = v.PolicyFields.Name
+	retval.IncidentPreference = v.PolicyFields.IncidentPreference
+	retval.AccountId = v.PolicyFields.AccountId
+	return &retval, nil
+}
+
+// PolicyUpdateResponse is returned by PolicyUpdate on success.
+type PolicyUpdateResponse struct {
+	// Update an alert policy.
+	AlertsPolicyUpdate *PolicyUpdateAlertsPolicyUpdateAlertsPolicy `json:"alertsPolicyUpdate"`
+}
+
+// GetAlertsPolicyUpdate returns PolicyUpdateResponse.AlertsPolicyUpdate, and is useful for accessing the field via an interface.
+func (v *PolicyUpdateResponse) GetAlertsPolicyUpdate() *PolicyUpdateAlertsPolicyUpdateAlertsPolicy {
+	return v.AlertsPolicyUpdate
+}
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -27612,6 +28175,74 @@ type __MobileShowInput struct {
 
 // GetGuid returns __MobileShowInput.Guid, and is useful for accessing the field via an interface.
 func (v *__MobileShowInput) GetGuid() string { return v.Guid }
+
+// __PoliciesInput is used internally by genqlient
+type __PoliciesInput struct {
+	AccountId int                               `json:"accountId"`
+	Criteria  AlertsPoliciesSearchCriteriaInput `json:"criteria"`
+	Cursor    *string                           `json:"cursor"`
+}
+
+// GetAccountId returns __PoliciesInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__PoliciesInput) GetAccountId() int { return v.AccountId }
+
+// GetCriteria returns __PoliciesInput.Criteria, and is useful for accessing the field via an interface.
+func (v *__PoliciesInput) GetCriteria() AlertsPoliciesSearchCriteriaInput { return v.Criteria }
+
+// GetCursor returns __PoliciesInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__PoliciesInput) GetCursor() *string { return v.Cursor }
+
+// __PolicyCreateInput is used internally by genqlient
+type __PolicyCreateInput struct {
+	AccountId int               `json:"accountId"`
+	Policy    AlertsPolicyInput `json:"policy"`
+}
+
+// GetAccountId returns __PolicyCreateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__PolicyCreateInput) GetAccountId() int { return v.AccountId }
+
+// GetPolicy returns __PolicyCreateInput.Policy, and is useful for accessing the field via an interface.
+func (v *__PolicyCreateInput) GetPolicy() AlertsPolicyInput { return v.Policy }
+
+// __PolicyDeleteInput is used internally by genqlient
+type __PolicyDeleteInput struct {
+	AccountId int    `json:"accountId"`
+	Id        string `json:"id"`
+}
+
+// GetAccountId returns __PolicyDeleteInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__PolicyDeleteInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __PolicyDeleteInput.Id, and is useful for accessing the field via an interface.
+func (v *__PolicyDeleteInput) GetId() string { return v.Id }
+
+// __PolicyInput is used internally by genqlient
+type __PolicyInput struct {
+	AccountId int    `json:"accountId"`
+	Id        string `json:"id"`
+}
+
+// GetAccountId returns __PolicyInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__PolicyInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __PolicyInput.Id, and is useful for accessing the field via an interface.
+func (v *__PolicyInput) GetId() string { return v.Id }
+
+// __PolicyUpdateInput is used internally by genqlient
+type __PolicyUpdateInput struct {
+	AccountId int                     `json:"accountId"`
+	Id        string                  `json:"id"`
+	Policy    AlertsPolicyUpdateInput `json:"policy"`
+}
+
+// GetAccountId returns __PolicyUpdateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__PolicyUpdateInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __PolicyUpdateInput.Id, and is useful for accessing the field via an interface.
+func (v *__PolicyUpdateInput) GetId() string { return v.Id }
+
+// GetPolicy returns __PolicyUpdateInput.Policy, and is useful for accessing the field via an interface.
+func (v *__PolicyUpdateInput) GetPolicy() AlertsPolicyUpdateInput { return v.Policy }
 
 // The query executed by Accounts.
 const Accounts_Operation = `
@@ -28833,6 +29464,235 @@ func MobileShow(
 	}
 
 	data_ = &MobileShowResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Policies.
+const Policies_Operation = `
+query Policies ($accountId: Int!, $criteria: AlertsPoliciesSearchCriteriaInput!, $cursor: String) {
+	actor {
+		account(id: $accountId) {
+			alerts {
+				policiesSearch(searchCriteria: $criteria, cursor: $cursor) {
+					nextCursor
+					totalCount
+					policies {
+						... PolicyFields
+					}
+				}
+			}
+		}
+	}
+}
+fragment PolicyFields on AlertsPolicy {
+	id
+	name
+	incidentPreference
+	accountId
+}
+`
+
+// Policies is REST GET /v2/alerts_policies: one page of an account's policies.
+func Policies(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	criteria AlertsPoliciesSearchCriteriaInput,
+	cursor *string,
+) (data_ *PoliciesResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Policies",
+		Query:  Policies_Operation,
+		Variables: &__PoliciesInput{
+			AccountId: accountId,
+			Criteria:  criteria,
+			Cursor:    cursor,
+		},
+	}
+
+	data_ = &PoliciesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Policy.
+const Policy_Operation = `
+query Policy ($accountId: Int!, $id: ID!) {
+	actor {
+		account(id: $accountId) {
+			alerts {
+				policy(id: $id) {
+					... PolicyFields
+				}
+			}
+		}
+	}
+}
+fragment PolicyFields on AlertsPolicy {
+	id
+	name
+	incidentPreference
+	accountId
+}
+`
+
+// Policy reads one policy (REST had no show; DELETE answers the deleted policy).
+func Policy(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+) (data_ *PolicyResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Policy",
+		Query:  Policy_Operation,
+		Variables: &__PolicyInput{
+			AccountId: accountId,
+			Id:        id,
+		},
+	}
+
+	data_ = &PolicyResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by PolicyCreate.
+const PolicyCreate_Operation = `
+mutation PolicyCreate ($accountId: Int!, $policy: AlertsPolicyInput!) {
+	alertsPolicyCreate(accountId: $accountId, policy: $policy) {
+		... PolicyFields
+	}
+}
+fragment PolicyFields on AlertsPolicy {
+	id
+	name
+	incidentPreference
+	accountId
+}
+`
+
+// PolicyCreate is REST POST /v2/alerts_policies.
+func PolicyCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	policy AlertsPolicyInput,
+) (data_ *PolicyCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "PolicyCreate",
+		Query:  PolicyCreate_Operation,
+		Variables: &__PolicyCreateInput{
+			AccountId: accountId,
+			Policy:    policy,
+		},
+	}
+
+	data_ = &PolicyCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by PolicyDelete.
+const PolicyDelete_Operation = `
+mutation PolicyDelete ($accountId: Int!, $id: ID!) {
+	alertsPolicyDelete(accountId: $accountId, id: $id) {
+		id
+	}
+}
+`
+
+// PolicyDelete is REST DELETE /v2/alerts_policies/{id}.
+func PolicyDelete(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+) (data_ *PolicyDeleteResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "PolicyDelete",
+		Query:  PolicyDelete_Operation,
+		Variables: &__PolicyDeleteInput{
+			AccountId: accountId,
+			Id:        id,
+		},
+	}
+
+	data_ = &PolicyDeleteResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by PolicyUpdate.
+const PolicyUpdate_Operation = `
+mutation PolicyUpdate ($accountId: Int!, $id: ID!, $policy: AlertsPolicyUpdateInput!) {
+	alertsPolicyUpdate(accountId: $accountId, id: $id, policy: $policy) {
+		... PolicyFields
+	}
+}
+fragment PolicyFields on AlertsPolicy {
+	id
+	name
+	incidentPreference
+	accountId
+}
+`
+
+// PolicyUpdate is REST PUT /v2/alerts_policies/{id}; only the fields given are sent.
+func PolicyUpdate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+	policy AlertsPolicyUpdateInput,
+) (data_ *PolicyUpdateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "PolicyUpdate",
+		Query:  PolicyUpdate_Operation,
+		Variables: &__PolicyUpdateInput{
+			AccountId: accountId,
+			Id:        id,
+			Policy:    policy,
+		},
+	}
+
+	data_ = &PolicyUpdateResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -56,6 +56,18 @@ type Account struct {
 	BrowserApplications []BrowserApplication `yaml:"browserApplications"`
 	// MobileApplications are the account's mobile applications (MOBILE|APPLICATION).
 	MobileApplications []MobileApplication `yaml:"mobileApplications"`
+	// AlertPolicies are the account's alert policies.
+	AlertPolicies []AlertPolicy `yaml:"alertPolicies"`
+}
+
+// AlertPolicy is an alert policy.
+type AlertPolicy struct {
+	// ID is the policy id, unique in the account.
+	ID int `yaml:"id"`
+	// Name is the policy name.
+	Name string `yaml:"name"`
+	// IncidentPreference is PER_POLICY, PER_CONDITION, PER_CONDITION_AND_TARGET or CUSTOM.
+	IncidentPreference string `yaml:"incidentPreference"`
 }
 
 // MobileApplication is an application monitored by a mobile agent.

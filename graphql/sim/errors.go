@@ -16,6 +16,7 @@ const UnsupportedMessage = "not supported by the v2bridge simulator"
 const (
 	classForbidden    = "FORBIDDEN"
 	classInvalidInput = "INVALID_INPUT"
+	classNotFound     = "NOT_FOUND"
 	classTimeout      = "TIMEOUT"
 	classInternal     = "INTERNAL_SERVER_ERROR"
 )

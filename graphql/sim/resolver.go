@@ -22,6 +22,9 @@ func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return ent
 func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
 	return apmApplicationResolver{r}
 }
+func (r *resolver) AlertsAccountStitchedFields() exec.AlertsAccountStitchedFieldsResolver {
+	return alertsResolver{r}
+}
 func (r *resolver) ApmApplicationEntityOutline() exec.ApmApplicationEntityOutlineResolver {
 	return apmOutlineResolver{r}
 }
@@ -57,17 +60,5 @@ func (mutationResolver) AlertsNrqlConditionStaticCreate(ctx context.Context, _ i
 }
 
 func (mutationResolver) AlertsNrqlConditionStaticUpdate(ctx context.Context, _ int, _ model.AlertsNrqlConditionUpdateStaticInput, _ string) (*model.AlertsNrqlStaticCondition, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsPolicyCreate(ctx context.Context, _ int, _ model.AlertsPolicyInput) (*model.AlertsPolicy, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsPolicyDelete(ctx context.Context, _ int, _ string) (*model.AlertsPolicyDeleteResponse, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsPolicyUpdate(ctx context.Context, _ int, _ string, _ model.AlertsPolicyUpdateInput) (*model.AlertsPolicy, error) {
 	return nil, unsupported(ctx)
 }

@@ -201,8 +201,11 @@ func (accountResolver) AiIssues(ctx context.Context, _ *model.Account) (*model.A
 	return nil, unsupported(ctx)
 }
 
-func (accountResolver) Alerts(ctx context.Context, _ *model.Account) (*model.AlertsAccountStitchedFields, error) {
-	return nil, unsupported(ctx)
+func (accountResolver) Alerts(ctx context.Context, obj *model.Account) (*bind.AlertsAccount, error) {
+	if obj.ID == nil {
+		return nil, nil
+	}
+	return &bind.AlertsAccount{AccountID: *obj.ID}, nil
 }
 
 // Nrql runs NRQL in the account (actor.account already checked that the key reaches

@@ -194,3 +194,43 @@ func (*MobileApplicationShow) Root() string { return "mobile_application_respons
 
 // EncodeV2 writes {"mobile_application":{...}}.
 func (s *MobileApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }
+
+// Policy is REST v2's alert policy. created_at/updated_at are not exposed by NerdGraph.
+type Policy struct {
+	ID                 int64
+	IncidentPreference string
+	Name               string
+}
+
+// EncodeV2 writes the policy object.
+func (p *Policy) EncodeV2(e Encoder) {
+	e.BeginObject("policy")
+	e.Int("id", p.ID)
+	e.String("incident_preference", p.IncidentPreference)
+	e.String("name", p.Name)
+	e.EndObject()
+}
+
+// PolicyList is the body of GET /v2/alerts_policies.
+type PolicyList struct{ Policies []Policy }
+
+// Root is the XML root element.
+func (*PolicyList) Root() string { return "policies_response" }
+
+// EncodeV2 writes {"policies":[...]}.
+func (l *PolicyList) EncodeV2(e Encoder) {
+	e.BeginArray("policies", "policy")
+	for i := range l.Policies {
+		l.Policies[i].EncodeV2(e)
+	}
+	e.EndArray()
+}
+
+// PolicyShow is the body of a created, updated or deleted policy.
+type PolicyShow struct{ Policy Policy }
+
+// Root is the XML root element.
+func (*PolicyShow) Root() string { return "policy_response" }
+
+// EncodeV2 writes {"policy":{...}}.
+func (s *PolicyShow) EncodeV2(e Encoder) { s.Policy.EncodeV2(e) }

@@ -212,7 +212,7 @@ type EntityRelationshipEdge interface {
 // One account and its account-scoped data (NRQL, alerts, issues).
 type Account struct {
 	AiIssues *AiIssuesAccountStitchedFields `json:"aiIssues,omitempty"`
-	Alerts   *AlertsAccountStitchedFields   `json:"alerts,omitempty"`
+	Alerts   *bind.AlertsAccount            `json:"alerts,omitempty"`
 	ID       *int                           `json:"id,omitempty"`
 	Name     *string                        `json:"name,omitempty"`
 	// Run NRQL in this account.
@@ -996,16 +996,6 @@ func (this AiIssuesRestIncident) GetState() AiIssuesIncidentState { return this.
 func (this AiIssuesRestIncident) GetTimestamp() int64             { return this.Timestamp }
 func (this AiIssuesRestIncident) GetTitle() string                { return this.Title }
 func (this AiIssuesRestIncident) GetUpdatedAt() int64             { return this.UpdatedAt }
-
-// Alerting configuration reads for one account.
-type AlertsAccountStitchedFields struct {
-	// Search conditions of every product, legacy ones converted to NRQL form.
-	AsNrqlConditionsSearch *AlertsAsNrqlConditionsSearchResultSet `json:"asNrqlConditionsSearch,omitempty"`
-	NrqlCondition          AlertsNrqlCondition                    `json:"nrqlCondition,omitempty"`
-	NrqlConditionsSearch   *AlertsNrqlConditionsSearchResultSet   `json:"nrqlConditionsSearch,omitempty"`
-	PoliciesSearch         *AlertsPoliciesSearchResultSet         `json:"policiesSearch,omitempty"`
-	Policy                 *AlertsPolicy                          `json:"policy,omitempty"`
-}
 
 // A baseline condition in NRQL form.
 type AlertsAsNrqlBaselineCondition struct {

@@ -14,3 +14,9 @@ type EntitySearch struct {
 	// fingerprint); only package sim reads it.
 	State any
 }
+
+// AlertsAccount is the GraphQL AlertsAccountStitchedFields object of one account; its
+// fields are resolvers that read AccountID.
+type AlertsAccount struct {
+	AccountID int
+}

@@ -42,6 +42,7 @@ type ResolverRoot interface {
 	Account() AccountResolver
 	Actor() ActorResolver
 	AgentEnvironmentApplicationInstance() AgentEnvironmentApplicationInstanceResolver
+	AlertsAccountStitchedFields() AlertsAccountStitchedFieldsResolver
 	ApmApplicationEntity() ApmApplicationEntityResolver
 	ApmApplicationEntityOutline() ApmApplicationEntityOutlineResolver
 	BrowserApplicationEntity() BrowserApplicationEntityResolver
@@ -58,7 +59,7 @@ type ComplexityRoot struct {
 
 type AccountResolver interface {
 	AiIssues(ctx context.Context, obj *model.Account) (*model.AiIssuesAccountStitchedFields, error)
-	Alerts(ctx context.Context, obj *model.Account) (*model.AlertsAccountStitchedFields, error)
+	Alerts(ctx context.Context, obj *model.Account) (*bind.AlertsAccount, error)
 
 	Nrql(ctx context.Context, obj *model.Account, async *bool, options *model.NrqlQueryOptions, query string, timeout *float64) (*model.NrdbResultContainer, error)
 	NrqlQueryProgress(ctx context.Context, obj *model.Account, queryID string) (*model.NrdbResultContainer, error)
@@ -77,6 +78,13 @@ type ActorResolver interface {
 }
 type AgentEnvironmentApplicationInstanceResolver interface {
 	EnvironmentAttributes(ctx context.Context, obj *model.AgentEnvironmentApplicationInstance, filter *model.AgentEnvironmentFilter) ([]*model.AgentEnvironmentAttribute, error)
+}
+type AlertsAccountStitchedFieldsResolver interface {
+	AsNrqlConditionsSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsAsNrqlConditionsSearchCriteriaInput) (*model.AlertsAsNrqlConditionsSearchResultSet, error)
+	NrqlCondition(ctx context.Context, obj *bind.AlertsAccount, id string) (model.AlertsNrqlCondition, error)
+	NrqlConditionsSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsNrqlConditionsSearchCriteriaInput) (*model.AlertsNrqlConditionsSearchResultSet, error)
+	PoliciesSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsPoliciesSearchCriteriaInput) (*model.AlertsPoliciesSearchResultSet, error)
+	Policy(ctx context.Context, obj *bind.AlertsAccount, id string) (*model.AlertsPolicy, error)
 }
 type ApmApplicationEntityResolver interface {
 	ApmSummary(ctx context.Context, obj *model.ApmApplicationEntity) (*model.ApmApplicationSummaryData, error)
@@ -5746,7 +5754,7 @@ func (ec *executionContext) _Account_alerts(ctx context.Context, field graphql.C
 			return ec.resolvers.Account().Alerts(ctx, obj)
 		},
 		nil,
-		ec.marshalOAlertsAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsAccountStitchedFields,
+		ec.marshalOAlertsAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋinternalᚋbindᚐAlertsAccount,
 		true,
 		false,
 	)
@@ -14696,14 +14704,15 @@ func (ec *executionContext) fieldContext_AiIssuesRestIncident_updatedAt(_ contex
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertsAccountStitchedFields_asNrqlConditionsSearch(ctx context.Context, field graphql.CollectedField, obj *model.AlertsAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertsAccountStitchedFields_asNrqlConditionsSearch(ctx context.Context, field graphql.CollectedField, obj *bind.AlertsAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AlertsAccountStitchedFields_asNrqlConditionsSearch,
 		func(ctx context.Context) (any, error) {
-			return obj.AsNrqlConditionsSearch, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AlertsAccountStitchedFields().AsNrqlConditionsSearch(ctx, obj, fc.Args["cursor"].(*string), fc.Args["searchCriteria"].(*model.AlertsAsNrqlConditionsSearchCriteriaInput))
 		},
 		nil,
 		ec.marshalOAlertsAsNrqlConditionsSearchResultSet2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsAsNrqlConditionsSearchResultSet,
@@ -14716,8 +14725,8 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_asNrqlCondi
 	fc = &graphql.FieldContext{
 		Object:     "AlertsAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "nextCursor":
@@ -14744,14 +14753,15 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_asNrqlCondi
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertsAccountStitchedFields_nrqlCondition(ctx context.Context, field graphql.CollectedField, obj *model.AlertsAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertsAccountStitchedFields_nrqlCondition(ctx context.Context, field graphql.CollectedField, obj *bind.AlertsAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AlertsAccountStitchedFields_nrqlCondition,
 		func(ctx context.Context) (any, error) {
-			return obj.NrqlCondition, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AlertsAccountStitchedFields().NrqlCondition(ctx, obj, fc.Args["id"].(string))
 		},
 		nil,
 		ec.marshalOAlertsNrqlCondition2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsNrqlCondition,
@@ -14764,8 +14774,8 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_nrqlConditi
 	fc = &graphql.FieldContext{
 		Object:     "AlertsAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
 		},
@@ -14784,14 +14794,15 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_nrqlConditi
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertsAccountStitchedFields_nrqlConditionsSearch(ctx context.Context, field graphql.CollectedField, obj *model.AlertsAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertsAccountStitchedFields_nrqlConditionsSearch(ctx context.Context, field graphql.CollectedField, obj *bind.AlertsAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AlertsAccountStitchedFields_nrqlConditionsSearch,
 		func(ctx context.Context) (any, error) {
-			return obj.NrqlConditionsSearch, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AlertsAccountStitchedFields().NrqlConditionsSearch(ctx, obj, fc.Args["cursor"].(*string), fc.Args["searchCriteria"].(*model.AlertsNrqlConditionsSearchCriteriaInput))
 		},
 		nil,
 		ec.marshalOAlertsNrqlConditionsSearchResultSet2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsNrqlConditionsSearchResultSet,
@@ -14804,8 +14815,8 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_nrqlConditi
 	fc = &graphql.FieldContext{
 		Object:     "AlertsAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "nextCursor":
@@ -14832,14 +14843,15 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_nrqlConditi
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertsAccountStitchedFields_policiesSearch(ctx context.Context, field graphql.CollectedField, obj *model.AlertsAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertsAccountStitchedFields_policiesSearch(ctx context.Context, field graphql.CollectedField, obj *bind.AlertsAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AlertsAccountStitchedFields_policiesSearch,
 		func(ctx context.Context) (any, error) {
-			return obj.PoliciesSearch, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AlertsAccountStitchedFields().PoliciesSearch(ctx, obj, fc.Args["cursor"].(*string), fc.Args["searchCriteria"].(*model.AlertsPoliciesSearchCriteriaInput))
 		},
 		nil,
 		ec.marshalOAlertsPoliciesSearchResultSet2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsPoliciesSearchResultSet,
@@ -14852,8 +14864,8 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_policiesSea
 	fc = &graphql.FieldContext{
 		Object:     "AlertsAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "nextCursor":
@@ -14880,14 +14892,15 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_policiesSea
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertsAccountStitchedFields_policy(ctx context.Context, field graphql.CollectedField, obj *model.AlertsAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertsAccountStitchedFields_policy(ctx context.Context, field graphql.CollectedField, obj *bind.AlertsAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AlertsAccountStitchedFields_policy,
 		func(ctx context.Context) (any, error) {
-			return obj.Policy, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AlertsAccountStitchedFields().Policy(ctx, obj, fc.Args["id"].(string))
 		},
 		nil,
 		ec.marshalOAlertsPolicy2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsPolicy,
@@ -14900,8 +14913,8 @@ func (ec *executionContext) fieldContext_AlertsAccountStitchedFields_policy(ctx 
 	fc = &graphql.FieldContext{
 		Object:     "AlertsAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "accountId":
@@ -58465,7 +58478,7 @@ func (ec *executionContext) _AiIssuesRestIncident(ctx context.Context, sel ast.S
 
 var alertsAccountStitchedFieldsImplementors = []string{"AlertsAccountStitchedFields"}
 
-func (ec *executionContext) _AlertsAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, obj *model.AlertsAccountStitchedFields) graphql.Marshaler {
+func (ec *executionContext) _AlertsAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, obj *bind.AlertsAccount) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertsAccountStitchedFieldsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -58475,15 +58488,170 @@ func (ec *executionContext) _AlertsAccountStitchedFields(ctx context.Context, se
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AlertsAccountStitchedFields")
 		case "asNrqlConditionsSearch":
-			out.Values[i] = ec._AlertsAccountStitchedFields_asNrqlConditionsSearch(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AlertsAccountStitchedFields_asNrqlConditionsSearch(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "nrqlCondition":
-			out.Values[i] = ec._AlertsAccountStitchedFields_nrqlCondition(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AlertsAccountStitchedFields_nrqlCondition(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "nrqlConditionsSearch":
-			out.Values[i] = ec._AlertsAccountStitchedFields_nrqlConditionsSearch(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AlertsAccountStitchedFields_nrqlConditionsSearch(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "policiesSearch":
-			out.Values[i] = ec._AlertsAccountStitchedFields_policiesSearch(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AlertsAccountStitchedFields_policiesSearch(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "policy":
-			out.Values[i] = ec._AlertsAccountStitchedFields_policy(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AlertsAccountStitchedFields_policy(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67859,7 +68027,7 @@ func (ec *executionContext) marshalOAiIssuesKeyValues2ᚕᚖgithubᚗcomᚋv2bri
 	return ret
 }
 
-func (ec *executionContext) marshalOAlertsAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAlertsAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, v *model.AlertsAccountStitchedFields) graphql.Marshaler {
+func (ec *executionContext) marshalOAlertsAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋinternalᚋbindᚐAlertsAccount(ctx context.Context, sel ast.SelectionSet, v *bind.AlertsAccount) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -1,0 +1,81 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func parsePolicy(rq *request) (translate.PolicyInput, error) {
+	var b struct {
+		Policy *struct {
+			Name               *string `json:"name"`
+			IncidentPreference *string `json:"incident_preference"`
+		} `json:"policy"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
+		return translate.PolicyInput{}, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+	}
+	if b.Policy == nil {
+		return translate.PolicyInput{}, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Validation or internal error occurred",
+			Messages: []string{`the body needs a "policy" object`}}
+	}
+	return translate.PolicyInput{Name: b.Policy.Name, IncidentPreference: b.Policy.IncidentPreference}, nil
+}
+
+func handlePolicyList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	name, _ := rq.params.Get("filter[name]")
+	page, err := rq.params.Page()
+	if err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListPolicies(ctx, rq.caller, name, page)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
+
+func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	in, err := parsePolicy(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.CreatePolicy(ctx, rq.caller, in)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, status: http.StatusCreated}, nil
+}
+
+func handlePolicyUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := pathID(rq, "id", "No Alerts policy was found for the given ID")
+	if err != nil {
+		return nil, err
+	}
+	in, err := parsePolicy(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.UpdatePolicy(ctx, rq.caller, id, in)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}
+
+func handlePolicyDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := pathID(rq, "id", "No Alerts policy was found for the given ID")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.DeletePolicy(ctx, rq.caller, id)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}

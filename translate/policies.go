@@ -1,0 +1,146 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// PolicyInput is a REST {"policy":{...}} body; nil fields were not sent.
+type PolicyInput struct {
+	Name               *string
+	IncidentPreference *string
+}
+
+// incidentPreferences are REST's values (NerdGraph adds CUSTOM, which REST cannot set).
+var incidentPreferences = map[string]ng.AlertsIncidentPreference{
+	"PER_POLICY": ng.AlertsIncidentPreferencePerPolicy, "PER_CONDITION": ng.AlertsIncidentPreferencePerCondition,
+	"PER_CONDITION_AND_TARGET": ng.AlertsIncidentPreferencePerConditionAndTarget,
+}
+
+func errPolicyValidation(msg string) *v2.Error {
+	return &v2.Error{Status: 422, Title: "Validation or internal error occurred", Messages: []string{msg}}
+}
+
+func errPolicyNotFound() *v2.Error {
+	return &v2.Error{Status: 404, Title: "No Alerts policy was found for the given ID"}
+}
+
+func policyOf(f *ng.PolicyFields) v2.Policy {
+	id, _ := strconv.ParseInt(f.Id, 10, 64)
+	return v2.Policy{ID: id, Name: f.Name, IncidentPreference: string(f.IncidentPreference)}
+}
+
+// ListPolicies answers GET /v2/alerts_policies: filter[name] is an exact match (NerdGraph
+// matches names case-insensitively, so the exact case is checked here).
+func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, page int) (*v2.PolicyList, Paging, error) {
+	page = max(page, 1)
+	crit := ng.AlertsPoliciesSearchCriteriaInput{}
+	if name != "" {
+		crit.Name = &name
+	}
+	var all []v2.Policy
+	var cursor *string
+	for {
+		resp, err := ng.Policies(ctx, t.client, int(c.AccountID), crit, cursor)
+		if err != nil {
+			return nil, Paging{}, fmt.Errorf("alert policies: %w", err)
+		}
+		a := resp.GetActor().GetAccount().GetAlerts().GetPoliciesSearch()
+		if a == nil {
+			break
+		}
+		for _, p := range a.Policies {
+			if name == "" || p.Name == name {
+				all = append(all, policyOf(&p.PolicyFields))
+			}
+		}
+		if cursor = a.NextCursor; cursor == nil {
+			break
+		}
+	}
+	last := max((len(all)+PageSize-1)/PageSize, 1)
+	lo := min((page-1)*PageSize, len(all))
+	hi := min(lo+PageSize, len(all))
+	return &v2.PolicyList{Policies: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+}
+
+// CreatePolicy answers POST /v2/alerts_policies (incident_preference defaults to
+// PER_POLICY, as in REST).
+func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput) (*v2.PolicyShow, error) {
+	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
+		return nil, errPolicyValidation("policy.name is required")
+	}
+	pref := ng.AlertsIncidentPreferencePerPolicy
+	if in.IncidentPreference != nil {
+		p, ok := incidentPreferences[*in.IncidentPreference]
+		if !ok {
+			return nil, errPolicyValidation("policy.incident_preference must be PER_POLICY, PER_CONDITION or PER_CONDITION_AND_TARGET")
+		}
+		pref = p
+	}
+	resp, err := ng.PolicyCreate(ctx, t.client, int(c.AccountID), ng.AlertsPolicyInput{Name: *in.Name, IncidentPreference: pref})
+	if err != nil {
+		return nil, createError(err, "policy", "GET /v2/alerts_policies.json?filter[name]="+*in.Name)
+	}
+	if resp.AlertsPolicyCreate == nil {
+		return nil, ErrWriteOutcomeUnknown(502, "policy", "GET /v2/alerts_policies.json")
+	}
+	return &v2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyCreate.PolicyFields)}, nil
+}
+
+// UpdatePolicy answers PUT /v2/alerts_policies/{id}.
+func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in PolicyInput) (*v2.PolicyShow, error) {
+	upd := ng.AlertsPolicyUpdateInput{Name: in.Name}
+	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
+		return nil, errPolicyValidation("policy.name must not be empty")
+	}
+	if in.IncidentPreference != nil {
+		p, ok := incidentPreferences[*in.IncidentPreference]
+		if !ok {
+			return nil, errPolicyValidation("policy.incident_preference must be PER_POLICY, PER_CONDITION or PER_CONDITION_AND_TARGET")
+		}
+		upd.IncidentPreference = &p
+	}
+	resp, err := ng.PolicyUpdate(ctx, t.client, int(c.AccountID), strconv.FormatInt(id, 10), upd)
+	if err != nil {
+		if isNotFound(err) {
+			return nil, errPolicyNotFound()
+		}
+		return nil, createError(err, "policy update", "GET /v2/alerts_policies.json")
+	}
+	if resp.AlertsPolicyUpdate == nil {
+		return nil, errPolicyNotFound()
+	}
+	return &v2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyUpdate.PolicyFields)}, nil
+}
+
+// DeletePolicy answers DELETE /v2/alerts_policies/{id} with the deleted policy.
+func (t *Translator) DeletePolicy(ctx context.Context, c Caller, id int64) (*v2.PolicyShow, error) {
+	sid := strconv.FormatInt(id, 10)
+	cur, err := ng.Policy(ctx, t.client, int(c.AccountID), sid)
+	if err != nil {
+		return nil, fmt.Errorf("policy %d: %w", id, err)
+	}
+	p := cur.GetActor().GetAccount().GetAlerts().GetPolicy()
+	if p == nil {
+		return nil, errPolicyNotFound()
+	}
+	if _, err := ng.PolicyDelete(ctx, t.client, int(c.AccountID), sid); err != nil {
+		if isNotFound(err) {
+			return nil, errPolicyNotFound()
+		}
+		return nil, createError(err, "policy delete", "GET /v2/alerts_policies.json")
+	}
+	return &v2.PolicyShow{Policy: policyOf(&p.PolicyFields)}, nil
+}
+
+func isNotFound(err error) bool {
+	var ge *ng.Error
+	return errors.As(err, &ge) && ge.Kind == ng.KindNotFound
+}
