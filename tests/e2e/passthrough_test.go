@@ -91,12 +91,13 @@ func TestPassthrough(t *testing.T) {
 		t.Fatalf("forwarded %s %s?%s key %q", in.Method, in.URL.Path, in.URL.RawQuery, in.Header.Get("X-Api-Key"))
 	}
 
-	// A translated route stays translated; an unmatched /v2 path (alerts policies,
-	// kept by New Relic) passes through, and a POST reaches the REST API exactly once.
+	// A translated route stays translated; an unmatched /v2 path (an alerts namespace
+	// New Relic keeps) passes through, and a POST reaches the REST API exactly once.
 	if r := e.get(t, "/v2/applications/314221522.json", key1); r.status != 200 || r.header.Get("Sunset") != "" {
 		t.Fatalf("translated route: %d %v", r.status, r.header)
 	}
-	r = e.do(t, http.MethodPost, "/v2/alerts_policies.json", key1, strings.NewReader(`{"policy":{"name":"p"}}`), "Content-Type", "application/json")
+	rest.bodies["/v2/alerts_external_service_conditions/policies/1.json"] = []byte(`{"external_service_condition":{"id":1}}`)
+	r = e.do(t, http.MethodPost, "/v2/alerts_external_service_conditions/policies/1.json", key1, strings.NewReader(`{"policy":{"name":"p"}}`), "Content-Type", "application/json")
 	if r.status != 201 {
 		t.Fatalf("unmatched POST: %d %s", r.status, r.body)
 	}
