@@ -232,6 +232,14 @@ func Routes() []Route {
 			Path: "/alerts_policies/{id:[0-9]+}", Fidelity: Approximate, Note: "one read (for the answer) and alertsPolicyDelete",
 			handle: handlePolicyDelete,
 		},
+		notImplemented("alerts_conditions.write", "/alerts_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
+			"NerdGraph has no mutation for legacy APM/browser/mobile metric conditions. Replace the condition with an NRQL "+
+				"condition (NerdGraph alertsNrqlConditionStaticCreate, or POST /v2/alerts_nrql_conditions/policies/{policy_id}) "+
+				"whose WHERE clause names the entity, or route this call to the REST API with pass-through until July 31, 2027"),
+		notImplemented("alerts_entity_conditions", "/alerts_entity_conditions/", nil,
+			"NerdGraph has no way to add entities to, or list them for, alert conditions: an NRQL condition names its "+
+				"entities in its WHERE clause (NerdGraph alertsNrqlConditionStaticUpdate). Route this call to the REST API "+
+				"with pass-through until July 31, 2027"),
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
@@ -248,6 +256,18 @@ func Routes() []Route {
 			"events with NRQL (NerdGraph actor.account.nrql)"),
 		retired("users", "/users", "The users endpoint was retired with the original user model; use NerdGraph "+
 			"user management (actor.organization.userManagement)"),
+	}
+}
+
+// notImplemented is a route NerdGraph has no path for: 501 with a title naming the
+// replacement (or pass-through), for the given methods (nil: every method) below path.
+func notImplemented(name, path string, methods []string, title string) Route {
+	if methods == nil {
+		methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
+	}
+	return Route{
+		Name: name + ".unsupported", Methods: methods, Path: path, Prefix: true,
+		Fidelity: Unsupported, Note: title, Retired: &v2.Error{Status: http.StatusNotImplemented, Title: title},
 	}
 }
 
@@ -280,7 +300,7 @@ func (g *Gateway) routes() http.Handler {
 				continue
 			}
 			if rt.Prefix {
-				m.PathPrefix(prefix + rt.Path).Handler(h)
+				m.PathPrefix(prefix + rt.Path).Handler(h).Methods(rt.Methods...)
 				continue
 			}
 			m.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)

@@ -332,3 +332,26 @@ func TestApplicationFieldsByReporting(t *testing.T) {
 		t.Fatalf("page 1 has %d reporting and %d non-reporting apps; want both", reporting, silent)
 	}
 }
+
+func TestNotImplementedRoutes(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct{ method, path, mention string }{
+		{"POST", "/v2/alerts_conditions/policies/1001.json", "alertsNrqlConditionStaticCreate"},
+		{"PUT", "/v2/alerts_conditions/5.json", "NRQL condition"},
+		{"DELETE", "/v2/alerts_conditions/5.json", "pass-through"},
+		{"GET", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", "WHERE clause"},
+		{"PUT", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=5", "pass-through"},
+		{"DELETE", "/v2/applications/314221522/deployments/1.json", "immutable"},
+	}
+	for _, tt := range tests {
+		r := e.do(t, tt.method, tt.path, key1, nil)
+		b := decode(t, r)
+		if r.status != 501 || b.Error == nil || !strings.Contains(b.Error.Title, tt.mention) {
+			t.Errorf("%s %s: %d %s", tt.method, tt.path, r.status, r.body)
+		}
+	}
+	// The list of legacy conditions is not claimed by the 501 route.
+	if r := e.get(t, "/v2/alerts_conditions.json?policy_id=1001", key1); r.status == 501 {
+		t.Error("GET /alerts_conditions.json answered 501")
+	}
+}
