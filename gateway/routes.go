@@ -240,6 +240,14 @@ func Routes() []Route {
 			"NerdGraph has no way to add entities to, or list them for, alert conditions: an NRQL condition names its "+
 				"entities in its WHERE clause (NerdGraph alertsNrqlConditionStaticUpdate). Route this call to the REST API "+
 				"with pass-through until July 31, 2027"),
+		{
+			Name: "alerts_violations.list", Operations: []string{"NrqlQuery"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_violations", Fidelity: Approximate,
+			Note: "NRQL over NrAiIncident (New Relic's named replacement), last 30 days without `start_date`, newest first, " +
+				"no rel=\"last\" as in REST; `label` is the incident title; `entity.group_id` and `links.incident_id` have no " +
+				"source and are omitted",
+			handle: handleViolations,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

@@ -27346,6 +27346,55 @@ func (v *MobileSummary) GetMobileSessionCount() *int { return v.MobileSessionCou
 // GetNetworkFailureRate returns MobileSummary.NetworkFailureRate, and is useful for accessing the field via an interface.
 func (v *MobileSummary) GetNetworkFailureRate() *float64 { return v.NetworkFailureRate }
 
+// NrqlQueryActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type NrqlQueryActor struct {
+	// One account by id.
+	Account *NrqlQueryActorAccount `json:"account"`
+}
+
+// GetAccount returns NrqlQueryActor.Account, and is useful for accessing the field via an interface.
+func (v *NrqlQueryActor) GetAccount() *NrqlQueryActorAccount { return v.Account }
+
+// NrqlQueryActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type NrqlQueryActorAccount struct {
+	// Run NRQL in this account.
+	Nrql *NrqlQueryActorAccountNrqlNrdbResultContainer `json:"nrql"`
+}
+
+// GetNrql returns NrqlQueryActorAccount.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlQueryActorAccount) GetNrql() *NrqlQueryActorAccountNrqlNrdbResultContainer {
+	return v.Nrql
+}
+
+// NrqlQueryActorAccountNrqlNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type NrqlQueryActorAccountNrqlNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []*json.RawMessage `json:"results"`
+}
+
+// GetResults returns NrqlQueryActorAccountNrqlNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *NrqlQueryActorAccountNrqlNrdbResultContainer) GetResults() []*json.RawMessage {
+	return v.Results
+}
+
+// NrqlQueryResponse is returned by NrqlQuery on success.
+type NrqlQueryResponse struct {
+	// Data scoped to the caller.
+	Actor *NrqlQueryActor `json:"actor"`
+}
+
+// GetActor returns NrqlQueryResponse.Actor, and is useful for accessing the field via an interface.
+func (v *NrqlQueryResponse) GetActor() *NrqlQueryActor { return v.Actor }
+
 // PoliciesActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -28175,6 +28224,18 @@ type __MobileShowInput struct {
 
 // GetGuid returns __MobileShowInput.Guid, and is useful for accessing the field via an interface.
 func (v *__MobileShowInput) GetGuid() string { return v.Guid }
+
+// __NrqlQueryInput is used internally by genqlient
+type __NrqlQueryInput struct {
+	AccountId int    `json:"accountId"`
+	Query     string `json:"query"`
+}
+
+// GetAccountId returns __NrqlQueryInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlQueryInput) GetAccountId() int { return v.AccountId }
+
+// GetQuery returns __NrqlQueryInput.Query, and is useful for accessing the field via an interface.
+func (v *__NrqlQueryInput) GetQuery() string { return v.Query }
 
 // __PoliciesInput is used internally by genqlient
 type __PoliciesInput struct {
@@ -29464,6 +29525,48 @@ func MobileShow(
 	}
 
 	data_ = &MobileShowResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by NrqlQuery.
+const NrqlQuery_Operation = `
+query NrqlQuery ($accountId: Int!, $query: Nrql!) {
+	actor {
+		account(id: $accountId) {
+			nrql(query: $query, timeout: 30) {
+				results
+			}
+		}
+	}
+}
+`
+
+// NrqlQuery runs one NRQL query in an account (REST routes answered from NRQL alone,
+// such as alerts violations from NrAiIncident events).
+func NrqlQuery(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	query string,
+) (data_ *NrqlQueryResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlQuery",
+		Query:  NrqlQuery_Operation,
+		Variables: &__NrqlQueryInput{
+			AccountId: accountId,
+			Query:     query,
+		},
+	}
+
+	data_ = &NrqlQueryResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -63,6 +63,7 @@ func withDemoNRQL(data *Data) Option {
 		if s.nrql == nil {
 			s.nrql = nrdb.NewRunner(multiSource{src, &s.events})
 		}
+		addDemoIncidents(&s.events, data, s.now())
 		if s.summary == nil {
 			s.summary = func(accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
 				return demoSummary(src, accountID, appID, now)
@@ -98,5 +99,57 @@ func demoSummary(src *timeslice.Source, accountID int, appID int64, now time.Tim
 		ResponseTimeAverage:       ptr(div(web.Total+other.Total, total)),
 		ErrorRate:                 ptr(100 * div(errs.Count, total)),
 		ApdexScore:                ptr(div(apdex.Count+apdex.Total/2, apdex.Count+apdex.Total+apdex.TotalExclusive)),
+	}
+}
+
+// addDemoIncidents records NrAiIncident events for the demo: 260 incidents on account
+// 1000001's first APM applications over the last week (most closed, some still open),
+// enough to page REST's violations, and a few on account 1000002.
+func addDemoIncidents(ev *eventStore, data *Data, now time.Time) {
+	conds := []struct{ name, title string }{{"Apdex (Low)", "Apdex < 0.7 for at least 5 minutes"}, {"Error rate (High)", "Error percentage > 5%"},
+		{"Response time", "Response time > 1 s for at least 10 minutes"}}
+	for _, acct := range data.Accounts {
+		n := 260
+		if acct.ID != 1000001 {
+			n = 7
+		}
+		if len(acct.APMApplications) == 0 || len(acct.AlertPolicies) == 0 {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			app := acct.APMApplications[i%len(acct.APMApplications)]
+			pol := acct.AlertPolicies[i%len(acct.AlertPolicies)]
+			c := conds[i%len(conds)]
+			opened := now.Add(-time.Duration(i*37+5) * time.Minute).Truncate(time.Second)
+			id := strconv.Itoa(acct.ID%1000*100000 + i + 1)
+			priority := "critical"
+			if i%3 == 1 {
+				priority = "warning"
+			}
+			base := map[string]any{
+				"accountId": float64(acct.ID), "incidentId": id, "title": c.title + " on '" + app.Name + "'",
+				"conditionName": c.name, "policyName": pol.Name, "priority": priority,
+				"conditionId": float64(5000 + i%len(conds)), "policyId": float64(pol.ID),
+				"entity.guid": entityGUID(acct.ID, "APM", "APPLICATION", strconv.Itoa(app.ID)), "entity.name": app.Name,
+				"entity.type": "APPLICATION", "openTime": float64(opened.UnixMilli()),
+			}
+			open := map[string]any{"event": "open"}
+			for k, v := range base {
+				open[k] = v
+			}
+			ev.add(nrdb.MapRow{Type: "NrAiIncident", At: opened, Attrs: open})
+			if i%10 == 3 {
+				continue // still open
+			}
+			closed := opened.Add(time.Duration(5+i%40) * time.Minute)
+			if !closed.Before(now) {
+				continue
+			}
+			cl := map[string]any{"event": "close", "closeTime": float64(closed.UnixMilli())}
+			for k, v := range base {
+				cl[k] = v
+			}
+			ev.add(nrdb.MapRow{Type: "NrAiIncident", At: closed, Attrs: cl})
+		}
 	}
 }

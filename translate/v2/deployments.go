@@ -234,3 +234,62 @@ func (*PolicyShow) Root() string { return "policy_response" }
 
 // EncodeV2 writes {"policy":{...}}.
 func (s *PolicyShow) EncodeV2(e Encoder) { s.Policy.EncodeV2(e) }
+
+// Violation is REST v2's alert violation (alerts times are epoch milliseconds).
+type Violation struct {
+	ID            int64
+	Label         string
+	Duration      int64 // seconds
+	PolicyName    string
+	ConditionName string
+	Priority      string
+	OpenedAt      int64
+	ClosedAt      *int64
+	EntityProduct string
+	EntityType    string
+	EntityID      int64
+	EntityName    string
+	PolicyID      int64
+	ConditionID   int64
+}
+
+// EncodeV2 writes the violation object.
+func (v *Violation) EncodeV2(e Encoder) {
+	e.BeginObject("violation")
+	e.Int("id", v.ID)
+	e.String("label", v.Label)
+	e.Int("duration", v.Duration)
+	e.String("policy_name", v.PolicyName)
+	e.String("condition_name", v.ConditionName)
+	e.String("priority", v.Priority)
+	e.Int("opened_at", v.OpenedAt)
+	if v.ClosedAt != nil {
+		e.Int("closed_at", *v.ClosedAt)
+	}
+	e.BeginObject("entity")
+	e.String("product", v.EntityProduct)
+	e.String("type", v.EntityType)
+	e.Int("id", v.EntityID)
+	e.String("name", v.EntityName)
+	e.EndObject()
+	e.BeginObject("links")
+	e.Int("policy_id", v.PolicyID)
+	e.Int("condition_id", v.ConditionID)
+	e.EndObject()
+	e.EndObject()
+}
+
+// ViolationList is the body of GET /v2/alerts_violations.
+type ViolationList struct{ Violations []Violation }
+
+// Root is the XML root element.
+func (*ViolationList) Root() string { return "violations_response" }
+
+// EncodeV2 writes {"violations":[...]}.
+func (l *ViolationList) EncodeV2(e Encoder) {
+	e.BeginArray("violations", "violation")
+	for i := range l.Violations {
+		l.Violations[i].EncodeV2(e)
+	}
+	e.EndArray()
+}

@@ -1,0 +1,34 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+func handleViolations(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	p := rq.params
+	var req translate.ViolationsRequest
+	if t, ok, err := p.Time("start_date"); err != nil {
+		return nil, err
+	} else if ok {
+		req.Start = &t
+	}
+	if t, ok, err := p.Time("end_date"); err != nil {
+		return nil, err
+	} else if ok {
+		req.End = &t
+	}
+	var err error
+	if req.OnlyOpen, err = p.Bool("only_open"); err != nil {
+		return nil, err
+	}
+	if req.Page, err = p.Page(); err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.Violations(ctx, rq.caller, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
