@@ -234,6 +234,8 @@ func operationText(name string) string {
 		return ng.PolicyUpdate_Operation
 	case "PolicyDelete":
 		return ng.PolicyDelete_Operation
+	case "Incidents":
+		return ng.Incidents_Operation
 	case "NrqlQuery":
 		return ng.NrqlQuery_Operation
 	case "AppUpdate":

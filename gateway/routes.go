@@ -248,6 +248,14 @@ func Routes() []Route {
 				"source and are omitted",
 			handle: handleViolations,
 		},
+		{
+			Name: "alerts_incidents.list", Operations: []string{"Incidents"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_incidents", Fidelity: Approximate,
+			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues): ids are surrogates of the " +
+				"issue ids, `links.violations` are the issue's incident ids (the violation ids of alerts_violations), " +
+				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed",
+			handle: handleIncidents,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+

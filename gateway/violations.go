@@ -32,3 +32,22 @@ func handleViolations(ctx context.Context, g *Gateway, rq *request) (*result, er
 	}
 	return &result{doc: doc, paging: &paging}, nil
 }
+
+func handleIncidents(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	var req translate.IncidentsRequest
+	var err error
+	if req.OnlyOpen, err = rq.params.Bool("only_open"); err != nil {
+		return nil, err
+	}
+	if req.ExcludeViolations, err = rq.params.Bool("exclude_violations"); err != nil {
+		return nil, err
+	}
+	if req.Page, err = rq.params.Page(); err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.Incidents(ctx, rq.caller, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}

@@ -865,6 +865,88 @@ func (v *AgentApplicationSettingsUpdateInput) GetTransactionTracer() *AgentAppli
 	return v.TransactionTracer
 }
 
+// Filter for an issue search.
+type AiIssuesFilterIssues struct {
+	ConditionIds   []int                      `json:"conditionIds,omitempty"`
+	Contains       *string                    `json:"contains,omitempty"`
+	EntityGuids    []string                   `json:"entityGuids,omitempty"`
+	EntityTypes    []string                   `json:"entityTypes,omitempty"`
+	Ids            []string                   `json:"ids,omitempty"`
+	IsAcknowledged *bool                      `json:"isAcknowledged,omitempty"`
+	IsCorrelated   *bool                      `json:"isCorrelated,omitempty"`
+	MutingStates   []AiIssuesIssueMutingState `json:"mutingStates,omitempty"`
+	PolicyIds      []int                      `json:"policyIds,omitempty"`
+	Priority       []string                   `json:"priority,omitempty"`
+	Sources        []string                   `json:"sources,omitempty"`
+	States         []AiIssuesIssueState       `json:"states,omitempty"`
+}
+
+// GetConditionIds returns AiIssuesFilterIssues.ConditionIds, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetConditionIds() []int { return v.ConditionIds }
+
+// GetContains returns AiIssuesFilterIssues.Contains, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetContains() *string { return v.Contains }
+
+// GetEntityGuids returns AiIssuesFilterIssues.EntityGuids, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetEntityGuids() []string { return v.EntityGuids }
+
+// GetEntityTypes returns AiIssuesFilterIssues.EntityTypes, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetEntityTypes() []string { return v.EntityTypes }
+
+// GetIds returns AiIssuesFilterIssues.Ids, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetIds() []string { return v.Ids }
+
+// GetIsAcknowledged returns AiIssuesFilterIssues.IsAcknowledged, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetIsAcknowledged() *bool { return v.IsAcknowledged }
+
+// GetIsCorrelated returns AiIssuesFilterIssues.IsCorrelated, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetIsCorrelated() *bool { return v.IsCorrelated }
+
+// GetMutingStates returns AiIssuesFilterIssues.MutingStates, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetMutingStates() []AiIssuesIssueMutingState { return v.MutingStates }
+
+// GetPolicyIds returns AiIssuesFilterIssues.PolicyIds, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetPolicyIds() []int { return v.PolicyIds }
+
+// GetPriority returns AiIssuesFilterIssues.Priority, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetPriority() []string { return v.Priority }
+
+// GetSources returns AiIssuesFilterIssues.Sources, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetSources() []string { return v.Sources }
+
+// GetStates returns AiIssuesFilterIssues.States, and is useful for accessing the field via an interface.
+func (v *AiIssuesFilterIssues) GetStates() []AiIssuesIssueState { return v.States }
+
+type AiIssuesIssueMutingState string
+
+const (
+	AiIssuesIssueMutingStateFullyMuted     AiIssuesIssueMutingState = "FULLY_MUTED"
+	AiIssuesIssueMutingStateNotMuted       AiIssuesIssueMutingState = "NOT_MUTED"
+	AiIssuesIssueMutingStatePartiallyMuted AiIssuesIssueMutingState = "PARTIALLY_MUTED"
+)
+
+var AllAiIssuesIssueMutingState = []AiIssuesIssueMutingState{
+	AiIssuesIssueMutingStateFullyMuted,
+	AiIssuesIssueMutingStateNotMuted,
+	AiIssuesIssueMutingStatePartiallyMuted,
+}
+
+type AiIssuesIssueState string
+
+const (
+	AiIssuesIssueStateActivated   AiIssuesIssueState = "ACTIVATED"
+	AiIssuesIssueStateClosed      AiIssuesIssueState = "CLOSED"
+	AiIssuesIssueStateCreated     AiIssuesIssueState = "CREATED"
+	AiIssuesIssueStateDeactivated AiIssuesIssueState = "DEACTIVATED"
+)
+
+var AllAiIssuesIssueState = []AiIssuesIssueState{
+	AiIssuesIssueStateActivated,
+	AiIssuesIssueStateClosed,
+	AiIssuesIssueStateCreated,
+	AiIssuesIssueStateDeactivated,
+}
+
 // How a policy groups violations into incidents.
 type AlertsIncidentPreference string
 
@@ -24143,6 +24225,240 @@ var AllEntityAlertSeverity = []EntityAlertSeverity{
 	EntityAlertSeverityWarning,
 }
 
+// IncidentsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type IncidentsActor struct {
+	// One account by id.
+	Account *IncidentsActorAccount `json:"account"`
+}
+
+// GetAccount returns IncidentsActor.Account, and is useful for accessing the field via an interface.
+func (v *IncidentsActor) GetAccount() *IncidentsActorAccount { return v.Account }
+
+// IncidentsActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type IncidentsActorAccount struct {
+	AiIssues *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields `json:"aiIssues"`
+	Alerts   *IncidentsActorAccountAlertsAlertsAccountStitchedFields     `json:"alerts"`
+}
+
+// GetAiIssues returns IncidentsActorAccount.AiIssues, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccount) GetAiIssues() *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields {
+	return v.AiIssues
+}
+
+// GetAlerts returns IncidentsActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccount) GetAlerts() *IncidentsActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields includes the requested fields of the GraphQL type AiIssuesAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Incident and issue reads for one account.
+type IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields struct {
+	Issues *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData `json:"issues"`
+}
+
+// GetIssues returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields.Issues, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFields) GetIssues() *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData {
+	return v.Issues
+}
+
+// IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData includes the requested fields of the GraphQL type AiIssuesIssueData.
+// The GraphQL type's documentation follows.
+//
+// One page of issues.
+type IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData struct {
+	NextCursor *string                                                                                                `json:"nextCursor"`
+	Issues     []IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue `json:"issues"`
+}
+
+// GetNextCursor returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData.NextCursor, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetIssues returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData.Issues, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueData) GetIssues() []IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue {
+	return v.Issues
+}
+
+// IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue includes the requested fields of the GraphQL type AiIssuesIssue.
+// The GraphQL type's documentation follows.
+//
+// An issue (a group of correlated incidents).
+type IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue struct {
+	IssueId     string             `json:"issueId"`
+	State       AiIssuesIssueState `json:"state"`
+	CreatedAt   int64              `json:"createdAt"`
+	ActivatedAt *int64             `json:"activatedAt"`
+	ClosedAt    *int64             `json:"closedAt"`
+	PolicyIds   []int              `json:"policyIds"`
+	IncidentIds []string           `json:"incidentIds"`
+}
+
+// GetIssueId returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.IssueId, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetIssueId() string {
+	return v.IssueId
+}
+
+// GetState returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.State, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetState() AiIssuesIssueState {
+	return v.State
+}
+
+// GetCreatedAt returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.CreatedAt, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetCreatedAt() int64 {
+	return v.CreatedAt
+}
+
+// GetActivatedAt returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.ActivatedAt, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetActivatedAt() *int64 {
+	return v.ActivatedAt
+}
+
+// GetClosedAt returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.ClosedAt, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetClosedAt() *int64 {
+	return v.ClosedAt
+}
+
+// GetPolicyIds returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.PolicyIds, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetPolicyIds() []int {
+	return v.PolicyIds
+}
+
+// GetIncidentIds returns IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue.IncidentIds, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue) GetIncidentIds() []string {
+	return v.IncidentIds
+}
+
+// IncidentsActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type IncidentsActorAccountAlertsAlertsAccountStitchedFields struct {
+	PoliciesSearch *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet `json:"policiesSearch"`
+}
+
+// GetPoliciesSearch returns IncidentsActorAccountAlertsAlertsAccountStitchedFields.PoliciesSearch, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFields) GetPoliciesSearch() *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet {
+	return v.PoliciesSearch
+}
+
+// IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet includes the requested fields of the GraphQL type AlertsPoliciesSearchResultSet.
+// The GraphQL type's documentation follows.
+//
+// One page of alert policies.
+type IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet struct {
+	NextCursor *string                                                                                                                 `json:"nextCursor"`
+	Policies   []IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy `json:"policies"`
+}
+
+// GetNextCursor returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet.NextCursor, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetPolicies returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet.Policies, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSet) GetPolicies() []IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy {
+	return v.Policies
+}
+
+// IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy includes the requested fields of the GraphQL type AlertsPolicy.
+// The GraphQL type's documentation follows.
+//
+// An alert policy (a container for conditions).
+type IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy struct {
+	PolicyFields `json:"-"`
+}
+
+// GetId returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.Id, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetId() string {
+	return v.PolicyFields.Id
+}
+
+// GetName returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.Name, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetName() string {
+	return v.PolicyFields.Name
+}
+
+// GetIncidentPreference returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.IncidentPreference, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetIncidentPreference() AlertsIncidentPreference {
+	return v.PolicyFields.IncidentPreference
+}
+
+// GetAccountId returns IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy.AccountId, and is useful for accessing the field via an interface.
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) GetAccountId() int {
+	return v.PolicyFields.AccountId
+}
+
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PolicyFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalIncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	IncidentPreference AlertsIncidentPreference `json:"incidentPreference"`
+
+	AccountId int `json:"accountId"`
+}
+
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *IncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy) __premarshalJSON() (*__premarshalIncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy, error) {
+	var retval __premarshalIncidentsActorAccountAlertsAlertsAccountStitchedFieldsPoliciesSearchAlertsPoliciesSearchResultSetPoliciesAlertsPolicy
+
+	retval.Id = v.PolicyFields.Id
+	retval.Name = v.PolicyFields.Name
+	retval.IncidentPreference = v.PolicyFields.IncidentPreference
+	retval.AccountId = v.PolicyFields.AccountId
+	return &retval, nil
+}
+
+// IncidentsResponse is returned by Incidents on success.
+type IncidentsResponse struct {
+	// Data scoped to the caller.
+	Actor *IncidentsActor `json:"actor"`
+}
+
+// GetActor returns IncidentsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *IncidentsResponse) GetActor() *IncidentsActor { return v.Actor }
+
 // MetricDataActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -27897,6 +28213,18 @@ func (v *PolicyUpdateResponse) GetAlertsPolicyUpdate() *PolicyUpdateAlertsPolicy
 	return v.AlertsPolicyUpdate
 }
 
+// Closed time window in epoch milliseconds.
+type TimeWindowInput struct {
+	EndTime   int64 `json:"endTime"`
+	StartTime int64 `json:"startTime"`
+}
+
+// GetEndTime returns TimeWindowInput.EndTime, and is useful for accessing the field via an interface.
+func (v *TimeWindowInput) GetEndTime() int64 { return v.EndTime }
+
+// GetStartTime returns TimeWindowInput.StartTime, and is useful for accessing the field via an interface.
+func (v *TimeWindowInput) GetStartTime() int64 { return v.StartTime }
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -28136,6 +28464,26 @@ func (v *__DeploymentsInput) GetAccountId() int { return v.AccountId }
 
 // GetQuery returns __DeploymentsInput.Query, and is useful for accessing the field via an interface.
 func (v *__DeploymentsInput) GetQuery() string { return v.Query }
+
+// __IncidentsInput is used internally by genqlient
+type __IncidentsInput struct {
+	AccountId  int                  `json:"accountId"`
+	Filter     AiIssuesFilterIssues `json:"filter"`
+	TimeWindow TimeWindowInput      `json:"timeWindow"`
+	Cursor     *string              `json:"cursor"`
+}
+
+// GetAccountId returns __IncidentsInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__IncidentsInput) GetAccountId() int { return v.AccountId }
+
+// GetFilter returns __IncidentsInput.Filter, and is useful for accessing the field via an interface.
+func (v *__IncidentsInput) GetFilter() AiIssuesFilterIssues { return v.Filter }
+
+// GetTimeWindow returns __IncidentsInput.TimeWindow, and is useful for accessing the field via an interface.
+func (v *__IncidentsInput) GetTimeWindow() TimeWindowInput { return v.TimeWindow }
+
+// GetCursor returns __IncidentsInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__IncidentsInput) GetCursor() *string { return v.Cursor }
 
 // __MetricDataInput is used internally by genqlient
 type __MetricDataInput struct {
@@ -29243,6 +29591,77 @@ func Deployments(
 	}
 
 	data_ = &DeploymentsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Incidents.
+const Incidents_Operation = `
+query Incidents ($accountId: Int!, $filter: AiIssuesFilterIssues!, $timeWindow: TimeWindowInput!, $cursor: String) {
+	actor {
+		account(id: $accountId) {
+			aiIssues {
+				issues(filter: $filter, timeWindow: $timeWindow, cursor: $cursor) {
+					nextCursor
+					issues {
+						issueId
+						state
+						createdAt
+						activatedAt
+						closedAt
+						policyIds
+						incidentIds
+					}
+				}
+			}
+			alerts {
+				policiesSearch {
+					nextCursor
+					policies {
+						... PolicyFields
+					}
+				}
+			}
+		}
+	}
+}
+fragment PolicyFields on AlertsPolicy {
+	id
+	name
+	incidentPreference
+	accountId
+}
+`
+
+// Incidents is REST GET /v2/alerts_incidents: NerdGraph issues (REST's incidents) of a
+// time window, with the account's policies for incident_preference, in one round trip.
+func Incidents(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	filter AiIssuesFilterIssues,
+	timeWindow TimeWindowInput,
+	cursor *string,
+) (data_ *IncidentsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Incidents",
+		Query:  Incidents_Operation,
+		Variables: &__IncidentsInput{
+			AccountId:  accountId,
+			Filter:     filter,
+			TimeWindow: timeWindow,
+			Cursor:     cursor,
+		},
+	}
+
+	data_ = &IncidentsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -22,6 +22,9 @@ func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return ent
 func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
 	return apmApplicationResolver{r}
 }
+func (r *resolver) AiIssuesAccountStitchedFields() exec.AiIssuesAccountStitchedFieldsResolver {
+	return issuesResolver{r}
+}
 func (r *resolver) AlertsAccountStitchedFields() exec.AlertsAccountStitchedFieldsResolver {
 	return alertsResolver{r}
 }

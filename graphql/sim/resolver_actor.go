@@ -197,8 +197,11 @@ func (actorResolver) User(ctx context.Context, _ *model.Actor) (*model.User, err
 
 type accountResolver struct{ *resolver }
 
-func (accountResolver) AiIssues(ctx context.Context, _ *model.Account) (*model.AiIssuesAccountStitchedFields, error) {
-	return nil, unsupported(ctx)
+func (accountResolver) AiIssues(ctx context.Context, obj *model.Account) (*bind.AiIssuesAccount, error) {
+	if obj.ID == nil {
+		return nil, nil
+	}
+	return &bind.AiIssuesAccount{AccountID: *obj.ID}, nil
 }
 
 func (accountResolver) Alerts(ctx context.Context, obj *model.Account) (*bind.AlertsAccount, error) {

@@ -61,3 +61,30 @@ func TestPolicies(t *testing.T) {
 		t.Fatalf("deleting an unknown policy: %v", err)
 	}
 }
+
+// Incidents decode with their policy and violation links; only_open and
+// exclude_violations work.
+func TestIncidents(t *testing.T) {
+	c := alertsClient(t)
+	all, err := c.ListIncidents(false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 || len(all) > 260 {
+		t.Fatalf("ListIncidents = %d", len(all))
+	}
+	for _, in := range all[:5] {
+		if in.ID == 0 || in.OpenedAt == nil || in.Links.PolicyID == 0 || len(in.Links.Violations) != 1 || in.IncidentPreference == "" {
+			t.Fatalf("incident %+v", in)
+		}
+	}
+	open, err := c.ListIncidents(true, true)
+	if err != nil || len(open) == 0 || len(open) >= len(all) {
+		t.Fatalf("only open: %d of %d, %v", len(open), len(all), err)
+	}
+	for _, in := range open {
+		if in.ClosedAt != nil || len(in.Links.Violations) != 0 {
+			t.Fatalf("open incident %+v", in)
+		}
+	}
+}

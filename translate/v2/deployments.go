@@ -293,3 +293,49 @@ func (l *ViolationList) EncodeV2(e Encoder) {
 	}
 	e.EndArray()
 }
+
+// Incident is REST v2's alert incident (epoch-millisecond times).
+type Incident struct {
+	ID                 int64
+	OpenedAt           int64
+	ClosedAt           *int64
+	IncidentPreference string
+	PolicyID           int64
+	Violations         []int64
+	ExcludeViolations  bool
+}
+
+// EncodeV2 writes the incident object.
+func (i *Incident) EncodeV2(e Encoder) {
+	e.BeginObject("incident")
+	e.Int("id", i.ID)
+	e.Int("opened_at", i.OpenedAt)
+	if i.ClosedAt != nil {
+		e.Int("closed_at", *i.ClosedAt)
+	}
+	if i.IncidentPreference != "" {
+		e.String("incident_preference", i.IncidentPreference)
+	}
+	e.BeginObject("links")
+	if !i.ExcludeViolations {
+		encodeIDs(e, "violations", "violation", i.Violations)
+	}
+	e.Int("policy_id", i.PolicyID)
+	e.EndObject()
+	e.EndObject()
+}
+
+// IncidentList is the body of GET /v2/alerts_incidents.
+type IncidentList struct{ Incidents []Incident }
+
+// Root is the XML root element.
+func (*IncidentList) Root() string { return "incidents_response" }
+
+// EncodeV2 writes {"incidents":[...]}.
+func (l *IncidentList) EncodeV2(e Encoder) {
+	e.BeginArray("incidents", "incident")
+	for i := range l.Incidents {
+		l.Incidents[i].EncodeV2(e)
+	}
+	e.EndArray()
+}

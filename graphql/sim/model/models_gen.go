@@ -211,10 +211,10 @@ type EntityRelationshipEdge interface {
 
 // One account and its account-scoped data (NRQL, alerts, issues).
 type Account struct {
-	AiIssues *AiIssuesAccountStitchedFields `json:"aiIssues,omitempty"`
-	Alerts   *bind.AlertsAccount            `json:"alerts,omitempty"`
-	ID       *int                           `json:"id,omitempty"`
-	Name     *string                        `json:"name,omitempty"`
+	AiIssues *bind.AiIssuesAccount `json:"aiIssues,omitempty"`
+	Alerts   *bind.AlertsAccount   `json:"alerts,omitempty"`
+	ID       *int                  `json:"id,omitempty"`
+	Name     *string               `json:"name,omitempty"`
 	// Run NRQL in this account.
 	Nrql *NrdbResultContainer `json:"nrql,omitempty"`
 	// Poll an asynchronous NRQL query.
@@ -761,12 +761,6 @@ type AgentEnvironmentFilter struct {
 	DoesNotContain *string `json:"doesNotContain,omitempty"`
 	Equals         *string `json:"equals,omitempty"`
 	StartsWith     *string `json:"startsWith,omitempty"`
-}
-
-// Incident and issue reads for one account.
-type AiIssuesAccountStitchedFields struct {
-	Incidents *AiIssuesIncidentData `json:"incidents,omitempty"`
-	Issues    *AiIssuesIssueData    `json:"issues,omitempty"`
 }
 
 // An incident raised by anomaly detection.

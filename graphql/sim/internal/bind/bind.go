@@ -20,3 +20,8 @@ type EntitySearch struct {
 type AlertsAccount struct {
 	AccountID int
 }
+
+// AiIssuesAccount is the GraphQL AiIssuesAccountStitchedFields object of one account.
+type AiIssuesAccount struct {
+	AccountID int
+}

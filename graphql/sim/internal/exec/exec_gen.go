@@ -42,6 +42,7 @@ type ResolverRoot interface {
 	Account() AccountResolver
 	Actor() ActorResolver
 	AgentEnvironmentApplicationInstance() AgentEnvironmentApplicationInstanceResolver
+	AiIssuesAccountStitchedFields() AiIssuesAccountStitchedFieldsResolver
 	AlertsAccountStitchedFields() AlertsAccountStitchedFieldsResolver
 	ApmApplicationEntity() ApmApplicationEntityResolver
 	ApmApplicationEntityOutline() ApmApplicationEntityOutlineResolver
@@ -58,7 +59,7 @@ type ComplexityRoot struct {
 }
 
 type AccountResolver interface {
-	AiIssues(ctx context.Context, obj *model.Account) (*model.AiIssuesAccountStitchedFields, error)
+	AiIssues(ctx context.Context, obj *model.Account) (*bind.AiIssuesAccount, error)
 	Alerts(ctx context.Context, obj *model.Account) (*bind.AlertsAccount, error)
 
 	Nrql(ctx context.Context, obj *model.Account, async *bool, options *model.NrqlQueryOptions, query string, timeout *float64) (*model.NrdbResultContainer, error)
@@ -78,6 +79,10 @@ type ActorResolver interface {
 }
 type AgentEnvironmentApplicationInstanceResolver interface {
 	EnvironmentAttributes(ctx context.Context, obj *model.AgentEnvironmentApplicationInstance, filter *model.AgentEnvironmentFilter) ([]*model.AgentEnvironmentAttribute, error)
+}
+type AiIssuesAccountStitchedFieldsResolver interface {
+	Incidents(ctx context.Context, obj *bind.AiIssuesAccount, cursor *string, filter *model.AiIssuesFilterIncidents, timeWindow *model.TimeWindowInput) (*model.AiIssuesIncidentData, error)
+	Issues(ctx context.Context, obj *bind.AiIssuesAccount, cursor *string, filter *model.AiIssuesFilterIssues, timeWindow *model.TimeWindowInput) (*model.AiIssuesIssueData, error)
 }
 type AlertsAccountStitchedFieldsResolver interface {
 	AsNrqlConditionsSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsAsNrqlConditionsSearchCriteriaInput) (*model.AlertsAsNrqlConditionsSearchResultSet, error)
@@ -5719,7 +5724,7 @@ func (ec *executionContext) _Account_aiIssues(ctx context.Context, field graphql
 			return ec.resolvers.Account().AiIssues(ctx, obj)
 		},
 		nil,
-		ec.marshalOAiIssuesAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesAccountStitchedFields,
+		ec.marshalOAiIssuesAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋinternalᚋbindᚐAiIssuesAccount,
 		true,
 		false,
 	)
@@ -11706,14 +11711,15 @@ func (ec *executionContext) fieldContext_AgentEnvironmentAttribute_value(_ conte
 	return fc, nil
 }
 
-func (ec *executionContext) _AiIssuesAccountStitchedFields_incidents(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AiIssuesAccountStitchedFields_incidents(ctx context.Context, field graphql.CollectedField, obj *bind.AiIssuesAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AiIssuesAccountStitchedFields_incidents,
 		func(ctx context.Context) (any, error) {
-			return obj.Incidents, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AiIssuesAccountStitchedFields().Incidents(ctx, obj, fc.Args["cursor"].(*string), fc.Args["filter"].(*model.AiIssuesFilterIncidents), fc.Args["timeWindow"].(*model.TimeWindowInput))
 		},
 		nil,
 		ec.marshalOAiIssuesIncidentData2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIncidentData,
@@ -11726,8 +11732,8 @@ func (ec *executionContext) fieldContext_AiIssuesAccountStitchedFields_incidents
 	fc = &graphql.FieldContext{
 		Object:     "AiIssuesAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "incidents":
@@ -11752,14 +11758,15 @@ func (ec *executionContext) fieldContext_AiIssuesAccountStitchedFields_incidents
 	return fc, nil
 }
 
-func (ec *executionContext) _AiIssuesAccountStitchedFields_issues(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesAccountStitchedFields) (ret graphql.Marshaler) {
+func (ec *executionContext) _AiIssuesAccountStitchedFields_issues(ctx context.Context, field graphql.CollectedField, obj *bind.AiIssuesAccount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		ec.fieldContext_AiIssuesAccountStitchedFields_issues,
 		func(ctx context.Context) (any, error) {
-			return obj.Issues, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.AiIssuesAccountStitchedFields().Issues(ctx, obj, fc.Args["cursor"].(*string), fc.Args["filter"].(*model.AiIssuesFilterIssues), fc.Args["timeWindow"].(*model.TimeWindowInput))
 		},
 		nil,
 		ec.marshalOAiIssuesIssueData2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueData,
@@ -11772,8 +11779,8 @@ func (ec *executionContext) fieldContext_AiIssuesAccountStitchedFields_issues(ct
 	fc = &graphql.FieldContext{
 		Object:     "AiIssuesAccountStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "issues":
@@ -57835,7 +57842,7 @@ func (ec *executionContext) _AgentEnvironmentAttribute(ctx context.Context, sel 
 
 var aiIssuesAccountStitchedFieldsImplementors = []string{"AiIssuesAccountStitchedFields"}
 
-func (ec *executionContext) _AiIssuesAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, obj *model.AiIssuesAccountStitchedFields) graphql.Marshaler {
+func (ec *executionContext) _AiIssuesAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, obj *bind.AiIssuesAccount) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aiIssuesAccountStitchedFieldsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -57845,9 +57852,71 @@ func (ec *executionContext) _AiIssuesAccountStitchedFields(ctx context.Context, 
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AiIssuesAccountStitchedFields")
 		case "incidents":
-			out.Values[i] = ec._AiIssuesAccountStitchedFields_incidents(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AiIssuesAccountStitchedFields_incidents(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "issues":
-			out.Values[i] = ec._AiIssuesAccountStitchedFields_issues(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AiIssuesAccountStitchedFields_issues(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67685,7 +67754,7 @@ func (ec *executionContext) unmarshalOAgentEnvironmentFilter2ᚖgithubᚗcomᚋv
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOAiIssuesAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesAccountStitchedFields(ctx context.Context, sel ast.SelectionSet, v *model.AiIssuesAccountStitchedFields) graphql.Marshaler {
+func (ec *executionContext) marshalOAiIssuesAccountStitchedFields2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋinternalᚋbindᚐAiIssuesAccount(ctx context.Context, sel ast.SelectionSet, v *bind.AiIssuesAccount) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
