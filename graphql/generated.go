@@ -64,9 +64,9 @@ var AllAgentApplicationBrowserLoader = []AgentApplicationBrowserLoader{
 
 // Browser settings for creating or enabling a browser application.
 type AgentApplicationBrowserSettingsInput struct {
-	CookiesEnabled            *bool                          `json:"cookiesEnabled"`
-	DistributedTracingEnabled *bool                          `json:"distributedTracingEnabled"`
-	LoaderType                *AgentApplicationBrowserLoader `json:"loaderType"`
+	CookiesEnabled            *bool                          `json:"cookiesEnabled,omitempty"`
+	DistributedTracingEnabled *bool                          `json:"distributedTracingEnabled,omitempty"`
+	LoaderType                *AgentApplicationBrowserLoader `json:"loaderType,omitempty"`
 }
 
 // GetCookiesEnabled returns AgentApplicationBrowserSettingsInput.CookiesEnabled, and is useful for accessing the field via an interface.
@@ -29226,6 +29226,8 @@ mutation BrowserCreate ($accountId: Int!, $name: String!, $settings: AgentApplic
 `
 
 // BrowserCreate is REST POST /v2/browser_applications: a standalone browser application.
+// The settings input type is shared with AppUpdate; both operations declare the
+// same omitempty fields so genqlient's output does not depend on file order.
 func BrowserCreate(
 	ctx_ context.Context,
 	client_ graphql.Client,
