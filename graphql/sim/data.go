@@ -58,6 +58,23 @@ type Account struct {
 	MobileApplications []MobileApplication `yaml:"mobileApplications"`
 	// AlertPolicies are the account's alert policies.
 	AlertPolicies []AlertPolicy `yaml:"alertPolicies"`
+	// KeyTransactions are the account's key transactions (EXT|KEY_TRANSACTION).
+	KeyTransactions []KeyTransaction `yaml:"keyTransactions"`
+}
+
+// KeyTransaction is a key transaction of an APM application.
+type KeyTransaction struct {
+	// ID is the key transaction id (the entity's domainId).
+	ID int `yaml:"id"`
+	// Name is the key transaction name.
+	Name string `yaml:"name"`
+	// AppID is the APM application the transaction belongs to.
+	AppID int `yaml:"appId"`
+	// MetricName is the transaction's timeslice metric (WebTransaction/...).
+	MetricName string `yaml:"metricName"`
+	// ApdexTarget and BrowserApdexTarget are in seconds.
+	ApdexTarget        float64 `yaml:"apdexTarget"`
+	BrowserApdexTarget float64 `yaml:"browserApdexTarget"`
 }
 
 // AlertPolicy is an alert policy.

@@ -81,7 +81,7 @@ func TestEntitySearchCounts(t *testing.T) {
 		{name: "multi key sees both", key: keyMulti, q: apm, want: count(d, 0, all)},
 		{name: "multi key scoped by accountId", key: keyMulti, q: apm + " AND accountId = 1000002", want: count(d, acctTwo, all)},
 		{name: "other account is never widened to", key: keyOne, q: apm + " AND accountId = 1000002", want: 0},
-		{name: "OR cannot escape the key", key: keyOne, q: "accountId = 1000002 OR accountId = 1000001", want: count(d, acctOne, all) + count(d, acctOne, hasBrowser) + len(d.Accounts[0].MobileApplications)},
+		{name: "OR cannot escape the key", key: keyOne, q: "accountId = 1000002 OR accountId = 1000001", want: count(d, acctOne, all) + count(d, acctOne, hasBrowser) + len(d.Accounts[0].MobileApplications) + len(d.Accounts[0].KeyTransactions)},
 		{name: "browser applications", key: keyOne, q: "domain = 'BROWSER' AND type = 'APPLICATION' AND accountId = 1000001", want: count(d, acctOne, hasBrowser)},
 		{name: "language tag", key: keyOne, q: apm + " AND language = 'java'", want: count(d, acctOne, func(a sim.APMApplication) bool { return a.Language == "java" })},
 		{name: "dotted tag", key: keyOne, q: apm + " AND tags.language = 'go'", want: count(d, acctOne, func(a sim.APMApplication) bool { return a.Language == "go" })},
@@ -288,8 +288,9 @@ func TestEntitySearchBuilderSortTypes(t *testing.T) {
 		t.Errorf("ALERT_SEVERITY order: first %+v", ents[:min(3, len(ents))])
 	}
 	types := out.Actor.Types.Types
-	if len(types) != 3 || types[0].Domain != "APM" || types[0].Count != len(apps(t, d, acctOne)) || types[1].EntityType != "BROWSER_APPLICATION_ENTITY" ||
-		types[2].EntityType != "MOBILE_APPLICATION_ENTITY" {
+	if len(types) != 4 || types[0].Domain != "APM" || types[0].Count != len(apps(t, d, acctOne)) || types[1].EntityType != "BROWSER_APPLICATION_ENTITY" ||
+		types[2].EntityType != "KEY_TRANSACTION_ENTITY" || types[2].Count != len(d.Accounts[0].KeyTransactions) ||
+		types[3].EntityType != "MOBILE_APPLICATION_ENTITY" {
 		t.Errorf("types %+v", types)
 	}
 }

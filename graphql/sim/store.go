@@ -115,6 +115,9 @@ func buildWorld(d *Data) (*world, error) {
 				b.edges = append(b.edges, ed)
 			}
 		}
+		for j := range a.KeyTransactions {
+			w.addKeyTransaction(acct, &a.KeyTransactions[j])
+		}
 		for j := range a.MobileApplications {
 			w.addMobile(acct, &a.MobileApplications[j])
 		}
@@ -524,6 +527,33 @@ func (w *world) addMobile(acct *simAccount, m *MobileApplication) *entity {
 		Account: acct.outline, AccountID: c.accountID, AlertSeverity: c.severity, ApplicationID: ptr(m.ID),
 		Domain: c.domain, EntityType: c.entityType, GUID: c.guid, Name: c.name, Permalink: c.permalink,
 		Reporting: c.reporting, Tags: gqlTags, Type: c.typ, MobileSummary: summary,
+	}
+	w.add(acct, e)
+	return e
+}
+
+func (w *world) addKeyTransaction(acct *simAccount, kt *KeyTransaction) *entity {
+	app := w.byGUID[entityGUID(acct.id, "APM", "APPLICATION", strconv.Itoa(kt.AppID))]
+	reporting := app != nil && app.reporting
+	e := newEntity(acct, "EXT", "KEY_TRANSACTION", kt.ID, kt.Name, reporting, "NOT_CONFIGURED", model.EntityTypeKeyTransactionEntity)
+	e.tags = makeTags(map[string][]string{"account": {acct.name}, "accountId": {strconv.Itoa(acct.id)}})
+	c := e.common(acct, time.Time{})
+	ka := &model.KeyTransactionApplication{GUID: entityGUID(acct.id, "APM", "APPLICATION", strconv.Itoa(kt.AppID))}
+	if app != nil {
+		ka.Entity = app.outline
+	}
+	var browser *float64
+	if kt.BrowserApdexTarget > 0 {
+		browser = ptr(kt.BrowserApdexTarget)
+	}
+	e.full = &model.KeyTransactionEntity{
+		Account: acct.outline, AccountID: c.accountID, AlertSeverity: c.severity, ApdexTarget: kt.ApdexTarget,
+		Application: ka, BrowserApdexTarget: browser, Domain: c.domain, EntityType: c.entityType, GUID: c.guid,
+		MetricName: kt.MetricName, Name: c.name, Permalink: c.permalink, Reporting: c.reporting, Tags: gqlTags(e.tags), Type: c.typ,
+	}
+	e.outline = &model.KeyTransactionEntityOutline{
+		Account: acct.outline, AccountID: c.accountID, AlertSeverity: c.severity, Domain: c.domain, EntityType: c.entityType,
+		GUID: c.guid, Name: c.name, Permalink: c.permalink, Reporting: c.reporting, Tags: gqlTags(e.tags), Type: c.typ,
 	}
 	w.add(acct, e)
 	return e

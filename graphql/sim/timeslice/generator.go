@@ -16,6 +16,7 @@ var defaultNames = []string{
 	"WebTransactionTotalTime", "Database/allWeb", "Datastore/MySQL/allWeb", "ActiveRecord/all", "Memcache/allWeb",
 	"External/allWeb", "WebFrontend/QueueTime", "Memory/Physical", "CPU/User Time",
 	"Controller/orders/show", "Controller/users/index", "Controller/health/check",
+	"WebTransaction/Controller/orders/show", "WebTransaction/Controller/users/index",
 }
 
 // DefaultNames returns the metric names the generator knows.
