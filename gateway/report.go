@@ -238,6 +238,12 @@ func operationText(name string) string {
 		return ng.Incidents_Operation
 	case "NrqlQuery":
 		return ng.NrqlQuery_Operation
+	case "KeyTransactionSearch":
+		return ng.KeyTransactionSearch_Operation
+	case "KeyTransactionDetails":
+		return ng.KeyTransactionDetails_Operation
+	case "KeyTransactionShow":
+		return ng.KeyTransactionShow_Operation
 	case "AppUpdate":
 		return ng.AppUpdate_Operation
 	case "AppDelete":

@@ -211,6 +211,20 @@ func Routes() []Route {
 			handle: handleMetricData,
 		},
 		{
+			Name: "key_transactions.list", Operations: []string{"KeyTransactionSearch", "KeyTransactionDetails", "NrqlQuery"},
+			Methods: []string{http.MethodGet}, Path: "/key_transactions", Fidelity: Approximate,
+			Note: "KeyTransactionEntity (configuration cached for the list TTL) and one NRQL over the transaction's timeslices " +
+				"for the ten-minute `application_summary`; `end_user_summary` is omitted (no per-transaction browser source); " +
+				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id",
+			handle: handleKeyTransactionList,
+		},
+		{
+			Name: "key_transactions.show", Operations: []string{"KeyTransactionShow", "NrqlQuery"}, Methods: []string{http.MethodGet},
+			Path: "/key_transactions/{id:[0-9]+}", Fidelity: Approximate,
+			Note:   "as key_transactions.list; 1 round trip when the list is cached, else 2",
+			handle: handleKeyTransactionShow,
+		},
+		{
 			Name: "alerts_policies.list", Operations: []string{"Policies"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_policies", Fidelity: Approximate,
 			Note: "policiesSearch; `created_at`/`updated_at` are not exposed by NerdGraph and omitted; New Relic keeps " +

@@ -24459,6 +24459,12665 @@ type IncidentsResponse struct {
 // GetActor returns IncidentsResponse.Actor, and is useful for accessing the field via an interface.
 func (v *IncidentsResponse) GetActor() *IncidentsActor { return v.Actor }
 
+// KeyTransactionDetailsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type KeyTransactionDetailsActor struct {
+	// Several entities by guid (at most 25 per call).
+	E0 []*KeyTransactionDetailsActorE0Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E1 []*KeyTransactionDetailsActorE1Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E2 []*KeyTransactionDetailsActorE2Entity `json:"-"`
+	// Several entities by guid (at most 25 per call).
+	E3 []*KeyTransactionDetailsActorE3Entity `json:"-"`
+}
+
+// GetE0 returns KeyTransactionDetailsActor.E0, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActor) GetE0() []*KeyTransactionDetailsActorE0Entity { return v.E0 }
+
+// GetE1 returns KeyTransactionDetailsActor.E1, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActor) GetE1() []*KeyTransactionDetailsActorE1Entity { return v.E1 }
+
+// GetE2 returns KeyTransactionDetailsActor.E2, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActor) GetE2() []*KeyTransactionDetailsActorE2Entity { return v.E2 }
+
+// GetE3 returns KeyTransactionDetailsActor.E3, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActor) GetE3() []*KeyTransactionDetailsActorE3Entity { return v.E3 }
+
+func (v *KeyTransactionDetailsActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActor
+		E0 []json.RawMessage `json:"e0"`
+		E1 []json.RawMessage `json:"e1"`
+		E2 []json.RawMessage `json:"e2"`
+		E3 []json.RawMessage `json:"e3"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.E0
+		src := firstPass.E0
+		*dst = make(
+			[]*KeyTransactionDetailsActorE0Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(KeyTransactionDetailsActorE0Entity)
+				err = __unmarshalKeyTransactionDetailsActorE0Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal KeyTransactionDetailsActor.E0: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E1
+		src := firstPass.E1
+		*dst = make(
+			[]*KeyTransactionDetailsActorE1Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(KeyTransactionDetailsActorE1Entity)
+				err = __unmarshalKeyTransactionDetailsActorE1Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal KeyTransactionDetailsActor.E1: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E2
+		src := firstPass.E2
+		*dst = make(
+			[]*KeyTransactionDetailsActorE2Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(KeyTransactionDetailsActorE2Entity)
+				err = __unmarshalKeyTransactionDetailsActorE2Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal KeyTransactionDetailsActor.E2: %w", err)
+				}
+			}
+		}
+	}
+
+	{
+		dst := &v.E3
+		src := firstPass.E3
+		*dst = make(
+			[]*KeyTransactionDetailsActorE3Entity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(KeyTransactionDetailsActorE3Entity)
+				err = __unmarshalKeyTransactionDetailsActorE3Entity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal KeyTransactionDetailsActor.E3: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActor struct {
+	E0 []json.RawMessage `json:"e0"`
+
+	E1 []json.RawMessage `json:"e1"`
+
+	E2 []json.RawMessage `json:"e2"`
+
+	E3 []json.RawMessage `json:"e3"`
+}
+
+func (v *KeyTransactionDetailsActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActor) __premarshalJSON() (*__premarshalKeyTransactionDetailsActor, error) {
+	var retval __premarshalKeyTransactionDetailsActor
+
+	{
+
+		dst := &retval.E0
+		src := v.E0
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalKeyTransactionDetailsActorE0Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal KeyTransactionDetailsActor.E0: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E1
+		src := v.E1
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalKeyTransactionDetailsActorE1Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal KeyTransactionDetailsActor.E1: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E2
+		src := v.E2
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalKeyTransactionDetailsActorE2Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal KeyTransactionDetailsActor.E2: %w", err)
+				}
+			}
+		}
+	}
+	{
+
+		dst := &retval.E3
+		src := v.E3
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalKeyTransactionDetailsActorE3Entity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal KeyTransactionDetailsActor.E3: %w", err)
+				}
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type KeyTransactionDetailsActorE0ApmApplicationEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0ApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0ApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0ApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0ApmApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity struct {
+	Typename                                      *string `json:"__typename"`
+	KeyTransactionFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type KeyTransactionDetailsActorE0ApmExternalServiceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0ApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0ApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0ApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0ApmExternalServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmExternalServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type KeyTransactionDetailsActorE0BrowserApplicationEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0BrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0BrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0BrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0BrowserApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsBrowserApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type KeyTransactionDetailsActorE0DashboardEntity struct {
+	Typename                            *string `json:"__typename"`
+	KeyTransactionFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0DashboardEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0DashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0DashboardEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsDashboardEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0DashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0DashboardEntity) GetName() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0DashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0DashboardEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsDashboardEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0DashboardEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0DashboardEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsDashboardEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsDashboardEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsDashboardEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsDashboardEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0Entity includes the requested fields of the GraphQL interface Entity.
+//
+// KeyTransactionDetailsActorE0Entity is implemented by the following types:
+// KeyTransactionDetailsActorE0ApmApplicationEntity
+// KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity
+// KeyTransactionDetailsActorE0ApmExternalServiceEntity
+// KeyTransactionDetailsActorE0BrowserApplicationEntity
+// KeyTransactionDetailsActorE0DashboardEntity
+// KeyTransactionDetailsActorE0ExternalEntity
+// KeyTransactionDetailsActorE0GenericEntity
+// KeyTransactionDetailsActorE0GenericInfrastructureEntity
+// KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+// KeyTransactionDetailsActorE0InfrastructureHostEntity
+// KeyTransactionDetailsActorE0KeyTransactionEntity
+// KeyTransactionDetailsActorE0MobileApplicationEntity
+// KeyTransactionDetailsActorE0SecureCredentialEntity
+// KeyTransactionDetailsActorE0SyntheticMonitorEntity
+// KeyTransactionDetailsActorE0TeamEntity
+// KeyTransactionDetailsActorE0ThirdPartyServiceEntity
+// KeyTransactionDetailsActorE0UnavailableEntity
+// KeyTransactionDetailsActorE0WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionDetailsActorE0Entity interface {
+	implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	KeyTransactionFields
+}
+
+func (v *KeyTransactionDetailsActorE0ApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0ApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0BrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0DashboardEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0ExternalEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0GenericEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0TeamEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE0Entity() {
+}
+
+func __unmarshalKeyTransactionDetailsActorE0Entity(b []byte, v *KeyTransactionDetailsActorE0Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE0ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionDetailsActorE0ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE0BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionDetailsActorE0DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionDetailsActorE0ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionDetailsActorE0GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionDetailsActorE0GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionDetailsActorE0InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionDetailsActorE0KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE0MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionDetailsActorE0SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionDetailsActorE0SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionDetailsActorE0TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionDetailsActorE0ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionDetailsActorE0UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionDetailsActorE0WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE0Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionDetailsActorE0Entity(v *KeyTransactionDetailsActorE0Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionDetailsActorE0ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE0WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE0WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE0Entity: "%T"`, v)
+	}
+}
+
+// KeyTransactionDetailsActorE0ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type KeyTransactionDetailsActorE0ExternalEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ExternalEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsExternalEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0ExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ExternalEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsExternalEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0ExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ExternalEntity) GetName() *string {
+	return v.KeyTransactionFieldsExternalEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0ExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ExternalEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsExternalEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0ExternalEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0ExternalEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsExternalEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsExternalEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsExternalEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsExternalEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE0GenericEntity struct {
+	Typename                          *string `json:"__typename"`
+	KeyTransactionFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0GenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0GenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0GenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0GenericEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0GenericEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE0GenericInfrastructureEntity struct {
+	Typename                                        *string `json:"__typename"`
+	KeyTransactionFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0GenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0GenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0GenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0GenericInfrastructureEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0GenericInfrastructureEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                  *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type KeyTransactionDetailsActorE0InfrastructureHostEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0InfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0InfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0InfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0InfrastructureHostEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0InfrastructureHostEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureHostEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type KeyTransactionDetailsActorE0KeyTransactionEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0KeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0KeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetName() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0KeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+}
+
+// GetAlertSeverity returns KeyTransactionDetailsActorE0KeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionDetailsActorE0KeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetApdexTarget() float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+}
+
+// GetBrowserApdexTarget returns KeyTransactionDetailsActorE0KeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionDetailsActorE0KeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetMetricName() string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+}
+
+// GetApplication returns KeyTransactionDetailsActorE0KeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Application
+}
+
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApdexTarget float64 `json:"apdexTarget"`
+
+	BrowserApdexTarget *float64 `json:"browserApdexTarget"`
+
+	MetricName string `json:"metricName"`
+
+	Application KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0KeyTransactionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0KeyTransactionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsKeyTransactionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsKeyTransactionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+	retval.AlertSeverity = v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+	retval.ApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+	retval.BrowserApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+	retval.MetricName = v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+	retval.Application = v.KeyTransactionFieldsKeyTransactionEntity.Application
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type KeyTransactionDetailsActorE0MobileApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0MobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0MobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0MobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0MobileApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0MobileApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsMobileApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsMobileApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type KeyTransactionDetailsActorE0SecureCredentialEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0SecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0SecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) GetName() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0SecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0SecureCredentialEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0SecureCredentialEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSecureCredentialEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSecureCredentialEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type KeyTransactionDetailsActorE0SyntheticMonitorEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0SyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0SyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) GetName() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0SyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0SyntheticMonitorEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0SyntheticMonitorEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type KeyTransactionDetailsActorE0TeamEntity struct {
+	Typename                       *string `json:"__typename"`
+	KeyTransactionFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0TeamEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsTeamEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0TeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0TeamEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsTeamEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0TeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0TeamEntity) GetName() *string {
+	return v.KeyTransactionFieldsTeamEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0TeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0TeamEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsTeamEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0TeamEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0TeamEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsTeamEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsTeamEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsTeamEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsTeamEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type KeyTransactionDetailsActorE0ThirdPartyServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE0ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0ThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0ThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0ThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0ThirdPartyServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionDetailsActorE0UnavailableEntity struct {
+	Typename                              *string `json:"__typename"`
+	KeyTransactionFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0UnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsUnavailableEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0UnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) GetName() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0UnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsUnavailableEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0UnavailableEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0UnavailableEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsUnavailableEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsUnavailableEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsUnavailableEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsUnavailableEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE0WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type KeyTransactionDetailsActorE0WorkloadEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE0WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE0WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE0WorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsWorkloadEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE0WorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) GetName() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE0WorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsWorkloadEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE0WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE0WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE0WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE0WorkloadEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE0WorkloadEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE0WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsWorkloadEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsWorkloadEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsWorkloadEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsWorkloadEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type KeyTransactionDetailsActorE1ApmApplicationEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1ApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1ApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1ApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1ApmApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity struct {
+	Typename                                      *string `json:"__typename"`
+	KeyTransactionFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type KeyTransactionDetailsActorE1ApmExternalServiceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1ApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1ApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1ApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1ApmExternalServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmExternalServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type KeyTransactionDetailsActorE1BrowserApplicationEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1BrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1BrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1BrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1BrowserApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsBrowserApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type KeyTransactionDetailsActorE1DashboardEntity struct {
+	Typename                            *string `json:"__typename"`
+	KeyTransactionFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1DashboardEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1DashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1DashboardEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsDashboardEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1DashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1DashboardEntity) GetName() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1DashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1DashboardEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsDashboardEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1DashboardEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1DashboardEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsDashboardEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsDashboardEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsDashboardEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsDashboardEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1Entity includes the requested fields of the GraphQL interface Entity.
+//
+// KeyTransactionDetailsActorE1Entity is implemented by the following types:
+// KeyTransactionDetailsActorE1ApmApplicationEntity
+// KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity
+// KeyTransactionDetailsActorE1ApmExternalServiceEntity
+// KeyTransactionDetailsActorE1BrowserApplicationEntity
+// KeyTransactionDetailsActorE1DashboardEntity
+// KeyTransactionDetailsActorE1ExternalEntity
+// KeyTransactionDetailsActorE1GenericEntity
+// KeyTransactionDetailsActorE1GenericInfrastructureEntity
+// KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+// KeyTransactionDetailsActorE1InfrastructureHostEntity
+// KeyTransactionDetailsActorE1KeyTransactionEntity
+// KeyTransactionDetailsActorE1MobileApplicationEntity
+// KeyTransactionDetailsActorE1SecureCredentialEntity
+// KeyTransactionDetailsActorE1SyntheticMonitorEntity
+// KeyTransactionDetailsActorE1TeamEntity
+// KeyTransactionDetailsActorE1ThirdPartyServiceEntity
+// KeyTransactionDetailsActorE1UnavailableEntity
+// KeyTransactionDetailsActorE1WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionDetailsActorE1Entity interface {
+	implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	KeyTransactionFields
+}
+
+func (v *KeyTransactionDetailsActorE1ApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1ApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1BrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1DashboardEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1ExternalEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1GenericEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1TeamEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE1Entity() {
+}
+
+func __unmarshalKeyTransactionDetailsActorE1Entity(b []byte, v *KeyTransactionDetailsActorE1Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE1ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionDetailsActorE1ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE1BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionDetailsActorE1DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionDetailsActorE1ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionDetailsActorE1GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionDetailsActorE1GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionDetailsActorE1InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionDetailsActorE1KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE1MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionDetailsActorE1SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionDetailsActorE1SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionDetailsActorE1TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionDetailsActorE1ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionDetailsActorE1UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionDetailsActorE1WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE1Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionDetailsActorE1Entity(v *KeyTransactionDetailsActorE1Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionDetailsActorE1ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE1WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE1WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE1Entity: "%T"`, v)
+	}
+}
+
+// KeyTransactionDetailsActorE1ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type KeyTransactionDetailsActorE1ExternalEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ExternalEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsExternalEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1ExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ExternalEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsExternalEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1ExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ExternalEntity) GetName() *string {
+	return v.KeyTransactionFieldsExternalEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1ExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ExternalEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsExternalEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1ExternalEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1ExternalEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsExternalEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsExternalEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsExternalEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsExternalEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE1GenericEntity struct {
+	Typename                          *string `json:"__typename"`
+	KeyTransactionFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1GenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1GenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1GenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1GenericEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1GenericEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE1GenericInfrastructureEntity struct {
+	Typename                                        *string `json:"__typename"`
+	KeyTransactionFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1GenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1GenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1GenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1GenericInfrastructureEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1GenericInfrastructureEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                  *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type KeyTransactionDetailsActorE1InfrastructureHostEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1InfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1InfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1InfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1InfrastructureHostEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1InfrastructureHostEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureHostEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type KeyTransactionDetailsActorE1KeyTransactionEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1KeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1KeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetName() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1KeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+}
+
+// GetAlertSeverity returns KeyTransactionDetailsActorE1KeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionDetailsActorE1KeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetApdexTarget() float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+}
+
+// GetBrowserApdexTarget returns KeyTransactionDetailsActorE1KeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionDetailsActorE1KeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetMetricName() string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+}
+
+// GetApplication returns KeyTransactionDetailsActorE1KeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Application
+}
+
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApdexTarget float64 `json:"apdexTarget"`
+
+	BrowserApdexTarget *float64 `json:"browserApdexTarget"`
+
+	MetricName string `json:"metricName"`
+
+	Application KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1KeyTransactionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1KeyTransactionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsKeyTransactionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsKeyTransactionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+	retval.AlertSeverity = v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+	retval.ApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+	retval.BrowserApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+	retval.MetricName = v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+	retval.Application = v.KeyTransactionFieldsKeyTransactionEntity.Application
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type KeyTransactionDetailsActorE1MobileApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1MobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1MobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1MobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1MobileApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1MobileApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsMobileApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsMobileApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type KeyTransactionDetailsActorE1SecureCredentialEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1SecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1SecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) GetName() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1SecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1SecureCredentialEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1SecureCredentialEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSecureCredentialEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSecureCredentialEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type KeyTransactionDetailsActorE1SyntheticMonitorEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1SyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1SyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) GetName() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1SyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1SyntheticMonitorEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1SyntheticMonitorEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type KeyTransactionDetailsActorE1TeamEntity struct {
+	Typename                       *string `json:"__typename"`
+	KeyTransactionFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1TeamEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsTeamEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1TeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1TeamEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsTeamEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1TeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1TeamEntity) GetName() *string {
+	return v.KeyTransactionFieldsTeamEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1TeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1TeamEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsTeamEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1TeamEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1TeamEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsTeamEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsTeamEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsTeamEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsTeamEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type KeyTransactionDetailsActorE1ThirdPartyServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE1ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1ThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1ThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1ThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1ThirdPartyServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionDetailsActorE1UnavailableEntity struct {
+	Typename                              *string `json:"__typename"`
+	KeyTransactionFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1UnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsUnavailableEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1UnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) GetName() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1UnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsUnavailableEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1UnavailableEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1UnavailableEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsUnavailableEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsUnavailableEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsUnavailableEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsUnavailableEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE1WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type KeyTransactionDetailsActorE1WorkloadEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE1WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE1WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE1WorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsWorkloadEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE1WorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) GetName() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE1WorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsWorkloadEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE1WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE1WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE1WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE1WorkloadEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE1WorkloadEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE1WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsWorkloadEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsWorkloadEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsWorkloadEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsWorkloadEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type KeyTransactionDetailsActorE2ApmApplicationEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2ApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2ApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2ApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2ApmApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity struct {
+	Typename                                      *string `json:"__typename"`
+	KeyTransactionFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type KeyTransactionDetailsActorE2ApmExternalServiceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2ApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2ApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2ApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2ApmExternalServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmExternalServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type KeyTransactionDetailsActorE2BrowserApplicationEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2BrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2BrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2BrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2BrowserApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsBrowserApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type KeyTransactionDetailsActorE2DashboardEntity struct {
+	Typename                            *string `json:"__typename"`
+	KeyTransactionFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2DashboardEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2DashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2DashboardEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsDashboardEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2DashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2DashboardEntity) GetName() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2DashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2DashboardEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsDashboardEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2DashboardEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2DashboardEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsDashboardEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsDashboardEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsDashboardEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsDashboardEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2Entity includes the requested fields of the GraphQL interface Entity.
+//
+// KeyTransactionDetailsActorE2Entity is implemented by the following types:
+// KeyTransactionDetailsActorE2ApmApplicationEntity
+// KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity
+// KeyTransactionDetailsActorE2ApmExternalServiceEntity
+// KeyTransactionDetailsActorE2BrowserApplicationEntity
+// KeyTransactionDetailsActorE2DashboardEntity
+// KeyTransactionDetailsActorE2ExternalEntity
+// KeyTransactionDetailsActorE2GenericEntity
+// KeyTransactionDetailsActorE2GenericInfrastructureEntity
+// KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+// KeyTransactionDetailsActorE2InfrastructureHostEntity
+// KeyTransactionDetailsActorE2KeyTransactionEntity
+// KeyTransactionDetailsActorE2MobileApplicationEntity
+// KeyTransactionDetailsActorE2SecureCredentialEntity
+// KeyTransactionDetailsActorE2SyntheticMonitorEntity
+// KeyTransactionDetailsActorE2TeamEntity
+// KeyTransactionDetailsActorE2ThirdPartyServiceEntity
+// KeyTransactionDetailsActorE2UnavailableEntity
+// KeyTransactionDetailsActorE2WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionDetailsActorE2Entity interface {
+	implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	KeyTransactionFields
+}
+
+func (v *KeyTransactionDetailsActorE2ApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2ApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2BrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2DashboardEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2ExternalEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2GenericEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2TeamEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE2Entity() {
+}
+
+func __unmarshalKeyTransactionDetailsActorE2Entity(b []byte, v *KeyTransactionDetailsActorE2Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE2ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionDetailsActorE2ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE2BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionDetailsActorE2DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionDetailsActorE2ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionDetailsActorE2GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionDetailsActorE2GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionDetailsActorE2InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionDetailsActorE2KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE2MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionDetailsActorE2SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionDetailsActorE2SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionDetailsActorE2TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionDetailsActorE2ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionDetailsActorE2UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionDetailsActorE2WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE2Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionDetailsActorE2Entity(v *KeyTransactionDetailsActorE2Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionDetailsActorE2ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE2WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE2WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE2Entity: "%T"`, v)
+	}
+}
+
+// KeyTransactionDetailsActorE2ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type KeyTransactionDetailsActorE2ExternalEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ExternalEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsExternalEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2ExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ExternalEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsExternalEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2ExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ExternalEntity) GetName() *string {
+	return v.KeyTransactionFieldsExternalEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2ExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ExternalEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsExternalEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2ExternalEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2ExternalEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsExternalEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsExternalEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsExternalEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsExternalEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE2GenericEntity struct {
+	Typename                          *string `json:"__typename"`
+	KeyTransactionFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2GenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2GenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2GenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2GenericEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2GenericEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE2GenericInfrastructureEntity struct {
+	Typename                                        *string `json:"__typename"`
+	KeyTransactionFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2GenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2GenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2GenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2GenericInfrastructureEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2GenericInfrastructureEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                  *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type KeyTransactionDetailsActorE2InfrastructureHostEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2InfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2InfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2InfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2InfrastructureHostEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2InfrastructureHostEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureHostEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type KeyTransactionDetailsActorE2KeyTransactionEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2KeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2KeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetName() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2KeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+}
+
+// GetAlertSeverity returns KeyTransactionDetailsActorE2KeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionDetailsActorE2KeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetApdexTarget() float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+}
+
+// GetBrowserApdexTarget returns KeyTransactionDetailsActorE2KeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionDetailsActorE2KeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetMetricName() string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+}
+
+// GetApplication returns KeyTransactionDetailsActorE2KeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Application
+}
+
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApdexTarget float64 `json:"apdexTarget"`
+
+	BrowserApdexTarget *float64 `json:"browserApdexTarget"`
+
+	MetricName string `json:"metricName"`
+
+	Application KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2KeyTransactionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2KeyTransactionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsKeyTransactionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsKeyTransactionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+	retval.AlertSeverity = v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+	retval.ApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+	retval.BrowserApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+	retval.MetricName = v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+	retval.Application = v.KeyTransactionFieldsKeyTransactionEntity.Application
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type KeyTransactionDetailsActorE2MobileApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2MobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2MobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2MobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2MobileApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2MobileApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsMobileApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsMobileApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type KeyTransactionDetailsActorE2SecureCredentialEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2SecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2SecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) GetName() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2SecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2SecureCredentialEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2SecureCredentialEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSecureCredentialEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSecureCredentialEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type KeyTransactionDetailsActorE2SyntheticMonitorEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2SyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2SyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) GetName() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2SyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2SyntheticMonitorEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2SyntheticMonitorEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type KeyTransactionDetailsActorE2TeamEntity struct {
+	Typename                       *string `json:"__typename"`
+	KeyTransactionFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2TeamEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsTeamEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2TeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2TeamEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsTeamEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2TeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2TeamEntity) GetName() *string {
+	return v.KeyTransactionFieldsTeamEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2TeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2TeamEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsTeamEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2TeamEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2TeamEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsTeamEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsTeamEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsTeamEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsTeamEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type KeyTransactionDetailsActorE2ThirdPartyServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE2ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2ThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2ThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2ThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2ThirdPartyServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionDetailsActorE2UnavailableEntity struct {
+	Typename                              *string `json:"__typename"`
+	KeyTransactionFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2UnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsUnavailableEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2UnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) GetName() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2UnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsUnavailableEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2UnavailableEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2UnavailableEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsUnavailableEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsUnavailableEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsUnavailableEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsUnavailableEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE2WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type KeyTransactionDetailsActorE2WorkloadEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE2WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE2WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE2WorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsWorkloadEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE2WorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) GetName() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE2WorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsWorkloadEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE2WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE2WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE2WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE2WorkloadEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE2WorkloadEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE2WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsWorkloadEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsWorkloadEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsWorkloadEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsWorkloadEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3ApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type KeyTransactionDetailsActorE3ApmApplicationEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3ApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3ApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3ApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3ApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3ApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3ApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3ApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3ApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3ApmApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3ApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity struct {
+	Typename                                      *string `json:"__typename"`
+	KeyTransactionFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3ApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3ApmDatabaseInstanceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3ApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3ApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type KeyTransactionDetailsActorE3ApmExternalServiceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3ApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3ApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3ApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3ApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3ApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3ApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3ApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3ApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3ApmExternalServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3ApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmExternalServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3BrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type KeyTransactionDetailsActorE3BrowserApplicationEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3BrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3BrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3BrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3BrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3BrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3BrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3BrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3BrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3BrowserApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3BrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsBrowserApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3DashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type KeyTransactionDetailsActorE3DashboardEntity struct {
+	Typename                            *string `json:"__typename"`
+	KeyTransactionFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3DashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3DashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3DashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3DashboardEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3DashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3DashboardEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsDashboardEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3DashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3DashboardEntity) GetName() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3DashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3DashboardEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsDashboardEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3DashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3DashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3DashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3DashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3DashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3DashboardEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3DashboardEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3DashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsDashboardEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsDashboardEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsDashboardEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsDashboardEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3Entity includes the requested fields of the GraphQL interface Entity.
+//
+// KeyTransactionDetailsActorE3Entity is implemented by the following types:
+// KeyTransactionDetailsActorE3ApmApplicationEntity
+// KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity
+// KeyTransactionDetailsActorE3ApmExternalServiceEntity
+// KeyTransactionDetailsActorE3BrowserApplicationEntity
+// KeyTransactionDetailsActorE3DashboardEntity
+// KeyTransactionDetailsActorE3ExternalEntity
+// KeyTransactionDetailsActorE3GenericEntity
+// KeyTransactionDetailsActorE3GenericInfrastructureEntity
+// KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+// KeyTransactionDetailsActorE3InfrastructureHostEntity
+// KeyTransactionDetailsActorE3KeyTransactionEntity
+// KeyTransactionDetailsActorE3MobileApplicationEntity
+// KeyTransactionDetailsActorE3SecureCredentialEntity
+// KeyTransactionDetailsActorE3SyntheticMonitorEntity
+// KeyTransactionDetailsActorE3TeamEntity
+// KeyTransactionDetailsActorE3ThirdPartyServiceEntity
+// KeyTransactionDetailsActorE3UnavailableEntity
+// KeyTransactionDetailsActorE3WorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionDetailsActorE3Entity interface {
+	implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	KeyTransactionFields
+}
+
+func (v *KeyTransactionDetailsActorE3ApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3ApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3BrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3DashboardEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3ExternalEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3GenericEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3TeamEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) implementsGraphQLInterfaceKeyTransactionDetailsActorE3Entity() {
+}
+
+func __unmarshalKeyTransactionDetailsActorE3Entity(b []byte, v *KeyTransactionDetailsActorE3Entity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE3ApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionDetailsActorE3ApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE3BrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionDetailsActorE3DashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionDetailsActorE3ExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionDetailsActorE3GenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionDetailsActorE3GenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionDetailsActorE3InfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionDetailsActorE3KeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionDetailsActorE3MobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionDetailsActorE3SecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionDetailsActorE3SyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionDetailsActorE3TeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionDetailsActorE3ThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionDetailsActorE3UnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionDetailsActorE3WorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE3Entity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionDetailsActorE3Entity(v *KeyTransactionDetailsActorE3Entity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionDetailsActorE3ApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3ApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3ApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3ApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3ApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3ApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3BrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3BrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3DashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3DashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3ExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3ExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3GenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3GenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3GenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3GenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3InfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3InfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3KeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3KeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3MobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3MobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3SecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3SecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3SyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3SyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3TeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3TeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3ThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3ThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3UnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3UnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionDetailsActorE3WorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionDetailsActorE3WorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionDetailsActorE3Entity: "%T"`, v)
+	}
+}
+
+// KeyTransactionDetailsActorE3ExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type KeyTransactionDetailsActorE3ExternalEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3ExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3ExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ExternalEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsExternalEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3ExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ExternalEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsExternalEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3ExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ExternalEntity) GetName() *string {
+	return v.KeyTransactionFieldsExternalEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3ExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ExternalEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsExternalEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3ExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3ExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3ExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3ExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3ExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3ExternalEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3ExternalEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3ExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsExternalEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsExternalEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsExternalEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsExternalEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3GenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE3GenericEntity struct {
+	Typename                          *string `json:"__typename"`
+	KeyTransactionFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3GenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3GenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3GenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3GenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3GenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3GenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3GenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3GenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3GenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3GenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3GenericEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3GenericEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3GenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3GenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type KeyTransactionDetailsActorE3GenericInfrastructureEntity struct {
+	Typename                                        *string `json:"__typename"`
+	KeyTransactionFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3GenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3GenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3GenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3GenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3GenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3GenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3GenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3GenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3GenericInfrastructureEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3GenericInfrastructureEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3GenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                  *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3InfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3InfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type KeyTransactionDetailsActorE3InfrastructureHostEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3InfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3InfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3InfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3InfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3InfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3InfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3InfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3InfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3InfrastructureHostEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3InfrastructureHostEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3InfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureHostEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3KeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type KeyTransactionDetailsActorE3KeyTransactionEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3KeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3KeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3KeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3KeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetName() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3KeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+}
+
+// GetAlertSeverity returns KeyTransactionDetailsActorE3KeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionDetailsActorE3KeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetApdexTarget() float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+}
+
+// GetBrowserApdexTarget returns KeyTransactionDetailsActorE3KeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionDetailsActorE3KeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetMetricName() string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+}
+
+// GetApplication returns KeyTransactionDetailsActorE3KeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Application
+}
+
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3KeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3KeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3KeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApdexTarget float64 `json:"apdexTarget"`
+
+	BrowserApdexTarget *float64 `json:"browserApdexTarget"`
+
+	MetricName string `json:"metricName"`
+
+	Application KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3KeyTransactionEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3KeyTransactionEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3KeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsKeyTransactionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsKeyTransactionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+	retval.AlertSeverity = v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+	retval.ApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+	retval.BrowserApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+	retval.MetricName = v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+	retval.Application = v.KeyTransactionFieldsKeyTransactionEntity.Application
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3MobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type KeyTransactionDetailsActorE3MobileApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3MobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3MobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3MobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3MobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3MobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3MobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3MobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3MobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3MobileApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3MobileApplicationEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3MobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsMobileApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsMobileApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3SecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type KeyTransactionDetailsActorE3SecureCredentialEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3SecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3SecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3SecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3SecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) GetName() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3SecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3SecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3SecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3SecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3SecureCredentialEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3SecureCredentialEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3SecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSecureCredentialEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSecureCredentialEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3SyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type KeyTransactionDetailsActorE3SyntheticMonitorEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3SyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3SyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3SyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3SyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) GetName() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3SyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3SyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3SyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3SyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3SyntheticMonitorEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3SyntheticMonitorEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3SyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3TeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type KeyTransactionDetailsActorE3TeamEntity struct {
+	Typename                       *string `json:"__typename"`
+	KeyTransactionFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3TeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3TeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3TeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3TeamEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsTeamEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3TeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3TeamEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsTeamEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3TeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3TeamEntity) GetName() *string {
+	return v.KeyTransactionFieldsTeamEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3TeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3TeamEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsTeamEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3TeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3TeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3TeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3TeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3TeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3TeamEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3TeamEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3TeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsTeamEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsTeamEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsTeamEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsTeamEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3ThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type KeyTransactionDetailsActorE3ThirdPartyServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3ThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionDetailsActorE3ThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3ThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3ThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3ThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3ThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3ThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3ThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3ThirdPartyServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3ThirdPartyServiceEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3ThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3UnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionDetailsActorE3UnavailableEntity struct {
+	Typename                              *string `json:"__typename"`
+	KeyTransactionFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3UnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3UnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3UnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsUnavailableEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3UnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) GetName() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3UnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsUnavailableEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3UnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3UnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3UnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3UnavailableEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3UnavailableEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3UnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsUnavailableEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsUnavailableEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsUnavailableEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsUnavailableEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsActorE3WorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type KeyTransactionDetailsActorE3WorkloadEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionDetailsActorE3WorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionDetailsActorE3WorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionDetailsActorE3WorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsWorkloadEntity.AccountId
+}
+
+// GetName returns KeyTransactionDetailsActorE3WorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) GetName() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Name
+}
+
+// GetReporting returns KeyTransactionDetailsActorE3WorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsWorkloadEntity.Reporting
+}
+
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionDetailsActorE3WorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionDetailsActorE3WorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionDetailsActorE3WorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionDetailsActorE3WorkloadEntity) __premarshalJSON() (*__premarshalKeyTransactionDetailsActorE3WorkloadEntity, error) {
+	var retval __premarshalKeyTransactionDetailsActorE3WorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsWorkloadEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsWorkloadEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsWorkloadEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsWorkloadEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionDetailsResponse is returned by KeyTransactionDetails on success.
+type KeyTransactionDetailsResponse struct {
+	// Data scoped to the caller.
+	Actor *KeyTransactionDetailsActor `json:"actor"`
+}
+
+// GetActor returns KeyTransactionDetailsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *KeyTransactionDetailsResponse) GetActor() *KeyTransactionDetailsActor { return v.Actor }
+
+// KeyTransactionFields includes the GraphQL fields of Entity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+//
+// KeyTransactionFields is implemented by the following types:
+// KeyTransactionFieldsApmApplicationEntity
+// KeyTransactionFieldsApmDatabaseInstanceEntity
+// KeyTransactionFieldsApmExternalServiceEntity
+// KeyTransactionFieldsBrowserApplicationEntity
+// KeyTransactionFieldsDashboardEntity
+// KeyTransactionFieldsExternalEntity
+// KeyTransactionFieldsGenericEntity
+// KeyTransactionFieldsGenericInfrastructureEntity
+// KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity
+// KeyTransactionFieldsInfrastructureHostEntity
+// KeyTransactionFieldsKeyTransactionEntity
+// KeyTransactionFieldsMobileApplicationEntity
+// KeyTransactionFieldsSecureCredentialEntity
+// KeyTransactionFieldsSyntheticMonitorEntity
+// KeyTransactionFieldsTeamEntity
+// KeyTransactionFieldsThirdPartyServiceEntity
+// KeyTransactionFieldsUnavailableEntity
+// KeyTransactionFieldsWorkloadEntity
+type KeyTransactionFields interface {
+	implementsGraphQLInterfaceKeyTransactionFields()
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+	// GetName returns the interface-field "name" from its implementation.
+	GetName() *string
+	// GetReporting returns the interface-field "reporting" from its implementation.
+	GetReporting() *bool
+}
+
+func (v *KeyTransactionFieldsApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionFields() {}
+func (v *KeyTransactionFieldsApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsBrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsDashboardEntity) implementsGraphQLInterfaceKeyTransactionFields() {}
+func (v *KeyTransactionFieldsExternalEntity) implementsGraphQLInterfaceKeyTransactionFields()  {}
+func (v *KeyTransactionFieldsGenericEntity) implementsGraphQLInterfaceKeyTransactionFields()   {}
+func (v *KeyTransactionFieldsGenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsInfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsKeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionFields() {}
+func (v *KeyTransactionFieldsMobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsSecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsSyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsTeamEntity) implementsGraphQLInterfaceKeyTransactionFields() {}
+func (v *KeyTransactionFieldsThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionFields() {
+}
+func (v *KeyTransactionFieldsUnavailableEntity) implementsGraphQLInterfaceKeyTransactionFields() {}
+func (v *KeyTransactionFieldsWorkloadEntity) implementsGraphQLInterfaceKeyTransactionFields()    {}
+
+func __unmarshalKeyTransactionFields(b []byte, v *KeyTransactionFields) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionFieldsApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionFieldsApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionFieldsApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionFieldsBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionFieldsDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionFieldsExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionFieldsGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionFieldsGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionFieldsInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionFieldsKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionFieldsMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionFieldsSecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionFieldsSyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionFieldsTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionFieldsThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionFieldsUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionFieldsWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionFields: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionFields(v *KeyTransactionFields) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionFieldsApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsSecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsSecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsSyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsSyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionFields: "%T"`, v)
+	}
+}
+
+// KeyTransactionFields includes the GraphQL fields of ApmApplicationEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsApmApplicationEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmApplicationEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmApplicationEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of ApmDatabaseInstanceEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsApmDatabaseInstanceEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmDatabaseInstanceEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmDatabaseInstanceEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of ApmExternalServiceEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsApmExternalServiceEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmExternalServiceEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApmExternalServiceEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFieldsApplicationKeyTransactionApplication includes the requested fields of the GraphQL type KeyTransactionApplication.
+// The GraphQL type's documentation follows.
+//
+// The APM application a key transaction belongs to.
+type KeyTransactionFieldsApplicationKeyTransactionApplication struct {
+	Guid   string                                                                       `json:"guid"`
+	Entity *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline `json:"-"`
+}
+
+// GetGuid returns KeyTransactionFieldsApplicationKeyTransactionApplication.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplication) GetGuid() string { return v.Guid }
+
+// GetEntity returns KeyTransactionFieldsApplicationKeyTransactionApplication.Entity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplication) GetEntity() *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline {
+	return v.Entity
+}
+
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplication) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionFieldsApplicationKeyTransactionApplication
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionFieldsApplicationKeyTransactionApplication = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline)
+			err = __unmarshalKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal KeyTransactionFieldsApplicationKeyTransactionApplication.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionFieldsApplicationKeyTransactionApplication struct {
+	Guid string `json:"guid"`
+
+	Entity json.RawMessage `json:"entity"`
+}
+
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplication) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplication) __premarshalJSON() (*__premarshalKeyTransactionFieldsApplicationKeyTransactionApplication, error) {
+	var retval __premarshalKeyTransactionFieldsApplicationKeyTransactionApplication
+
+	retval.Guid = v.Guid
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal KeyTransactionFieldsApplicationKeyTransactionApplication.Entity: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline includes the requested fields of the GraphQL type ApmApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an application monitored by an APM language agent.
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetApplicationId returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline) GetApplicationId() *int {
+	return v.ApplicationId
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a database instance seen by APM (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline includes the requested fields of the GraphQL type ApmExternalServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external service (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline includes the requested fields of the GraphQL type BrowserApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a browser (real user monitoring) application.
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a dashboard (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline includes the requested fields of the GraphQL interface EntityOutline.
+//
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline is implemented by the following types:
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline
+// The GraphQL type's documentation follows.
+//
+// Light view of a monitored entity (returned by entity search).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline interface {
+	implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+}
+
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline) implementsGraphQLInterfaceKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline() {
+}
+
+func __unmarshalKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline(b []byte, v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "TeamEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntityOutline":
+		*v = new(KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing EntityOutline.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline(v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline:
+		typename = "ApmApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline:
+		typename = "ApmDatabaseInstanceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmDatabaseInstanceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline:
+		typename = "ApmExternalServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityApmExternalServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline:
+		typename = "BrowserApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityBrowserApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline:
+		typename = "DashboardEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityDashboardEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline:
+		typename = "ExternalEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline:
+		typename = "GenericEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline:
+		typename = "GenericInfrastructureEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline:
+		typename = "InfrastructureAwsLambdaFunctionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline:
+		typename = "InfrastructureHostEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline:
+		typename = "KeyTransactionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline:
+		typename = "MobileApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline:
+		typename = "SecureCredentialEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline:
+		typename = "SyntheticMonitorEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline:
+		typename = "TeamEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline:
+		typename = "ThirdPartyServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline:
+		typename = "UnavailableEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline:
+		typename = "WorkloadEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionFieldsApplicationKeyTransactionApplicationEntityEntityOutline: "%T"`, v)
+	}
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline includes the requested fields of the GraphQL type ExternalEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external entity (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityExternalEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline includes the requested fields of the GraphQL type GenericEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an entity without a dedicated type (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline includes the requested fields of the GraphQL type GenericInfrastructureEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a generic infrastructure entity (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityGenericInfrastructureEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an AWS Lambda function (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureAwsLambdaFunctionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline includes the requested fields of the GraphQL type InfrastructureHostEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a host reported by the infrastructure agent.
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityInfrastructureHostEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline includes the requested fields of the GraphQL type KeyTransactionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a key transaction.
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityKeyTransactionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline includes the requested fields of the GraphQL type MobileApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityMobileApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline includes the requested fields of the GraphQL type SecureCredentialEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetics secure credential (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySecureCredentialEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline includes the requested fields of the GraphQL type SyntheticMonitorEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetic monitor (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntitySyntheticMonitorEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline includes the requested fields of the GraphQL type TeamEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a team (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityTeamEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline includes the requested fields of the GraphQL type ThirdPartyServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a third-party service (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityThirdPartyServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline includes the requested fields of the GraphQL type UnavailableEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityUnavailableEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline includes the requested fields of the GraphQL type WorkloadEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a workload (interface fields only here).
+type KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline struct {
+	Typename *string `json:"__typename"`
+}
+
+// GetTypename returns KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsApplicationKeyTransactionApplicationEntityWorkloadEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// KeyTransactionFields includes the GraphQL fields of BrowserApplicationEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsBrowserApplicationEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsBrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsBrowserApplicationEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsBrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsBrowserApplicationEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of DashboardEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsDashboardEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsDashboardEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsDashboardEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsDashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsDashboardEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsDashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsDashboardEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of ExternalEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsExternalEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsExternalEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsExternalEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsExternalEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsExternalEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of GenericEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsGenericEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsGenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsGenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of GenericInfrastructureEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsGenericInfrastructureEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsGenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericInfrastructureEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsGenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsGenericInfrastructureEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of InfrastructureAwsLambdaFunctionEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.AccountId
+}
+
+// GetName returns KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.Reporting
+}
+
+// KeyTransactionFields includes the GraphQL fields of InfrastructureHostEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsInfrastructureHostEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsInfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureHostEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsInfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsInfrastructureHostEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of KeyTransactionEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsKeyTransactionEntity struct {
+	Guid               *string                                                  `json:"guid"`
+	AccountId          *int                                                     `json:"accountId"`
+	Name               *string                                                  `json:"name"`
+	Reporting          *bool                                                    `json:"reporting"`
+	AlertSeverity      *EntityAlertSeverity                                     `json:"alertSeverity"`
+	ApdexTarget        float64                                                  `json:"apdexTarget"`
+	BrowserApdexTarget *float64                                                 `json:"browserApdexTarget"`
+	MetricName         string                                                   `json:"metricName"`
+	Application        KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+// GetGuid returns KeyTransactionFieldsKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsKeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsKeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetReporting() *bool { return v.Reporting }
+
+// GetAlertSeverity returns KeyTransactionFieldsKeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionFieldsKeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetApdexTarget() float64 { return v.ApdexTarget }
+
+// GetBrowserApdexTarget returns KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionFieldsKeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetMetricName() string { return v.MetricName }
+
+// GetApplication returns KeyTransactionFieldsKeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsKeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.Application
+}
+
+// KeyTransactionFields includes the GraphQL fields of MobileApplicationEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsMobileApplicationEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsMobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsMobileApplicationEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsMobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsMobileApplicationEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of SecureCredentialEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsSecureCredentialEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsSecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsSecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSecureCredentialEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsSecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSecureCredentialEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsSecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSecureCredentialEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of SyntheticMonitorEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsSyntheticMonitorEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsSyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsSyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsSyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSyntheticMonitorEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsSyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsSyntheticMonitorEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of TeamEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsTeamEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsTeamEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsTeamEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsTeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsTeamEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsTeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsTeamEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of ThirdPartyServiceEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsThirdPartyServiceEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsThirdPartyServiceEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsThirdPartyServiceEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of UnavailableEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsUnavailableEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsUnavailableEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsUnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsUnavailableEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsUnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsUnavailableEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionFields includes the GraphQL fields of WorkloadEntity requested by the fragment KeyTransactionFields.
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionFieldsWorkloadEntity struct {
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+	Name      *string `json:"name"`
+	Reporting *bool   `json:"reporting"`
+}
+
+// GetGuid returns KeyTransactionFieldsWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns KeyTransactionFieldsWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsWorkloadEntity) GetAccountId() *int { return v.AccountId }
+
+// GetName returns KeyTransactionFieldsWorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsWorkloadEntity) GetName() *string { return v.Name }
+
+// GetReporting returns KeyTransactionFieldsWorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionFieldsWorkloadEntity) GetReporting() *bool { return v.Reporting }
+
+// KeyTransactionSearchActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type KeyTransactionSearchActor struct {
+	// Search entities by query string or structured builder.
+	EntitySearch *KeyTransactionSearchActorEntitySearch `json:"entitySearch"`
+}
+
+// GetEntitySearch returns KeyTransactionSearchActor.EntitySearch, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActor) GetEntitySearch() *KeyTransactionSearchActorEntitySearch {
+	return v.EntitySearch
+}
+
+// KeyTransactionSearchActorEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type KeyTransactionSearchActorEntitySearch struct {
+	Results *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetResults returns KeyTransactionSearchActorEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearch) GetResults() *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string                                                                                `json:"nextCursor"`
+	Entities   []*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline `json:"-"`
+}
+
+// GetNextCursor returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult) GetEntities() []*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline {
+	return v.Entities
+}
+
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionSearchActorEntitySearchResultsEntitySearchResult
+		Entities []json.RawMessage `json:"entities"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionSearchActorEntitySearchResultsEntitySearchResult = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entities
+		src := firstPass.Entities
+		*dst = make(
+			[]*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline)
+				err = __unmarshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal KeyTransactionSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResult struct {
+	NextCursor *string `json:"nextCursor"`
+
+	Entities []json.RawMessage `json:"entities"`
+}
+
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResult) __premarshalJSON() (*__premarshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResult, error) {
+	var retval __premarshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResult
+
+	retval.NextCursor = v.NextCursor
+	{
+
+		dst := &retval.Entities
+		src := v.Entities
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal KeyTransactionSearchActorEntitySearchResultsEntitySearchResult.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline includes the requested fields of the GraphQL type ApmApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an application monitored by an APM language agent.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a database instance seen by APM (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline includes the requested fields of the GraphQL type ApmExternalServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external service (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline includes the requested fields of the GraphQL type BrowserApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a browser (real user monitoring) application.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a dashboard (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline includes the requested fields of the GraphQL interface EntityOutline.
+//
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline is implemented by the following types:
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+// The GraphQL type's documentation follows.
+//
+// Light view of a monitored entity (returned by entity search).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline interface {
+	implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+}
+
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) implementsGraphQLInterfaceKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline() {
+}
+
+func __unmarshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(b []byte, v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "TeamEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntityOutline":
+		*v = new(KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing EntityOutline.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline(v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline:
+		typename = "ApmApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline:
+		typename = "ApmDatabaseInstanceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline:
+		typename = "ApmExternalServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExternalServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
+		typename = "BrowserApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
+		typename = "DashboardEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline:
+		typename = "ExternalEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline:
+		typename = "GenericEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline:
+		typename = "GenericInfrastructureEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline:
+		typename = "InfrastructureAwsLambdaFunctionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline:
+		typename = "InfrastructureHostEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline:
+		typename = "KeyTransactionEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline:
+		typename = "MobileApplicationEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline:
+		typename = "SecureCredentialEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline:
+		typename = "SyntheticMonitorEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline:
+		typename = "TeamEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline:
+		typename = "ThirdPartyServiceEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline:
+		typename = "UnavailableEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline:
+		typename = "WorkloadEntityOutline"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesEntityOutline: "%T"`, v)
+	}
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline includes the requested fields of the GraphQL type ExternalEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an external entity (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesExternalEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline includes the requested fields of the GraphQL type GenericEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an entity without a dedicated type (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline includes the requested fields of the GraphQL type GenericInfrastructureEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a generic infrastructure entity (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesGenericInfrastructureEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of an AWS Lambda function (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureAwsLambdaFunctionEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline includes the requested fields of the GraphQL type InfrastructureHostEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a host reported by the infrastructure agent.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesInfrastructureHostEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline includes the requested fields of the GraphQL type KeyTransactionEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a key transaction.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesKeyTransactionEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline includes the requested fields of the GraphQL type MobileApplicationEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a mobile application.
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesMobileApplicationEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline includes the requested fields of the GraphQL type SecureCredentialEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetics secure credential (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSecureCredentialEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline includes the requested fields of the GraphQL type SyntheticMonitorEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a synthetic monitor (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesSyntheticMonitorEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline includes the requested fields of the GraphQL type TeamEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a team (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesTeamEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline includes the requested fields of the GraphQL type ThirdPartyServiceEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a third-party service (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesThirdPartyServiceEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline includes the requested fields of the GraphQL type UnavailableEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesUnavailableEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline includes the requested fields of the GraphQL type WorkloadEntityOutline.
+// The GraphQL type's documentation follows.
+//
+// Outline of a workload (interface fields only here).
+type KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchActorEntitySearchResultsEntitySearchResultEntitiesWorkloadEntityOutline) GetAccountId() *int {
+	return v.AccountId
+}
+
+// KeyTransactionSearchResponse is returned by KeyTransactionSearch on success.
+type KeyTransactionSearchResponse struct {
+	// Data scoped to the caller.
+	Actor *KeyTransactionSearchActor `json:"actor"`
+}
+
+// GetActor returns KeyTransactionSearchResponse.Actor, and is useful for accessing the field via an interface.
+func (v *KeyTransactionSearchResponse) GetActor() *KeyTransactionSearchActor { return v.Actor }
+
+// KeyTransactionShowActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type KeyTransactionShowActor struct {
+	// One entity by guid.
+	Entity *KeyTransactionShowActorEntity `json:"-"`
+}
+
+// GetEntity returns KeyTransactionShowActor.Entity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActor) GetEntity() *KeyTransactionShowActorEntity { return v.Entity }
+
+func (v *KeyTransactionShowActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActor
+		Entity json.RawMessage `json:"entity"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entity
+		src := firstPass.Entity
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(KeyTransactionShowActorEntity)
+			err = __unmarshalKeyTransactionShowActorEntity(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal KeyTransactionShowActor.Entity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActor struct {
+	Entity json.RawMessage `json:"entity"`
+}
+
+func (v *KeyTransactionShowActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActor) __premarshalJSON() (*__premarshalKeyTransactionShowActor, error) {
+	var retval __premarshalKeyTransactionShowActor
+
+	{
+
+		dst := &retval.Entity
+		src := v.Entity
+		if src != nil {
+			var err error
+			*dst, err = __marshalKeyTransactionShowActorEntity(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal KeyTransactionShowActor.Entity: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntity includes the requested fields of the GraphQL interface Entity.
+//
+// KeyTransactionShowActorEntity is implemented by the following types:
+// KeyTransactionShowActorEntityApmApplicationEntity
+// KeyTransactionShowActorEntityApmDatabaseInstanceEntity
+// KeyTransactionShowActorEntityApmExternalServiceEntity
+// KeyTransactionShowActorEntityBrowserApplicationEntity
+// KeyTransactionShowActorEntityDashboardEntity
+// KeyTransactionShowActorEntityExternalEntity
+// KeyTransactionShowActorEntityGenericEntity
+// KeyTransactionShowActorEntityGenericInfrastructureEntity
+// KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity
+// KeyTransactionShowActorEntityInfrastructureHostEntity
+// KeyTransactionShowActorEntityKeyTransactionEntity
+// KeyTransactionShowActorEntityMobileApplicationEntity
+// KeyTransactionShowActorEntitySecureCredentialEntity
+// KeyTransactionShowActorEntitySyntheticMonitorEntity
+// KeyTransactionShowActorEntityTeamEntity
+// KeyTransactionShowActorEntityThirdPartyServiceEntity
+// KeyTransactionShowActorEntityUnavailableEntity
+// KeyTransactionShowActorEntityWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type KeyTransactionShowActorEntity interface {
+	implementsGraphQLInterfaceKeyTransactionShowActorEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	KeyTransactionFields
+}
+
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityDashboardEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityExternalEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityGenericEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityTeamEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityUnavailableEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+func (v *KeyTransactionShowActorEntityWorkloadEntity) implementsGraphQLInterfaceKeyTransactionShowActorEntity() {
+}
+
+func __unmarshalKeyTransactionShowActorEntity(b []byte, v *KeyTransactionShowActorEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(KeyTransactionShowActorEntityApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(KeyTransactionShowActorEntityApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(KeyTransactionShowActorEntityApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(KeyTransactionShowActorEntityBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(KeyTransactionShowActorEntityDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(KeyTransactionShowActorEntityExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(KeyTransactionShowActorEntityGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(KeyTransactionShowActorEntityGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(KeyTransactionShowActorEntityInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(KeyTransactionShowActorEntityKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(KeyTransactionShowActorEntityMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(KeyTransactionShowActorEntitySecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(KeyTransactionShowActorEntitySyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(KeyTransactionShowActorEntityTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(KeyTransactionShowActorEntityThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(KeyTransactionShowActorEntityUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(KeyTransactionShowActorEntityWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for KeyTransactionShowActorEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalKeyTransactionShowActorEntity(v *KeyTransactionShowActorEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *KeyTransactionShowActorEntityApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityApmApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityApmDatabaseInstanceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityApmExternalServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityBrowserApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityDashboardEntity:
+		typename = "DashboardEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityDashboardEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityExternalEntity:
+		typename = "ExternalEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityExternalEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityGenericEntity:
+		typename = "GenericEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityGenericEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityGenericInfrastructureEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityInfrastructureHostEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityKeyTransactionEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityMobileApplicationEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntitySecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntitySecureCredentialEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntitySyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntitySyntheticMonitorEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityTeamEntity:
+		typename = "TeamEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityTeamEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityThirdPartyServiceEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityUnavailableEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *KeyTransactionShowActorEntityWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalKeyTransactionShowActorEntityWorkloadEntity
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for KeyTransactionShowActorEntity: "%T"`, v)
+	}
+}
+
+// KeyTransactionShowActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type KeyTransactionShowActorEntityApmApplicationEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsApmApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityApmApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityApmApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityApmApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityApmApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityApmApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityApmApplicationEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityApmApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type KeyTransactionShowActorEntityApmDatabaseInstanceEntity struct {
+	Typename                                      *string `json:"__typename"`
+	KeyTransactionFieldsApmDatabaseInstanceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityApmDatabaseInstanceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityApmDatabaseInstanceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityApmDatabaseInstanceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityApmDatabaseInstanceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmDatabaseInstanceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityApmDatabaseInstanceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityApmDatabaseInstanceEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityApmDatabaseInstanceEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityApmDatabaseInstanceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmDatabaseInstanceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmDatabaseInstanceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type KeyTransactionShowActorEntityApmExternalServiceEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsApmExternalServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityApmExternalServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityApmExternalServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityApmExternalServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityApmExternalServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsApmExternalServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityApmExternalServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityApmExternalServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityApmExternalServiceEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityApmExternalServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsApmExternalServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsApmExternalServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsApmExternalServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsApmExternalServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type KeyTransactionShowActorEntityBrowserApplicationEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsBrowserApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityBrowserApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityBrowserApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityBrowserApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityBrowserApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsBrowserApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityBrowserApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityBrowserApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityBrowserApplicationEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityBrowserApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsBrowserApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsBrowserApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsBrowserApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsBrowserApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type KeyTransactionShowActorEntityDashboardEntity struct {
+	Typename                            *string `json:"__typename"`
+	KeyTransactionFieldsDashboardEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityDashboardEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityDashboardEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsDashboardEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityDashboardEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityDashboardEntity) GetName() *string {
+	return v.KeyTransactionFieldsDashboardEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityDashboardEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityDashboardEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsDashboardEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityDashboardEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityDashboardEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityDashboardEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsDashboardEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityDashboardEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityDashboardEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityDashboardEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityDashboardEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityDashboardEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsDashboardEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsDashboardEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsDashboardEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsDashboardEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type KeyTransactionShowActorEntityExternalEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsExternalEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityExternalEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsExternalEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityExternalEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsExternalEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityExternalEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityExternalEntity) GetName() *string {
+	return v.KeyTransactionFieldsExternalEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityExternalEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityExternalEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsExternalEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityExternalEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityExternalEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityExternalEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsExternalEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityExternalEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityExternalEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityExternalEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityExternalEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityExternalEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsExternalEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsExternalEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsExternalEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsExternalEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type KeyTransactionShowActorEntityGenericEntity struct {
+	Typename                          *string `json:"__typename"`
+	KeyTransactionFieldsGenericEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityGenericEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityGenericEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityGenericEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityGenericEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityGenericEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityGenericEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityGenericEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityGenericEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityGenericEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityGenericEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type KeyTransactionShowActorEntityGenericInfrastructureEntity struct {
+	Typename                                        *string `json:"__typename"`
+	KeyTransactionFieldsGenericInfrastructureEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityGenericInfrastructureEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) GetName() *string {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityGenericInfrastructureEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityGenericInfrastructureEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityGenericInfrastructureEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsGenericInfrastructureEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityGenericInfrastructureEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityGenericInfrastructureEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityGenericInfrastructureEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityGenericInfrastructureEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsGenericInfrastructureEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsGenericInfrastructureEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsGenericInfrastructureEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsGenericInfrastructureEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename                                                  *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityInfrastructureAwsLambdaFunctionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureAwsLambdaFunctionEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type KeyTransactionShowActorEntityInfrastructureHostEntity struct {
+	Typename                                     *string `json:"__typename"`
+	KeyTransactionFieldsInfrastructureHostEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityInfrastructureHostEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) GetName() *string {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityInfrastructureHostEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityInfrastructureHostEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityInfrastructureHostEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsInfrastructureHostEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityInfrastructureHostEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityInfrastructureHostEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityInfrastructureHostEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityInfrastructureHostEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsInfrastructureHostEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsInfrastructureHostEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsInfrastructureHostEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsInfrastructureHostEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type KeyTransactionShowActorEntityKeyTransactionEntity struct {
+	Typename                                 *string `json:"__typename"`
+	KeyTransactionFieldsKeyTransactionEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityKeyTransactionEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetName() *string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityKeyTransactionEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+}
+
+// GetAlertSeverity returns KeyTransactionShowActorEntityKeyTransactionEntity.AlertSeverity, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetAlertSeverity() *EntityAlertSeverity {
+	return v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+}
+
+// GetApdexTarget returns KeyTransactionShowActorEntityKeyTransactionEntity.ApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetApdexTarget() float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+}
+
+// GetBrowserApdexTarget returns KeyTransactionShowActorEntityKeyTransactionEntity.BrowserApdexTarget, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetBrowserApdexTarget() *float64 {
+	return v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+}
+
+// GetMetricName returns KeyTransactionShowActorEntityKeyTransactionEntity.MetricName, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetMetricName() string {
+	return v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+}
+
+// GetApplication returns KeyTransactionShowActorEntityKeyTransactionEntity.Application, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) GetApplication() KeyTransactionFieldsApplicationKeyTransactionApplication {
+	return v.KeyTransactionFieldsKeyTransactionEntity.Application
+}
+
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityKeyTransactionEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityKeyTransactionEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsKeyTransactionEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityKeyTransactionEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+
+	ApdexTarget float64 `json:"apdexTarget"`
+
+	BrowserApdexTarget *float64 `json:"browserApdexTarget"`
+
+	MetricName string `json:"metricName"`
+
+	Application KeyTransactionFieldsApplicationKeyTransactionApplication `json:"application"`
+}
+
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityKeyTransactionEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityKeyTransactionEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityKeyTransactionEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsKeyTransactionEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsKeyTransactionEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsKeyTransactionEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsKeyTransactionEntity.Reporting
+	retval.AlertSeverity = v.KeyTransactionFieldsKeyTransactionEntity.AlertSeverity
+	retval.ApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.ApdexTarget
+	retval.BrowserApdexTarget = v.KeyTransactionFieldsKeyTransactionEntity.BrowserApdexTarget
+	retval.MetricName = v.KeyTransactionFieldsKeyTransactionEntity.MetricName
+	retval.Application = v.KeyTransactionFieldsKeyTransactionEntity.Application
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type KeyTransactionShowActorEntityMobileApplicationEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsMobileApplicationEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityMobileApplicationEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) GetName() *string {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityMobileApplicationEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityMobileApplicationEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityMobileApplicationEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsMobileApplicationEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityMobileApplicationEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityMobileApplicationEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityMobileApplicationEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityMobileApplicationEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsMobileApplicationEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsMobileApplicationEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsMobileApplicationEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsMobileApplicationEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type KeyTransactionShowActorEntitySecureCredentialEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSecureCredentialEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntitySecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntitySecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntitySecureCredentialEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) GetName() *string {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntitySecureCredentialEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntitySecureCredentialEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntitySecureCredentialEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSecureCredentialEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntitySecureCredentialEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntitySecureCredentialEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntitySecureCredentialEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntitySecureCredentialEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSecureCredentialEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSecureCredentialEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSecureCredentialEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSecureCredentialEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type KeyTransactionShowActorEntitySyntheticMonitorEntity struct {
+	Typename                                   *string `json:"__typename"`
+	KeyTransactionFieldsSyntheticMonitorEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntitySyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntitySyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntitySyntheticMonitorEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) GetName() *string {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntitySyntheticMonitorEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntitySyntheticMonitorEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntitySyntheticMonitorEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsSyntheticMonitorEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntitySyntheticMonitorEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntitySyntheticMonitorEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntitySyntheticMonitorEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntitySyntheticMonitorEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsSyntheticMonitorEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsSyntheticMonitorEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsSyntheticMonitorEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsSyntheticMonitorEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type KeyTransactionShowActorEntityTeamEntity struct {
+	Typename                       *string `json:"__typename"`
+	KeyTransactionFieldsTeamEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityTeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityTeamEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsTeamEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityTeamEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsTeamEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityTeamEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityTeamEntity) GetName() *string {
+	return v.KeyTransactionFieldsTeamEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityTeamEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityTeamEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsTeamEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityTeamEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityTeamEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityTeamEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsTeamEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityTeamEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityTeamEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityTeamEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityTeamEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityTeamEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsTeamEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsTeamEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsTeamEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsTeamEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type KeyTransactionShowActorEntityThirdPartyServiceEntity struct {
+	Typename                                    *string `json:"__typename"`
+	KeyTransactionFieldsThirdPartyServiceEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns KeyTransactionShowActorEntityThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityThirdPartyServiceEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) GetName() *string {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityThirdPartyServiceEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityThirdPartyServiceEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityThirdPartyServiceEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsThirdPartyServiceEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityThirdPartyServiceEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityThirdPartyServiceEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityThirdPartyServiceEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityThirdPartyServiceEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsThirdPartyServiceEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsThirdPartyServiceEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsThirdPartyServiceEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsThirdPartyServiceEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type KeyTransactionShowActorEntityUnavailableEntity struct {
+	Typename                              *string `json:"__typename"`
+	KeyTransactionFieldsUnavailableEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityUnavailableEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityUnavailableEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsUnavailableEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityUnavailableEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityUnavailableEntity) GetName() *string {
+	return v.KeyTransactionFieldsUnavailableEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityUnavailableEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityUnavailableEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsUnavailableEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityUnavailableEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityUnavailableEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityUnavailableEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsUnavailableEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityUnavailableEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityUnavailableEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityUnavailableEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityUnavailableEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityUnavailableEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsUnavailableEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsUnavailableEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsUnavailableEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsUnavailableEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type KeyTransactionShowActorEntityWorkloadEntity struct {
+	Typename                           *string `json:"__typename"`
+	KeyTransactionFieldsWorkloadEntity `json:"-"`
+}
+
+// GetTypename returns KeyTransactionShowActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns KeyTransactionShowActorEntityWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityWorkloadEntity) GetGuid() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Guid
+}
+
+// GetAccountId returns KeyTransactionShowActorEntityWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityWorkloadEntity) GetAccountId() *int {
+	return v.KeyTransactionFieldsWorkloadEntity.AccountId
+}
+
+// GetName returns KeyTransactionShowActorEntityWorkloadEntity.Name, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityWorkloadEntity) GetName() *string {
+	return v.KeyTransactionFieldsWorkloadEntity.Name
+}
+
+// GetReporting returns KeyTransactionShowActorEntityWorkloadEntity.Reporting, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowActorEntityWorkloadEntity) GetReporting() *bool {
+	return v.KeyTransactionFieldsWorkloadEntity.Reporting
+}
+
+func (v *KeyTransactionShowActorEntityWorkloadEntity) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*KeyTransactionShowActorEntityWorkloadEntity
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.KeyTransactionShowActorEntityWorkloadEntity = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.KeyTransactionFieldsWorkloadEntity)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalKeyTransactionShowActorEntityWorkloadEntity struct {
+	Typename *string `json:"__typename"`
+
+	Guid *string `json:"guid"`
+
+	AccountId *int `json:"accountId"`
+
+	Name *string `json:"name"`
+
+	Reporting *bool `json:"reporting"`
+}
+
+func (v *KeyTransactionShowActorEntityWorkloadEntity) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *KeyTransactionShowActorEntityWorkloadEntity) __premarshalJSON() (*__premarshalKeyTransactionShowActorEntityWorkloadEntity, error) {
+	var retval __premarshalKeyTransactionShowActorEntityWorkloadEntity
+
+	retval.Typename = v.Typename
+	retval.Guid = v.KeyTransactionFieldsWorkloadEntity.Guid
+	retval.AccountId = v.KeyTransactionFieldsWorkloadEntity.AccountId
+	retval.Name = v.KeyTransactionFieldsWorkloadEntity.Name
+	retval.Reporting = v.KeyTransactionFieldsWorkloadEntity.Reporting
+	return &retval, nil
+}
+
+// KeyTransactionShowResponse is returned by KeyTransactionShow on success.
+type KeyTransactionShowResponse struct {
+	// Data scoped to the caller.
+	Actor *KeyTransactionShowActor `json:"actor"`
+}
+
+// GetActor returns KeyTransactionShowResponse.Actor, and is useful for accessing the field via an interface.
+func (v *KeyTransactionShowResponse) GetActor() *KeyTransactionShowActor { return v.Actor }
+
 // MetricDataActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -28485,6 +41144,46 @@ func (v *__IncidentsInput) GetTimeWindow() TimeWindowInput { return v.TimeWindow
 // GetCursor returns __IncidentsInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__IncidentsInput) GetCursor() *string { return v.Cursor }
 
+// __KeyTransactionDetailsInput is used internally by genqlient
+type __KeyTransactionDetailsInput struct {
+	G0 []*string `json:"g0"`
+	G1 []*string `json:"g1"`
+	G2 []*string `json:"g2"`
+	G3 []*string `json:"g3"`
+}
+
+// GetG0 returns __KeyTransactionDetailsInput.G0, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionDetailsInput) GetG0() []*string { return v.G0 }
+
+// GetG1 returns __KeyTransactionDetailsInput.G1, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionDetailsInput) GetG1() []*string { return v.G1 }
+
+// GetG2 returns __KeyTransactionDetailsInput.G2, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionDetailsInput) GetG2() []*string { return v.G2 }
+
+// GetG3 returns __KeyTransactionDetailsInput.G3, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionDetailsInput) GetG3() []*string { return v.G3 }
+
+// __KeyTransactionSearchInput is used internally by genqlient
+type __KeyTransactionSearchInput struct {
+	Query  string  `json:"query"`
+	Cursor *string `json:"cursor"`
+}
+
+// GetQuery returns __KeyTransactionSearchInput.Query, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionSearchInput) GetQuery() string { return v.Query }
+
+// GetCursor returns __KeyTransactionSearchInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionSearchInput) GetCursor() *string { return v.Cursor }
+
+// __KeyTransactionShowInput is used internally by genqlient
+type __KeyTransactionShowInput struct {
+	Guid string `json:"guid"`
+}
+
+// GetGuid returns __KeyTransactionShowInput.Guid, and is useful for accessing the field via an interface.
+func (v *__KeyTransactionShowInput) GetGuid() string { return v.Guid }
+
 // __MetricDataInput is used internally by genqlient
 type __MetricDataInput struct {
 	Guid      string `json:"guid"`
@@ -29664,6 +42363,192 @@ func Incidents(
 	}
 
 	data_ = &IncidentsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by KeyTransactionDetails.
+const KeyTransactionDetails_Operation = `
+query KeyTransactionDetails ($g0: [EntityGuid]!, $g1: [EntityGuid]!, $g2: [EntityGuid]!, $g3: [EntityGuid]!) {
+	actor {
+		e0: entities(guids: $g0) {
+			__typename
+			... KeyTransactionFields
+		}
+		e1: entities(guids: $g1) {
+			__typename
+			... KeyTransactionFields
+		}
+		e2: entities(guids: $g2) {
+			__typename
+			... KeyTransactionFields
+		}
+		e3: entities(guids: $g3) {
+			__typename
+			... KeyTransactionFields
+		}
+	}
+}
+fragment KeyTransactionFields on Entity {
+	guid
+	accountId
+	name
+	reporting
+	... on KeyTransactionEntity {
+		alertSeverity
+		apdexTarget
+		browserApdexTarget
+		metricName
+		application {
+			guid
+			entity {
+				__typename
+				... on ApmApplicationEntityOutline {
+					applicationId
+				}
+			}
+		}
+	}
+}
+`
+
+// KeyTransactionDetails reads up to 100 key transactions (NerdGraph serves at most 25
+// guids per entities field) in one round trip.
+func KeyTransactionDetails(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	g0 []*string,
+	g1 []*string,
+	g2 []*string,
+	g3 []*string,
+) (data_ *KeyTransactionDetailsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "KeyTransactionDetails",
+		Query:  KeyTransactionDetails_Operation,
+		Variables: &__KeyTransactionDetailsInput{
+			G0: g0,
+			G1: g1,
+			G2: g2,
+			G3: g3,
+		},
+	}
+
+	data_ = &KeyTransactionDetailsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by KeyTransactionSearch.
+const KeyTransactionSearch_Operation = `
+query KeyTransactionSearch ($query: String!, $cursor: String) {
+	actor {
+		entitySearch(query: $query) {
+			results(cursor: $cursor) {
+				nextCursor
+				entities {
+					__typename
+					guid
+					accountId
+				}
+			}
+		}
+	}
+}
+`
+
+// KeyTransactionSearch pages through an account's key transactions (REST
+// GET /v2/key_transactions); the outline carries no key-transaction fields, so the
+// details come from KeyTransactionDetails.
+func KeyTransactionSearch(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	query string,
+	cursor *string,
+) (data_ *KeyTransactionSearchResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "KeyTransactionSearch",
+		Query:  KeyTransactionSearch_Operation,
+		Variables: &__KeyTransactionSearchInput{
+			Query:  query,
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &KeyTransactionSearchResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by KeyTransactionShow.
+const KeyTransactionShow_Operation = `
+query KeyTransactionShow ($guid: EntityGuid!) {
+	actor {
+		entity(guid: $guid) {
+			__typename
+			... KeyTransactionFields
+		}
+	}
+}
+fragment KeyTransactionFields on Entity {
+	guid
+	accountId
+	name
+	reporting
+	... on KeyTransactionEntity {
+		alertSeverity
+		apdexTarget
+		browserApdexTarget
+		metricName
+		application {
+			guid
+			entity {
+				__typename
+				... on ApmApplicationEntityOutline {
+					applicationId
+				}
+			}
+		}
+	}
+}
+`
+
+// KeyTransactionShow is REST GET /v2/key_transactions/{id} (the figures come from a
+// second, NRQL, request that needs the metric name read here).
+func KeyTransactionShow(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guid string,
+) (data_ *KeyTransactionShowResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "KeyTransactionShow",
+		Query:  KeyTransactionShow_Operation,
+		Variables: &__KeyTransactionShowInput{
+			Guid: guid,
+		},
+	}
+
+	data_ = &KeyTransactionShowResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -48,6 +48,19 @@ func (n *NRQL) StrList(ss []string) *NRQL {
 	return n
 }
 
+// IntList appends (1, 2, ...).
+func (n *NRQL) IntList(vs []int64) *NRQL {
+	n.b.WriteByte('(')
+	for i, v := range vs {
+		if i > 0 {
+			n.b.WriteString(", ")
+		}
+		n.Int(v)
+	}
+	n.b.WriteByte(')')
+	return n
+}
+
 // Range appends "SINCE <ms> UNTIL <ms>" (explicit epoch milliseconds).
 func (n *NRQL) Range(since, until time.Time) *NRQL {
 	n.b.WriteString("SINCE ")

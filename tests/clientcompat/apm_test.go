@@ -91,13 +91,39 @@ func TestInstances(t *testing.T) {
 	}
 }
 
+func TestKeyTransactions(t *testing.T) {
+	c, _ := client(t, harness.Key1)
+	list, err := c.ListKeyTransactions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 3 || list[0].ID != 3001 || list[0].Links.Application != app || list[0].Summary.ApdexTarget != 0.5 ||
+		list[0].Summary.Throughput <= 0 || list[0].TransactionName != "Controller/orders/show" {
+		t.Fatalf("ListKeyTransactions = %+v", list)
+	}
+	filtered, err := c.ListKeyTransactions(&apm.ListKeyTransactionsParams{Name: "users", IDs: []int{3001, 3002}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(filtered) != 1 || filtered[0].ID != 3002 {
+		t.Fatalf("filtered = %+v", filtered)
+	}
+	one, err := c.GetKeyTransaction(3003)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.ID != 3003 || one.Name != list[2].Name || one.Summary != list[2].Summary || one.Links.Application != list[2].Links.Application {
+		t.Fatalf("GetKeyTransaction = %+v, list had %+v", one, list[2])
+	}
+}
+
 func TestMetrics(t *testing.T) {
 	c, _ := client(t, harness.Key1)
 	names, err := c.GetMetricNames(app, apm.MetricNamesParams{Name: "Apdex"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(names) != 2 || names[0].Name != "Apdex" || !slices.Contains(names[0].Values, "score") {
+	if len(names) != 4 || names[0].Name != "Apdex" || !slices.Contains(names[0].Values, "score") {
 		t.Fatalf("GetMetricNames = %+v", names)
 	}
 	from, to := harness.Clock.Add(-30*time.Minute), harness.Clock

@@ -210,7 +210,7 @@ func TestMetricNames(t *testing.T) {
 	if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	if len(b.Metrics) != 2 || b.Metrics[0].Name != "Apdex" || b.Metrics[0].Values[0] != "s" {
+	if len(b.Metrics) != 4 || b.Metrics[0].Name != "Apdex" || b.Metrics[0].Values[0] != "s" || b.Metrics[1].Name != "Apdex/Controller/orders/show" {
 		t.Fatalf("%s", r.body)
 	}
 	golden(t, "metric_names_apdex.json", r.body)

@@ -68,6 +68,12 @@ func cases() []shapeCase {
 			"mobile_application.mobile_summary.interaction_time":      "no source in NerdGraph's mobileSummary",
 			"mobile_application.crash_summary.unresolved_crash_count": "no source in NerdGraph's mobileSummary",
 		}, added: map[string]string{"mobile_application.crash_summary.crash_count": "REST's crash_summary had it (swagger)"}},
+		{example: "key_transactions_list.json", path: "/v2/key_transactions.json"},
+		{example: "key_transaction_show.json", path: "/v2/key_transactions/3001.json", added: map[string]string{
+			"key_transaction.health_status":    "the docs' show example trims it; the list example and client-go have it",
+			"key_transaction.reporting":        "as health_status",
+			"key_transaction.last_reported_at": "as health_status",
+		}},
 		{example: "error_401_no_api_key.json", path: "/v2/applications.json", key: "-"},
 		{example: "error_generic_shape.json", path: "/v2/applications/1.json"},
 	}

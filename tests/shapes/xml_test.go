@@ -187,6 +187,8 @@ func TestXMLMirrorsJSON(t *testing.T) {
 		"/v2/browser_applications{f}?filter[name]=reilly",
 		"/v2/mobile_applications{f}",
 		"/v2/mobile_applications/601483762{f}",
+		"/v2/key_transactions{f}?filter[name]=order",
+		"/v2/key_transactions/3002{f}",
 		"/v2/applications/1{f}",
 		"/v2/servers{f}",
 	}

@@ -17,6 +17,8 @@ var defaultNames = []string{
 	"External/allWeb", "WebFrontend/QueueTime", "Memory/Physical", "CPU/User Time",
 	"Controller/orders/show", "Controller/users/index", "Controller/health/check",
 	"WebTransaction/Controller/orders/show", "WebTransaction/Controller/users/index",
+	"Apdex/Controller/orders/show", "Apdex/Controller/users/index",
+	"Errors/WebTransaction/Controller/orders/show", "Errors/WebTransaction/Controller/users/index",
 }
 
 // DefaultNames returns the metric names the generator knows.
@@ -44,6 +46,9 @@ func (g Generator) Timeslice(appID, instanceID int64, name string, minute time.T
 		return nrdb.Timeslice{Count: s, Total: t, TotalExclusive: f, Min: apdexT, Max: apdexT}
 	case name == "Errors/all":
 		n := math.Round(calls * 0.02 * u)
+		return nrdb.Timeslice{Count: n}
+	case strings.HasPrefix(name, "Errors/"):
+		n := math.Round(calls * 0.03 * u)
 		return nrdb.Timeslice{Count: n}
 	case name == "OtherTransaction/all":
 		calls = math.Round(calls * 0.3)
