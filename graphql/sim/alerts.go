@@ -113,21 +113,6 @@ func (r alertsResolver) Policy(ctx context.Context, obj *bind.AlertsAccount, id 
 	return nil, nil
 }
 
-// NrqlCondition is not simulated yet.
-func (r alertsResolver) NrqlCondition(ctx context.Context, _ *bind.AlertsAccount, _ string) (model.AlertsNrqlCondition, error) {
-	return nil, unsupported(ctx)
-}
-
-// NrqlConditionsSearch is not simulated yet.
-func (r alertsResolver) NrqlConditionsSearch(ctx context.Context, _ *bind.AlertsAccount, _ *string, _ *model.AlertsNrqlConditionsSearchCriteriaInput) (*model.AlertsNrqlConditionsSearchResultSet, error) {
-	return nil, unsupported(ctx)
-}
-
-// AsNrqlConditionsSearch is not simulated yet.
-func (r alertsResolver) AsNrqlConditionsSearch(ctx context.Context, _ *bind.AlertsAccount, _ *string, _ *model.AlertsAsNrqlConditionsSearchCriteriaInput) (*model.AlertsAsNrqlConditionsSearchResultSet, error) {
-	return nil, unsupported(ctx)
-}
-
 func validPreference(p model.AlertsIncidentPreference) bool { return p.IsValid() }
 
 // AlertsPolicyCreate adds a policy.
@@ -189,7 +174,7 @@ func (r mutationResolver) AlertsPolicyUpdate(ctx context.Context, accountID int,
 	return out, err
 }
 
-// AlertsPolicyDelete removes a policy.
+// AlertsPolicyDelete removes a policy and its conditions.
 func (r mutationResolver) AlertsPolicyDelete(ctx context.Context, accountID int, id string) (*model.AlertsPolicyDeleteResponse, error) {
 	if !requestFrom(ctx).caller.reach[accountID] {
 		return nil, gqlError(classForbidden, "Access denied to account %d", accountID)
@@ -198,6 +183,7 @@ func (r mutationResolver) AlertsPolicyDelete(ctx context.Context, accountID int,
 		a := accountOf(d, accountID)
 		for i := range a.AlertPolicies {
 			if strconv.Itoa(a.AlertPolicies[i].ID) == id {
+				dropPolicyConditions(a, a.AlertPolicies[i].ID)
 				a.AlertPolicies = append(a.AlertPolicies[:i], a.AlertPolicies[i+1:]...)
 				return nil
 			}

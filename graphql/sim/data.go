@@ -39,8 +39,7 @@ type User struct {
 }
 
 // Account is one New Relic account and the entities that live in it. Entity kinds are
-// one list each; mobile apps, key transactions, alert policies, conditions and
-// deployments are to be added as further lists.
+// one list each, and so are alert policies and conditions.
 type Account struct {
 	// ID is the account id. Required, unique, positive.
 	ID int `yaml:"id"`
@@ -60,6 +59,135 @@ type Account struct {
 	AlertPolicies []AlertPolicy `yaml:"alertPolicies"`
 	// KeyTransactions are the account's key transactions (EXT|KEY_TRANSACTION).
 	KeyTransactions []KeyTransaction `yaml:"keyTransactions"`
+	// NrqlConditions are the NRQL alert conditions of the account's policies
+	// (alerts.nrqlConditionsSearch; conditions.go).
+	NrqlConditions []NrqlCondition `yaml:"nrqlConditions"`
+	// LegacyConditions are conditions of other products (APM, browser, mobile, servers,
+	// infrastructure, synthetics) that alerts.asNrqlConditionsSearch shows converted to
+	// NRQL form.
+	LegacyConditions []LegacyCondition `yaml:"legacyConditions"`
+}
+
+// NrqlCondition is an NRQL alert condition of a policy. Fields follow NerdGraph's
+// AlertsNrqlStaticCondition and AlertsNrqlBaselineCondition; durations are seconds.
+// Unset optional fields take NerdGraph's defaults when read.
+type NrqlCondition struct {
+	// ID is the condition id, unique among the conditions (NRQL and legacy) of all
+	// accounts. Required, positive.
+	ID int `yaml:"id"`
+	// PolicyID is the id of one of the account's alertPolicies. Required.
+	PolicyID int `yaml:"policyId"`
+	// Name is the condition name. Required; any characters.
+	Name string `yaml:"name"`
+	// Type is STATIC or BASELINE.
+	Type string `yaml:"type"`
+	// Enabled tells whether the condition is evaluated.
+	Enabled bool `yaml:"enabled"`
+	// Description, RunbookURL, TitleTemplate and TargetEntity (a guid) are optional.
+	Description   string `yaml:"description"`
+	RunbookURL    string `yaml:"runbookUrl"`
+	TitleTemplate string `yaml:"titleTemplate"`
+	TargetEntity  string `yaml:"targetEntity"`
+	// Nrql is the evaluated query. Required.
+	Nrql NrqlQuery `yaml:"nrql"`
+	// Terms are the thresholds: at least one, at most one CRITICAL and one WARNING.
+	Terms []NrqlTerm `yaml:"terms"`
+	// ValueFunction is SINGLE_VALUE (the default) or SUM; static conditions only. It is
+	// a deprecated input of the real API and NerdGraph never returns it.
+	ValueFunction string `yaml:"valueFunction"`
+	// BaselineDirection is UPPER_ONLY, LOWER_ONLY or UPPER_AND_LOWER; required for
+	// baseline conditions, absent on static ones.
+	BaselineDirection string `yaml:"baselineDirection"`
+	// SignalSeasonality is the seasonality of a baseline condition (optional).
+	SignalSeasonality string `yaml:"signalSeasonality"`
+	// ViolationTimeLimitSeconds closes open incidents after this long: 300 to 2592000;
+	// 0 means NerdGraph's default, 259200 (3 days).
+	ViolationTimeLimitSeconds float64 `yaml:"violationTimeLimitSeconds"`
+	// Signal is how the signal is aggregated (defaults: a 60 s EVENT_FLOW window with a
+	// 120 s delay, no gap filling).
+	Signal NrqlSignal `yaml:"signal"`
+	// Expiration is what happens when the signal stops (default: nothing).
+	Expiration NrqlExpiration `yaml:"expiration"`
+	// CreatedAt and UpdatedAt are optional (null when zero).
+	CreatedAt time.Time `yaml:"createdAt"`
+	UpdatedAt time.Time `yaml:"updatedAt"`
+}
+
+// NrqlQuery is the query of an NRQL condition.
+type NrqlQuery struct {
+	// Query is the NRQL text. Required.
+	Query string `yaml:"query"`
+	// DataAccountID is the account the query runs in, when not the condition's own;
+	// 0 when unset.
+	DataAccountID int `yaml:"dataAccountId"`
+	// EvaluationOffset (minutes) is a deprecated input that NerdGraph never returns.
+	EvaluationOffset int `yaml:"evaluationOffset"`
+}
+
+// NrqlTerm is one threshold of an NRQL condition.
+type NrqlTerm struct {
+	// Priority is CRITICAL or WARNING.
+	Priority string `yaml:"priority"`
+	// Operator is ABOVE, ABOVE_OR_EQUALS, BELOW, BELOW_OR_EQUALS, EQUALS or NOT_EQUALS
+	// (baseline conditions: ABOVE only, the threshold counting standard deviations).
+	Operator string `yaml:"operator"`
+	// Threshold is the value compared with the signal.
+	Threshold float64 `yaml:"threshold"`
+	// ThresholdDuration (seconds) is how long the threshold must be breached: a multiple
+	// of the aggregation window, 60 (static; 120 with valueFunction SUM, and baseline) to
+	// 86400.
+	ThresholdDuration float64 `yaml:"thresholdDuration"`
+	// ThresholdOccurrences is ALL or AT_LEAST_ONCE.
+	ThresholdOccurrences string `yaml:"thresholdOccurrences"`
+	// DisableHealthStatusReporting defaults to false.
+	DisableHealthStatusReporting bool `yaml:"disableHealthStatusReporting"`
+	// Prediction makes a static term predict breaches (optional).
+	Prediction *NrqlPrediction `yaml:"prediction"`
+}
+
+// NrqlPrediction is the prediction setting of a static term.
+type NrqlPrediction struct {
+	// PredictBy (seconds) defaults to 3600.
+	PredictBy                 float64 `yaml:"predictBy"`
+	PreferPredictionViolation bool    `yaml:"preferPredictionViolation"`
+}
+
+// NrqlSignal is how an NRQL condition aggregates its signal; nil and empty fields take
+// NerdGraph's defaults when read.
+type NrqlSignal struct {
+	// AggregationWindow (seconds) is 30 to 21600; default 60.
+	AggregationWindow *float64 `yaml:"aggregationWindow"`
+	// AggregationMethod is EVENT_FLOW (the default), EVENT_TIMER or CADENCE.
+	AggregationMethod string `yaml:"aggregationMethod"`
+	// AggregationDelay (seconds; EVENT_FLOW and CADENCE only) defaults to 120.
+	AggregationDelay *float64 `yaml:"aggregationDelay"`
+	// AggregationTimer (seconds, 5 to 1200; EVENT_TIMER only) defaults to 60.
+	AggregationTimer *float64 `yaml:"aggregationTimer"`
+	// EvaluationDelay, PollingFrequency and SlideBy (seconds) are optional.
+	EvaluationDelay  *float64 `yaml:"evaluationDelay"`
+	PollingFrequency *float64 `yaml:"pollingFrequency"`
+	SlideBy          *float64 `yaml:"slideBy"`
+	// FillOption is NONE (the default), LAST_VALUE or STATIC; STATIC needs FillValue.
+	FillOption string   `yaml:"fillOption"`
+	FillValue  *float64 `yaml:"fillValue"`
+}
+
+// NrqlExpiration is what an NRQL condition does when its signal stops.
+type NrqlExpiration struct {
+	// ExpirationDuration (seconds, 30 to 172800) is unset by default.
+	ExpirationDuration          *float64 `yaml:"expirationDuration"`
+	OpenViolationOnExpiration   bool     `yaml:"openViolationOnExpiration"`
+	CloseViolationsOnExpiration bool     `yaml:"closeViolationsOnExpiration"`
+	IgnoreOnExpectedTermination bool     `yaml:"ignoreOnExpectedTermination"`
+}
+
+// LegacyCondition is a condition of another product (an APM metric condition, say) as
+// alerts.asNrqlConditionsSearch shows it: converted to an NRQL condition. It has the
+// fields of an NrqlCondition (Type STATIC or BASELINE) and its source product.
+type LegacyCondition struct {
+	// SourceProduct is APM, BROWSER, INFRASTRUCTURE, MOBILE, SERVERS or SYNTHETICS.
+	SourceProduct string `yaml:"sourceProduct"`
+	NrqlCondition `yaml:",inline"`
 }
 
 // KeyTransaction is a key transaction of an APM application.
@@ -264,6 +392,7 @@ func (d *Data) Validate() error {
 			v.addf("%s.browserLicenseKey: required when the account has browser applications", p)
 		}
 	}
+	v.alertConditions(d)
 	keys := map[string]string{}
 	for i, u := range d.Users {
 		p := fmt.Sprintf("users[%d]", i)

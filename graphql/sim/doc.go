@@ -20,8 +20,8 @@
 //   - Request accounting (Requests, RequestsByOperation) and a middleware hook
 //     (WithMiddleware) for fault injection.
 //
-// Parts of the schema it does not simulate (mutations, alerts, AI issues, API key
-// search, change tracking, deployments, alert violations, nrdbQuery, ...) answer a
+// Parts of the schema it does not simulate (AI issues' incidents, API key search,
+// change tracking reads, deployments, alert violations, nrdbQuery, ...) answer a
 // GraphQL error whose message ends in UnsupportedMessage; they never panic.
 //
 // # Documented deviations from real NerdGraph
@@ -89,6 +89,35 @@
 //   - Pages hold 200 entities (options.limit lowers it). Cursors are opaque and valid
 //     only for the same query, sort and key; anything else is an INVALID_INPUT
 //     "Invalid cursor" error.
+//
+// Alert conditions (conditions.go):
+//   - nrqlConditionsSearch and asNrqlConditionsSearch list by id, 100 a page (the real
+//     page size is undocumented; the same as policiesSearch). Criteria: policyId and
+//     query are exact, name is exact ignoring case (as policiesSearch), nameLike and
+//     queryLike are substrings ignoring case, termsOperator matches any term,
+//     sourceProduct any of the list. Cursors are per search kind; a foreign or
+//     malformed one is an INVALID_INPUT "Invalid cursor" error.
+//   - asNrqlConditionsSearch shows the NRQL conditions (sourceProduct NRQL) and the
+//     data's legacyConditions, already in NRQL form; no real conversion is done.
+//   - nrqlCondition(id:) for an unknown id, or a legacy condition's, is null with a
+//     NOT_FOUND error whose message starts "Not Found" (the real error says "Not
+//     Found"; its class is unverified).
+//   - Writes need the key to reach the account (else FORBIDDEN). An unknown policy or
+//     condition is NOT_FOUND; input NerdGraph documents as invalid (no name or query,
+//     no terms, two terms of one priority, thresholdDuration not a multiple of the
+//     aggregation window or outside 60/120–86400 s, violationTimeLimitSeconds outside
+//     300–2592000, STATIC fill without fillValue, aggregationDelay with EVENT_TIMER or
+//     aggregationTimer without it, ...) is INVALID_INPUT "Validation error: ...";
+//     real messages differ. Updating a condition with the other type's mutation is
+//     INVALID_INPUT. Update inputs change only the fields given; terms replace all
+//     terms; signal and expiration fields merge.
+//   - Ids are unique across both kinds and all accounts and never reused. entityGuid
+//     is accountId|AIOPS|CONDITION|id; entity, createdBy and updatedBy are null.
+//     Unset signal and expiration fields read as NerdGraph's defaults (60 s EVENT_FLOW
+//     window, 120 s delay, fill NONE, violation time limit 259200 s). valueFunction and
+//     evaluationOffset are stored but, as in NerdGraph, never returned.
+//   - alertsConditionDelete deletes NRQL and legacy conditions; alertsPolicyDelete
+//     deletes the policy's conditions too.
 //
 // NRQL:
 //   - Without a runner, NRQL fields answer "NRQL is not enabled in this simulator".

@@ -47,6 +47,10 @@ func TestGatewayOperations(t *testing.T) {
 		{op: "BrowserPage", vars: map[string]any{"query": browserQ}},
 		{op: "AppSearchPage", vars: map[string]any{"query": apmQ}},
 		{op: "AppCursor", vars: map[string]any{"query": apmQ}},
+		{op: "NrqlConditions", vars: map[string]any{"accountId": acctOne, "criteria": map[string]any{"policyId": "1001"}}},
+		{op: "NrqlCondition", vars: map[string]any{"accountId": acctOne, "id": "6102"}},
+		{op: "AsNrqlConditions", vars: map[string]any{"accountId": acctOne,
+			"criteria": map[string]any{"policyId": "1004", "sourceProduct": []string{"APM", "BROWSER", "MOBILE", "SERVERS"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op, func(t *testing.T) {

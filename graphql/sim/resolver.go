@@ -43,25 +43,6 @@ type queryResolver struct{ *resolver }
 // Actor is the caller; its fields read the caller from the context.
 func (queryResolver) Actor(context.Context) (*model.Actor, error) { return &model.Actor{}, nil }
 
-// mutationResolver: no mutation is simulated yet.
+// mutationResolver answers the mutations (agentapps.go, alerts.go, conditions.go,
+// changetracking.go).
 type mutationResolver struct{ *resolver }
-
-func (mutationResolver) AlertsConditionDelete(ctx context.Context, _ int, _ string) (*model.AlertsConditionDeleteResponse, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsNrqlConditionBaselineCreate(ctx context.Context, _ int, _ model.AlertsNrqlConditionBaselineInput, _ string) (*model.AlertsNrqlBaselineCondition, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsNrqlConditionBaselineUpdate(ctx context.Context, _ int, _ model.AlertsNrqlConditionUpdateBaselineInput, _ string) (*model.AlertsNrqlBaselineCondition, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsNrqlConditionStaticCreate(ctx context.Context, _ int, _ model.AlertsNrqlConditionStaticInput, _ string) (*model.AlertsNrqlStaticCondition, error) {
-	return nil, unsupported(ctx)
-}
-
-func (mutationResolver) AlertsNrqlConditionStaticUpdate(ctx context.Context, _ int, _ model.AlertsNrqlConditionUpdateStaticInput, _ string) (*model.AlertsNrqlStaticCondition, error) {
-	return nil, unsupported(ctx)
-}

@@ -48,6 +48,10 @@ type Server struct {
 	handler http.Handler
 	mws     []func(http.Handler) http.Handler
 
+	// lastConditionID is the highest alert condition id handed out (under wmu), so
+	// that ids of deleted conditions are never reused.
+	lastConditionID int
+
 	requests atomic.Int64
 	mu       sync.Mutex
 	byOp     map[string]int64

@@ -253,8 +253,8 @@ func TestUnsupportedNeverPanics(t *testing.T) {
 		query string
 		vars  map[string]any
 	}{
-		{name: "mutation", query: `mutation { alertsConditionDelete(accountId: 1000001, id: "1") { id } }`},
-		{name: "stitched field", query: `{ actor { account(id: 1000001) { alerts { nrqlCondition(id: "1") { id } } } } }`},
+		{name: "mutation", query: `mutation { agentApplicationDelete(accountId: 1000001, applicationName: "x") { success } }`},
+		{name: "stitched field", query: `{ actor { account(id: 1000001) { aiIssues { incidents { nextCursor } } } } }`},
 		{name: "field with arguments and no resolver", query: `query($g: EntityGuid!) { actor { entity(guid: $g) { alertViolations(startTime: 0, endTime: 1) { label } } } }`, vars: map[string]any{"g": appGUID(acctOne, app.ID)}},
 		{name: "deprecated deployments", query: `query($g: EntityGuid!) { actor { entity(guid: $g) { ... on ApmApplicationEntity { deployments { revision } } } } }`, vars: map[string]any{"g": appGUID(acctOne, app.ID)}},
 		{name: "search counts", query: `{ actor { entitySearch(query: "domain = 'APM'") { counts(facet: [DOMAIN]) { count } } } }`},
