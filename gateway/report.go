@@ -238,6 +238,22 @@ func operationText(name string) string {
 		return ng.Incidents_Operation
 	case "NrqlQuery":
 		return ng.NrqlQuery_Operation
+	case "NrqlConditions":
+		return ng.NrqlConditions_Operation
+	case "NrqlCondition":
+		return ng.NrqlCondition_Operation
+	case "AsNrqlConditions":
+		return ng.AsNrqlConditions_Operation
+	case "NrqlConditionStaticCreate":
+		return ng.NrqlConditionStaticCreate_Operation
+	case "NrqlConditionBaselineCreate":
+		return ng.NrqlConditionBaselineCreate_Operation
+	case "NrqlConditionStaticUpdate":
+		return ng.NrqlConditionStaticUpdate_Operation
+	case "NrqlConditionBaselineUpdate":
+		return ng.NrqlConditionBaselineUpdate_Operation
+	case "ConditionDelete":
+		return ng.ConditionDelete_Operation
 	case "KeyTransactionSearch":
 		return ng.KeyTransactionSearch_Operation
 	case "KeyTransactionDetails":

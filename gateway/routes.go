@@ -246,6 +246,40 @@ func Routes() []Route {
 			Path: "/alerts_policies/{id:[0-9]+}", Fidelity: Approximate, Note: "one read (for the answer) and alertsPolicyDelete",
 			handle: handlePolicyDelete,
 		},
+		{
+			Name: "alerts_conditions.list", Operations: []string{"AsNrqlConditions"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_conditions", Fidelity: Approximate,
+			Note: "asNrqlConditionsSearch (APM, browser, mobile and servers conditions in their NRQL form): `id`, `name`, " +
+				"`enabled`, `runbook_url`, `terms` and `violation_close_timer` are kept; `entities`, `metric`, `condition_scope`, " +
+				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`",
+			handle: handleConditionList,
+		},
+		{
+			Name: "alerts_nrql_conditions.list", Operations: []string{"NrqlConditions"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_nrql_conditions", Fidelity: Approximate,
+			Note: "nrqlConditionsSearch by policy; static and baseline conditions; terms as strings; `since_value` is the " +
+				"CADENCE aggregation delay in windows; `value_function`, `expected_groups` and `ignore_overlap` have no NerdGraph " +
+				"field and are omitted",
+			handle: handleNrqlConditionList,
+		},
+		{
+			Name: "alerts_nrql_conditions.create", Operations: []string{"NrqlConditionStaticCreate", "NrqlConditionBaselineCreate"},
+			Methods: []string{http.MethodPost}, Path: "/alerts_nrql_conditions/policies/{policy_id:[0-9]+}", Fidelity: Approximate,
+			Note: "alertsNrqlConditionStaticCreate or alertsNrqlConditionBaselineCreate by `type`, 201; REST's input rules " +
+				"checked first; `value_function: sum` and outlier conditions are refused with 422; never retried",
+			handle: handleNrqlConditionCreate,
+		},
+		{
+			Name: "alerts_nrql_conditions.update", Operations: []string{"NrqlCondition", "NrqlConditionStaticUpdate", "NrqlConditionBaselineUpdate"},
+			Methods: []string{http.MethodPut}, Path: "/alerts_nrql_conditions/{id:[0-9]+}", Fidelity: Approximate,
+			Note:   "one read (the type picks the mutation) and the update of the fields sent; the type cannot change",
+			handle: handleNrqlConditionUpdate,
+		},
+		{
+			Name: "alerts_nrql_conditions.delete", Operations: []string{"NrqlCondition", "ConditionDelete"},
+			Methods: []string{http.MethodDelete}, Path: "/alerts_nrql_conditions/{id:[0-9]+}", Fidelity: Approximate,
+			Note: "one read (for the answer) and alertsConditionDelete", handle: handleNrqlConditionDelete,
+		},
 		notImplemented("alerts_conditions.write", "/alerts_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
 			"NerdGraph has no mutation for legacy APM/browser/mobile metric conditions. Replace the condition with an NRQL "+
 				"condition (NerdGraph alertsNrqlConditionStaticCreate, or POST /v2/alerts_nrql_conditions/policies/{policy_id}) "+

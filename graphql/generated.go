@@ -947,6 +947,71 @@ var AllAiIssuesIssueState = []AiIssuesIssueState{
 	AiIssuesIssueStateDeactivated,
 }
 
+// Filters for the NRQL-form condition search.
+type AlertsAsNrqlConditionsSearchCriteriaInput struct {
+	Name          *string                           `json:"name,omitempty"`
+	NameLike      *string                           `json:"nameLike,omitempty"`
+	PolicyId      *string                           `json:"policyId,omitempty"`
+	SourceProduct []AlertsAsNrqlSourceProduct       `json:"sourceProduct,omitempty"`
+	TermsOperator *AlertsNrqlConditionTermsOperator `json:"termsOperator,omitempty"`
+}
+
+// GetName returns AlertsAsNrqlConditionsSearchCriteriaInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsAsNrqlConditionsSearchCriteriaInput) GetName() *string { return v.Name }
+
+// GetNameLike returns AlertsAsNrqlConditionsSearchCriteriaInput.NameLike, and is useful for accessing the field via an interface.
+func (v *AlertsAsNrqlConditionsSearchCriteriaInput) GetNameLike() *string { return v.NameLike }
+
+// GetPolicyId returns AlertsAsNrqlConditionsSearchCriteriaInput.PolicyId, and is useful for accessing the field via an interface.
+func (v *AlertsAsNrqlConditionsSearchCriteriaInput) GetPolicyId() *string { return v.PolicyId }
+
+// GetSourceProduct returns AlertsAsNrqlConditionsSearchCriteriaInput.SourceProduct, and is useful for accessing the field via an interface.
+func (v *AlertsAsNrqlConditionsSearchCriteriaInput) GetSourceProduct() []AlertsAsNrqlSourceProduct {
+	return v.SourceProduct
+}
+
+// GetTermsOperator returns AlertsAsNrqlConditionsSearchCriteriaInput.TermsOperator, and is useful for accessing the field via an interface.
+func (v *AlertsAsNrqlConditionsSearchCriteriaInput) GetTermsOperator() *AlertsNrqlConditionTermsOperator {
+	return v.TermsOperator
+}
+
+// Product a condition was originally created in.
+type AlertsAsNrqlSourceProduct string
+
+const (
+	AlertsAsNrqlSourceProductApm            AlertsAsNrqlSourceProduct = "APM"
+	AlertsAsNrqlSourceProductBrowser        AlertsAsNrqlSourceProduct = "BROWSER"
+	AlertsAsNrqlSourceProductInfrastructure AlertsAsNrqlSourceProduct = "INFRASTRUCTURE"
+	AlertsAsNrqlSourceProductMobile         AlertsAsNrqlSourceProduct = "MOBILE"
+	AlertsAsNrqlSourceProductNrql           AlertsAsNrqlSourceProduct = "NRQL"
+	AlertsAsNrqlSourceProductServers        AlertsAsNrqlSourceProduct = "SERVERS"
+	AlertsAsNrqlSourceProductSynthetics     AlertsAsNrqlSourceProduct = "SYNTHETICS"
+)
+
+var AllAlertsAsNrqlSourceProduct = []AlertsAsNrqlSourceProduct{
+	AlertsAsNrqlSourceProductApm,
+	AlertsAsNrqlSourceProductBrowser,
+	AlertsAsNrqlSourceProductInfrastructure,
+	AlertsAsNrqlSourceProductMobile,
+	AlertsAsNrqlSourceProductNrql,
+	AlertsAsNrqlSourceProductServers,
+	AlertsAsNrqlSourceProductSynthetics,
+}
+
+type AlertsFillOption string
+
+const (
+	AlertsFillOptionLastValue AlertsFillOption = "LAST_VALUE"
+	AlertsFillOptionNone      AlertsFillOption = "NONE"
+	AlertsFillOptionStatic    AlertsFillOption = "STATIC"
+)
+
+var AllAlertsFillOption = []AlertsFillOption{
+	AlertsFillOptionLastValue,
+	AlertsFillOptionNone,
+	AlertsFillOptionStatic,
+}
+
 // How a policy groups violations into incidents.
 type AlertsIncidentPreference string
 
@@ -962,6 +1027,599 @@ var AllAlertsIncidentPreference = []AlertsIncidentPreference{
 	AlertsIncidentPreferencePerCondition,
 	AlertsIncidentPreferencePerConditionAndTarget,
 	AlertsIncidentPreferencePerPolicy,
+}
+
+type AlertsNrqlBaselineDirection string
+
+const (
+	AlertsNrqlBaselineDirectionLowerOnly     AlertsNrqlBaselineDirection = "LOWER_ONLY"
+	AlertsNrqlBaselineDirectionUpperAndLower AlertsNrqlBaselineDirection = "UPPER_AND_LOWER"
+	AlertsNrqlBaselineDirectionUpperOnly     AlertsNrqlBaselineDirection = "UPPER_ONLY"
+)
+
+var AllAlertsNrqlBaselineDirection = []AlertsNrqlBaselineDirection{
+	AlertsNrqlBaselineDirectionLowerOnly,
+	AlertsNrqlBaselineDirectionUpperAndLower,
+	AlertsNrqlBaselineDirectionUpperOnly,
+}
+
+// Data for creating a baseline NRQL condition.
+type AlertsNrqlConditionBaselineInput struct {
+	BaselineDirection         AlertsNrqlBaselineDirection            `json:"baselineDirection"`
+	Description               *string                                `json:"description,omitempty"`
+	Enabled                   bool                                   `json:"enabled"`
+	Expiration                *AlertsNrqlConditionExpirationInput    `json:"expiration,omitempty"`
+	Name                      string                                 `json:"name"`
+	Nrql                      AlertsNrqlConditionQueryInput          `json:"nrql"`
+	RunbookUrl                *string                                `json:"runbookUrl,omitempty"`
+	Signal                    *AlertsNrqlConditionSignalInput        `json:"signal,omitempty"`
+	SignalSeasonality         *AlertsNrqlSignalSeasonality           `json:"signalSeasonality,omitempty"`
+	TargetEntity              *string                                `json:"targetEntity,omitempty"`
+	Terms                     []AlertsNrqlDynamicConditionTermsInput `json:"terms,omitempty"`
+	TitleTemplate             *string                                `json:"titleTemplate,omitempty"`
+	ViolationTimeLimit        *AlertsViolationTimeLimit              `json:"violationTimeLimit,omitempty"`
+	ViolationTimeLimitSeconds *float64                               `json:"violationTimeLimitSeconds,omitempty"`
+}
+
+// GetBaselineDirection returns AlertsNrqlConditionBaselineInput.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.BaselineDirection
+}
+
+// GetDescription returns AlertsNrqlConditionBaselineInput.Description, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetDescription() *string { return v.Description }
+
+// GetEnabled returns AlertsNrqlConditionBaselineInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetEnabled() bool { return v.Enabled }
+
+// GetExpiration returns AlertsNrqlConditionBaselineInput.Expiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetExpiration() *AlertsNrqlConditionExpirationInput {
+	return v.Expiration
+}
+
+// GetName returns AlertsNrqlConditionBaselineInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetName() string { return v.Name }
+
+// GetNrql returns AlertsNrqlConditionBaselineInput.Nrql, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetNrql() AlertsNrqlConditionQueryInput { return v.Nrql }
+
+// GetRunbookUrl returns AlertsNrqlConditionBaselineInput.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetSignal returns AlertsNrqlConditionBaselineInput.Signal, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetSignal() *AlertsNrqlConditionSignalInput {
+	return v.Signal
+}
+
+// GetSignalSeasonality returns AlertsNrqlConditionBaselineInput.SignalSeasonality, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetSignalSeasonality() *AlertsNrqlSignalSeasonality {
+	return v.SignalSeasonality
+}
+
+// GetTargetEntity returns AlertsNrqlConditionBaselineInput.TargetEntity, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetTargetEntity() *string { return v.TargetEntity }
+
+// GetTerms returns AlertsNrqlConditionBaselineInput.Terms, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetTerms() []AlertsNrqlDynamicConditionTermsInput {
+	return v.Terms
+}
+
+// GetTitleTemplate returns AlertsNrqlConditionBaselineInput.TitleTemplate, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetTitleTemplate() *string { return v.TitleTemplate }
+
+// GetViolationTimeLimit returns AlertsNrqlConditionBaselineInput.ViolationTimeLimit, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetViolationTimeLimit() *AlertsViolationTimeLimit {
+	return v.ViolationTimeLimit
+}
+
+// GetViolationTimeLimitSeconds returns AlertsNrqlConditionBaselineInput.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionBaselineInput) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+type AlertsNrqlConditionExpirationInput struct {
+	CloseViolationsOnExpiration *bool    `json:"closeViolationsOnExpiration,omitempty"`
+	ExpirationDuration          *float64 `json:"expirationDuration,omitempty"`
+	IgnoreOnExpectedTermination *bool    `json:"ignoreOnExpectedTermination,omitempty"`
+	OpenViolationOnExpiration   *bool    `json:"openViolationOnExpiration,omitempty"`
+}
+
+// GetCloseViolationsOnExpiration returns AlertsNrqlConditionExpirationInput.CloseViolationsOnExpiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionExpirationInput) GetCloseViolationsOnExpiration() *bool {
+	return v.CloseViolationsOnExpiration
+}
+
+// GetExpirationDuration returns AlertsNrqlConditionExpirationInput.ExpirationDuration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionExpirationInput) GetExpirationDuration() *float64 {
+	return v.ExpirationDuration
+}
+
+// GetIgnoreOnExpectedTermination returns AlertsNrqlConditionExpirationInput.IgnoreOnExpectedTermination, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionExpirationInput) GetIgnoreOnExpectedTermination() *bool {
+	return v.IgnoreOnExpectedTermination
+}
+
+// GetOpenViolationOnExpiration returns AlertsNrqlConditionExpirationInput.OpenViolationOnExpiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionExpirationInput) GetOpenViolationOnExpiration() *bool {
+	return v.OpenViolationOnExpiration
+}
+
+type AlertsNrqlConditionPredictionInput struct {
+	PredictBy                 *float64 `json:"predictBy,omitempty"`
+	PreferPredictionViolation *bool    `json:"preferPredictionViolation,omitempty"`
+}
+
+// GetPredictBy returns AlertsNrqlConditionPredictionInput.PredictBy, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionPredictionInput) GetPredictBy() *float64 { return v.PredictBy }
+
+// GetPreferPredictionViolation returns AlertsNrqlConditionPredictionInput.PreferPredictionViolation, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionPredictionInput) GetPreferPredictionViolation() *bool {
+	return v.PreferPredictionViolation
+}
+
+type AlertsNrqlConditionPriority string
+
+const (
+	AlertsNrqlConditionPriorityCritical AlertsNrqlConditionPriority = "CRITICAL"
+	AlertsNrqlConditionPriorityWarning  AlertsNrqlConditionPriority = "WARNING"
+)
+
+var AllAlertsNrqlConditionPriority = []AlertsNrqlConditionPriority{
+	AlertsNrqlConditionPriorityCritical,
+	AlertsNrqlConditionPriorityWarning,
+}
+
+type AlertsNrqlConditionQueryInput struct {
+	DataAccountId    *int   `json:"dataAccountId,omitempty"`
+	EvaluationOffset *int   `json:"evaluationOffset,omitempty"`
+	Query            string `json:"query"`
+}
+
+// GetDataAccountId returns AlertsNrqlConditionQueryInput.DataAccountId, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionQueryInput) GetDataAccountId() *int { return v.DataAccountId }
+
+// GetEvaluationOffset returns AlertsNrqlConditionQueryInput.EvaluationOffset, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionQueryInput) GetEvaluationOffset() *int { return v.EvaluationOffset }
+
+// GetQuery returns AlertsNrqlConditionQueryInput.Query, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionQueryInput) GetQuery() string { return v.Query }
+
+type AlertsNrqlConditionSignalInput struct {
+	AggregationDelay  *float64                       `json:"aggregationDelay,omitempty"`
+	AggregationMethod *AlertsSignalAggregationMethod `json:"aggregationMethod,omitempty"`
+	AggregationTimer  *float64                       `json:"aggregationTimer,omitempty"`
+	AggregationWindow *float64                       `json:"aggregationWindow,omitempty"`
+	EvaluationDelay   *float64                       `json:"evaluationDelay,omitempty"`
+	EvaluationOffset  *int                           `json:"evaluationOffset,omitempty"`
+	FillOption        *AlertsFillOption              `json:"fillOption,omitempty"`
+	FillValue         *float64                       `json:"fillValue,omitempty"`
+	PollingFrequency  *float64                       `json:"pollingFrequency,omitempty"`
+	SlideBy           *float64                       `json:"slideBy,omitempty"`
+}
+
+// GetAggregationDelay returns AlertsNrqlConditionSignalInput.AggregationDelay, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetAggregationDelay() *float64 { return v.AggregationDelay }
+
+// GetAggregationMethod returns AlertsNrqlConditionSignalInput.AggregationMethod, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetAggregationMethod() *AlertsSignalAggregationMethod {
+	return v.AggregationMethod
+}
+
+// GetAggregationTimer returns AlertsNrqlConditionSignalInput.AggregationTimer, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetAggregationTimer() *float64 { return v.AggregationTimer }
+
+// GetAggregationWindow returns AlertsNrqlConditionSignalInput.AggregationWindow, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetAggregationWindow() *float64 { return v.AggregationWindow }
+
+// GetEvaluationDelay returns AlertsNrqlConditionSignalInput.EvaluationDelay, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetEvaluationDelay() *float64 { return v.EvaluationDelay }
+
+// GetEvaluationOffset returns AlertsNrqlConditionSignalInput.EvaluationOffset, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetEvaluationOffset() *int { return v.EvaluationOffset }
+
+// GetFillOption returns AlertsNrqlConditionSignalInput.FillOption, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetFillOption() *AlertsFillOption { return v.FillOption }
+
+// GetFillValue returns AlertsNrqlConditionSignalInput.FillValue, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetFillValue() *float64 { return v.FillValue }
+
+// GetPollingFrequency returns AlertsNrqlConditionSignalInput.PollingFrequency, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetPollingFrequency() *float64 { return v.PollingFrequency }
+
+// GetSlideBy returns AlertsNrqlConditionSignalInput.SlideBy, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionSignalInput) GetSlideBy() *float64 { return v.SlideBy }
+
+// Data for creating a static NRQL condition.
+type AlertsNrqlConditionStaticInput struct {
+	Description               *string                             `json:"description,omitempty"`
+	Enabled                   bool                                `json:"enabled"`
+	Expiration                *AlertsNrqlConditionExpirationInput `json:"expiration,omitempty"`
+	Name                      string                              `json:"name"`
+	Nrql                      AlertsNrqlConditionQueryInput       `json:"nrql"`
+	RunbookUrl                *string                             `json:"runbookUrl,omitempty"`
+	Signal                    *AlertsNrqlConditionSignalInput     `json:"signal,omitempty"`
+	TargetEntity              *string                             `json:"targetEntity,omitempty"`
+	Terms                     []AlertsNrqlConditionTermsInput     `json:"terms,omitempty"`
+	TitleTemplate             *string                             `json:"titleTemplate,omitempty"`
+	ViolationTimeLimit        *AlertsViolationTimeLimit           `json:"violationTimeLimit,omitempty"`
+	ViolationTimeLimitSeconds *float64                            `json:"violationTimeLimitSeconds,omitempty"`
+}
+
+// GetDescription returns AlertsNrqlConditionStaticInput.Description, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetDescription() *string { return v.Description }
+
+// GetEnabled returns AlertsNrqlConditionStaticInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetEnabled() bool { return v.Enabled }
+
+// GetExpiration returns AlertsNrqlConditionStaticInput.Expiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetExpiration() *AlertsNrqlConditionExpirationInput {
+	return v.Expiration
+}
+
+// GetName returns AlertsNrqlConditionStaticInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetName() string { return v.Name }
+
+// GetNrql returns AlertsNrqlConditionStaticInput.Nrql, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetNrql() AlertsNrqlConditionQueryInput { return v.Nrql }
+
+// GetRunbookUrl returns AlertsNrqlConditionStaticInput.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetSignal returns AlertsNrqlConditionStaticInput.Signal, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetSignal() *AlertsNrqlConditionSignalInput { return v.Signal }
+
+// GetTargetEntity returns AlertsNrqlConditionStaticInput.TargetEntity, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetTargetEntity() *string { return v.TargetEntity }
+
+// GetTerms returns AlertsNrqlConditionStaticInput.Terms, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetTerms() []AlertsNrqlConditionTermsInput { return v.Terms }
+
+// GetTitleTemplate returns AlertsNrqlConditionStaticInput.TitleTemplate, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetTitleTemplate() *string { return v.TitleTemplate }
+
+// GetViolationTimeLimit returns AlertsNrqlConditionStaticInput.ViolationTimeLimit, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetViolationTimeLimit() *AlertsViolationTimeLimit {
+	return v.ViolationTimeLimit
+}
+
+// GetViolationTimeLimitSeconds returns AlertsNrqlConditionStaticInput.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionStaticInput) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+type AlertsNrqlConditionTermsInput struct {
+	DisableHealthStatusReporting *bool                                   `json:"disableHealthStatusReporting,omitempty"`
+	Operator                     AlertsNrqlConditionTermsOperator        `json:"operator"`
+	Prediction                   *AlertsNrqlConditionPredictionInput     `json:"prediction,omitempty"`
+	Priority                     AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold                    float64                                 `json:"threshold"`
+	ThresholdDuration            float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences         AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetDisableHealthStatusReporting returns AlertsNrqlConditionTermsInput.DisableHealthStatusReporting, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetDisableHealthStatusReporting() *bool {
+	return v.DisableHealthStatusReporting
+}
+
+// GetOperator returns AlertsNrqlConditionTermsInput.Operator, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetOperator() AlertsNrqlConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPrediction returns AlertsNrqlConditionTermsInput.Prediction, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetPrediction() *AlertsNrqlConditionPredictionInput {
+	return v.Prediction
+}
+
+// GetPriority returns AlertsNrqlConditionTermsInput.Priority, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetPriority() AlertsNrqlConditionPriority { return v.Priority }
+
+// GetThreshold returns AlertsNrqlConditionTermsInput.Threshold, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetThreshold() float64 { return v.Threshold }
+
+// GetThresholdDuration returns AlertsNrqlConditionTermsInput.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetThresholdDuration() float64 { return v.ThresholdDuration }
+
+// GetThresholdOccurrences returns AlertsNrqlConditionTermsInput.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionTermsInput) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+type AlertsNrqlConditionTermsOperator string
+
+const (
+	AlertsNrqlConditionTermsOperatorAbove         AlertsNrqlConditionTermsOperator = "ABOVE"
+	AlertsNrqlConditionTermsOperatorAboveOrEquals AlertsNrqlConditionTermsOperator = "ABOVE_OR_EQUALS"
+	AlertsNrqlConditionTermsOperatorBelow         AlertsNrqlConditionTermsOperator = "BELOW"
+	AlertsNrqlConditionTermsOperatorBelowOrEquals AlertsNrqlConditionTermsOperator = "BELOW_OR_EQUALS"
+	AlertsNrqlConditionTermsOperatorEquals        AlertsNrqlConditionTermsOperator = "EQUALS"
+	AlertsNrqlConditionTermsOperatorNotEquals     AlertsNrqlConditionTermsOperator = "NOT_EQUALS"
+)
+
+var AllAlertsNrqlConditionTermsOperator = []AlertsNrqlConditionTermsOperator{
+	AlertsNrqlConditionTermsOperatorAbove,
+	AlertsNrqlConditionTermsOperatorAboveOrEquals,
+	AlertsNrqlConditionTermsOperatorBelow,
+	AlertsNrqlConditionTermsOperatorBelowOrEquals,
+	AlertsNrqlConditionTermsOperatorEquals,
+	AlertsNrqlConditionTermsOperatorNotEquals,
+}
+
+type AlertsNrqlConditionThresholdOccurrences string
+
+const (
+	AlertsNrqlConditionThresholdOccurrencesAll         AlertsNrqlConditionThresholdOccurrences = "ALL"
+	AlertsNrqlConditionThresholdOccurrencesAtLeastOnce AlertsNrqlConditionThresholdOccurrences = "AT_LEAST_ONCE"
+)
+
+var AllAlertsNrqlConditionThresholdOccurrences = []AlertsNrqlConditionThresholdOccurrences{
+	AlertsNrqlConditionThresholdOccurrencesAll,
+	AlertsNrqlConditionThresholdOccurrencesAtLeastOnce,
+}
+
+type AlertsNrqlConditionType string
+
+const (
+	AlertsNrqlConditionTypeBaseline AlertsNrqlConditionType = "BASELINE"
+	AlertsNrqlConditionTypeOutlier  AlertsNrqlConditionType = "OUTLIER"
+	AlertsNrqlConditionTypeStatic   AlertsNrqlConditionType = "STATIC"
+)
+
+var AllAlertsNrqlConditionType = []AlertsNrqlConditionType{
+	AlertsNrqlConditionTypeBaseline,
+	AlertsNrqlConditionTypeOutlier,
+	AlertsNrqlConditionTypeStatic,
+}
+
+// Data for updating a baseline NRQL condition.
+type AlertsNrqlConditionUpdateBaselineInput struct {
+	BaselineDirection         *AlertsNrqlBaselineDirection           `json:"baselineDirection,omitempty"`
+	Description               *string                                `json:"description,omitempty"`
+	Enabled                   *bool                                  `json:"enabled,omitempty"`
+	Expiration                *AlertsNrqlConditionExpirationInput    `json:"expiration,omitempty"`
+	Name                      *string                                `json:"name,omitempty"`
+	Nrql                      *AlertsNrqlConditionUpdateQueryInput   `json:"nrql,omitempty"`
+	RunbookUrl                *string                                `json:"runbookUrl,omitempty"`
+	Signal                    *AlertsNrqlConditionSignalInput        `json:"signal,omitempty"`
+	SignalSeasonality         *AlertsNrqlSignalSeasonality           `json:"signalSeasonality,omitempty"`
+	TargetEntity              *string                                `json:"targetEntity,omitempty"`
+	Terms                     []AlertsNrqlDynamicConditionTermsInput `json:"terms,omitempty"`
+	TitleTemplate             *string                                `json:"titleTemplate,omitempty"`
+	ViolationTimeLimit        *AlertsViolationTimeLimit              `json:"violationTimeLimit,omitempty"`
+	ViolationTimeLimitSeconds *float64                               `json:"violationTimeLimitSeconds,omitempty"`
+}
+
+// GetBaselineDirection returns AlertsNrqlConditionUpdateBaselineInput.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetBaselineDirection() *AlertsNrqlBaselineDirection {
+	return v.BaselineDirection
+}
+
+// GetDescription returns AlertsNrqlConditionUpdateBaselineInput.Description, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetDescription() *string { return v.Description }
+
+// GetEnabled returns AlertsNrqlConditionUpdateBaselineInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetEnabled() *bool { return v.Enabled }
+
+// GetExpiration returns AlertsNrqlConditionUpdateBaselineInput.Expiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetExpiration() *AlertsNrqlConditionExpirationInput {
+	return v.Expiration
+}
+
+// GetName returns AlertsNrqlConditionUpdateBaselineInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetName() *string { return v.Name }
+
+// GetNrql returns AlertsNrqlConditionUpdateBaselineInput.Nrql, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetNrql() *AlertsNrqlConditionUpdateQueryInput {
+	return v.Nrql
+}
+
+// GetRunbookUrl returns AlertsNrqlConditionUpdateBaselineInput.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetSignal returns AlertsNrqlConditionUpdateBaselineInput.Signal, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetSignal() *AlertsNrqlConditionSignalInput {
+	return v.Signal
+}
+
+// GetSignalSeasonality returns AlertsNrqlConditionUpdateBaselineInput.SignalSeasonality, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetSignalSeasonality() *AlertsNrqlSignalSeasonality {
+	return v.SignalSeasonality
+}
+
+// GetTargetEntity returns AlertsNrqlConditionUpdateBaselineInput.TargetEntity, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetTargetEntity() *string { return v.TargetEntity }
+
+// GetTerms returns AlertsNrqlConditionUpdateBaselineInput.Terms, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetTerms() []AlertsNrqlDynamicConditionTermsInput {
+	return v.Terms
+}
+
+// GetTitleTemplate returns AlertsNrqlConditionUpdateBaselineInput.TitleTemplate, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetTitleTemplate() *string { return v.TitleTemplate }
+
+// GetViolationTimeLimit returns AlertsNrqlConditionUpdateBaselineInput.ViolationTimeLimit, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetViolationTimeLimit() *AlertsViolationTimeLimit {
+	return v.ViolationTimeLimit
+}
+
+// GetViolationTimeLimitSeconds returns AlertsNrqlConditionUpdateBaselineInput.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateBaselineInput) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+type AlertsNrqlConditionUpdateQueryInput struct {
+	DataAccountId    *int    `json:"dataAccountId,omitempty"`
+	EvaluationOffset *int    `json:"evaluationOffset,omitempty"`
+	Query            *string `json:"query,omitempty"`
+}
+
+// GetDataAccountId returns AlertsNrqlConditionUpdateQueryInput.DataAccountId, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateQueryInput) GetDataAccountId() *int { return v.DataAccountId }
+
+// GetEvaluationOffset returns AlertsNrqlConditionUpdateQueryInput.EvaluationOffset, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateQueryInput) GetEvaluationOffset() *int { return v.EvaluationOffset }
+
+// GetQuery returns AlertsNrqlConditionUpdateQueryInput.Query, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateQueryInput) GetQuery() *string { return v.Query }
+
+// Data for updating a static NRQL condition.
+type AlertsNrqlConditionUpdateStaticInput struct {
+	Description               *string                              `json:"description,omitempty"`
+	Enabled                   *bool                                `json:"enabled,omitempty"`
+	Expiration                *AlertsNrqlConditionExpirationInput  `json:"expiration,omitempty"`
+	Name                      *string                              `json:"name,omitempty"`
+	Nrql                      *AlertsNrqlConditionUpdateQueryInput `json:"nrql,omitempty"`
+	RunbookUrl                *string                              `json:"runbookUrl,omitempty"`
+	Signal                    *AlertsNrqlConditionSignalInput      `json:"signal,omitempty"`
+	TargetEntity              *string                              `json:"targetEntity,omitempty"`
+	Terms                     []AlertsNrqlConditionTermsInput      `json:"terms,omitempty"`
+	TitleTemplate             *string                              `json:"titleTemplate,omitempty"`
+	ViolationTimeLimit        *AlertsViolationTimeLimit            `json:"violationTimeLimit,omitempty"`
+	ViolationTimeLimitSeconds *float64                             `json:"violationTimeLimitSeconds,omitempty"`
+}
+
+// GetDescription returns AlertsNrqlConditionUpdateStaticInput.Description, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetDescription() *string { return v.Description }
+
+// GetEnabled returns AlertsNrqlConditionUpdateStaticInput.Enabled, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetEnabled() *bool { return v.Enabled }
+
+// GetExpiration returns AlertsNrqlConditionUpdateStaticInput.Expiration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetExpiration() *AlertsNrqlConditionExpirationInput {
+	return v.Expiration
+}
+
+// GetName returns AlertsNrqlConditionUpdateStaticInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetName() *string { return v.Name }
+
+// GetNrql returns AlertsNrqlConditionUpdateStaticInput.Nrql, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetNrql() *AlertsNrqlConditionUpdateQueryInput {
+	return v.Nrql
+}
+
+// GetRunbookUrl returns AlertsNrqlConditionUpdateStaticInput.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetSignal returns AlertsNrqlConditionUpdateStaticInput.Signal, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetSignal() *AlertsNrqlConditionSignalInput {
+	return v.Signal
+}
+
+// GetTargetEntity returns AlertsNrqlConditionUpdateStaticInput.TargetEntity, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetTargetEntity() *string { return v.TargetEntity }
+
+// GetTerms returns AlertsNrqlConditionUpdateStaticInput.Terms, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetTerms() []AlertsNrqlConditionTermsInput {
+	return v.Terms
+}
+
+// GetTitleTemplate returns AlertsNrqlConditionUpdateStaticInput.TitleTemplate, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetTitleTemplate() *string { return v.TitleTemplate }
+
+// GetViolationTimeLimit returns AlertsNrqlConditionUpdateStaticInput.ViolationTimeLimit, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetViolationTimeLimit() *AlertsViolationTimeLimit {
+	return v.ViolationTimeLimit
+}
+
+// GetViolationTimeLimitSeconds returns AlertsNrqlConditionUpdateStaticInput.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionUpdateStaticInput) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// Filter for an NRQL condition search.
+type AlertsNrqlConditionsSearchCriteriaInput struct {
+	Name          *string                           `json:"name,omitempty"`
+	NameLike      *string                           `json:"nameLike,omitempty"`
+	PolicyId      *string                           `json:"policyId,omitempty"`
+	Query         *string                           `json:"query,omitempty"`
+	QueryLike     *string                           `json:"queryLike,omitempty"`
+	TermsOperator *AlertsNrqlConditionTermsOperator `json:"termsOperator,omitempty"`
+}
+
+// GetName returns AlertsNrqlConditionsSearchCriteriaInput.Name, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetName() *string { return v.Name }
+
+// GetNameLike returns AlertsNrqlConditionsSearchCriteriaInput.NameLike, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetNameLike() *string { return v.NameLike }
+
+// GetPolicyId returns AlertsNrqlConditionsSearchCriteriaInput.PolicyId, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetPolicyId() *string { return v.PolicyId }
+
+// GetQuery returns AlertsNrqlConditionsSearchCriteriaInput.Query, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetQuery() *string { return v.Query }
+
+// GetQueryLike returns AlertsNrqlConditionsSearchCriteriaInput.QueryLike, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetQueryLike() *string { return v.QueryLike }
+
+// GetTermsOperator returns AlertsNrqlConditionsSearchCriteriaInput.TermsOperator, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlConditionsSearchCriteriaInput) GetTermsOperator() *AlertsNrqlConditionTermsOperator {
+	return v.TermsOperator
+}
+
+type AlertsNrqlDynamicConditionTermsInput struct {
+	DisableHealthStatusReporting *bool                                   `json:"disableHealthStatusReporting,omitempty"`
+	Operator                     AlertsNrqlDynamicConditionTermsOperator `json:"operator"`
+	Priority                     AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold                    float64                                 `json:"threshold"`
+	ThresholdDuration            float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences         AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetDisableHealthStatusReporting returns AlertsNrqlDynamicConditionTermsInput.DisableHealthStatusReporting, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetDisableHealthStatusReporting() *bool {
+	return v.DisableHealthStatusReporting
+}
+
+// GetOperator returns AlertsNrqlDynamicConditionTermsInput.Operator, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetOperator() AlertsNrqlDynamicConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPriority returns AlertsNrqlDynamicConditionTermsInput.Priority, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetPriority() AlertsNrqlConditionPriority {
+	return v.Priority
+}
+
+// GetThreshold returns AlertsNrqlDynamicConditionTermsInput.Threshold, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetThreshold() float64 { return v.Threshold }
+
+// GetThresholdDuration returns AlertsNrqlDynamicConditionTermsInput.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetThresholdDuration() float64 {
+	return v.ThresholdDuration
+}
+
+// GetThresholdOccurrences returns AlertsNrqlDynamicConditionTermsInput.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *AlertsNrqlDynamicConditionTermsInput) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+type AlertsNrqlDynamicConditionTermsOperator string
+
+const (
+	AlertsNrqlDynamicConditionTermsOperatorAbove AlertsNrqlDynamicConditionTermsOperator = "ABOVE"
+)
+
+var AllAlertsNrqlDynamicConditionTermsOperator = []AlertsNrqlDynamicConditionTermsOperator{
+	AlertsNrqlDynamicConditionTermsOperatorAbove,
+}
+
+type AlertsNrqlSignalSeasonality string
+
+const (
+	AlertsNrqlSignalSeasonalityDaily               AlertsNrqlSignalSeasonality = "DAILY"
+	AlertsNrqlSignalSeasonalityHourly              AlertsNrqlSignalSeasonality = "HOURLY"
+	AlertsNrqlSignalSeasonalityNewRelicCalculation AlertsNrqlSignalSeasonality = "NEW_RELIC_CALCULATION"
+	AlertsNrqlSignalSeasonalityNone                AlertsNrqlSignalSeasonality = "NONE"
+	AlertsNrqlSignalSeasonalityWeekly              AlertsNrqlSignalSeasonality = "WEEKLY"
+)
+
+var AllAlertsNrqlSignalSeasonality = []AlertsNrqlSignalSeasonality{
+	AlertsNrqlSignalSeasonalityDaily,
+	AlertsNrqlSignalSeasonalityHourly,
+	AlertsNrqlSignalSeasonalityNewRelicCalculation,
+	AlertsNrqlSignalSeasonalityNone,
+	AlertsNrqlSignalSeasonalityWeekly,
 }
 
 // Filter for an alert policy search.
@@ -1007,6 +1665,44 @@ func (v *AlertsPolicyUpdateInput) GetIncidentPreference() *AlertsIncidentPrefere
 
 // GetName returns AlertsPolicyUpdateInput.Name, and is useful for accessing the field via an interface.
 func (v *AlertsPolicyUpdateInput) GetName() *string { return v.Name }
+
+type AlertsSignalAggregationMethod string
+
+const (
+	AlertsSignalAggregationMethodCadence    AlertsSignalAggregationMethod = "CADENCE"
+	AlertsSignalAggregationMethodEventFlow  AlertsSignalAggregationMethod = "EVENT_FLOW"
+	AlertsSignalAggregationMethodEventTimer AlertsSignalAggregationMethod = "EVENT_TIMER"
+)
+
+var AllAlertsSignalAggregationMethod = []AlertsSignalAggregationMethod{
+	AlertsSignalAggregationMethodCadence,
+	AlertsSignalAggregationMethodEventFlow,
+	AlertsSignalAggregationMethodEventTimer,
+}
+
+type AlertsViolationTimeLimit string
+
+const (
+	AlertsViolationTimeLimitEightHours             AlertsViolationTimeLimit = "EIGHT_HOURS"
+	AlertsViolationTimeLimitFourHours              AlertsViolationTimeLimit = "FOUR_HOURS"
+	AlertsViolationTimeLimitNonMatchableLimitValue AlertsViolationTimeLimit = "NON_MATCHABLE_LIMIT_VALUE"
+	AlertsViolationTimeLimitOneHour                AlertsViolationTimeLimit = "ONE_HOUR"
+	AlertsViolationTimeLimitThirtyDays             AlertsViolationTimeLimit = "THIRTY_DAYS"
+	AlertsViolationTimeLimitTwelveHours            AlertsViolationTimeLimit = "TWELVE_HOURS"
+	AlertsViolationTimeLimitTwentyFourHours        AlertsViolationTimeLimit = "TWENTY_FOUR_HOURS"
+	AlertsViolationTimeLimitTwoHours               AlertsViolationTimeLimit = "TWO_HOURS"
+)
+
+var AllAlertsViolationTimeLimit = []AlertsViolationTimeLimit{
+	AlertsViolationTimeLimitEightHours,
+	AlertsViolationTimeLimitFourHours,
+	AlertsViolationTimeLimitNonMatchableLimitValue,
+	AlertsViolationTimeLimitOneHour,
+	AlertsViolationTimeLimitThirtyDays,
+	AlertsViolationTimeLimitTwelveHours,
+	AlertsViolationTimeLimitTwentyFourHours,
+	AlertsViolationTimeLimitTwoHours,
+}
 
 // ApmBrowserSummary includes the requested fields of the GraphQL type ApmBrowserApplicationSummaryData.
 // The GraphQL type's documentation follows.
@@ -6941,6 +7637,930 @@ func (v *AppUpdateResponse) GetBrowser() *AppUpdateBrowserAgentApplicationSettin
 func (v *AppUpdateResponse) GetEnable() *AppUpdateEnableAgentApplicationEnableBrowserResult {
 	return v.Enable
 }
+
+// AsNrqlConditionsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type AsNrqlConditionsActor struct {
+	// One account by id.
+	Account *AsNrqlConditionsActorAccount `json:"account"`
+}
+
+// GetAccount returns AsNrqlConditionsActor.Account, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActor) GetAccount() *AsNrqlConditionsActorAccount { return v.Account }
+
+// AsNrqlConditionsActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type AsNrqlConditionsActorAccount struct {
+	Alerts *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields `json:"alerts"`
+}
+
+// GetAlerts returns AsNrqlConditionsActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccount) GetAlerts() *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields struct {
+	// Search conditions of every product, legacy ones converted to NRQL form.
+	AsNrqlConditionsSearch *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet `json:"asNrqlConditionsSearch"`
+}
+
+// GetAsNrqlConditionsSearch returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields.AsNrqlConditionsSearch, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFields) GetAsNrqlConditionsSearch() *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet {
+	return v.AsNrqlConditionsSearch
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet includes the requested fields of the GraphQL type AlertsAsNrqlConditionsSearchResultSet.
+// The GraphQL type's documentation follows.
+//
+// One page of conditions in NRQL form.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet struct {
+	NextCursor     *string                                                                                                                                                       `json:"nextCursor"`
+	TotalCount     int                                                                                                                                                           `json:"totalCount"`
+	NrqlConditions []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition `json:"-"`
+}
+
+// GetNextCursor returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet.NextCursor, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetTotalCount returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet.TotalCount, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) GetTotalCount() int {
+	return v.TotalCount
+}
+
+// GetNrqlConditions returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet.NrqlConditions, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) GetNrqlConditions() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition {
+	return v.NrqlConditions
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet
+		NrqlConditions []json.RawMessage `json:"nrqlConditions"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.NrqlConditions
+		src := firstPass.NrqlConditions
+		*dst = make(
+			[]AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet.NrqlConditions: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet struct {
+	NextCursor *string `json:"nextCursor"`
+
+	TotalCount int `json:"totalCount"`
+
+	NrqlConditions []json.RawMessage `json:"nrqlConditions"`
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet) __premarshalJSON() (*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet, error) {
+	var retval __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet
+
+	retval.NextCursor = v.NextCursor
+	retval.TotalCount = v.TotalCount
+	{
+
+		dst := &retval.NrqlConditions
+		src := v.NrqlConditions
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSet.NrqlConditions: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition includes the requested fields of the GraphQL type AlertsAsNrqlBaselineCondition.
+// The GraphQL type's documentation follows.
+//
+// A baseline condition in NRQL form.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition struct {
+	Typename                  *string                                                                                                                                                                           `json:"__typename"`
+	Id                        string                                                                                                                                                                            `json:"id"`
+	Name                      string                                                                                                                                                                            `json:"name"`
+	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+}
+
+// GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Typename, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetId() string {
+	return v.Id
+}
+
+// GetName returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetName() string {
+	return v.Name
+}
+
+// GetEnabled returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetEnabled() bool {
+	return v.Enabled
+}
+
+// GetRunbookUrl returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetRunbookUrl() *string {
+	return v.RunbookUrl
+}
+
+// GetPolicyId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetPolicyId() string {
+	return v.PolicyId
+}
+
+// GetSourceProduct returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.SourceProduct, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetSourceProduct() AlertsAsNrqlSourceProduct {
+	return v.SourceProduct
+}
+
+// GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetTerms() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	PolicyId string `json:"policyId"`
+
+	SourceProduct AlertsAsNrqlSourceProduct `json:"sourceProduct"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) __premarshalJSON() (*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition, error) {
+	var retval __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.PolicyId = v.PolicyId
+	retval.SourceProduct = v.SourceProduct
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition includes the requested fields of the GraphQL interface AlertsAsNrqlCondition.
+//
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition is implemented by the following types:
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition
+// The GraphQL type's documentation follows.
+//
+// An alert condition of any product, shown in NRQL form (legacy conditions converted).
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition interface {
+	implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetId returns the interface-field "id" from its implementation.
+	GetId() string
+	// GetName returns the interface-field "name" from its implementation.
+	GetName() string
+	// GetEnabled returns the interface-field "enabled" from its implementation.
+	GetEnabled() bool
+	// GetRunbookUrl returns the interface-field "runbookUrl" from its implementation.
+	GetRunbookUrl() *string
+	// GetPolicyId returns the interface-field "policyId" from its implementation.
+	GetPolicyId() string
+	// GetSourceProduct returns the interface-field "sourceProduct" from its implementation.
+	GetSourceProduct() AlertsAsNrqlSourceProduct
+	// GetViolationTimeLimitSeconds returns the interface-field "violationTimeLimitSeconds" from its implementation.
+	GetViolationTimeLimitSeconds() *float64
+	// GetTerms returns the interface-field "terms" from its implementation.
+	GetTerms() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition() {
+}
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition() {
+}
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition() {
+}
+
+func __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition(b []byte, v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsAsNrqlBaselineCondition":
+		*v = new(AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsAsNrqlOutlierCondition":
+		*v = new(AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsAsNrqlStaticCondition":
+		*v = new(AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsAsNrqlCondition.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition(v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition:
+		typename = "AlertsAsNrqlBaselineCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition:
+		typename = "AlertsAsNrqlOutlierCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition:
+		typename = "AlertsAsNrqlStaticCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition: "%T"`, v)
+	}
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms includes the requested fields of the GraphQL type AlertsNrqlConditionTerms.
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of a baseline or outlier condition.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms struct {
+	Typename             *string                                 `json:"__typename"`
+	Operator             AlertsNrqlConditionTermsOperator        `json:"operator"`
+	Priority             AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold            float64                                 `json:"threshold"`
+	ThresholdDuration    float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.Typename, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetTypename() *string {
+	return v.Typename
+}
+
+// GetOperator returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.Operator, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetOperator() AlertsNrqlConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPriority returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.Priority, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetPriority() AlertsNrqlConditionPriority {
+	return v.Priority
+}
+
+// GetThreshold returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.Threshold, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetThreshold() float64 {
+	return v.Threshold
+}
+
+// GetThresholdDuration returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetThresholdDuration() float64 {
+	return v.ThresholdDuration
+}
+
+// GetThresholdOccurrences returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction includes the requested fields of the GraphQL type AlertsNrqlConditionTermsWithPrediction.
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of a static condition (may predict breaches).
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction struct {
+	Typename             *string                                 `json:"__typename"`
+	Operator             AlertsNrqlConditionTermsOperator        `json:"operator"`
+	Priority             AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold            float64                                 `json:"threshold"`
+	ThresholdDuration    float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.Typename, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetTypename() *string {
+	return v.Typename
+}
+
+// GetOperator returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.Operator, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetOperator() AlertsNrqlConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPriority returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.Priority, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetPriority() AlertsNrqlConditionPriority {
+	return v.Priority
+}
+
+// GetThreshold returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.Threshold, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetThreshold() float64 {
+	return v.Threshold
+}
+
+// GetThresholdDuration returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetThresholdDuration() float64 {
+	return v.ThresholdDuration
+}
+
+// GetThresholdOccurrences returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms includes the requested fields of the GraphQL interface AlertsNrqlTerms.
+//
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms is implemented by the following types:
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of an NRQL condition.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms interface {
+	implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetOperator returns the interface-field "operator" from its implementation.
+	GetOperator() AlertsNrqlConditionTermsOperator
+	// GetPriority returns the interface-field "priority" from its implementation.
+	GetPriority() AlertsNrqlConditionPriority
+	// GetThreshold returns the interface-field "threshold" from its implementation.
+	GetThreshold() float64
+	// GetThresholdDuration returns the interface-field "thresholdDuration" from its implementation.
+	GetThresholdDuration() float64
+	// GetThresholdOccurrences returns the interface-field "thresholdOccurrences" from its implementation.
+	GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms) implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms() {
+}
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction) implementsGraphQLInterfaceAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms() {
+}
+
+func __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(b []byte, v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsNrqlConditionTerms":
+		*v = new(AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlConditionTermsWithPrediction":
+		*v = new(AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsNrqlTerms.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms:
+		typename = "AlertsNrqlConditionTerms"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms
+		}{typename, v}
+		return json.Marshal(result)
+	case *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction:
+		typename = "AlertsNrqlConditionTermsWithPrediction"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTermsWithPrediction
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms: "%T"`, v)
+	}
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition includes the requested fields of the GraphQL type AlertsAsNrqlOutlierCondition.
+// The GraphQL type's documentation follows.
+//
+// An outlier condition in NRQL form.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition struct {
+	Typename                  *string                                                                                                                                                                           `json:"__typename"`
+	Id                        string                                                                                                                                                                            `json:"id"`
+	Name                      string                                                                                                                                                                            `json:"name"`
+	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+}
+
+// GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Typename, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Id, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetId() string {
+	return v.Id
+}
+
+// GetName returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Name, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetName() string {
+	return v.Name
+}
+
+// GetEnabled returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetEnabled() bool {
+	return v.Enabled
+}
+
+// GetRunbookUrl returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetRunbookUrl() *string {
+	return v.RunbookUrl
+}
+
+// GetPolicyId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetPolicyId() string {
+	return v.PolicyId
+}
+
+// GetSourceProduct returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.SourceProduct, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetSourceProduct() AlertsAsNrqlSourceProduct {
+	return v.SourceProduct
+}
+
+// GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Terms, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetTerms() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	PolicyId string `json:"policyId"`
+
+	SourceProduct AlertsAsNrqlSourceProduct `json:"sourceProduct"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) __premarshalJSON() (*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition, error) {
+	var retval __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.PolicyId = v.PolicyId
+	retval.SourceProduct = v.SourceProduct
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition includes the requested fields of the GraphQL type AlertsAsNrqlStaticCondition.
+// The GraphQL type's documentation follows.
+//
+// A static-threshold condition in NRQL form.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition struct {
+	Typename                  *string                                                                                                                                                                           `json:"__typename"`
+	Id                        string                                                                                                                                                                            `json:"id"`
+	Name                      string                                                                                                                                                                            `json:"name"`
+	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+}
+
+// GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Typename, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetId() string {
+	return v.Id
+}
+
+// GetName returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetName() string {
+	return v.Name
+}
+
+// GetEnabled returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetEnabled() bool {
+	return v.Enabled
+}
+
+// GetRunbookUrl returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetRunbookUrl() *string {
+	return v.RunbookUrl
+}
+
+// GetPolicyId returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetPolicyId() string {
+	return v.PolicyId
+}
+
+// GetSourceProduct returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.SourceProduct, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetSourceProduct() AlertsAsNrqlSourceProduct {
+	return v.SourceProduct
+}
+
+// GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetTerms() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	PolicyId string `json:"policyId"`
+
+	SourceProduct AlertsAsNrqlSourceProduct `json:"sourceProduct"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) __premarshalJSON() (*__premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition, error) {
+	var retval __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.PolicyId = v.PolicyId
+	retval.SourceProduct = v.SourceProduct
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// AsNrqlConditionsResponse is returned by AsNrqlConditions on success.
+type AsNrqlConditionsResponse struct {
+	// Data scoped to the caller.
+	Actor *AsNrqlConditionsActor `json:"actor"`
+}
+
+// GetActor returns AsNrqlConditionsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsResponse) GetActor() *AsNrqlConditionsActor { return v.Actor }
 
 // BrowserCreateAgentApplicationCreateBrowserAgentApplicationCreateBrowserResult includes the requested fields of the GraphQL type AgentApplicationCreateBrowserResult.
 // The GraphQL type's documentation follows.
@@ -22058,6 +23678,30 @@ type ChangeTrackingFeatureFlagFieldsInput struct {
 
 // GetFeatureFlagId returns ChangeTrackingFeatureFlagFieldsInput.FeatureFlagId, and is useful for accessing the field via an interface.
 func (v *ChangeTrackingFeatureFlagFieldsInput) GetFeatureFlagId() string { return v.FeatureFlagId }
+
+// ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse includes the requested fields of the GraphQL type AlertsConditionDeleteResponse.
+// The GraphQL type's documentation follows.
+//
+// Result of deleting an alert condition.
+type ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse struct {
+	Id string `json:"id"`
+}
+
+// GetId returns ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse.Id, and is useful for accessing the field via an interface.
+func (v *ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse) GetId() string {
+	return v.Id
+}
+
+// ConditionDeleteResponse is returned by ConditionDelete on success.
+type ConditionDeleteResponse struct {
+	// Delete an alert condition of any kind.
+	AlertsConditionDelete *ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse `json:"alertsConditionDelete"`
+}
+
+// GetAlertsConditionDelete returns ConditionDeleteResponse.AlertsConditionDelete, and is useful for accessing the field via an interface.
+func (v *ConditionDeleteResponse) GetAlertsConditionDelete() *ConditionDeleteAlertsConditionDeleteAlertsConditionDeleteResponse {
+	return v.AlertsConditionDelete
+}
 
 // DeploymentCreateChangeTrackingCreateDeploymentChangeTrackingDeployment includes the requested fields of the GraphQL type ChangeTrackingDeployment.
 // The GraphQL type's documentation follows.
@@ -40321,6 +41965,3127 @@ func (v *MobileSummary) GetMobileSessionCount() *int { return v.MobileSessionCou
 // GetNetworkFailureRate returns MobileSummary.NetworkFailureRate, and is useful for accessing the field via an interface.
 func (v *MobileSummary) GetNetworkFailureRate() *float64 { return v.NetworkFailureRate }
 
+// NrqlConditionActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type NrqlConditionActor struct {
+	// One account by id.
+	Account *NrqlConditionActorAccount `json:"account"`
+}
+
+// GetAccount returns NrqlConditionActor.Account, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActor) GetAccount() *NrqlConditionActorAccount { return v.Account }
+
+// NrqlConditionActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type NrqlConditionActorAccount struct {
+	Alerts *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields `json:"alerts"`
+}
+
+// GetAlerts returns NrqlConditionActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccount) GetAlerts() *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type NrqlConditionActorAccountAlertsAlertsAccountStitchedFields struct {
+	NrqlCondition *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition `json:"-"`
+}
+
+// GetNrqlCondition returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFields.NrqlCondition, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields) GetNrqlCondition() *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition {
+	return v.NrqlCondition
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionActorAccountAlertsAlertsAccountStitchedFields
+		NrqlCondition json.RawMessage `json:"nrqlCondition"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionActorAccountAlertsAlertsAccountStitchedFields = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.NrqlCondition
+		src := firstPass.NrqlCondition
+		if len(src) != 0 && string(src) != "null" {
+			*dst = new(NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition)
+			err = __unmarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition(
+				src, *dst)
+			if err != nil {
+				return fmt.Errorf(
+					"unable to unmarshal NrqlConditionActorAccountAlertsAlertsAccountStitchedFields.NrqlCondition: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFields struct {
+	NrqlCondition json.RawMessage `json:"nrqlCondition"`
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFields) __premarshalJSON() (*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFields, error) {
+	var retval __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFields
+
+	{
+
+		dst := &retval.NrqlCondition
+		src := v.NrqlCondition
+		if src != nil {
+			var err error
+			*dst, err = __marshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition(
+				src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionActorAccountAlertsAlertsAccountStitchedFields.NrqlCondition: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition includes the requested fields of the GraphQL type AlertsNrqlBaselineCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with thresholds relative to a learned baseline.
+type NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition struct {
+	Typename                                       *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlBaselineCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+}
+
+// GetName returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+}
+
+// GetEnabled returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+}
+
+// GetBaselineDirection returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlBaselineCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+
+	BaselineDirection AlertsNrqlBaselineDirection `json:"baselineDirection"`
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) __premarshalJSON() (*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition, error) {
+	var retval __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	retval.BaselineDirection = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+	return &retval, nil
+}
+
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition includes the requested fields of the GraphQL interface AlertsNrqlCondition.
+//
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition is implemented by the following types:
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+type NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition interface {
+	implementsGraphQLInterfaceNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	NrqlConditionFields
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition) implementsGraphQLInterfaceNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition() {
+}
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) implementsGraphQLInterfaceNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition() {
+}
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) implementsGraphQLInterfaceNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition() {
+}
+
+func __unmarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition(b []byte, v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsNrqlBaselineCondition":
+		*v = new(NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlOutlierCondition":
+		*v = new(NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlStaticCondition":
+		*v = new(NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsNrqlCondition.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition(v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition:
+		typename = "AlertsNrqlBaselineCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlBaselineCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition:
+		typename = "AlertsNrqlOutlierCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition:
+		typename = "AlertsNrqlStaticCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlCondition: "%T"`, v)
+	}
+}
+
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition includes the requested fields of the GraphQL type AlertsNrqlOutlierCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition that flags outlying facets.
+type NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition struct {
+	Typename                                      *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlOutlierCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Id
+}
+
+// GetName returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Name
+}
+
+// GetEnabled returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlOutlierCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition) __premarshalJSON() (*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition, error) {
+	var retval __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlOutlierCondition.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition includes the requested fields of the GraphQL type AlertsNrqlStaticCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with fixed thresholds.
+type NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition struct {
+	Typename                                     *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlStaticCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+}
+
+// GetName returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+}
+
+// GetEnabled returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlStaticCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition) __premarshalJSON() (*__premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition, error) {
+	var retval __premarshalNrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionAlertsNrqlStaticCondition.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition includes the requested fields of the GraphQL type AlertsNrqlBaselineCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with thresholds relative to a learned baseline.
+type NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition struct {
+	NrqlConditionFieldsAlertsNrqlBaselineCondition `json:"-"`
+}
+
+// GetId returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+}
+
+// GetName returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+}
+
+// GetEnabled returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+}
+
+// GetBaselineDirection returns NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+}
+
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlBaselineCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+
+	BaselineDirection AlertsNrqlBaselineDirection `json:"baselineDirection"`
+}
+
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition) __premarshalJSON() (*__premarshalNrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition, error) {
+	var retval __premarshalNrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition
+
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	retval.BaselineDirection = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+	return &retval, nil
+}
+
+// NrqlConditionBaselineCreateResponse is returned by NrqlConditionBaselineCreate on success.
+type NrqlConditionBaselineCreateResponse struct {
+	// Create a baseline NRQL condition in a policy.
+	AlertsNrqlConditionBaselineCreate *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition `json:"alertsNrqlConditionBaselineCreate"`
+}
+
+// GetAlertsNrqlConditionBaselineCreate returns NrqlConditionBaselineCreateResponse.AlertsNrqlConditionBaselineCreate, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineCreateResponse) GetAlertsNrqlConditionBaselineCreate() *NrqlConditionBaselineCreateAlertsNrqlConditionBaselineCreateAlertsNrqlBaselineCondition {
+	return v.AlertsNrqlConditionBaselineCreate
+}
+
+// NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition includes the requested fields of the GraphQL type AlertsNrqlBaselineCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with thresholds relative to a learned baseline.
+type NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition struct {
+	NrqlConditionFieldsAlertsNrqlBaselineCondition `json:"-"`
+}
+
+// GetId returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+}
+
+// GetName returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+}
+
+// GetEnabled returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+}
+
+// GetBaselineDirection returns NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+}
+
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlBaselineCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+
+	BaselineDirection AlertsNrqlBaselineDirection `json:"baselineDirection"`
+}
+
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition) __premarshalJSON() (*__premarshalNrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition, error) {
+	var retval __premarshalNrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition
+
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	retval.BaselineDirection = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+	return &retval, nil
+}
+
+// NrqlConditionBaselineUpdateResponse is returned by NrqlConditionBaselineUpdate on success.
+type NrqlConditionBaselineUpdateResponse struct {
+	// Update a baseline NRQL condition.
+	AlertsNrqlConditionBaselineUpdate *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition `json:"alertsNrqlConditionBaselineUpdate"`
+}
+
+// GetAlertsNrqlConditionBaselineUpdate returns NrqlConditionBaselineUpdateResponse.AlertsNrqlConditionBaselineUpdate, and is useful for accessing the field via an interface.
+func (v *NrqlConditionBaselineUpdateResponse) GetAlertsNrqlConditionBaselineUpdate() *NrqlConditionBaselineUpdateAlertsNrqlConditionBaselineUpdateAlertsNrqlBaselineCondition {
+	return v.AlertsNrqlConditionBaselineUpdate
+}
+
+// NrqlConditionFields includes the GraphQL fields of AlertsNrqlCondition requested by the fragment NrqlConditionFields.
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+//
+// NrqlConditionFields is implemented by the following types:
+// NrqlConditionFieldsAlertsNrqlBaselineCondition
+// NrqlConditionFieldsAlertsNrqlOutlierCondition
+// NrqlConditionFieldsAlertsNrqlStaticCondition
+type NrqlConditionFields interface {
+	implementsGraphQLInterfaceNrqlConditionFields()
+	// GetId returns the interface-field "id" from its implementation.
+	GetId() string
+	// GetName returns the interface-field "name" from its implementation.
+	GetName() string
+	// GetEnabled returns the interface-field "enabled" from its implementation.
+	GetEnabled() bool
+	// GetRunbookUrl returns the interface-field "runbookUrl" from its implementation.
+	GetRunbookUrl() *string
+	// GetType returns the interface-field "type" from its implementation.
+	GetType() AlertsNrqlConditionType
+	// GetPolicyId returns the interface-field "policyId" from its implementation.
+	GetPolicyId() string
+	// GetEntityGuid returns the interface-field "entityGuid" from its implementation.
+	GetEntityGuid() string
+	// GetViolationTimeLimitSeconds returns the interface-field "violationTimeLimitSeconds" from its implementation.
+	GetViolationTimeLimitSeconds() *float64
+	// GetNrql returns the interface-field "nrql" from its implementation.
+	GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery
+	// GetSignal returns the interface-field "signal" from its implementation.
+	GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal
+	// GetExpiration returns the interface-field "expiration" from its implementation.
+	GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration
+	// GetTerms returns the interface-field "terms" from its implementation.
+	GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) implementsGraphQLInterfaceNrqlConditionFields() {
+}
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) implementsGraphQLInterfaceNrqlConditionFields() {
+}
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) implementsGraphQLInterfaceNrqlConditionFields() {
+}
+
+func __unmarshalNrqlConditionFields(b []byte, v *NrqlConditionFields) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsNrqlBaselineCondition":
+		*v = new(NrqlConditionFieldsAlertsNrqlBaselineCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlOutlierCondition":
+		*v = new(NrqlConditionFieldsAlertsNrqlOutlierCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlStaticCondition":
+		*v = new(NrqlConditionFieldsAlertsNrqlStaticCondition)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsNrqlCondition.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for NrqlConditionFields: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalNrqlConditionFields(v *NrqlConditionFields) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *NrqlConditionFieldsAlertsNrqlBaselineCondition:
+		typename = "AlertsNrqlBaselineCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionFieldsAlertsNrqlBaselineCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionFieldsAlertsNrqlOutlierCondition:
+		typename = "AlertsNrqlOutlierCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionFieldsAlertsNrqlOutlierCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionFieldsAlertsNrqlStaticCondition:
+		typename = "AlertsNrqlStaticCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionFieldsAlertsNrqlStaticCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for NrqlConditionFields: "%T"`, v)
+	}
+}
+
+// NrqlConditionFields includes the GraphQL fields of AlertsNrqlBaselineCondition requested by the fragment NrqlConditionFields.
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+type NrqlConditionFieldsAlertsNrqlBaselineCondition struct {
+	Id                        string                                                     `json:"id"`
+	Name                      string                                                     `json:"name"`
+	Enabled                   bool                                                       `json:"enabled"`
+	RunbookUrl                *string                                                    `json:"runbookUrl"`
+	Type                      AlertsNrqlConditionType                                    `json:"type"`
+	PolicyId                  string                                                     `json:"policyId"`
+	EntityGuid                string                                                     `json:"entityGuid"`
+	ViolationTimeLimitSeconds *float64                                                   `json:"violationTimeLimitSeconds"`
+	Nrql                      NrqlConditionFieldsNrqlAlertsNrqlConditionQuery            `json:"nrql"`
+	Signal                    NrqlConditionFieldsSignalAlertsNrqlConditionSignal         `json:"signal"`
+	Expiration                NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+	Terms                     []NrqlConditionFieldsTermsAlertsNrqlTerms                  `json:"-"`
+	BaselineDirection         AlertsNrqlBaselineDirection                                `json:"baselineDirection"`
+}
+
+// GetId returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetId() string { return v.Id }
+
+// GetName returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetName() string { return v.Name }
+
+// GetEnabled returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetEnabled() bool { return v.Enabled }
+
+// GetRunbookUrl returns NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetType returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetType() AlertsNrqlConditionType {
+	return v.Type
+}
+
+// GetPolicyId returns NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetPolicyId() string { return v.PolicyId }
+
+// GetEntityGuid returns NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetEntityGuid() string { return v.EntityGuid }
+
+// GetViolationTimeLimitSeconds returns NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
+}
+
+// GetSignal returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.Signal
+}
+
+// GetExpiration returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.Expiration
+}
+
+// GetTerms returns NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+// GetBaselineDirection returns NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.BaselineDirection
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionFieldsAlertsNrqlBaselineCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionFieldsAlertsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]NrqlConditionFieldsTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionFieldsAlertsNrqlBaselineCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+
+	BaselineDirection AlertsNrqlBaselineDirection `json:"baselineDirection"`
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlBaselineCondition) __premarshalJSON() (*__premarshalNrqlConditionFieldsAlertsNrqlBaselineCondition, error) {
+	var retval __premarshalNrqlConditionFieldsAlertsNrqlBaselineCondition
+
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.Type = v.Type
+	retval.PolicyId = v.PolicyId
+	retval.EntityGuid = v.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
+	retval.Signal = v.Signal
+	retval.Expiration = v.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	retval.BaselineDirection = v.BaselineDirection
+	return &retval, nil
+}
+
+// NrqlConditionFields includes the GraphQL fields of AlertsNrqlOutlierCondition requested by the fragment NrqlConditionFields.
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+type NrqlConditionFieldsAlertsNrqlOutlierCondition struct {
+	Id                        string                                                     `json:"id"`
+	Name                      string                                                     `json:"name"`
+	Enabled                   bool                                                       `json:"enabled"`
+	RunbookUrl                *string                                                    `json:"runbookUrl"`
+	Type                      AlertsNrqlConditionType                                    `json:"type"`
+	PolicyId                  string                                                     `json:"policyId"`
+	EntityGuid                string                                                     `json:"entityGuid"`
+	ViolationTimeLimitSeconds *float64                                                   `json:"violationTimeLimitSeconds"`
+	Nrql                      NrqlConditionFieldsNrqlAlertsNrqlConditionQuery            `json:"nrql"`
+	Signal                    NrqlConditionFieldsSignalAlertsNrqlConditionSignal         `json:"signal"`
+	Expiration                NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+	Terms                     []NrqlConditionFieldsTermsAlertsNrqlTerms                  `json:"-"`
+}
+
+// GetId returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetId() string { return v.Id }
+
+// GetName returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetName() string { return v.Name }
+
+// GetEnabled returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetEnabled() bool { return v.Enabled }
+
+// GetRunbookUrl returns NrqlConditionFieldsAlertsNrqlOutlierCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetType returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetType() AlertsNrqlConditionType {
+	return v.Type
+}
+
+// GetPolicyId returns NrqlConditionFieldsAlertsNrqlOutlierCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetPolicyId() string { return v.PolicyId }
+
+// GetEntityGuid returns NrqlConditionFieldsAlertsNrqlOutlierCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetEntityGuid() string { return v.EntityGuid }
+
+// GetViolationTimeLimitSeconds returns NrqlConditionFieldsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
+}
+
+// GetSignal returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.Signal
+}
+
+// GetExpiration returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.Expiration
+}
+
+// GetTerms returns NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionFieldsAlertsNrqlOutlierCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionFieldsAlertsNrqlOutlierCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]NrqlConditionFieldsTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionFieldsAlertsNrqlOutlierCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlOutlierCondition) __premarshalJSON() (*__premarshalNrqlConditionFieldsAlertsNrqlOutlierCondition, error) {
+	var retval __premarshalNrqlConditionFieldsAlertsNrqlOutlierCondition
+
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.Type = v.Type
+	retval.PolicyId = v.PolicyId
+	retval.EntityGuid = v.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
+	retval.Signal = v.Signal
+	retval.Expiration = v.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionFields includes the GraphQL fields of AlertsNrqlStaticCondition requested by the fragment NrqlConditionFields.
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+type NrqlConditionFieldsAlertsNrqlStaticCondition struct {
+	Id                        string                                                     `json:"id"`
+	Name                      string                                                     `json:"name"`
+	Enabled                   bool                                                       `json:"enabled"`
+	RunbookUrl                *string                                                    `json:"runbookUrl"`
+	Type                      AlertsNrqlConditionType                                    `json:"type"`
+	PolicyId                  string                                                     `json:"policyId"`
+	EntityGuid                string                                                     `json:"entityGuid"`
+	ViolationTimeLimitSeconds *float64                                                   `json:"violationTimeLimitSeconds"`
+	Nrql                      NrqlConditionFieldsNrqlAlertsNrqlConditionQuery            `json:"nrql"`
+	Signal                    NrqlConditionFieldsSignalAlertsNrqlConditionSignal         `json:"signal"`
+	Expiration                NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+	Terms                     []NrqlConditionFieldsTermsAlertsNrqlTerms                  `json:"-"`
+}
+
+// GetId returns NrqlConditionFieldsAlertsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetId() string { return v.Id }
+
+// GetName returns NrqlConditionFieldsAlertsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetName() string { return v.Name }
+
+// GetEnabled returns NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetEnabled() bool { return v.Enabled }
+
+// GetRunbookUrl returns NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetRunbookUrl() *string { return v.RunbookUrl }
+
+// GetType returns NrqlConditionFieldsAlertsNrqlStaticCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetType() AlertsNrqlConditionType {
+	return v.Type
+}
+
+// GetPolicyId returns NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetPolicyId() string { return v.PolicyId }
+
+// GetEntityGuid returns NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetEntityGuid() string { return v.EntityGuid }
+
+// GetViolationTimeLimitSeconds returns NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
+}
+
+// GetSignal returns NrqlConditionFieldsAlertsNrqlStaticCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.Signal
+}
+
+// GetExpiration returns NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.Expiration
+}
+
+// GetTerms returns NrqlConditionFieldsAlertsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.Terms
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionFieldsAlertsNrqlStaticCondition
+		Terms []json.RawMessage `json:"terms"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionFieldsAlertsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Terms
+		src := firstPass.Terms
+		*dst = make(
+			[]NrqlConditionFieldsTermsAlertsNrqlTerms,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionFieldsAlertsNrqlStaticCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionFieldsAlertsNrqlStaticCondition) __premarshalJSON() (*__premarshalNrqlConditionFieldsAlertsNrqlStaticCondition, error) {
+	var retval __premarshalNrqlConditionFieldsAlertsNrqlStaticCondition
+
+	retval.Id = v.Id
+	retval.Name = v.Name
+	retval.Enabled = v.Enabled
+	retval.RunbookUrl = v.RunbookUrl
+	retval.Type = v.Type
+	retval.PolicyId = v.PolicyId
+	retval.EntityGuid = v.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
+	retval.Signal = v.Signal
+	retval.Expiration = v.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration includes the requested fields of the GraphQL type AlertsNrqlConditionExpiration.
+// The GraphQL type's documentation follows.
+//
+// What happens when the signal stops.
+type NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration struct {
+	ExpirationDuration          *float64 `json:"expirationDuration"`
+	OpenViolationOnExpiration   *bool    `json:"openViolationOnExpiration"`
+	CloseViolationsOnExpiration *bool    `json:"closeViolationsOnExpiration"`
+}
+
+// GetExpirationDuration returns NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration.ExpirationDuration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration) GetExpirationDuration() *float64 {
+	return v.ExpirationDuration
+}
+
+// GetOpenViolationOnExpiration returns NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration.OpenViolationOnExpiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration) GetOpenViolationOnExpiration() *bool {
+	return v.OpenViolationOnExpiration
+}
+
+// GetCloseViolationsOnExpiration returns NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration.CloseViolationsOnExpiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration) GetCloseViolationsOnExpiration() *bool {
+	return v.CloseViolationsOnExpiration
+}
+
+// NrqlConditionFieldsNrqlAlertsNrqlConditionQuery includes the requested fields of the GraphQL type AlertsNrqlConditionQuery.
+// The GraphQL type's documentation follows.
+//
+// The NRQL query evaluated by a condition.
+type NrqlConditionFieldsNrqlAlertsNrqlConditionQuery struct {
+	Query string `json:"query"`
+}
+
+// GetQuery returns NrqlConditionFieldsNrqlAlertsNrqlConditionQuery.Query, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsNrqlAlertsNrqlConditionQuery) GetQuery() string { return v.Query }
+
+// NrqlConditionFieldsSignalAlertsNrqlConditionSignal includes the requested fields of the GraphQL type AlertsNrqlConditionSignal.
+// The GraphQL type's documentation follows.
+//
+// How the condition aggregates its signal.
+type NrqlConditionFieldsSignalAlertsNrqlConditionSignal struct {
+	AggregationWindow *float64                       `json:"aggregationWindow"`
+	AggregationDelay  *float64                       `json:"aggregationDelay"`
+	AggregationMethod *AlertsSignalAggregationMethod `json:"aggregationMethod"`
+	FillOption        *AlertsFillOption              `json:"fillOption"`
+	FillValue         *float64                       `json:"fillValue"`
+}
+
+// GetAggregationWindow returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationWindow, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationWindow() *float64 {
+	return v.AggregationWindow
+}
+
+// GetAggregationDelay returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationDelay, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationDelay() *float64 {
+	return v.AggregationDelay
+}
+
+// GetAggregationMethod returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationMethod, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationMethod() *AlertsSignalAggregationMethod {
+	return v.AggregationMethod
+}
+
+// GetFillOption returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.FillOption, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetFillOption() *AlertsFillOption {
+	return v.FillOption
+}
+
+// GetFillValue returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.FillValue, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetFillValue() *float64 {
+	return v.FillValue
+}
+
+// NrqlConditionFieldsTermsAlertsNrqlConditionTerms includes the requested fields of the GraphQL type AlertsNrqlConditionTerms.
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of a baseline or outlier condition.
+type NrqlConditionFieldsTermsAlertsNrqlConditionTerms struct {
+	Typename             *string                                 `json:"__typename"`
+	Operator             AlertsNrqlConditionTermsOperator        `json:"operator"`
+	Priority             AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold            float64                                 `json:"threshold"`
+	ThresholdDuration    float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetTypename returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetTypename() *string { return v.Typename }
+
+// GetOperator returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.Operator, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetOperator() AlertsNrqlConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPriority returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.Priority, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetPriority() AlertsNrqlConditionPriority {
+	return v.Priority
+}
+
+// GetThreshold returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.Threshold, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetThreshold() float64 { return v.Threshold }
+
+// GetThresholdDuration returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetThresholdDuration() float64 {
+	return v.ThresholdDuration
+}
+
+// GetThresholdOccurrences returns NrqlConditionFieldsTermsAlertsNrqlConditionTerms.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+// NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction includes the requested fields of the GraphQL type AlertsNrqlConditionTermsWithPrediction.
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of a static condition (may predict breaches).
+type NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction struct {
+	Typename             *string                                 `json:"__typename"`
+	Operator             AlertsNrqlConditionTermsOperator        `json:"operator"`
+	Priority             AlertsNrqlConditionPriority             `json:"priority"`
+	Threshold            float64                                 `json:"threshold"`
+	ThresholdDuration    float64                                 `json:"thresholdDuration"`
+	ThresholdOccurrences AlertsNrqlConditionThresholdOccurrences `json:"thresholdOccurrences"`
+}
+
+// GetTypename returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetTypename() *string {
+	return v.Typename
+}
+
+// GetOperator returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.Operator, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetOperator() AlertsNrqlConditionTermsOperator {
+	return v.Operator
+}
+
+// GetPriority returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.Priority, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetPriority() AlertsNrqlConditionPriority {
+	return v.Priority
+}
+
+// GetThreshold returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.Threshold, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetThreshold() float64 {
+	return v.Threshold
+}
+
+// GetThresholdDuration returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.ThresholdDuration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetThresholdDuration() float64 {
+	return v.ThresholdDuration
+}
+
+// GetThresholdOccurrences returns NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction.ThresholdOccurrences, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences {
+	return v.ThresholdOccurrences
+}
+
+// NrqlConditionFieldsTermsAlertsNrqlTerms includes the requested fields of the GraphQL interface AlertsNrqlTerms.
+//
+// NrqlConditionFieldsTermsAlertsNrqlTerms is implemented by the following types:
+// NrqlConditionFieldsTermsAlertsNrqlConditionTerms
+// NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction
+// The GraphQL type's documentation follows.
+//
+// Threshold terms of an NRQL condition.
+type NrqlConditionFieldsTermsAlertsNrqlTerms interface {
+	implementsGraphQLInterfaceNrqlConditionFieldsTermsAlertsNrqlTerms()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetOperator returns the interface-field "operator" from its implementation.
+	GetOperator() AlertsNrqlConditionTermsOperator
+	// GetPriority returns the interface-field "priority" from its implementation.
+	GetPriority() AlertsNrqlConditionPriority
+	// GetThreshold returns the interface-field "threshold" from its implementation.
+	GetThreshold() float64
+	// GetThresholdDuration returns the interface-field "thresholdDuration" from its implementation.
+	GetThresholdDuration() float64
+	// GetThresholdOccurrences returns the interface-field "thresholdOccurrences" from its implementation.
+	GetThresholdOccurrences() AlertsNrqlConditionThresholdOccurrences
+}
+
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTerms) implementsGraphQLInterfaceNrqlConditionFieldsTermsAlertsNrqlTerms() {
+}
+func (v *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction) implementsGraphQLInterfaceNrqlConditionFieldsTermsAlertsNrqlTerms() {
+}
+
+func __unmarshalNrqlConditionFieldsTermsAlertsNrqlTerms(b []byte, v *NrqlConditionFieldsTermsAlertsNrqlTerms) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsNrqlConditionTerms":
+		*v = new(NrqlConditionFieldsTermsAlertsNrqlConditionTerms)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlConditionTermsWithPrediction":
+		*v = new(NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsNrqlTerms.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for NrqlConditionFieldsTermsAlertsNrqlTerms: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(v *NrqlConditionFieldsTermsAlertsNrqlTerms) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *NrqlConditionFieldsTermsAlertsNrqlConditionTerms:
+		typename = "AlertsNrqlConditionTerms"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*NrqlConditionFieldsTermsAlertsNrqlConditionTerms
+		}{typename, v}
+		return json.Marshal(result)
+	case *NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction:
+		typename = "AlertsNrqlConditionTermsWithPrediction"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*NrqlConditionFieldsTermsAlertsNrqlConditionTermsWithPrediction
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for NrqlConditionFieldsTermsAlertsNrqlTerms: "%T"`, v)
+	}
+}
+
+// NrqlConditionResponse is returned by NrqlCondition on success.
+type NrqlConditionResponse struct {
+	// Data scoped to the caller.
+	Actor *NrqlConditionActor `json:"actor"`
+}
+
+// GetActor returns NrqlConditionResponse.Actor, and is useful for accessing the field via an interface.
+func (v *NrqlConditionResponse) GetActor() *NrqlConditionActor { return v.Actor }
+
+// NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition includes the requested fields of the GraphQL type AlertsNrqlStaticCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with fixed thresholds.
+type NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition struct {
+	NrqlConditionFieldsAlertsNrqlStaticCondition `json:"-"`
+}
+
+// GetId returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+}
+
+// GetName returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+}
+
+// GetEnabled returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+}
+
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlStaticCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition) __premarshalJSON() (*__premarshalNrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition, error) {
+	var retval __premarshalNrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition
+
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionStaticCreateResponse is returned by NrqlConditionStaticCreate on success.
+type NrqlConditionStaticCreateResponse struct {
+	// Create a static NRQL condition in a policy.
+	AlertsNrqlConditionStaticCreate *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition `json:"alertsNrqlConditionStaticCreate"`
+}
+
+// GetAlertsNrqlConditionStaticCreate returns NrqlConditionStaticCreateResponse.AlertsNrqlConditionStaticCreate, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticCreateResponse) GetAlertsNrqlConditionStaticCreate() *NrqlConditionStaticCreateAlertsNrqlConditionStaticCreateAlertsNrqlStaticCondition {
+	return v.AlertsNrqlConditionStaticCreate
+}
+
+// NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition includes the requested fields of the GraphQL type AlertsNrqlStaticCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with fixed thresholds.
+type NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition struct {
+	NrqlConditionFieldsAlertsNrqlStaticCondition `json:"-"`
+}
+
+// GetId returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+}
+
+// GetName returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+}
+
+// GetEnabled returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+}
+
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlStaticCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition struct {
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition) __premarshalJSON() (*__premarshalNrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition, error) {
+	var retval __premarshalNrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition
+
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionStaticUpdateResponse is returned by NrqlConditionStaticUpdate on success.
+type NrqlConditionStaticUpdateResponse struct {
+	// Update a static NRQL condition.
+	AlertsNrqlConditionStaticUpdate *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition `json:"alertsNrqlConditionStaticUpdate"`
+}
+
+// GetAlertsNrqlConditionStaticUpdate returns NrqlConditionStaticUpdateResponse.AlertsNrqlConditionStaticUpdate, and is useful for accessing the field via an interface.
+func (v *NrqlConditionStaticUpdateResponse) GetAlertsNrqlConditionStaticUpdate() *NrqlConditionStaticUpdateAlertsNrqlConditionStaticUpdateAlertsNrqlStaticCondition {
+	return v.AlertsNrqlConditionStaticUpdate
+}
+
+// NrqlConditionsActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type NrqlConditionsActor struct {
+	// One account by id.
+	Account *NrqlConditionsActorAccount `json:"account"`
+}
+
+// GetAccount returns NrqlConditionsActor.Account, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActor) GetAccount() *NrqlConditionsActorAccount { return v.Account }
+
+// NrqlConditionsActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type NrqlConditionsActorAccount struct {
+	Alerts *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields `json:"alerts"`
+}
+
+// GetAlerts returns NrqlConditionsActorAccount.Alerts, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccount) GetAlerts() *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields {
+	return v.Alerts
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields includes the requested fields of the GraphQL type AlertsAccountStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// Alerting configuration reads for one account.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields struct {
+	NrqlConditionsSearch *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet `json:"nrqlConditionsSearch"`
+}
+
+// GetNrqlConditionsSearch returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields.NrqlConditionsSearch, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFields) GetNrqlConditionsSearch() *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet {
+	return v.NrqlConditionsSearch
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet includes the requested fields of the GraphQL type AlertsNrqlConditionsSearchResultSet.
+// The GraphQL type's documentation follows.
+//
+// One page of NRQL alert conditions.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet struct {
+	NextCursor     *string                                                                                                                                               `json:"nextCursor"`
+	TotalCount     int                                                                                                                                                   `json:"totalCount"`
+	NrqlConditions []NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition `json:"-"`
+}
+
+// GetNextCursor returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet.NextCursor, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetTotalCount returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet.TotalCount, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) GetTotalCount() int {
+	return v.TotalCount
+}
+
+// GetNrqlConditions returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet.NrqlConditions, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) GetNrqlConditions() []NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition {
+	return v.NrqlConditions
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet
+		NrqlConditions []json.RawMessage `json:"nrqlConditions"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.NrqlConditions
+		src := firstPass.NrqlConditions
+		*dst = make(
+			[]NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				err = __unmarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition(
+					src, dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet.NrqlConditions: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet struct {
+	NextCursor *string `json:"nextCursor"`
+
+	TotalCount int `json:"totalCount"`
+
+	NrqlConditions []json.RawMessage `json:"nrqlConditions"`
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet) __premarshalJSON() (*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet, error) {
+	var retval __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet
+
+	retval.NextCursor = v.NextCursor
+	retval.TotalCount = v.TotalCount
+	{
+
+		dst := &retval.NrqlConditions
+		src := v.NrqlConditions
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSet.NrqlConditions: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition includes the requested fields of the GraphQL type AlertsNrqlBaselineCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with thresholds relative to a learned baseline.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition struct {
+	Typename                                       *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlBaselineCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+}
+
+// GetName returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+}
+
+// GetEnabled returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+}
+
+// GetBaselineDirection returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.BaselineDirection, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) GetBaselineDirection() AlertsNrqlBaselineDirection {
+	return v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlBaselineCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+
+	BaselineDirection AlertsNrqlBaselineDirection `json:"baselineDirection"`
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) __premarshalJSON() (*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition, error) {
+	var retval __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition.NrqlConditionFieldsAlertsNrqlBaselineCondition.Terms: %w", err)
+			}
+		}
+	}
+	retval.BaselineDirection = v.NrqlConditionFieldsAlertsNrqlBaselineCondition.BaselineDirection
+	return &retval, nil
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition includes the requested fields of the GraphQL interface AlertsNrqlCondition.
+//
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition is implemented by the following types:
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition
+// The GraphQL type's documentation follows.
+//
+// An NRQL alert condition of any kind.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition interface {
+	implementsGraphQLInterfaceNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	NrqlConditionFields
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition) implementsGraphQLInterfaceNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition() {
+}
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) implementsGraphQLInterfaceNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition() {
+}
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) implementsGraphQLInterfaceNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition() {
+}
+
+func __unmarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition(b []byte, v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "AlertsNrqlBaselineCondition":
+		*v = new(NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlOutlierCondition":
+		*v = new(NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition)
+		return json.Unmarshal(b, *v)
+	case "AlertsNrqlStaticCondition":
+		*v = new(NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing AlertsNrqlCondition.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition(v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition:
+		typename = "AlertsNrqlBaselineCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlBaselineCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition:
+		typename = "AlertsNrqlOutlierCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition:
+		typename = "AlertsNrqlStaticCondition"
+
+		premarshaled, err := v.__premarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		result := struct {
+			TypeName string `json:"__typename"`
+			*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition
+		}{typename, premarshaled}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlCondition: "%T"`, v)
+	}
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition includes the requested fields of the GraphQL type AlertsNrqlOutlierCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition that flags outlying facets.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition struct {
+	Typename                                      *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlOutlierCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Id
+}
+
+// GetName returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Name
+}
+
+// GetEnabled returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlOutlierCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition) __premarshalJSON() (*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition, error) {
+	var retval __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlOutlierCondition.NrqlConditionFieldsAlertsNrqlOutlierCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition includes the requested fields of the GraphQL type AlertsNrqlStaticCondition.
+// The GraphQL type's documentation follows.
+//
+// NRQL condition with fixed thresholds.
+type NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition struct {
+	Typename                                     *string `json:"__typename"`
+	NrqlConditionFieldsAlertsNrqlStaticCondition `json:"-"`
+}
+
+// GetTypename returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Typename, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetTypename() *string {
+	return v.Typename
+}
+
+// GetId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Id, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+}
+
+// GetName returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Name, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetName() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+}
+
+// GetEnabled returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Enabled, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetEnabled() bool {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+}
+
+// GetRunbookUrl returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.RunbookUrl, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetRunbookUrl() *string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+}
+
+// GetType returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Type, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetType() AlertsNrqlConditionType {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+}
+
+// GetPolicyId returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.PolicyId, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetPolicyId() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+}
+
+// GetEntityGuid returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.EntityGuid, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetEntityGuid() string {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+}
+
+// GetViolationTimeLimitSeconds returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetNrql() NrqlConditionFieldsNrqlAlertsNrqlConditionQuery {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+}
+
+// GetSignal returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Signal, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetSignal() NrqlConditionFieldsSignalAlertsNrqlConditionSignal {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+}
+
+// GetExpiration returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Expiration, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetExpiration() NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+}
+
+// GetTerms returns NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) GetTerms() []NrqlConditionFieldsTermsAlertsNrqlTerms {
+	return v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.NrqlConditionFieldsAlertsNrqlStaticCondition)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition struct {
+	Typename *string `json:"__typename"`
+
+	Id string `json:"id"`
+
+	Name string `json:"name"`
+
+	Enabled bool `json:"enabled"`
+
+	RunbookUrl *string `json:"runbookUrl"`
+
+	Type AlertsNrqlConditionType `json:"type"`
+
+	PolicyId string `json:"policyId"`
+
+	EntityGuid string `json:"entityGuid"`
+
+	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
+
+	Nrql NrqlConditionFieldsNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
+	Signal NrqlConditionFieldsSignalAlertsNrqlConditionSignal `json:"signal"`
+
+	Expiration NrqlConditionFieldsExpirationAlertsNrqlConditionExpiration `json:"expiration"`
+
+	Terms []json.RawMessage `json:"terms"`
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition) __premarshalJSON() (*__premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition, error) {
+	var retval __premarshalNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition
+
+	retval.Typename = v.Typename
+	retval.Id = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Id
+	retval.Name = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Name
+	retval.Enabled = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Enabled
+	retval.RunbookUrl = v.NrqlConditionFieldsAlertsNrqlStaticCondition.RunbookUrl
+	retval.Type = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Type
+	retval.PolicyId = v.NrqlConditionFieldsAlertsNrqlStaticCondition.PolicyId
+	retval.EntityGuid = v.NrqlConditionFieldsAlertsNrqlStaticCondition.EntityGuid
+	retval.ViolationTimeLimitSeconds = v.NrqlConditionFieldsAlertsNrqlStaticCondition.ViolationTimeLimitSeconds
+	retval.Nrql = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Nrql
+	retval.Signal = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Signal
+	retval.Expiration = v.NrqlConditionFieldsAlertsNrqlStaticCondition.Expiration
+	{
+
+		dst := &retval.Terms
+		src := v.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			var err error
+			*dst, err = __marshalNrqlConditionFieldsTermsAlertsNrqlTerms(
+				&src)
+			if err != nil {
+				return nil, fmt.Errorf(
+					"unable to marshal NrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsNrqlConditionsSearchAlertsNrqlConditionsSearchResultSetNrqlConditionsAlertsNrqlStaticCondition.NrqlConditionFieldsAlertsNrqlStaticCondition.Terms: %w", err)
+			}
+		}
+	}
+	return &retval, nil
+}
+
+// NrqlConditionsResponse is returned by NrqlConditions on success.
+type NrqlConditionsResponse struct {
+	// Data scoped to the caller.
+	Actor *NrqlConditionsActor `json:"actor"`
+}
+
+// GetActor returns NrqlConditionsResponse.Actor, and is useful for accessing the field via an interface.
+func (v *NrqlConditionsResponse) GetActor() *NrqlConditionsActor { return v.Actor }
+
 // NrqlQueryActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -41016,6 +45781,24 @@ func (v *__AppUpdateInput) GetEnableSettings() AgentApplicationBrowserSettingsIn
 // GetEnableBrowser returns __AppUpdateInput.EnableBrowser, and is useful for accessing the field via an interface.
 func (v *__AppUpdateInput) GetEnableBrowser() bool { return v.EnableBrowser }
 
+// __AsNrqlConditionsInput is used internally by genqlient
+type __AsNrqlConditionsInput struct {
+	AccountId int                                       `json:"accountId"`
+	Criteria  AlertsAsNrqlConditionsSearchCriteriaInput `json:"criteria"`
+	Cursor    *string                                   `json:"cursor"`
+}
+
+// GetAccountId returns __AsNrqlConditionsInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__AsNrqlConditionsInput) GetAccountId() int { return v.AccountId }
+
+// GetCriteria returns __AsNrqlConditionsInput.Criteria, and is useful for accessing the field via an interface.
+func (v *__AsNrqlConditionsInput) GetCriteria() AlertsAsNrqlConditionsSearchCriteriaInput {
+	return v.Criteria
+}
+
+// GetCursor returns __AsNrqlConditionsInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__AsNrqlConditionsInput) GetCursor() *string { return v.Cursor }
+
 // __BrowserCreateInput is used internally by genqlient
 type __BrowserCreateInput struct {
 	AccountId int                                  `json:"accountId"`
@@ -41091,6 +45874,18 @@ func (v *__BrowserSearchInput) GetQuery() string { return v.Query }
 
 // GetCursor returns __BrowserSearchInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__BrowserSearchInput) GetCursor() *string { return v.Cursor }
+
+// __ConditionDeleteInput is used internally by genqlient
+type __ConditionDeleteInput struct {
+	AccountId int    `json:"accountId"`
+	Id        string `json:"id"`
+}
+
+// GetAccountId returns __ConditionDeleteInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__ConditionDeleteInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __ConditionDeleteInput.Id, and is useful for accessing the field via an interface.
+func (v *__ConditionDeleteInput) GetId() string { return v.Id }
 
 // __DeploymentCreateEventInput is used internally by genqlient
 type __DeploymentCreateEventInput struct {
@@ -41271,6 +46066,108 @@ type __MobileShowInput struct {
 
 // GetGuid returns __MobileShowInput.Guid, and is useful for accessing the field via an interface.
 func (v *__MobileShowInput) GetGuid() string { return v.Guid }
+
+// __NrqlConditionBaselineCreateInput is used internally by genqlient
+type __NrqlConditionBaselineCreateInput struct {
+	AccountId int                              `json:"accountId"`
+	PolicyId  string                           `json:"policyId"`
+	Condition AlertsNrqlConditionBaselineInput `json:"condition"`
+}
+
+// GetAccountId returns __NrqlConditionBaselineCreateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineCreateInput) GetAccountId() int { return v.AccountId }
+
+// GetPolicyId returns __NrqlConditionBaselineCreateInput.PolicyId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineCreateInput) GetPolicyId() string { return v.PolicyId }
+
+// GetCondition returns __NrqlConditionBaselineCreateInput.Condition, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineCreateInput) GetCondition() AlertsNrqlConditionBaselineInput {
+	return v.Condition
+}
+
+// __NrqlConditionBaselineUpdateInput is used internally by genqlient
+type __NrqlConditionBaselineUpdateInput struct {
+	AccountId int                                    `json:"accountId"`
+	Id        string                                 `json:"id"`
+	Condition AlertsNrqlConditionUpdateBaselineInput `json:"condition"`
+}
+
+// GetAccountId returns __NrqlConditionBaselineUpdateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineUpdateInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __NrqlConditionBaselineUpdateInput.Id, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineUpdateInput) GetId() string { return v.Id }
+
+// GetCondition returns __NrqlConditionBaselineUpdateInput.Condition, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionBaselineUpdateInput) GetCondition() AlertsNrqlConditionUpdateBaselineInput {
+	return v.Condition
+}
+
+// __NrqlConditionInput is used internally by genqlient
+type __NrqlConditionInput struct {
+	AccountId int    `json:"accountId"`
+	Id        string `json:"id"`
+}
+
+// GetAccountId returns __NrqlConditionInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __NrqlConditionInput.Id, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionInput) GetId() string { return v.Id }
+
+// __NrqlConditionStaticCreateInput is used internally by genqlient
+type __NrqlConditionStaticCreateInput struct {
+	AccountId int                            `json:"accountId"`
+	PolicyId  string                         `json:"policyId"`
+	Condition AlertsNrqlConditionStaticInput `json:"condition"`
+}
+
+// GetAccountId returns __NrqlConditionStaticCreateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticCreateInput) GetAccountId() int { return v.AccountId }
+
+// GetPolicyId returns __NrqlConditionStaticCreateInput.PolicyId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticCreateInput) GetPolicyId() string { return v.PolicyId }
+
+// GetCondition returns __NrqlConditionStaticCreateInput.Condition, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticCreateInput) GetCondition() AlertsNrqlConditionStaticInput {
+	return v.Condition
+}
+
+// __NrqlConditionStaticUpdateInput is used internally by genqlient
+type __NrqlConditionStaticUpdateInput struct {
+	AccountId int                                  `json:"accountId"`
+	Id        string                               `json:"id"`
+	Condition AlertsNrqlConditionUpdateStaticInput `json:"condition"`
+}
+
+// GetAccountId returns __NrqlConditionStaticUpdateInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticUpdateInput) GetAccountId() int { return v.AccountId }
+
+// GetId returns __NrqlConditionStaticUpdateInput.Id, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticUpdateInput) GetId() string { return v.Id }
+
+// GetCondition returns __NrqlConditionStaticUpdateInput.Condition, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionStaticUpdateInput) GetCondition() AlertsNrqlConditionUpdateStaticInput {
+	return v.Condition
+}
+
+// __NrqlConditionsInput is used internally by genqlient
+type __NrqlConditionsInput struct {
+	AccountId int                                     `json:"accountId"`
+	Criteria  AlertsNrqlConditionsSearchCriteriaInput `json:"criteria"`
+	Cursor    *string                                 `json:"cursor"`
+}
+
+// GetAccountId returns __NrqlConditionsInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionsInput) GetAccountId() int { return v.AccountId }
+
+// GetCriteria returns __NrqlConditionsInput.Criteria, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionsInput) GetCriteria() AlertsNrqlConditionsSearchCriteriaInput {
+	return v.Criteria
+}
+
+// GetCursor returns __NrqlConditionsInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__NrqlConditionsInput) GetCursor() *string { return v.Cursor }
 
 // __NrqlQueryInput is used internally by genqlient
 type __NrqlQueryInput struct {
@@ -41910,6 +46807,71 @@ func AppUpdate(
 	return data_, err_
 }
 
+// The query executed by AsNrqlConditions.
+const AsNrqlConditions_Operation = `
+query AsNrqlConditions ($accountId: Int!, $criteria: AlertsAsNrqlConditionsSearchCriteriaInput!, $cursor: String) {
+	actor {
+		account(id: $accountId) {
+			alerts {
+				asNrqlConditionsSearch(searchCriteria: $criteria, cursor: $cursor) {
+					nextCursor
+					totalCount
+					nrqlConditions {
+						__typename
+						id
+						name
+						enabled
+						runbookUrl
+						policyId
+						sourceProduct
+						violationTimeLimitSeconds
+						terms {
+							__typename
+							operator
+							priority
+							threshold
+							thresholdDuration
+							thresholdOccurrences
+						}
+					}
+				}
+			}
+		}
+	}
+}
+`
+
+// AsNrqlConditions is one page of a policy's conditions of every product, legacy APM,
+// browser, mobile and servers conditions converted to NRQL form.
+func AsNrqlConditions(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	criteria AlertsAsNrqlConditionsSearchCriteriaInput,
+	cursor *string,
+) (data_ *AsNrqlConditionsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AsNrqlConditions",
+		Query:  AsNrqlConditions_Operation,
+		Variables: &__AsNrqlConditionsInput{
+			AccountId: accountId,
+			Criteria:  criteria,
+			Cursor:    cursor,
+		},
+	}
+
+	data_ = &AsNrqlConditionsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by BrowserCreate.
 const BrowserCreate_Operation = `
 mutation BrowserCreate ($accountId: Int!, $name: String!, $settings: AgentApplicationBrowserSettingsInput!) {
@@ -42145,6 +47107,43 @@ func BrowserSearch(
 	}
 
 	data_ = &BrowserSearchResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by ConditionDelete.
+const ConditionDelete_Operation = `
+mutation ConditionDelete ($accountId: Int!, $id: ID!) {
+	alertsConditionDelete(accountId: $accountId, id: $id) {
+		id
+	}
+}
+`
+
+// ConditionDelete is REST DELETE /v2/alerts_nrql_conditions/{id}.
+func ConditionDelete(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+) (data_ *ConditionDeleteResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ConditionDelete",
+		Query:  ConditionDelete_Operation,
+		Variables: &__ConditionDeleteInput{
+			AccountId: accountId,
+			Id:        id,
+		},
+	}
+
+	data_ = &ConditionDeleteResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -42831,6 +47830,477 @@ func MobileShow(
 	}
 
 	data_ = &MobileShowResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by NrqlCondition.
+const NrqlCondition_Operation = `
+query NrqlCondition ($accountId: Int!, $id: ID!) {
+	actor {
+		account(id: $accountId) {
+			alerts {
+				nrqlCondition(id: $id) {
+					__typename
+					... NrqlConditionFields
+				}
+			}
+		}
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlCondition reads one NRQL condition (its type picks the update mutation; DELETE
+// answers the deleted condition).
+func NrqlCondition(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+) (data_ *NrqlConditionResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlCondition",
+		Query:  NrqlCondition_Operation,
+		Variables: &__NrqlConditionInput{
+			AccountId: accountId,
+			Id:        id,
+		},
+	}
+
+	data_ = &NrqlConditionResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by NrqlConditionBaselineCreate.
+const NrqlConditionBaselineCreate_Operation = `
+mutation NrqlConditionBaselineCreate ($accountId: Int!, $policyId: ID!, $condition: AlertsNrqlConditionBaselineInput!) {
+	alertsNrqlConditionBaselineCreate(accountId: $accountId, policyId: $policyId, condition: $condition) {
+		... NrqlConditionFields
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlConditionBaselineCreate is REST POST /v2/alerts_nrql_conditions/policies/{id}
+// (type baseline).
+func NrqlConditionBaselineCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	policyId string,
+	condition AlertsNrqlConditionBaselineInput,
+) (data_ *NrqlConditionBaselineCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlConditionBaselineCreate",
+		Query:  NrqlConditionBaselineCreate_Operation,
+		Variables: &__NrqlConditionBaselineCreateInput{
+			AccountId: accountId,
+			PolicyId:  policyId,
+			Condition: condition,
+		},
+	}
+
+	data_ = &NrqlConditionBaselineCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by NrqlConditionBaselineUpdate.
+const NrqlConditionBaselineUpdate_Operation = `
+mutation NrqlConditionBaselineUpdate ($accountId: Int!, $id: ID!, $condition: AlertsNrqlConditionUpdateBaselineInput!) {
+	alertsNrqlConditionBaselineUpdate(accountId: $accountId, id: $id, condition: $condition) {
+		... NrqlConditionFields
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlConditionBaselineUpdate is REST PUT /v2/alerts_nrql_conditions/{id} of a
+// baseline condition.
+func NrqlConditionBaselineUpdate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+	condition AlertsNrqlConditionUpdateBaselineInput,
+) (data_ *NrqlConditionBaselineUpdateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlConditionBaselineUpdate",
+		Query:  NrqlConditionBaselineUpdate_Operation,
+		Variables: &__NrqlConditionBaselineUpdateInput{
+			AccountId: accountId,
+			Id:        id,
+			Condition: condition,
+		},
+	}
+
+	data_ = &NrqlConditionBaselineUpdateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by NrqlConditionStaticCreate.
+const NrqlConditionStaticCreate_Operation = `
+mutation NrqlConditionStaticCreate ($accountId: Int!, $policyId: ID!, $condition: AlertsNrqlConditionStaticInput!) {
+	alertsNrqlConditionStaticCreate(accountId: $accountId, policyId: $policyId, condition: $condition) {
+		... NrqlConditionFields
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlConditionStaticCreate is REST POST /v2/alerts_nrql_conditions/policies/{id}
+// (type static).
+func NrqlConditionStaticCreate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	policyId string,
+	condition AlertsNrqlConditionStaticInput,
+) (data_ *NrqlConditionStaticCreateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlConditionStaticCreate",
+		Query:  NrqlConditionStaticCreate_Operation,
+		Variables: &__NrqlConditionStaticCreateInput{
+			AccountId: accountId,
+			PolicyId:  policyId,
+			Condition: condition,
+		},
+	}
+
+	data_ = &NrqlConditionStaticCreateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by NrqlConditionStaticUpdate.
+const NrqlConditionStaticUpdate_Operation = `
+mutation NrqlConditionStaticUpdate ($accountId: Int!, $id: ID!, $condition: AlertsNrqlConditionUpdateStaticInput!) {
+	alertsNrqlConditionStaticUpdate(accountId: $accountId, id: $id, condition: $condition) {
+		... NrqlConditionFields
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlConditionStaticUpdate is REST PUT /v2/alerts_nrql_conditions/{id} of a static
+// condition; only the fields given are sent.
+func NrqlConditionStaticUpdate(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	id string,
+	condition AlertsNrqlConditionUpdateStaticInput,
+) (data_ *NrqlConditionStaticUpdateResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlConditionStaticUpdate",
+		Query:  NrqlConditionStaticUpdate_Operation,
+		Variables: &__NrqlConditionStaticUpdateInput{
+			AccountId: accountId,
+			Id:        id,
+			Condition: condition,
+		},
+	}
+
+	data_ = &NrqlConditionStaticUpdateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by NrqlConditions.
+const NrqlConditions_Operation = `
+query NrqlConditions ($accountId: Int!, $criteria: AlertsNrqlConditionsSearchCriteriaInput!, $cursor: String) {
+	actor {
+		account(id: $accountId) {
+			alerts {
+				nrqlConditionsSearch(searchCriteria: $criteria, cursor: $cursor) {
+					nextCursor
+					totalCount
+					nrqlConditions {
+						__typename
+						... NrqlConditionFields
+					}
+				}
+			}
+		}
+	}
+}
+fragment NrqlConditionFields on AlertsNrqlCondition {
+	id
+	name
+	enabled
+	runbookUrl
+	type
+	policyId
+	entityGuid
+	violationTimeLimitSeconds
+	nrql {
+		query
+	}
+	signal {
+		aggregationWindow
+		aggregationDelay
+		aggregationMethod
+		fillOption
+		fillValue
+	}
+	expiration {
+		expirationDuration
+		openViolationOnExpiration
+		closeViolationsOnExpiration
+	}
+	terms {
+		__typename
+		operator
+		priority
+		threshold
+		thresholdDuration
+		thresholdOccurrences
+	}
+	... on AlertsNrqlBaselineCondition {
+		baselineDirection
+	}
+}
+`
+
+// NrqlConditions is one page of a policy's NRQL conditions.
+func NrqlConditions(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	criteria AlertsNrqlConditionsSearchCriteriaInput,
+	cursor *string,
+) (data_ *NrqlConditionsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "NrqlConditions",
+		Query:  NrqlConditions_Operation,
+		Variables: &__NrqlConditionsInput{
+			AccountId: accountId,
+			Criteria:  criteria,
+			Cursor:    cursor,
+		},
+	}
+
+	data_ = &NrqlConditionsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

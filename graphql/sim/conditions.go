@@ -648,6 +648,9 @@ func (in conditionInput) apply(c *NrqlCondition) error {
 			c.Nrql.EvaluationOffset = *s.EvaluationOffset
 		}
 	}
+	if err := applyEvaluationOffset(c, in); err != nil {
+		return err
+	}
 	if e := in.expiration; e != nil {
 		if e.ExpirationDuration != nil {
 			c.Expiration.ExpirationDuration = ptr(*e.ExpirationDuration)
@@ -929,4 +932,32 @@ func (r mutationResolver) AlertsConditionDelete(ctx context.Context, accountID i
 func dropPolicyConditions(a *Account, policyID int) {
 	a.NrqlConditions = slices.DeleteFunc(a.NrqlConditions, func(c NrqlCondition) bool { return c.PolicyID == policyID })
 	a.LegacyConditions = slices.DeleteFunc(a.LegacyConditions, func(c LegacyCondition) bool { return c.PolicyID == policyID })
+}
+
+// applyEvaluationOffset converts the deprecated evaluationOffset (in nrql or signal): a
+// count of aggregation windows (1–20) that NerdGraph turns into the CADENCE method
+// with that many windows of aggregation delay; it cannot be combined with the
+// aggregation settings that replaced it.
+func applyEvaluationOffset(c *NrqlCondition, in conditionInput) error {
+	off := in.evaluationOffset
+	if s := in.signal; s != nil && s.EvaluationOffset != nil {
+		off = s.EvaluationOffset
+	}
+	if off == nil {
+		return nil
+	}
+	if *off < 1 || *off > 20 {
+		return gqlError(classInvalidInput, "Validation error: evaluationOffset must be between 1 and 20 windows")
+	}
+	if s := in.signal; s != nil && (s.AggregationMethod != nil || s.AggregationDelay != nil || s.AggregationTimer != nil) {
+		return gqlError(classInvalidInput, "Validation error: evaluationOffset cannot be combined with aggregationMethod, aggregationDelay or aggregationTimer")
+	}
+	window := float64(defaultAggregationWindow)
+	if c.Signal.AggregationWindow != nil {
+		window = *c.Signal.AggregationWindow
+	}
+	c.Signal.AggregationMethod = string(model.AlertsSignalAggregationMethodCadence)
+	c.Signal.AggregationDelay = ptr(float64(*off) * window)
+	c.Signal.AggregationTimer = nil
+	return nil
 }

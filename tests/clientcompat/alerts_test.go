@@ -88,3 +88,53 @@ func TestIncidents(t *testing.T) {
 		}
 	}
 }
+
+// NRQL conditions: create → list → update → delete through client-go's REST methods,
+// whose terms decode duration and threshold from strings.
+func TestNrqlConditions(t *testing.T) {
+	c := alertsClient(t)
+	seeded, err := c.ListNrqlConditions(1001)
+	if err != nil || len(seeded) == 0 {
+		t.Fatalf("ListNrqlConditions = %d, %v", len(seeded), err)
+	}
+	cond := alerts.NrqlCondition{
+		Name: "Slow checkout", Enabled: true, Type: "static", ViolationCloseTimer: 3600, RunbookURL: "https://rb.example.com",
+		Nrql:  alerts.NrqlQuery{Query: "SELECT average(duration) FROM Transaction", SinceValue: "3"},
+		Terms: []alerts.ConditionTerm{{Duration: 5, Operator: "above", Priority: "critical", Threshold: 1.5, TimeFunction: "all"}},
+	}
+	created, err := c.CreateNrqlCondition(1002, cond)
+	if err != nil || created.ID == 0 || created.Name != cond.Name || len(created.Terms) != 1 || created.Terms[0] != cond.Terms[0] ||
+		created.Nrql != cond.Nrql || created.ViolationCloseTimer != 3600 {
+		t.Fatalf("CreateNrqlCondition = %+v, %v", created, err)
+	}
+	got, err := c.GetNrqlCondition(1002, created.ID)
+	if err != nil || got.Name != cond.Name {
+		t.Fatalf("GetNrqlCondition = %+v, %v", got, err)
+	}
+	created.Terms[0].Threshold = 2
+	updated, err := c.UpdateNrqlCondition(*created)
+	if err != nil || updated.Terms[0].Threshold != 2 {
+		t.Fatalf("UpdateNrqlCondition = %+v, %v", updated, err)
+	}
+	deleted, err := c.DeleteNrqlCondition(created.ID)
+	if err != nil || deleted.ID != created.ID {
+		t.Fatalf("DeleteNrqlCondition = %+v, %v", deleted, err)
+	}
+	if _, err := c.GetNrqlCondition(1002, created.ID); err == nil {
+		t.Fatal("deleted condition still found")
+	}
+}
+
+// Legacy conditions decode from their NRQL form (terms as strings).
+func TestConditions(t *testing.T) {
+	c := alertsClient(t)
+	list, err := c.ListConditions(1001)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("ListConditions = %+v, %v", list, err)
+	}
+	for _, cond := range list {
+		if cond.ID == 0 || cond.Type == "" || len(cond.Terms) == 0 || cond.Terms[0].Duration == 0 {
+			t.Errorf("condition %+v", cond)
+		}
+	}
+}

@@ -74,6 +74,19 @@ func cases() []shapeCase {
 			"key_transaction.reporting":        "as health_status",
 			"key_transaction.last_reported_at": "as health_status",
 		}},
+		{example: "alerts_nrql_conditions.json", path: "/v2/alerts_nrql_conditions.json?policy_id=1002",
+			omitted: map[string]string{"nrql_conditions.nrql.since_value": "only for CADENCE conditions (the aggregation delay in windows)"},
+			added:   map[string]string{"nrql_conditions.signal": "REST's newer signal block (aggregation window, fill)"}},
+		{example: "alerts_conditions.json", path: "/v2/alerts_conditions.json?policy_id=1004",
+			omitted: map[string]string{
+				"conditions.entities":        "not recoverable from the NRQL form (MAPPING.md §2.15)",
+				"conditions.metric":          "not recoverable from the NRQL form",
+				"conditions.condition_scope": "not recoverable from the NRQL form",
+			},
+			added: map[string]string{
+				"conditions.runbook_url":           "REST's condition object had it (client-go, swagger); the docs' example trims it",
+				"conditions.violation_close_timer": "as runbook_url",
+			}},
 		{example: "error_401_no_api_key.json", path: "/v2/applications.json", key: "-"},
 		{example: "error_generic_shape.json", path: "/v2/applications/1.json"},
 	}

@@ -189,6 +189,8 @@ func TestXMLMirrorsJSON(t *testing.T) {
 		"/v2/mobile_applications/601483762{f}",
 		"/v2/key_transactions{f}?filter[name]=order",
 		"/v2/key_transactions/3002{f}",
+		"/v2/alerts_nrql_conditions{f}?policy_id=1001",
+		"/v2/alerts_conditions{f}?policy_id=1004",
 		"/v2/applications/1{f}",
 		"/v2/servers{f}",
 	}

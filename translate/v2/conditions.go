@@ -1,0 +1,180 @@
+package v2
+
+// Term is one threshold of an alert condition. REST v2 sent duration (minutes) and
+// threshold as strings ("5", "0.9"); typed Go clients fail to decode numbers there.
+type Term struct {
+	Duration     string
+	Operator     string // above, below, equal
+	Priority     string // critical, warning
+	Threshold    string
+	TimeFunction string // all, any
+}
+
+func encodeTerms(e Encoder, terms []Term) {
+	e.BeginArray("terms", "term")
+	for _, t := range terms {
+		e.BeginObject("term")
+		e.String("duration", t.Duration)
+		e.String("operator", t.Operator)
+		e.String("priority", t.Priority)
+		e.String("threshold", t.Threshold)
+		e.String("time_function", t.TimeFunction)
+		e.EndObject()
+	}
+	e.EndArray()
+}
+
+// NrqlSignal is the signal block of an NRQL condition (strings, as REST sent them).
+type NrqlSignal struct {
+	AggregationWindow string
+	EvaluationOffset  string // "" when the condition has no aggregation delay
+	FillOption        string
+	FillValue         string // "" when unset
+}
+
+// NrqlExpiration is the expiration (loss of signal) block of an NRQL condition.
+type NrqlExpiration struct {
+	ExpirationDuration          string // "" when unset
+	OpenViolationOnExpiration   bool
+	CloseViolationsOnExpiration bool
+}
+
+// NrqlCondition is REST v2's NRQL alert condition (REFERENCE.md §4.9).
+type NrqlCondition struct {
+	ID                        int64
+	Type                      string // static, baseline
+	Name                      string
+	Enabled                   bool
+	RunbookURL                string // omitted when ""
+	BaselineDirection         string // baseline only
+	ViolationTimeLimitSeconds int64  // omitted when 0
+	Terms                     []Term
+	Query                     string
+	SinceValue                string // omitted when ""
+	Signal                    *NrqlSignal
+	Expiration                *NrqlExpiration
+	EntityGUID                string
+}
+
+// EncodeV2 writes the object's fields in REST v2's order.
+func (c *NrqlCondition) EncodeV2(e Encoder) {
+	e.BeginObject("nrql_condition")
+	e.String("type", c.Type)
+	e.Int("id", c.ID)
+	e.String("name", c.Name)
+	e.Bool("enabled", c.Enabled)
+	if c.RunbookURL != "" {
+		e.String("runbook_url", c.RunbookURL)
+	}
+	if c.BaselineDirection != "" {
+		e.String("baseline_direction", c.BaselineDirection)
+	}
+	if c.ViolationTimeLimitSeconds > 0 {
+		e.Int("violation_time_limit_seconds", c.ViolationTimeLimitSeconds)
+	}
+	encodeTerms(e, c.Terms)
+	e.BeginObject("nrql")
+	e.String("query", c.Query)
+	if c.SinceValue != "" {
+		e.String("since_value", c.SinceValue)
+	}
+	e.EndObject()
+	if s := c.Signal; s != nil {
+		e.BeginObject("signal")
+		if s.AggregationWindow != "" {
+			e.String("aggregation_window", s.AggregationWindow)
+		}
+		if s.EvaluationOffset != "" {
+			e.String("evaluation_offset", s.EvaluationOffset)
+		}
+		if s.FillOption != "" {
+			e.String("fill_option", s.FillOption)
+		}
+		if s.FillValue != "" {
+			e.String("fill_value", s.FillValue)
+		}
+		e.EndObject()
+	}
+	if x := c.Expiration; x != nil {
+		e.BeginObject("expiration")
+		if x.ExpirationDuration != "" {
+			e.String("expiration_duration", x.ExpirationDuration)
+		}
+		e.Bool("open_violation_on_expiration", x.OpenViolationOnExpiration)
+		e.Bool("close_violations_on_expiration", x.CloseViolationsOnExpiration)
+		e.EndObject()
+	}
+	if c.EntityGUID != "" {
+		e.String("entity_guid", c.EntityGUID)
+	}
+	e.EndObject()
+}
+
+// NrqlConditionList is the body of GET /v2/alerts_nrql_conditions.
+type NrqlConditionList struct{ Conditions []NrqlCondition }
+
+// Root is the XML root element.
+func (*NrqlConditionList) Root() string { return "nrql_conditions_response" }
+
+// EncodeV2 writes {"nrql_conditions":[...]}.
+func (l *NrqlConditionList) EncodeV2(e Encoder) {
+	e.BeginArray("nrql_conditions", "nrql_condition")
+	for i := range l.Conditions {
+		l.Conditions[i].EncodeV2(e)
+	}
+	e.EndArray()
+}
+
+// NrqlConditionShow is the body of a created, updated or deleted NRQL condition.
+type NrqlConditionShow struct{ Condition NrqlCondition }
+
+// Root is the XML root element.
+func (*NrqlConditionShow) Root() string { return "nrql_condition_response" }
+
+// EncodeV2 writes {"nrql_condition":{...}}.
+func (s *NrqlConditionShow) EncodeV2(e Encoder) { s.Condition.EncodeV2(e) }
+
+// Condition is REST v2's APM, browser, mobile or servers metric condition, as far as
+// NerdGraph's NRQL form of it can tell (MAPPING.md §2.15): entities, metric,
+// condition_scope, user_defined and gc_metric are not recoverable and are omitted.
+type Condition struct {
+	ID                  int64
+	Type                string
+	Name                string
+	Enabled             bool
+	RunbookURL          string // omitted when ""
+	Terms               []Term
+	ViolationCloseTimer int64 // hours; omitted when 0
+}
+
+// EncodeV2 writes the object's fields in REST v2's order.
+func (c *Condition) EncodeV2(e Encoder) {
+	e.BeginObject("condition")
+	e.Int("id", c.ID)
+	e.String("type", c.Type)
+	e.String("name", c.Name)
+	e.Bool("enabled", c.Enabled)
+	if c.RunbookURL != "" {
+		e.String("runbook_url", c.RunbookURL)
+	}
+	encodeTerms(e, c.Terms)
+	if c.ViolationCloseTimer > 0 {
+		e.Int("violation_close_timer", c.ViolationCloseTimer)
+	}
+	e.EndObject()
+}
+
+// ConditionList is the body of GET /v2/alerts_conditions.
+type ConditionList struct{ Conditions []Condition }
+
+// Root is the XML root element.
+func (*ConditionList) Root() string { return "conditions_response" }
+
+// EncodeV2 writes {"conditions":[...]}.
+func (l *ConditionList) EncodeV2(e Encoder) {
+	e.BeginArray("conditions", "condition")
+	for i := range l.Conditions {
+		l.Conditions[i].EncodeV2(e)
+	}
+	e.EndArray()
+}
