@@ -272,7 +272,8 @@ func Routes() []Route {
 		{
 			Name: "alerts_nrql_conditions.update", Operations: []string{"NrqlCondition", "NrqlConditionStaticUpdate", "NrqlConditionBaselineUpdate"},
 			Methods: []string{http.MethodPut}, Path: "/alerts_nrql_conditions/{id:[0-9]+}", Fidelity: Approximate,
-			Note:   "one read (the type picks the mutation) and the update of the fields sent; the type cannot change",
+			Note: "the update of the fields sent, by the body's `type` (one round trip; client-go always sends it), else after a " +
+				"read of the condition; NerdGraph refuses a type change",
 			handle: handleNrqlConditionUpdate,
 		},
 		{

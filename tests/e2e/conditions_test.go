@@ -131,6 +131,13 @@ func TestNrqlConditionsRoundTrip(t *testing.T) {
 		t.Fatalf("after update %+v", after)
 	}
 
+	// A body naming its type costs one round trip (no read first).
+	r = e.do(t, http.MethodPut, fmt.Sprintf("/v2/alerts_nrql_conditions/%d.json", nc.ID), key1,
+		strings.NewReader(`{"nrql_condition":{"type":"static","enabled":false}}`), "Content-Type", "application/json")
+	if r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != "1" || e.nrqlConditions(t, 1002)[nc.ID].Enabled {
+		t.Fatalf("typed update: %d, %s upstream calls, %s", r.status, r.header.Get("X-V2bridge-Upstream-Calls"), r.body)
+	}
+
 	r = e.do(t, http.MethodDelete, fmt.Sprintf("/v2/alerts_nrql_conditions/%d.json", nc.ID), key1, nil)
 	if err := json.Unmarshal(r.body, &created); err != nil || r.status != 200 || created.NrqlCondition.ID != nc.ID {
 		t.Fatalf("delete: %d %s", r.status, r.body)
@@ -190,7 +197,7 @@ func TestNrqlConditionErrors(t *testing.T) {
 		{"unknown policy", http.MethodPost, "/v2/alerts_nrql_conditions/policies/999999.json", key1, good, 404, "No Alerts policy was found for the given ID", ""},
 		{"another account's policy", http.MethodPost, "/v2/alerts_nrql_conditions/policies/2001.json", key1, good, 404, "No Alerts policy was found for the given ID", ""},
 		{"update unknown", http.MethodPut, "/v2/alerts_nrql_conditions/999999.json", key1, good, 404, "No Alerts condition was found with the given ID", ""},
-		{"update changes the type", http.MethodPut, "/v2/alerts_nrql_conditions/6101.json", key1, `{"nrql_condition":{"type":"baseline"}}`, 422, "update the alert condition", "cannot be changed"},
+		{"update changes the type", http.MethodPut, "/v2/alerts_nrql_conditions/6101.json", key1, `{"nrql_condition":{"type":"baseline"}}`, 422, "update the alert condition", "cannot be updated as a baseline"},
 		{"another account's condition", http.MethodDelete, "/v2/alerts_nrql_conditions/6101.json", key2, "", 404, "No Alerts condition was found with the given ID", ""},
 	}
 	for _, tt := range tests {
