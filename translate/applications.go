@@ -412,16 +412,16 @@ func parseInventory(ctx context.Context, t *Translator, rows []*json.RawMessage)
 			continue
 		}
 		var row struct {
-			Facet    []any   `json:"facet"`
-			LastSeen float64 `json:"lastSeen"`
+			Facet    []rawFacet `json:"facet"`
+			LastSeen float64    `json:"lastSeen"`
 		}
 		if err := json.Unmarshal(*raw, &row); err != nil || len(row.Facet) != 3 {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row %s", string(*raw)))
 			continue
 		}
-		app, okApp := facetInt(row.Facet[0])
-		host, _ := row.Facet[1].(string)
-		agent, okAgent := facetInt(row.Facet[2])
+		app, okApp := row.Facet[0].int()
+		host := row.Facet[1].str()
+		agent, okAgent := row.Facet[2].int()
 		if !okApp {
 			continue
 		}
@@ -445,6 +445,42 @@ func parseInventory(ctx context.Context, t *Translator, rows []*json.RawMessage)
 		slices.Sort(a.hosts)
 	}
 	return inv
+}
+
+// rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a
+// string) so a row decodes without boxing each value in an interface.
+type rawFacet []byte
+
+// UnmarshalJSON keeps the value's text; data belongs to the row being decoded, which
+// outlives the facet.
+func (f *rawFacet) UnmarshalJSON(data []byte) error {
+	*f = data
+	return nil
+}
+
+// int reads the facet as an integer, written as a JSON number or a numeric string.
+func (f rawFacet) int() (int64, bool) {
+	b := []byte(f)
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return n, true
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	return int64(x), err == nil && x == math.Trunc(x)
+}
+
+// str reads the facet as a string ("" when it is not one).
+func (f rawFacet) str() string {
+	if len(f) < 2 || f[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(f, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 func facetInt(v any) (int64, bool) {

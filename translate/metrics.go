@@ -295,7 +295,10 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 		if r.Raw {
 			values = rawValues
 		}
-		ms := v2.MetricSeries{Name: name}
+		// One backing array for every slice's values and one for the slices: two
+		// allocations a name, however many slices.
+		ms := v2.MetricSeries{Name: name, Timeslices: make([]v2.Timeslice, 0, len(slices))}
+		backing := make([]v2.MetricValue, 0, len(slices)*len(values))
 		for _, sl := range slices {
 			from, to := sl.begin, sl.end
 			if r.Summarize {
@@ -305,18 +308,18 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 			if r.Summarize {
 				seconds = w.until.Sub(w.since).Seconds()
 			}
-			ts := v2.Timeslice{From: from, To: to, Values: []v2.MetricValue{}}
+			start := len(backing)
 			for _, v := range values {
 				if r.Raw {
 					x, _ := rawValue(v, sl.raw)
-					ts.Values = append(ts.Values, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
+					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
 					continue
 				}
 				if x, isInt, ok := computeValue(class, v, sl.raw, seconds); ok {
-					ts.Values = append(ts.Values, v2.MetricValue{Name: v, Value: x, Int: isInt && x == math.Trunc(x)})
+					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: isInt && x == math.Trunc(x)})
 				}
 			}
-			ms.Timeslices = append(ms.Timeslices, ts)
+			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
 		}
 		md.Metrics = append(md.Metrics, ms)
 	}

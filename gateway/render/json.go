@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -114,6 +115,13 @@ func (e *jsonEncoder) Float(name string, v float64) {
 func (e *jsonEncoder) String(name string, v string) {
 	e.key(name)
 	e.buf = appendJSONString(e.buf, v)
+}
+
+func (e *jsonEncoder) Time(name string, t time.Time) {
+	e.key(name)
+	e.buf = append(e.buf, '"')
+	e.buf = t.UTC().AppendFormat(e.buf, v2.TimeLayout) // digits, '-', ':', '+', 'T': nothing to escape
+	e.buf = append(e.buf, '"')
 }
 
 func (e *jsonEncoder) Bool(name string, v bool) {

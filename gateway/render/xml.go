@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -200,6 +201,12 @@ func (e *xmlEncoder) String(name string, v string) {
 	e.close(name)
 }
 
+func (e *xmlEncoder) Time(name string, t time.Time) {
+	name = e.open(name)
+	e.buf = t.UTC().AppendFormat(e.buf, v2.TimeLayout)
+	e.close(name)
+}
+
 func (e *xmlEncoder) Bool(name string, v bool) {
 	name = e.open(name)
 	e.buf = strconv.AppendBool(e.buf, v)
@@ -329,3 +336,4 @@ func (c *topCounter) Float(string, float64)  { c.scalar() }
 func (c *topCounter) String(string, string)  { c.scalar() }
 func (c *topCounter) Bool(string, bool)      { c.scalar() }
 func (c *topCounter) Null(string)            { c.scalar() }
+func (c *topCounter) Time(string, time.Time) { c.scalar() }

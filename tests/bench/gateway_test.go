@@ -55,15 +55,20 @@ func record(b *testing.B, path string) []byte {
 	return nil
 }
 
-func gatewayOver(client *ng.Client) http.Handler {
+func gatewayOver(client *ng.Client) http.Handler { return gatewayWith(client, -1) }
+
+// gatewayWith is the gateway with the given metric cache TTL (-1: no cache).
+func gatewayWith(client *ng.Client, metricTTL time.Duration) http.Handler {
 	now := func() time.Time { return clock }
-	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: -1})
+	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: metricTTL})
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, nil).Handler()
 }
 
-func benchRoute(b *testing.B, path string) {
+func benchRoute(b *testing.B, path string) { benchRouteTTL(b, path, -1) }
+
+func benchRouteTTL(b *testing.B, path string, metricTTL time.Duration) {
 	body := record(b, path)
-	h := gatewayOver(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}))
+	h := gatewayWith(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}), metricTTL)
 	req := httptest.NewRequest("GET", path, nil)
 	req.Header.Set("X-Api-Key", key)
 	req.Header.Set("X-Account-ID", "1000001")
@@ -88,3 +93,9 @@ func BenchmarkGatewayMetricData(b *testing.B) {
 
 // BenchmarkGatewayApplicationsList is the gateway's own cost of a 200-application page.
 func BenchmarkGatewayApplicationsList(b *testing.B) { benchRoute(b, "/v2/applications.json") }
+
+// BenchmarkGatewayMetricDataCached is a metric data request answered from the 60 s
+// metric cache: no NerdGraph call, only routing, parsing, the cache and rendering.
+func BenchmarkGatewayMetricDataCached(b *testing.B) {
+	benchRouteTTL(b, "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z", time.Minute)
+}

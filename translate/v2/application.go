@@ -69,7 +69,7 @@ func (a *Application) EncodeV2(e Encoder) {
 	e.String("health_status", a.HealthStatus)
 	e.Bool("reporting", a.Reporting)
 	if a.LastReportedAt != nil {
-		e.String("last_reported_at", FormatTime(*a.LastReportedAt))
+		e.Time("last_reported_at", *a.LastReportedAt)
 	}
 	if s := a.Summary; s != nil {
 		e.BeginObject("application_summary")

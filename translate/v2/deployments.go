@@ -29,7 +29,7 @@ func (d *Deployment) EncodeV2(e Encoder) {
 	optString(e, "changelog", d.Changelog)
 	optString(e, "description", d.Description)
 	optString(e, "user", d.User)
-	e.String("timestamp", FormatTime(d.Timestamp))
+	e.Time("timestamp", d.Timestamp)
 	e.BeginObject("links")
 	e.Int("application", d.ApplicationID)
 	e.EndObject()

@@ -1,5 +1,7 @@
 package v2
 
+import "time"
+
 // Encoder receives a v2 document as an ordered stream of named values. The JSON and XML
 // renderers in gateway/render implement it, so one description of a resource (its
 // EncodeV2 method) yields both wire formats with REST v2's key order and element names.
@@ -22,6 +24,9 @@ type Encoder interface {
 	String(name string, v string)
 	Bool(name string, v bool)
 	Null(name string)
+	// Time renders t as a string in TimeLayout, in UTC (what FormatTime returns),
+	// appended in place rather than through an intermediate string.
+	Time(name string, t time.Time)
 }
 
 // Document is a complete v2 response body. The JSON renderer wraps EncodeV2's output in

@@ -36,7 +36,7 @@ func (k *KeyTransaction) EncodeV2(e Encoder) {
 	e.String("health_status", k.HealthStatus)
 	e.Bool("reporting", k.Reporting)
 	if k.LastReportedAt != nil {
-		e.String("last_reported_at", FormatTime(*k.LastReportedAt))
+		e.Time("last_reported_at", *k.LastReportedAt)
 	}
 	if s := k.Summary; s != nil {
 		e.BeginObject("application_summary")

@@ -67,8 +67,8 @@ func (*MetricData) Root() string { return "metric_data_response" }
 // EncodeV2 writes {"metric_data":{...}} in REST v2's key order.
 func (m *MetricData) EncodeV2(e Encoder) {
 	e.BeginObject("metric_data")
-	e.String("from", FormatTime(m.From))
-	e.String("to", FormatTime(m.To))
+	e.Time("from", m.From)
+	e.Time("to", m.To)
 	e.BeginArray("metrics_not_found", "metrics_not_found")
 	for _, n := range m.NotFound {
 		e.String("metrics_not_found", n)
@@ -86,8 +86,8 @@ func (m *MetricData) EncodeV2(e Encoder) {
 		e.BeginArray("timeslices", "timeslice")
 		for _, ts := range s.Timeslices {
 			e.BeginObject("timeslice")
-			e.String("from", FormatTime(ts.From))
-			e.String("to", FormatTime(ts.To))
+			e.Time("from", ts.From)
+			e.Time("to", ts.To)
 			e.BeginObject("values")
 			for _, v := range ts.Values {
 				if v.Int {
