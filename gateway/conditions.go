@@ -120,12 +120,18 @@ func policyIDParam(rq *request) (int64, error) {
 	return id, nil
 }
 
-func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+// policyPage reads the policy_id and page of a condition list.
+func policyPage(rq *request) (int64, int, error) {
 	pid, err := policyIDParam(rq)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	page, err := rq.params.Page()
+	return pid, page, err
+}
+
+func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	pid, page, err := policyPage(rq)
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +143,7 @@ func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*res
 }
 
 func handleConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	pid, err := policyIDParam(rq)
-	if err != nil {
-		return nil, err
-	}
-	page, err := rq.params.Page()
+	pid, page, err := policyPage(rq)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,14 @@ type Paging struct {
 	HasNext bool
 }
 
+// pageOf is page (1-based) of items cut into pages of size, with its Paging; a page
+// past the end is empty and still names the last page.
+func pageOf[T any](items []T, page, size int) ([]T, Paging) {
+	last := max((len(items)+size-1)/size, 1)
+	lo := min((page-1)*size, len(items))
+	return items[lo:min(lo+size, len(items))], Paging{Page: page, Last: last, HasNext: page < last}
+}
+
 // AppListRequest is a parsed GET /v2/applications.
 type AppListRequest struct {
 	Name         string // filter[name]: case-insensitive substring

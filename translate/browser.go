@@ -42,10 +42,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 			kept = append(kept, b)
 		}
 	}
-	last := max((len(kept)+PageSize-1)/PageSize, 1)
-	lo := min((r.Page-1)*PageSize, len(kept))
-	hi := min(lo+PageSize, len(kept))
-	page := kept[lo:hi]
+	page, paging := pageOf(kept, r.Page, PageSize)
 	out := &v2.BrowserApplicationList{Applications: make([]v2.BrowserApplication, 0, len(page))}
 	if len(page) > 0 {
 		details, err := t.browserDetails(ctx, page)
@@ -58,7 +55,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 				BrowserMonitoringKey: d.key, LoaderScript: d.script})
 		}
 	}
-	return out, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+	return out, paging, nil
 }
 
 func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOutline, error) {

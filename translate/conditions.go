@@ -385,9 +385,8 @@ func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID 
 			break
 		}
 	}
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	return &v2.NrqlConditionList{Conditions: all[lo:min(lo+PageSize, len(all))]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.NrqlConditionList{Conditions: items}, paging, nil
 }
 
 // CreateNrqlCondition answers POST /v2/alerts_nrql_conditions/policies/{policy_id}
@@ -634,7 +633,6 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 			break
 		}
 	}
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	return &v2.ConditionList{Conditions: all[lo:min(lo+PageSize, len(all))]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.ConditionList{Conditions: items}, paging, nil
 }

@@ -207,10 +207,8 @@ func (t *Translator) ListDeployments(ctx context.Context, c Caller, appID int64,
 		return nil, Paging{}, err
 	}
 	page = max(page, 1)
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	hi := min(lo+PageSize, len(all))
-	return &v2.DeploymentList{Deployments: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.DeploymentList{Deployments: items}, paging, nil
 }
 
 func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]v2.Deployment, error) {

@@ -180,10 +180,8 @@ func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances
 		}
 		kept = append(kept, h)
 	}
-	last := max((len(kept)+PageSize-1)/PageSize, 1)
-	lo := min((r.Page-1)*PageSize, len(kept))
-	hi := min(lo+PageSize, len(kept))
-	return &v2.ApplicationHostList{Hosts: kept[lo:hi], Instance: instances}, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+	items, paging := pageOf(kept, r.Page, PageSize)
+	return &v2.ApplicationHostList{Hosts: items, Instance: instances}, paging, nil
 }
 
 // Host answers GET .../hosts/{id} and .../instances/{id}.

@@ -76,8 +76,6 @@ func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest
 		}
 	}
 	page := max(r.Page, 1)
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	hi := min(lo+PageSize, len(all))
-	return &v2.IncidentList{Incidents: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.IncidentList{Incidents: items}, paging, nil
 }

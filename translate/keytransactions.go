@@ -298,9 +298,7 @@ func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTra
 		}
 		match = append(match, k)
 	}
-	last := max((len(match)+PageSize-1)/PageSize, 1)
-	lo := min((r.Page-1)*PageSize, len(match))
-	page := match[lo:min(lo+PageSize, len(match))]
+	page, paging := pageOf(match, r.Page, PageSize)
 	stats, err := t.keyTxStats(ctx, c, page)
 	if err != nil {
 		return nil, Paging{}, err
@@ -309,7 +307,7 @@ func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTra
 	for _, k := range page {
 		out.KeyTransactions = append(out.KeyTransactions, k.v2(stats))
 	}
-	return out, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+	return out, paging, nil
 }
 
 // ErrKeyTransactionNotFound is REST's 404 for an unknown key transaction id.

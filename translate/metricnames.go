@@ -50,14 +50,12 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 			matched = append(matched, n)
 		}
 	}
-	last := max((len(matched)+MetricNamesPageSize-1)/MetricNamesPageSize, 1)
-	lo := min((r.Page-1)*MetricNamesPageSize, len(matched))
-	hi := min(lo+MetricNamesPageSize, len(matched))
-	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, hi-lo)}
-	for _, n := range matched[lo:hi] {
+	page, paging := pageOf(matched, r.Page, MetricNamesPageSize)
+	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, len(page))}
+	for _, n := range page {
 		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: classify(n).defaults})
 	}
-	return out, Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+	return out, paging, nil
 }
 
 func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricScope) ([]string, error) {

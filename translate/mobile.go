@@ -67,10 +67,8 @@ func (t *Translator) ListMobileApplications(ctx context.Context, c Caller, page 
 			break
 		}
 	}
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	hi := min(lo+PageSize, len(all))
-	return &v2.MobileApplicationList{Applications: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.MobileApplicationList{Applications: items}, paging, nil
 }
 
 // ShowMobileApplication answers GET /v2/mobile_applications/{id} (one round trip).

@@ -64,10 +64,8 @@ func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, pa
 			break
 		}
 	}
-	last := max((len(all)+PageSize-1)/PageSize, 1)
-	lo := min((page-1)*PageSize, len(all))
-	hi := min(lo+PageSize, len(all))
-	return &v2.PolicyList{Policies: all[lo:hi]}, Paging{Page: page, Last: last, HasNext: page < last}, nil
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.PolicyList{Policies: items}, paging, nil
 }
 
 // CreatePolicy answers POST /v2/alerts_policies (incident_preference defaults to
