@@ -59,7 +59,8 @@ bench:
 ## fuzz: run every fuzz target for FUZZTIME each (their seed corpora also run in make test)
 FUZZTIME ?= 1m
 FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./translate/v2:FuzzParseParams \
-	./translate/v2:FuzzParseTime ./gateway/render:FuzzStrings ./graphql/sim/nrdb:FuzzParse
+	./translate/v2:FuzzParseTime ./gateway/render:FuzzStrings ./graphql/sim/nrdb:FuzzParse \
+	./translate:FuzzNRQLQuote ./gateway:FuzzWriteBodies ./gateway:FuzzRoutes
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done

@@ -181,6 +181,17 @@ func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	if route == "" {
 		route = "unmatched"
 	}
-	g.cfg.Metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
+	g.cfg.Metrics.requests.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(status)).Inc()
 	g.cfg.Metrics.duration.WithLabelValues(route).Observe(time.Since(st.start).Seconds())
+}
+
+// methodLabel bounds the method label of the request metrics: the methods REST v2
+// callers use keep their name, any other (arbitrary tokens, or bytes that are not
+// UTF-8, which the Prometheus client refuses with a panic) is "OTHER".
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodPatch, http.MethodOptions:
+		return m
+	}
+	return "OTHER"
 }

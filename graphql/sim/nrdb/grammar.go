@@ -10,14 +10,14 @@ import (
 
 // Query is a parsed NRQL statement.
 type Query struct {
-	Select  []*SelectItem `parser:"Select @@ ( ',' @@ )*"`
-	From    []string      `parser:"From @(Ident|Backtick) ( ',' @(Ident|Backtick) )*"`
+	Select  []*SelectItem `parser:"Select @@ ( ',':Punct @@ )*"`
+	From    []string      `parser:"From @(Ident|Backtick) ( ',':Punct @(Ident|Backtick) )*"`
 	Clauses []*Clause     `parser:"@@*"`
 }
 
 // SelectItem is one expression of the SELECT list with its optional alias.
 type SelectItem struct {
-	Star  bool    `parser:"(  @'*'"`
+	Star  bool    `parser:"(  @'*':Punct"`
 	Expr  *Expr   `parser:" | @@ )"`
 	Alias *string `parser:"( As @String )?"`
 }
@@ -25,7 +25,7 @@ type SelectItem struct {
 // Clause is one of the clauses after FROM (NRQL accepts them in any order).
 type Clause struct {
 	Where      *Cond       `parser:"  Where @@"`
-	Facet      []*Attr     `parser:"| Facet @@ ( ',' @@ )*"`
+	Facet      []*Attr     `parser:"| Facet @@ ( ',':Punct @@ )*"`
 	Since      *TimeSpec   `parser:"| Since @@"`
 	Until      *TimeSpec   `parser:"| Until @@"`
 	Timeseries *Timeseries `parser:"| @@"`
@@ -65,17 +65,17 @@ type AndCond struct {
 // NotCond is an optionally negated primary condition.
 type NotCond struct {
 	Not     bool        `parser:"@Not?"`
-	Group   *Cond       `parser:"(  '(' @@ ')'"`
+	Group   *Cond       `parser:"(  '(':Punct @@ ')':Punct"`
 	Compare *Comparison `parser:" | @@ )"`
 }
 
 // Comparison is expr op expr, [NOT] IN (...), [NOT] LIKE '...', IS [NOT] NULL.
 type Comparison struct {
 	Left    *Expr    `parser:"@@"`
-	Op      string   `parser:"(  @('=' | '!=' | '<>' | '<=' | '>=' | '<' | '>')"`
+	Op      string   `parser:"(  @('=':Punct | '!=':Punct | '<>':Punct | '<=':Punct | '>=':Punct | '<':Punct | '>':Punct)"`
 	Right   *Expr    `parser:"   @@"`
 	NotIn   bool     `parser:" | @Not? In"`
-	In      []*Value `parser:"   '(' @@ ( ',' @@ )* ')'"`
+	In      []*Value `parser:"   '(':Punct @@ ( ',':Punct @@ )* ')':Punct"`
 	NotLike bool     `parser:" | @Not? Like"`
 	Like    *string  `parser:"   @String"`
 	IsNull  *IsNull  `parser:" | Is @@ )"`
@@ -89,10 +89,10 @@ type IsNull struct {
 
 // Value is a literal.
 type Value struct {
-	Neg    bool     `parser:"@'-'?"`
+	Neg    bool     `parser:"@'-':Punct?"`
 	Number *float64 `parser:"(  @Number"`
 	String *string  `parser:" | @String"`
-	Bool   *string  `parser:" | @('true' | 'false') )"`
+	Bool   *string  `parser:" | @('true':Ident | 'false':Ident) )"`
 }
 
 // Expr is a sum of terms.
@@ -103,7 +103,7 @@ type Expr struct {
 
 // OpTerm is "+ term" or "- term".
 type OpTerm struct {
-	Op   string `parser:"@('+' | '-')"`
+	Op   string `parser:"@('+':Punct | '-':Punct)"`
 	Term *Term  `parser:"@@"`
 }
 
@@ -115,31 +115,31 @@ type Term struct {
 
 // OpFactor is "* factor" or "/ factor".
 type OpFactor struct {
-	Op     string  `parser:"@('*' | '/')"`
+	Op     string  `parser:"@('*':Punct | '/':Punct)"`
 	Factor *Factor `parser:"@@"`
 }
 
 // Factor is a literal, a call, an attribute or a parenthesised expression.
 type Factor struct {
-	Neg    bool     `parser:"@'-'?"`
+	Neg    bool     `parser:"@'-':Punct?"`
 	Number *float64 `parser:"(  @Number"`
 	String *string  `parser:" | @String"`
 	Call   *Call    `parser:" | @@"`
 	Attr   *Attr    `parser:" | @@"`
-	Group  *Expr    `parser:" | '(' @@ ')' )"`
+	Group  *Expr    `parser:" | '(':Punct @@ ')':Punct )"`
 }
 
 // Call is a function call.
 type Call struct {
-	Name string `parser:"@(Ident|Max) '('"`
-	Args []*Arg `parser:"( @@ ( ',' @@ )* )? ')'"`
+	Name string `parser:"@(Ident|Max) '(':Punct"`
+	Args []*Arg `parser:"( @@ ( ',':Punct @@ )* )? ')':Punct"`
 }
 
 // Arg is a function argument: WHERE cond (filter), N unit (rate), '*' or an expression.
 type Arg struct {
 	Where    *Cond     `parser:"  Where @@"`
 	Duration *Duration `parser:"| @@"`
-	Star     bool      `parser:"| @'*'"`
+	Star     bool      `parser:"| @'*':Punct"`
 	Expr     *Expr     `parser:"| @@"`
 }
 
@@ -151,8 +151,8 @@ type Duration struct {
 
 // Attr is an attribute, dotted or backticked, with an optional ['field'] selector.
 type Attr struct {
-	Parts []string `parser:"( @Backtick | @Ident ) ( '.' @Ident )*"`
-	Field *string  `parser:"( '[' @String ']' )?"`
+	Parts []string `parser:"( @Backtick | @Ident ) ( '.':Punct @Ident )*"`
+	Field *string  `parser:"( '[':Punct @String ']':Punct )?"`
 }
 
 // Name is the attribute's full name.

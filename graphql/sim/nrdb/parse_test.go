@@ -16,6 +16,9 @@ func TestParse(t *testing.T) {
 		`SELECT count(*) FROM Metric WHERE metricTimesliceName IN ('it''s', 'O\'Reilly', 'back\\slash', '100%', 'a_b', 'a+b', '日本') SINCE 1 hour ago`,
 		"select count(*) from Metric where not (a = 1 or b != 2) and c is null timeseries auto",
 		"SELECT timestamp, version, `newrelic.source`, eventType() FROM ChangeTrackingEvent, Deployment WHERE entity.guid = 'x' SINCE 90 days ago LIMIT 100",
+		// String literals that read like punctuation or booleans stay strings (found by
+		// translate's FuzzNRQLQuote: '-' was taken for a minus sign).
+		"SELECT count(*) FROM Metric WHERE a IN ('-', '(', ',', ')', 'true', '=', '*') AND b = '-' SINCE 1 hour ago",
 	}
 	var p Parser
 	for _, q := range valid {
