@@ -7,7 +7,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
 
-.PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz
+.PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN)
 run:
@@ -64,6 +64,12 @@ FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./translat
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
+
+## soak: the gateway against the simulator with faults switched on and off for SOAKTIME,
+## reporting answers by class, latency, and goroutines/memory at rest before and after
+SOAKTIME ?= 3m
+soak:
+	$(GO) run ./tests/soak -d $(SOAKTIME)
 
 docker:
 	docker build -t v2bridge:$(VERSION) .

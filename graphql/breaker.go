@@ -58,6 +58,17 @@ func (b *breaker) record(err error) {
 	}
 }
 
+// release ends a probe whose outcome says nothing about NerdGraph (the caller went
+// away first): the next call probes again.
+func (b *breaker) release() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.probing = false
+	b.mu.Unlock()
+}
+
 // upstreamFailure says whether an error counts against NerdGraph's health (a bad key or
 // a rate limit does not).
 func upstreamFailure(err error) bool {

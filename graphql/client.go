@@ -315,11 +315,15 @@ func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error
 		return nil, &Error{Kind: KindUnavailable, RetryAfter: c.opts.BreakerCooldown, Err: ErrCircuitOpen}
 	}
 	defer func() {
-		if err == nil && ans.status >= 500 {
+		switch {
+		case err == nil && ans.status >= 500:
 			c.breaker.record(&Error{Kind: KindServer})
-			return
+		case err != nil && ctx.Err() != nil:
+			// The caller hung up or ran out of its own time: not NerdGraph's failure.
+			c.breaker.release()
+		default:
+			c.breaker.record(err)
 		}
-		c.breaker.record(err)
 	}()
 	return c.fetchHTTP(ctx, body)
 }

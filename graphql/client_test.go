@@ -330,3 +330,33 @@ func TestCircuitBreaker(t *testing.T) {
 		t.Fatalf("closed circuit: %v, hits %d", err, hits.Load())
 	}
 }
+
+// Callers that hang up (or whose own deadline passes) while NerdGraph is slow do not
+// open the circuit: only NerdGraph's own failures count.
+func TestCircuitBreakerIgnoresCallersGoingAway(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{BreakerThreshold: 3, BreakerCooldown: time.Minute, MaxAttempts: 1})
+	for i := 0; i < 5; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		err := c.MakeRequest(ctx, &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+		cancel()
+		if err == nil {
+			t.Fatal("a call past its caller's deadline succeeded")
+		}
+	}
+	if err := c.MakeRequest(context.Background(), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}}); err != nil {
+		t.Fatalf("after callers went away the circuit is open: %v", err)
+	}
+	if hits.Load() != 6 {
+		t.Fatalf("hits = %d, want 6", hits.Load())
+	}
+}

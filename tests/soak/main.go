@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+const (
+	key1     = "NRAK-DEMO-ACCOUNT-1"
+	key2     = "NRAK-DEMO-ACCOUNT-2"
+	keyMulti = "NRAK-DEMO-MULTI"
+	// Tolerances at rest, after the load and the faults stop.
+	goroutineSlack = 10
+	heapSlackBytes = 16 << 20
+)
+
+// phase is a stretch of the soak with one simulator fault (nil: none).
+type phase struct {
+	name  string
+	fault *sim.Fault
+}
+
+var phases = []phase{
+	{"clean", nil},
+	{"latency 300ms", &sim.Fault{Latency: 300 * time.Millisecond}},
+	{"HTTP 503", &sim.Fault{Status: 503}},
+	{"HTTP 429 Retry-After 1", &sim.Fault{Status: 429, RetryAfter: 1}},
+	{"GraphQL TOO_MANY_REQUESTS", &sim.Fault{ErrorClass: "TOO_MANY_REQUESTS"}},
+	{"truncated body", &sim.Fault{Truncated: true}},
+	{"connection reset", &sim.Fault{Reset: true}},
+	{"clean again", nil},
+}
+
+type target struct {
+	key, account, path string
+}
+
+func targets() []target {
+	return []target{
+		{key1, "", "/v2/applications.json"},
+		{key1, "", "/v2/applications/314221522.json"},
+		{key2, "", "/v2/applications.xml?filter[name]=a"},
+		{keyMulti, "1000001", "/v2/applications/924224343.json"},
+		{key1, "", "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&summarize=true"},
+		{key1, "", "/v2/applications/314221522/hosts.json"},
+		{key1, "", "/v2/applications/314221522/deployments.json"},
+		{key1, "", "/v2/key_transactions.json"},
+		{keyMulti, "1000002", "/v2/alerts_policies.json"},
+	}
+}
+
+type stats struct {
+	mu        sync.Mutex
+	byClass   map[string]map[string]int // phase → "status title" → count
+	latencies []time.Duration
+	leaks     int
+	clean5xx  int                  // 5xx before any fault
+	lastBad   map[string]time.Time // phase → time of its last 5xx
+}
+
+func (s *stats) add(ph string, status int, title string, d time.Duration, leak bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.byClass[ph]
+	if m == nil {
+		m = map[string]int{}
+		s.byClass[ph] = m
+	}
+	k := strconv.Itoa(status)
+	if title != "" {
+		k += " " + title
+	}
+	m[k]++
+	s.latencies = append(s.latencies, d)
+	if leak {
+		s.leaks++
+	}
+	if status >= 500 || status == 0 {
+		s.lastBad[ph] = time.Now()
+		if ph == "clean" {
+			s.clean5xx++
+		}
+	}
+}
+
+type rest struct {
+	goroutines int
+	heapInuse  uint64
+	rssKB      int
+}
+
+// atRest measures after idle connections have closed and a GC.
+func atRest(idle func()) rest {
+	idle()
+	time.Sleep(3 * time.Second) // longer than the servers' idle timeout
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return rest{goroutines: runtime.NumGoroutine(), heapInuse: ms.HeapInuse, rssKB: rssKB()}
+}
+
+// rssKB reads VmRSS from /proc/self/status (0 where there is no /proc).
+func rssKB() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	return 0
+}
+
+func serve(h http.Handler) (string, *http.Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), srv, nil
+}
+
+func main() {
+	dur := flag.Duration("d", 3*time.Minute, "total soak time, split evenly between the fault phases")
+	conns := flag.Int("c", 16, "concurrent clients")
+	flag.Parse()
+	if err := run(*dur, *conns); err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dur time.Duration, conns int) error {
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		return err
+	}
+	faults := &sim.Faults{}
+	s, err := sim.NewDemo(data, sim.WithMiddleware(faults.Middleware))
+	if err != nil {
+		return err
+	}
+	simURL, simSrv, err := serve(s)
+	if err != nil {
+		return err
+	}
+	defer simSrv.Close()
+	upstream := &http.Transport{MaxIdleConnsPerHost: 32, IdleConnTimeout: time.Second}
+	client := ng.NewClient(simURL+sim.Path, ng.Options{Timeout: 2 * time.Second, HTTPClient: &http.Client{Transport: upstream}})
+	g := gateway.New(gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second}, translate.New(client, translate.Options{}), nil)
+	gwURL, gwSrv, err := serve(g.Handler())
+	if err != nil {
+		return err
+	}
+	defer gwSrv.Close()
+	callers := &http.Transport{MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Second}
+	hc := &http.Client{Transport: callers, Timeout: 15 * time.Second}
+	idle := func() { callers.CloseIdleConnections(); upstream.CloseIdleConnections() }
+
+	st := &stats{byClass: map[string]map[string]int{}, lastBad: map[string]time.Time{}}
+	ts := targets()
+	load := func(ctx context.Context, ph string) {
+		var wg sync.WaitGroup
+		for w := range conns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; ctx.Err() == nil; i++ {
+					t := ts[i%len(ts)]
+					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, gwURL+t.path, nil)
+					req.Header.Set("X-Api-Key", t.key)
+					if t.account != "" {
+						req.Header.Set("X-Account-ID", t.account)
+					}
+					start := time.Now()
+					resp, err := hc.Do(req)
+					if err != nil {
+						if ctx.Err() == nil {
+							st.add(ph, 0, "transport error: "+err.Error(), time.Since(start), false)
+						}
+						continue
+					}
+					body, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					title := ""
+					if resp.StatusCode >= 300 {
+						var e struct {
+							Error struct{ Title string } `json:"error"`
+						}
+						if json.Unmarshal(body, &e) == nil {
+							title = e.Error.Title
+						} else if i := strings.Index(string(body), "<title>"); i >= 0 {
+							title, _, _ = strings.Cut(string(body)[i+7:], "</title>")
+						}
+					}
+					leak := strings.Contains(string(body), key1) || strings.Contains(string(body), key2) || strings.Contains(string(body), keyMulti)
+					st.add(ph, resp.StatusCode, title, time.Since(start), leak)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+
+	// Warm up (account lookups, connections), then measure at rest.
+	warm, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	load(warm, "warm-up")
+	cancel()
+	before := atRest(idle)
+	fmt.Printf("soak: %d clients, %s over %d phases, gateway %s, simulator %s\n", conns, dur, len(phases), gwURL, simURL)
+
+	per := dur / time.Duration(len(phases))
+	var lastStart time.Time
+	for _, ph := range phases {
+		lastStart = time.Now()
+		faults.Set(ph.fault)
+		ctx, cancel := context.WithTimeout(context.Background(), per)
+		load(ctx, ph.name)
+		cancel()
+	}
+	faults.Set(nil)
+	after := atRest(idle)
+
+	fmt.Printf("\n%-28s %8s  %s\n", "phase", "count", "answer (status and v2 error title)")
+	total := 0
+	for _, ph := range append([]phase{{name: "warm-up"}}, phases...) {
+		m := st.byClass[ph.name]
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Printf("%-28s %8d  %s\n", ph.name, m[k], k)
+			total += m[k]
+		}
+	}
+	slices.Sort(st.latencies)
+	pct := func(p float64) time.Duration {
+		if len(st.latencies) == 0 {
+			return 0
+		}
+		return st.latencies[min(len(st.latencies)-1, int(p*float64(len(st.latencies))))]
+	}
+	fmt.Printf("\nrequests %d, p50 %s, p99 %s, max %s\n", total, pct(0.50).Round(time.Millisecond), pct(0.99).Round(time.Millisecond),
+		pct(1).Round(time.Millisecond))
+	fmt.Printf("at rest before: goroutines %d, heap in use %.1f MB, RSS %.1f MB\n", before.goroutines, float64(before.heapInuse)/(1<<20), float64(before.rssKB)/1024)
+	fmt.Printf("at rest after:  goroutines %d, heap in use %.1f MB, RSS %.1f MB\n", after.goroutines, float64(after.heapInuse)/(1<<20), float64(after.rssKB)/1024)
+
+	var problems []string
+	if after.goroutines > before.goroutines+goroutineSlack {
+		problems = append(problems, fmt.Sprintf("goroutines grew from %d to %d (tolerance %d)", before.goroutines, after.goroutines, goroutineSlack))
+	}
+	if after.heapInuse > before.heapInuse+heapSlackBytes {
+		problems = append(problems, fmt.Sprintf("heap in use grew by %.1f MB (tolerance %d MB)", float64(after.heapInuse-before.heapInuse)/(1<<20), heapSlackBytes>>20))
+	}
+	if st.clean5xx > 0 {
+		problems = append(problems, fmt.Sprintf("%d answers were 5xx while no fault was active", st.clean5xx))
+	}
+	if bad, ok := st.lastBad[phases[len(phases)-1].name]; ok {
+		fmt.Printf("last phase: last 5xx %s after the faults stopped\n", bad.Sub(lastStart).Round(time.Millisecond))
+		if bad.Sub(lastStart) > per/2 {
+			problems = append(problems, "still answering 5xx in the second half of the last clean phase")
+		}
+	}
+	if st.leaks > 0 {
+		problems = append(problems, fmt.Sprintf("%d bodies contained an API key", st.leaks))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	fmt.Println("soak: no growth, no 5xx without a fault, no key in any body")
+	return nil
+}
