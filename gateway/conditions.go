@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -77,7 +78,13 @@ type nrqlConditionBody struct {
 func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, error) {
 	var b nrqlConditionBody
 	if err := json.Unmarshal(bytes.TrimSpace(body), &b); err != nil {
-		return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		var se *json.SyntaxError
+		if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
+			return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		}
+		// Valid JSON with a value of the wrong kind ("enabled": "yes", "terms": {}).
+		return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusUnprocessableEntity,
+			Title: "Validation error occurred while trying to " + op + " the alert condition", Messages: []string{err.Error()}}
 	}
 	c := b.NrqlCondition
 	if c == nil {

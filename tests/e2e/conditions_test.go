@@ -187,6 +187,8 @@ func TestNrqlConditionErrors(t *testing.T) {
 		{"list without policy_id", http.MethodGet, "/v2/alerts_nrql_conditions.json", key1, "", 400, "Missing parameter: policy_id", ""},
 		{"list with a bad policy_id", http.MethodGet, "/v2/alerts_nrql_conditions.json?policy_id=abc", key1, "", 400, "Invalid parameter 'policy_id'", ""},
 		{"not JSON", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, `{'nrql_condition':1}`, 400, "not valid JSON", ""},
+		{"a value of the wrong kind", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"name":"x"`, `"name":"x","enabled":"yes"`, 1), 422, "create the alert condition", "bool"},
+		{"a term that is not a string or number", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"duration":"5"`, `"duration":true`, 1), 422, "create the alert condition", "string or a number"},
 		{"no wrapper", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, `{"name":"x"}`, 422, "create the alert condition", "nrql_condition"},
 		{"no name", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"name":"x",`, "", 1), 422, "create the alert condition", "name is required"},
 		{"no query", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"SELECT count(*) FROM Transaction"`, `""`, 1), 422, "create the alert condition", "query is required"},
