@@ -44,7 +44,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 			Application *applicationBody `json:"application"`
 		}
 		if err := json.Unmarshal(body, &j); err != nil {
-			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
 		}
 		if j.Application == nil {
 			return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs an "application" object`}

@@ -44,7 +44,7 @@ func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result,
 			}{name}
 		}
 	} else if err := json.Unmarshal(body, &b); err != nil {
-		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		return nil, jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {
 		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -78,13 +77,7 @@ type nrqlConditionBody struct {
 func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, error) {
 	var b nrqlConditionBody
 	if err := json.Unmarshal(bytes.TrimSpace(body), &b); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
-			return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
-		}
-		// Valid JSON with a value of the wrong kind ("enabled": "yes", "terms": {}).
-		return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusUnprocessableEntity,
-			Title: "Validation error occurred while trying to " + op + " the alert condition", Messages: []string{err.Error()}}
+		return translate.NrqlConditionInput{}, jsonBodyError(body, err, "Validation error occurred while trying to "+op+" the alert condition")
 	}
 	c := b.NrqlCondition
 	if c == nil {

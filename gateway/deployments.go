@@ -51,7 +51,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 		b.Deployment = &x.deploymentFields
 	default:
 		if err := json.Unmarshal(body, &b); err != nil {
-			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+			return in, jsonBodyError(body, err, "The deployment has a value of the wrong kind")
 		}
 	}
 	if b.Deployment == nil {

@@ -40,7 +40,7 @@ func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, 
 		} `json:"mobile_application"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
-		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		return nil, jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {
 		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}

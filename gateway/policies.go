@@ -18,7 +18,7 @@ func parsePolicy(rq *request) (translate.PolicyInput, error) {
 		} `json:"policy"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
-		return translate.PolicyInput{}, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
 	}
 	if b.Policy == nil {
 		return translate.PolicyInput{}, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Validation or internal error occurred",

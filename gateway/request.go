@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,4 +134,15 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	return 0, "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: "This API key reaches several New Relic accounts; " +
 		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
 		"or set default_account_id in the v2bridge configuration"}
+}
+
+// jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not
+// JSON at all, else 422 with title (valid JSON holding a value of the wrong kind, such
+// as "enabled": "yes"), naming the value in the message.
+func jsonBodyError(body []byte, err error, title string) *v2.Error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
+		return &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+	}
+	return &v2.Error{Status: http.StatusUnprocessableEntity, Title: title, Messages: []string{err.Error()}}
 }
