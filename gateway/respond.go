@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"time"
@@ -15,18 +16,36 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	if !ok {
 		rd, _ = render.ForFormat("json")
 	}
-	buf := render.GetBuffer()
-	defer render.PutBuffer(buf)
-	*buf = rd.Render((*buf)[:0], doc)
+	var body []byte
+	memo, shared := doc.(memoized)
+	if shared {
+		body, shared = memo.Rendered(rd.ContentType())
+	}
+	if !shared {
+		buf := render.GetBuffer()
+		defer render.PutBuffer(buf)
+		*buf = rd.Render((*buf)[:0], doc)
+		body = *buf
+		if memo != nil {
+			memo.Remember(rd.ContentType(), bytes.Clone(body))
+		}
+	}
 	h := w.Header()
 	h.Set("Content-Type", rd.ContentType())
-	h.Set("Content-Length", strconv.Itoa(len(*buf)))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "max-age=0, private, must-revalidate")
 	upstreamHeaders(w, stateFrom(r.Context()))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(*buf)
+		_, _ = w.Write(body)
 	}
+}
+
+// memoized is a document that keeps its rendered bytes (one served from a cache to
+// many requests), so it is rendered once per format.
+type memoized interface {
+	Rendered(format string) ([]byte, bool)
+	Remember(format string, b []byte)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

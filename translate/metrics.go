@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,6 +201,13 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		queries = append(queries, q)
 	}
 	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
+	// The document also depends on the values asked for and the window as the caller
+	// wrote it (echoed in from/to); the same answer is shared until the data expires.
+	docKey := key + "\x00" + strings.Join(r.Values, ",") + "\x00" + strconv.FormatBool(r.Raw) + "\x00" +
+		w.from.Format(time.RFC3339Nano) + "\x00" + w.to.Format(time.RFC3339Nano)
+	if doc, ok := t.metrics.Get(docKey); ok {
+		return doc.(*v2.MetricData), nil
+	}
 	series, ok := t.metrics.Get(key)
 	if !ok {
 		series, err = t.fetchMetricData(ctx, c, s, queries)
@@ -208,7 +216,9 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		}
 		t.metrics.Set(key, series)
 	}
-	return buildMetricData(names, r, w, series.(map[string][]sliceRaw)), nil
+	doc := buildMetricData(names, r, w, series.(map[string][]sliceRaw))
+	t.metrics.Set(docKey, doc)
+	return doc, nil
 }
 
 func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string) (map[string][]sliceRaw, error) {

@@ -253,3 +253,46 @@ func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 	near(t, "error rate", s.ErrorRate, 100*v["Errors/all"]["error_count"]/(v["HttpDispatcher"]["call_count"]+v["OtherTransaction/all"]["call_count"]))
 	near(t, "apdex score", s.ApdexScore, v["Apdex"]["score"])
 }
+
+// A cached answer is shared and its rendered bytes remembered: repeats are identical in
+// both formats, while other values[], another from (same aligned window) or another
+// caller get their own answers — never a neighbour's bytes.
+func TestMetricDataCacheServesExactAnswers(t *testing.T) {
+	e := newEnv(t)
+	e.get(t, "/v2/applications.json", key1)
+	base := "/v2/applications/" + metricApp + "/metrics/data"
+	q := "?names[]=HttpDispatcher&from=2026-11-20T11:30:00Z&to=2026-11-20T11:40:00Z"
+	tests := []struct {
+		name, path, key string
+		calls           string
+	}{
+		{"first json", base + ".json" + q, key1, "1"},
+		{"first xml (same data)", base + ".xml" + q, key1, "0"},
+		{"other values", base + ".json" + q + "&values[]=call_count", key1, "0"},
+		{"from a few seconds later (same aligned window)", base + ".json" + strings.Replace(q, "11:30:00", "11:30:20", 1), key1, "0"},
+	}
+	first := map[string]string{}
+	for _, tt := range tests {
+		r := e.get(t, tt.path, tt.key)
+		if r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != tt.calls {
+			t.Fatalf("%s: %d, %s upstream calls, want %s", tt.name, r.status, r.header.Get("X-V2bridge-Upstream-Calls"), tt.calls)
+		}
+		again := e.get(t, tt.path, tt.key)
+		if string(again.body) != string(r.body) || again.header.Get("X-V2bridge-Upstream-Calls") != "0" {
+			t.Fatalf("%s: the repeat differs or called NerdGraph", tt.name)
+		}
+		for other, body := range first {
+			if body == string(r.body) {
+				t.Fatalf("%s answered with the bytes of %s", tt.name, other)
+			}
+		}
+		first[tt.name] = string(r.body)
+	}
+	if !strings.Contains(first["from a few seconds later (same aligned window)"], `"from":"2026-11-20T11:30:20+00:00"`) {
+		t.Errorf("from is not echoed: %.200s", first["from a few seconds later (same aligned window)"])
+	}
+	// Another tenant asking the same question gets its own lookup, not the cache.
+	if r := e.get(t, base+".json"+q, key2); r.status != 404 {
+		t.Fatalf("another account's application: %d %s", r.status, r.body)
+	}
+}

@@ -1,6 +1,9 @@
 package v2
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // MetricName is one entry of GET .../metrics: a name and the value names it offers.
 type MetricName struct {
@@ -52,14 +55,33 @@ type MetricSeries struct {
 	Timeslices []Timeslice
 }
 
-// MetricData is the body of GET .../metrics/data.
+// MetricData is the body of GET .../metrics/data. A document answered from the metric
+// cache is shared by the requests it serves (read only), and RenderMemo keeps its
+// rendered bytes per format so a cache hit costs no rendering either.
 type MetricData struct {
 	From, To  time.Time
 	NotFound  []string
 	Found     []string
 	Metrics   []MetricSeries
 	Summarize bool
+	RenderMemo
 }
+
+// RenderMemo holds a document's rendered bytes per format. The zero value is ready;
+// it is safe for concurrent use and must not be copied after first use.
+type RenderMemo struct{ m sync.Map }
+
+// Rendered returns the bytes remembered for format.
+func (r *RenderMemo) Rendered(format string) ([]byte, bool) {
+	v, ok := r.m.Load(format)
+	if !ok {
+		return nil, false
+	}
+	return v.([]byte), true
+}
+
+// Remember keeps b (which the caller must not change afterwards) for format.
+func (r *RenderMemo) Remember(format string, b []byte) { r.m.Store(format, b) }
 
 // Root is the XML root element.
 func (*MetricData) Root() string { return "metric_data_response" }
