@@ -26,7 +26,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		defer render.PutBuffer(buf)
 		*buf = rd.Render((*buf)[:0], doc)
 		body = *buf
-		if memo != nil {
+		if memo != nil && len(body) <= maxRemembered {
 			memo.Remember(rd.ContentType(), bytes.Clone(body))
 		}
 	}
@@ -40,6 +40,10 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		_, _ = w.Write(body)
 	}
 }
+
+// maxRemembered bounds the rendered bytes a cached document keeps per format (the
+// metric cache is bounded by entries, not bytes; large documents are re-rendered).
+const maxRemembered = 64 << 10
 
 // memoized is a document that keeps its rendered bytes (one served from a cache to
 // many requests), so it is rendered once per format.
