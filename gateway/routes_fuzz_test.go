@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
@@ -48,6 +50,9 @@ func FuzzRoutes(f *testing.F) {
 		if method == "" || strings.ContainsAny(method, " \t\r\n()<>@,;:\\\"/[]?={}") {
 			method = "GET"
 		}
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path // net/http refuses a request target without it
+		}
 		u := &url.URL{Path: path, RawQuery: query}
 		req := &http.Request{Method: method, URL: u, RequestURI: u.RequestURI(), Header: http.Header{}, Host: "gw.test",
 			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Body: http.NoBody, RemoteAddr: "127.0.0.1:1"}
@@ -55,18 +60,27 @@ func FuzzRoutes(f *testing.F) {
 		req.Header.Set("X-Api-Key", key)
 		before := calls.Load()
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		done := make(chan struct{})
+		go func() { defer close(done); h.ServeHTTP(rec, req) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%s %q ?%q did not answer within 3 s:\n%s", method, path, query, buf[:runtime.Stack(buf, true)])
+		}
 		upstream := calls.Load() - before
 		body := rec.Body.String()
 		if rec.Code >= 500 && upstream == 0 {
 			t.Fatalf("%s %q ?%q: %d without any NerdGraph call: %s", method, path, query, rec.Code, body)
 		}
-		if strings.Contains(body, key) {
+		// A redirect echoes the caller's own URL back to the caller (Location and body).
+		echo := rec.Code >= 300 && rec.Code < 400 && strings.Contains(u.String(), key)
+		if strings.Contains(body, key) && !echo {
 			t.Fatalf("%s %q: the key is in the body: %s", method, path, body)
 		}
 		for name, vs := range rec.Header() {
 			if name == "Location" && strings.Contains(u.String(), key) {
-				continue // a redirect echoes the caller's own URL back to the caller
+				continue
 			}
 			for _, v := range vs {
 				if strings.Contains(v, key) {
