@@ -1,19 +1,17 @@
 package gateway
 
 import (
-	"errors"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Property: any bytes, as JSON, XML or a form under any content type, given to every
-// write-body parser (deployment, application update, policy, NRQL condition) and the
-// deployment input rules, never panic and either parse or fail with a v2 4xx error —
-// never a 5xx, never a non-v2 error.
+// Property: any bytes, as JSON, XML or a form under any content type, read the way
+// every route reads a request (readRequest) and given to every write-body parser
+// (deployment, application update, policy, NRQL condition, browser and mobile
+// application create) and the deployment input rules, never panic and either parse or
+// fail with a v2 4xx error — never a 5xx, never a non-v2 error.
 func FuzzWriteBodies(f *testing.F) {
 	for _, s := range []struct{ ct, body string }{
 		{"application/json", `{"deployment":{"revision":"abc","user":"ü","timestamp":"2026-11-20T11:00:00Z"}}`},
@@ -26,27 +24,34 @@ func FuzzWriteBodies(f *testing.F) {
 		{"", `{'deployment':1}`},
 		{"text/plain", "<<<>>>"},
 		{"application/json", `{"deployment":{"revision":"` + strings.Repeat("𝄞", 40) + `"}}`},
+		{"application/json", `{"browser_application":{"name":["x"]}}`},
+		{"application/x-www-form-urlencoded", `browser_application[name]=%ff&filter[name]=a`},
+		{"application/json", `{"mobile_application":null}`},
+		{"application/xml", `<mobile_application><name>m</name></mobile_application>`},
+		{"application/x-www-form-urlencoded", `a[=1&%zz`},
 	} {
 		f.Add(s.ct, s.body)
 	}
+	g := &Gateway{cfg: Config{MaxBodyBytes: 1 << 20}} // New's default
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, contentType, body string) {
 		r := httptest.NewRequest("POST", "/v2/applications/1/deployments.json", strings.NewReader(body))
 		r.Header.Set("Content-Type", contentType)
-		params, err := v2.ParseParams("", body)
-		if err != nil {
-			params, _ = v2.ParseParams("", "")
-		}
-		rq := &request{http: r, format: "json", params: params, body: []byte(body)}
+		// An error must be one the gateway answers with a titled 4xx (v2Error is the
+		// mapping writeError uses).
 		check := func(what string, err error) {
 			t.Helper()
 			if err == nil {
 				return
 			}
-			var ve *v2.Error
-			if !errors.As(err, &ve) || ve.Status < 400 || ve.Status >= 500 || ve.Title == "" {
-				t.Fatalf("%s: %T %v is not a v2 4xx error (content type %q, body %q)", what, err, err, contentType, body)
+			if ve, _ := v2Error(err); ve.Status < 400 || ve.Status >= 500 || ve.Title == "" {
+				t.Fatalf("%s: %T %v maps to %d %q, not a v2 4xx (content type %q, body %q)", what, err, err, ve.Status, ve.Title, contentType, body)
 			}
+		}
+		rq, err := g.readRequest(r)
+		if err != nil {
+			check("read", err)
+			return
 		}
 		in, err := parseDeployment(rq)
 		check("deployment", err)
@@ -59,5 +64,9 @@ func FuzzWriteBodies(f *testing.F) {
 		check("policy", err)
 		_, err = parseNrqlCondition(rq.body, "create")
 		check("nrql condition", err)
+		_, err = parseBrowserApplication(rq)
+		check("browser application", err)
+		_, err = parseMobileApplication(rq)
+		check("mobile application", err)
 	})
 }

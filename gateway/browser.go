@@ -28,7 +28,9 @@ func handleBrowserList(ctx context.Context, g *Gateway, rq *request) (*result, e
 	return &result{doc: doc, paging: &paging}, nil
 }
 
-func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+// parseBrowserApplication is the name a browser application create body gives:
+// {"browser_application":{"name":...}} or the form browser_application[name].
+func parseBrowserApplication(rq *request) (string, error) {
 	var b struct {
 		BrowserApplication *struct {
 			Name string `json:"name"`
@@ -39,21 +41,27 @@ func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result,
 		// A form body (filter[...]) on POST is a list call, as Ansible sends for
 		// applications; browser_application[name] creates.
 		if name, ok := rq.params.Get("browser_application[name]"); ok {
-			b.BrowserApplication = &struct {
-				Name string `json:"name"`
-			}{name}
+			return name, nil
 		}
 	} else if err := json.Unmarshal(body, &b); err != nil {
-		return nil, jsonBodyError(body, err, "Validation error occurred while creating the browser application")
+		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {
-		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}
+		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}
+	}
+	return b.BrowserApplication.Name, nil
+}
+
+func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	name, err := parseBrowserApplication(rq)
+	if err != nil {
+		return nil, err
 	}
 	loader := ng.AgentApplicationBrowserLoader(g.cfg.BrowserLoader)
 	if loader == "" {
 		loader = translate.BrowserLoader
 	}
-	doc, err := g.tr.CreateBrowserApplication(ctx, rq.caller, b.BrowserApplication.Name, loader)
+	doc, err := g.tr.CreateBrowserApplication(ctx, rq.caller, name, loader)
 	if err != nil {
 		return nil, err
 	}

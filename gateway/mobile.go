@@ -33,19 +33,29 @@ func handleMobileShow(ctx context.Context, g *Gateway, rq *request) (*result, er
 	return &result{doc: doc}, nil
 }
 
-func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+// parseMobileApplication is the name a mobile application create body gives:
+// {"mobile_application":{"name":...}}.
+func parseMobileApplication(rq *request) (string, error) {
 	var b struct {
 		MobileApplication *struct {
 			Name string `json:"name"`
 		} `json:"mobile_application"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
-		return nil, jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
+		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {
-		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}
+		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}
 	}
-	doc, err := g.tr.CreateMobileApplication(ctx, rq.caller, b.MobileApplication.Name)
+	return b.MobileApplication.Name, nil
+}
+
+func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	name, err := parseMobileApplication(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.CreateMobileApplication(ctx, rq.caller, name)
 	if err != nil {
 		return nil, err
 	}
