@@ -72,6 +72,7 @@ type stats struct {
 	byClass   map[string]map[string]int // phase → "status title" → count
 	latencies []time.Duration
 	leaks     int
+	noRetry   int                  // 429 and 503 answers without Retry-After
 	clean5xx  int                  // 5xx before any fault
 	lastBad   map[string]time.Time // phase → time of its last 5xx
 }
@@ -115,10 +116,15 @@ func atRest(idle func()) rest {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return rest{goroutines: runtime.NumGoroutine(), heapInuse: ms.HeapInuse, rssKB: rssKB()}
+	r := rest{goroutines: runtime.NumGoroutine(), heapInuse: ms.HeapInuse, rssKB: rssKB()}
+	if r.rssKB == 0 { // no /proc: the memory the Go runtime holds from the OS
+		r.rssKB = int(ms.Sys >> 10)
+	}
+	return r
 }
 
-// rssKB reads VmRSS from /proc/self/status (0 where there is no /proc).
+// rssKB reads VmRSS from /proc/self/status (0 where there is no /proc; atRest then
+// reports runtime.MemStats.Sys instead).
 func rssKB() int {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
@@ -218,6 +224,12 @@ func run(dur time.Duration, conns int) error {
 					}
 					leak := strings.Contains(string(body), key1) || strings.Contains(string(body), key2) || strings.Contains(string(body), keyMulti)
 					st.add(ph, resp.StatusCode, title, time.Since(start), leak)
+					if (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) &&
+						resp.Header.Get("Retry-After") == "" {
+						st.mu.Lock()
+						st.noRetry++
+						st.mu.Unlock()
+					}
 				}
 			}()
 		}
@@ -288,9 +300,12 @@ func run(dur time.Duration, conns int) error {
 	if st.leaks > 0 {
 		problems = append(problems, fmt.Sprintf("%d bodies contained an API key", st.leaks))
 	}
+	if st.noRetry > 0 {
+		problems = append(problems, fmt.Sprintf("%d answers 429 or 503 had no Retry-After", st.noRetry))
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
-	fmt.Println("soak: no growth, no 5xx without a fault, no key in any body")
+	fmt.Println("soak: no growth, no 5xx without a fault, every 429/503 with Retry-After, no key in any body")
 	return nil
 }
