@@ -346,7 +346,7 @@ func TestCircuitBreakerIgnoresCallersGoingAway(t *testing.T) {
 	defer srv.Close()
 	c := NewClient(srv.URL, Options{BreakerThreshold: 3, BreakerCooldown: time.Minute, MaxAttempts: 1})
 	for i := 0; i < 5; i++ {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		err := c.MakeRequest(ctx, &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
 		cancel()
 		if err == nil {
@@ -356,7 +356,10 @@ func TestCircuitBreakerIgnoresCallersGoingAway(t *testing.T) {
 	if err := c.MakeRequest(context.Background(), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}}); err != nil {
 		t.Fatalf("after callers went away the circuit is open: %v", err)
 	}
-	if hits.Load() != 6 {
-		t.Fatalf("hits = %d, want 6", hits.Load())
+	// A call may give up before its request is written (a loaded machine): what
+	// matters is that enough of them failed to open a breaker that counted them.
+	if hits.Load() < 4 {
+		t.Fatalf("only %d calls reached the server; the test needs the threshold (3) and the last", hits.Load())
 	}
 }
+
