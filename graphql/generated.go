@@ -2694,11 +2694,11 @@ func (v *AppListActorAccount) GetInventory() *AppListActorAccountInventoryNrdbRe
 // Result of an NRQL query.
 type AppListActorAccountInventoryNrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results json.RawMessage `json:"results"`
 }
 
 // GetResults returns AppListActorAccountInventoryNrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *AppListActorAccountInventoryNrdbResultContainer) GetResults() []*json.RawMessage {
+func (v *AppListActorAccountInventoryNrdbResultContainer) GetResults() json.RawMessage {
 	return v.Results
 }
 
@@ -5172,11 +5172,11 @@ func (v *AppShowActorAccount) GetInventory() *AppShowActorAccountInventoryNrdbRe
 // Result of an NRQL query.
 type AppShowActorAccountInventoryNrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results json.RawMessage `json:"results"`
 }
 
 // GetResults returns AppShowActorAccountInventoryNrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *AppShowActorAccountInventoryNrdbResultContainer) GetResults() []*json.RawMessage {
+func (v *AppShowActorAccountInventoryNrdbResultContainer) GetResults() json.RawMessage {
 	return v.Results
 }
 
@@ -5316,14 +5316,10 @@ func __marshalAppShowActorEntity(v *AppShowActorEntity) ([]byte, error) {
 	case *AppShowActorEntityApmApplicationEntity:
 		typename = "ApmApplicationEntity"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppShowActorEntityApmApplicationEntity
-		}{typename, premarshaled}
+			*AppShowActorEntityApmApplicationEntity
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppShowActorEntityApmDatabaseInstanceEntity:
 		typename = "ApmDatabaseInstanceEntity"
@@ -5474,140 +5470,61 @@ func __marshalAppShowActorEntity(v *AppShowActorEntity) ([]byte, error) {
 //
 // An application monitored by an APM language agent.
 type AppShowActorEntityApmApplicationEntity struct {
-	Typename        *string `json:"__typename"`
-	AppEntityFields `json:"-"`
-	Browser         *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult `json:"browser"`
+	Typename      *string              `json:"__typename"`
+	Guid          *string              `json:"guid"`
+	AccountId     *int                 `json:"accountId"`
+	Name          *string              `json:"name"`
+	Reporting     *bool                `json:"reporting"`
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId     *int                                                                                  `json:"applicationId"`
+	Language          *string                                                                               `json:"language"`
+	Settings          *ApmSettings                                                                          `json:"settings"`
+	ApmSummary        *ApmSummary                                                                           `json:"apmSummary"`
+	ApmBrowserSummary *ApmBrowserSummary                                                                    `json:"apmBrowserSummary"`
+	Browser           *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult `json:"browser"`
 }
 
 // GetTypename returns AppShowActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
 
-// GetBrowser returns AppShowActorEntityApmApplicationEntity.Browser, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetBrowser() *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult {
-	return v.Browser
-}
-
 // GetGuid returns AppShowActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetGuid() *string { return v.AppEntityFields.Guid }
+func (v *AppShowActorEntityApmApplicationEntity) GetGuid() *string { return v.Guid }
 
 // GetAccountId returns AppShowActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetAccountId() *int {
-	return v.AppEntityFields.AccountId
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetAccountId() *int { return v.AccountId }
 
 // GetName returns AppShowActorEntityApmApplicationEntity.Name, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetName() *string { return v.AppEntityFields.Name }
+func (v *AppShowActorEntityApmApplicationEntity) GetName() *string { return v.Name }
 
 // GetReporting returns AppShowActorEntityApmApplicationEntity.Reporting, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetReporting() *bool {
-	return v.AppEntityFields.Reporting
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetReporting() *bool { return v.Reporting }
 
 // GetAlertSeverity returns AppShowActorEntityApmApplicationEntity.AlertSeverity, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntity) GetAlertSeverity() *EntityAlertSeverity {
-	return v.AppEntityFields.AlertSeverity
+	return v.AlertSeverity
 }
 
 // GetApplicationId returns AppShowActorEntityApmApplicationEntity.ApplicationId, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetApplicationId() *int {
-	return v.AppEntityFields.ApplicationId
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetApplicationId() *int { return v.ApplicationId }
 
 // GetLanguage returns AppShowActorEntityApmApplicationEntity.Language, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetLanguage() *string {
-	return v.AppEntityFields.Language
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetLanguage() *string { return v.Language }
 
 // GetSettings returns AppShowActorEntityApmApplicationEntity.Settings, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetSettings() *ApmSettings {
-	return v.AppEntityFields.Settings
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetSettings() *ApmSettings { return v.Settings }
 
 // GetApmSummary returns AppShowActorEntityApmApplicationEntity.ApmSummary, and is useful for accessing the field via an interface.
-func (v *AppShowActorEntityApmApplicationEntity) GetApmSummary() *ApmSummary {
-	return v.AppEntityFields.ApmSummary
-}
+func (v *AppShowActorEntityApmApplicationEntity) GetApmSummary() *ApmSummary { return v.ApmSummary }
 
 // GetApmBrowserSummary returns AppShowActorEntityApmApplicationEntity.ApmBrowserSummary, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntity) GetApmBrowserSummary() *ApmBrowserSummary {
-	return v.AppEntityFields.ApmBrowserSummary
+	return v.ApmBrowserSummary
 }
 
-func (v *AppShowActorEntityApmApplicationEntity) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppShowActorEntityApmApplicationEntity
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppShowActorEntityApmApplicationEntity = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.AppEntityFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppShowActorEntityApmApplicationEntity struct {
-	Typename *string `json:"__typename"`
-
-	Browser *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult `json:"browser"`
-
-	Guid *string `json:"guid"`
-
-	AccountId *int `json:"accountId"`
-
-	Name *string `json:"name"`
-
-	Reporting *bool `json:"reporting"`
-
-	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	Language *string `json:"language"`
-
-	Settings *ApmSettings `json:"settings"`
-
-	ApmSummary *ApmSummary `json:"apmSummary"`
-
-	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
-}
-
-func (v *AppShowActorEntityApmApplicationEntity) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppShowActorEntityApmApplicationEntity) __premarshalJSON() (*__premarshalAppShowActorEntityApmApplicationEntity, error) {
-	var retval __premarshalAppShowActorEntityApmApplicationEntity
-
-	retval.Typename = v.Typename
-	retval.Browser = v.Browser
-	retval.Guid = v.AppEntityFields.Guid
-	retval.AccountId = v.AppEntityFields.AccountId
-	retval.Name = v.AppEntityFields.Name
-	retval.Reporting = v.AppEntityFields.Reporting
-	retval.AlertSeverity = v.AppEntityFields.AlertSeverity
-	retval.ApplicationId = v.AppEntityFields.ApplicationId
-	retval.Language = v.AppEntityFields.Language
-	retval.Settings = v.AppEntityFields.Settings
-	retval.ApmSummary = v.AppEntityFields.ApmSummary
-	retval.ApmBrowserSummary = v.AppEntityFields.ApmBrowserSummary
-	return &retval, nil
+// GetBrowser returns AppShowActorEntityApmApplicationEntity.Browser, and is useful for accessing the field via an interface.
+func (v *AppShowActorEntityApmApplicationEntity) GetBrowser() *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult {
+	return v.Browser
 }
 
 // AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResult includes the requested fields of the GraphQL type EntityRelationshipRelatedEntitiesResult.
@@ -5926,8 +5843,13 @@ func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedE
 //
 // Outline of a browser (real user monitoring) application.
 type AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline struct {
-	Typename             *string `json:"__typename"`
-	BrowserOutlineFields `json:"-"`
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+	// Id of the APM application that injects this browser agent, if any.
+	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
+	Settings                *BrowserSettings `json:"settings"`
 }
 
 // GetTypename returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -5937,78 +5859,22 @@ func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedE
 
 // GetGuid returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetGuid() *string {
-	return v.BrowserOutlineFields.Guid
+	return v.Guid
 }
 
 // GetApplicationId returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetApplicationId() *int {
-	return v.BrowserOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetServingApmApplicationId returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
-	return v.BrowserOutlineFields.ServingApmApplicationId
+	return v.ServingApmApplicationId
 }
 
 // GetSettings returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
-	return v.BrowserOutlineFields.Settings
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.BrowserOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	ServingApmApplicationId *int `json:"servingApmApplicationId"`
-
-	Settings *BrowserSettings `json:"settings"`
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline, error) {
-	var retval __premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.BrowserOutlineFields.Guid
-	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
-	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
-	retval.Settings = v.BrowserOutlineFields.Settings
-	return &retval, nil
+	return v.Settings
 }
 
 // AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
@@ -6199,14 +6065,10 @@ func __marshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRel
 	case *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline:
 		typename = "BrowserApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-		}{typename, premarshaled}
+			*AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityBrowserApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeSourceEntityRelationshipVertexEntityDashboardEntityOutline:
 		typename = "DashboardEntityOutline"
@@ -6620,8 +6482,13 @@ func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedE
 //
 // Outline of a browser (real user monitoring) application.
 type AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline struct {
-	Typename             *string `json:"__typename"`
-	BrowserOutlineFields `json:"-"`
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+	// Id of the APM application that injects this browser agent, if any.
+	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
+	Settings                *BrowserSettings `json:"settings"`
 }
 
 // GetTypename returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -6631,78 +6498,22 @@ func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedE
 
 // GetGuid returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetGuid() *string {
-	return v.BrowserOutlineFields.Guid
+	return v.Guid
 }
 
 // GetApplicationId returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetApplicationId() *int {
-	return v.BrowserOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetServingApmApplicationId returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
-	return v.BrowserOutlineFields.ServingApmApplicationId
+	return v.ServingApmApplicationId
 }
 
 // GetSettings returns AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
-	return v.BrowserOutlineFields.Settings
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.BrowserOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	ServingApmApplicationId *int `json:"servingApmApplicationId"`
-
-	Settings *BrowserSettings `json:"settings"`
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline, error) {
-	var retval __premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.BrowserOutlineFields.Guid
-	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
-	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
-	retval.Settings = v.BrowserOutlineFields.Settings
-	return &retval, nil
+	return v.Settings
 }
 
 // AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
@@ -6893,14 +6704,10 @@ func __marshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRel
 	case *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline:
 		typename = "BrowserApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline
-		}{typename, premarshaled}
+			*AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityBrowserApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppShowActorEntityApmApplicationEntityBrowserEntityRelationshipRelatedEntitiesResultResultsEntityRelationshipEdgeTargetEntityRelationshipVertexEntityDashboardEntityOutline:
 		typename = "DashboardEntityOutline"
@@ -46624,21 +46431,59 @@ query AppShow ($guid: EntityGuid!, $accountId: Int!, $inventory: Nrql!) {
 	actor {
 		entity(guid: $guid) {
 			__typename
-			... AppEntityFields
 			... on ApmApplicationEntity {
+				guid
+				accountId
+				name
+				reporting
+				alertSeverity
+				applicationId
+				language
+				settings {
+					apdexTarget
+					serverSideConfig
+				}
+				apmSummary {
+					apdexScore
+					errorRate
+					hostCount
+					instanceCount
+					webResponseTimeAverage
+					webThroughput
+					nonWebResponseTimeAverage
+					nonWebThroughput
+				}
+				apmBrowserSummary {
+					pageLoadTimeAverage
+					pageLoadThroughput
+				}
 				browser: relatedEntities(filter: {entityDomainTypes:{include:[{domain:"BROWSER",type:"APPLICATION"}]}}) {
 					results {
 						__typename
 						source {
 							entity {
 								__typename
-								... BrowserOutlineFields
+								... on BrowserApplicationEntityOutline {
+									guid
+									applicationId
+									servingApmApplicationId
+									settings {
+										apdexTarget
+									}
+								}
 							}
 						}
 						target {
 							entity {
 								__typename
-								... BrowserOutlineFields
+								... on BrowserApplicationEntityOutline {
+									guid
+									applicationId
+									servingApmApplicationId
+									settings {
+										apdexTarget
+									}
+								}
 							}
 						}
 					}
@@ -46650,41 +46495,6 @@ query AppShow ($guid: EntityGuid!, $accountId: Int!, $inventory: Nrql!) {
 				results
 			}
 		}
-	}
-}
-fragment AppEntityFields on ApmApplicationEntity {
-	guid
-	accountId
-	name
-	reporting
-	alertSeverity
-	applicationId
-	language
-	settings {
-		apdexTarget
-		serverSideConfig
-	}
-	apmSummary {
-		apdexScore
-		errorRate
-		hostCount
-		instanceCount
-		webResponseTimeAverage
-		webThroughput
-		nonWebResponseTimeAverage
-		nonWebThroughput
-	}
-	apmBrowserSummary {
-		pageLoadTimeAverage
-		pageLoadThroughput
-	}
-}
-fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
-	guid
-	applicationId
-	servingApmApplicationId
-	settings {
-		apdexTarget
 	}
 }
 `

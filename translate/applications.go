@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -413,18 +415,19 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 
 // parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
 // realAgentId) facet with lastSeen in epoch milliseconds.
-func parseInventory(ctx context.Context, t *Translator, rows []*json.RawMessage) map[int64]*appInventory {
+func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) map[int64]*appInventory {
 	inv := map[int64]*appInventory{}
-	for _, raw := range rows {
-		if raw == nil {
-			continue
-		}
-		var row struct {
-			Facet    []rawFacet `json:"facet"`
-			LastSeen float64    `json:"lastSeen"`
-		}
-		if err := json.Unmarshal(*raw, &row); err != nil || len(row.Facet) != 3 {
-			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row %s", string(*raw)))
+	var rows []struct {
+		Facet    []rawFacet `json:"facet"`
+		LastSeen float64    `json:"lastSeen"`
+	}
+	if err := json.Unmarshal(results, &rows); err != nil {
+		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
+		return inv
+	}
+	for _, row := range rows {
+		if len(row.Facet) != 3 {
+			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", len(row.Facet)))
 			continue
 		}
 		app, okApp := row.Facet[0].int()
@@ -483,6 +486,9 @@ func (f rawFacet) int() (int64, bool) {
 func (f rawFacet) str() string {
 	if len(f) < 2 || f[0] != '"' {
 		return ""
+	}
+	if inner := f[1 : len(f)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner) // nothing to unescape: the common case, one allocation
 	}
 	var s string
 	if json.Unmarshal(f, &s) != nil {
