@@ -37,6 +37,8 @@ type reqState struct {
 
 	mu       sync.Mutex
 	degraded []string
+
+	hdr headerSlots // the response's header values (headers.go)
 }
 
 func stateFrom(ctx context.Context) *reqState {
@@ -91,7 +93,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		ctx := context.WithValue(r.Context(), stateKey{}, st)
 		ctx = ng.WithCalls(ctx, &st.calls)
 		sw := &statusWriter{ResponseWriter: w}
-		sw.Header().Set("X-Request-Id", st.id)
+		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
 		select {
 		case g.slots <- struct{}{}:
 			defer func() { <-g.slots }()

@@ -52,7 +52,11 @@ func apiKey(h http.Header) string {
 // readRequest reads what every route needs; errors are v2 errors for the caller.
 func (g *Gateway) readRequest(r *http.Request) (*request, error) {
 	rq := &request{http: r, format: formatOf(r), vars: mux.Vars(r)}
-	body, err := io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
+	var body []byte
+	var err error
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
+	}
 	if err != nil {
 		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "Could not read the request body"}
 	}

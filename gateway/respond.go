@@ -31,10 +31,12 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		}
 	}
 	h := w.Header()
-	h.Set("Content-Type", rd.ContentType())
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	h.Set("Cache-Control", "max-age=0, private, must-revalidate")
-	upstreamHeaders(w, stateFrom(r.Context()))
+	st := stateFrom(r.Context())
+	slots := slotsOf(st)
+	slots.set(h, "Content-Type", rd.ContentType())
+	slots.set(h, "Content-Length", strconv.Itoa(len(body)))
+	slots.set(h, "Cache-Control", "max-age=0, private, must-revalidate")
+	upstreamHeaders(w, st)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
@@ -64,9 +66,10 @@ func (g *Gateway) writeRaw(w http.ResponseWriter, r *http.Request, status int, c
 		status = http.StatusOK
 	}
 	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	upstreamHeaders(w, stateFrom(r.Context()))
+	st := stateFrom(r.Context())
+	slotsOf(st).set(h, "Content-Type", contentType)
+	slotsOf(st).set(h, "Content-Length", strconv.Itoa(len(body)))
+	upstreamHeaders(w, st)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)

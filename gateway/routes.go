@@ -394,7 +394,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		if st != nil {
 			st.route, st.fidelity = rt.Name, rt.Fidelity
 		}
-		w.Header().Set("X-V2bridge-Fidelity", string(rt.Fidelity))
+		slotsOf(st).set(w.Header(), "X-V2bridge-Fidelity", string(rt.Fidelity))
 		format := formatOf(r)
 		fail := func(err error) { g.writeError(w, r, format, err) }
 		if rt.Legacy {
@@ -487,7 +487,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 		return
 	}
 	h := w.Header()
-	h.Set("X-V2bridge-Upstream-Calls", itoa(st.calls.Count()))
+	st.hdr.set(h, "X-V2bridge-Upstream-Calls", itoa(st.calls.Count()))
 	total := time.Since(st.start)
-	h.Set("Server-Timing", "total;dur="+ms(total)+", upstream;dur="+ms(st.calls.Elapsed()))
+	st.hdr.set(h, "Server-Timing", "total;dur="+ms(total)+", upstream;dur="+ms(st.calls.Elapsed()))
 }

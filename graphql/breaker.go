@@ -72,6 +72,9 @@ func (b *breaker) release() {
 // upstreamFailure says whether an error counts against NerdGraph's health (a bad key or
 // a rate limit does not).
 func upstreamFailure(err error) bool {
+	if err == nil {
+		return false
+	}
 	var ge *Error
 	if !errors.As(err, &ge) {
 		return false

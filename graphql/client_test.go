@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -363,3 +364,34 @@ func TestCircuitBreakerIgnoresCallersGoingAway(t *testing.T) {
 	}
 }
 
+func TestReadBody(t *testing.T) {
+	body := strings.Repeat("x", 10000)
+	tests := []struct {
+		name        string
+		declared    int64
+		limit       int64
+		wantLen     int
+		wantTooLong bool
+	}{
+		{"declared exactly", 10000, 1 << 20, 10000, false},
+		{"undeclared (gzip)", -1, 1 << 20, 10000, false},
+		{"declared too short", 10, 1 << 20, 10000, false},
+		{"declared too long", 20000, 1 << 20, 10000, false},
+		{"over the limit", 10000, 100, 101, true},
+		{"undeclared over the limit", -1, 100, 101, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := readBody(strings.NewReader(body), tt.declared, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) != tt.wantLen || (int64(len(b)) > tt.limit) != tt.wantTooLong {
+				t.Fatalf("read %d bytes, want %d", len(b), tt.wantLen)
+			}
+			if string(b) != body[:len(b)] {
+				t.Fatal("bytes differ from the body")
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // NRQL assembles NRQL text. String values go through QuoteNRQL; numbers and times are
@@ -21,17 +22,21 @@ func (n *NRQL) Raw(s string) *NRQL {
 
 // Int appends an integer literal.
 func (n *NRQL) Int(v int64) *NRQL {
-	n.b.WriteString(strconv.FormatInt(v, 10))
+	var buf [20]byte
+	n.b.Write(strconv.AppendInt(buf[:0], v, 10))
 	return n
 }
 
-// Str appends a quoted string literal.
+// Str appends a quoted string literal (QuoteNRQL's quoting); a value it refuses makes
+// Build fail.
 func (n *NRQL) Str(s string) *NRQL {
-	q, err := QuoteNRQL(s)
+	err := ErrInvalidUTF8
+	if utf8.ValidString(s) {
+		err = appendQuoted(&n.b, s)
+	}
 	if err != nil && n.err == nil {
 		n.err = err
 	}
-	n.b.WriteString(q)
 	return n
 }
 
@@ -64,9 +69,9 @@ func (n *NRQL) IntList(vs []int64) *NRQL {
 // Range appends "SINCE <ms> UNTIL <ms>" (explicit epoch milliseconds).
 func (n *NRQL) Range(since, until time.Time) *NRQL {
 	n.b.WriteString("SINCE ")
-	n.b.WriteString(strconv.FormatInt(since.UnixMilli(), 10))
+	n.Int(since.UnixMilli())
 	n.b.WriteString(" UNTIL ")
-	n.b.WriteString(strconv.FormatInt(until.UnixMilli(), 10))
+	n.Int(until.UnixMilli())
 	return n
 }
 
@@ -99,6 +104,7 @@ const InventoryWindow = 10 * time.Minute
 // application of the account.
 func inventoryNRQL(appID int64, until time.Time) (string, error) {
 	var n NRQL
+	n.b.Grow(256)
 	n.Raw("SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ").StrList(inventoryMetrics)
 	if appID != 0 {
 		n.Raw(" AND appId = ").Int(appID)

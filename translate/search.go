@@ -117,6 +117,16 @@ func quoteBackslash(s string) (string, error) {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)
+	if err := appendQuoted(&b, s); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// appendQuoted writes s to b as a single-quoted literal, ' and \ escaped with a
+// backslash; s must be valid UTF-8. On a control character it stops with
+// ErrControlCharacter, b holding a partial literal the caller must discard.
+func appendQuoted(b *strings.Builder, s string) error {
 	b.WriteByte('\'')
 	for _, r := range s {
 		switch {
@@ -124,11 +134,11 @@ func quoteBackslash(s string) (string, error) {
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case unicode.IsControl(r):
-			return "", ErrControlCharacter
+			return ErrControlCharacter
 		default:
 			b.WriteRune(r)
 		}
 	}
 	b.WriteByte('\'')
-	return b.String(), nil
+	return nil
 }

@@ -23,7 +23,7 @@ func (c *cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	_, _ = io.Copy(io.Discard, r.Body)
 	r.Body.Close()
 	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
-		Body: io.NopCloser(bytes.NewReader(c.body)), Request: r}, nil
+		ContentLength: int64(len(c.body)), Body: io.NopCloser(bytes.NewReader(c.body)), Request: r}, nil
 }
 
 // record gets the simulator's answer to the operation a request sends.
