@@ -26,7 +26,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		defer render.PutBuffer(buf)
 		*buf = rd.Render((*buf)[:0], doc)
 		body = *buf
-		if memo != nil && len(body) <= maxRemembered {
+		if memo != nil && memo.Shared() && len(body) <= maxRemembered {
 			memo.Remember(rd.ContentType(), bytes.Clone(body))
 		}
 	}
@@ -50,6 +50,7 @@ const maxRemembered = 64 << 10
 // memoized is a document that keeps its rendered bytes (one served from a cache to
 // many requests), so it is rendered once per format.
 type memoized interface {
+	Shared() bool
 	Rendered(format string) ([]byte, bool)
 	Remember(format string, b []byte)
 }

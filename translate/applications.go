@@ -508,14 +508,36 @@ func facetInt(v any) (int64, bool) {
 	return 0, false
 }
 
-// ShowApplication answers GET /v2/applications/{id}.
+// ShowApplication answers GET /v2/applications/{id}, from the caller's entity cache
+// for EntityTTL (the document is then shared by the requests it answers, read only,
+// with its rendered bytes). Updates and deletes through the gateway drop the entry.
 func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
+	var key string
+	if t.entities != nil {
+		key = appEntityKey(c, id)
+		if v, ok := t.entities.Get(key); ok {
+			return v.(*v2.ApplicationShow), nil
+		}
+	}
 	a, err := t.application(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	return &v2.ApplicationShow{Application: *a}, nil
+	doc := &v2.ApplicationShow{Application: *a}
+	if t.entities != nil {
+		doc.Share()
+		t.entities.Set(key, doc)
+	}
+	return doc, nil
 }
+
+func appEntityKey(c Caller, id int64) string {
+	var b [20]byte
+	return c.cacheKey("application", string(strconv.AppendInt(b[:0], id, 10)))
+}
+
+// forgetApplication drops the cached show of an application this caller has written.
+func (t *Translator) forgetApplication(c Caller, id int64) { t.entities.Delete(appEntityKey(c, id)) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
 func ErrApplicationNotFound() *v2.Error {

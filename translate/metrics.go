@@ -217,7 +217,10 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		t.metrics.Set(key, series)
 	}
 	doc := buildMetricData(names, r, w, series.(map[string][]sliceRaw))
-	t.metrics.Set(docKey, doc)
+	if t.metrics != nil {
+		doc.Share()
+		t.metrics.Set(docKey, doc)
+	}
 	return doc, nil
 }
 

@@ -23,6 +23,9 @@ type Options struct {
 	// MetricDataTTL is how long identical metric queries are answered from cache
 	// (default MetricDataTTL; negative disables the cache).
 	MetricDataTTL time.Duration
+	// EntityTTL is how long an application show is answered from cache (default
+	// EntityTTL; negative disables the cache). Writes through this gateway drop it.
+	EntityTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
 	// MaxEntries bounds each cache (default 10000).
@@ -44,9 +47,15 @@ type Translator struct {
 	accounts *Cache
 	metrics  *Cache
 	names    *Cache
+	entities *Cache
 
 	namesWindow time.Duration
 }
+
+// EntityTTL is the default lifetime of a cached application show: short, so summaries
+// and health stay as fresh as REST's (which recomputed them each minute), long enough
+// that a storm of scripts asking for the same application costs one round trip.
+const EntityTTL = 30 * time.Second
 
 // New returns a Translator that sends its operations through client.
 func New(client gql.Client, opts Options) *Translator {
@@ -64,6 +73,9 @@ func New(client gql.Client, opts Options) *Translator {
 	}
 	if opts.MetricDataTTL == 0 {
 		opts.MetricDataTTL = MetricDataTTL
+	}
+	if opts.EntityTTL == 0 {
+		opts.EntityTTL = EntityTTL
 	}
 	if opts.MetricNamesWindow <= 0 {
 		opts.MetricNamesWindow = DefaultMetricNamesWindow
@@ -83,6 +95,7 @@ func New(client gql.Client, opts Options) *Translator {
 		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
 		metrics:  metricCache(opts),
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
+		entities: optionalCache("entities", opts.EntityTTL, opts),
 
 		namesWindow: opts.MetricNamesWindow,
 	}
@@ -116,9 +129,12 @@ func (t *Translator) until() time.Time {
 	return t.now().UTC().Truncate(time.Minute)
 }
 
-func metricCache(o Options) *Cache {
-	if o.MetricDataTTL < 0 {
+func metricCache(o Options) *Cache { return optionalCache("metric_data", o.MetricDataTTL, o) }
+
+// optionalCache is a cache that a negative ttl switches off.
+func optionalCache(name string, ttl time.Duration, o Options) *Cache {
+	if ttl < 0 {
 		return nil // a nil *Cache never hits and never stores
 	}
-	return NewCache("metric_data", o.MetricDataTTL, o.MaxEntries, o.ObserveCache)
+	return NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
 }

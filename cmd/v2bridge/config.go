@@ -17,6 +17,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -67,7 +68,10 @@ type cacheConfig struct {
 	CursorTTL  time.Duration `yaml:"cursor_ttl"`
 	ListTTL    time.Duration `yaml:"list_ttl"`
 	AccountTTL time.Duration `yaml:"account_ttl"`
-	MaxEntries int           `yaml:"max_entries"`
+	// MetricDataTTL and EntityTTL may be 0: that cache is off.
+	MetricDataTTL time.Duration `yaml:"metric_data_ttl"`
+	EntityTTL     time.Duration `yaml:"entity_ttl"`
+	MaxEntries    int           `yaml:"max_entries"`
 }
 
 // reportConfig configures the usage report.
@@ -99,8 +103,9 @@ func defaultConfig() fileConfig {
 		MaxInFlight:        1000,
 		BrowserLoader:      "LITE",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
-		Cache:              cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute, MaxEntries: 10000},
-		MetricNamesWindow:  24 * time.Hour,
+		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
+			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000},
+		MetricNamesWindow: 24 * time.Hour,
 	}
 }
 
@@ -216,6 +221,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
 		}
+	}
+	if c.Cache.MetricDataTTL < 0 {
+		errs = append(errs, errors.New("cache.metric_data_ttl: must not be negative (0 switches the cache off)"))
+	}
+	if c.Cache.EntityTTL < 0 {
+		errs = append(errs, errors.New("cache.entity_ttl: must not be negative (0 switches the cache off)"))
 	}
 	if c.Cache.MaxEntries <= 0 {
 		errs = append(errs, errors.New("cache.max_entries: must be positive"))

@@ -265,6 +265,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		},
 	}, cfg.UpstreamTimeout, log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
+		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
 	})
 	if cfg.PprofListen != "" {
@@ -376,4 +377,12 @@ func perRouteCompare(c compareConfig) map[string]gateway.CompareOptions {
 		out[name] = o
 	}
 	return out
+}
+
+// offWhenZero maps a configured TTL of 0 (cache off) to translate's "off" (negative).
+func offWhenZero(ttl time.Duration) time.Duration {
+	if ttl == 0 {
+		return -1
+	}
+	return ttl
 }

@@ -57,18 +57,19 @@ func record(b *testing.B, path string) []byte {
 
 func gatewayOver(client *ng.Client) http.Handler { return gatewayWith(client, -1) }
 
-// gatewayWith is the gateway with the given metric cache TTL (-1: no cache).
-func gatewayWith(client *ng.Client, metricTTL time.Duration) http.Handler {
+// gatewayWith is the gateway with the given metric data and entity cache TTL (-1: no
+// cache).
+func gatewayWith(client *ng.Client, cacheTTL time.Duration) http.Handler {
 	now := func() time.Time { return clock }
-	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: metricTTL})
+	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: cacheTTL, EntityTTL: cacheTTL})
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, nil).Handler()
 }
 
 func benchRoute(b *testing.B, path string) { benchRouteTTL(b, path, -1) }
 
-func benchRouteTTL(b *testing.B, path string, metricTTL time.Duration) {
+func benchRouteTTL(b *testing.B, path string, cacheTTL time.Duration) {
 	body := record(b, path)
-	h := gatewayWith(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}), metricTTL)
+	h := gatewayWith(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}), cacheTTL)
 	req := httptest.NewRequest("GET", path, nil)
 	req.Header.Set("X-Api-Key", key)
 	req.Header.Set("X-Account-ID", "1000001")
@@ -98,4 +99,10 @@ func BenchmarkGatewayApplicationsList(b *testing.B) { benchRoute(b, "/v2/applica
 // metric cache: no NerdGraph call, only routing, parsing, the cache and rendering.
 func BenchmarkGatewayMetricDataCached(b *testing.B) {
 	benchRouteTTL(b, "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z", time.Minute)
+}
+
+// BenchmarkGatewayApplicationShowCached is an application show answered from the
+// entity cache: routing, the cache and the remembered rendering.
+func BenchmarkGatewayApplicationShowCached(b *testing.B) {
+	benchRouteTTL(b, "/v2/applications/314221522.json", time.Minute)
 }

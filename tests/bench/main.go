@@ -5,6 +5,10 @@
 // request and peak RSS, the gateway's ratios to both baselines, and writes the same as
 // JSON (bench/latest.json). Absolute numbers vary between machines; the ratios are
 // measured in one run.
+//
+// Each server under test runs in a process of its own (this binary re-executed with
+// -serve), so its allocations per request and its peak RSS are its own; the parent
+// holds the load generator and the canned upstream.
 package main
 
 import (
@@ -16,11 +20,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -45,8 +46,8 @@ type scenario struct {
 	Body   string
 	// Op is the NerdGraph operation the ReverseProxy baseline forwards.
 	Op string
-	// Cached runs against the gateway with its 60 s metric cache (the others without,
-	// so every request makes its NerdGraph round trip).
+	// Cached runs against the gateway with its caches (metric data 60 s, application
+	// show 30 s); the others run without, so every request makes its round trip.
 	Cached bool
 }
 
@@ -60,6 +61,8 @@ type result struct {
 	P99ms       float64 `json:"p99_ms"`
 	AllocsPerRq float64 `json:"allocs_per_req"`
 	BytesPerRq  float64 `json:"bytes_per_req"`
+	// PeakRSSMB is the server process's peak resident set so far (VmHWM).
+	PeakRSSMB float64 `json:"peak_rss_mb"`
 }
 
 func main() {
@@ -67,7 +70,17 @@ func main() {
 	dur := flag.Duration("d", 10*time.Second, "measured duration per scenario and server")
 	warm := flag.Duration("warmup", 2*time.Second, "warm-up before each measurement")
 	out := flag.String("json", "bench/latest.json", "where to write the results")
+	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
+	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
+	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
 	flag.Parse()
+	if *serveKind != "" {
+		if err := serveChild(*serveKind, *upstream, *bodyFile); err != nil {
+			fmt.Fprintln(os.Stderr, "bench child:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*conns, *dur, *warm, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -89,7 +102,7 @@ func newGateway(upstream string, metricCache bool) http.Handler {
 	client := ng.NewClient(upstream, ng.Options{})
 	topts := translate.Options{Now: now}
 	if !metricCache {
-		topts.MetricDataTTL = -1
+		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
 	tr := translate.New(client, topts)
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, nil).Handler()
@@ -111,6 +124,7 @@ func run(conns int, dur, warm time.Duration, out string) error {
 			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
 		{Name: "deployment create", Method: "POST", Path: "/v2/applications/314221522/deployments.json", Op: "DeploymentCreateEvent",
 			Body: `{"deployment":{"revision":"bench"}}`},
+		{Name: "application show from cache", Method: "GET", Path: "/v2/applications/314221522.json", Op: "AppShow", Cached: true},
 		{Name: "metric data from cache", Method: "GET", Op: "MetricData", Cached: true,
 			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
 	}
@@ -132,13 +146,9 @@ func run(conns int, dur, warm time.Duration, out string) error {
 	stopRec()
 	upURL, stopUp := serve(c)
 	defer stopUp()
-	gwURL, stopGW := serve(newGateway(upURL+"/graphql", false))
-	defer stopGW()
-	cachedURL, stopCached := serve(newGateway(upURL+"/graphql", true))
-	defer stopCached()
 
 	// The GraphQL request bodies, for the ReverseProxy baseline: record them by sending
-	// each scenario once through a capturing client in front of the canned upstream.
+	// each scenario once through a capturing gateway in front of the canned upstream.
 	capURL, stopCap := serve(capture.wrap(c))
 	capGW, stopCapGW := serve(newGateway(capURL+"/graphql", false))
 	for _, sc := range scenarios {
@@ -148,48 +158,77 @@ func run(conns int, dur, warm time.Duration, out string) error {
 	stopCapGW()
 	stopCap()
 
-	target, _ := url.Parse(upURL)
-	rp := &httputil.ReverseProxy{
-		Rewrite:    func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.URL.Path = "/graphql" },
-		BufferPool: &pool{},
+	gw, err := startChild("gateway", upURL+"/graphql", "")
+	if err != nil {
+		return err
 	}
-	rpURL, stopRP := serve(rp)
-	defer stopRP()
+	defer gw.stop()
+	cached, err := startChild("gateway-cached", upURL+"/graphql", "")
+	if err != nil {
+		return err
+	}
+	defer cached.stop()
+	rp, err := startChild("proxy", upURL, "")
+	if err != nil {
+		return err
+	}
+	defer rp.stop()
 
 	var results []result
 	for _, sc := range scenarios {
-		gw := gwURL
+		g := gw
 		if sc.Cached {
-			gw = cachedURL
+			g = cached
 		}
-		v2body, _ := request(gw, sc, 0)
-		plainURL, stopPlain := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			_, _ = w.Write(v2body)
-		}))
+		v2body, _ := request(g.url, sc, 0)
+		bodyFile := filepath.Join(os.TempDir(), fmt.Sprintf("v2bridge-bench-%d.body", os.Getpid()))
+		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
+			return err
+		}
+		plain, err := startChild("plain", "", bodyFile)
+		if err != nil {
+			return err
+		}
 		gql := gqlBodies[sc.Op]
 		for _, srv := range []struct {
 			name string
-			url  string
+			c    *child
 			sc   scenario
 		}{
-			{"gateway", gw, sc},
-			{"plain net/http", plainURL, sc},
-			{"ReverseProxy", rpURL, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql)}},
+			{"gateway", g, sc},
+			{"plain net/http", plain, sc},
+			{"ReverseProxy", rp, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql)}},
 		} {
-			load(srv.url, srv.sc, conns, warm)
-			r := measure(srv.url, srv.sc, conns, dur)
+			load(srv.c.url, srv.sc, conns, warm)
+			before, err := srv.c.mem()
+			if err != nil {
+				return err
+			}
+			r := measure(srv.c.url, srv.sc, conns, dur)
+			after, err := srv.c.mem()
+			if err != nil {
+				return err
+			}
+			if r.Requests > 0 {
+				r.AllocsPerRq = float64(after.Mallocs-before.Mallocs) / float64(r.Requests)
+				r.BytesPerRq = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Requests)
+			}
+			r.PeakRSSMB = after.PeakRSSMB
 			r.Scenario, r.Server = sc.Name, srv.name
 			results = append(results, r)
 		}
-		stopPlain()
+		plain.stop()
+		_ = os.Remove(bodyFile)
 	}
-	rss := peakRSS()
+	gwMem, err := gw.mem()
+	if err != nil {
+		return err
+	}
+	rss := gwMem.PeakRSSMB
 	report(results, rss)
 	if out != "" {
 		_ = os.MkdirAll(filepath.Dir(out), 0o755)
-		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "peak_rss_mb": rss, "results": results}, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "gateway_peak_rss_mb": rss, "results": results}, "", "  ")
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			return err
 		}
@@ -263,9 +302,6 @@ func measure(base string, sc scenario, conns int, d time.Duration) result {
 	defer cancel()
 	var n, errs atomic.Int64
 	lat := make([][]time.Duration, conns)
-	var ms0, ms1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 0; i < conns; i++ {
@@ -284,7 +320,6 @@ func measure(base string, sc scenario, conns int, d time.Duration) result {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	runtime.ReadMemStats(&ms1)
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
@@ -295,14 +330,13 @@ func measure(base string, sc scenario, conns int, d time.Duration) result {
 		r.RPS = float64(len(all)) / elapsed.Seconds()
 		r.P50ms = ms(all[len(all)/2])
 		r.P99ms = ms(all[len(all)*99/100])
-		r.AllocsPerRq = float64(ms1.Mallocs-ms0.Mallocs) / float64(len(all))
-		r.BytesPerRq = float64(ms1.TotalAlloc-ms0.TotalAlloc) / float64(len(all))
 	}
 	return r
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// peakRSS is this process's VmHWM in MB (0 where /proc is not there).
 func peakRSS() float64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
@@ -319,10 +353,10 @@ func peakRSS() float64 {
 }
 
 func report(rs []result, rss float64) {
-	fmt.Printf("%-34s %-15s %10s %9s %9s %12s %12s %7s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "allocs/req*", "bytes/req*", "errors")
+	fmt.Printf("%-34s %-15s %10s %9s %9s %11s %11s %8s %7s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "allocs/req", "bytes/req", "RSS MB", "errors")
 	by := map[string]map[string]result{}
 	for _, r := range rs {
-		fmt.Printf("%-34s %-15s %10.0f %9.2f %9.2f %12.0f %12.0f %7d\n", r.Scenario, r.Server, r.RPS, r.P50ms, r.P99ms, r.AllocsPerRq, r.BytesPerRq, r.Errors)
+		fmt.Printf("%-34s %-15s %10.0f %9.2f %9.2f %11.0f %11.0f %8.1f %7d\n", r.Scenario, r.Server, r.RPS, r.P50ms, r.P99ms, r.AllocsPerRq, r.BytesPerRq, r.PeakRSSMB, r.Errors)
 		if by[r.Scenario] == nil {
 			by[r.Scenario] = map[string]result{}
 		}
@@ -337,6 +371,6 @@ func report(rs []result, rss float64) {
 		fmt.Printf("%-34s gateway/ReverseProxy %.2f  gateway/plain %.2f  p99 over ReverseProxy %+.2f ms\n",
 			r.Scenario, r.RPS/rp.RPS, r.RPS/p.RPS, r.P99ms-rp.P99ms)
 	}
-	fmt.Printf("\npeak RSS of the whole harness process (load generator, upstream, servers): %.1f MB\n", rss)
-	fmt.Println("* allocations are the whole process's (load generator and canned upstream included); the gateway's own are in `go test -bench Gateway ./tests/bench`")
+	fmt.Printf("\npeak RSS of the gateway process (uncached) over the whole run: %.1f MB\n", rss)
+	fmt.Println("allocations, bytes and RSS are each server's own process (a server per process; load generator and canned upstream in the parent)")
 }

@@ -159,6 +159,8 @@ func (l *ApplicationList) EncodeV2(e Encoder) {
 // ApplicationShow is the body of GET/PUT/DELETE /v2/applications/{id}.
 type ApplicationShow struct {
 	Application Application
+	// RenderMemo keeps the rendered bytes of a show served from the entity cache.
+	RenderMemo
 }
 
 // Root is the XML root element.

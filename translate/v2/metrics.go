@@ -67,12 +67,26 @@ type MetricData struct {
 	RenderMemo
 }
 
-// RenderMemo holds a document's rendered bytes per format. The zero value is ready;
-// it is safe for concurrent use and must not be copied after first use.
-type RenderMemo struct{ m sync.Map }
+// RenderMemo holds the rendered bytes per format of a document served to several
+// requests (one from a cache). The zero value remembers nothing until Share; it is safe
+// for concurrent use and must not be copied after first use.
+type RenderMemo struct {
+	m      sync.Map
+	shared bool
+}
+
+// Share marks the document as one that several requests will be answered with, so its
+// renderings are worth keeping. Call it before publishing the document (a cache Set).
+func (r *RenderMemo) Share() { r.shared = true }
+
+// Shared reports whether Share was called.
+func (r *RenderMemo) Shared() bool { return r.shared }
 
 // Rendered returns the bytes remembered for format.
 func (r *RenderMemo) Rendered(format string) ([]byte, bool) {
+	if !r.shared {
+		return nil, false
+	}
 	v, ok := r.m.Load(format)
 	if !ok {
 		return nil, false
@@ -81,7 +95,11 @@ func (r *RenderMemo) Rendered(format string) ([]byte, bool) {
 }
 
 // Remember keeps b (which the caller must not change afterwards) for format.
-func (r *RenderMemo) Remember(format string, b []byte) { r.m.Store(format, b) }
+func (r *RenderMemo) Remember(format string, b []byte) {
+	if r.shared {
+		r.m.Store(format, b)
+	}
+}
 
 // Root is the XML root element.
 func (*MetricData) Root() string { return "metric_data_response" }

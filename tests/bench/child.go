@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+)
+
+// child is a server under test running in a process of its own.
+type child struct {
+	url   string // where it serves
+	stats string // where it reports its memory
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+// memory is what a child reports of itself.
+type memory struct {
+	Mallocs    uint64  `json:"mallocs"`
+	TotalAlloc uint64  `json:"total_alloc"`
+	PeakRSSMB  float64 `json:"peak_rss_mb"`
+}
+
+// startChild re-executes this binary with -serve kind and waits for its addresses.
+// The child lives until its standard input closes (stop, or this process ending).
+func startChild(kind, upstream, bodyFile string) (*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("own executable: %w", err)
+	}
+	cmd := exec.Command(exe, "-serve", kind, "-upstream", upstream, "-body", bodyFile)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("child stdin: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("child stdout: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", kind, err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	addrs := strings.Fields(line)
+	if err != nil || len(addrs) != 2 {
+		_ = stdin.Close()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("%s did not report its addresses (%q): %v", kind, line, err)
+	}
+	return &child{url: addrs[0], stats: addrs[1], cmd: cmd, stdin: stdin}, nil
+}
+
+func (c *child) mem() (memory, error) {
+	var m memory
+	resp, err := http.Get(c.stats)
+	if err != nil {
+		return m, fmt.Errorf("child memory: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		return m, fmt.Errorf("child memory: %w", err)
+	}
+	return m, nil
+}
+
+func (c *child) stop() {
+	_ = c.stdin.Close()
+	_ = c.cmd.Wait()
+}
+
+// serveChild is the child's side: serve one server under test and, on a second
+// listener, this process's allocation counters and peak RSS; exit when stdin closes.
+func serveChild(kind, upstream, bodyFile string) error {
+	var h http.Handler
+	switch kind {
+	case "gateway", "gateway-cached":
+		h = newGateway(upstream, kind == "gateway-cached")
+	case "plain":
+		body, err := os.ReadFile(bodyFile)
+		if err != nil {
+			return err
+		}
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			_, _ = w.Write(body)
+		})
+	case "proxy":
+		target, err := url.Parse(upstream)
+		if err != nil {
+			return err
+		}
+		h = &httputil.ReverseProxy{
+			Rewrite:    func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.URL.Path = "/graphql" },
+			BufferPool: &pool{},
+		}
+	default:
+		return fmt.Errorf("unknown server %q", kind)
+	}
+	addr, stop := serve(h)
+	defer stop()
+	stats, stopStats := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		_ = json.NewEncoder(w).Encode(memory{Mallocs: ms.Mallocs, TotalAlloc: ms.TotalAlloc, PeakRSSMB: peakRSS()})
+	}))
+	defer stopStats()
+	fmt.Println(addr, stats)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return nil
+}
