@@ -1845,10 +1845,13 @@ func (v *AppDeleteResponse) GetAgentApplicationDelete() *AppDeleteAgentApplicati
 	return v.AgentApplicationDelete
 }
 
-// AppEntityFields includes the GraphQL fields of ApmApplicationEntity requested by the fragment AppEntityFields.
-// The GraphQL type's documentation follows.
-//
-// An application monitored by an APM language agent.
+// Fields of an APM application that REST v2's application object is built from
+// (MAPPING.md §1.12). The outline (entity search) and the full entity (entity by guid)
+// carry the same selection. The hot operations (AppList, AppSearchPage, AppShow, and
+// the browser searches) write it inline, as "... on <type> { ... }", instead of
+// spreading a fragment: genqlient decodes a fragment spread inside an interface field
+// with a second pass over each entity's JSON. translate's appFields and browserFields
+// interfaces keep the copies in step (a missing field does not compile).
 type AppEntityFields struct {
 	Guid          *string              `json:"guid"`
 	AccountId     *int                 `json:"accountId"`
@@ -2860,8 +2863,13 @@ func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesApmExt
 //
 // Outline of a browser (real user monitoring) application.
 type AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename             *string `json:"__typename"`
-	BrowserOutlineFields `json:"-"`
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+	// Id of the APM application that injects this browser agent, if any.
+	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
+	Settings                *BrowserSettings `json:"settings"`
 }
 
 // GetTypename returns AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -2871,78 +2879,22 @@ func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowse
 
 // GetGuid returns AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetGuid() *string {
-	return v.BrowserOutlineFields.Guid
+	return v.Guid
 }
 
 // GetApplicationId returns AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetApplicationId() *int {
-	return v.BrowserOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetServingApmApplicationId returns AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
 func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
-	return v.BrowserOutlineFields.ServingApmApplicationId
+	return v.ServingApmApplicationId
 }
 
 // GetSettings returns AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
-	return v.BrowserOutlineFields.Settings
-}
-
-func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.BrowserOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	ServingApmApplicationId *int `json:"servingApmApplicationId"`
-
-	Settings *BrowserSettings `json:"settings"`
-}
-
-func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalAppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline, error) {
-	var retval __premarshalAppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.BrowserOutlineFields.Guid
-	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
-	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
-	retval.Settings = v.BrowserOutlineFields.Settings
-	return &retval, nil
+	return v.Settings
 }
 
 // AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
@@ -3133,14 +3085,10 @@ func __marshalAppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesE
 	case *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
 		typename = "BrowserApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		}{typename, premarshaled}
+			*AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppListActorBrowsersEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
 		typename = "DashboardEntityOutline"
@@ -3554,8 +3502,18 @@ func (v *AppListActorEntitySearchResultsEntitySearchResult) __premarshalJSON() (
 //
 // Outline of an application monitored by an APM language agent.
 type AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
-	Typename         *string `json:"__typename"`
-	AppOutlineFields `json:"-"`
+	Typename      *string              `json:"__typename"`
+	Guid          *string              `json:"guid"`
+	AccountId     *int                 `json:"accountId"`
+	Name          *string              `json:"name"`
+	Reporting     *bool                `json:"reporting"`
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId     *int               `json:"applicationId"`
+	Language          *string            `json:"language"`
+	Settings          *ApmSettings       `json:"settings"`
+	ApmSummary        *ApmSummary        `json:"apmSummary"`
+	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
 }
 
 // GetTypename returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -3565,126 +3523,52 @@ func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplication
 
 // GetGuid returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetGuid() *string {
-	return v.AppOutlineFields.Guid
+	return v.Guid
 }
 
 // GetAccountId returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetAccountId() *int {
-	return v.AppOutlineFields.AccountId
+	return v.AccountId
 }
 
 // GetName returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetName() *string {
-	return v.AppOutlineFields.Name
+	return v.Name
 }
 
 // GetReporting returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Reporting, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetReporting() *bool {
-	return v.AppOutlineFields.Reporting
+	return v.Reporting
 }
 
 // GetAlertSeverity returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.AlertSeverity, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetAlertSeverity() *EntityAlertSeverity {
-	return v.AppOutlineFields.AlertSeverity
+	return v.AlertSeverity
 }
 
 // GetApplicationId returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApplicationId() *int {
-	return v.AppOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetLanguage returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Language, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetLanguage() *string {
-	return v.AppOutlineFields.Language
+	return v.Language
 }
 
 // GetSettings returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetSettings() *ApmSettings {
-	return v.AppOutlineFields.Settings
+	return v.Settings
 }
 
 // GetApmSummary returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApmSummary, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApmSummary() *ApmSummary {
-	return v.AppOutlineFields.ApmSummary
+	return v.ApmSummary
 }
 
 // GetApmBrowserSummary returns AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApmBrowserSummary, and is useful for accessing the field via an interface.
 func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApmBrowserSummary() *ApmBrowserSummary {
-	return v.AppOutlineFields.ApmBrowserSummary
-}
-
-func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.AppOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	AccountId *int `json:"accountId"`
-
-	Name *string `json:"name"`
-
-	Reporting *bool `json:"reporting"`
-
-	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	Language *string `json:"language"`
-
-	Settings *ApmSettings `json:"settings"`
-
-	ApmSummary *ApmSummary `json:"apmSummary"`
-
-	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
-}
-
-func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) __premarshalJSON() (*__premarshalAppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline, error) {
-	var retval __premarshalAppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.AppOutlineFields.Guid
-	retval.AccountId = v.AppOutlineFields.AccountId
-	retval.Name = v.AppOutlineFields.Name
-	retval.Reporting = v.AppOutlineFields.Reporting
-	retval.AlertSeverity = v.AppOutlineFields.AlertSeverity
-	retval.ApplicationId = v.AppOutlineFields.ApplicationId
-	retval.Language = v.AppOutlineFields.Language
-	retval.Settings = v.AppOutlineFields.Settings
-	retval.ApmSummary = v.AppOutlineFields.ApmSummary
-	retval.ApmBrowserSummary = v.AppOutlineFields.ApmBrowserSummary
-	return &retval, nil
+	return v.ApmBrowserSummary
 }
 
 // AppListActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
@@ -3890,14 +3774,10 @@ func __marshalAppListActorEntitySearchResultsEntitySearchResultEntitiesEntityOut
 	case *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline:
 		typename = "ApmApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-		}{typename, premarshaled}
+			*AppListActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppListActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline:
 		typename = "ApmDatabaseInstanceEntityOutline"
@@ -4221,53 +4101,6 @@ type AppListResponse struct {
 // GetActor returns AppListResponse.Actor, and is useful for accessing the field via an interface.
 func (v *AppListResponse) GetActor() *AppListActor { return v.Actor }
 
-// Fields of an APM application that REST v2's application object is built from
-// (MAPPING.md §1.12). The outline (entity search) and the full entity (entity by guid)
-// carry the same selection.
-type AppOutlineFields struct {
-	Guid          *string              `json:"guid"`
-	AccountId     *int                 `json:"accountId"`
-	Name          *string              `json:"name"`
-	Reporting     *bool                `json:"reporting"`
-	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
-	// Legacy numeric application id (the REST v2 id).
-	ApplicationId     *int               `json:"applicationId"`
-	Language          *string            `json:"language"`
-	Settings          *ApmSettings       `json:"settings"`
-	ApmSummary        *ApmSummary        `json:"apmSummary"`
-	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
-}
-
-// GetGuid returns AppOutlineFields.Guid, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns AppOutlineFields.AccountId, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetAccountId() *int { return v.AccountId }
-
-// GetName returns AppOutlineFields.Name, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetName() *string { return v.Name }
-
-// GetReporting returns AppOutlineFields.Reporting, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetReporting() *bool { return v.Reporting }
-
-// GetAlertSeverity returns AppOutlineFields.AlertSeverity, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetAlertSeverity() *EntityAlertSeverity { return v.AlertSeverity }
-
-// GetApplicationId returns AppOutlineFields.ApplicationId, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetApplicationId() *int { return v.ApplicationId }
-
-// GetLanguage returns AppOutlineFields.Language, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetLanguage() *string { return v.Language }
-
-// GetSettings returns AppOutlineFields.Settings, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetSettings() *ApmSettings { return v.Settings }
-
-// GetApmSummary returns AppOutlineFields.ApmSummary, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetApmSummary() *ApmSummary { return v.ApmSummary }
-
-// GetApmBrowserSummary returns AppOutlineFields.ApmBrowserSummary, and is useful for accessing the field via an interface.
-func (v *AppOutlineFields) GetApmBrowserSummary() *ApmBrowserSummary { return v.ApmBrowserSummary }
-
 // AppSearchPageActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -4399,8 +4232,18 @@ func (v *AppSearchPageActorEntitySearchResultsEntitySearchResult) __premarshalJS
 //
 // Outline of an application monitored by an APM language agent.
 type AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
-	Typename         *string `json:"__typename"`
-	AppOutlineFields `json:"-"`
+	Typename      *string              `json:"__typename"`
+	Guid          *string              `json:"guid"`
+	AccountId     *int                 `json:"accountId"`
+	Name          *string              `json:"name"`
+	Reporting     *bool                `json:"reporting"`
+	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId     *int               `json:"applicationId"`
+	Language          *string            `json:"language"`
+	Settings          *ApmSettings       `json:"settings"`
+	ApmSummary        *ApmSummary        `json:"apmSummary"`
+	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
 }
 
 // GetTypename returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -4410,126 +4253,52 @@ func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmAppli
 
 // GetGuid returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetGuid() *string {
-	return v.AppOutlineFields.Guid
+	return v.Guid
 }
 
 // GetAccountId returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.AccountId, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetAccountId() *int {
-	return v.AppOutlineFields.AccountId
+	return v.AccountId
 }
 
 // GetName returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetName() *string {
-	return v.AppOutlineFields.Name
+	return v.Name
 }
 
 // GetReporting returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Reporting, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetReporting() *bool {
-	return v.AppOutlineFields.Reporting
+	return v.Reporting
 }
 
 // GetAlertSeverity returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.AlertSeverity, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetAlertSeverity() *EntityAlertSeverity {
-	return v.AppOutlineFields.AlertSeverity
+	return v.AlertSeverity
 }
 
 // GetApplicationId returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApplicationId() *int {
-	return v.AppOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetLanguage returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Language, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetLanguage() *string {
-	return v.AppOutlineFields.Language
+	return v.Language
 }
 
 // GetSettings returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetSettings() *ApmSettings {
-	return v.AppOutlineFields.Settings
+	return v.Settings
 }
 
 // GetApmSummary returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApmSummary, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApmSummary() *ApmSummary {
-	return v.AppOutlineFields.ApmSummary
+	return v.ApmSummary
 }
 
 // GetApmBrowserSummary returns AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline.ApmBrowserSummary, and is useful for accessing the field via an interface.
 func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) GetApmBrowserSummary() *ApmBrowserSummary {
-	return v.AppOutlineFields.ApmBrowserSummary
-}
-
-func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.AppOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalAppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	AccountId *int `json:"accountId"`
-
-	Name *string `json:"name"`
-
-	Reporting *bool `json:"reporting"`
-
-	AlertSeverity *EntityAlertSeverity `json:"alertSeverity"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	Language *string `json:"language"`
-
-	Settings *ApmSettings `json:"settings"`
-
-	ApmSummary *ApmSummary `json:"apmSummary"`
-
-	ApmBrowserSummary *ApmBrowserSummary `json:"apmBrowserSummary"`
-}
-
-func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline) __premarshalJSON() (*__premarshalAppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline, error) {
-	var retval __premarshalAppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.AppOutlineFields.Guid
-	retval.AccountId = v.AppOutlineFields.AccountId
-	retval.Name = v.AppOutlineFields.Name
-	retval.Reporting = v.AppOutlineFields.Reporting
-	retval.AlertSeverity = v.AppOutlineFields.AlertSeverity
-	retval.ApplicationId = v.AppOutlineFields.ApplicationId
-	retval.Language = v.AppOutlineFields.Language
-	retval.Settings = v.AppOutlineFields.Settings
-	retval.ApmSummary = v.AppOutlineFields.ApmSummary
-	retval.ApmBrowserSummary = v.AppOutlineFields.ApmBrowserSummary
-	return &retval, nil
+	return v.ApmBrowserSummary
 }
 
 // AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline includes the requested fields of the GraphQL type ApmDatabaseInstanceEntityOutline.
@@ -4735,14 +4504,10 @@ func __marshalAppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesEnt
 	case *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline:
 		typename = "ApmApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalAppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
-		}{typename, premarshaled}
+			*AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *AppSearchPageActorEntitySearchResultsEntitySearchResultEntitiesApmDatabaseInstanceEntityOutline:
 		typename = "ApmDatabaseInstanceEntityOutline"
@@ -21644,31 +21409,6 @@ type BrowserDetailsResponse struct {
 // GetActor returns BrowserDetailsResponse.Actor, and is useful for accessing the field via an interface.
 func (v *BrowserDetailsResponse) GetActor() *BrowserDetailsActor { return v.Actor }
 
-// BrowserOutlineFields includes the GraphQL fields of BrowserApplicationEntityOutline requested by the fragment BrowserOutlineFields.
-// The GraphQL type's documentation follows.
-//
-// Outline of a browser (real user monitoring) application.
-type BrowserOutlineFields struct {
-	Guid *string `json:"guid"`
-	// Legacy numeric application id (the REST v2 id).
-	ApplicationId *int `json:"applicationId"`
-	// Id of the APM application that injects this browser agent, if any.
-	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
-	Settings                *BrowserSettings `json:"settings"`
-}
-
-// GetGuid returns BrowserOutlineFields.Guid, and is useful for accessing the field via an interface.
-func (v *BrowserOutlineFields) GetGuid() *string { return v.Guid }
-
-// GetApplicationId returns BrowserOutlineFields.ApplicationId, and is useful for accessing the field via an interface.
-func (v *BrowserOutlineFields) GetApplicationId() *int { return v.ApplicationId }
-
-// GetServingApmApplicationId returns BrowserOutlineFields.ServingApmApplicationId, and is useful for accessing the field via an interface.
-func (v *BrowserOutlineFields) GetServingApmApplicationId() *int { return v.ServingApmApplicationId }
-
-// GetSettings returns BrowserOutlineFields.Settings, and is useful for accessing the field via an interface.
-func (v *BrowserOutlineFields) GetSettings() *BrowserSettings { return v.Settings }
-
 // BrowserPageActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -21839,8 +21579,13 @@ func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesApmExterna
 //
 // Outline of a browser (real user monitoring) application.
 type BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename             *string `json:"__typename"`
-	BrowserOutlineFields `json:"-"`
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+	// Id of the APM application that injects this browser agent, if any.
+	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
+	Settings                *BrowserSettings `json:"settings"`
 }
 
 // GetTypename returns BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -21850,78 +21595,22 @@ func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApp
 
 // GetGuid returns BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetGuid() *string {
-	return v.BrowserOutlineFields.Guid
+	return v.Guid
 }
 
 // GetApplicationId returns BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetApplicationId() *int {
-	return v.BrowserOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetServingApmApplicationId returns BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
 func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
-	return v.BrowserOutlineFields.ServingApmApplicationId
+	return v.ServingApmApplicationId
 }
 
 // GetSettings returns BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
-	return v.BrowserOutlineFields.Settings
-}
-
-func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.BrowserOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalBrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Guid *string `json:"guid"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	ServingApmApplicationId *int `json:"servingApmApplicationId"`
-
-	Settings *BrowserSettings `json:"settings"`
-}
-
-func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalBrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline, error) {
-	var retval __premarshalBrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Guid = v.BrowserOutlineFields.Guid
-	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
-	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
-	retval.Settings = v.BrowserOutlineFields.Settings
-	return &retval, nil
+	return v.Settings
 }
 
 // BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
@@ -22112,14 +21801,10 @@ func __marshalBrowserPageActorEntitySearchResultsEntitySearchResultEntitiesEntit
 	case *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
 		typename = "BrowserApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalBrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		}{typename, premarshaled}
+			*BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *BrowserPageActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
 		typename = "DashboardEntityOutline"
@@ -22611,9 +22296,14 @@ func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesApmExter
 //
 // Outline of a browser (real user monitoring) application.
 type BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename             *string `json:"__typename"`
-	BrowserOutlineFields `json:"-"`
-	Name                 *string `json:"name"`
+	Typename *string `json:"__typename"`
+	Guid     *string `json:"guid"`
+	// Legacy numeric application id (the REST v2 id).
+	ApplicationId *int `json:"applicationId"`
+	// Id of the APM application that injects this browser agent, if any.
+	ServingApmApplicationId *int             `json:"servingApmApplicationId"`
+	Settings                *BrowserSettings `json:"settings"`
+	Name                    *string          `json:"name"`
 }
 
 // GetTypename returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Typename, and is useful for accessing the field via an interface.
@@ -22621,88 +22311,29 @@ func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserA
 	return v.Typename
 }
 
-// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
-func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetName() *string {
-	return v.Name
-}
-
 // GetGuid returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Guid, and is useful for accessing the field via an interface.
 func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetGuid() *string {
-	return v.BrowserOutlineFields.Guid
+	return v.Guid
 }
 
 // GetApplicationId returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ApplicationId, and is useful for accessing the field via an interface.
 func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetApplicationId() *int {
-	return v.BrowserOutlineFields.ApplicationId
+	return v.ApplicationId
 }
 
 // GetServingApmApplicationId returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.ServingApmApplicationId, and is useful for accessing the field via an interface.
 func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetServingApmApplicationId() *int {
-	return v.BrowserOutlineFields.ServingApmApplicationId
+	return v.ServingApmApplicationId
 }
 
 // GetSettings returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Settings, and is useful for accessing the field via an interface.
 func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetSettings() *BrowserSettings {
-	return v.BrowserOutlineFields.Settings
+	return v.Settings
 }
 
-func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	err = json.Unmarshal(
-		b, &v.BrowserOutlineFields)
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-type __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline struct {
-	Typename *string `json:"__typename"`
-
-	Name *string `json:"name"`
-
-	Guid *string `json:"guid"`
-
-	ApplicationId *int `json:"applicationId"`
-
-	ServingApmApplicationId *int `json:"servingApmApplicationId"`
-
-	Settings *BrowserSettings `json:"settings"`
-}
-
-func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) __premarshalJSON() (*__premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline, error) {
-	var retval __premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-
-	retval.Typename = v.Typename
-	retval.Name = v.Name
-	retval.Guid = v.BrowserOutlineFields.Guid
-	retval.ApplicationId = v.BrowserOutlineFields.ApplicationId
-	retval.ServingApmApplicationId = v.BrowserOutlineFields.ServingApmApplicationId
-	retval.Settings = v.BrowserOutlineFields.Settings
-	return &retval, nil
+// GetName returns BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline.Name, and is useful for accessing the field via an interface.
+func (v *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline) GetName() *string {
+	return v.Name
 }
 
 // BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline includes the requested fields of the GraphQL type DashboardEntityOutline.
@@ -22901,14 +22532,10 @@ func __marshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesEnt
 	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline:
 		typename = "BrowserApplicationEntityOutline"
 
-		premarshaled, err := v.__premarshalJSON()
-		if err != nil {
-			return nil, err
-		}
 		result := struct {
 			TypeName string `json:"__typename"`
-			*__premarshalBrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
-		}{typename, premarshaled}
+			*BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesBrowserApplicationEntityOutline
+		}{typename, v}
 		return json.Marshal(result)
 	case *BrowserSearchActorEntitySearchResultsEntitySearchResultEntitiesDashboardEntityOutline:
 		typename = "DashboardEntityOutline"
@@ -46259,7 +45886,33 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				nextCursor
 				entities {
 					__typename
-					... AppOutlineFields
+					... on ApmApplicationEntityOutline {
+						guid
+						accountId
+						name
+						reporting
+						alertSeverity
+						applicationId
+						language
+						settings {
+							apdexTarget
+							serverSideConfig
+						}
+						apmSummary {
+							apdexScore
+							errorRate
+							hostCount
+							instanceCount
+							webResponseTimeAverage
+							webThroughput
+							nonWebResponseTimeAverage
+							nonWebThroughput
+						}
+						apmBrowserSummary {
+							pageLoadTimeAverage
+							pageLoadThroughput
+						}
+					}
 				}
 			}
 		}
@@ -46268,7 +45921,14 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				nextCursor
 				entities {
 					__typename
-					... BrowserOutlineFields
+					... on BrowserApplicationEntityOutline {
+						guid
+						applicationId
+						servingApmApplicationId
+						settings {
+							apdexTarget
+						}
+					}
 				}
 			}
 		}
@@ -46277,41 +45937,6 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				results
 			}
 		}
-	}
-}
-fragment AppOutlineFields on ApmApplicationEntityOutline {
-	guid
-	accountId
-	name
-	reporting
-	alertSeverity
-	applicationId
-	language
-	settings {
-		apdexTarget
-		serverSideConfig
-	}
-	apmSummary {
-		apdexScore
-		errorRate
-		hostCount
-		instanceCount
-		webResponseTimeAverage
-		webThroughput
-		nonWebResponseTimeAverage
-		nonWebThroughput
-	}
-	apmBrowserSummary {
-		pageLoadTimeAverage
-		pageLoadThroughput
-	}
-}
-fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
-	guid
-	applicationId
-	servingApmApplicationId
-	settings {
-		apdexTarget
 	}
 }
 `
@@ -46361,37 +45986,36 @@ query AppSearchPage ($query: String!, $cursor: String) {
 				nextCursor
 				entities {
 					__typename
-					... AppOutlineFields
+					... on ApmApplicationEntityOutline {
+						guid
+						accountId
+						name
+						reporting
+						alertSeverity
+						applicationId
+						language
+						settings {
+							apdexTarget
+							serverSideConfig
+						}
+						apmSummary {
+							apdexScore
+							errorRate
+							hostCount
+							instanceCount
+							webResponseTimeAverage
+							webThroughput
+							nonWebResponseTimeAverage
+							nonWebThroughput
+						}
+						apmBrowserSummary {
+							pageLoadTimeAverage
+							pageLoadThroughput
+						}
+					}
 				}
 			}
 		}
-	}
-}
-fragment AppOutlineFields on ApmApplicationEntityOutline {
-	guid
-	accountId
-	name
-	reporting
-	alertSeverity
-	applicationId
-	language
-	settings {
-		apdexTarget
-		serverSideConfig
-	}
-	apmSummary {
-		apdexScore
-		errorRate
-		hostCount
-		instanceCount
-		webResponseTimeAverage
-		webThroughput
-		nonWebResponseTimeAverage
-		nonWebThroughput
-	}
-	apmBrowserSummary {
-		pageLoadTimeAverage
-		pageLoadThroughput
 	}
 }
 `
@@ -46827,18 +46451,17 @@ query BrowserPage ($query: String!, $cursor: String) {
 				nextCursor
 				entities {
 					__typename
-					... BrowserOutlineFields
+					... on BrowserApplicationEntityOutline {
+						guid
+						applicationId
+						servingApmApplicationId
+						settings {
+							apdexTarget
+						}
+					}
 				}
 			}
 		}
-	}
-}
-fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
-	guid
-	applicationId
-	servingApmApplicationId
-	settings {
-		apdexTarget
 	}
 }
 `
@@ -46882,19 +46505,18 @@ query BrowserSearch ($query: String!, $cursor: String) {
 				nextCursor
 				entities {
 					__typename
-					... BrowserOutlineFields
+					... on BrowserApplicationEntityOutline {
+						guid
+						applicationId
+						servingApmApplicationId
+						settings {
+							apdexTarget
+						}
+					}
 					name
 				}
 			}
 		}
-	}
-}
-fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
-	guid
-	applicationId
-	servingApmApplicationId
-	settings {
-		apdexTarget
 	}
 }
 `
