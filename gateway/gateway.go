@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -81,6 +82,9 @@ type Gateway struct {
 
 	compares chan struct{}
 	usage    *usageBook
+	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
+	// fields before Write returns and keeps none of them.
+	logFields sync.Pool
 }
 
 // New returns a gateway translating through tr and logging to log.

@@ -2,9 +2,8 @@ package gateway
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -38,7 +38,8 @@ type reqState struct {
 	mu       sync.Mutex
 	degraded []string
 
-	hdr headerSlots // the response's header values (headers.go)
+	hdr headerSlots  // the response's header values (headers.go)
+	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
 }
 
 func stateFrom(ctx context.Context) *reqState {
@@ -92,7 +93,8 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		st := &reqState{id: requestID(r.Header.Get("X-Request-Id")), start: time.Now()}
 		ctx := context.WithValue(r.Context(), stateKey{}, st)
 		ctx = ng.WithCalls(ctx, &st.calls)
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &st.sw
+		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
 		select {
 		case g.slots <- struct{}{}:
@@ -128,7 +130,23 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	fields := []zap.Field{
+	lvl := zapcore.InfoLevel
+	switch {
+	case st.internal != nil:
+		lvl = zapcore.ErrorLevel
+	case status >= 500:
+		lvl = zapcore.WarnLevel
+	}
+	ce := g.log.Check(lvl, "request")
+	if ce == nil {
+		return // the level is off: build no fields
+	}
+	fp, _ := g.logFields.Get().(*[]zap.Field)
+	if fp == nil {
+		fp = new([]zap.Field)
+	}
+	fields := (*fp)[:0]
+	fields = append(fields,
 		zap.String("request_id", st.id),
 		zap.String("method", r.Method),
 		zap.String("route", st.route),
@@ -138,7 +156,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.Duration("duration", time.Since(st.start)),
 		zap.Int64("upstream_calls", st.calls.Count()),
 		zap.Duration("upstream", st.calls.Elapsed()),
-	}
+	)
 	if st.fidelity != "" {
 		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
 	}
@@ -154,25 +172,32 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		fields = append(fields, zap.Strings("degraded", st.degraded))
 	}
 	st.mu.Unlock()
-	switch {
-	case st.internal != nil:
-		g.log.Error("request", append(fields, zap.String("error", st.internal.Error()))...)
-	case status >= 500:
-		g.log.Warn("request", fields...)
-	default:
-		g.log.Info("request", fields...)
+	if st.internal != nil {
+		fields = append(fields, zap.String("error", st.internal.Error()))
 	}
+	ce.Write(fields...)
+	clear(fields) // drop references to this request's strings
+	*fp = fields[:0]
+	g.logFields.Put(fp)
 }
 
-// requestID keeps a caller's X-Request-Id when it is short and plain, else makes one.
+// requestID keeps a caller's X-Request-Id when it is short and plain, else makes one
+// (16 hex digits; unique enough to find a request in the logs, not a secret, so the
+// fast per-thread generator of math/rand/v2 is used instead of a system call).
 func requestID(given string) string {
 	if n := len(given); n > 0 && n <= 64 && strings.Trim(given, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == "" {
 		return given
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	var b [16]byte
+	n := rand.Uint64()
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = hexDigits[n&0xf]
+		n >>= 4
+	}
+	return string(b[:])
 }
+
+const hexDigits = "0123456789abcdef"
 
 func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	status := sw.status

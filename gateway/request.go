@@ -109,11 +109,12 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		}
 		return id, "path", nil
 	}
-	for _, h := range []string{"X-Account-ID", "NewRelic-Account-Id"} {
-		if s := strings.TrimSpace(rq.http.Header.Get(h)); s != "" {
+	// Looked up by their canonical spelling (no allocation), named as documented.
+	for _, h := range [...]struct{ key, name string }{{"X-Account-Id", "X-Account-ID"}, {"Newrelic-Account-Id", "NewRelic-Account-Id"}} {
+		if s := strings.TrimSpace(rq.http.Header.Get(h.key)); s != "" {
 			id, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || id <= 0 {
-				return 0, "", &v2.Error{Status: http.StatusBadRequest, Title: "Invalid account id in the " + h + " header"}
+				return 0, "", &v2.Error{Status: http.StatusBadRequest, Title: "Invalid account id in the " + h.name + " header"}
 			}
 			return id, "header", nil
 		}

@@ -57,8 +57,9 @@ type memoized interface {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64)
+// appendMS appends d in milliseconds with two decimals (Server-Timing's dur).
+func appendMS(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d)/float64(time.Millisecond), 'f', 2, 64)
 }
 
 // writeRaw sends a body that is not a v2 document (legacy v0 XML).

@@ -447,7 +447,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			return
 		}
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
-		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-ID") != "" {
+		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" {
 			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 			if err != nil {
 				fail(err)
@@ -488,6 +488,10 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	}
 	h := w.Header()
 	st.hdr.set(h, "X-V2bridge-Upstream-Calls", itoa(st.calls.Count()))
-	total := time.Since(st.start)
-	st.hdr.set(h, "Server-Timing", "total;dur="+ms(total)+", upstream;dur="+ms(st.calls.Elapsed()))
+	b := make([]byte, 0, 64)
+	b = append(b, "total;dur="...)
+	b = appendMS(b, time.Since(st.start))
+	b = append(b, ", upstream;dur="...)
+	b = appendMS(b, st.calls.Elapsed())
+	st.hdr.set(h, "Server-Timing", string(b))
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 )
 
 // Caller is who a v2 request acts for: the SHA-256 of its API key and the one account
@@ -16,7 +17,9 @@ type Caller struct {
 // HashKey returns the hex SHA-256 of an API key.
 func HashKey(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
+	var dst [2 * sha256.Size]byte
+	hex.Encode(dst[:], sum[:])
+	return string(dst[:])
 }
 
 // Short is the first 8 hex characters of the key hash, safe for logs and reports.
@@ -33,15 +36,17 @@ func (c Caller) cacheKey(kind string, parts ...string) string {
 	for _, p := range parts {
 		n += len(p) + 1
 	}
-	b := make([]byte, 0, n)
-	b = append(b, c.KeyHash...)
-	b = append(b, '|')
-	b = strconv.AppendInt(b, c.AccountID, 10)
-	b = append(b, '|')
-	b = append(b, kind...)
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(c.KeyHash)
+	b.WriteByte('|')
+	var num [20]byte
+	b.Write(strconv.AppendInt(num[:0], c.AccountID, 10))
+	b.WriteByte('|')
+	b.WriteString(kind)
 	for _, p := range parts {
-		b = append(b, '|')
-		b = append(b, p...)
+		b.WriteByte('|')
+		b.WriteString(p)
 	}
-	return string(b)
+	return b.String()
 }

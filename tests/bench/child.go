@@ -10,7 +10,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -27,16 +29,18 @@ type memory struct {
 	Mallocs    uint64  `json:"mallocs"`
 	TotalAlloc uint64  `json:"total_alloc"`
 	PeakRSSMB  float64 `json:"peak_rss_mb"`
+	CPUNanos   int64   `json:"cpu_ns"`
 }
 
 // startChild re-executes this binary with -serve kind and waits for its addresses.
 // The child lives until its standard input closes (stop, or this process ending).
-func startChild(kind, upstream, bodyFile string) (*child, error) {
+// With profileDir set, a gateway child writes its CPU profile to profileDir/<kind>.pprof.
+func startChild(kind, upstream, bodyFile, profileDir string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("own executable: %w", err)
 	}
-	cmd := exec.Command(exe, "-serve", kind, "-upstream", upstream, "-body", bodyFile)
+	cmd := exec.Command(exe, "-serve", kind, "-upstream", upstream, "-body", bodyFile, "-cpuprofile", profileDir)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -79,11 +83,18 @@ func (c *child) stop() {
 
 // serveChild is the child's side: serve one server under test and, on a second
 // listener, this process's allocation counters and peak RSS; exit when stdin closes.
-func serveChild(kind, upstream, bodyFile string) error {
+func serveChild(kind, upstream, bodyFile, profileDir string) error {
 	var h http.Handler
 	switch kind {
 	case "gateway", "gateway-cached":
 		h = newGateway(upstream, kind == "gateway-cached")
+		if profileDir != "" {
+			stop, err := profileCPU(filepath.Join(profileDir, kind+".pprof"))
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {
@@ -111,10 +122,23 @@ func serveChild(kind, upstream, bodyFile string) error {
 	stats, stopStats := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		_ = json.NewEncoder(w).Encode(memory{Mallocs: ms.Mallocs, TotalAlloc: ms.TotalAlloc, PeakRSSMB: peakRSS()})
+		_ = json.NewEncoder(w).Encode(memory{Mallocs: ms.Mallocs, TotalAlloc: ms.TotalAlloc, PeakRSSMB: peakRSS(), CPUNanos: cpuTime()})
 	}))
 	defer stopStats()
 	fmt.Println(addr, stats)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return nil
+}
+
+// profileCPU profiles this process into file until the returned stop is called.
+func profileCPU(file string) (func(), error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }

@@ -62,7 +62,7 @@ func gatewayOver(client *ng.Client) http.Handler { return gatewayWith(client, -1
 func gatewayWith(client *ng.Client, cacheTTL time.Duration) http.Handler {
 	now := func() time.Time { return clock }
 	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: cacheTTL, EntityTTL: cacheTTL})
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, nil).Handler()
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, accessLogger()).Handler()
 }
 
 func benchRoute(b *testing.B, path string) { benchRouteTTL(b, path, -1) }

@@ -22,11 +22,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
@@ -61,6 +65,9 @@ type result struct {
 	P99ms       float64 `json:"p99_ms"`
 	AllocsPerRq float64 `json:"allocs_per_req"`
 	BytesPerRq  float64 `json:"bytes_per_req"`
+	// CPUus is the server process's CPU time (user + system) per request, in µs:
+	// its own cost, whatever the load generator beside it takes.
+	CPUus float64 `json:"cpu_us_per_req"`
 	// PeakRSSMB is the server process's peak resident set so far (VmHWM).
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 }
@@ -70,18 +77,25 @@ func main() {
 	dur := flag.Duration("d", 10*time.Second, "measured duration per scenario and server")
 	warm := flag.Duration("warmup", 2*time.Second, "warm-up before each measurement")
 	out := flag.String("json", "bench/latest.json", "where to write the results")
+	profile := flag.String("cpuprofile", "", "write each gateway process's CPU profile to this directory (gateway.pprof, gateway-cached.pprof)")
+	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
 	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
 	flag.Parse()
 	if *serveKind != "" {
-		if err := serveChild(*serveKind, *upstream, *bodyFile); err != nil {
+		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(*conns, *dur, *warm, *out); err != nil {
+	filter, err := regexp.Compile(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: -only:", err)
+		os.Exit(2)
+	}
+	if err := run(*conns, *dur, *warm, *out, filter, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -105,10 +119,10 @@ func newGateway(upstream string, metricCache bool) http.Handler {
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
 	tr := translate.New(client, topts)
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, nil).Handler()
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, accessLogger()).Handler()
 }
 
-func run(conns int, dur, warm time.Duration, out string) error {
+func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string) error {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return err
@@ -158,17 +172,17 @@ func run(conns int, dur, warm time.Duration, out string) error {
 	stopCapGW()
 	stopCap()
 
-	gw, err := startChild("gateway", upURL+"/graphql", "")
+	gw, err := startChild("gateway", upURL+"/graphql", "", profileDir)
 	if err != nil {
 		return err
 	}
 	defer gw.stop()
-	cached, err := startChild("gateway-cached", upURL+"/graphql", "")
+	cached, err := startChild("gateway-cached", upURL+"/graphql", "", profileDir)
 	if err != nil {
 		return err
 	}
 	defer cached.stop()
-	rp, err := startChild("proxy", upURL, "")
+	rp, err := startChild("proxy", upURL, "", "")
 	if err != nil {
 		return err
 	}
@@ -176,6 +190,9 @@ func run(conns int, dur, warm time.Duration, out string) error {
 
 	var results []result
 	for _, sc := range scenarios {
+		if !only.MatchString(sc.Name) {
+			continue
+		}
 		g := gw
 		if sc.Cached {
 			g = cached
@@ -185,7 +202,7 @@ func run(conns int, dur, warm time.Duration, out string) error {
 		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
 			return err
 		}
-		plain, err := startChild("plain", "", bodyFile)
+		plain, err := startChild("plain", "", bodyFile, "")
 		if err != nil {
 			return err
 		}
@@ -212,6 +229,7 @@ func run(conns int, dur, warm time.Duration, out string) error {
 			if r.Requests > 0 {
 				r.AllocsPerRq = float64(after.Mallocs-before.Mallocs) / float64(r.Requests)
 				r.BytesPerRq = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Requests)
+				r.CPUus = float64(after.CPUNanos-before.CPUNanos) / 1e3 / float64(r.Requests)
 			}
 			r.PeakRSSMB = after.PeakRSSMB
 			r.Scenario, r.Server = sc.Name, srv.name
@@ -353,10 +371,10 @@ func peakRSS() float64 {
 }
 
 func report(rs []result, rss float64) {
-	fmt.Printf("%-34s %-15s %10s %9s %9s %11s %11s %8s %7s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "allocs/req", "bytes/req", "RSS MB", "errors")
+	fmt.Printf("%-34s %-15s %10s %9s %9s %11s %11s %10s %8s %7s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "allocs/req", "bytes/req", "CPU µs/req", "RSS MB", "errors")
 	by := map[string]map[string]result{}
 	for _, r := range rs {
-		fmt.Printf("%-34s %-15s %10.0f %9.2f %9.2f %11.0f %11.0f %8.1f %7d\n", r.Scenario, r.Server, r.RPS, r.P50ms, r.P99ms, r.AllocsPerRq, r.BytesPerRq, r.PeakRSSMB, r.Errors)
+		fmt.Printf("%-34s %-15s %10.0f %9.2f %9.2f %11.0f %11.0f %10.1f %8.1f %7d\n", r.Scenario, r.Server, r.RPS, r.P50ms, r.P99ms, r.AllocsPerRq, r.BytesPerRq, r.CPUus, r.PeakRSSMB, r.Errors)
 		if by[r.Scenario] == nil {
 			by[r.Scenario] = map[string]result{}
 		}
@@ -368,9 +386,18 @@ func report(rs []result, rss float64) {
 			continue
 		}
 		p, rp := by[r.Scenario]["plain net/http"], by[r.Scenario]["ReverseProxy"]
-		fmt.Printf("%-34s gateway/ReverseProxy %.2f  gateway/plain %.2f  p99 over ReverseProxy %+.2f ms\n",
-			r.Scenario, r.RPS/rp.RPS, r.RPS/p.RPS, r.P99ms-rp.P99ms)
+		fmt.Printf("%-34s gateway/ReverseProxy %.2f  gateway/plain %.2f  p99 over ReverseProxy %+.2f ms  CPU over plain %+.1f µs/req\n",
+			r.Scenario, r.RPS/rp.RPS, r.RPS/p.RPS, r.P99ms-rp.P99ms, r.CPUus-p.CPUus)
 	}
 	fmt.Printf("\npeak RSS of the gateway process (uncached) over the whole run: %.1f MB\n", rss)
 	fmt.Println("allocations, bytes and RSS are each server's own process (a server per process; load generator and canned upstream in the parent)")
+}
+
+// accessLogger logs as `v2bridge serve` does in production (JSON, info level, one
+// line per request) into io.Discard, so the measured gateway pays for its access log.
+func accessLogger() *zap.Logger {
+	cfg := zap.NewProductionEncoderConfig()
+	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	enc := zapcore.NewJSONEncoder(cfg)
+	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(io.Discard), zapcore.InfoLevel))
 }
