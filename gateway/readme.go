@@ -11,8 +11,11 @@ func RouteTable() string {
 	b.WriteString("| route | methods | path | fidelity | what differs |\n|---|---|---|---|---|\n")
 	for _, r := range Routes() {
 		path, methods := "`/v2"+displayPath(r.Path)+".{json,xml}`", strings.Join(r.Methods, ", ")
-		if r.Prefix {
+		switch {
+		case r.Prefix:
 			path, methods = "`/v2"+r.Path+"*`", "any"
+		case r.Legacy: // served at the root, XML only (also under /accounts/{id})
+			path = "`" + displayPath(r.Path) + ".xml`"
 		}
 		b.WriteString("| `" + r.Name + "` | " + methods + " | " + path + " | " +
 			string(r.Fidelity) + " | " + r.Note + " |\n")

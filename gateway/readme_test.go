@@ -34,3 +34,18 @@ func TestReadmeRouteTable(t *testing.T) {
 		t.Fatalf("README route table is stale; run UPDATE_README=1 go test ./gateway -run Readme\nwant:\n%s", want)
 	}
 }
+
+// Each row's path is where the route is served: under /v2 with both extensions, the
+// whole subtree for retired prefixes, and at the root in XML for legacy routes.
+func TestRouteTablePaths(t *testing.T) {
+	table := RouteTable()
+	for _, row := range []string{
+		"| `applications.show` | GET | `/v2/applications/{id}.{json,xml}` |",
+		"| `servers.retired` | any | `/v2/servers*` |",
+		"| `deployments.v0` | POST | `/deployments.xml` |",
+	} {
+		if !strings.Contains(table, row) {
+			t.Errorf("route table lacks %q", row)
+		}
+	}
+}
