@@ -183,11 +183,7 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 			}
 			next = nil
 			if res := resp.GetActor().GetEntitySearch().GetResults(); res != nil {
-				for _, e := range res.Entities {
-					if f, ok := deref(e).(appFields); ok {
-						page.apps = append(page.apps, f)
-					}
-				}
+				page.addApps(res.Entities)
 				next = res.NextCursor
 			}
 		}
@@ -276,11 +272,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		}
 		if res := es.Results; res != nil {
 			p.next = res.NextCursor
-			for _, e := range res.Entities {
-				if f, ok := deref(e).(appFields); ok {
-					p.apps = append(p.apps, f)
-				}
-			}
+			p.addApps(res.Entities)
 		}
 	}
 	if b := actor.GetBrowsers(); b != nil && b.Results != nil {
@@ -305,6 +297,15 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		p.inventory = parseInventory(ctx, t, acct.Inventory.Results)
 	}
 	return p, nil
+}
+
+// addApps adds the APM applications of a search page (any other entity type skipped).
+func (p *appPage) addApps(entities []ng.ApmOutline) {
+	for i := range entities {
+		if e := &entities[i]; e.IsApmApplication() {
+			p.apps = append(p.apps, e)
+		}
+	}
 }
 
 func addBrowser(m map[int64]browserInfo, e any) {
