@@ -63,7 +63,7 @@ func Routes() []Route {
 		{
 			Name: "applications.show", Operations: []string{"AppShow"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}",
 			Fidelity: Approximate,
-			Note:     "as applications.list; answered from the caller's entity cache for `cache.entity_ttl` (30 s; an update or delete through the gateway drops the entry), so summaries may be that much older",
+			Note:     "as applications.list; answered from the caller's entity cache for `cache.entity_ttl` (30 s; an application write through the same replica retires the entries of every key of the account), so summaries may be that much older",
 			handle:   handleApplicationsShow,
 		},
 		{

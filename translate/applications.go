@@ -167,7 +167,7 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 // (substring name and host matches): it reads every match once, filters in Go, keeps
 // the result for ListTTL and pages through it.
 func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
-	key := c.cacheKey("apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
+	key := t.writeScoped(c, "apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
 	var all []v2.Application
 	if v, ok := t.lists.Get(key); ok {
 		all = v.([]v2.Application)
@@ -511,11 +511,12 @@ func facetInt(v any) (int64, bool) {
 
 // ShowApplication answers GET /v2/applications/{id}, from the caller's entity cache
 // for EntityTTL (the document is then shared by the requests it answers, read only,
-// with its rendered bytes). Updates and deletes through the gateway drop the entry.
+// with its rendered bytes). A write to the account through the gateway retires the
+// entries of every caller of that account (accountWrites).
 func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
 	var key string
 	if t.entities != nil {
-		key = appEntityKey(c, id)
+		key = t.appEntityKey(c, id)
 		if v, ok := t.entities.Get(key); ok {
 			return v.(*v2.ApplicationShow), nil
 		}
@@ -532,13 +533,14 @@ func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*
 	return doc, nil
 }
 
-func appEntityKey(c Caller, id int64) string {
+func (t *Translator) appEntityKey(c Caller, id int64) string {
 	var b [20]byte
-	return c.cacheKey("application", string(strconv.AppendInt(b[:0], id, 10)))
+	return t.writeScoped(c, "application", string(strconv.AppendInt(b[:0], id, 10)))
 }
 
-// forgetApplication drops the cached show of an application this caller has written.
-func (t *Translator) forgetApplication(c Caller, id int64) { t.entities.Delete(appEntityKey(c, id)) }
+// wroteAccount retires the cached application reads of every caller of c's account
+// after a write through the gateway (also after a failed one: it may have half applied).
+func (t *Translator) wroteAccount(c Caller) { t.writes.bump(c.AccountID) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
 func ErrApplicationNotFound() *v2.Error {

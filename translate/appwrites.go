@@ -27,7 +27,7 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // browser application) and, when something changes, one mutation document with only the
 // changed fields. The answer is the application with the changes applied.
 func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
-	defer t.forgetApplication(c, id) // also after a failed write: it may have half applied
+	defer t.wroteAccount(c) // also after a failed write: it may have half applied
 	app, browser, err := t.applicationWithBrowser(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 // DeleteApplication answers DELETE /v2/applications/{id}: REST refused applications that
 // still report (409) and answered with the deleted application.
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
-	defer t.forgetApplication(c, id)
+	defer t.wroteAccount(c)
 	app, err := t.application(ctx, c, id)
 	if err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 }
 
 func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOutline, error) {
-	key := c.cacheKey("browser-apps")
+	key := t.writeScoped(c, "browser-apps")
 	if v, ok := t.lists.Get(key); ok {
 		return v.([]browserOutline), nil
 	}
@@ -196,6 +196,7 @@ func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, nam
 	if strings.TrimSpace(name) == "" {
 		return nil, &v2.Error{Status: 422, Title: "browser_application.name is required"}
 	}
+	defer t.wroteAccount(c) // also when the outcome is unknown: it may have been created
 	resp, err := ng.BrowserCreate(ctx, t.client, int(c.AccountID), name, ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader})
 	if err != nil {
 		return nil, createError(err, "browser application", "GET /v2/browser_applications.json?filter[name]="+name)
@@ -213,7 +214,6 @@ func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, nam
 	if r.Settings != nil {
 		script = decodeScript(deref(r.Settings.LoaderScript))
 	}
-	t.lists.Delete(c.cacheKey("browser-apps"))
 	return &v2.BrowserApplicationShow{Application: v2.BrowserApplication{ID: id, Name: r.Name,
 		BrowserMonitoringKey: licenseKey(script, nil), LoaderScript: script}}, nil
 }

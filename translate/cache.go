@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"sync"
+	"sync/atomic"
 	"time"
 
 	gocache "github.com/patrickmn/go-cache"
@@ -62,4 +64,31 @@ func (c *Cache) Delete(key string) {
 	if c != nil {
 		c.c.Delete(key)
 	}
+}
+
+// accountWrites counts the writes made through this gateway per account. The cached
+// reads a write can change (application shows, filtered application lists, browser
+// application lists) carry their account's count in their keys, taken before the read
+// goes upstream: after a write, every caller of the account reads afresh, and a read
+// that raced the write stores its answer under the old count, where nothing finds it
+// again (it expires with its TTL). Only accounts that were written to are kept.
+type accountWrites struct{ m sync.Map } // account id (int64) → *atomic.Uint64
+
+// gen is account's write count.
+func (w *accountWrites) gen(account int64) uint64 {
+	if v, ok := w.m.Load(account); ok {
+		return v.(*atomic.Uint64).Load()
+	}
+	return 0
+}
+
+// bump records a write to account.
+func (w *accountWrites) bump(account int64) {
+	v, _ := w.m.LoadOrStore(account, new(atomic.Uint64))
+	v.(*atomic.Uint64).Add(1)
+}
+
+// writeScoped is a cache key of c for kind, valid until the next write to c's account.
+func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
+	return c.cacheKeyAt(kind, int64(t.writes.gen(c.AccountID)&(1<<62-1)), parts...)
 }

@@ -32,7 +32,13 @@ func (c Caller) Short() string {
 
 // cacheKey is the tenant-scoped key of a cached item.
 func (c Caller) cacheKey(kind string, parts ...string) string {
-	n := len(c.KeyHash) + len(kind) + 24
+	return c.cacheKeyAt(kind, -1, parts...)
+}
+
+// cacheKeyAt is cacheKey with the account's write count gen written after kind
+// (gen < 0: none), as kind@gen.
+func (c Caller) cacheKeyAt(kind string, gen int64, parts ...string) string {
+	n := len(c.KeyHash) + len(kind) + 45
 	for _, p := range parts {
 		n += len(p) + 1
 	}
@@ -44,6 +50,10 @@ func (c Caller) cacheKey(kind string, parts ...string) string {
 	b.Write(strconv.AppendInt(num[:0], c.AccountID, 10))
 	b.WriteByte('|')
 	b.WriteString(kind)
+	if gen >= 0 {
+		b.WriteByte('@')
+		b.Write(strconv.AppendInt(num[:0], gen, 10))
+	}
 	for _, p := range parts {
 		b.WriteByte('|')
 		b.WriteString(p)

@@ -48,6 +48,7 @@ type Translator struct {
 	metrics  *Cache
 	names    *Cache
 	entities *Cache
+	writes   accountWrites
 
 	namesWindow time.Duration
 }

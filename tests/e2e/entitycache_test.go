@@ -9,7 +9,8 @@ import (
 
 // An application show is answered from the caller's entity cache for a short TTL: a
 // repeat costs no round trip and is byte-identical, another caller (even another key
-// of the same account) never gets the entry, and a write through the gateway drops it.
+// of the same account) never gets the entry, and a write through the gateway retires
+// the cached application reads of every caller of the account.
 func TestApplicationShowCache(t *testing.T) {
 	e := newEnv(t)
 	const path = "/v2/applications/314221522.json"
@@ -37,13 +38,34 @@ func TestApplicationShowCache(t *testing.T) {
 		t.Fatalf("a key of another account got %d: %.200s", r.status, r.body)
 	}
 
-	// A write drops the entry: the next show reads NerdGraph and sees the change.
+	// The other key also holds a filtered list (kept for the list TTL) that the rename
+	// below changes.
+	const filtered = "/v2/applications.json?filter[name]=renamed+in+the+cache"
+	if r := e.get(t, filtered, keyMulti, "X-Account-ID", "1000001"); r.status != 200 || bytes.Contains(r.body, []byte("Renamed")) {
+		t.Fatalf("filtered list before the rename: %d %.200s", r.status, r.body)
+	}
+	if r := e.get(t, filtered, keyMulti, "X-Account-ID", "1000001"); calls(r) != "0" {
+		t.Fatalf("filtered list not cached: %s round trips", calls(r))
+	}
+
+	// A write retires the entries: the next reads go to NerdGraph and see the change,
+	// for the writer and for the other key of the account.
 	if r, b := e.put(t, path, `{"application":{"name":"Renamed in the cache test"}}`); r.status != 200 || b.Application.Name != "Renamed in the cache test" {
 		t.Fatalf("update: %d %s", r.status, r.body)
 	}
 	r := e.get(t, path, key1)
 	if calls(r) != "1" || !bytes.Contains(r.body, []byte(`"name":"Renamed in the cache test"`)) {
 		t.Fatalf("show after update: %s round trips: %.300s", calls(r), r.body)
+	}
+	r = e.get(t, path, keyMulti, "X-Account-ID", "1000001")
+	if calls(r) != "1" || !bytes.Contains(r.body, []byte(`"name":"Renamed in the cache test"`)) {
+		t.Fatalf("another key's show after update: %s round trips: %.300s", calls(r), r.body)
+	}
+	if r := e.get(t, filtered, keyMulti, "X-Account-ID", "1000001"); !bytes.Contains(r.body, []byte(`"name":"Renamed in the cache test"`)) {
+		t.Fatalf("another key's filtered list after the rename: %s round trips: %.300s", calls(r), r.body)
+	}
+	if r := e.get(t, path, key1); calls(r) != "0" {
+		t.Fatalf("the read after a write is cached again: %s round trips", calls(r))
 	}
 
 	const gone = "/v2/applications/439883550.json"
