@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"errors"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +25,35 @@ type Metrics struct {
 	cache       *prometheus.CounterVec
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
+
+	// series memoizes the request series per route, method and status (a bounded set:
+	// routes are the table's, methods are bounded by methodLabel, statuses by HTTP), so
+	// a request does not hash its labels twice.
+	series sync.Map // seriesKey → *requestSeries
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
+}
+
+// requestSeries returns the request count and duration series of one answer.
+func (m *Metrics) requestSeries(route, method string, status int) *requestSeries {
+	k := seriesKey{route, method, status}
+	if v, ok := m.series.Load(k); ok {
+		return v.(*requestSeries)
+	}
+	s := &requestSeries{
+		count:    m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+		duration: m.duration.WithLabelValues(route),
+	}
+	v, _ := m.series.LoadOrStore(k, s)
+	return v.(*requestSeries)
 }
 
 // NewMetrics registers the series on a new registry.

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -208,8 +207,9 @@ func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	if route == "" {
 		route = "unmatched"
 	}
-	g.cfg.Metrics.requests.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(status)).Inc()
-	g.cfg.Metrics.duration.WithLabelValues(route).Observe(time.Since(st.start).Seconds())
+	s := g.cfg.Metrics.requestSeries(route, methodLabel(r.Method), status)
+	s.count.Inc()
+	s.duration.Observe(time.Since(st.start).Seconds())
 }
 
 // methodLabel bounds the method label of the request metrics: the methods REST v2

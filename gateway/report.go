@@ -36,6 +36,9 @@ type Usage struct {
 	Errors    int64     `json:"errors"`
 	LastSeen  time.Time `json:"last_seen"`
 	Operation string    `json:"nerdgraph_operation,omitempty"`
+
+	// calls is this row's v2bridge_v2_calls_total series for its Mode and Fidelity.
+	calls prometheus.Counter
 }
 
 type usageKey struct{ caller, agent, route string }
@@ -79,6 +82,9 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
 		b.rows[k] = u
 	}
+	if u.calls == nil || u.Mode != mode || u.Fidelity != string(st.fidelity) {
+		u.calls = b.calls.WithLabelValues(k.route, k.caller, mode, string(st.fidelity))
+	}
 	u.Mode, u.Fidelity = mode, string(st.fidelity)
 	u.Count++
 	if status >= 400 {
@@ -86,8 +92,9 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 	}
 	u.LastSeen = at.UTC().Truncate(time.Second)
 	b.dirty = true
+	calls := u.calls
 	b.mu.Unlock()
-	b.calls.WithLabelValues(k.route, k.caller, mode, string(st.fidelity)).Inc()
+	calls.Inc()
 }
 
 func (b *usageBook) snapshot() []Usage {

@@ -417,8 +417,15 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			fail(err)
 			return
 		}
-		ctx, cancel := context.WithTimeout(ctx, g.cfg.RequestTimeout)
-		defer cancel()
+		if st != nil {
+			// Every NerdGraph call of the request ends by its deadline; the graphql
+			// client arms it, so an answer from a cache costs no timer.
+			st.calls.SetDeadline(st.start.Add(g.cfg.RequestTimeout))
+		} else {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, g.cfg.RequestTimeout)
+			defer cancel()
+		}
 		keyHash := translate.HashKey(key)
 		if st != nil {
 			st.callerHash = keyHash[:8]

@@ -199,6 +199,11 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		start := time.Now()
 		defer func() { c.opts.Observe(req.OpName, time.Since(start), err) }()
 	}
+	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, calls.deadline)
+		defer cancel()
+	}
 	query := isQuery(req.Query)
 	for attempt := 1; ; attempt++ {
 		err = c.makeRequest(ctx, req, resp)

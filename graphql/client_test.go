@@ -127,6 +127,43 @@ func TestMakeRequestTimeout(t *testing.T) {
 	}
 }
 
+// The request deadline carried by Calls ends a call long before the client's own
+// per-call timeout, retries included, and the call is still counted.
+func TestCallsDeadline(t *testing.T) {
+	release := make(chan struct{})
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests) // retried at once
+			return
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := NewClient(srv.URL, Options{Timeout: 10 * time.Second, MaxAttempts: 3, Backoff: time.Millisecond})
+	var calls Calls
+	calls.SetDeadline(time.Now().Add(100 * time.Millisecond))
+	ctx := WithCalls(context.Background(), &calls)
+	start := time.Now()
+	err := c.MakeRequest(ctx, &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+	took := time.Since(start)
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Kind != KindTimeout {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+	if took > 2*time.Second {
+		t.Fatalf("took %v: the request deadline was not applied", took)
+	}
+	if hits.Load() != 2 || calls.Count() != 2 {
+		t.Fatalf("%d upstream hits, %d counted; want 2 (the 429, then the hung retry)", hits.Load(), calls.Count())
+	}
+}
+
 // Identical concurrent queries of one key share one round trip; other keys and
 // mutations never share.
 func TestSingleflight(t *testing.T) {

@@ -24,11 +24,19 @@ func apiKey(ctx context.Context) string {
 }
 
 // Calls counts the NerdGraph round trips made on behalf of one v2 request and the time
-// spent in them (X-V2bridge-Upstream-Calls and the Server-Timing "upstream" metric).
+// spent in them (X-V2bridge-Upstream-Calls and the Server-Timing "upstream" metric),
+// and carries the request's deadline.
 type Calls struct {
 	n       atomic.Int64
 	elapsed atomic.Int64
+	// deadline ends every call made for the request (MakeRequest applies it, so a
+	// request answered from a cache never arms a timer). Set before the calls start.
+	deadline time.Time
 }
+
+// SetDeadline makes every NerdGraph call counted in c end by t. Call it before handing
+// the context on.
+func (c *Calls) SetDeadline(t time.Time) { c.deadline = t }
 
 // Count is the number of NerdGraph HTTP requests made.
 func (c *Calls) Count() int64 { return c.n.Load() }

@@ -34,7 +34,7 @@ type memory struct {
 
 // startChild re-executes this binary with -serve kind and waits for its addresses.
 // The child lives until its standard input closes (stop, or this process ending).
-// With profileDir set, a gateway child writes its CPU profile to profileDir/<kind>.pprof.
+// With profileDir set, the child writes its CPU profile to profileDir/<kind>.pprof.
 func startChild(kind, upstream, bodyFile, profileDir string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -88,13 +88,6 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 	switch kind {
 	case "gateway", "gateway-cached":
 		h = newGateway(upstream, kind == "gateway-cached")
-		if profileDir != "" {
-			stop, err := profileCPU(filepath.Join(profileDir, kind+".pprof"))
-			if err != nil {
-				return err
-			}
-			defer stop()
-		}
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {
@@ -116,6 +109,13 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 		}
 	default:
 		return fmt.Errorf("unknown server %q", kind)
+	}
+	if profileDir != "" {
+		stopProfile, err := profileCPU(filepath.Join(profileDir, kind+".pprof"))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	addr, stop := serve(h)
 	defer stop()

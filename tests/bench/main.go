@@ -7,8 +7,10 @@
 // measured in one run.
 //
 // Each server under test runs in a process of its own (this binary re-executed with
-// -serve), so its allocations per request and its peak RSS are its own; the parent
-// holds the load generator and the canned upstream.
+// -serve), so its allocations, CPU time per request and peak RSS are its own; the
+// parent holds the load generator and the canned upstream. Each scenario's measured
+// time is split into rounds (-rounds) that take the three servers in turn, so the
+// ratios do not depend on which server ran during a slow spell of the machine.
 package main
 
 import (
@@ -74,10 +76,11 @@ type result struct {
 
 func main() {
 	conns := flag.Int("c", 50, "concurrent connections")
-	dur := flag.Duration("d", 10*time.Second, "measured duration per scenario and server")
+	dur := flag.Duration("d", 10*time.Second, "measured duration per scenario and server (over all rounds)")
 	warm := flag.Duration("warmup", 2*time.Second, "warm-up before each measurement")
 	out := flag.String("json", "bench/latest.json", "where to write the results")
-	profile := flag.String("cpuprofile", "", "write each gateway process's CPU profile to this directory (gateway.pprof, gateway-cached.pprof)")
+	profile := flag.String("cpuprofile", "", "write each server process's CPU profile to this directory (<server>.pprof; the plain server's is overwritten per scenario)")
+	rounds := flag.Int("rounds", 5, "split each measurement into this many rounds taking the servers in turn")
 	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
@@ -95,7 +98,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -only:", err)
 		os.Exit(2)
 	}
-	if err := run(*conns, *dur, *warm, *out, filter, *profile); err != nil {
+	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -122,7 +125,7 @@ func newGateway(upstream string, metricCache bool) http.Handler {
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, accessLogger()).Handler()
 }
 
-func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string) error {
+func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int) error {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return err
@@ -182,7 +185,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		return err
 	}
 	defer cached.stop()
-	rp, err := startChild("proxy", upURL, "", "")
+	rp, err := startChild("proxy", upURL, "", profileDir)
 	if err != nil {
 		return err
 	}
@@ -202,12 +205,12 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
 			return err
 		}
-		plain, err := startChild("plain", "", bodyFile, "")
+		plain, err := startChild("plain", "", bodyFile, profileDir)
 		if err != nil {
 			return err
 		}
 		gql := gqlBodies[sc.Op]
-		for _, srv := range []struct {
+		servers := []struct {
 			name string
 			c    *child
 			sc   scenario
@@ -215,23 +218,32 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 			{"gateway", g, sc},
 			{"plain net/http", plain, sc},
 			{"ReverseProxy", rp, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql)}},
-		} {
+		}
+		for _, srv := range servers {
 			load(srv.c.url, srv.sc, conns, warm)
-			before, err := srv.c.mem()
-			if err != nil {
-				return err
+		}
+		// The measured time is split into rounds that take the servers in turn (each
+		// round starting with the next one), so a slow spell of the machine weighs on
+		// all of them alike instead of on whichever ran then.
+		samples := make([]sample, len(servers))
+		for round := range rounds {
+			for k := range servers {
+				i := (k + round) % len(servers)
+				srv := servers[i]
+				before, err := srv.c.mem()
+				if err != nil {
+					return err
+				}
+				got := measure(srv.c.url, srv.sc, conns, dur/time.Duration(rounds))
+				after, err := srv.c.mem()
+				if err != nil {
+					return err
+				}
+				samples[i].add(got, before, after)
 			}
-			r := measure(srv.c.url, srv.sc, conns, dur)
-			after, err := srv.c.mem()
-			if err != nil {
-				return err
-			}
-			if r.Requests > 0 {
-				r.AllocsPerRq = float64(after.Mallocs-before.Mallocs) / float64(r.Requests)
-				r.BytesPerRq = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Requests)
-				r.CPUus = float64(after.CPUNanos-before.CPUNanos) / 1e3 / float64(r.Requests)
-			}
-			r.PeakRSSMB = after.PeakRSSMB
+		}
+		for i, srv := range servers {
+			r := samples[i].result()
 			r.Scenario, r.Server = sc.Name, srv.name
 			results = append(results, r)
 		}
@@ -246,7 +258,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	report(results, rss)
 	if out != "" {
 		_ = os.MkdirAll(filepath.Dir(out), 0o755)
-		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "gateway_peak_rss_mb": rss, "results": results}, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss, "results": results}, "", "  ")
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			return err
 		}
@@ -315,7 +327,43 @@ func load(base string, sc scenario, conns int, d time.Duration) {
 	}
 }
 
-func measure(base string, sc scenario, conns int, d time.Duration) result {
+// sample is what the load generator saw of one server over one or more rounds, with
+// the server's own counters over the same time.
+type sample struct {
+	lat                 []time.Duration
+	elapsed             time.Duration
+	errs                int64
+	mallocs, bytes, cpu uint64
+	peakRSS             float64
+}
+
+func (s *sample) add(o sample, before, after memory) {
+	s.lat = append(s.lat, o.lat...)
+	s.elapsed += o.elapsed
+	s.errs += o.errs
+	s.mallocs += after.Mallocs - before.Mallocs
+	s.bytes += after.TotalAlloc - before.TotalAlloc
+	s.cpu += uint64(after.CPUNanos - before.CPUNanos)
+	s.peakRSS = max(s.peakRSS, after.PeakRSSMB)
+}
+
+func (s *sample) result() result {
+	sort.Slice(s.lat, func(i, j int) bool { return s.lat[i] < s.lat[j] })
+	n := len(s.lat)
+	r := result{Requests: int64(n), Errors: s.errs, PeakRSSMB: s.peakRSS}
+	if n > 0 {
+		r.RPS = float64(n) / s.elapsed.Seconds()
+		r.P50ms = ms(s.lat[n/2])
+		r.P99ms = ms(s.lat[n*99/100])
+		r.AllocsPerRq = float64(s.mallocs) / float64(n)
+		r.BytesPerRq = float64(s.bytes) / float64(n)
+		r.CPUus = float64(s.cpu) / 1e3 / float64(n)
+	}
+	return r
+}
+
+// measure drives base with conns closed-loop connections for d.
+func measure(base string, sc scenario, conns int, d time.Duration) sample {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var n, errs atomic.Int64
@@ -337,19 +385,11 @@ func measure(base string, sc scenario, conns int, d time.Duration) result {
 		}(i)
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	var all []time.Duration
+	out := sample{elapsed: time.Since(start), errs: errs.Load()}
 	for _, l := range lat {
-		all = append(all, l...)
+		out.lat = append(out.lat, l...)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	r := result{Requests: int64(len(all)), Errors: errs.Load()}
-	if len(all) > 0 {
-		r.RPS = float64(len(all)) / elapsed.Seconds()
-		r.P50ms = ms(all[len(all)/2])
-		r.P99ms = ms(all[len(all)*99/100])
-	}
-	return r
+	return out
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
