@@ -3,11 +3,12 @@ package schema
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // fullSchema loads the real NerdGraph schema of 2026-04-19 from the shared evidence
@@ -94,20 +95,7 @@ func TestSubsetOfFullSchema(t *testing.T) {
 // Every genqlient operation the gateway sends validates against the real schema.
 func TestOperationsValidateAgainstFullSchema(t *testing.T) {
 	full := fullSchema(t)
-	files, err := filepath.Glob(filepath.Join("..", "graphql", "operations", "*.graphql"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no operations found: %v", err)
-	}
-	var doc strings.Builder
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc.Write(b)
-		doc.WriteByte('\n')
-	}
-	q, errs := gqlparser.LoadQuery(full, doc.String())
+	q, errs := gqlparser.LoadQuery(full, ng.OperationsDocument())
 	if errs != nil {
 		for _, e := range errs {
 			t.Error(e)
