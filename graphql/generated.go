@@ -1852,8 +1852,8 @@ func (v *AppDeleteResponse) GetAgentApplicationDelete() *AppDeleteAgentApplicati
 // spreading a fragment: genqlient decodes a fragment spread inside an interface field
 // with a second pass over each entity's JSON. translate's appFields and browserFields
 // interfaces keep the copies in step (a missing field does not compile). The two
-// application searches bind their entities to graphql.ApmOutline, decoded in one pass;
-// TestApmOutlineMatchesSelections keeps that struct equal to their selection.
+// application searches share ApmOutlineFields: they bind their entities to
+// graphql.ApmOutline, so genqlient never decodes that spread itself.
 type AppEntityFields struct {
 	Guid          *string              `json:"guid"`
 	AccountId     *int                 `json:"accountId"`
@@ -44536,33 +44536,7 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				nextCursor
 				entities {
 					__typename
-					... on ApmApplicationEntityOutline {
-						guid
-						accountId
-						name
-						reporting
-						alertSeverity
-						applicationId
-						language
-						settings {
-							apdexTarget
-							serverSideConfig
-						}
-						apmSummary {
-							apdexScore
-							errorRate
-							hostCount
-							instanceCount
-							webResponseTimeAverage
-							webThroughput
-							nonWebResponseTimeAverage
-							nonWebThroughput
-						}
-						apmBrowserSummary {
-							pageLoadTimeAverage
-							pageLoadThroughput
-						}
-					}
+					... ApmOutlineFields
 				}
 			}
 		}
@@ -44587,6 +44561,33 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				results
 			}
 		}
+	}
+}
+fragment ApmOutlineFields on ApmApplicationEntityOutline {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	language
+	settings {
+		apdexTarget
+		serverSideConfig
+	}
+	apmSummary {
+		apdexScore
+		errorRate
+		hostCount
+		instanceCount
+		webResponseTimeAverage
+		webThroughput
+		nonWebResponseTimeAverage
+		nonWebThroughput
+	}
+	apmBrowserSummary {
+		pageLoadTimeAverage
+		pageLoadThroughput
 	}
 }
 `
@@ -44636,36 +44637,37 @@ query AppSearchPage ($query: String!, $cursor: String) {
 				nextCursor
 				entities {
 					__typename
-					... on ApmApplicationEntityOutline {
-						guid
-						accountId
-						name
-						reporting
-						alertSeverity
-						applicationId
-						language
-						settings {
-							apdexTarget
-							serverSideConfig
-						}
-						apmSummary {
-							apdexScore
-							errorRate
-							hostCount
-							instanceCount
-							webResponseTimeAverage
-							webThroughput
-							nonWebResponseTimeAverage
-							nonWebThroughput
-						}
-						apmBrowserSummary {
-							pageLoadTimeAverage
-							pageLoadThroughput
-						}
-					}
+					... ApmOutlineFields
 				}
 			}
 		}
+	}
+}
+fragment ApmOutlineFields on ApmApplicationEntityOutline {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	language
+	settings {
+		apdexTarget
+		serverSideConfig
+	}
+	apmSummary {
+		apdexScore
+		errorRate
+		hostCount
+		instanceCount
+		webResponseTimeAverage
+		webThroughput
+		nonWebResponseTimeAverage
+		nonWebThroughput
+	}
+	apmBrowserSummary {
+		pageLoadTimeAverage
+		pageLoadThroughput
 	}
 }
 `

@@ -40,21 +40,26 @@ func TestApmOutlineMatchesSelections(t *testing.T) {
 			t.Fatalf("%s: no actor.entitySearch.results.entities", name)
 		}
 		var got []string
-		for _, sel := range entities.SelectionSet {
-			switch v := sel.(type) {
-			case *ast.Field:
-				got = append(got, v.Alias)
-			case *ast.InlineFragment:
-				if v.TypeCondition != "ApmApplicationEntityOutline" {
-					t.Errorf("%s: fragment on %s is not decoded", name, v.TypeCondition)
+		var walk func(set ast.SelectionSet)
+		walk = func(set ast.SelectionSet) {
+			for _, sel := range set {
+				switch v := sel.(type) {
+				case *ast.Field:
+					got = append(got, v.Alias)
+				case *ast.InlineFragment:
+					if v.TypeCondition != "ApmApplicationEntityOutline" {
+						t.Errorf("%s: fragment on %s is not decoded", name, v.TypeCondition)
+					}
+					walk(v.SelectionSet)
+				case *ast.FragmentSpread:
+					if v.Definition.TypeCondition != "ApmApplicationEntityOutline" {
+						t.Errorf("%s: fragment on %s is not decoded", name, v.Definition.TypeCondition)
+					}
+					walk(v.Definition.SelectionSet)
 				}
-				for _, inner := range v.SelectionSet {
-					got = append(got, inner.(*ast.Field).Alias)
-				}
-			default:
-				t.Errorf("%s: fragment spread in entities is not decoded", name)
 			}
 		}
+		walk(entities.SelectionSet)
 		slices.Sort(got)
 		if !slices.Equal(got, tags) {
 			t.Errorf("%s selects %v; ApmOutline decodes %v", name, got, tags)
