@@ -1847,13 +1847,13 @@ func (v *AppDeleteResponse) GetAgentApplicationDelete() *AppDeleteAgentApplicati
 
 // Fields of an APM application that REST v2's application object is built from
 // (MAPPING.md §1.12). The outline (entity search) and the full entity (entity by guid)
-// carry the same selection. The hot operations (AppList, AppSearchPage, AppShow, and
-// the browser searches) write it inline, as "... on <type> { ... }", instead of
-// spreading a fragment: genqlient decodes a fragment spread inside an interface field
-// with a second pass over each entity's JSON. translate's appFields and browserFields
-// interfaces keep the copies in step (a missing field does not compile). The two
-// application searches share ApmOutlineFields: they bind their entities to
-// graphql.ApmOutline, so genqlient never decodes that spread itself.
+// carry the same selection. The two application searches (AppList, AppSearchPage)
+// share ApmOutlineFields and bind their entities to graphql.ApmOutline, decoded in one
+// pass. AppShow and the browser searches write their selection inline, as
+// "... on <type> { ... }", instead of spreading a fragment: genqlient decodes a fragment
+// spread inside an interface field with a second pass over each entity's JSON.
+// translate's appFields and browserFields interfaces keep the copies in step (a missing
+// field does not compile).
 type AppEntityFields struct {
 	Guid          *string              `json:"guid"`
 	AccountId     *int                 `json:"accountId"`
