@@ -300,7 +300,8 @@ func Routes() []Route {
 		{
 			Name: "alerts_incidents.list", Operations: []string{"Incidents"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_incidents", Fidelity: Approximate,
-			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues): ids are surrogates of the " +
+			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues), read once a round trip per " +
+				"NerdGraph page of issues and kept per key and filter for `cache.list_ttl` (later pages and repeats cost none): ids are surrogates of the " +
 				"issue ids, `links.violations` are the issue's incident ids (the violation ids of alerts_violations), " +
 				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed",
 			handle: handleIncidents,

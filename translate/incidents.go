@@ -22,9 +22,29 @@ type IncidentsRequest struct {
 const DefaultIncidentWindow = 30 * 24 * time.Hour
 
 // Incidents answers GET /v2/alerts_incidents from NerdGraph issues (New Relic's rename
-// of incidents): one round trip a 100 issues; incident_preference from the policies
-// fetched in the same document.
+// of incidents), with incident_preference from the policies fetched in the same
+// document. The matches are read once (a round trip per NerdGraph page of issues) and
+// kept per caller and filter for ListTTL, so the following pages and repeats within it
+// cost none.
 func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest) (*v2.IncidentList, Paging, error) {
+	key := c.cacheKey("incidents", strconv.FormatBool(r.OnlyOpen), strconv.FormatBool(r.ExcludeViolations))
+	var all []v2.Incident
+	if v, ok := t.lists.Get(key); ok {
+		all = v.([]v2.Incident)
+	} else {
+		var err error
+		if all, err = t.readIncidents(ctx, c, r); err != nil {
+			return nil, Paging{}, err
+		}
+		t.lists.Set(key, all)
+	}
+	page := max(r.Page, 1)
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.IncidentList{Incidents: items}, paging, nil
+}
+
+// readIncidents reads every issue of the window, a round trip per NerdGraph page.
+func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsRequest) ([]v2.Incident, error) {
 	now := t.now().UTC()
 	filter := ng.AiIssuesFilterIssues{}
 	if r.OnlyOpen {
@@ -37,7 +57,7 @@ func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest
 	for {
 		resp, err := ng.Incidents(ctx, t.client, int(c.AccountID), filter, tw, cursor)
 		if err != nil {
-			return nil, Paging{}, fmt.Errorf("incidents: %w", err)
+			return nil, fmt.Errorf("incidents: %w", err)
 		}
 		acct := resp.GetActor().GetAccount()
 		if acct == nil {
@@ -75,7 +95,5 @@ func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest
 			break
 		}
 	}
-	page := max(r.Page, 1)
-	items, paging := pageOf(all, page, PageSize)
-	return &v2.IncidentList{Incidents: items}, paging, nil
+	return all, nil
 }
