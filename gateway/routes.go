@@ -293,6 +293,7 @@ func Routes() []Route {
 			Name: "alerts_violations.list", Operations: []string{"NrqlQuery"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_violations", Fidelity: Approximate,
 			Note: "NRQL over NrAiIncident (New Relic's named replacement), last 30 days without `start_date`, newest first, " +
+				"read once per key and `start_date` for `cache.list_ttl` (the pages a client follows come from one read), " +
 				"no rel=\"last\" as in REST; `label` is the incident title; `entity.group_id` and `links.incident_id` have no " +
 				"source and are omitted",
 			handle: handleViolations,

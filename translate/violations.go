@@ -25,7 +25,8 @@ type ViolationsRequest struct {
 const DefaultViolationWindow = 30 * 24 * time.Hour
 
 // Violations answers GET /v2/alerts_violations from NrAiIncident events (New Relic's
-// named replacement), one round trip; paged with no rel="last", as REST did.
+// named replacement), one round trip for every page (none for pages and repeats read
+// within ListTTL); paged with no rel="last", as REST did.
 func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsRequest) (*v2.ViolationList, Paging, error) {
 	now := t.now().UTC()
 	since := now.Add(-DefaultViolationWindow)
@@ -43,7 +44,13 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 	if err != nil {
 		return nil, Paging{}, err
 	}
-	key := c.cacheKey("violations", q)
+	// Kept per caller and start_date for ListTTL (the query text holds the time of the
+	// read and would never repeat): the pages a client follows come from one read.
+	start := "-"
+	if r.Start != nil {
+		start = strconv.FormatInt(r.Start.UnixMilli(), 10)
+	}
+	key := c.cacheKey("violations", start)
 	var all []v2.Violation
 	if v, ok := t.lists.Get(key); ok {
 		all = v.([]v2.Violation)
