@@ -59,13 +59,6 @@ func (c *Cache) Len() int {
 	return c.c.ItemCount()
 }
 
-// Delete drops key (after a write that changes what it holds).
-func (c *Cache) Delete(key string) {
-	if c != nil {
-		c.c.Delete(key)
-	}
-}
-
 // accountWrites counts the writes made through this gateway per account. The cached
 // reads a write can change (application shows, filtered application lists, browser
 // application lists) carry their account's count in their keys, taken before the read
