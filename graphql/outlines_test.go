@@ -13,9 +13,10 @@ import (
 	"github.com/v2bridge/v2bridge/schema"
 )
 
-// ApmOutline's JSON names are exactly what AppList and AppSearchPage select for an
-// APM application outline, so no selected field is dropped while decoding.
-func TestApmOutlineMatchesSelections(t *testing.T) {
+// The hand-written structs that bound fields decode into hold exactly the fields their
+// operations select (following fragments), so no selected field is dropped while
+// decoding and no struct field waits for data never asked for.
+func TestBoundStructsMatchSelections(t *testing.T) {
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "nerdgraph.graphql", Input: schema.NerdGraph()})
 	if err != nil {
 		t.Fatal(err)
@@ -24,60 +25,100 @@ func TestApmOutlineMatchesSelections(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	var tags []string
-	ty := reflect.TypeFor[ApmOutline]()
-	for i := range ty.NumField() {
-		tags = append(tags, strings.Split(ty.Field(i).Tag.Get("json"), ",")[0])
+	search := []string{"actor", "entitySearch", "results", "entities"}
+	related := []string{"actor", "entity", "browser", "results"}
+	tests := []struct {
+		op       string
+		path     []string
+		ty       reflect.Type
+		optional []string // struct fields this operation does not select
+	}{
+		{"AppList", search, reflect.TypeFor[ApmOutline](), nil},
+		{"AppSearchPage", search, reflect.TypeFor[ApmOutline](), nil},
+		{"AppShow", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), nil},
+		{"AppShow", append(related, "source", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},
+		{"AppShow", append(related, "target", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},
+		{"AppList", []string{"actor", "browsers", "results", "entities"}, reflect.TypeFor[BrowserOutline](), []string{"name"}},
+		{"BrowserPage", search, reflect.TypeFor[BrowserOutline](), []string{"name"}},
+		{"BrowserSearch", search, reflect.TypeFor[BrowserOutline](), nil},
 	}
-	slices.Sort(tags)
-	for _, name := range []string{"AppList", "AppSearchPage"} {
-		op := doc.Operations.ForName(name)
-		if op == nil {
-			t.Fatalf("operation %s not found", name)
-		}
-		entities := find(op.SelectionSet, []string{"actor", "entitySearch", "results", "entities"})
-		if entities == nil {
-			t.Fatalf("%s: no actor.entitySearch.results.entities", name)
-		}
-		var got []string
-		var walk func(set ast.SelectionSet)
-		walk = func(set ast.SelectionSet) {
-			for _, sel := range set {
-				switch v := sel.(type) {
-				case *ast.Field:
-					got = append(got, v.Alias)
-				case *ast.InlineFragment:
-					if v.TypeCondition != "ApmApplicationEntityOutline" {
-						t.Errorf("%s: fragment on %s is not decoded", name, v.TypeCondition)
-					}
-					walk(v.SelectionSet)
-				case *ast.FragmentSpread:
-					if v.Definition.TypeCondition != "ApmApplicationEntityOutline" {
-						t.Errorf("%s: fragment on %s is not decoded", name, v.Definition.TypeCondition)
-					}
-					walk(v.Definition.SelectionSet)
+	for _, tt := range tests {
+		t.Run(tt.op+"."+strings.Join(tt.path, "."), func(t *testing.T) {
+			op := doc.Operations.ForName(tt.op)
+			if op == nil {
+				t.Fatalf("operation %s not found", tt.op)
+			}
+			f := find(op.SelectionSet, tt.path)
+			if f == nil {
+				t.Fatalf("%s selects no %s", tt.op, strings.Join(tt.path, "."))
+			}
+			got := selected(f.SelectionSet)
+			var want []string
+			for _, tag := range jsonNames(tt.ty) {
+				if !slices.Contains(tt.optional, tag) {
+					want = append(want, tag)
 				}
 			}
-		}
-		walk(entities.SelectionSet)
-		slices.Sort(got)
-		if !slices.Equal(got, tags) {
-			t.Errorf("%s selects %v; ApmOutline decodes %v", name, got, tags)
-		}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s selects %v; %s decodes %v", tt.op, got, tt.ty.Name(), want)
+			}
+		})
 	}
 }
 
-// find follows the first-level field path from a selection set.
-func find(set ast.SelectionSet, path []string) *ast.Field {
-	for _, sel := range set {
-		f, ok := sel.(*ast.Field)
-		if !ok || f.Alias != path[0] {
+// jsonNames are the JSON names of a struct's fields, embedded structs' included.
+func jsonNames(ty reflect.Type) []string {
+	var names []string
+	for i := range ty.NumField() {
+		f := ty.Field(i)
+		if f.Anonymous {
+			names = append(names, jsonNames(f.Type)...)
 			continue
 		}
-		if len(path) == 1 {
-			return f
+		names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
+	}
+	return names
+}
+
+// selected are the response names of a selection set, through its fragments.
+func selected(set ast.SelectionSet) []string {
+	var names []string
+	for _, sel := range set {
+		switch v := sel.(type) {
+		case *ast.Field:
+			names = append(names, v.Alias)
+		case *ast.InlineFragment:
+			names = append(names, selected(v.SelectionSet)...)
+		case *ast.FragmentSpread:
+			names = append(names, selected(v.Definition.SelectionSet)...)
 		}
-		return find(f.SelectionSet, path[1:])
+	}
+	return names
+}
+
+// find follows a path of response names from a selection set, through fragments.
+func find(set ast.SelectionSet, path []string) *ast.Field {
+	for _, sel := range set {
+		var inner *ast.Field
+		switch v := sel.(type) {
+		case *ast.Field:
+			if v.Alias != path[0] {
+				continue
+			}
+			if len(path) == 1 {
+				return v
+			}
+			inner = find(v.SelectionSet, path[1:])
+		case *ast.InlineFragment:
+			inner = find(v.SelectionSet, path)
+		case *ast.FragmentSpread:
+			inner = find(v.Definition.SelectionSet, path)
+		}
+		if inner != nil {
+			return inner
+		}
 	}
 	return nil
 }

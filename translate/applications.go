@@ -63,12 +63,6 @@ type appFields interface {
 	GetApmBrowserSummary() *ng.ApmBrowserSummary
 }
 
-type browserFields interface {
-	GetApplicationId() *int
-	GetServingApmApplicationId() *int
-	GetSettings() *ng.BrowserSettings
-}
-
 type browserInfo struct {
 	apdexTarget *float64
 	appID       int64
@@ -276,9 +270,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		}
 	}
 	if b := actor.GetBrowsers(); b != nil && b.Results != nil {
-		for _, e := range b.Results.Entities {
-			addBrowser(p.browsers, deref(e))
-		}
+		addBrowsers(p.browsers, b.Results.Entities)
 		for next := b.Results.NextCursor; next != nil; {
 			bp, err := ng.BrowserPage(ctx, t.client, browserQuery, next)
 			if err != nil {
@@ -286,9 +278,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 			}
 			next = nil
 			if res := bp.GetActor().GetEntitySearch().GetResults(); res != nil {
-				for _, e := range res.Entities {
-					addBrowser(p.browsers, deref(e))
-				}
+				addBrowsers(p.browsers, res.Entities)
 				next = res.NextCursor
 			}
 		}
@@ -308,19 +298,26 @@ func (p *appPage) addApps(entities []ng.ApmOutline) {
 	}
 }
 
-func addBrowser(m map[int64]browserInfo, e any) {
-	b, ok := e.(browserFields)
-	if !ok || b.GetServingApmApplicationId() == nil || *b.GetServingApmApplicationId() == 0 {
+// addBrowsers records the APM-injected browser applications of a search page.
+func addBrowsers(m map[int64]browserInfo, entities []ng.BrowserOutline) {
+	for i := range entities {
+		addBrowser(m, &entities[i])
+	}
+}
+
+// addBrowser records b under the APM application it is injected into, if any.
+func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
+	if !b.IsBrowserApplication() || b.ServingApmApplicationId == nil || *b.ServingApmApplicationId == 0 {
 		return
 	}
 	info := browserInfo{}
-	if id := b.GetApplicationId(); id != nil {
+	if id := b.ApplicationId; id != nil {
 		info.appID = int64(*id)
 	}
-	if s := b.GetSettings(); s != nil {
+	if s := b.Settings; s != nil {
 		info.apdexTarget = s.ApdexTarget
 	}
-	m[int64(*b.GetServingApmApplicationId())] = info
+	m[int64(*b.ServingApmApplicationId)] = info
 }
 
 func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
@@ -568,23 +565,25 @@ func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id in
 		}
 		t.warn(ctx, "application enrichment", err)
 	}
-	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppShowActorEntityApmApplicationEntity)
-	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
+	ent := resp.GetActor().GetEntity()
+	if ent == nil || !ent.IsApmApplication() || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
 		return nil, nil, ErrApplicationNotFound()
 	}
 	var browser *browserInfo
 	if rel := ent.Browser; rel != nil {
+		m := map[int64]browserInfo{}
 		for _, edge := range rel.Results {
 			if edge == nil {
 				continue
 			}
-			for _, v := range []any{deref(edge.GetSource().Entity), deref(edge.GetTarget().Entity)} {
-				m := map[int64]browserInfo{}
-				addBrowser(m, v)
-				if b, ok := m[id]; ok {
-					browser = &b
+			for _, end := range []*ng.RelatedEnd{edge.Source, edge.Target} {
+				if end != nil && end.Entity != nil {
+					addBrowser(m, end.Entity)
 				}
 			}
+		}
+		if b, ok := m[id]; ok {
+			browser = &b
 		}
 	}
 	var invMap map[int64]*appInventory

@@ -78,20 +78,16 @@ func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOu
 		if res == nil {
 			break
 		}
-		for _, e := range res.Entities {
-			b, ok := deref(e).(interface {
-				browserFields
-				GetGuid() *string
-				GetName() *string
-			})
-			if !ok || b.GetApplicationId() == nil {
+		for i := range res.Entities {
+			b := &res.Entities[i]
+			if !b.IsBrowserApplication() || b.ApplicationId == nil {
 				continue
 			}
-			id := int64(*b.GetApplicationId())
-			if s := b.GetServingApmApplicationId(); s != nil && *s != 0 {
+			id := int64(*b.ApplicationId)
+			if s := b.ServingApmApplicationId; s != nil && *s != 0 {
 				id = int64(*s)
 			}
-			out = append(out, browserOutline{id: id, name: deref(b.GetName()), guid: deref(b.GetGuid())})
+			out = append(out, browserOutline{id: id, name: deref(b.Name), guid: deref(b.Guid)})
 		}
 		if cursor = res.NextCursor; cursor == nil {
 			break
