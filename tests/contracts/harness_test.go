@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/gateway/render"
+	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
