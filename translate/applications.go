@@ -382,6 +382,10 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			a.Summary = &v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
+				// errorRate is already a percent, as the host summaries' 100×errors/calls:
+				// "the percentage of responses to all transactions with an error" (schema
+				// description, newrelic-client-go pkg/entities/types.go); pinned by
+				// tests/contracts TestErrorRateIsAPercentEverywhere.
 				ErrorRate:     deref(s.ErrorRate),
 				ApdexTarget:   apdexTarget,
 				ApdexScore:    deref(s.ApdexScore),
