@@ -379,13 +379,13 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			if tp <= 0 {
 				rt, tp = deref(s.NonWebResponseTimeAverage), deref(s.NonWebThroughput)
 			}
+			// errorRate is already a percent, as the host summaries' 100×errors/calls: "the
+			// percentage of responses to all transactions with an error" (schema description,
+			// newrelic-client-go pkg/entities/types.go); tests/contracts
+			// TestErrorRateIsAPercentEverywhere pins it.
 			a.Summary = &v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
-				// errorRate is already a percent, as the host summaries' 100×errors/calls:
-				// "the percentage of responses to all transactions with an error" (schema
-				// description, newrelic-client-go pkg/entities/types.go); pinned by
-				// tests/contracts TestErrorRateIsAPercentEverywhere.
 				ErrorRate:     deref(s.ErrorRate),
 				ApdexTarget:   apdexTarget,
 				ApdexScore:    deref(s.ApdexScore),
