@@ -372,10 +372,13 @@ func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID 
 		if err != nil {
 			return nil, Paging{}, fmt.Errorf("nrql conditions: %w", err)
 		}
-		s := resp.GetActor().GetAccount().GetAlerts().GetNrqlConditionsSearch()
-		if s == nil {
+		// actor, account and alerts are nullable in NerdGraph's schema: a null is no
+		// conditions, never a nil dereference.
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.NrqlConditionsSearch == nil {
 			break
 		}
+		s := a.Account.Alerts.NrqlConditionsSearch
 		for _, f := range s.NrqlConditions {
 			if f != nil && f.GetPolicyId() == pid {
 				all = append(all, nrqlConditionOf(f))
@@ -492,7 +495,11 @@ func (t *Translator) nrqlCondition(ctx context.Context, c Caller, id int64) (ng.
 		}
 		return nil, fmt.Errorf("nrql condition %d: %w", id, err)
 	}
-	f := resp.GetActor().GetAccount().GetAlerts().GetNrqlCondition()
+	a := resp.GetActor()
+	if a == nil || a.Account == nil || a.Account.Alerts == nil {
+		return nil, ErrConditionNotFound()
+	}
+	f := a.Account.Alerts.GetNrqlCondition()
 	if f == nil || *f == nil {
 		return nil, ErrConditionNotFound()
 	}
@@ -642,10 +649,11 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 		if err != nil {
 			return nil, Paging{}, fmt.Errorf("alert conditions: %w", err)
 		}
-		s := resp.GetActor().GetAccount().GetAlerts().GetAsNrqlConditionsSearch()
-		if s == nil {
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.AsNrqlConditionsSearch == nil {
 			break
 		}
+		s := a.Account.Alerts.AsNrqlConditionsSearch
 		for _, f := range s.NrqlConditions {
 			if f == nil || f.GetPolicyId() != pid {
 				continue
