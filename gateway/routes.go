@@ -251,7 +251,9 @@ func Routes() []Route {
 			Path: "/alerts_conditions", Fidelity: Approximate,
 			Note: "asNrqlConditionsSearch (APM, browser, mobile and servers conditions in their NRQL form): `id`, `name`, " +
 				"`enabled`, `runbook_url`, `terms` and `violation_close_timer` are kept; `entities`, `metric`, `condition_scope`, " +
-				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`",
+				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`: " +
+				"`sourceProduct` is NerdGraph's only origin field and says APM for key-transaction (`apm_kt_metric`) and JVM " +
+				"(`apm_jvm_metric`) conditions too, so they cannot be told apart",
 			handle: handleConditionList,
 		},
 		{
@@ -295,7 +297,9 @@ func Routes() []Route {
 			Note: "NRQL over NrAiIncident (New Relic's named replacement), last 30 days without `start_date`, newest first, " +
 				"read once per key and `start_date` for `cache.list_ttl` (the pages a client follows come from one read), " +
 				"no rel=\"last\" as in REST; `label` is the incident title; `entity.group_id` and `links.incident_id` have no " +
-				"source and are omitted",
+				"source and are omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
+				"the same id string (whether NrAiIncident's incidentId equals the id in NerdGraph issues' incidentIds is " +
+				"unverified: no published recording shows both)",
 			handle: handleViolations,
 		},
 		{
@@ -303,7 +307,9 @@ func Routes() []Route {
 			Path: "/alerts_incidents", Fidelity: Approximate,
 			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues), read once a round trip per " +
 				"NerdGraph page of issues and kept per key and filter for `cache.list_ttl` (later pages and repeats cost none): ids are surrogates of the " +
-				"issue ids, `links.violations` are the issue's incident ids (the violation ids of alerts_violations), " +
+				"issue ids, `links.violations` are the issue's incident ids (published aiIssues answers show them as UUIDs, " +
+				"given stable surrogate ids; that they are NrAiIncident's incidentId, hence alerts_violations' ids, is " +
+				"unverified), " +
 				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed",
 			handle: handleIncidents,
 		},

@@ -379,6 +379,10 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			if tp <= 0 {
 				rt, tp = deref(s.NonWebResponseTimeAverage), deref(s.NonWebThroughput)
 			}
+			// errorRate is already a percent, as the host summaries' 100×errors/calls: "the
+			// percentage of responses to all transactions with an error" (schema description,
+			// newrelic-client-go pkg/entities/types.go); tests/contracts
+			// TestErrorRateIsAPercentEverywhere pins it.
 			a.Summary = &v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,

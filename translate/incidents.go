@@ -63,15 +63,20 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 		if acct == nil {
 			break
 		}
-		if ps := acct.GetAlerts().GetPoliciesSearch(); ps != nil {
-			for _, p := range ps.Policies {
-				prefs[p.Id] = string(p.IncidentPreference)
+		// Account.alerts and Account.aiIssues are nullable in NerdGraph's schema; a null
+		// is no policies or no issues, never a nil dereference (tests/contracts).
+		if al := acct.GetAlerts(); al != nil {
+			if ps := al.GetPoliciesSearch(); ps != nil {
+				for _, p := range ps.Policies {
+					prefs[p.Id] = string(p.IncidentPreference)
+				}
 			}
 		}
-		data := acct.GetAiIssues().GetIssues()
-		if data == nil {
+		ai := acct.GetAiIssues()
+		if ai == nil || ai.GetIssues() == nil {
 			break
 		}
+		data := ai.GetIssues()
 		for _, is := range data.Issues {
 			in := v2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
 				ClosedAt: is.ClosedAt, ExcludeViolations: r.ExcludeViolations, Violations: []int64{}}

@@ -119,6 +119,25 @@
 //   - alertsConditionDelete deletes NRQL and legacy conditions; alertsPolicyDelete
 //     deletes the policy's conditions too.
 //
+// Units, joins and condition origins (checked against published answers in tests/contracts):
+//   - apmSummary.errorRate is a percent (ErrorRate in the data: the schema describes it
+//     as "the percentage of responses to all transactions with an error", per
+//     newrelic-client-go pkg/entities/types.go, and the golden metric errorRate of
+//     github.com/newrelic/entity-definitions entity-types/apm-application is ×100 with
+//     unit PERCENTAGE), as the 100 × errors / calls the gateway computes from timeslices.
+//   - asNrqlConditionsSearch tells a condition's origin only by sourceProduct, as the
+//     real schema (AlertsAsNrqlCondition has no REST type, metric or entity list). A
+//     legacyConditions entry carries one of APM, BROWSER, INFRASTRUCTURE, MOBILE, SERVERS,
+//     SYNTHETICS; REST's apm_app_metric, apm_kt_metric and apm_jvm_metric are all APM, and
+//     the simulator, like NerdGraph, keeps nothing that separates them. How NerdGraph
+//     renders a legacy condition's NRQL is unpublished; the data's query is free text.
+//   - Issues are derived one per NrAiIncident incident, incidentIds holding that event's
+//     incidentId (demo data: digits). NerdGraph's published aiIssues answers show
+//     incident ids as UUID strings and issue ids as UUIDs (docs-website
+//     src/content/docs/apis/nerdgraph/examples/nerdgraph-issues-api-via-github.mdx); that
+//     NrAiIncident.incidentId is the same string is this simulator's assumption, not a
+//     published fact.
+//
 // NRQL:
 //   - Without a runner, NRQL fields answer "NRQL is not enabled in this simulator".
 //   - async is ignored (queries complete synchronously); options are ignored. timeout
