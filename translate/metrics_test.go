@@ -79,10 +79,13 @@ func TestMetricNRQLQuoting(t *testing.T) {
 		t.Fatalf("%s: %v", q, err)
 	}
 	and := parsed.Clauses[0].Where.Or
-	if len(and) != 1 || len(and[0].And) != 2 {
+	if len(and) != 1 || len(and[0].And) != 3 {
 		t.Fatalf("WHERE changed shape: %s", q)
 	}
-	in := and[0].And[1].Compare.In
+	if c := and[0].And[1].Compare; c.IsNull == nil || c.IsNull.Not || c.Left.Left.Left.Attr.Name() != "scope" {
+		t.Fatalf("second condition is not scope IS NULL: %s", q)
+	}
+	in := and[0].And[2].Compare.In
 	if len(in) != len(names) {
 		t.Fatalf("IN has %d values, want %d", len(in), len(names))
 	}
