@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +98,36 @@ func TestMetricNRQLQuoting(t *testing.T) {
 	}
 	if _, err := metricDataNRQL(MetricScope{AppID: 42}, 1, []string{"tab\tname"}, w, false); err == nil {
 		t.Error("control character accepted")
+	}
+}
+
+// Every row of the value tables names its source and holds NRQL that parses; a row
+// departing from the published NRQL says why; every value a class lists has a row.
+func TestValueTables(t *testing.T) {
+	var p nrdb.Parser
+	for table, rows := range map[string]map[string]ValueSpec{"metric": metricValues, "apdex": apdexValues} {
+		for name, m := range rows {
+			t.Run(table+"/"+name, func(t *testing.T) {
+				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1) != (m.Why != "") {
+					t.Fatalf("%+v", m)
+				}
+				for _, e := range []string{m.NRQL, m.Scalar} {
+					if e == "" {
+						continue
+					}
+					q := "SELECT " + strings.ReplaceAll(e, TimeWindowSeconds, "60") + " FROM Metric"
+					if _, err := p.Parse(q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+			})
+		}
+	}
+	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classQueue, classDefault} {
+		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
+			if _, ok := valueOf(c, "x", v); !ok {
+				t.Errorf("class %v: %s has no row", c.defaults, v)
+			}
+		}
 	}
 }
