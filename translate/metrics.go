@@ -323,6 +323,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 }
 
 func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
+	var buf [16]namedValue // a name's resolved values (REST's vocabularies are shorter)
 	md := &v2.MetricData{From: w.from, To: w.to, NotFound: []string{}, Found: []string{}, Metrics: []v2.MetricSeries{}, Summarize: r.Summarize}
 	for _, name := range names {
 		slices, ok := series[name]
@@ -333,7 +334,7 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 		md.Found = append(md.Found, name)
 		var values []namedValue
 		if !r.Raw {
-			values = resolveValues(name, r.Values)
+			values = resolveValues(buf[:0], name, r.Values)
 		}
 		width := len(values)
 		if r.Raw {
@@ -359,7 +360,8 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
 				}
 			}
-			for _, v := range values {
+			for i := range values {
+				v := &values[i]
 				if x, ok := v.compute(sl.raw, seconds); ok {
 					backing = append(backing, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 				}

@@ -268,14 +268,13 @@ type namedValue struct {
 	ValueSpec
 }
 
-// resolveValues picks the served values among those asked for a name (unknown or
-// unsupported ones are dropped, as REST did).
-func resolveValues(name string, values []string) []namedValue {
+// resolveValues appends to out the served values among those asked for a name
+// (unknown or unsupported ones are dropped, as REST did).
+func resolveValues(out []namedValue, name string, values []string) []namedValue {
 	c := classify(name)
 	if len(values) == 0 {
 		values = c.defaults
 	}
-	out := make([]namedValue, 0, len(values))
 	for _, v := range values {
 		if !c.allows(v) {
 			continue
@@ -289,7 +288,7 @@ func resolveValues(name string, values []string) []namedValue {
 
 // compute returns the value for a slice of the given length; ok is false when it is
 // not a finite number.
-func (m ValueSpec) compute(r raw, seconds float64) (float64, bool) {
+func (m *ValueSpec) compute(r raw, seconds float64) (float64, bool) {
 	x := m.f(r, seconds)
 	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 }
