@@ -131,3 +131,60 @@ func TestValueTables(t *testing.T) {
 		}
 	}
 }
+
+// Every timeslice sum the gateway asks for keeps to unscoped rows: scope IS NULL is a
+// term of the WHERE clause's top-level AND.
+func TestTimesliceSumsAreUnscoped(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	w, err := resolveWindow(MetricDataRequest{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := map[string]func() (string, error){
+		"metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1}, 1, []string{"HttpDispatcher"}, w, false)
+		},
+		"instance metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1, InstanceID: 7}, 1, []string{"HttpDispatcher"}, w, true)
+		},
+		"mobile metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1, Mobile: true}, 1, []string{"Mobile/Crash/All"}, w, true)
+		},
+		"host stats":     func() (string, error) { return hostStatsNRQL(1, "host", now) },
+		"instance stats": func() (string, error) { return hostStatsNRQL(1, "realAgentId, host", now) },
+		"key transaction": func() (string, error) {
+			return keyTxStatsNRQL([]keyTx{{appID: 1, metricName: "WebTransaction/Controller/a"}}, now)
+		},
+	}
+	var p nrdb.Parser
+	for name, f := range build {
+		t.Run(name, func(t *testing.T) {
+			q, err := f()
+			if err != nil {
+				t.Fatal(err)
+			}
+			parsed, err := p.Parse(q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			found := false
+			for _, c := range parsed.Clauses {
+				if c.Where == nil || len(c.Where.Or) != 1 {
+					continue
+				}
+				for _, term := range c.Where.Or[0].And {
+					if cmp := term.Compare; !term.Not && cmp != nil && cmp.IsNull != nil && !cmp.IsNull.Not &&
+						cmp.Left.Left.Left.Attr != nil && cmp.Left.Left.Left.Attr.Name() == "scope" {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no top-level scope IS NULL: %s", q)
+			}
+			if strings.Contains(q, "realAgentId = 7") {
+				t.Fatalf("realAgentId compared as a number: %s", q)
+			}
+		})
+	}
+}

@@ -293,7 +293,10 @@ func (m *ValueSpec) compute(r raw, seconds float64) (float64, bool) {
 	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 }
 
-// rawValues are the raw=true values (REST's "unformatted raw values"; names undocumented).
+// rawValues are the raw=true values. They are in no published table: REST v2 says only
+// "unformatted raw values", and these names (undocumented upstream) are the raw
+// timeslice's own fields — count, total, totalExclusive, min, max, sumOfSquares —
+// summed over the slice's unscoped rows (MAPPING.md §2.8, low confidence).
 var rawValues = []string{"count", "total_call_time", "total_exclusive_time", "min_call_time", "max_call_time", "sum_of_squares"}
 
 func rawValue(name string, r raw) (float64, bool) {
