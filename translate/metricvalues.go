@@ -13,6 +13,14 @@ import (
 // ratios) and average(tsv['totalExclusive']) (a mean over rows). tsv is
 // newrelic.timeslice.value. Every REST value is computed from these in Go, each equal
 // to its published NRQL (metricValues); one SELECT serves every value of every name.
+// The derivations that are not the selected aggregate itself are equalities New
+// Relic documents: average(tsv) = sum(tsv) / count(tsv) (the migration page gives
+// EndUser average_response_time as sum/count × 1000 and the same value elsewhere as
+// average × 1000, both "the same result as ... the REST API v2"); rate(x, 1 unit) = x
+// per unit of the bucket, or of the range without TIMESERIES ("a single rate value
+// averaged over time", https://docs.newrelic.com/docs/nrql/using-nrql/rate-function/);
+// $TIME_WINDOW_IN_SECONDS is the slice's length. Means over rows (ratios, a field's
+// average) and stddev are selected, never derived.
 type raw struct {
 	count, total, exclusive, min, max, sumSquares float64
 	stddev                                        float64 // stddev(tsv)
@@ -27,9 +35,9 @@ const (
 	// src/content/docs/apis/rest-api-v2/migrate-to-nrql.mdx).
 	docMigrate = "https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/"
 	// docMigrateEndUser is its "EndUser & Mobile metrics" table.
-	docMigrateEndUser = docMigrate + "#endUser--mobile-metrics"
+	docMigrateEndUser = docMigrate + ` (table "EndUser & Mobile metrics")`
 	// docMigrateApdex is its "Apdex metrics" table.
-	docMigrateApdex = docMigrate + "#apdex-metrics"
+	docMigrateApdex = docMigrate + ` (table "Apdex metrics")`
 
 	tsv = "newrelic.timeslice.value"
 	// TimeWindowSeconds is the published formulas' placeholder for the slice's length
