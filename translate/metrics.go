@@ -180,7 +180,7 @@ func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
 const UnscopedNRQL = "scope IS NULL"
 
 // metricDataSelect is one chunk's SELECT: the raw sums of raw, by alias.
-var metricDataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
+const metricDataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
 	"sum(" + tsv + "['totalExclusive']) AS 'ex', min(" + tsv + ") AS 'mn', " +
 	"max(" + tsv + ") AS 'mx', sum(" + tsv + "['sumOfSquares']) AS 'sq', " +
 	"stddev(" + tsv + ") AS 'sd', average(" + tsv + "['totalExclusive'] / " + tsv + "['count']) AS 'exr', " +

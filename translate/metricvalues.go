@@ -88,13 +88,17 @@ func pubInt(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec 
 	return m
 }
 
-var (
+// Published formulas several values share.
+const (
 	nrqlCount       = "count(" + tsv + ")"
 	nrqlAverageMs   = "average(" + tsv + ") * 1000"
 	nrqlPerMinute   = "rate(count(" + tsv + "), 1 minute)"
 	nrqlPercentTime = "100 * sum(" + tsv + ") / " + TimeWindowSeconds
 	nrqlNetwork     = "(sum(" + tsv + ") - sum(" + tsv + "['totalExclusive']) - sum(" + tsv + "['sumOfSquares']))"
+)
 
+// Computations several values share (read only).
+var (
 	fCount     = func(r raw, _ float64) float64 { return r.count }
 	fAverageMs = func(r raw, _ float64) float64 { return mean(r) * 1000 }
 	fPerMinute = func(r raw, s float64) float64 { return per(r.count, s, 60) }
@@ -175,7 +179,10 @@ var apdexValues = map[string]ValueSpec{
 	"threshold_min": pub("min("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.min }),
 }
 
-// apdexScore is apdex()'s score: (satisfied + tolerating / 2) / all samples.
+// apdexScore is apdex()'s score: (satisfied + tolerating / 2) / all samples (the
+// Apdex formula, https://docs.newrelic.com/docs/apm/new-relic-apm/apdex/apdex-measuring-user-satisfaction/).
+// It is computed from s, t and f rather than read from apdex(), whose multi-field
+// result shape in NerdGraph is unverified (MAPPING.md §2.8).
 func apdexScore(r raw, _ float64) float64 {
 	return ratio(r.count+r.total/2, r.count+r.total+r.exclusive)
 }
