@@ -90,8 +90,11 @@ func Routes() []Route {
 		{
 			Name: "applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics/data",
 			Fidelity: Approximate,
-			Note: "values computed from NRQL over timeslice metrics with New Relic's published formulas; not rounded to " +
-				"REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
+			Note: "values computed from NRQL over the unscoped timeslice rows (`scope IS NULL`: scoped copies of segment " +
+				"metrics are left out) with New Relic's published formulas (migrate-to-nrql), except average_network_time, " +
+				"× 1000 of the published formula (REST gives it in ms); as published, network_time_percentage is a fraction " +
+				"(no × 100, unlike fe_time_percentage) and total_used_mb the slice's sum (summarized: over every minute); " +
+				"not rounded to REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
 				"`raw=true` value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
 				"min_call_time, max_call_time, sum_of_squares)",
 			handle: handleMetricData,
@@ -134,7 +137,7 @@ func Routes() []Route {
 		},
 		{
 			Name: "application_instances.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
-			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId`", handle: handleMetricData,
+			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId = '<id>'` (a string, as New Relic's migration page quotes it)", handle: handleMetricData,
 		},
 		{
 			Name: "deployments.list", Operations: []string{"Deployments"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
@@ -207,7 +210,8 @@ func Routes() []Route {
 		{
 			Name: "mobile_applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet},
 			Path: "/mobile_applications/{id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Note:   "as applications.metric_data, scoped with `entity.guid` (mobile application version ids are not supported)",
+			Note: "as applications.metric_data, scoped with `entity.guid` (New Relic documents timeslice NRQL and its " +
+				"attributes for APM only; this scoping of mobile timeslices is undocumented; mobile application version ids are not supported)",
 			handle: handleMetricData,
 		},
 		{

@@ -38,7 +38,7 @@ func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	f("sum(newrelic.timeslice.value)", "Apdex", "apdex_t")
 	f("sum(newrelic.timeslice.value['totalExclusive'])", "Apdex", "apdex_f")
 	n.Raw("uniqueCount(realAgentId) AS 'instances' FROM Metric WHERE appId = ").Int(appID).
-		Raw(" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
+		Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
 		Raw(" FACET "+facet+" ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }

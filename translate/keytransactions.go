@@ -182,7 +182,7 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 	var n NRQL
 	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', "+
 		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
-		IntList(apps).Raw(" AND metricTimesliceName IN ").StrList(names).
+		IntList(apps).Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList(names).
 		Raw(" FACET appId, metricTimesliceName ").Range(until.Add(-KeyTransactionWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }

@@ -143,4 +143,30 @@
 //   - async is ignored (queries complete synchronously); options are ignored. timeout
 //     (default 5 s, at most 120 s) becomes the runner's deadline; exceeding it is a
 //     TIMEOUT error. See NRQLRunner for error classes.
+//
+// Timeslice metrics (timeslice/, nrdb/):
+//   - Metric rows carry scope: Datastore/*, External/* and Custom/* segment metrics
+//     (not the all/allWeb/allOther roll-ups) have, besides the unscoped row, one copy
+//     per Controller/* transaction of the application with the same
+//     metricTimesliceName and scope set to the transaction; unscoped rows have no scope
+//     attribute, so scope IS NULL selects them. Source: the scope attribute, "(Optional)
+//     The timeslice name of the legacy metric that this metric is scoped to", and the
+//     example breaking a transaction down with scope = 'Controller/users/show'
+//     (https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/).
+//     Scoped copies draw their own numbers; that the unscoped value is their total is
+//     not modelled.
+//   - Attributes are typed: appId is a number, realAgentId a string (the only documented
+//     comparison quotes it: realAgentId = '$AGENT_ID',
+//     https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/). = and IN
+//     compare by type and never coerce: a number never equals a string, so appId = '42'
+//     matches nothing ("Data type "coercion" is not supported",
+//     https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#aggregator-functions).
+//   - Over newrelic.timeslice.value: count = Σcount, sum = Σtotal, average = Σtotal /
+//     Σcount, min/max over rows with calls, stddev = √(ΣsumOfSquares/Σcount − mean²);
+//     value['field'] is that field per row, so average(value['totalExclusive'] /
+//     value['count']) is a mean of per-row ratios (a row whose count is 0 is skipped).
+//     apdex(newrelic.timeslice.value) is the score (s + t/2) / (s + t + f) from Apdex
+//     timeslices' count, total and totalExclusive; the real function also returns s, t,
+//     f and count, in a result shape not verified here. rate() divides by the window
+//     (bucket or range) in the unit given; filter() applies its WHERE per row.
 package sim

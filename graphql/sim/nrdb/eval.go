@@ -36,11 +36,13 @@ const (
 	aggLatest
 	aggUniques
 	aggUniqueCount
+	aggApdex
 )
 
 var aggKinds = map[string]aggKind{
 	"count": aggCount, "sum": aggSum, "average": aggAverage, "min": aggMin, "max": aggMax,
 	"stddev": aggStddev, "latest": aggLatest, "uniques": aggUniques, "uniquecount": aggUniqueCount,
+	"apdex": aggApdex,
 }
 
 // aggNode is one aggregate in the SELECT list, with what wraps it.
@@ -60,6 +62,7 @@ type aggState struct {
 	latestAt                time.Time
 	seen                    map[string]bool
 	uniq                    []any
+	apdexS, apdexT, apdexF  float64 // apdex(newrelic.timeslice.value)
 }
 
 type plan struct {
@@ -423,6 +426,13 @@ func update(s *aggState, n *aggNode, r Row) {
 	}
 	switch x := v.(type) {
 	case Timeslice:
+		if n.kind == aggApdex {
+			// Apdex timeslices hold s, t, f in count, total, totalExclusive.
+			s.apdexS += x.Count
+			s.apdexT += x.Total
+			s.apdexF += x.TotalExclusive
+			return
+		}
 		if n.kind == aggCount {
 			s.n += x.Count
 			return
@@ -492,6 +502,11 @@ func (n *aggNode) final(s *aggState, window time.Duration) any {
 		return u
 	case aggUniqueCount:
 		return float64(len(s.seen))
+	case aggApdex:
+		// The score (satisfied + tolerating/2) / all samples; only timeslice rows count.
+		if all := s.apdexS + s.apdexT + s.apdexF; all > 0 {
+			v = (s.apdexS + s.apdexT/2) / all
+		}
 	}
 	if f, ok := v.(float64); ok && n.rate > 0 {
 		return f / (float64(window) / float64(n.rate))
@@ -700,16 +715,25 @@ func (v *Value) value() any {
 	return nil
 }
 
-// equal compares NRQL values: numbers numerically (also against numeric strings, as
-// NRQL coerces), everything else by string form.
+// equal compares NRQL values by type: numbers numerically, strings as strings, and a
+// number never equals a string (a numeric attribute compared with '42' matches no row).
+// NRQL reference, aggregator functions: 'Data type "coercion" is not supported'
+// (https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#aggregator-functions,
+// newrelic/docs-website src/content/docs/nrql/nrql-syntax-clauses-functions.mdx).
 func equal(a, b any) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	fa, okA := toFloat(a)
-	fb, okB := toFloat(b)
-	if okA && okB {
-		return fa == fb
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
 	}
 	return facetString(a) == facetString(b)
 }
