@@ -503,4 +503,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	b = append(b, ", upstream;dur="...)
 	b = appendMS(b, st.calls.Elapsed())
 	st.hdr.set(h, "Server-Timing", string(b))
+	if capped := st.caps.String(); capped != "" {
+		st.hdr.set(h, "X-V2bridge-Degraded", capped)
+	}
 }
