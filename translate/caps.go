@@ -48,12 +48,11 @@ type Cap string
 
 // The caps a read can declare. Each is "<what was read>: <limit>".
 const (
-	CapInventory       Cap = "inventory: nrql facet limit 5000"
-	CapViolations      Cap = "violations: nrql facet limit 5000"
-	CapHosts           Cap = "application hosts: nrql facet limit 5000"
-	CapKeyTxStats      Cap = "key transaction summary: nrql facet limit 5000"
-	CapMetricNames     Cap = "metric names: nrql uniques limit 10000"
-	CapMetricNamesSlot Cap = "metric names: nrql facet limit 5000"
+	CapInventory   Cap = "inventory: nrql facet limit 5000"
+	CapViolations  Cap = "violations: nrql facet limit 5000"
+	CapHosts       Cap = "application hosts: nrql facet limit 5000"
+	CapKeyTxStats  Cap = "key transaction summary: nrql facet limit 5000"
+	CapMetricNames Cap = "metric names: nrql uniques limit 10000"
 )
 
 // capRule is one read that can meet a limit, how it is read through, and where the
@@ -76,15 +75,15 @@ var capRules = []capRule{
 		"max(timestamp) first (newest incidents kept); a full result is followed by the window UNTIL its oldest kept event (+1 ms, UNTIL is exclusive), incidents seen once keep their first (complete) aggregates; at most violationReads reads, then declared",
 		CapViolations},
 	{"hosts.go appHosts (hostStatsNRQL)", "FACET host / realAgentId, host: 5000 facets",
-		"one application with 5000 or more hosts or instances in 10 minutes: served from the 5000 kept, declared", CapHosts},
-	{"keytransactions.go keyTxStatsNRQL", "FACET appId, metricTimesliceName: 5000 facets",
-		"the WHERE names each (application, metric) pair of the page, so a page of 200 transactions has at most 600 facets; a full result is declared all the same",
+		"one application with 5000 or more hosts or instances in 10 minutes: served from the 5000 kept (picked by event count: the first item is a filter()), declared", CapHosts},
+	{"keytransactions.go keyTxStats (keyTxStatsNRQL)", "FACET appId, metricTimesliceName: 5000 facets",
+		"applications sharing metric names multiply the facets: a full result is read again per half of the page's applications, recursively; one application alone has at most 3 names per transaction (600 a page), so only a page of more than 1666 of one application's transactions is declared",
 		CapKeyTxStats},
 	{"metricnames.go fetchMetricNames", "uniques(metricTimesliceName, 10000)",
-		"a result of 10000 names is read again per first path segment (FACET on the segment via uniques per segment is not NRQL: the segments come from the names read); a segment still at 10000 is declared",
+		"no sound split (uniques keeps the first names met; a window does not divide names; a FACET keeps 5000): a result of 10000 names is served and declared",
 		CapMetricNames},
 	{"metrics.go metricDataNRQL", "TIMESERIES: 366 buckets; FACET metricTimesliceName: 5000 facets",
-		"the period table keeps every window under 366 buckets; names[] is bounded by the request (owned by metrics.go)", ""},
+		"a window of more than 366 slices is a 422 before any read; each query facets at most MetricChunk (50) names", ""},
 	{"applications.go / browser.go / mobile.go / keytransactions.go entity searches", "entitySearch: 200 entities a page",
 		"every nextCursor is followed (application list page N is the N-th cursor)", ""},
 	{"incidents.go readIncidents", "aiIssues.issues: a page per cursor; policiesSearch: 100 policies a page",
