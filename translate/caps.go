@@ -119,7 +119,8 @@ func (n *Notes) String() string {
 	return strings.Join(ss, ", ")
 }
 
-func (n *Notes) add(c Cap) {
+// Add notes c (once).
+func (n *Notes) Add(c Cap) {
 	n.mu.Lock()
 	if !slices.Contains(n.caps, c) {
 		n.caps = append(n.caps, c)
@@ -139,7 +140,7 @@ func WithNotes(ctx context.Context, n *Notes) context.Context {
 // Without Notes on the context (a caller outside the gateway) it does nothing.
 func noteCap(ctx context.Context, c Cap) {
 	if n, _ := ctx.Value(notesKey{}).(*Notes); n != nil {
-		n.add(c)
+		n.Add(c)
 	}
 }
 
