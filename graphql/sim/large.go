@@ -27,6 +27,12 @@ type LargeAccount struct {
 	// Policies alert policies (default 1), incident i on policy i mod Policies;
 	// preferences alternate PER_POLICY, PER_CONDITION.
 	Policies int
+	// Browsers gives every application an injected browser application, and
+	// KeyTransactions one key transaction each (on WebTransaction/Controller/orders/show,
+	// a name every generated application reports).
+	Browsers, KeyTransactions bool
+	// Mobile reporting mobile applications.
+	Mobile int
 }
 
 // LargeAppID is the id of the i-th application (0-based) of the large account.
@@ -45,7 +51,7 @@ func (l LargeAccount) LargeIncidentID(i int) string { return strconv.Itoa(l.ID%1
 // It must come after WithClock (incidents are placed back from the simulator's now).
 func WithLargeAccount(l LargeAccount) Option {
 	return func(s *Server) {
-		acct := Account{ID: l.ID, Name: fmt.Sprintf("Large account %d", l.ID)}
+		acct := Account{ID: l.ID, Name: fmt.Sprintf("Large account %d", l.ID), BrowserLicenseKey: fmt.Sprintf("NRJS-large%010d", l.ID)}
 		for p := 0; p < max(l.Policies, 1); p++ {
 			pref := "PER_POLICY"
 			if p%2 == 1 {
@@ -57,10 +63,21 @@ func WithLargeAccount(l LargeAccount) Option {
 		for i := 0; i < l.Apps; i++ {
 			app := APMApplication{ID: l.LargeAppID(i), Name: fmt.Sprintf("large-app-%04d", i), Language: "java",
 				Reporting: true, AlertSeverity: "NOT_ALERTING", ApdexTarget: 0.5}
+			if l.Browsers {
+				app.Browser = &BrowserApplication{ID: l.LargeAppID(i) + 100_000_000, ApdexTarget: 2, Loader: "SPA"}
+			}
+			if l.KeyTransactions {
+				acct.KeyTransactions = append(acct.KeyTransactions, KeyTransaction{ID: l.ID%1000*10_000 + i + 1,
+					Name: fmt.Sprintf("large-kt-%04d", i), AppID: app.ID, MetricName: "WebTransaction/Controller/orders/show", ApdexTarget: 0.5})
+			}
 			for k := 0; k < l.InstancesPerApp; k++ {
 				app.Instances = append(app.Instances, Instance{ID: l.LargeInstanceID(i, k), Host: fmt.Sprintf("large-%04d-%05d", i, k/2)})
 			}
 			acct.APMApplications = append(acct.APMApplications, app)
+		}
+		for i := 0; i < l.Mobile; i++ {
+			acct.MobileApplications = append(acct.MobileApplications, MobileApplication{ID: l.LargeAppID(i) + 200_000_000,
+				Name: fmt.Sprintf("large-mobile-%04d", i), Reporting: true, ApplicationToken: fmt.Sprintf("AA%08d", i)})
 		}
 		s.data.Accounts = append(s.data.Accounts, acct)
 		s.data.Users = append(s.data.Users, User{Key: l.Key, Name: "Large", Accounts: []int{l.ID}})

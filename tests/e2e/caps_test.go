@@ -254,3 +254,45 @@ func TestCapsViolationsUnsplittableAreDeclared(t *testing.T) {
 		t.Fatalf("%d violations listed, want at least %d and fewer than %d", n, translate.MaxFacets, e.large.Incidents+7)
 	}
 }
+
+// Entity searches give 200 entities a page: every search the gateway makes follows
+// the cursors. 250 APM applications with injected browsers, 250 key transactions and
+// 250 mobile applications: page 2 of the application list has RUM on (the browser
+// search of AppList followed past its first page), and every list holds all 250.
+func TestCapsEntitySearchCursorsFollowed(t *testing.T) {
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 250, InstancesPerApp: 1, Browsers: true, KeyTransactions: true, Mobile: 250})
+	var rum struct {
+		Applications []struct {
+			ID       int64 `json:"id"`
+			Settings struct {
+				RUM bool `json:"enable_real_user_monitoring"`
+			} `json:"settings"`
+		} `json:"applications"`
+	}
+	r := e.get(t, "/v2/applications.json?page=2", keyLarge)
+	if err := json.Unmarshal(r.body, &rum); err != nil || r.status != 200 || len(rum.Applications) != 50 {
+		t.Fatalf("page 2: %d %.300s", r.status, r.body)
+	}
+	for _, a := range rum.Applications {
+		if !a.Settings.RUM {
+			t.Fatalf("application %d on page 2 has RUM off", a.ID)
+		}
+	}
+	for _, c := range []struct{ url, key string }{
+		{"/v2/browser_applications.json", "browser_applications"},
+		{"/v2/key_transactions.json", "key_transactions"},
+		{"/v2/mobile_applications.json", "mobile_applications"},
+	} {
+		n := 0
+		for _, r := range e.getAll(t, c.url, keyLarge) {
+			var b map[string][]json.RawMessage
+			if err := json.Unmarshal(r.body, &b); err != nil {
+				t.Fatalf("%s: %v", c.url, err)
+			}
+			n += len(b[c.key])
+		}
+		if n != 250 {
+			t.Errorf("%s: %d listed, want 250", c.url, n)
+		}
+	}
+}
