@@ -139,6 +139,8 @@
 //     is a syntax error.
 //   - The limits apply silently, as NRDB's do: a result at the limit carries no
 //     marker. WithLargeAccount adds an account big enough to exceed them (thousands
-//     of agent instances and NrAiIncident incidents, generated on demand) for tests;
-//     the demo keys and data are unchanged.
+//     of agent instances and NrAiIncident incidents, metrics generated on demand;
+//     optionally an injected browser, a key transaction per application, mobile
+//     applications and many policies) with its own key, for tests; the demo keys and
+//     data are unchanged and `make run` does not build it.
 package sim
