@@ -64,7 +64,16 @@ func TestCapsViolationsReadPastFacetLimit(t *testing.T) {
 	want := e.large.Incidents + 7 // and the 7 the demo adds to every other account
 	seen := map[int64]bool{}
 	last := int64(1 << 62)
-	for _, r := range e.getAll(t, "/v2/alerts_violations.json", keyLarge) {
+	pages := e.getAll(t, "/v2/alerts_violations.json", keyLarge)
+	// The key's accounts, then two reads of the window for the first page (5000, then
+	// the rest); none after.
+	if got := pages[0].header.Get("X-V2bridge-Upstream-Calls"); got != "3" {
+		t.Errorf("page 1 cost %s round trips, want 3", got)
+	}
+	if got := pages[1].header.Get("X-V2bridge-Upstream-Calls"); got != "0" {
+		t.Errorf("page 2 cost %s round trips, want 0", got)
+	}
+	for _, r := range pages {
 		if d := r.header.Get("X-V2bridge-Degraded"); d != "" {
 			t.Fatalf("degraded: %s", d)
 		}
@@ -120,6 +129,11 @@ func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 	}
 	if d := r.header.Get("X-V2bridge-Degraded"); d != "" {
 		t.Fatalf("degraded: %s", d)
+	}
+	// The key's accounts, AppList (its inventory full), the 11 applications again
+	// (full), then 5 and 6.
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "5" {
+		t.Errorf("the list cost %s round trips, want 5", got)
 	}
 	var b capsApps
 	if err := json.Unmarshal(r.body, &b); err != nil {
