@@ -53,11 +53,11 @@ type Route struct {
 func Routes() []Route {
 	return []Route{
 		{
-			Name: "applications.list", Operations: []string{"AppList"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
+			Name: "applications.list", Operations: []string{"AppList", "NrqlQuery"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
-				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); an account-wide inventory at NRQL's 5000 facets is read again for the page's applications (halved until under 5000, a round trip each; an application with 5000 instances or more is served from the newest 5000 with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
 			handle: handleApplicationsList,
 		},
 		{
@@ -84,7 +84,8 @@ func Routes() []Route {
 			Name: "applications.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
 			Fidelity: Approximate,
 			Note: "names reported in the last day only (REST listed every name ever reported); `values` per name " +
-				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`)",
+				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`); at most 10000 names " +
+				"(NRQL `uniques()`'s limit: a list that reaches it says so in `X-V2bridge-Degraded`)",
 			handle: handleMetricNames,
 		},
 		{
@@ -104,7 +105,8 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
-				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted",
+				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
+				"hosts or instances (NRQL's facet limit: an application with more says so in `X-V2bridge-Degraded`)",
 			handle: hostsHandler(false),
 		},
 		{
@@ -219,7 +221,8 @@ func Routes() []Route {
 			Methods: []string{http.MethodGet}, Path: "/key_transactions", Fidelity: Approximate,
 			Note: "KeyTransactionEntity (configuration cached for the list TTL) and one NRQL over the transaction's timeslices " +
 				"for the ten-minute `application_summary`; `end_user_summary` is omitted (no per-transaction browser source); " +
-				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id",
+				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id; a page whose applications share " +
+				"metric names beyond NRQL's 5000 facets is read per half of its applications (a round trip each)",
 			handle: handleKeyTransactionList,
 		},
 		{
@@ -303,18 +306,21 @@ func Routes() []Route {
 				"no rel=\"last\" as in REST; `label` is the incident title; `entity.group_id` and `links.incident_id` have no " +
 				"source and are omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
 				"the same id string (whether NrAiIncident's incidentId equals the id in NerdGraph issues' incidentIds is " +
-				"unverified: no published recording shows both)",
+				"unverified: no published recording shows both); more than 5000 incidents are read 5000 a round trip, newest " +
+				"first (incidents whose last events share one millisecond beyond 5000 are served from the newest with " +
+				"`X-V2bridge-Degraded`)",
 			handle: handleViolations,
 		},
 		{
-			Name: "alerts_incidents.list", Operations: []string{"Incidents"}, Methods: []string{http.MethodGet},
+			Name: "alerts_incidents.list", Operations: []string{"Incidents", "Policies"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_incidents", Fidelity: Approximate,
 			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues), read once a round trip per " +
 				"NerdGraph page of issues and kept per key and filter for `cache.list_ttl` (later pages and repeats cost none): ids are surrogates of the " +
 				"issue ids, `links.violations` are the issue's incident ids (published aiIssues answers show them as UUIDs, " +
 				"given stable surrogate ids; that they are NrAiIncident's incidentId, hence alerts_violations' ids, is " +
 				"unverified), " +
-				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed",
+				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed; " +
+				"`incident_preference` from every page of the account's policies (a round trip per further 100)",
 			handle: handleIncidents,
 		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
@@ -513,4 +519,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	b = append(b, ", upstream;dur="...)
 	b = appendMS(b, st.calls.Elapsed())
 	st.hdr.set(h, "Server-Timing", string(b))
+	if capped := st.caps.String(); capped != "" {
+		st.hdr.set(h, "X-V2bridge-Degraded", capped)
+	}
 }

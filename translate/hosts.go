@@ -110,6 +110,11 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	if acct == nil {
 		return out, nil
 	}
+	// FACET host and FACET realAgentId, host keep at most 5000 facets (translate/caps.go):
+	// an application with more hosts or instances is served from those kept, declared.
+	if acct.Instances != nil && len(acct.Instances.Results) >= MaxFacets || acct.Hosts != nil && len(acct.Hosts.Results) >= MaxFacets {
+		noteCap(ctx, CapHosts)
+	}
 	instancesOf := map[string][]int64{}
 	if acct.Instances != nil {
 		for _, row := range acct.Instances.Results {

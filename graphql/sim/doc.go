@@ -169,4 +169,23 @@
 //     timeslices' count, total and totalExclusive; the real function also returns s, t,
 //     f and count, in a result shape not verified here. rate() divides by the window
 //     (bucket or range) in the unit given; filter() applies its WHERE per row.
+//
+// NRQL limits (package nrdb; source: docs-website
+// src/content/docs/nrql/nrql-syntax-clauses-functions.mdx):
+//   - FACET picks and orders facets, largest first, by the first SELECT item when it is
+//     min(), max(), average(), count() or percentile() itself; by any other first item
+//     (latest(), uniqueCount(), sum(), filter(...), arithmetic) it uses the number of
+//     events of each facet (#sel-facet). Ties keep the order the rows were met. Then
+//     LIMIT applies: 10 by default, MAX and any value above 5000 are 5000 (#sel-limit;
+//     NRDB's answer to LIMIT above 5000 is not documented: taken as MAX). Plain row
+//     queries keep the newest 100 by default, at most 5000.
+//   - uniques(attr[, limit]) keeps the first 1000 values met, at most 10000
+//     (#func-uniques). TIMESERIES makes at most 366 buckets (#timeseries-max); more
+//     is a syntax error.
+//   - The limits apply silently, as NRDB's do: a result at the limit carries no
+//     marker. WithLargeAccount adds an account big enough to exceed them (thousands
+//     of agent instances and NrAiIncident incidents, metrics generated on demand;
+//     optionally an injected browser, a key transaction per application, mobile
+//     applications and many policies) with its own key, for tests; the demo keys and
+//     data are unchanged and `make run` does not build it.
 package sim

@@ -16,6 +16,8 @@ const (
 	MaxFacetLimit     = 5000
 	DefaultRowLimit   = 100
 	MaxBuckets        = 366
+	DefaultUniques    = 1000
+	MaxUniques        = 10000
 )
 
 // Result is an executed query: NerdGraph's result rows and the time window.
@@ -93,6 +95,7 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 	type group struct {
 		values  []any
 		buckets [][]aggState
+		rows    int // rows faceted here: the frequency that ranks facets (facetRank)
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -122,6 +125,7 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 			groups[key] = g
 			order = append(order, key)
 		}
+		g.rows++
 		bi := 0
 		if p.bucket > 0 {
 			bi = int(r.Timestamp().Sub(p.since) / p.bucket)
@@ -155,11 +159,17 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 		order = append(order, "")
 	}
 
-	// Facets are ordered by the first SELECT item, largest first, then limited.
+	// Facets are picked and ordered by the first SELECT item, largest first, then
+	// limited (facetRank).
 	totals := map[string]float64{}
 	if len(p.facets) > 0 {
+		byValue := p.rankedByValue()
 		for _, k := range order {
-			totals[k] = p.sortValue(groups[k].buckets)
+			if byValue {
+				totals[k] = p.sortValue(groups[k].buckets)
+			} else {
+				totals[k] = float64(groups[k].rows)
+			}
 		}
 		sort.SliceStable(order, func(i, j int) bool { return totals[order[i]] > totals[order[j]] })
 		limit := DefaultFacetLimit
@@ -198,6 +208,28 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 		}
 	}
 	return res, nil
+}
+
+// rankedByValue tells how facets are picked and ordered, as NRQL documents it: "When
+// selecting min(), max(), percentile(), average() or count(), FACET uses those
+// functions to determine how facets are picked and sorted. When selecting any other
+// function, FACET uses the frequency of the attribute you are faceting on"
+// (docs-website src/content/docs/nrql/nrql-syntax-clauses-functions.mdx, #sel-facet).
+// The first SELECT item must be one of those calls itself (a filter() or an
+// arithmetic expression around it is "any other function").
+func (p *plan) rankedByValue() bool {
+	if len(p.q.Select) == 0 || p.q.Select[0].Expr == nil {
+		return false
+	}
+	e := p.q.Select[0].Expr
+	if len(e.Right) > 0 || len(e.Left.Right) > 0 || e.Left.Left.Call == nil {
+		return false
+	}
+	switch strings.ToLower(e.Left.Left.Call.Name) {
+	case "min", "max", "average", "count", "percentile":
+		return true
+	}
+	return false
 }
 
 func (p *plan) sortValue(buckets [][]aggState) float64 {
@@ -264,10 +296,13 @@ func newPlan(q *Query, now time.Time) (*plan, error) {
 		case c.Timeseries != nil:
 			ts = c.Timeseries
 		case c.Limit != nil:
+			// "The maximum allowed value for the LIMIT clause is 5,000" (#sel-limit);
+			// a larger value is taken as MAX (assumed: NRDB's answer to one is not
+			// documented).
 			p.limitSet = true
 			p.limit = MaxFacetLimit
 			if c.Limit.Value != nil {
-				p.limit = int(*c.Limit.Value)
+				p.limit = min(int(*c.Limit.Value), MaxFacetLimit)
 			}
 		}
 	}
@@ -385,13 +420,16 @@ func newNode(c *Call) *aggNode {
 	if !ok {
 		return nil
 	}
-	n := &aggNode{kind: kind, limit: 1000}
+	// uniques(): "the default limit of 1,000 unique attribute values per facet is
+	// applied. You may specify a different limit value, up to a maximum of 10,000"; it
+	// returns the first values it discovers (#func-uniques).
+	n := &aggNode{kind: kind, limit: DefaultUniques}
 	if len(c.Args) > 0 {
 		n.star = c.Args[0].Star
 		n.arg = c.Args[0].Expr
 	}
 	if kind == aggUniques && len(c.Args) == 2 {
-		n.limit = int(*constant(c.Args[1].Expr))
+		n.limit = min(int(*constant(c.Args[1].Expr)), MaxUniques)
 	}
 	return n
 }
