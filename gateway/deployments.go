@@ -98,9 +98,29 @@ func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result
 	if err != nil {
 		return nil, err
 	}
-	doc, paging, err := g.tr.ListDeployments(ctx, rq.caller, app, page)
+	l, err := g.tr.ListDeployments(ctx, rq.caller, app, page)
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, paging: &paging}, nil
+	if l.Capped != "" {
+		markDegraded(ctx, l.Capped)
+	}
+	return &result{doc: l.Doc, paging: &l.Paging}, nil
+}
+
+// degradedHeader declares an answer that is knowingly incomplete; its value names the
+// limit that cut it.
+const degradedHeader = "X-V2bridge-Degraded"
+
+// markDegraded sets degradedHeader on the response of the request on ctx (before its
+// body is written) and lists the reason in its access-log line.
+func markDegraded(ctx context.Context, why string) {
+	st := stateFrom(ctx)
+	if st == nil || st.sw.ResponseWriter == nil {
+		return
+	}
+	st.sw.Header().Set(degradedHeader, why)
+	st.mu.Lock()
+	st.degraded = append(st.degraded, why)
+	st.mu.Unlock()
 }

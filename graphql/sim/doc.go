@@ -124,4 +124,18 @@
 //   - async is ignored (queries complete synchronously); options are ignored. timeout
 //     (default 5 s, at most 120 s) becomes the runner's deadline; exceeding it is a
 //     TIMEOUT error. See NRQLRunner for error classes.
+//
+// Change tracking:
+//   - changeTrackingCreateEvent (category Deployment only) stores a ChangeTrackingEvent
+//     row and changeTrackingCreateDeployment a Deployment row, both read by NRQL; the
+//     deployment's version is the row's version attribute in both event types.
+//   - Ingest delay: a recorded event reaches NRQL only after the delay set with
+//     WithIngestDelay (default 0), measured on the ingest clock (WithIngestClock,
+//     default wall time, not the fixed data clock). NRDB, like any ingest pipeline,
+//     makes an event queryable some time after its write is acknowledged; New Relic
+//     publishes no figure for change events, and its own streaming alerts wait for
+//     late data by default for 2 minutes (newrelic/docs-website
+//     src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx,
+//     "Delay/timer"). Tests use a few seconds on a clock they advance. AddChangeEvent
+//     seeds already-ingested rows (history, bulk data).
 package sim
