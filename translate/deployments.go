@@ -135,7 +135,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 		}
 		dep := resp.ChangeTrackingCreateDeployment
 		if dep == nil {
-			return nil, ErrWriteOutcomeUnknown(502, "deployment", "GET .../deployments.json")
+			return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
@@ -170,7 +170,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	}
 	ev := resp.GetChangeTrackingCreateEvent().GetChangeTrackingEvent()
 	if ev == nil || *ev == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "deployment", "GET .../deployments.json")
+		return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	}
 	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
 	d.Timestamp = time.UnixMilli((*ev).GetTimestamp()).UTC()
@@ -185,6 +185,17 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	return &v2.DeploymentShow{Deployment: d}, nil
 }
 
+// deploymentCheck is how a caller finds out whether a deployment with an unknown
+// outcome was recorded: the list, which shows it only once NRDB has ingested it (this
+// replica does not know it was recorded, so cannot merge it in).
+func deploymentCheck(appID int64) string {
+	path := "GET .../deployments.json"
+	if appID != 0 {
+		path = "GET /v2/applications/" + strconv.FormatInt(appID, 10) + "/deployments.json"
+	}
+	return path + " (a new deployment can take a few minutes to be listed)"
+}
+
 // writeError maps a failed mutation: answers that may hide an applied write say so.
 func writeError(err error, appID int64) error {
 	var ge *ng.Error
@@ -193,9 +204,9 @@ func writeError(err error, appID int64) error {
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, "deployment", "GET /v2/applications/"+fmt.Sprint(appID)+"/deployments.json")
+		return ErrWriteOutcomeUnknown(504, "deployment", deploymentCheck(appID))
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, "deployment", "GET /v2/applications/"+fmt.Sprint(appID)+"/deployments.json")
+		return ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	case ng.KindInvalid, ng.KindNotFound:
 		for _, e := range ge.Errors {
 			if strings.Contains(e.Message, "matched 0") || strings.Contains(e.Message, "not found") {
