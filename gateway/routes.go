@@ -144,7 +144,10 @@ func Routes() []Route {
 		{
 			Name: "deployments.list", Operations: []string{"Deployments"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
-			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days, newest first; ids are stable " +
+			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days (`version` of either event type is " +
+				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
+				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica " +
+				"recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
 				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
@@ -152,7 +155,9 @@ func Routes() []Route {
 			Name: "deployments.create", Operations: []string{"DeploymentCreateEvent"}, Methods: []string{http.MethodPost}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
-				"`use_create_deployment`); REST's input rules checked before sending; never retried; id is a surrogate",
+				"`use_create_deployment`); REST's input rules checked before sending; a timestamp must be later than the " +
+				"newest deployment in NRQL or recorded by this replica (NRDB ingests with a delay), checked and written " +
+				"under a per-application lock in the replica (other replicas are not covered); never retried; id is a surrogate",
 			handle: handleDeploymentCreate,
 		},
 		{

@@ -54,6 +54,7 @@ const (
 	CapHosts       Cap = "application hosts: nrql facet limit 5000"
 	CapKeyTxStats  Cap = "key transaction summary: nrql facet limit 5000"
 	CapMetricNames Cap = "metric names: nrql uniques limit 10000"
+	CapDeployments Cap = "deployments: nrql limit 5000"
 )
 
 // capRule is one read that can meet a limit, how it is read through, and where the
@@ -83,6 +84,9 @@ var capRules = []capRule{
 	{"metricnames.go fetchMetricNames", "uniques(metricTimesliceName, 10000)",
 		"no sound split (uniques keeps the first names met; a window does not divide names; a FACET keeps 5000): a result of 10000 names is served and declared",
 		CapMetricNames},
+	{"deployments.go deployments (deploymentRows)", "SELECT ... LIMIT MAX: 5000 rows",
+		"newest first; a full answer is followed by a read UNTIL its oldest millisecond (+1 ms), rows already read dropped; after deploymentReads reads, or more than 5000 deployments in one millisecond, declared",
+		CapDeployments},
 	{"metrics.go metricDataNRQL", "TIMESERIES: 366 buckets; FACET metricTimesliceName: 5000 facets",
 		"a window of more than 366 slices is a 422 before any read; each query facets at most MetricChunk (50) names", ""},
 	{"applications.go / browser.go / mobile.go / keytransactions.go entity searches", "entitySearch: 200 entities a page",

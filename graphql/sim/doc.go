@@ -188,4 +188,18 @@
 //     optionally an injected browser, a key transaction per application, mobile
 //     applications and many policies) with its own key, for tests; the demo keys and
 //     data are unchanged and `make run` does not build it.
+//
+// Change tracking:
+//   - changeTrackingCreateEvent (category Deployment only) stores a ChangeTrackingEvent
+//     row and changeTrackingCreateDeployment a Deployment row, both read by NRQL; the
+//     deployment's version is the row's version attribute in both event types.
+//   - Ingest delay: a recorded event reaches NRQL only after the delay set with
+//     WithIngestDelay (default 0), measured on the ingest clock (WithIngestClock,
+//     default wall time, not the fixed data clock). NRDB, like any ingest pipeline,
+//     makes an event queryable some time after its write is acknowledged; New Relic
+//     publishes no figure for change events, and its own streaming alerts wait for
+//     late data by default for 2 minutes (newrelic/docs-website
+//     src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx,
+//     "Delay/timer"). Tests use a few seconds on a clock they advance. AddChangeEvent
+//     seeds already-ingested rows (history, bulk data).
 package sim
