@@ -57,7 +57,7 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
-				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last hour (the hosts and instances lists' membership) (omitted, and logged as degraded, when NRQL fails); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
 			handle: handleApplicationsList,
 		},
 		{
@@ -99,7 +99,9 @@ func Routes() []Route {
 		{
 			Name: "application_hosts.list", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts",
 			Fidelity: Approximate,
-			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
+			Note: "hosts with timeslice data in the last hour (the specification lists hosts and instances that reported in approximately the last hour; " +
+				"the same membership as the application's links); summaries over the last 10 minutes only (REST's host and " +
+				"instance summary window: zeros for a host silent that long); ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
 				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted",
 			handle: hostsHandler(false),
