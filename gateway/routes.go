@@ -142,7 +142,7 @@ func Routes() []Route {
 			Name: "deployments.list", Operations: []string{"Deployments"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
 			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days, newest first; ids are stable " +
-				"surrogates of the change-tracking ids; timestamps in UTC",
+				"surrogates of the change-tracking ids; timestamps in UTC; no `ETag` header (REST sent one)",
 			handle: handleDeploymentList,
 		},
 		{
@@ -172,7 +172,8 @@ func Routes() []Route {
 			Name: "browser_applications.list", Operations: []string{"BrowserSearch", "BrowserDetails"}, Methods: []string{http.MethodGet},
 			Path: "/browser_applications", Fidelity: Approximate,
 			Note: "every match is read (1 round trip per 200) plus one for the page's loader scripts; ids of APM-injected " +
-				"agents are the APM application's id (`servingApmApplicationId`), others the browser application's",
+				"agents are the APM application's id (`servingApmApplicationId`), others the browser application's; " +
+				"`loader_script` is the loader each application is configured with (REST returned only the Lite one)",
 			handle: handleBrowserList,
 		},
 		{

@@ -179,9 +179,9 @@ func Markdown(rows []Row, fidelity RouteFidelity) []byte {
 	b.WriteString("traced to the tests that assert it or to a declared difference. `make conformance` runs every named ")
 	b.WriteString("test (one `go test -run` per package) and prints the counts below.\n\n")
 	fmt.Fprintf(&b, "**%s.**\n\n", CountsLine(rows))
-	b.WriteString("- **tested**: the named tests assert the statement through the gateway (package dir and test name; ")
-	b.WriteString("a subtest runs with its parent). The evidence column says whether the expected values come from the ")
-	b.WriteString("simulator alone or from a published source.\n")
+	b.WriteString("- **tested**: the named tests assert the statement (package dir and test name; a subtest runs with ")
+	b.WriteString("its parent). Most go through the gateway's HTTP routes in front of the NerdGraph simulator; the evidence ")
+	b.WriteString("column says whether the expected values come from the simulator alone or from a published source.\n")
 	b.WriteString("- **approximate**: the gateway differs, and the named route's fidelity note in the README's route table ")
 	b.WriteString("(`gateway.Routes`) declares how.\n")
 	b.WriteString("- **not applicable**: nothing a gateway does can honour or break the statement; the reason is given.\n")
@@ -209,8 +209,12 @@ func Markdown(rows []Row, fidelity RouteFidelity) []byte {
 			}
 		}
 		var note []string
-		for _, e := range r.Evidence {
-			note = append(note, "evidence: "+string(e))
+		if len(r.Evidence) > 0 {
+			ev := make([]string, len(r.Evidence))
+			for i, e := range r.Evidence {
+				ev[i] = string(e)
+			}
+			note = append(note, "evidence: "+strings.Join(ev, " + "))
 		}
 		if r.Note != "" {
 			note = append(note, r.Note)

@@ -697,3 +697,35 @@ func rawSums(t *testing.T, name string, from, to time.Time) nrdb.Timeslice {
 	}
 	return sum
 }
+
+// SVC-14, VER-06: a deployment is recorded with changeTrackingCreateEvent (operation
+// DeploymentCreateEvent); with use_create_deployment, with the older
+// changeTrackingCreateDeployment (operation DeploymentCreate), and either way it is
+// listed back.
+func TestSpecDeploymentMutations(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		legacy bool
+		op     string
+	}{
+		{"changeTrackingCreateEvent", false, "DeploymentCreateEvent"},
+		{"changeTrackingCreateDeployment", true, "DeploymentCreate"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := harness.Start(t, gateway.Config{UseCreateDeployment: tt.legacy})
+			if a, _ := postDeployment(t, h, `{"deployment":{"revision":"`+tt.name+`"}}`); a.status != 201 {
+				t.Fatalf("create: %d %s", a.status, a.body)
+			}
+			if n := h.Sim.RequestsByOperation()[tt.op]; n != 1 {
+				t.Fatalf("%s sent %d times (%v)", tt.op, n, h.Sim.RequestsByOperation())
+			}
+			var d struct {
+				Deployments []struct{ Revision string }
+			}
+			decodeInto(t, get(t, h, "/v2/applications/"+app+"/deployments.json"), &d)
+			if len(d.Deployments) != 1 || d.Deployments[0].Revision != tt.name {
+				t.Fatalf("listed %+v", d.Deployments)
+			}
+		})
+	}
+}
