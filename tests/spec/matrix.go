@@ -204,15 +204,18 @@ func Matrix() []Row {
 
 	m.in(secBrowser)
 	m.tested("RES-BRW-01", "id: integer; name: string", ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestBrowserApplications")
-	m.tested("RES-BRW-02", "browser_monitoring_key: string, linked to but different from the license key", ev(Examples, Sim),
-		"the key NerdGraph's loader configuration gives; never the license key", shapes+"TestShapes", e2e+"TestBrowserApplications")
-	m.tested("RES-BRW-03", "loader_script: string, a JSON-encoded script configured with the license key and application id",
-		ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestBrowserApplications")
-	m.na("RES-BRW-04", "the loader script is inserted in-line in the page head, before the first script tag",
+	m.tested("RES-BRW-02", "browser_monitoring_key: string", ev(Examples, Sim),
+		"read from the loader's configuration, as NerdGraph gives it", shapes+"TestShapes", e2e+"TestBrowserApplications")
+	m.na("RES-BRW-03", "the browser_monitoring_key is linked to, but different from, the account license key, identifies the reporting account and cannot be used to derive the license key",
+		"a property of New Relic's keys; the gateway passes on the key NerdGraph's loader configuration holds and never reads a license key")
+	m.tested("RES-BRW-04", "loader_script: string (the loader script)", ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestBrowserApplications")
+	m.na("RES-BRW-05", "the loader script is JSON-encoded, about 10 kilobytes, configured with the license key and application id",
+		"properties of New Relic's loader: the gateway passes on the script NerdGraph returns, unaltered")
+	m.na("RES-BRW-06", "the loader script is inserted in-line in the page head, before the first script tag",
 		"an instruction to the page author; the gateway returns the script text")
-	m.tested("RES-BRW-05", "apps created through this API support basic page load timing only; only the lite loader script is returned",
+	m.tested("RES-BRW-07", "apps created through this API support basic page load timing only; only the lite loader script is returned",
 		ev(Sim), "created with a Lite loader (agentApplicationCreateBrowser)", e2e+"TestBrowserApplications")
-	m.approx("RES-BRW-06", "only the lite loader script is returned (lists)", "browser_applications.list",
+	m.approx("RES-BRW-08", "only the lite loader script is returned (lists)", "browser_applications.list",
 		"a list returns each application's loader as NerdGraph has it: an application configured with the SPA or Pro loader gets that script")
 
 	m.in(secDeploy)
@@ -280,7 +283,7 @@ func Matrix() []Row {
 	m.tested("RES-DER-02", "response time = HttpDispatcher:average_call_time + queue call_count * its average_response_time / HttpDispatcher:call_count",
 		ev(Formula), "", e2e+"TestMetricDerivedValues")
 	m.approx("RES-DER-03", "queuing time zero in the period → the queue metric is zero; never reported → the metric does not exist",
-		"applications.metric_data", "a metric with no data in the range is in metrics_not_found rather than answered with zeros")
+		"applications.metric_data", "a queue metric with data is served (zeros included) and one never reported is in metrics_not_found, as stated; one that reported before but not in the range is also in metrics_not_found, where REST answered zeros")
 	m.tested("RES-DER-04", "datastore time = Datastore/<DBTYPE>/allWeb average_response_time * call_count / HttpDispatcher:call_count (Database, ActiveRecord/all, Memcache, External/allWeb alike)",
 		ev(Formula), "asserted for Datastore/MySQL/allWeb; the other names are served with the same values", e2e+"TestMetricDerivedValues")
 	m.na("RES-DER-05", "application total time = WebTransactionTotalTime − datastore − database − Ruby database − web external − memcache; terms without data dropped; HttpDispatcher when WebTransactionTotalTime is absent",
@@ -296,7 +299,7 @@ func Matrix() []Row {
 		"choice: key_transactions, as REST's published example and newrelic-client-go read it",
 		shapes+"TestShapes", e2e+"TestKeyTransactions", compat+"TestKeyTransactions")
 	m.tested("RES-OPEN-02", "allowed values of incident_preference beyond PER_POLICY: not shown", ev(Client),
-		"choice: NerdGraph's AlertsIncidentPreference values (PER_POLICY, PER_CONDITION, PER_CONDITION_AND_TARGET), passed through",
+		"choice: PER_POLICY, PER_CONDITION and PER_CONDITION_AND_TARGET (NerdGraph's AlertsIncidentPreference without CUSTOM, which REST could not set)",
 		compat+"TestPolicies")
 	m.tested("RES-OPEN-03", "fields of incident and violation records: not shown", ev(Client, Sim),
 		"choice: REST's fields as newrelic-client-go decodes them (incidents: id, opened_at, closed_at, incident_preference, links.policy_id, links.violations; violations: id, duration, entity, links.policy_id and the rest of REST's violation)",
@@ -436,7 +439,7 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
 		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: no such route; a request gets REST's 404 error body", e2e+"TestApplicationsErrors")
+		"choice: no such route; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors")
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
@@ -501,8 +504,8 @@ func Matrix() []Row {
 	m.tested("VER-01", "the version is part of the path prefix /v2", ev(Sim), "", gw+"TestRouteTablePaths")
 	m.tested("VER-02", "a legacy deployments API (v0, paths ending deployments.xml) exists beside it", ev(Sim), "",
 		e2e+"TestDeploymentV0")
-	m.approx("VER-03", "the v0 deployments API is served on two hosts per region", "deployments.v0",
-		"one gateway address serves it, at the root path as the legacy hosts did")
+	m.na("VER-03", "the v0 deployments API is served on two hosts per region",
+		"host names are New Relic's; the gateway serves the v0 paths at its own address, at the root as those hosts did (tests/e2e TestDeploymentV0)")
 	m.na("VER-04", "the v2 REST API, the alerts endpoints and the v0 deployments API end on July 31, 2027", "as SVC-13")
 	m.na("VER-05", "a graph API is the successor", "the gateway is built on it: every upstream call is a NerdGraph operation")
 	m.tested("VER-06", "the older graph mutation changeTrackingCreateDeployment stays available", ev("published: the NerdGraph schema (schema/)"),

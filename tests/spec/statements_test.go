@@ -729,3 +729,22 @@ func TestSpecDeploymentMutations(t *testing.T) {
 		})
 	}
 }
+
+// EP-OPEN-08: the condition lists of external services and synthetic monitoring have
+// no path in the specification; the gateway serves none, and a request gets REST's 404
+// error body in either format.
+func TestSpecUnservedConditionLists(t *testing.T) {
+	h := harness.Start(t, gateway.Config{})
+	for _, p := range []string{"/v2/alerts_external_service_conditions", "/v2/alerts_synthetics_conditions"} {
+		j := send(t, h, http.MethodGet, p+".json?policy_id=1001", "")
+		var b struct {
+			Error *struct{ Title string } `json:"error"`
+		}
+		if err := json.Unmarshal(j.body, &b); err != nil || j.status != 404 || b.Error == nil || b.Error.Title == "" {
+			t.Errorf("%s.json: %d %.200s", p, j.status, j.body)
+		}
+		if x := send(t, h, http.MethodGet, p+".xml?policy_id=1001", ""); x.status != 404 || !strings.Contains(string(x.body), "<title>") {
+			t.Errorf("%s.xml: %d %.200s", p, x.status, x.body)
+		}
+	}
+}
