@@ -132,38 +132,38 @@ func Matrix() []Row {
 	for _, f := range []struct{ id, s string }{
 		{"RES-APP-01", "id: integer"}, {"RES-APP-02", "name: string"}, {"RES-APP-03", "language: string (agent language)"},
 	} {
-		m.tested(f.id, f.s, ev(Examples, Client), "", shapes+"TestShapes", compat+"TestApplications")
+		m.tested(f.id, f.s, ev(Examples, Client), "", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", compat+"TestApplications")
 	}
-	m.tested("RES-APP-04", "health_status: string", ev(Examples, Sim), "", shapes+"TestShapes", own+"TestSpecHealthStatusAndReporting")
-	m.tested("RES-APP-05", "reporting: boolean", ev(Examples, Sim), "", shapes+"TestShapes", own+"TestSpecHealthStatusAndReporting")
+	m.tested("RES-APP-04", "health_status: string", ev(Examples, Sim), "", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", own+"TestSpecHealthStatusAndReporting")
+	m.tested("RES-APP-05", "reporting: boolean", ev(Examples, Sim), "", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", own+"TestSpecHealthStatusAndReporting")
 	m.tested("RES-APP-06", "last_reported_at: ISO 8601 timestamp with offset", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestHostsListThoseReportedInTheLastHour", e2e+"TestApplicationFieldsByReporting")
+		shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestHostsListThoseReportedInTheLastHour", e2e+"TestApplicationFieldsByReporting")
 	m.tested("RES-APP-07", "application_summary: response_time, throughput, error_rate, apdex_target, apdex_score (numbers)",
-		ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestApplicationSummaryAgreesWithMetricData")
+		ev(Examples, Sim), "", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestApplicationSummaryAgreesWithMetricData")
 	m.tested("RES-APP-08", "end_user_summary: response_time, throughput, apdex_target (numbers)", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestBrowserEnrichmentListAgreesWithShow")
+		shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestBrowserEnrichmentListAgreesWithShow")
 	m.approx("RES-APP-09", "end_user_summary.apdex_score (number)", "applications.list",
 		"omitted: NerdGraph's apmBrowserSummary has no Apdex score (declared in tests/shapes too)")
 	m.tested("RES-APP-10", "settings: app_apdex_threshold, end_user_apdex_threshold (numbers), enable_real_user_monitoring, use_server_side_config (booleans)",
-		ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestApplicationUpdate")
+		ev(Examples, Sim), "", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestApplicationUpdate")
 	m.tested("RES-APP-11", "links.application_instances and links.application_hosts: arrays of integers", ev(Examples, Sim),
-		"the same members as the hosts and instances lists", shapes+"TestShapes", e2e+"TestHostsAndInstances", e2e+"TestHostsListThoseReportedInTheLastHour")
+		"the same members as the hosts and instances lists", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestHostsAndInstances", e2e+"TestHostsListThoseReportedInTheLastHour")
 	m.approx("RES-APP-12", "links.alert_policy: integer", "applications.list",
 		"omitted: the legacy single alert policy of an application has no NerdGraph equivalent")
 	m.tested("RES-APP-13", "the list response is an object with key applications (array of Application)", ev(Examples, Client), "",
-		shapes+"TestShapes", e2e+"TestApplicationsListPaging", compat+"TestApplications")
+		shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestApplicationsListPaging", compat+"TestApplications")
 	m.tested("RES-APP-14", "the single-item response uses the same object shape", ev(Examples, Sim),
-		"under the key application", shapes+"TestShapes", e2e+"TestApplicationsShowAndGolden", e2e+"TestBrowserEnrichmentListAgreesWithShow")
+		"under the key application", shapes+"TestShapes/applications_list.json", shapes+"TestShapes/application_show.json", e2e+"TestApplicationsShowAndGolden", e2e+"TestBrowserEnrichmentListAgreesWithShow")
 
 	m.in(secHost)
-	m.tested("RES-HOST-01", "response wrapper key application_hosts (array)", ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestHostsAndInstances")
-	m.tested("RES-HOST-02", "id: integer (host id)", ev(Examples), "", shapes+"TestShapes")
+	m.tested("RES-HOST-01", "response wrapper key application_hosts (array)", ev(Examples, Sim), "", shapes+"TestShapes/application_hosts_list.json", e2e+"TestHostsAndInstances")
+	m.tested("RES-HOST-02", "id: integer (host id)", ev(Examples), "", shapes+"TestShapes/application_hosts_list.json")
 	m.tested("RES-HOST-03", "application_name, host, language, health_status: strings", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestHostsAndInstances")
+		shapes+"TestShapes/application_hosts_list.json", e2e+"TestHostsAndInstances")
 	m.tested("RES-HOST-04", "application_summary: object", ev(Examples, Sim), "over the last 10 minutes",
-		shapes+"TestShapes", e2e+"TestHostsAndInstances", e2e+"TestHostsListThoseReportedInTheLastHour")
+		shapes+"TestShapes/application_hosts_list.json", e2e+"TestHostsAndInstances", e2e+"TestHostsListThoseReportedInTheLastHour")
 	m.tested("RES-HOST-05", "links.application: integer; links.application_instances: array of integer", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestHostsAndInstances")
+		shapes+"TestShapes/application_hosts_list.json", e2e+"TestHostsAndInstances")
 	m.approx("RES-HOST-06", "a host id is unique and is not the id of a physical server; one server may carry several hosts",
 		"application_hosts.list", "ids are stable surrogates of account, application and host name (unique per application host, never a server id), not REST's own ids")
 
@@ -171,9 +171,9 @@ func Matrix() []Row {
 	m.tested("RES-INST-01", "response wrapper key application_instances (array)", ev(Sim, Client), "",
 		e2e+"TestHostsAndInstances", compat+"TestInstances")
 	m.tested("RES-INST-02", "id: integer (instance id); application_name, host, language, health_status: strings; application_summary: object",
-		ev(Examples, Client), "", shapes+"TestShapes", compat+"TestInstances")
+		ev(Examples, Client), "", shapes+"TestShapes/application_instance_show.json", compat+"TestInstances")
 	m.tested("RES-INST-03", "links.application and links.application_host: integers", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestHostsAndInstances")
+		shapes+"TestShapes/application_instance_show.json", e2e+"TestHostsAndInstances")
 	for _, a := range []struct{ id, agent, is string }{
 		{"RES-INST-04", "Go", "the Go program on the host reporting to the application name"},
 		{"RES-INST-05", "Java", "a Java virtual machine"},
@@ -189,11 +189,11 @@ func Matrix() []Row {
 
 	m.in(secKT)
 	m.tested("RES-KT-01", "single-item response: object with key_transaction and links", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestKeyTransactions")
+		shapes+"TestShapes/key_transaction_show.json", e2e+"TestKeyTransactions")
 	m.tested("RES-KT-02", "key_transaction.id: integer; name and transaction_name: strings", ev(Examples, Client), "",
-		shapes+"TestShapes", compat+"TestKeyTransactions")
+		shapes+"TestShapes/key_transaction_show.json", compat+"TestKeyTransactions")
 	m.tested("RES-KT-03", "key_transaction.application_summary: response_time, throughput, error_rate, apdex_target, apdex_score",
-		ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestKeyTransactions")
+		ev(Examples, Sim), "", shapes+"TestShapes/key_transaction_show.json", e2e+"TestKeyTransactions")
 	m.tested("RES-KT-04", "key_transaction.links.application: integer", ev(Sim, Client), "the parent application is found by that id",
 		e2e+"TestKeyTransactions", compat+"TestKeyTransactions")
 	m.tested("RES-KT-05", "links: key key_transaction.application whose value is /v2/applications/{application_id}", ev(Sim), "",
@@ -203,12 +203,12 @@ func Matrix() []Row {
 		e2e+"TestKeyTransactions")
 
 	m.in(secBrowser)
-	m.tested("RES-BRW-01", "id: integer; name: string", ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestBrowserApplications")
+	m.tested("RES-BRW-01", "id: integer; name: string", ev(Examples, Sim), "", shapes+"TestShapes/browser_applications_list.json", shapes+"TestShapes/browser_application_create.json", e2e+"TestBrowserApplications")
 	m.tested("RES-BRW-02", "browser_monitoring_key: string", ev(Examples, Sim),
-		"read from the loader's configuration, as NerdGraph gives it", shapes+"TestShapes", e2e+"TestBrowserApplications")
+		"read from the loader's configuration, as NerdGraph gives it", shapes+"TestShapes/browser_applications_list.json", shapes+"TestShapes/browser_application_create.json", e2e+"TestBrowserApplications")
 	m.na("RES-BRW-03", "the browser_monitoring_key is linked to, but different from, the account license key, identifies the reporting account and cannot be used to derive the license key",
 		"a property of New Relic's keys; the gateway passes on the key NerdGraph's loader configuration holds and never reads a license key")
-	m.tested("RES-BRW-04", "loader_script: string (the loader script)", ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestBrowserApplications")
+	m.tested("RES-BRW-04", "loader_script: string (the loader script)", ev(Examples, Sim), "", shapes+"TestShapes/browser_applications_list.json", shapes+"TestShapes/browser_application_create.json", e2e+"TestBrowserApplications")
 	m.na("RES-BRW-05", "the loader script is JSON-encoded, about 10 kilobytes, configured with the license key and application id",
 		"properties of New Relic's loader: the gateway passes on the script NerdGraph returns, unaltered")
 	m.na("RES-BRW-06", "the loader script is inserted in-line in the page head, before the first script tag",
@@ -220,16 +220,17 @@ func Matrix() []Row {
 
 	m.in(secDeploy)
 	m.tested("RES-DEP-01", "id: integer; timestamp: string; links.application: integer", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestDeploymentCreateAndList")
-	m.tested("RES-DEP-02", "revision: string, required on creation, at most 127 characters", ev(Sim), "", e2e+"TestDeploymentInputRules")
+		shapes+"TestShapes/deployments_list.json", e2e+"TestDeploymentCreateAndList")
+	m.tested("RES-DEP-02", "revision: string, required on creation, at most 127 characters", ev(Sim), "",
+		e2e+"TestDeploymentInputRules/revision_127", e2e+"TestDeploymentInputRules/revision_128", e2e+"TestDeploymentInputRules/revision_missing")
 	m.tested("RES-DEP-03", "changelog: string or absent, at most 65535 characters", ev(Sim), "",
-		own+"TestSpecDeploymentTextLimits", e2e+"TestDeploymentInputRules")
+		own+"TestSpecDeploymentTextLimits", e2e+"TestDeploymentInputRules/changelog_65536")
 	m.tested("RES-DEP-04", "description: string or null, at most 65535 characters", ev(Sim), "",
 		own+"TestSpecDeploymentTextLimits", e2e+"TestDeploymentCreateAndList")
-	m.tested("RES-DEP-05", "user: string, at most 31 characters", ev(Sim), "", e2e+"TestDeploymentInputRules")
-	m.tested("RES-DEP-06", "timestamp: ISO 8601", ev(Sim, Examples), "written with +00:00", e2e+"TestDeploymentCreateAndList", shapes+"TestShapes")
+	m.tested("RES-DEP-05", "user: string, at most 31 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/user_31", e2e+"TestDeploymentInputRules/user_32")
+	m.tested("RES-DEP-06", "timestamp: ISO 8601", ev(Sim, Examples), "written with +00:00", e2e+"TestDeploymentCreateAndList", shapes+"TestShapes/deployments_list.json")
 	m.tested("RES-DEP-07", "list response: deployments (array) and links with deployment.agent → /v2/applications/{application_id}",
-		ev(Examples, Sim), "", own+"TestSpecDeploymentListEnvelopeAndHeaders", shapes+"TestShapes")
+		ev(Examples, Sim), "", own+"TestSpecDeploymentListEnvelopeAndHeaders", shapes+"TestShapes/deployments_list.json")
 	m.tested("RES-DEP-08", "response headers include Cache-Control (max-age 0, private, must-revalidate) and Content-Type: application/json",
 		ev(Sim), "", own+"TestSpecDeploymentListEnvelopeAndHeaders")
 	m.approx("RES-DEP-09", "response headers include ETag", "deployments.list",
@@ -246,22 +247,22 @@ func Matrix() []Row {
 	m.tested("RES-POL-04", "list response key: policies", ev(Client), "", compat+"TestPolicies")
 
 	m.in(secCond)
-	m.tested("RES-CND-01", "list response key: conditions", ev(Examples, Client), "", shapes+"TestShapes", compat+"TestConditions")
+	m.tested("RES-CND-01", "list response key: conditions", ev(Examples, Client), "", shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
 	m.tested("RES-CND-02", "id: integer; type: string (apm_app_metric appears); name: string; enabled: boolean", ev(Examples, Client), "",
-		shapes+"TestShapes", compat+"TestConditions")
+		shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
 	m.approx("RES-CND-03", "entities: array of strings (entity ids currently included)", "alerts_conditions.list",
 		"omitted: a condition's entities are not recoverable from its NRQL form")
 	m.approx("RES-CND-04", "metric: string", "alerts_conditions.list", "omitted: not recoverable from the NRQL form")
 	m.tested("RES-CND-05", "terms: duration, operator (above appears), priority (critical appears), threshold, time_function (all appears), all strings",
-		ev(Examples, Client), "", shapes+"TestShapes", compat+"TestConditions")
+		ev(Examples, Client), "", shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
 	m.approx("RES-CND-06", "an entity is any monitoring target; entity ids come from the corresponding lists", "alerts_entity_conditions.unsupported",
 		"entity assignment is not served (EP-ALR-03)")
 
 	m.in(secMetric)
 	m.tested("RES-MET-01", "metric name listing: {metrics: [{name: string, values: [string]}]}", ev(Examples, Sim), "",
-		shapes+"TestShapes", e2e+"TestMetricNames")
+		shapes+"TestShapes/metric_names.json", e2e+"TestMetricNames")
 	m.tested("RES-MET-02", "metric data: {metric_data: {from, to, metrics: [{name, timeslices: [{from, to, values}]}], metrics_found, metrics_not_found}}",
-		ev(Examples, Sim), "", shapes+"TestShapes", e2e+"TestMetricDataGolden")
+		ev(Examples, Sim), "", shapes+"TestShapes/metric_data.json", shapes+"TestShapes/metric_data_not_found.json", e2e+"TestMetricDataGolden")
 	m.tested("RES-MET-03", "timestamps are ISO 8601 in UTC even when the request used another offset", ev(Sim), "",
 		own+"TestSpecMetricDataOutputIsUTC", e2e+"TestMetricDataGolden")
 	m.tested("RES-MET-04", "with summarize the series holds one timeslice spanning the range", ev(Sim, "published: REST's recorded answers (REFERENCE.md §6)"),
@@ -297,7 +298,7 @@ func Matrix() []Row {
 	m.in(secResOpen)
 	m.tested("RES-OPEN-01", "list wrapper key of key transactions: not shown", ev(Examples, Client),
 		"choice: key_transactions, as REST's published example and newrelic-client-go read it",
-		shapes+"TestShapes", e2e+"TestKeyTransactions", compat+"TestKeyTransactions")
+		shapes+"TestShapes/key_transactions_list.json", e2e+"TestKeyTransactions", compat+"TestKeyTransactions")
 	m.tested("RES-OPEN-02", "allowed values of incident_preference beyond PER_POLICY: not shown", ev(Client),
 		"choice: PER_POLICY, PER_CONDITION and PER_CONDITION_AND_TARGET (NerdGraph's AlertsIncidentPreference without CUSTOM, which REST could not set)",
 		compat+"TestPolicies")
@@ -306,7 +307,7 @@ func Matrix() []Row {
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
 	m.tested("RES-OPEN-04", "fields of mobile application records: not shown", ev(Examples, Sim),
 		"choice: REST's mobile_application from its swagger (reconstructed example); fields without a NerdGraph source are declared",
-		shapes+"TestShapes", e2e+"TestMobileApplications")
+		shapes+"TestShapes/mobile_application_show.reconstructed.json", e2e+"TestMobileApplications")
 	m.approx("RES-OPEN-05", "condition types other than apm_app_metric and their field sets: not shown", "alerts_conditions.list",
 		"choice: every APM, browser, mobile and servers condition is answered in its NRQL form with its REST type; NRQL conditions under alerts_nrql_conditions")
 
@@ -366,11 +367,11 @@ func Matrix() []Row {
 	m.tested("EP-KT-01", "GET /v2/key_transactions.json: filter[name] (simple string match, no regular expression)", ev(Sim), "",
 		e2e+"TestKeyTransactions", own+"TestSpecKeyTransactionFilterIsNotARegex")
 	m.tested("EP-KT-02", "GET /v2/key_transactions/<key_transaction_id>.json → one key transaction", ev(Sim, Examples), "",
-		e2e+"TestKeyTransactions", shapes+"TestShapes")
+		e2e+"TestKeyTransactions", shapes+"TestShapes/key_transaction_show.json")
 
 	m.in(secEPBrw)
 	m.tested("EP-BRW-01", "POST /v2/browser_applications.json, Content-Type application/json, {browser_application: {name}} → {browser_application: {id, name, browser_monitoring_key, loader_script}}",
-		ev(Examples, Sim), "", e2e+"TestBrowserApplications", shapes+"TestShapes")
+		ev(Examples, Sim), "", e2e+"TestBrowserApplications", shapes+"TestShapes/browser_application_create.json")
 	m.tested("EP-BRW-02", "GET /v2/browser_applications.json: filter[name], filter[ids] (comma-separated) → list", ev(Sim), "",
 		own+"TestSpecBrowserFilters", e2e+"TestBrowserApplications")
 
@@ -378,24 +379,24 @@ func Matrix() []Row {
 	m.tested("EP-DEP-01", "POST /v2/applications/<application_id>/deployments.json, {deployment: {revision (required), changelog, description, user, timestamp}}; all but revision optional",
 		ev(Sim, Client), "", e2e+"TestDeploymentCreateAndList", e2e+"TestDeploymentInputRules", compat+"TestDeployments")
 	m.tested("EP-DEP-02", "GET /v2/applications/<application_id>/deployments.json → deployments", ev(Sim, Examples), "",
-		e2e+"TestDeploymentCreateAndList", shapes+"TestShapes")
+		e2e+"TestDeploymentCreateAndList", shapes+"TestShapes/deployments_list.json")
 	m.approx("EP-DEP-03", "DELETE /v2/applications/<application_id>/deployments/<deployment_id>.json", "deployments.delete",
 		"501: change-tracking events are immutable and NerdGraph has no delete")
-	m.tested("EP-DEP-04", "timestamp: ISO 8601, in UTC", ev(Sim), "", e2e+"TestDeploymentInputRules", own+"TestSpecDeploymentTimestampRules")
+	m.tested("EP-DEP-04", "timestamp: ISO 8601, in UTC", ev(Sim), "", e2e+"TestDeploymentInputRules/not_UTC", own+"TestSpecDeploymentTimestampRules")
 	m.tested("EP-DEP-05", "timestamp later than the most recent deployment timestamp", ev(Sim), "", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-DEP-06", "timestamp not in the future", ev(Sim), "", e2e+"TestDeploymentTimestampInFuture")
-	m.tested("EP-DEP-07", "timestamp to the second", ev(Sim), "fractional seconds are refused", e2e+"TestDeploymentInputRules")
+	m.tested("EP-DEP-07", "timestamp to the second", ev(Sim), "fractional seconds are refused", e2e+"TestDeploymentInputRules/fractional_seconds")
 	m.tested("EP-DEP-08", "timestamp omitted: recorded at the time the request is received", ev(Sim), "", own+"TestSpecDeploymentTimestampRules")
-	m.tested("EP-DEP-09", "JSON text must use double quotes", ev(Sim), "single quotes are a 400", e2e+"TestDeploymentInputRules")
+	m.tested("EP-DEP-09", "JSON text must use double quotes", ev(Sim), "single quotes are a 400", e2e+"TestDeploymentInputRules/single_quotes")
 	m.tested("EP-DEP-10", "4-byte UTF-8 characters are not allowed in deployment text", ev(Sim), "3-byte characters are accepted",
-		e2e+"TestDeploymentInputRules")
+		e2e+"TestDeploymentInputRules/emoji", e2e+"TestDeploymentInputRules/3-byte_UTF-8_is_fine")
 	m.approx("EP-DEP-11", "deployments can be deleted only through this REST endpoint; the graph API has no delete", "deployments.delete",
 		"the gateway, built on the graph API, cannot delete either: 501 naming the reason")
 
 	m.in(secEPAlerts)
 	m.tested("EP-ALR-01", "GET /v2/alerts_policies.json: filter[name], page → policies", ev(Client), "", compat+"TestPolicies")
 	m.tested("EP-ALR-02", "GET /v2/alerts_conditions.json: policy_id (integer) → conditions", ev(Examples, Client), "",
-		shapes+"TestShapes", compat+"TestConditions")
+		shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
 	m.approx("EP-ALR-03", "PUT /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → adds the entity", "alerts_entity_conditions.unsupported",
 		"501 naming the NRQL-condition replacement; pass-through to REST until July 31, 2027")
 	m.approx("EP-ALR-04", "DELETE /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → removes the entity", "alerts_entity_conditions.unsupported",
@@ -407,7 +408,7 @@ func Matrix() []Row {
 
 	m.in(secEPMobile)
 	m.tested("EP-MOB-01", "GET /v2/mobile_applications.json", ev(Sim), "", e2e+"TestMobileApplications")
-	m.tested("EP-MOB-02", "GET /v2/mobile_applications/<id>.json", ev(Sim, Examples), "", e2e+"TestMobileApplications", shapes+"TestShapes")
+	m.tested("EP-MOB-02", "GET /v2/mobile_applications/<id>.json", ev(Sim, Examples), "", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.reconstructed.json")
 	m.tested("EP-MOB-03", "GET /v2/mobile_applications/<id>/metrics/data.json", ev(Sim), "", e2e+"TestMobileApplications")
 	m.tested("EP-MOB-04", "POST /v2/mobile_applications.json", ev(Sim), "", e2e+"TestMobileApplications")
 
@@ -432,14 +433,14 @@ func Matrix() []Row {
 		"choice: incidents and violations in REST's shape (RES-OPEN-03), paged with page",
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
 	m.tested("EP-OPEN-04", "payloads of the mobile application endpoints: not shown", ev(Sim, Examples),
-		"choice: mobile_application(s) per REST's swagger; create takes {mobile_application: {name}}", e2e+"TestMobileApplications", shapes+"TestShapes")
+		"choice: mobile_application(s) per REST's swagger; create takes {mobile_application: {name}}", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.reconstructed.json")
 	m.tested("EP-OPEN-05", "payloads of application update and application delete: not shown", ev(Sim, Client),
 		"choice: as EP-APP-03 and EP-APP-04", e2e+"TestApplicationUpdate", e2e+"TestApplicationDelete", compat+"TestUpdateAndDeleteApplication")
 	m.approx("EP-OPEN-06", "payload of deployment delete: not shown", "deployments.delete", "choice: not served, 501 (EP-DEP-03)")
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
-		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes", e2e+"TestDeploymentCreateAndList")
+		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes/deployment_create_response.json", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: no such route; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors")
+		"choice: no such route; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors/unknown_route")
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
@@ -448,7 +449,7 @@ func Matrix() []Row {
 		"accepted when the operator maps it to a user key and account (NerdGraph takes user keys only); unmapped, 401 or pass-through by configuration",
 		e2e+"TestLegacyKeyMapping")
 	m.tested("AUTH-03", "the same user key is used by the graph API", ev(Sim),
-		"the caller's key is forwarded; a key NerdGraph refuses is REST's 401", e2e+"TestApplicationsErrors", ngql+"TestMakeRequest")
+		"the caller's key is forwarded; a key NerdGraph refuses is REST's 401", e2e+"TestApplicationsErrors/unknown_key", ngql+"TestMakeRequest")
 	m.tested("AUTH-04", "the key's account determines which items are visible; the graph API does not make this assumption", ev(Sim),
 		"a key of several accounts names one with X-Account-ID or /accounts/<id>/v2/...",
 		e2e+"TestApplicationsHostileFilter", e2e+"TestApplicationsAccountSelection", e2e+"TestApplicationsForeignAccountForbidden", e2e+"TestTenantIsolationUnderConcurrency")
@@ -456,7 +457,7 @@ func Matrix() []Row {
 		"one gateway per data center, `--upstream eu`", ngql+"TestResolveEndpoint")
 	m.tested("AUTH-06", "behaviour for a missing or invalid key, key permissions and key lifetime: not shown", ev(Examples, Sim),
 		"choice: 401 {\"error\":{\"title\":\"No API key specified\"}} / \"Invalid API key\" as REST's published error; 403 for another account",
-		e2e+"TestApplicationsErrors", shapes+"TestShapes", e2e+"TestApplicationsForeignAccountForbidden")
+		e2e+"TestApplicationsErrors/no_key", e2e+"TestApplicationsErrors/unknown_key", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsForeignAccountForbidden")
 
 	m.in(secEvents)
 	m.na("EVT-01", "recording a deployment makes a marker appear in charts, dashboards, the activity feed and the deployments page; a display effect",
@@ -466,24 +467,24 @@ func Matrix() []Row {
 
 	m.in(secErrors)
 	m.tested("ERR-01", "invalid JSON (for example single quotes) in a payload causes an error", ev(Sim), "400 with a v2 error body",
-		e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
-	m.tested("ERR-02", "a deployment text containing 4-byte UTF-8 characters is rejected", ev(Sim), "", e2e+"TestDeploymentInputRules")
+		e2e+"TestDeploymentInputRules/single_quotes", gw+"TestJSONBodyErrors")
+	m.tested("ERR-02", "a deployment text containing 4-byte UTF-8 characters is rejected", ev(Sim), "", e2e+"TestDeploymentInputRules/emoji")
 	m.tested("ERR-03", "a deployment timestamp not UTC, not ISO 8601, in the future, or not after the latest deployment violates the rules",
-		ev(Sim), "422 naming timestamp", e2e+"TestDeploymentInputRules", own+"TestSpecDeploymentTimestampRules",
+		ev(Sim), "422 naming timestamp", e2e+"TestDeploymentInputRules/not_UTC", own+"TestSpecDeploymentTimestampRules",
 		e2e+"TestDeploymentTimestampInFuture", e2e+"TestDeploymentCreateAndList")
 	m.approx("ERR-04", "listing very many metric names may invoke overload protection", "applications.metrics",
 		"the listing is paged (1000 names a page) rather than refused")
 	m.tested("ERR-05", "HTTP status codes and error body shapes: not shown", ev(Examples, Sim),
 		"choice: {\"error\":{\"title\":...}} with REST's statuses (400, 401, 403, 404, 409, 422, 429, 5xx), as REST's published error bodies",
-		shapes+"TestShapes", e2e+"TestApplicationsErrors", "translate/v2:TestErrorBodies")
+		shapes+"TestShapes/error_generic_shape.json", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsErrors", "translate/v2:TestErrorBodies")
 	m.tested("ERR-06", "the exact error for each violated payload rule: not shown", ev(Sim),
 		"choice: 422 with a title naming the field; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
 
 	m.in(secLimits)
-	m.tested("LIM-01", "deployment revision: 127 characters", ev(Sim), "", e2e+"TestDeploymentInputRules")
+	m.tested("LIM-01", "deployment revision: 127 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/revision_127", e2e+"TestDeploymentInputRules/revision_128")
 	m.tested("LIM-02", "deployment changelog: 65535 characters", ev(Sim), "", own+"TestSpecDeploymentTextLimits")
 	m.tested("LIM-03", "deployment description: 65535 characters", ev(Sim), "", own+"TestSpecDeploymentTextLimits")
-	m.tested("LIM-04", "deployment user: 31 characters", ev(Sim), "", e2e+"TestDeploymentInputRules")
+	m.tested("LIM-04", "deployment user: 31 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/user_31", e2e+"TestDeploymentInputRules/user_32")
 	m.na("LIM-05", "metric data results: up to 3000 per cell; narrow the query by application id or another attribute",
 		"a limit of New Relic's answer; the gateway always scopes by application (or host, instance) and splits a request into NRQL queries of at most 50 names (translate.MetricChunk)")
 	m.tested("LIM-06", "metric output paging: no longer available for some customers", ev(Sim),

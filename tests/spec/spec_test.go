@@ -177,17 +177,33 @@ func TestWalk(t *testing.T) {
 	if goBin == "" {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
+	// Named subtests must be seen passing in the -v output of their package.
+	subtests := map[string][]string{}
+	for _, r := range rows {
+		for _, s := range r.Tests {
+			if ref, err := spec.ParseTestRef(s); err == nil && ref.Subtest != "" && r.Status == spec.Tested {
+				subtests[ref.Pkg] = append(subtests[ref.Pkg], ref.Func+"/"+ref.Subtest)
+			}
+		}
+	}
 	base := root(t)
 	start := time.Now()
 	ran, failed := 0, []string{}
 	for _, p := range pkgs {
-		cmd := exec.Command(goBin, "test", "-count=1", "-run", spec.RunPattern(plan[p]), "./"+p)
+		cmd := exec.Command(goBin, "test", "-count=1", "-v", "-run", spec.RunPattern(plan[p]), "./"+p)
 		cmd.Dir = base
 		out, err := cmd.CombinedOutput()
 		ran += len(plan[p])
 		if err != nil {
 			failed = append(failed, p)
 			t.Errorf("go test -run '%s' ./%s: %v\n%s", spec.RunPattern(plan[p]), p, err, out)
+			continue
+		}
+		for _, sub := range subtests[p] {
+			if !bytes.Contains(out, []byte("--- PASS: "+sub+" (")) {
+				failed = append(failed, p)
+				t.Errorf("./%s: the matrix names subtest %s, which did not run and pass", p, sub)
+			}
 		}
 	}
 	fmt.Printf("conformance: %-32s %s\n", "specification matrix (SPEC.md)", spec.CountsLine(rows))
