@@ -236,8 +236,8 @@ func Matrix() []Row {
 	m.approx("RES-DEP-09", "response headers include ETag", "deployments.list",
 		"no ETag: the gateway sends no validator and answers no conditional request, so a client's If-None-Match always gets the full 200")
 	m.tested("RES-DEP-10", "recording a deployment creates a deployment marker on application charts (not for browser applications)",
-		ev(Sim), "the marker is the change-tracking event recorded on the APM application entity and listed back",
-		e2e+"TestDeploymentCreateAndList", compat+"TestDeployments")
+		ev(Sim), "the marker is the change-tracking event recorded on the APM application entity and listed back; a browser application's id is a 404",
+		e2e+"TestDeploymentCreateAndList", compat+"TestDeployments", own+"TestSpecNoDeploymentOnBrowserApplication")
 
 	m.in(secPolicy)
 	m.tested("RES-POL-01", "id: integer; name: string", ev(Client), "", compat+"TestPolicies")
@@ -312,8 +312,9 @@ func Matrix() []Row {
 		"choice: every APM, browser, mobile and servers condition is answered in its NRQL form with its REST type; NRQL conditions under alerts_nrql_conditions")
 
 	m.in(secStates)
-	m.tested("ST-01", "health_status of applications, hosts and instances is a string; green and gray appear", ev(Sim), "",
-		own+"TestSpecHealthStatusAndReporting", e2e+"TestApplicationFieldsByReporting")
+	m.tested("ST-01", "health_status of applications, hosts and instances is a string; green and gray appear", ev(Sim, Examples), "",
+		own+"TestSpecHealthStatusAndReporting", e2e+"TestApplicationFieldsByReporting",
+		shapes+"TestShapes/application_hosts_list.json", shapes+"TestShapes/application_instance_show.json")
 	m.tested("ST-02", "reporting on an application is a boolean", ev(Sim), "", own+"TestSpecHealthStatusAndReporting")
 	m.tested("ST-03", "full value set of health_status: not shown", ev(Sim),
 		"choice: green, orange, red from the entity's alert severity, gray when not reporting, unknown without alert coverage (MAPPING.md §1.8); hosts and instances carry their application's",

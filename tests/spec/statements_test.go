@@ -748,3 +748,22 @@ func TestSpecUnservedConditionLists(t *testing.T) {
 		}
 	}
 }
+
+// RES-DEP-10: a deployment is recorded against an APM application, never a browser
+// application: a browser application's id is not an application of the deployments
+// route (404).
+func TestSpecNoDeploymentOnBrowserApplication(t *testing.T) {
+	h := harness.Start(t, gateway.Config{})
+	a := send(t, h, http.MethodPost, "/v2/browser_applications.json", `{"browser_application":{"name":"Docs Site"}}`, "Content-Type", "application/json")
+	var created struct {
+		BrowserApplication struct{ ID int64 } `json:"browser_application"`
+	}
+	if err := json.Unmarshal(a.body, &created); err != nil || a.status != 201 || created.BrowserApplication.ID == 0 {
+		t.Fatalf("browser create: %d %s", a.status, a.body)
+	}
+	d := send(t, h, http.MethodPost, "/v2/applications/"+itoa(created.BrowserApplication.ID)+"/deployments.json",
+		`{"deployment":{"revision":"r1"}}`, "Content-Type", "application/json")
+	if d.status != 404 {
+		t.Fatalf("deployment on browser application %d: %d %s", created.BrowserApplication.ID, d.status, d.body)
+	}
+}
