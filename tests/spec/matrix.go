@@ -309,7 +309,7 @@ func Matrix() []Row {
 		"choice: REST's mobile_application from its swagger (reconstructed example); fields without a NerdGraph source are declared",
 		shapes+"TestShapes/mobile_application_show.reconstructed.json", e2e+"TestMobileApplications")
 	m.approx("RES-OPEN-05", "condition types other than apm_app_metric and their field sets: not shown", "alerts_conditions.list",
-		"choice: every APM, browser, mobile and servers condition is answered in its NRQL form with its REST type; NRQL conditions under alerts_nrql_conditions")
+		"choice: every APM, browser, mobile and servers condition is answered in its NRQL form with its REST type, because NerdGraph exposes them only in that form; NRQL conditions under alerts_nrql_conditions")
 
 	m.in(secStates)
 	m.tested("ST-01", "health_status of applications, hosts and instances is a string; green and gray appear", ev(Sim, Examples), "",
@@ -335,9 +335,9 @@ func Matrix() []Row {
 		own+"TestSpecApplicationFilters", docreq+"TestDocumentedIDsAndTimes", e2e+"TestApplicationsListPaging")
 	m.tested("EP-APP-02", "GET /v2/applications/<application_id>.json → one Application", ev(Sim), "", e2e+"TestApplicationsShowAndGolden")
 	m.tested("EP-APP-03", "PUT /v2/applications/<application_id>.json: update of settings; body not specified", ev(Sim, Client),
-		"choice: {application: {name, settings}} in, the application show shape out", e2e+"TestApplicationUpdate", compat+"TestUpdateAndDeleteApplication")
+		"choice: {application: {name, settings}} in and the application show shape out, as REST's swagger and newrelic-client-go send and read them", e2e+"TestApplicationUpdate", compat+"TestUpdateAndDeleteApplication")
 	m.tested("EP-APP-04", "DELETE /v2/applications/<application_id>.json", ev(Sim, Client),
-		"choice: the deleted application in the show shape; 409 while it reports", e2e+"TestApplicationDelete", compat+"TestUpdateAndDeleteApplication")
+		"choice: the deleted application in the show shape, as newrelic-client-go reads it; 409 while it reports, as REST refused", e2e+"TestApplicationDelete", compat+"TestUpdateAndDeleteApplication")
 	m.tested("EP-APP-05", "GET /v2/applications/<application_id>/hosts.json → application_hosts", ev(Sim), "", e2e+"TestHostsAndInstances")
 	m.tested("EP-APP-06", "GET /v2/applications/<application_id>/metrics.json: name is a simple character match, no regular expression",
 		ev(Sim), "", own+"TestSpecMetricNamesNameIsNotARegex", e2e+"TestMetricNames")
@@ -429,7 +429,7 @@ func Matrix() []Row {
 		"choice: /v2/applications/<application_id>/instances.json, the path of REST's swagger and newrelic-client-go",
 		compat+"TestInstances", e2e+"TestHostsAndInstances")
 	m.approx("EP-OPEN-02", "response bodies of the add and remove entity-condition requests: not shown", "alerts_entity_conditions.unsupported",
-		"choice: a v2 error body with 501 (the route is not served)")
+		"choice: a v2 error body with 501 naming the replacement, because NerdGraph has nothing to add or remove an entity with")
 	m.tested("EP-OPEN-03", "payload and response of the incident and violation lists beyond paging: not shown", ev(Client, Sim),
 		"choice: incidents and violations in REST's shape (RES-OPEN-03), paged with page",
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
@@ -441,7 +441,7 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
 		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes/deployment_create_response.json", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: no such route; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors/unknown_route")
+		"choice: no such route, as there is no path to honour; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors/unknown_route")
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
@@ -463,8 +463,8 @@ func Matrix() []Row {
 	m.in(secEvents)
 	m.na("EVT-01", "recording a deployment makes a marker appear in charts, dashboards, the activity feed and the deployments page; a display effect",
 		"a display in New Relic's UI; the gateway records the change-tracking event that drives it (RES-DEP-10)")
-	m.na("EVT-02", "events emitted by the service (kinds and payloads): not shown", "choice: the gateway emits no events")
-	m.na("EVT-03", "webhook payloads for deployment notification: not shown", "choice: the gateway sends no webhooks")
+	m.na("EVT-02", "events emitted by the service (kinds and payloads): not shown", "choice: the gateway emits no events: nothing in REST v2's documented surface to reproduce")
+	m.na("EVT-03", "webhook payloads for deployment notification: not shown", "choice: the gateway sends no webhooks: their payloads are not known, so none is invented")
 
 	m.in(secErrors)
 	m.tested("ERR-01", "invalid JSON (for example single quotes) in a payload causes an error", ev(Sim), "400 with a v2 error body",
@@ -479,7 +479,7 @@ func Matrix() []Row {
 		"choice: {\"error\":{\"title\":...}} with REST's statuses (400, 401, 403, 404, 409, 422, 429, 5xx), as REST's published error bodies",
 		shapes+"TestShapes/error_generic_shape.json", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsErrors", "translate/v2:TestErrorBodies")
 	m.tested("ERR-06", "the exact error for each violated payload rule: not shown", ev(Sim),
-		"choice: 422 with a title naming the field; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
+		"choice: 422 with a title naming the field, so a client can tell what to fix; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
 
 	m.in(secLimits)
 	m.tested("LIM-01", "deployment revision: 127 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/revision_127", e2e+"TestDeploymentInputRules/revision_128")
@@ -496,10 +496,10 @@ func Matrix() []Row {
 	m.tested("LIM-10", "request rate limits: not shown", ev(Sim), "choice: REST's 1000 calls a minute per key, then 429 with Retry-After",
 		gw+"TestRateLimit")
 	m.tested("LIM-11", "thresholds of overload protection: not shown", ev(Sim),
-		"choice: beyond max_in_flight concurrent requests the gateway sheds with 503 and Retry-After", e2e+"TestOverloadSheds")
+		"choice: beyond max_in_flight concurrent requests the gateway sheds with 503 and Retry-After rather than queueing, so latency stays bounded and NerdGraph's per-key limits are not hit", e2e+"TestOverloadSheds")
 	m.approx("LIM-12", "minimum and maximum number of entities in a condition: not shown", "alerts_entity_conditions.unsupported",
 		"entity assignment is not served")
-	m.tested("LIM-13", "page size: not shown", ev(Sim), "choice: 200 applications a page, as REST paged them; other lists' sizes are in their route notes",
+	m.tested("LIM-13", "page size: not shown", ev(Sim), "choice: 200 applications a page, as REST paged them (REFERENCE.md §5); other lists' sizes are in their route notes",
 		e2e+"TestApplicationsListPaging")
 
 	m.in(secVersions)
@@ -514,7 +514,7 @@ func Matrix() []Row {
 		"the gateway records with it when use_create_deployment is set; the operation validates against the full schema",
 		own+"TestSpecDeploymentMutations", schemas+"TestOperationsValidateAgainstFullSchema")
 	m.na("VER-07", "version negotiation through headers and any later REST version: not shown",
-		"choice: none; the version is the path's /v2 and no version header is read")
+		"choice: none; the version is the path's /v2 and no version header is read, as there is no other version to negotiate")
 
 	return m.rows
 }
