@@ -18,7 +18,8 @@ test: fmt-check vet
 	$(GO) test -race -count=1 ./...
 	@$(MAKE) --no-print-directory conformance
 
-## conformance: real clients, documented requests and REST v2 shapes, summarised on one screen
+## conformance: real clients, documented requests and REST v2 shapes, summarised on one screen,
+## then the specification walk (tests/spec/SPEC.md): every test the matrix names, and the rows by status
 conformance:
 	@$(GO) test -count=1 -v ./tests/clientcompat ./tests/docrequests ./tests/shapes 2>&1 | awk '\
 		/^ *--- PASS/ { pass++ } /^ *--- FAIL/ { fail++; failed = failed "\n    " $$3 } \
@@ -27,6 +28,9 @@ conformance:
 			label["clientcompat"] = "newrelic-client-go methods"; label["docrequests"] = "documented requests"; label["shapes"] = "REST v2 shapes and XML mirrors"; \
 			printf "conformance: %-32s %3d passed, %d failed\n", label[name], pass, fail; total += fail; pass = 0; fail = 0 } \
 		END { if (failed != "") print "  failing:" failed; exit total > 0 }'
+	@out=$$(SPEC_WALK=1 GO=$(GO) $(GO) test -count=1 -run '^TestWalk$$' -v ./tests/spec 2>&1); status=$$?; \
+		echo "$$out" | grep '^conformance:'; \
+		if [ $$status -ne 0 ]; then echo "$$out" | grep -v '^conformance:'; exit 1; fi
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

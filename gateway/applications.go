@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -20,6 +21,17 @@ func handleApplicationsList(ctx context.Context, g *Gateway, rq *request) (*resu
 	var err error
 	if req.IDs, err = p.IDs("filter[ids]"); err != nil {
 		return nil, err
+	}
+	// filter[id] (one id) is the specification's third filter of this list
+	// (/work/shared/seed/000_a4310d0e47461102.txt, Endpoints); it adds to filter[ids].
+	one, err := p.IDs("filter[id]")
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range one {
+		if !slices.Contains(req.IDs, id) {
+			req.IDs = append(req.IDs, id)
+		}
 	}
 	if req.ExcludeLinks, err = p.Bool("exclude_links"); err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
-				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); an account-wide inventory at NRQL's 5000 facets is read again for the page's applications (halved until under 5000, a round trip each; an application with 5000 instances or more is served from the newest 5000 with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last hour (the hosts and instances lists' membership) (omitted, and logged as degraded, when NRQL fails); an account-wide inventory at NRQL's 5000 facets is read again for the page's applications (halved until under 5000, a round trip each; an application with 5000 instances or more is served from the newest 5000 with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
 			handle: handleApplicationsList,
 		},
 		{
@@ -103,7 +103,9 @@ func Routes() []Route {
 		{
 			Name: "application_hosts.list", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/hosts",
 			Fidelity: Approximate,
-			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
+			Note: "hosts with timeslice data in the last hour (the specification lists hosts and instances that reported in approximately the last hour; " +
+				"the same membership as the application's links); summaries over the last 10 minutes only (REST's host and " +
+				"instance summary window: zeros for a host silent that long); ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
 				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
 				"hosts or instances (NRQL's facet limit: an application with more says so in `X-V2bridge-Degraded`)",
@@ -148,7 +150,7 @@ func Routes() []Route {
 				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
 				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica " +
 				"recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
-				"surrogates of the change-tracking ids; timestamps in UTC",
+				"surrogates of the change-tracking ids; timestamps in UTC; no `ETag` header (REST sent one)",
 			handle: handleDeploymentList,
 		},
 		{
@@ -180,7 +182,8 @@ func Routes() []Route {
 			Name: "browser_applications.list", Operations: []string{"BrowserSearch", "BrowserDetails"}, Methods: []string{http.MethodGet},
 			Path: "/browser_applications", Fidelity: Approximate,
 			Note: "every match is read (1 round trip per 200) plus one for the page's loader scripts; ids of APM-injected " +
-				"agents are the APM application's id (`servingApmApplicationId`), others the browser application's",
+				"agents are the APM application's id (`servingApmApplicationId`), others the browser application's; " +
+				"`loader_script` is the loader each application is configured with (REST returned only the Lite one)",
 			handle: handleBrowserList,
 		},
 		{

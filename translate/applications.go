@@ -666,7 +666,7 @@ func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id in
 }
 
 // readApplication is applicationWithBrowser, and whether the application's inventory
-// met NRQL's 5000 facets (5000 or more agent instances in 10 minutes: its links are
+// met NRQL's 5000 facets (5000 or more agent instances in the inventory window: its links are
 // the 5000 most recently seen; noted on ctx).
 func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, bool, error) {
 	if id <= 0 {

@@ -56,7 +56,8 @@ func TestNotes(t *testing.T) {
 func TestInventoryNRQL(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	base := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')"
-	tail := " FACET appId, host, realAgentId SINCE 1795175400000 UNTIL 1795176000000 LIMIT MAX"
+	// An hour back: the hosts and instances membership window (InventoryWindow).
+	tail := " FACET appId, host, realAgentId SINCE 1795172400000 UNTIL 1795176000000 LIMIT MAX"
 	tests := []struct {
 		give []int64
 		want string

@@ -21,12 +21,24 @@ type HostListRequest struct {
 	Page     int
 }
 
-// hostStatsNRQL sums the metrics behind REST's host and instance summaries over the
-// last 10 minutes (REST's window for them), per host or per agent instance.
+// HostSummaryWindow is the window of a host's or instance's application_summary: REST
+// v2 summarised hosts and instances over "the last 10 minutes"
+// (/work/shared/restv2/REFERENCE.md §3.2, from the API explorer's notes). Membership
+// is wider (InventoryWindow, one hour): a host that last reported 20 minutes ago is
+// listed, with an empty summary.
+const HostSummaryWindow = 10 * time.Minute
+
+// hostStatsNRQL lists, per host or per agent instance, every member that reported in
+// InventoryWindow and sums the metrics behind its summary over HostSummaryWindow only:
+// each summary aggregate is a filter() on timestamp (epoch milliseconds, the Metric
+// attribute NRQL compares as a number, as in `mod(timestamp/1000, 20)` of
+// https://docs.newrelic.com/docs/new-relic-control/pipeline-control/nrql-functions).
+// The instance count covers the membership window, like links.application_instances.
 func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	var n NRQL
+	since := until.Add(-HostSummaryWindow).UnixMilli()
 	f := func(agg, name, alias string) {
-		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(") AS ").Str(alias).Raw(", ")
+		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(" AND timestamp >= ").Int(since).Raw(") AS ").Str(alias).Raw(", ")
 	}
 	n.Raw("SELECT ")
 	f("count(newrelic.timeslice.value)", "HttpDispatcher", "web_c")
@@ -59,7 +71,7 @@ type hostStats struct {
 }
 
 func (s hostStats) summary() v2.HostSummary {
-	minutes := InventoryWindow.Minutes()
+	minutes := HostSummaryWindow.Minutes()
 	out := v2.HostSummary{InstanceCount: int64(s.Instance)}
 	c, total := s.WebC, s.WebS
 	if c == 0 {

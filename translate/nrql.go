@@ -94,9 +94,13 @@ func QuoteNRQL(s string) (string, error) {
 // cheap on accounts with many metrics.
 var inventoryMetrics = []string{"HttpDispatcher", "OtherTransaction/all"}
 
-// InventoryWindow is how far back the host/instance inventory looks: REST v2 called an
-// application reporting when it had sent data in the last 10 minutes.
-const InventoryWindow = 10 * time.Minute
+// InventoryWindow is how far back host and instance membership looks: REST v2's lists
+// of hosts and instances "cover those that reported in approximately the last hour"
+// (/work/shared/seed/000_a4310d0e47461102.txt, What the service does). The hosts and
+// instances routes and the application's links.application_hosts and
+// links.application_instances all use it, so they list the same members; summaries
+// keep their own windows (HostSummaryWindow).
+const InventoryWindow = time.Hour
 
 // inventoryNRQL is the query behind links.application_hosts,
 // links.application_instances, last_reported_at and filter[host]: the latest timeslice

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -9,7 +10,10 @@ import (
 
 	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+	"github.com/v2bridge/v2bridge/tests/harness"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 type hostsBody struct {
@@ -148,4 +152,115 @@ func TestHostsAndInstances(t *testing.T) {
 	near(t, "host-scoped 10-minute call_count", hb.MetricData.Metrics[0].Timeslices[0].Values["call_count"], calls)
 	golden(t, "application_hosts.json", e.get(t, "/v2/applications/"+metricApp+"/hosts.json", key1).body)
 	golden(t, "application_instances.xml", e.get(t, "/v2/applications/"+metricApp+"/instances.xml", key1).body)
+}
+
+// stoppedHosts is the demo's timeslice source with some hosts silent since a given
+// minute: their rows after it are dropped.
+type stoppedHosts struct {
+	src  nrdb.Source
+	last map[string]time.Time
+}
+
+func (s stoppedHosts) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool) error {
+	return s.src.Scan(ctx, sc, func(r nrdb.Row) bool {
+		if h, ok := r.Get("host"); ok {
+			if at, ok := s.last[h.(string)]; ok && r.Timestamp().After(at) {
+				return true
+			}
+		}
+		return fn(r)
+	})
+}
+
+// newEnvStopped runs the gateway over the demo data whose metricApp instances last
+// reported at the given times (by instance id); other applications report throughout.
+func newEnvStopped(t *testing.T, last map[int64]time.Time) (*env, map[int64]string) {
+	t.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apps []timeslice.App
+	stopped, hostOf := map[string]time.Time{}, map[int64]string{}
+	for _, acct := range data.Accounts {
+		for _, a := range acct.APMApplications {
+			if !a.Reporting || len(a.Instances) == 0 {
+				continue
+			}
+			app := timeslice.App{AccountID: acct.ID, AppID: int64(a.ID), AppName: a.Name, ApdexT: a.ApdexTarget,
+				GUID: translate.AppGUID(int64(acct.ID), translate.DomainAPM, int64(a.ID))}
+			for _, in := range a.Instances {
+				app.Instances = append(app.Instances, timeslice.Instance{ID: in.ID, Host: in.Host})
+				if at, ok := last[in.ID]; ok && strconv.Itoa(a.ID) == metricApp {
+					stopped[in.Host], hostOf[in.ID] = at, in.Host
+				}
+			}
+			apps = append(apps, app)
+		}
+	}
+	if len(stopped) != len(last) {
+		t.Fatalf("instances %v are not all on distinct hosts of application %s", last, metricApp)
+	}
+	src := stoppedHosts{src: timeslice.NewSource(timeslice.Generator{Seed: sim.DemoSeed}, apps), last: stopped}
+	h := harness.StartWith(t, harness.Options{Sim: []sim.Option{sim.WithNRQL(nrdb.NewRunner(src))}})
+	return &env{sim: h.Sim, gw: h.Gateway}, hostOf
+}
+
+// Lists of hosts and instances "cover those that reported in approximately the last
+// hour" (the specification, What the service does): a host whose agent last reported 20
+// minutes ago is listed by hosts, instances and the application's links, with a summary
+// over the 10-minute summary window (empty: nothing reported in it); one silent for 70
+// minutes is not listed. Fails with a 10-minute membership window.
+func TestHostsListThoseReportedInTheLastHour(t *testing.T) {
+	const recent, gone = int64(773865519), int64(1663741264) // metricApp's two instances, on two hosts
+	e, hostOf := newEnvStopped(t, map[int64]time.Time{recent: clock.Add(-20 * time.Minute), gone: clock.Add(-70 * time.Minute)})
+
+	hosts := hostsOf(t, e, "/v2/applications/"+metricApp+"/hosts.json")
+	if len(hosts.Hosts) != 1 || hosts.Hosts[0].Host != hostOf[recent] {
+		t.Fatalf("hosts %+v, want only %s (reported 20 minutes ago; %s was silent for 70)", hosts.Hosts, hostOf[recent], hostOf[gone])
+	}
+	h := hosts.Hosts[0]
+	if !slices.Equal(h.Links.ApplicationInstances, []int64{recent}) || h.ApplicationSummary.InstanceCount != 1 {
+		t.Errorf("host links %v, instance_count %d: want [%d], 1", h.Links.ApplicationInstances, h.ApplicationSummary.InstanceCount, recent)
+	}
+	if s := h.ApplicationSummary; s.Throughput != 0 || s.ResponseTime != 0 || s.ErrorRate != 0 {
+		t.Errorf("summary %+v of a host silent for the whole 10-minute summary window, want zeros", s)
+	}
+	inst := hostsOf(t, e, "/v2/applications/"+metricApp+"/instances.json")
+	if len(inst.Hosts) != 1 || inst.Hosts[0].ID != recent || inst.Hosts[0].Links.ApplicationHost != h.ID {
+		t.Fatalf("instances %+v, want only %d on host %d", inst.Hosts, recent, h.ID)
+	}
+	if r := e.get(t, "/v2/applications/"+metricApp+"/hosts/"+strconv.FormatInt(h.ID, 10)+".json", key1); r.status != 200 {
+		t.Errorf("show of the host reported 20 minutes ago: %d %s", r.status, r.body)
+	}
+
+	var show struct {
+		Application struct {
+			LastReportedAt string `json:"last_reported_at"`
+			Links          struct {
+				ApplicationHosts     []int64 `json:"application_hosts"`
+				ApplicationInstances []int64 `json:"application_instances"`
+			}
+		}
+	}
+	r := e.get(t, "/v2/applications/"+metricApp+".json", key1)
+	if err := json.Unmarshal(r.body, &show); err != nil || r.status != 200 {
+		t.Fatalf("application show: %d %s", r.status, r.body)
+	}
+	a := show.Application
+	if !slices.Equal(a.Links.ApplicationHosts, []int64{h.ID}) || !slices.Equal(a.Links.ApplicationInstances, []int64{recent}) {
+		t.Errorf("application links hosts %v instances %v, want [%d] [%d]", a.Links.ApplicationHosts, a.Links.ApplicationInstances, h.ID, recent)
+	}
+	if want := clock.Add(-20 * time.Minute); a.LastReportedAt == "" || !parseISO(t, a.LastReportedAt).Equal(want) {
+		t.Errorf("last_reported_at %q, want %s", a.LastReportedAt, want.Format(time.RFC3339))
+	}
+}
+
+func parseISO(t *testing.T, s string) time.Time {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatalf("timestamp %q: %v", s, err)
+	}
+	return at
 }
