@@ -11,6 +11,7 @@ require (
 	github.com/99designs/gqlgen v0.17.85
 	github.com/Khan/genqlient v0.8.1
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/gorilla/mux v1.8.1
 	github.com/newrelic/newrelic-client-go/v2 v2.93.1
 	github.com/patrickmn/go-cache v2.1.0+incompatible
@@ -32,7 +33,6 @@ require (
 	github.com/alexflint/go-scalar v1.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.6.1 // indirect
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/goccy/go-yaml v1.19.0 // indirect

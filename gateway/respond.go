@@ -36,6 +36,19 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	slots.set(h, "Content-Type", rd.ContentType())
 	slots.set(h, "Content-Length", strconv.Itoa(len(body)))
 	slots.set(h, "Cache-Control", "max-age=0, private, must-revalidate")
+	if status == http.StatusOK {
+		var tag [etagLen]byte
+		etag := string(appendETag(tag[:0], body))
+		slots.set(h, "Etag", etag)
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
+				delete(h, "Content-Length")
+				upstreamHeaders(w, st)
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+	}
 	upstreamHeaders(w, st)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {

@@ -150,7 +150,7 @@ func Routes() []Route {
 				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
 				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica " +
 				"recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
-				"surrogates of the change-tracking ids; timestamps in UTC; no `ETag` header (REST sent one)",
+				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
 		{

@@ -233,8 +233,9 @@ func Matrix() []Row {
 		ev(Examples, Sim), "", own+"TestSpecDeploymentListEnvelopeAndHeaders", shapes+"TestShapes/deployments_list.json")
 	m.tested("RES-DEP-08", "response headers include Cache-Control (max-age 0, private, must-revalidate) and Content-Type: application/json",
 		ev(Sim), "", own+"TestSpecDeploymentListEnvelopeAndHeaders")
-	m.approx("RES-DEP-09", "response headers include ETag", "deployments.list",
-		"no ETag: the gateway sends no validator and answers no conditional request, so a client's If-None-Match always gets the full 200")
+	m.tested("RES-DEP-09", "response headers include ETag", ev(Sim, Examples),
+		"a strong tag (\"<hex>\", a digest of the bytes sent) on every 200, and a 304 to a GET naming it in If-None-Match, as REST's Rails answers",
+		own+"TestSpecDeploymentListETag")
 	m.tested("RES-DEP-10", "recording a deployment creates a deployment marker on application charts (not for browser applications)",
 		ev(Sim), "the marker is the change-tracking event recorded on the APM application entity and listed back; a browser application's id is a 404",
 		e2e+"TestDeploymentCreateAndList", compat+"TestDeployments", own+"TestSpecNoDeploymentOnBrowserApplication")

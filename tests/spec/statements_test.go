@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -449,6 +450,40 @@ func TestSpecDeploymentListEnvelopeAndHeaders(t *testing.T) {
 	}
 	if got := a.header.Get("Content-Type"); !strings.HasPrefix(got, "application/json") {
 		t.Errorf("Content-Type %q", got)
+	}
+}
+
+// RES-DEP-09: the deployments list (as every 200) carries a strong ETag, "<hex>" as
+// REST's Rails answers show (REFERENCE.md §1); the tag follows the content, and a GET
+// whose If-None-Match names it is answered 304 with no body, as Rails' conditional GET.
+func TestSpecDeploymentListETag(t *testing.T) {
+	h := harness.Start(t, gateway.Config{})
+	path := "/v2/applications/" + app + "/deployments.json"
+	if a, _ := postDeployment(t, h, `{"deployment":{"revision":"r1"}}`); a.status != 201 {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	first := get(t, h, path)
+	tag := first.header.Get("Etag")
+	if !regexp.MustCompile(`^"[0-9a-f]{16}"$`).MatchString(tag) {
+		t.Fatalf("ETag %q, want a quoted hex digest", tag)
+	}
+	if again := get(t, h, path); again.header.Get("Etag") != tag {
+		t.Errorf("the same list has two tags: %q, %q", tag, again.header.Get("Etag"))
+	}
+	for _, inm := range []string{tag, `"0000000000000000", ` + tag, "W/" + tag, "*"} {
+		a := send(t, h, http.MethodGet, path, "", "If-None-Match", inm)
+		if a.status != http.StatusNotModified || len(a.body) != 0 || a.header.Get("Etag") != tag {
+			t.Errorf("If-None-Match %s: %d %q ETag %q, want 304 with no body", inm, a.status, a.body, a.header.Get("Etag"))
+		}
+	}
+	if a := send(t, h, http.MethodGet, path, "", "If-None-Match", `"0000000000000000"`); a.status != 200 || len(a.body) == 0 {
+		t.Errorf("a stale tag: %d %q, want the list", a.status, a.body)
+	}
+	if a, _ := postDeployment(t, h, `{"deployment":{"revision":"r2"}}`); a.status != 201 {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	if a := send(t, h, http.MethodGet, path, "", "If-None-Match", tag); a.status != 200 || a.header.Get("Etag") == tag {
+		t.Errorf("after a new deployment: %d, ETag %q (was %q), want 200 and a new tag", a.status, a.header.Get("Etag"), tag)
 	}
 }
 
