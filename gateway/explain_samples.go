@@ -98,12 +98,18 @@ func explainLink(route string, account int64) string {
 	if !ok {
 		return ""
 	}
-	q := "request=" + url.QueryEscape(s.Line)
+	q := "request=" + queryEscape(s.Line)
 	if s.Body != "" {
-		q += "&body=" + url.QueryEscape(s.Body)
+		q += "&body=" + queryEscape(s.Body)
 	}
 	if account > 0 {
 		q += "&account=" + strconv.FormatInt(account, 10)
 	}
 	return "/v2bridge/explain?" + q
+}
+
+// queryEscape escapes a query value with %20 for spaces (a + reads as a space only
+// in form encoding, and HTML escapes it).
+func queryEscape(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }
