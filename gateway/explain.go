@@ -156,7 +156,7 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 	if len(calls) > 0 && calls[0].OpName == "Accounts" && acct == 0 {
 		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Name the account the request is scoped to: " +
 			"account=N (v2bridge explain --account N), an /accounts/N/v2/... path, an X-Api-Key the keys: section maps " +
-			"to an account, or default_account_id in the configuration"}
+			"to an account (or whose one account this gateway has cached from a recent call), or default_account_id in the configuration"}
 	}
 	x := &Explanation{Request: method + " " + target, Route: rt.Name, Fidelity: rt.Fidelity, Note: rt.Note,
 		Mode: ModeTranslate, Calls: []ExplainCall{}}
@@ -243,7 +243,9 @@ func (g *Gateway) modeNote(m Mode) string {
 }
 
 // explainAccount is the account a request is explained for and its source; 0 when
-// none is named (the gateway's pipeline then says whether the route needs one).
+// none is named (the gateway's pipeline then says whether the route needs one). The
+// caller's key is only looked up: in the key map and in the accounts this gateway has
+// cached for it, never sent.
 func (g *Gateway) explainAccount(in ExplainRequest, target string) (int64, string) {
 	if strings.HasPrefix(target, "/accounts/") {
 		return 0, "" // the path names it; the gateway's pipeline reads it
@@ -252,8 +254,14 @@ func (g *Gateway) explainAccount(in ExplainRequest, target string) (int64, strin
 		return in.AccountID, "given with the request to explain"
 	}
 	if in.Key != "" {
-		if mk, ok := g.cfg.Keys.lookup(translate.HashKey(in.Key)); ok && mk.AccountID != 0 {
+		hash := translate.HashKey(in.Key)
+		if mk, ok := g.cfg.Keys.lookup(hash); ok && mk.AccountID != 0 {
 			return mk.AccountID, "the key map (keys:) of the caller's key"
+		}
+		if g.tr != nil {
+			if ids, ok := g.tr.CachedAccounts(hash); ok && len(ids) == 1 {
+				return ids[0], "the caller's key's only account (from this gateway's account cache)"
+			}
 		}
 	}
 	if g.cfg.DefaultAccountID != 0 {

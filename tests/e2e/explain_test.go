@@ -57,6 +57,18 @@ func TestExplainOverSimulator(t *testing.T) {
 	if r.status != 200 || !strings.Contains(string(r.body), `"kind": "mutation"`) || strings.Contains(string(r.body), key1) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
+	// Without an account: the caller's key finds the one account this gateway cached
+	// for it; a key it has not seen gets the 422, and neither is sent.
+	q = url.Values{"request": {"GET /v2/applications/314221522/hosts.json"}}
+	r = e.get(t, "/v2bridge/explain?"+q.Encode(), key1, admin...)
+	var x gateway.Explanation
+	if err := json.Unmarshal(r.body, &x); err != nil || r.status != 200 || x.Account == nil || x.Account.ID != 1000001 ||
+		!strings.Contains(x.Account.Source, "cache") {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if r = e.get(t, "/v2bridge/explain?"+q.Encode(), key2, admin...); r.status != 422 || !strings.Contains(string(r.body), "Name the account") {
+		t.Fatalf("unseen key: %d %s", r.status, r.body)
+	}
 	if n := e.sim.Requests() - before; n != 0 {
 		t.Fatalf("explain made %d NerdGraph requests", n)
 	}
