@@ -369,7 +369,8 @@ func explainCall(step int, c ng.Recorded) ExplainCall {
 }
 
 // queryTexts returns the NRQL strings (variables of type Nrql, and the nrql.query of
-// an alert condition's input) and the entity-search query strings in the variables,
+// an alert condition's input) and the entity-search query strings (of entitySearch
+// fields, and the entitySearch.query of a change tracking event) in the variables,
 // in the order the document declares them; a query of a field its @include or @skip
 // leaves out is not run, so not listed.
 func queryTexts(doc string, vars json.RawMessage) (nrql, search []string) {
@@ -405,7 +406,7 @@ func queryTexts(doc string, vars json.RawMessage) (nrql, search []string) {
 		case searched[name]:
 			search = appendStrings(search, v)
 		default:
-			nrql = append(nrql, nestedNRQL(v)...)
+			nrql, search = nestedTexts(v, nrql, search)
 		}
 	}
 	return nrql, search
@@ -424,33 +425,35 @@ func appendStrings(out []string, v any) []string {
 	return out
 }
 
-// nestedNRQL finds the query of every {"nrql": {"query": "..."}} inside an input value
-// (alert conditions carry their NRQL as a String there), in key order.
-func nestedNRQL(v any) []string {
-	var out []string
+// nestedTexts appends the query of every {"nrql": {"query": "..."}} (an alert
+// condition's NRQL) and {"entitySearch": {"query": "..."}} (the entity a change
+// tracking event is recorded on) inside an input value, in key order.
+func nestedTexts(v any, nrql, search []string) ([]string, []string) {
 	switch v := v.(type) {
 	case map[string]any:
-		if n, ok := v["nrql"].(map[string]any); ok {
-			if q, ok := n["query"].(string); ok {
-				out = append(out, q)
-			}
-		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
-			if k != "nrql" {
-				keys = append(keys, k)
-			}
+			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, nestedNRQL(v[k])...)
+			inner, _ := v[k].(map[string]any)
+			q, isText := inner["query"].(string)
+			switch {
+			case isText && k == "nrql":
+				nrql = append(nrql, q)
+			case isText && k == "entitySearch":
+				search = append(search, q)
+			default:
+				nrql, search = nestedTexts(v[k], nrql, search)
+			}
 		}
 	case []any:
 		for _, e := range v {
-			out = append(out, nestedNRQL(e)...)
+			nrql, search = nestedTexts(e, nrql, search)
 		}
 	}
-	return out
+	return nrql, search
 }
 
 // operationKind is "mutation" or "query" for a document ("" when unknown).

@@ -203,6 +203,14 @@ func TestExplainNRQLAndSearchTexts(t *testing.T) {
 	if len(nrql) != 1 || nrql[0] != "SELECT 1 FROM T" {
 		t.Fatalf("nested nrql: %q", nrql)
 	}
+	// A deployment names its entity with an entity search inside the event.
+	x, err = g.Explain(context.Background(), ExplainRequest{AccountID: 7, Line: "POST /deployments.xml", Body: []byte("deployment[app_name]=Check'out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Calls) != 1 || len(x.Calls[0].EntitySearch) != 1 || x.Calls[0].EntitySearch[0] != `domain = 'APM' AND type = 'APPLICATION' AND accountId = 7 AND name = 'Check\'out'` {
+		t.Fatalf("entity search of the deployment: %+v", x.Calls)
+	}
 }
 
 func TestExplainErrors(t *testing.T) {
@@ -342,4 +350,43 @@ func TestExplainLinks(t *testing.T) {
 	if explainLink("shed", 0) != "" {
 		t.Error("a link for a name outside the route table")
 	}
+}
+
+// BenchmarkExplain: one explanation builds its own dry-run gateway (route table and
+// cold translator), which is most of its cost.
+func BenchmarkExplain(b *testing.B) {
+	g, _ := explainGateway(Config{})
+	in := ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json?names[]=HttpDispatcher&values[]=call_count", AccountID: 1}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := g.Explain(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzExplain: any request line and body explains or is refused with a client error;
+// never a panic, a 500 or a call to the transport.
+func FuzzExplain(f *testing.F) {
+	for _, rt := range Routes() {
+		if s, ok := SampleRequest(rt.Name); ok {
+			f.Add(s.Line, s.Body)
+		}
+	}
+	f.Add("GET /accounts/0/v2/applications.json", "")
+	f.Add("PUT /v2/alerts_nrql_conditions/1.json", `{"nrql_condition":{"type":"baseline"}}`)
+	g, client := explainGateway(Config{DefaultAccountID: 1})
+	f.Fuzz(func(t *testing.T, line, body string) {
+		x, err := g.Explain(context.Background(), ExplainRequest{Line: line, Body: []byte(body)})
+		var ve *v2.Error
+		switch {
+		case err != nil && (!errors.As(err, &ve) || ve.Status >= 500):
+			t.Fatalf("%q %q: %v", line, body, err)
+		case err == nil && x.Answer.Status >= 500 && x.Fidelity != Unsupported:
+			t.Fatalf("%q %q: dry run answered %+v", line, body, x.Answer)
+		}
+		if n := client.calls.Load(); n != 0 {
+			t.Fatalf("%d calls reached the transport", n)
+		}
+	})
 }
