@@ -116,7 +116,7 @@ const (
 // operation instead of sending it (graphql.Recorder, which answers every call empty),
 // and says what each round trip is. A request that matches no route, or that cannot
 // be scoped to an account, is a *v2.Error; a request the route refuses (bad
-// parameters) is explained with that answer.
+// parameters) is explained with that answer. Any other error is a gateway bug.
 func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
 	method, target, err := parseRequestLine(in.Line)
 	if err != nil {
@@ -141,8 +141,7 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 	rctx = ng.WithCalls(rctx, &st.calls)
 	cw := &captureWriter{header: http.Header{}}
 	if err := serveRecovered(xg.router, cw, r.WithContext(rctx)); err != nil {
-		g.log.Error("explain: the dry run failed", zap.String("route", st.route), zap.Error(err))
-		return nil, &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError}
+		return nil, fmt.Errorf("explain %s: %w", st.route, err) // a gateway bug: 500, logged by the caller
 	}
 	status := cw.status
 	if status == 0 {
@@ -573,6 +572,9 @@ func (g *Gateway) serveExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	x, err := g.Explain(r.Context(), in)
 	if err != nil {
+		if ve, cause := v2Error(err); ve.Status >= 500 {
+			g.log.Error("explain failed", zap.Error(cause))
+		}
 		fail(err)
 		return
 	}
