@@ -98,9 +98,9 @@ func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result
 	if err != nil {
 		return nil, err
 	}
-	doc, paging, err := g.tr.ListDeployments(ctx, rq.caller, app, page)
+	l, err := g.tr.ListDeployments(ctx, rq.caller, app, page)
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, paging: &paging}, nil
+	return &result{doc: l.Doc, paging: &l.Paging}, nil
 }

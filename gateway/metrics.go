@@ -25,6 +25,7 @@ type Metrics struct {
 	cache       *prometheus.CounterVec
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
+	degraded    *prometheus.CounterVec
 
 	// series memoizes the request series per route, method and status (a bounded set:
 	// routes are the table's, methods are bounded by methodLabel, statuses by HTTP), so
@@ -90,8 +91,12 @@ func NewMetrics() *Metrics {
 			Name: "v2bridge_v2_calls_total",
 			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), mode and fidelity: the migration checklist.",
 		}, []string{"route", "caller", "mode", "fidelity"}),
+		degraded: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_degraded_total",
+			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by route and cap (translate/caps.go).",
+		}, []string{"route", "cap"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -125,4 +130,10 @@ func (m *Metrics) ObserveCache(cache string, hit bool) {
 // reports).
 func (m *Metrics) CompareCounter(route, result string) prometheus.Counter {
 	return m.compare.WithLabelValues(route, result)
+}
+
+// DegradedCounter is the count of answers of a route served short of cap (for tests
+// and reports).
+func (m *Metrics) DegradedCounter(route, cap string) prometheus.Counter {
+	return m.degraded.WithLabelValues(route, cap)
 }

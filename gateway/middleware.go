@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -36,6 +37,7 @@ type reqState struct {
 
 	mu       sync.Mutex
 	degraded []string
+	caps     translate.Notes // limits the reads met (X-V2bridge-Degraded; translate/caps.go)
 
 	hdr headerSlots  // the response's header values (headers.go)
 	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
@@ -92,6 +94,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		st := &reqState{id: requestID(r.Header.Get("X-Request-Id")), start: time.Now()}
 		ctx := context.WithValue(r.Context(), stateKey{}, st)
 		ctx = ng.WithCalls(ctx, &st.calls)
+		ctx = translate.WithNotes(ctx, &st.caps)
 		sw := &st.sw
 		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
@@ -136,6 +139,10 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	case status >= 500:
 		lvl = zapcore.WarnLevel
 	}
+	capped := st.caps.String()
+	if capped != "" && lvl < zapcore.WarnLevel {
+		lvl = zapcore.WarnLevel // an answer short of a limit is logged once, here
+	}
 	ce := g.log.Check(lvl, "request")
 	if ce == nil {
 		return // the level is off: build no fields
@@ -171,6 +178,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		fields = append(fields, zap.Strings("degraded", st.degraded))
 	}
 	st.mu.Unlock()
+	if capped != "" {
+		fields = append(fields, zap.String("capped", capped))
+	}
 	if st.internal != nil {
 		fields = append(fields, zap.String("error", st.internal.Error()))
 	}
@@ -210,6 +220,9 @@ func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	s := g.cfg.Metrics.requestSeries(route, methodLabel(r.Method), status)
 	s.count.Inc()
 	s.duration.Observe(time.Since(st.start).Seconds())
+	for _, c := range st.caps.Caps() {
+		g.cfg.Metrics.degraded.WithLabelValues(route, string(c)).Inc()
+	}
 }
 
 // methodLabel bounds the method label of the request metrics: the methods REST v2

@@ -53,11 +53,11 @@ type Route struct {
 func Routes() []Route {
 	return []Route{
 		{
-			Name: "applications.list", Operations: []string{"AppList"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
+			Name: "applications.list", Operations: []string{"AppList", "NrqlQuery"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
-				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
+				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last 10 minutes (omitted, and logged as degraded, when NRQL fails); an account-wide inventory at NRQL's 5000 facets is read again for the page's applications (halved until under 5000, a round trip each; an application with 5000 instances or more is served from the newest 5000 with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200)",
 			handle: handleApplicationsList,
 		},
 		{
@@ -84,14 +84,18 @@ func Routes() []Route {
 			Name: "applications.metrics", Operations: []string{"MetricNames"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics",
 			Fidelity: Approximate,
 			Note: "names reported in the last day only (REST listed every name ever reported); `values` per name " +
-				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`)",
+				"come from a classifier of metric families; 1000 a page with `page=` (no `cursor=`); at most 10000 names " +
+				"(NRQL `uniques()`'s limit: a list that reaches it says so in `X-V2bridge-Degraded`)",
 			handle: handleMetricNames,
 		},
 		{
 			Name: "applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/metrics/data",
 			Fidelity: Approximate,
-			Note: "values computed from NRQL over timeslice metrics with New Relic's published formulas; not rounded to " +
-				"REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
+			Note: "values computed from NRQL over the unscoped timeslice rows (`scope IS NULL`: scoped copies of segment " +
+				"metrics are left out) with New Relic's published formulas (migrate-to-nrql), except average_network_time, " +
+				"× 1000 of the published formula (REST gives it in ms); as published, network_time_percentage is a fraction " +
+				"(no × 100, unlike fe_time_percentage) and total_used_mb the slice's sum (summarized: over every minute); " +
+				"not rounded to REST's 3–4 significant digits; metrics without data in the range are `metrics_not_found`; " +
 				"`raw=true` value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
 				"min_call_time, max_call_time, sum_of_squares)",
 			handle: handleMetricData,
@@ -101,7 +105,8 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "hosts with timeslice data in the last 10 minutes; ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
-				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted",
+				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
+				"hosts or instances (NRQL's facet limit: an application with more says so in `X-V2bridge-Degraded`)",
 			handle: hostsHandler(false),
 		},
 		{
@@ -134,12 +139,15 @@ func Routes() []Route {
 		},
 		{
 			Name: "application_instances.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data",
-			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId`", handle: handleMetricData,
+			Fidelity: Approximate, Note: "as applications.metric_data, scoped with `realAgentId = '<id>'` (a string, as New Relic's migration page quotes it)", handle: handleMetricData,
 		},
 		{
 			Name: "deployments.list", Operations: []string{"Deployments"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
-			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days, newest first; ids are stable " +
+			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days (`version` of either event type is " +
+				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
+				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica " +
+				"recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
 				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
@@ -147,7 +155,9 @@ func Routes() []Route {
 			Name: "deployments.create", Operations: []string{"DeploymentCreateEvent"}, Methods: []string{http.MethodPost}, Path: "/applications/{id:[0-9]+}/deployments",
 			Fidelity: Approximate,
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
-				"`use_create_deployment`); REST's input rules checked before sending; never retried; id is a surrogate",
+				"`use_create_deployment`); REST's input rules checked before sending; a timestamp must be later than the " +
+				"newest deployment in NRQL or recorded by this replica (NRDB ingests with a delay), checked and written " +
+				"under a per-application lock in the replica (other replicas are not covered); never retried; id is a surrogate",
 			handle: handleDeploymentCreate,
 		},
 		{
@@ -207,7 +217,8 @@ func Routes() []Route {
 		{
 			Name: "mobile_applications.metric_data", Operations: []string{"MetricData"}, Methods: []string{http.MethodGet},
 			Path: "/mobile_applications/{id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Note:   "as applications.metric_data, scoped with `entity.guid` (mobile application version ids are not supported)",
+			Note: "as applications.metric_data, scoped with `entity.guid` (New Relic documents timeslice NRQL and its " +
+				"attributes for APM only; this scoping of mobile timeslices is undocumented; mobile application version ids are not supported)",
 			handle: handleMetricData,
 		},
 		{
@@ -215,7 +226,8 @@ func Routes() []Route {
 			Methods: []string{http.MethodGet}, Path: "/key_transactions", Fidelity: Approximate,
 			Note: "KeyTransactionEntity (configuration cached for the list TTL) and one NRQL over the transaction's timeslices " +
 				"for the ten-minute `application_summary`; `end_user_summary` is omitted (no per-transaction browser source); " +
-				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id",
+				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id; a page whose applications share " +
+				"metric names beyond NRQL's 5000 facets is read per half of its applications (a round trip each)",
 			handle: handleKeyTransactionList,
 		},
 		{
@@ -251,7 +263,9 @@ func Routes() []Route {
 			Path: "/alerts_conditions", Fidelity: Approximate,
 			Note: "asNrqlConditionsSearch (APM, browser, mobile and servers conditions in their NRQL form): `id`, `name`, " +
 				"`enabled`, `runbook_url`, `terms` and `violation_close_timer` are kept; `entities`, `metric`, `condition_scope`, " +
-				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`",
+				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`: " +
+				"`sourceProduct` is NerdGraph's only origin field and says APM for key-transaction (`apm_kt_metric`) and JVM " +
+				"(`apm_jvm_metric`) conditions too, so they cannot be told apart",
 			handle: handleConditionList,
 		},
 		{
@@ -295,16 +309,23 @@ func Routes() []Route {
 			Note: "NRQL over NrAiIncident (New Relic's named replacement), last 30 days without `start_date`, newest first, " +
 				"read once per key and `start_date` for `cache.list_ttl` (the pages a client follows come from one read), " +
 				"no rel=\"last\" as in REST; `label` is the incident title; `entity.group_id` and `links.incident_id` have no " +
-				"source and are omitted",
+				"source and are omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
+				"the same id string (whether NrAiIncident's incidentId equals the id in NerdGraph issues' incidentIds is " +
+				"unverified: no published recording shows both); more than 5000 incidents are read 5000 a round trip, newest " +
+				"first (incidents whose last events share one millisecond beyond 5000 are served from the newest with " +
+				"`X-V2bridge-Degraded`)",
 			handle: handleViolations,
 		},
 		{
-			Name: "alerts_incidents.list", Operations: []string{"Incidents"}, Methods: []string{http.MethodGet},
+			Name: "alerts_incidents.list", Operations: []string{"Incidents", "Policies"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_incidents", Fidelity: Approximate,
 			Note: "NerdGraph issues of the last 30 days (REST's incidents were renamed issues), read once a round trip per " +
 				"NerdGraph page of issues and kept per key and filter for `cache.list_ttl` (later pages and repeats cost none): ids are surrogates of the " +
-				"issue ids, `links.violations` are the issue's incident ids (the violation ids of alerts_violations), " +
-				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed",
+				"issue ids, `links.violations` are the issue's incident ids (published aiIssues answers show them as UUIDs, " +
+				"given stable surrogate ids; that they are NrAiIncident's incidentId, hence alerts_violations' ids, is " +
+				"unverified), " +
+				"`links.policy_id` the first of its policies; correlated issues spanning policies cannot be expressed; " +
+				"`incident_preference` from every page of the account's policies (a round trip per further 100)",
 			handle: handleIncidents,
 		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
@@ -503,4 +524,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	b = append(b, ", upstream;dur="...)
 	b = appendMS(b, st.calls.Elapsed())
 	st.hdr.set(h, "Server-Timing", string(b))
+	if capped := st.caps.String(); capped != "" {
+		st.hdr.set(h, "X-V2bridge-Degraded", capped)
+	}
 }

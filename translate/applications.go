@@ -110,6 +110,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, r App
 	if err != nil {
 		return nil, Paging{}, err
 	}
+	page.completeInventory(ctx, t, c)
 	if page.next != nil {
 		t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(r.Page+1)), *page.next)
 	}
@@ -164,7 +165,9 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 	key := t.writeScoped(c, "apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
 	var all []v2.Application
 	if v, ok := t.lists.Get(key); ok {
-		all = v.([]v2.Application)
+		f := v.(filteredApps)
+		all = f.apps
+		noteCaps(ctx, f.caps)
 	} else {
 		page, err := t.appListPage(ctx, c, query, nil)
 		if err != nil {
@@ -181,12 +184,13 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 				next = res.NextCursor
 			}
 		}
+		page.completeInventory(ctx, t, c)
 		for _, a := range page.build(c.AccountID, false) {
 			if r.matches(&a, page.inventory[a.ID]) {
 				all = append(all, a)
 			}
 		}
-		t.lists.Set(key, all)
+		t.lists.Set(key, filteredApps{apps: all, caps: page.caps})
 	}
 	last := (len(all) + PageSize - 1) / PageSize
 	if last < 1 {
@@ -202,6 +206,13 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 	}
 	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
 		Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
+}
+
+// filteredApps is a post-filtered application list in the list cache, with the caps
+// its inventory met (noted again on every page served from it).
+type filteredApps struct {
+	apps []v2.Application
+	caps []Cap
 }
 
 func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {
@@ -240,6 +251,10 @@ type appPage struct {
 	next      *string
 	browsers  map[int64]browserInfo
 	inventory map[int64]*appInventory
+	// invFull: the account-wide inventory came back with NRQL's 5000 facets, so it
+	// may lack applications (completeInventory reads theirs again).
+	invFull bool
+	caps    []Cap
 }
 
 func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cursor *string) (*appPage, error) {
@@ -247,7 +262,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	if err != nil {
 		return nil, err
 	}
-	inv, err := inventoryNRQL(0, t.until())
+	inv, err := inventoryNRQL(nil, t.until())
 	if err != nil {
 		return nil, err
 	}
@@ -284,9 +299,78 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		}
 	}
 	if acct := actor.GetAccount(); acct != nil && acct.Inventory != nil {
-		p.inventory = parseInventory(ctx, t, acct.Inventory.Results)
+		var rows int
+		p.inventory, rows = parseInventory(ctx, t, acct.Inventory.Results)
+		p.invFull = rows >= MaxFacets
 	}
 	return p, nil
+}
+
+// completeInventory replaces a full account-wide inventory (5000 facets: some
+// applications' instances may be missing) by one read for the page's applications
+// (inventoryFor); an application that alone fills 5000 facets is declared.
+func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
+	if !p.invFull {
+		return
+	}
+	ids := make([]int64, 0, len(p.apps))
+	for _, f := range p.apps {
+		ids = append(ids, appIDOf(f))
+	}
+	inv, capped, err := t.inventoryFor(ctx, c, ids)
+	if err != nil {
+		t.warn(ctx, "application inventory", err)
+		capped = true // what is left is the capped account-wide read
+	} else {
+		p.inventory = inv
+	}
+	p.invFull = false
+	if capped {
+		p.caps = []Cap{CapInventory}
+		noteCap(ctx, CapInventory)
+	}
+}
+
+// inventoryFor reads the inventory of the applications ids: one query for all of them,
+// and when it comes back with 5000 facets, one per half of the ids, recursively (a
+// round trip each). capped is true when a single application has 5000 facets or more
+// (its inventory is then the 5000 most recently seen).
+func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (inv map[int64]*appInventory, capped bool, err error) {
+	inv = map[int64]*appInventory{}
+	until := t.until()
+	var read func(ids []int64) error
+	read = func(ids []int64) error {
+		if len(ids) == 0 {
+			return nil
+		}
+		q, err := inventoryNRQL(ids, until)
+		if err != nil {
+			return err
+		}
+		resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
+		if err != nil {
+			return fmt.Errorf("inventory of %d applications: %w", len(ids), err)
+		}
+		var results []*json.RawMessage
+		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
+			results = acct.Nrql.Results
+		}
+		if len(results) >= MaxFacets && len(ids) > 1 {
+			half := len(ids) / 2
+			if err := read(ids[:half]); err != nil {
+				return err
+			}
+			return read(ids[half:])
+		}
+		part, rows := parseInventoryRows(ctx, t, results)
+		capped = capped || rows >= MaxFacets
+		for id, a := range part {
+			inv[id] = a
+		}
+		return nil
+	}
+	err = read(ids)
+	return inv, capped, err
 }
 
 // addApps adds the APM applications of a search page (any other entity type skipped).
@@ -379,6 +463,10 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			if tp <= 0 {
 				rt, tp = deref(s.NonWebResponseTimeAverage), deref(s.NonWebThroughput)
 			}
+			// errorRate is already a percent, as the host summaries' 100×errors/calls: "the
+			// percentage of responses to all transactions with an error" (schema description,
+			// newrelic-client-go pkg/entities/types.go); tests/contracts
+			// TestErrorRateIsAPercentEverywhere pins it.
 			a.Summary = &v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
@@ -411,18 +499,40 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	return a
 }
 
+// inventoryRow is one row of inventoryNRQL.
+type inventoryRow struct {
+	Facet    []rawFacet `json:"facet"`
+	LastSeen float64    `json:"lastSeen"`
+}
+
 // parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
-// realAgentId) facet with lastSeen in epoch milliseconds.
-func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) map[int64]*appInventory {
-	inv := map[int64]*appInventory{}
-	var rows []struct {
-		Facet    []rawFacet `json:"facet"`
-		LastSeen float64    `json:"lastSeen"`
-	}
+// realAgentId) facet with lastSeen in epoch milliseconds. It also returns how many
+// rows there were (5000: the facets may have been cut, translate/caps.go).
+func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
+	var rows []inventoryRow
 	if err := json.Unmarshal(results, &rows); err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
-		return inv
+		return map[int64]*appInventory{}, 0
 	}
+	return inventoryOf(ctx, t, rows), len(rows)
+}
+
+// parseInventoryRows is parseInventory over NrqlQuery's results (a value per row).
+func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawMessage) (map[int64]*appInventory, int) {
+	rows := make([]inventoryRow, 0, len(results))
+	for _, r := range results {
+		var row inventoryRow
+		if r == nil || json.Unmarshal(*r, &row) != nil {
+			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
+			continue
+		}
+		rows = append(rows, row)
+	}
+	return inventoryOf(ctx, t, rows), len(results)
+}
+
+func inventoryOf(ctx context.Context, t *Translator, rows []inventoryRow) map[int64]*appInventory {
+	inv := map[int64]*appInventory{}
 	for _, row := range rows {
 		if len(row.Facet) != 3 {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", len(row.Facet)))
@@ -518,12 +628,12 @@ func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*
 			return v.(*v2.ApplicationShow), nil
 		}
 	}
-	a, err := t.application(ctx, c, id)
+	a, _, capped, err := t.readApplication(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
 	doc := &v2.ApplicationShow{Application: *a}
-	if t.entities != nil {
+	if t.entities != nil && !capped { // a capped answer is read again, and declared, each time
 		doc.Share()
 		t.entities.Set(key, doc)
 	}
@@ -551,23 +661,31 @@ func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.A
 
 // applicationWithBrowser also returns the injected browser application, if any.
 func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, error) {
+	a, b, _, err := t.readApplication(ctx, c, id)
+	return a, b, err
+}
+
+// readApplication is applicationWithBrowser, and whether the application's inventory
+// met NRQL's 5000 facets (5000 or more agent instances in 10 minutes: its links are
+// the 5000 most recently seen; noted on ctx).
+func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, bool, error) {
 	if id <= 0 {
-		return nil, nil, ErrApplicationNotFound()
+		return nil, nil, false, ErrApplicationNotFound()
 	}
-	inv, err := inventoryNRQL(id, t.until())
+	inv, err := inventoryNRQL([]int64{id}, t.until())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	resp, err := ng.AppShow(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id), int(c.AccountID), inv)
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.entity.browser") {
-			return nil, nil, fmt.Errorf("application %d: %w", id, err)
+			return nil, nil, false, fmt.Errorf("application %d: %w", id, err)
 		}
 		t.warn(ctx, "application enrichment", err)
 	}
 	ent := resp.GetActor().GetEntity()
 	if ent == nil || !ent.IsApmApplication() || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
-		return nil, nil, ErrApplicationNotFound()
+		return nil, nil, false, ErrApplicationNotFound()
 	}
 	var browser *browserInfo
 	if rel := ent.Browser; rel != nil {
@@ -587,11 +705,16 @@ func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id in
 		}
 	}
 	var invMap map[int64]*appInventory
+	capped := false
 	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Inventory != nil {
-		invMap = parseInventory(ctx, t, acct.Inventory.Results)
+		var rows int
+		invMap, rows = parseInventory(ctx, t, acct.Inventory.Results)
+		if capped = rows >= MaxFacets; capped {
+			noteCap(ctx, CapInventory)
+		}
 	}
 	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
-	return &a, browser, nil
+	return &a, browser, capped, nil
 }
 
 func deref[T any](p *T) T {

@@ -372,10 +372,13 @@ func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID 
 		if err != nil {
 			return nil, Paging{}, fmt.Errorf("nrql conditions: %w", err)
 		}
-		s := resp.GetActor().GetAccount().GetAlerts().GetNrqlConditionsSearch()
-		if s == nil {
+		// actor, account and alerts are nullable in NerdGraph's schema: a null is no
+		// conditions, never a nil dereference.
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.NrqlConditionsSearch == nil {
 			break
 		}
+		s := a.Account.Alerts.NrqlConditionsSearch
 		for _, f := range s.NrqlConditions {
 			if f != nil && f.GetPolicyId() == pid {
 				all = append(all, nrqlConditionOf(f))
@@ -492,7 +495,11 @@ func (t *Translator) nrqlCondition(ctx context.Context, c Caller, id int64) (ng.
 		}
 		return nil, fmt.Errorf("nrql condition %d: %w", id, err)
 	}
-	f := resp.GetActor().GetAccount().GetAlerts().GetNrqlCondition()
+	a := resp.GetActor()
+	if a == nil || a.Account == nil || a.Account.Alerts == nil {
+		return nil, ErrConditionNotFound()
+	}
+	f := a.Account.Alerts.GetNrqlCondition()
 	if f == nil || *f == nil {
 		return nil, ErrConditionNotFound()
 	}
@@ -581,12 +588,52 @@ func (t *Translator) DeleteNrqlCondition(ctx context.Context, c Caller, id int64
 	return &v2.NrqlConditionShow{Condition: nrqlConditionOf(cur)}, nil
 }
 
-// legacyTypes are REST's condition types of the products /alerts_conditions covered.
-// APM is ambiguous (application, key transaction or JVM metric); apm_app_metric is
-// the common case.
-var legacyTypes = map[ng.AlertsAsNrqlSourceProduct]string{
-	ng.AlertsAsNrqlSourceProductApm: "apm_app_metric", ng.AlertsAsNrqlSourceProductBrowser: "browser_metric",
-	ng.AlertsAsNrqlSourceProductMobile: "mobile_metric", ng.AlertsAsNrqlSourceProductServers: "servers_metric",
+// legacySources is, for every AlertsAsNrqlSourceProduct (the only field of an
+// AlertsAsNrqlCondition that says where a condition came from: the real schema,
+// /work/shared/nerdgraph/full/nerdgraph-2026-04-19.graphql, gives it no metric, entity
+// list or REST type), the REST v2 `type` GET /v2/alerts_conditions reports, or "" for
+// products whose conditions that route never listed. REST's types are apm_app_metric,
+// apm_kt_metric, apm_jvm_metric, browser_metric, mobile_metric and servers_metric
+// (https://docs.newrelic.com/docs/alerts/rest-api-alerts/new-relic-alerts-rest-api/alerts-conditions-api-field-names#type).
+// APM covers three of them, and nothing NerdGraph returns tells them apart: no
+// published asNrqlConditionsSearch answer shows how a key-transaction or JVM condition
+// is rendered (tests/contracts/README.md), so the NRQL text is no evidence either. APM
+// conditions are reported as apm_app_metric, the common case, and the route's fidelity
+// note says so.
+var legacySources = []struct {
+	product  ng.AlertsAsNrqlSourceProduct
+	restType string
+	why      string
+}{
+	{ng.AlertsAsNrqlSourceProductApm, "apm_app_metric", "APM metric conditions; apm_kt_metric and apm_jvm_metric are indistinguishable"},
+	{ng.AlertsAsNrqlSourceProductBrowser, "browser_metric", "browser metric conditions"},
+	{ng.AlertsAsNrqlSourceProductMobile, "mobile_metric", "mobile metric conditions"},
+	{ng.AlertsAsNrqlSourceProductServers, "servers_metric", "legacy Servers conditions"},
+	{ng.AlertsAsNrqlSourceProductNrql, "", "REST listed NRQL conditions at /v2/alerts_nrql_conditions"},
+	{ng.AlertsAsNrqlSourceProductInfrastructure, "", "REST v2 never had infrastructure conditions (Infrastructure alerts API)"},
+	{ng.AlertsAsNrqlSourceProductSynthetics, "", "REST listed them at /v2/alerts_synthetics_conditions"},
+}
+
+// legacyType is REST's condition type of a source product ("" when the product's
+// conditions are not REST v2 /alerts_conditions conditions).
+func legacyType(p ng.AlertsAsNrqlSourceProduct) string {
+	for _, s := range legacySources {
+		if s.product == p {
+			return s.restType
+		}
+	}
+	return ""
+}
+
+// legacyProducts are the source products GET /v2/alerts_conditions lists.
+func legacyProducts() []ng.AlertsAsNrqlSourceProduct {
+	var out []ng.AlertsAsNrqlSourceProduct
+	for _, s := range legacySources {
+		if s.restType != "" {
+			out = append(out, s.product)
+		}
+	}
+	return out
 }
 
 // ListConditions answers GET /v2/alerts_conditions?policy_id= from the NRQL form of
@@ -594,9 +641,7 @@ var legacyTypes = map[ng.AlertsAsNrqlSourceProduct]string{
 func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.ConditionList, Paging, error) {
 	page = max(page, 1)
 	pid := policyIDParam(policyID)
-	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{PolicyId: &pid, SourceProduct: []ng.AlertsAsNrqlSourceProduct{
-		ng.AlertsAsNrqlSourceProductApm, ng.AlertsAsNrqlSourceProductBrowser, ng.AlertsAsNrqlSourceProductMobile,
-		ng.AlertsAsNrqlSourceProductServers}}
+	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{PolicyId: &pid, SourceProduct: legacyProducts()}
 	var all []v2.Condition
 	var cursor *string
 	for {
@@ -604,16 +649,17 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 		if err != nil {
 			return nil, Paging{}, fmt.Errorf("alert conditions: %w", err)
 		}
-		s := resp.GetActor().GetAccount().GetAlerts().GetAsNrqlConditionsSearch()
-		if s == nil {
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.AsNrqlConditionsSearch == nil {
 			break
 		}
+		s := a.Account.Alerts.AsNrqlConditionsSearch
 		for _, f := range s.NrqlConditions {
 			if f == nil || f.GetPolicyId() != pid {
 				continue
 			}
-			typ, ok := legacyTypes[f.GetSourceProduct()]
-			if !ok {
+			typ := legacyType(f.GetSourceProduct())
+			if typ == "" {
 				continue
 			}
 			id, _ := strconv.ParseInt(f.GetId(), 10, 64)

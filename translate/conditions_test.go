@@ -109,3 +109,52 @@ func TestConditionParts(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacyTypeBySourceProduct walks every AlertsAsNrqlSourceProduct of the generated
+// enum: each has a decided REST type (or none), REST's types appear once each except
+// the two APM types NerdGraph cannot tell apart, and the criteria ask exactly for the
+// products that have one.
+func TestLegacyTypeBySourceProduct(t *testing.T) {
+	want := map[ng.AlertsAsNrqlSourceProduct]string{
+		ng.AlertsAsNrqlSourceProductApm:            "apm_app_metric",
+		ng.AlertsAsNrqlSourceProductBrowser:        "browser_metric",
+		ng.AlertsAsNrqlSourceProductMobile:         "mobile_metric",
+		ng.AlertsAsNrqlSourceProductServers:        "servers_metric",
+		ng.AlertsAsNrqlSourceProductNrql:           "",
+		ng.AlertsAsNrqlSourceProductInfrastructure: "",
+		ng.AlertsAsNrqlSourceProductSynthetics:     "",
+	}
+	if len(legacySources) != len(ng.AllAlertsAsNrqlSourceProduct) {
+		t.Errorf("%d rows for %d source products", len(legacySources), len(ng.AllAlertsAsNrqlSourceProduct))
+	}
+	var asked []ng.AlertsAsNrqlSourceProduct
+	for _, p := range ng.AllAlertsAsNrqlSourceProduct {
+		w, ok := want[p]
+		if !ok {
+			t.Errorf("source product %s has no decided REST type", p)
+			continue
+		}
+		if got := legacyType(p); got != w {
+			t.Errorf("legacyType(%s) = %q, want %q", p, got, w)
+		}
+		if w != "" {
+			asked = append(asked, p)
+		}
+	}
+	got := legacyProducts()
+	if len(got) != len(asked) {
+		t.Fatalf("criteria ask for %v, want %v", got, asked)
+	}
+	for _, p := range asked {
+		found := false
+		for _, g := range got {
+			found = found || g == p
+		}
+		if !found {
+			t.Errorf("criteria omit %s", p)
+		}
+	}
+	if legacyType("SOMETHING_NEW") != "" {
+		t.Error("an unknown source product must not be listed")
+	}
+}

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	gocache "github.com/patrickmn/go-cache"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -101,15 +105,18 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	if err := in.Validate(received); err != nil {
 		return nil, err
 	}
-	if in.Timestamp != nil {
-		// REST required a caller's timestamp to be later than the latest deployment.
-		list, err := t.deployments(ctx, c, appID)
+	if in.AppName == "" {
+		// Check-then-write is serialised per application within this replica, so two
+		// concurrent POSTs cannot both pass the "later than the latest" rule.
+		unlock, err := t.deploys.lock(ctx, c.AccountID, appID)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
 		}
-		if len(list) > 0 && !in.Timestamp.After(list[0].Timestamp) {
-			return nil, &v2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
-				v2.FormatTime(list[0].Timestamp) + ")"}
+		defer unlock()
+		if in.Timestamp != nil {
+			if err := t.checkLaterThanLatest(ctx, c, appID, *in.Timestamp); err != nil {
+				return nil, err
+			}
 		}
 	}
 	at := received
@@ -128,10 +135,11 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 		}
 		dep := resp.ChangeTrackingCreateDeployment
 		if dep == nil {
-			return nil, ErrWriteOutcomeUnknown(502, "deployment", "GET .../deployments.json")
+			return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
+		t.deploys.remember(c, d, t.now())
 		return &v2.DeploymentShow{Deployment: d}, nil
 	}
 	var query string
@@ -162,7 +170,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	}
 	ev := resp.GetChangeTrackingCreateEvent().GetChangeTrackingEvent()
 	if ev == nil || *ev == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "deployment", "GET .../deployments.json")
+		return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	}
 	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
 	d.Timestamp = time.UnixMilli((*ev).GetTimestamp()).UTC()
@@ -171,7 +179,21 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 			d.ApplicationID = int64(*f.GetApplicationId())
 		}
 	}
+	if d.ApplicationID != 0 {
+		t.deploys.remember(c, d, t.now())
+	}
 	return &v2.DeploymentShow{Deployment: d}, nil
+}
+
+// deploymentCheck is how a caller finds out whether a deployment with an unknown
+// outcome was recorded: the list, which shows it only once NRDB has ingested it (this
+// replica does not know it was recorded, so cannot merge it in).
+func deploymentCheck(appID int64) string {
+	path := "GET .../deployments.json"
+	if appID != 0 {
+		path = "GET /v2/applications/" + strconv.FormatInt(appID, 10) + "/deployments.json"
+	}
+	return path + " (a new deployment can take a few minutes to be listed)"
 }
 
 // writeError maps a failed mutation: answers that may hide an applied write say so.
@@ -182,9 +204,9 @@ func writeError(err error, appID int64) error {
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, "deployment", "GET /v2/applications/"+fmt.Sprint(appID)+"/deployments.json")
+		return ErrWriteOutcomeUnknown(504, "deployment", deploymentCheck(appID))
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, "deployment", "GET /v2/applications/"+fmt.Sprint(appID)+"/deployments.json")
+		return ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	case ng.KindInvalid, ng.KindNotFound:
 		for _, e := range ge.Errors {
 			if strings.Contains(e.Message, "matched 0") || strings.Contains(e.Message, "not found") {
@@ -200,64 +222,283 @@ func writeError(err error, appID int64) error {
 	return err
 }
 
-// ListDeployments answers GET .../deployments, newest first.
-func (t *Translator) ListDeployments(ctx context.Context, c Caller, appID int64, page int) (*v2.DeploymentList, Paging, error) {
-	all, err := t.deployments(ctx, c, appID)
-	if err != nil {
-		return nil, Paging{}, err
-	}
-	page = max(page, 1)
-	items, paging := pageOf(all, page, PageSize)
-	return &v2.DeploymentList{Deployments: items}, paging, nil
+// Reading deployments back (NRDB limits and how they are read through):
+//
+//   - A raw NRQL SELECT returns at most 5000 rows (LIMIT MAX), newest first. A busy
+//     application can have more deployments in DeploymentWindow; when an answer is
+//     full, the next read asks for the rows up to and including the oldest millisecond
+//     seen (UNTIL oldest+1 ms), dropping the rows already read, until an answer is not
+//     full. At most deploymentReads reads are made; a list cut there, or stuck on more
+//     than 5000 deployments in one millisecond, is answered with what was read and
+//     declared with CapDeployments (the gateway's X-V2bridge-Degraded header).
+//   - Change events reach NRQL some time after NerdGraph acknowledges them (ingest
+//     latency). The deployments this replica recorded are remembered for
+//     DeploymentMemory per caller and application: they are merged into lists until
+//     NRQL returns them (same surrogate id, so never twice) and count as the latest
+//     deployment for REST's "later than the most recent deployment" rule.
+//   - changeTrackingSearch (actor.changeTracking, filter accountIds/query/timeWindow/
+//     limit) is not used: it returns ChangeTrackingEvent rows only, so deployments
+//     recorded with changeTrackingCreateDeployment (the Deployment event type) would be
+//     missing (newrelic/docs-website src/content/docs/change-tracking/query-data.mdx
+//     names deploymentSearch for those); its filter has no cursor, so more than one
+//     answer's worth is read by splitting the time window exactly as with NRQL; its
+//     answer size is documented only as "1,000 change events per query by default"
+//     with no maximum; its query language is documented only by examples (no quoting
+//     rules to build it safely from an application guid); and nothing documents that
+//     it sees an event sooner than NRQL does, so it would not remove the ingest race.
+
+// deploymentReads bounds the NRQL reads of one deployments list (100,000 rows).
+const deploymentReads = 20
+
+// DeploymentMemory is how long a replica remembers the deployments it recorded: far
+// longer than NRDB's ingest latency (New Relic's own streaming alerts wait 2 minutes
+// for late data by default: docs-website
+// src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx).
+const DeploymentMemory = 10 * time.Minute
+
+// DeploymentListing is one page of an application's deployments.
+type DeploymentListing struct {
+	Doc    *v2.DeploymentList
+	Paging Paging
 }
 
-func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]v2.Deployment, error) {
-	guid := AppGUID(c.AccountID, DomainAPM, appID)
-	until := t.now().UTC().Add(time.Minute).Truncate(time.Minute)
-	var n NRQL
-	n.Raw("SELECT timestamp, deploymentId, changeTrackingId, version, changelog, description, user FROM ChangeTrackingEvent, Deployment WHERE entity.guid = ").
-		Str(guid).Raw(" AND (eventType() = 'Deployment' OR category = 'Deployment') ").Range(until.Add(-DeploymentWindow), until).Raw(" LIMIT MAX")
-	q, err := n.Build()
+// ListDeployments answers GET .../deployments, newest first.
+func (t *Translator) ListDeployments(ctx context.Context, c Caller, appID int64, page int) (*DeploymentListing, error) {
+	all, err := t.deployments(ctx, c, appID)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := ng.Deployments(ctx, t.client, guid, int(c.AccountID), q)
+	page = max(page, 1)
+	items, paging := pageOf(all, page, PageSize)
+	return &DeploymentListing{Doc: &v2.DeploymentList{Deployments: items}, Paging: paging}, nil
+}
+
+// checkLaterThanLatest applies REST's rule that a caller's timestamp be later than the
+// application's latest deployment: the newest NRQL row or the newest deployment this
+// replica recorded, whichever is later (NRQL may not have that one yet).
+func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID int64, ts time.Time) error {
+	rows, _, err := t.deploymentRows(ctx, c, appID, t.deploymentsUntil(), 1)
 	if err != nil {
-		return nil, fmt.Errorf("deployments of %d: %w", appID, err)
+		return err
 	}
-	ent := resp.GetActor().GetEntity()
-	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
-		return nil, ErrApplicationNotFound()
+	var latest time.Time
+	if len(rows) > 0 {
+		latest = rows[0].Timestamp
 	}
+	for _, d := range t.deploys.recalled(c, appID, t.now()) {
+		if d.Timestamp.After(latest) {
+			latest = d.Timestamp
+		}
+	}
+	if !latest.IsZero() && !ts.After(latest) {
+		return &v2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
+			v2.FormatTime(latest) + ")"}
+	}
+	return nil
+}
+
+func (t *Translator) deploymentsUntil() time.Time {
+	return t.now().UTC().Add(time.Minute).Truncate(time.Minute)
+}
+
+// deployments reads every deployment of the window (see the notes above), merges the
+// ones this replica recorded that NRQL does not have yet, and sorts newest first.
+func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]v2.Deployment, error) {
+	until := t.deploymentsUntil()
+	since := until.Add(-DeploymentWindow)
+	seen := map[string]bool{}
 	var out []v2.Deployment
-	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Deployments != nil {
-		for _, row := range acct.Deployments.Results {
-			if row == nil {
-				continue
+	for read := 1; ; read++ {
+		rows, keys, err := t.deploymentRows(ctx, c, appID, until, MaxFacets)
+		if err != nil {
+			return nil, err
+		}
+		for i, d := range rows {
+			if !seen[keys[i]] {
+				seen[keys[i]] = true
+				out = append(out, d)
 			}
-			var r struct {
-				Timestamp        float64 `json:"timestamp"`
-				DeploymentID     *string `json:"deploymentId"`
-				ChangeTrackingID *string `json:"changeTrackingId"`
-				Version          string  `json:"version"`
-				Changelog        *string `json:"changelog"`
-				Description      *string `json:"description"`
-				User             *string `json:"user"`
-			}
-			if err := json.Unmarshal(*row, &r); err != nil {
-				return nil, fmt.Errorf("deployment row: %w", err)
-			}
-			key := deref(r.ChangeTrackingID)
-			if r.DeploymentID != nil {
-				key = *r.DeploymentID
-			}
-			out = append(out, v2.Deployment{
-				ID: SurrogateID("deployment", c.AccountID, key), Revision: r.Version, Changelog: r.Changelog,
-				Description: r.Description, User: r.User, ApplicationID: appID,
-				Timestamp: time.UnixMilli(int64(r.Timestamp)).UTC(),
-			})
+		}
+		if len(rows) < MaxFacets {
+			break
+		}
+		next := rows[len(rows)-1].Timestamp.Add(time.Millisecond)
+		if read == deploymentReads || !next.Before(until) || !next.After(since) {
+			noteCap(ctx, CapDeployments)
+			break
+		}
+		until = next
+	}
+	ids := make(map[int64]bool, len(out))
+	for _, d := range out {
+		ids[d.ID] = true
+	}
+	for _, d := range t.deploys.recalled(c, appID, t.now()) {
+		if !ids[d.ID] && !d.Timestamp.Before(since) {
+			out = append(out, d)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Timestamp.After(out[j].Timestamp) })
 	return out, nil
+}
+
+// deploymentRow is one NRQL row of either event type. Both carry the deployment's
+// version in `version`: the Deployment event type documents it (docs-website
+// src/data-dictionary/events/Deployment/version.md; there is no `revision`
+// attribute), and changeTrackingCreateEvent stores categoryFields.deployment.version
+// under it (src/content/docs/change-tracking/change-tracking-events.mdx). A Deployment
+// row is identified by deploymentId, a ChangeTrackingEvent row by changeTrackingId.
+type deploymentRow struct {
+	Timestamp        float64 `json:"timestamp"`
+	DeploymentID     *string `json:"deploymentId"`
+	ChangeTrackingID *string `json:"changeTrackingId"`
+	Version          *string `json:"version"`
+	Changelog        *string `json:"changelog"`
+	Description      *string `json:"description"`
+	User             *string `json:"user"`
+}
+
+// deploymentRows reads the newest limit deployments before until (and after
+// until-DeploymentWindow-1m), newest first, with a dedup key per row.
+func (t *Translator) deploymentRows(ctx context.Context, c Caller, appID int64, until time.Time, limit int) ([]v2.Deployment, []string, error) {
+	guid := AppGUID(c.AccountID, DomainAPM, appID)
+	since := t.deploymentsUntil().Add(-DeploymentWindow)
+	var n NRQL
+	n.Raw("SELECT timestamp, deploymentId, changeTrackingId, version, changelog, description, user FROM ChangeTrackingEvent, Deployment WHERE entity.guid = ").
+		Str(guid).Raw(" AND (eventType() = 'Deployment' OR category = 'Deployment') ").Range(since, until)
+	if limit >= MaxFacets {
+		n.Raw(" LIMIT MAX")
+	} else {
+		n.Raw(" LIMIT ").Int(int64(limit))
+	}
+	q, err := n.Build()
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := ng.Deployments(ctx, t.client, guid, int(c.AccountID), q)
+	if err != nil {
+		return nil, nil, fmt.Errorf("deployments of %d: %w", appID, err)
+	}
+	ent := resp.GetActor().GetEntity()
+	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+		return nil, nil, ErrApplicationNotFound()
+	}
+	acct := resp.GetActor().GetAccount()
+	if acct == nil || acct.Deployments == nil {
+		return nil, nil, nil
+	}
+	out := make([]v2.Deployment, 0, len(acct.Deployments.Results))
+	keys := make([]string, 0, len(acct.Deployments.Results))
+	for _, raw := range acct.Deployments.Results {
+		if raw == nil {
+			continue
+		}
+		var r deploymentRow
+		if err := json.Unmarshal(*raw, &r); err != nil {
+			return nil, nil, fmt.Errorf("deployment row: %w", err)
+		}
+		key := deref(r.ChangeTrackingID)
+		if r.DeploymentID != nil {
+			key = *r.DeploymentID
+		}
+		dedup := key
+		if dedup == "" {
+			dedup = string(*raw) // no id: the row itself
+		}
+		out = append(out, v2.Deployment{
+			ID: SurrogateID("deployment", c.AccountID, key), Revision: deref(r.Version), Changelog: r.Changelog,
+			Description: r.Description, User: r.User, ApplicationID: appID,
+			Timestamp: time.UnixMilli(int64(r.Timestamp)).UTC(),
+		})
+		keys = append(keys, dedup)
+	}
+	return out, keys, nil
+}
+
+// deployLedger is a replica's memory of its own deployment writes: a lock per
+// application (check-then-write) and the deployments recorded in the last
+// DeploymentMemory per caller and application.
+type deployLedger struct {
+	mu     sync.Mutex
+	locks  map[string]*appLock
+	recent *gocache.Cache // caller key → []recordedDeployment
+}
+
+type appLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+type recordedDeployment struct {
+	d  v2.Deployment
+	at time.Time // when it was recorded (translator clock)
+}
+
+func newDeployLedger() *deployLedger {
+	return &deployLedger{locks: map[string]*appLock{}, recent: gocache.New(DeploymentMemory, 2*DeploymentMemory)}
+}
+
+// lock waits for the application's lock (or ctx) and returns its release.
+func (l *deployLedger) lock(ctx context.Context, accountID, appID int64) (func(), error) {
+	key := strconv.FormatInt(accountID, 10) + "|" + strconv.FormatInt(appID, 10)
+	l.mu.Lock()
+	al := l.locks[key]
+	if al == nil {
+		al = &appLock{ch: make(chan struct{}, 1)}
+		l.locks[key] = al
+	}
+	al.refs++
+	l.mu.Unlock()
+	release := func() {
+		l.mu.Lock()
+		if al.refs--; al.refs == 0 {
+			delete(l.locks, key)
+		}
+		l.mu.Unlock()
+	}
+	select {
+	case al.ch <- struct{}{}:
+		return func() { <-al.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+func recentKey(c Caller, appID int64) string {
+	return c.cacheKey("deployments", strconv.FormatInt(appID, 10))
+}
+
+// remember keeps d (recorded at now) for DeploymentMemory.
+func (l *deployLedger) remember(c Caller, d v2.Deployment, now time.Time) {
+	key := recentKey(c, d.ApplicationID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var kept []recordedDeployment
+	if v, ok := l.recent.Get(key); ok {
+		for _, r := range v.([]recordedDeployment) {
+			if now.Sub(r.at) < DeploymentMemory {
+				kept = append(kept, r)
+			}
+		}
+	}
+	l.recent.SetDefault(key, append(kept, recordedDeployment{d: d, at: now}))
+}
+
+// recalled returns the deployments of the application recorded by this replica for
+// the caller in the last DeploymentMemory.
+func (l *deployLedger) recalled(c Caller, appID int64, now time.Time) []v2.Deployment {
+	l.mu.Lock()
+	v, ok := l.recent.Get(recentKey(c, appID))
+	l.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	var out []v2.Deployment
+	for _, r := range v.([]recordedDeployment) {
+		if now.Sub(r.at) < DeploymentMemory {
+			out = append(out, r.d)
+		}
+	}
+	return out
 }

@@ -38,7 +38,7 @@ func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	f("sum(newrelic.timeslice.value)", "Apdex", "apdex_t")
 	f("sum(newrelic.timeslice.value['totalExclusive'])", "Apdex", "apdex_f")
 	n.Raw("uniqueCount(realAgentId) AS 'instances' FROM Metric WHERE appId = ").Int(appID).
-		Raw(" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
+		Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
 		Raw(" FACET "+facet+" ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }
@@ -109,6 +109,11 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	acct := resp.GetActor().GetAccount()
 	if acct == nil {
 		return out, nil
+	}
+	// FACET host and FACET realAgentId, host keep at most 5000 facets (translate/caps.go):
+	// an application with more hosts or instances is served from those kept, declared.
+	if acct.Instances != nil && len(acct.Instances.Results) >= MaxFacets || acct.Hosts != nil && len(acct.Hosts.Results) >= MaxFacets {
+		noteCap(ctx, CapHosts)
 	}
 	instancesOf := map[string][]int64{}
 	if acct.Instances != nil {

@@ -23,9 +23,9 @@ const DefaultIncidentWindow = 30 * 24 * time.Hour
 
 // Incidents answers GET /v2/alerts_incidents from NerdGraph issues (New Relic's rename
 // of incidents), with incident_preference from the policies fetched in the same
-// document. The matches are read once (a round trip per NerdGraph page of issues) and
-// kept per caller and filter for ListTTL, so the following pages and repeats within it
-// cost none.
+// document. The matches are read once (a round trip per NerdGraph page of issues, and
+// one per further page of policies) and kept per caller and filter for ListTTL, so the
+// following pages and repeats within it cost none.
 func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest) (*v2.IncidentList, Paging, error) {
 	key := c.cacheKey("incidents", strconv.FormatBool(r.OnlyOpen), strconv.FormatBool(r.ExcludeViolations))
 	var all []v2.Incident
@@ -53,8 +53,8 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 	tw := ng.TimeWindowInput{StartTime: now.Add(-DefaultIncidentWindow).UnixMilli(), EndTime: now.UnixMilli()}
 	prefs := map[string]string{}
 	var all []v2.Incident
-	var cursor *string
-	for {
+	var cursor, policyCursor *string
+	for first := true; ; first = false {
 		resp, err := ng.Incidents(ctx, t.client, int(c.AccountID), filter, tw, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("incidents: %w", err)
@@ -63,15 +63,21 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 		if acct == nil {
 			break
 		}
-		if ps := acct.GetAlerts().GetPoliciesSearch(); ps != nil {
-			for _, p := range ps.Policies {
-				prefs[p.Id] = string(p.IncidentPreference)
+		// Account.alerts and Account.aiIssues are nullable in NerdGraph's schema; a null
+		// is no policies or no issues, never a nil dereference (tests/contracts).
+		if al := acct.GetAlerts(); al != nil && first {
+			if ps := al.GetPoliciesSearch(); ps != nil {
+				for _, p := range ps.Policies {
+					prefs[p.Id] = string(p.IncidentPreference)
+				}
+				policyCursor = ps.NextCursor
 			}
 		}
-		data := acct.GetAiIssues().GetIssues()
-		if data == nil {
+		ai := acct.GetAiIssues()
+		if ai == nil || ai.GetIssues() == nil {
 			break
 		}
+		data := ai.GetIssues()
 		for _, is := range data.Issues {
 			in := v2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
 				ClosedAt: is.ClosedAt, ExcludeViolations: r.ExcludeViolations, Violations: []int64{}}
@@ -93,6 +99,28 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 		}
 		if cursor = data.NextCursor; cursor == nil {
 			break
+		}
+	}
+	// policiesSearch gives a page of policies (100 in the simulator; NerdGraph pages it
+	// by cursor): the preferences of the others come from their own pages.
+	for policyCursor != nil {
+		resp, err := ng.Policies(ctx, t.client, int(c.AccountID), ng.AlertsPoliciesSearchCriteriaInput{}, policyCursor)
+		if err != nil {
+			return nil, fmt.Errorf("incidents: alert policies: %w", err)
+		}
+		acct := resp.GetActor().GetAccount()
+		if acct == nil || acct.GetAlerts() == nil || acct.GetAlerts().GetPoliciesSearch() == nil {
+			break
+		}
+		ps := acct.GetAlerts().GetPoliciesSearch()
+		for _, p := range ps.Policies {
+			prefs[p.Id] = string(p.IncidentPreference)
+		}
+		policyCursor = ps.NextCursor
+	}
+	for i := range all {
+		if all[i].IncidentPreference == "" && all[i].PolicyID != 0 {
+			all[i].IncidentPreference = prefs[strconv.FormatInt(all[i].PolicyID, 10)]
 		}
 	}
 	return all, nil

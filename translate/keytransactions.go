@@ -182,7 +182,7 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 	var n NRQL
 	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', "+
 		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
-		IntList(apps).Raw(" AND metricTimesliceName IN ").StrList(names).
+		IntList(apps).Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList(names).
 		Raw(" FACET appId, metricTimesliceName ").Range(until.Add(-KeyTransactionWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }
@@ -211,22 +211,59 @@ type ktStatKey struct {
 }
 
 // keyTxStats runs the summary query (one round trip) for a page of key transactions.
+// The query facets by application and metric over every application and name of the
+// page, so applications sharing metric names multiply the facets: a result with NRQL's
+// 5000 (LIMIT MAX, translate/caps.go) is read again for each half of the page's
+// applications, recursively (a round trip each), until every part is under the limit.
 func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[ktStatKey]ktStatRow, error) {
 	out := map[ktStatKey]ktStatRow{}
-	if len(ks) == 0 {
-		return out, nil
+	if err := t.keyTxStatsInto(ctx, c, ks, t.until(), out); err != nil {
+		return nil, err
 	}
-	q, err := keyTxStatsNRQL(ks, t.until())
+	return out, nil
+}
+
+func (t *Translator) keyTxStatsInto(ctx context.Context, c Caller, ks []keyTx, until time.Time, out map[ktStatKey]ktStatRow) error {
+	if len(ks) == 0 {
+		return nil
+	}
+	q, err := keyTxStatsNRQL(ks, until)
 	if err != nil {
-		return nil, fmt.Errorf("key transaction summary: %w", err)
+		return fmt.Errorf("key transaction summary: %w", err)
 	}
 	resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
 	if err != nil {
-		return nil, fmt.Errorf("key transaction summary: %w", err)
+		return fmt.Errorf("key transaction summary: %w", err)
 	}
 	acct := resp.GetActor().GetAccount()
 	if acct == nil || acct.Nrql == nil {
-		return out, nil
+		return nil
+	}
+	if len(acct.Nrql.Results) >= MaxFacets {
+		var apps []int64
+		for _, k := range ks {
+			if !slices.Contains(apps, k.appID) {
+				apps = append(apps, k.appID)
+			}
+		}
+		if len(apps) > 1 {
+			first := apps[:len(apps)/2]
+			var a, b []keyTx
+			for _, k := range ks {
+				if slices.Contains(first, k.appID) {
+					a = append(a, k)
+				} else {
+					b = append(b, k)
+				}
+			}
+			if err := t.keyTxStatsInto(ctx, c, a, until, out); err != nil {
+				return err
+			}
+			return t.keyTxStatsInto(ctx, c, b, until, out)
+		}
+		// One application with 5000 (metric) facets: a page of more than 1666 of its
+		// transactions, which REST's pages never hold; declared all the same.
+		noteCap(ctx, CapKeyTxStats)
 	}
 	for _, r := range acct.Nrql.Results {
 		if r == nil {
@@ -234,7 +271,7 @@ func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[
 		}
 		var row ktStatRow
 		if err := json.Unmarshal(*r, &row); err != nil {
-			return nil, fmt.Errorf("key transaction summary row: %w", err)
+			return fmt.Errorf("key transaction summary row: %w", err)
 		}
 		if len(row.Facet) != 2 {
 			continue
@@ -245,7 +282,7 @@ func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[
 		}
 		out[ktStatKey{app, fmt.Sprint(row.Facet[1])}] = row
 	}
-	return out, nil
+	return nil
 }
 
 func (k keyTx) v2(stats map[ktStatKey]ktStatRow) v2.KeyTransaction {

@@ -19,7 +19,7 @@ import (
 const (
 	MetricNamesPageSize      = 1000
 	DefaultMetricNamesWindow = 24 * time.Hour
-	metricNamesLimit         = 10000
+	metricNamesLimit         = MaxUniques
 )
 
 // MetricNamesRequest is a parsed GET .../metrics.
@@ -34,16 +34,20 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 		r.Page = 1
 	}
 	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
-	var all []string
+	var read metricNameRead
 	if v, ok := t.names.Get(key); ok {
-		all = v.([]string)
+		read = v.(metricNameRead)
 	} else {
 		var err error
-		if all, err = t.fetchMetricNames(ctx, c, s); err != nil {
+		if read, err = t.fetchMetricNames(ctx, c, s); err != nil {
 			return nil, Paging{}, err
 		}
-		t.names.Set(key, all)
+		t.names.Set(key, read)
 	}
+	if read.capped {
+		noteCap(ctx, CapMetricNames)
+	}
+	all := read.names
 	var matched []string
 	for _, n := range all {
 		if r.Name == "" || containsString(n, r.Name) {
@@ -58,7 +62,16 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 	return out, paging, nil
 }
 
-func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricScope) ([]string, error) {
+// metricNameRead is the distinct names of a scope, and whether uniques() returned its
+// limit (10000, the most it can: translate/caps.go) — then names beyond it may exist,
+// and the answer is declared. No split of the read is sound: uniques() keeps the first
+// names it meets, the window does not divide names, and a FACET would keep fewer.
+type metricNameRead struct {
+	names  []string
+	capped bool
+}
+
+func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricScope) (metricNameRead, error) {
 	until := t.until()
 	var n NRQL
 	n.Raw("SELECT uniques(metricTimesliceName, ").Int(metricNamesLimit).Raw(") AS 'names' FROM Metric WHERE ")
@@ -66,17 +79,18 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 	n.Raw(" AND newrelic.timeslice.value IS NOT NULL ").Range(until.Add(-t.namesWindow), until)
 	q, err := n.Build()
 	if err != nil {
-		return nil, err
+		return metricNameRead{}, err
 	}
 	resp, err := ng.MetricNames(ctx, t.client, s.guid(c.AccountID), int(c.AccountID), q)
 	if err != nil {
-		return nil, fmt.Errorf("metric names: %w", err)
+		return metricNameRead{}, fmt.Errorf("metric names: %w", err)
 	}
 	ent := resp.GetActor().GetEntity()
 	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
-		return nil, ErrApplicationNotFound()
+		return metricNameRead{}, ErrApplicationNotFound()
 	}
 	var names []string
+	capped := false
 	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Names != nil {
 		for _, row := range acct.Names.Results {
 			if row == nil {
@@ -86,13 +100,14 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 				Names []string `json:"names"`
 			}
 			if err := json.Unmarshal(*row, &v); err != nil {
-				return nil, fmt.Errorf("metric names row: %w", err)
+				return metricNameRead{}, fmt.Errorf("metric names row: %w", err)
 			}
+			capped = capped || len(v.Names) >= metricNamesLimit
 			names = append(names, v.Names...)
 		}
 	}
 	slices.Sort(names)
-	return slices.Compact(names), nil
+	return metricNameRead{names: slices.Compact(names), capped: capped}, nil
 }
 
 // containsString is REST's "simple character match": a case-sensitive substring.

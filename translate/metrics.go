@@ -142,7 +142,17 @@ func defaultPeriod(span time.Duration, old bool) time.Duration {
 	return 3 * day
 }
 
-// scopeNRQL appends the WHERE clause naming the scope.
+// scopeNRQL appends the WHERE clause naming the scope. appId is compared as a number
+// and realAgentId as a string, as New Relic's migration page writes them for metric
+// data (appId = $APP_ID, realAgentId = '$AGENT_ID',
+// https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/); NRQL does not
+// coerce types ("Data type "coercion" is not supported",
+// https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#aggregator-functions).
+// The same page quotes appId in its metric-name example (appId = '$APP_ID'): the two
+// cannot both match under no coercion; the data example, whose query sums the values,
+// is followed. Mobile applications are scoped by entity.guid, the timeslice attribute
+// "The GUID of the application" (documented for APM timeslices only:
+// https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/#attributes).
 func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
 	if s.Mobile {
 		n.Raw("entity.guid = ").Str(s.guid(accountID))
@@ -153,18 +163,35 @@ func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
 		n.Raw(" AND host = ").Str(s.Host)
 	}
 	if s.InstanceID != 0 {
-		n.Raw(" AND realAgentId = ").Int(s.InstanceID)
+		n.Raw(" AND realAgentId = ").Str(strconv.FormatInt(s.InstanceID, 10))
 	}
 }
 
-// metricDataNRQL is one chunk's query: the six raw sums per name and slice.
+// UnscopedNRQL is the condition every timeslice sum carries: only a metric's unscoped
+// rows. NRDB also holds copies of Datastore/*, External/* and custom segment metrics
+// scoped to each transaction, with the same metricTimesliceName and a scope attribute
+// naming the transaction; unscoped rows have none ("scope: (Optional) The timeslice name
+// of the legacy metric that this metric is scoped to",
+// https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/#attributes).
+// IS NULL "determines if an attribute has a null value"
+// (https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#sel-where).
+// REST v2's metric data were the unscoped metrics: summing the scoped copies too
+// counts each call once more per transaction it ran in.
+const UnscopedNRQL = "scope IS NULL"
+
+// metricDataSelect is one chunk's SELECT: the raw sums of raw, by alias.
+const metricDataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
+	"sum(" + tsv + "['totalExclusive']) AS 'ex', min(" + tsv + ") AS 'mn', " +
+	"max(" + tsv + ") AS 'mx', sum(" + tsv + "['sumOfSquares']) AS 'sq', " +
+	"stddev(" + tsv + ") AS 'sd', average(" + tsv + "['totalExclusive'] / " + tsv + "['count']) AS 'exr', " +
+	"average(" + tsv + "['totalExclusive']) AS 'exm' FROM Metric WHERE "
+
+// metricDataNRQL is one chunk's query: raw per name and slice, unscoped rows only.
 func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWindow, summarize bool) (string, error) {
 	var n NRQL
-	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', " +
-		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', min(newrelic.timeslice.value) AS 'mn', " +
-		"max(newrelic.timeslice.value) AS 'mx', sum(newrelic.timeslice.value['sumOfSquares']) AS 'sq' FROM Metric WHERE ")
+	n.Raw(metricDataSelect)
 	scopeNRQL(&n, s, accountID)
-	n.Raw(" AND metricTimesliceName IN ").StrList(names)
+	n.Raw(" AND " + UnscopedNRQL + " AND metricTimesliceName IN ").StrList(names)
 	n.Raw(" FACET metricTimesliceName ").Range(w.since, w.until)
 	if !summarize {
 		n.Raw(" TIMESERIES ").Int(int64(w.period / time.Second)).Raw(" seconds")
@@ -274,6 +301,9 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 				Mn    float64 `json:"mn"`
 				Mx    float64 `json:"mx"`
 				Sq    float64 `json:"sq"`
+				Sd    float64 `json:"sd"`
+				Exr   float64 `json:"exr"`
+				Exm   float64 `json:"exm"`
 			}
 			if err := json.Unmarshal(*row, &v); err != nil {
 				return nil, fmt.Errorf("metric data row: %w", err)
@@ -281,7 +311,8 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 			name, _ := v.Facet.(string)
 			out[name] = append(out[name], sliceRaw{
 				begin: time.Unix(int64(v.Begin), 0).UTC(), end: time.Unix(int64(v.End), 0).UTC(),
-				raw: raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq},
+				raw: raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
+					stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm},
 			})
 		}
 	}
@@ -292,6 +323,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 }
 
 func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
+	var buf [16]namedValue // a name's resolved values (REST's vocabularies are shorter)
 	md := &v2.MetricData{From: w.from, To: w.to, NotFound: []string{}, Found: []string{}, Metrics: []v2.MetricSeries{}, Summarize: r.Summarize}
 	for _, name := range names {
 		slices, ok := series[name]
@@ -300,18 +332,18 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 			continue
 		}
 		md.Found = append(md.Found, name)
-		class := classify(name)
-		values := r.Values
-		if len(values) == 0 {
-			values = class.defaults
+		var values []namedValue
+		if !r.Raw {
+			values = resolveValues(buf[:0], name, r.Values)
 		}
+		width := len(values)
 		if r.Raw {
-			values = rawValues
+			width = len(rawValues)
 		}
 		// One backing array for every slice's values and one for the slices: two
 		// allocations a name, however many slices.
 		ms := v2.MetricSeries{Name: name, Timeslices: make([]v2.Timeslice, 0, len(slices))}
-		backing := make([]v2.MetricValue, 0, len(slices)*len(values))
+		backing := make([]v2.MetricValue, 0, len(slices)*width)
 		for _, sl := range slices {
 			from, to := sl.begin, sl.end
 			if r.Summarize {
@@ -322,14 +354,16 @@ func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series
 				seconds = w.until.Sub(w.since).Seconds()
 			}
 			start := len(backing)
-			for _, v := range values {
-				if r.Raw {
+			if r.Raw {
+				for _, v := range rawValues {
 					x, _ := rawValue(v, sl.raw)
 					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
-					continue
 				}
-				if x, isInt, ok := computeValue(class, v, sl.raw, seconds); ok {
-					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: isInt && x == math.Trunc(x)})
+			}
+			for i := range values {
+				v := &values[i]
+				if x, ok := v.compute(sl.raw, seconds); ok {
+					backing = append(backing, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 				}
 			}
 			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})

@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,10 +81,13 @@ func TestMetricNRQLQuoting(t *testing.T) {
 		t.Fatalf("%s: %v", q, err)
 	}
 	and := parsed.Clauses[0].Where.Or
-	if len(and) != 1 || len(and[0].And) != 2 {
+	if len(and) != 1 || len(and[0].And) != 3 {
 		t.Fatalf("WHERE changed shape: %s", q)
 	}
-	in := and[0].And[1].Compare.In
+	if c := and[0].And[1].Compare; c.IsNull == nil || c.IsNull.Not || c.Left.Left.Left.Attr.Name() != "scope" {
+		t.Fatalf("second condition is not scope IS NULL: %s", q)
+	}
+	in := and[0].And[2].Compare.In
 	if len(in) != len(names) {
 		t.Fatalf("IN has %d values, want %d", len(in), len(names))
 	}
@@ -93,5 +98,93 @@ func TestMetricNRQLQuoting(t *testing.T) {
 	}
 	if _, err := metricDataNRQL(MetricScope{AppID: 42}, 1, []string{"tab\tname"}, w, false); err == nil {
 		t.Error("control character accepted")
+	}
+}
+
+// Every row of the value tables names its source and holds NRQL that parses; a row
+// departing from the published NRQL says why; every value a class lists has a row.
+func TestValueTables(t *testing.T) {
+	var p nrdb.Parser
+	for table, rows := range map[string]map[string]ValueSpec{"metric": metricValues, "apdex": apdexValues} {
+		for name, m := range rows {
+			t.Run(table+"/"+name, func(t *testing.T) {
+				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1) != (m.Why != "") {
+					t.Fatalf("%+v", m)
+				}
+				for _, e := range []string{m.NRQL, m.Scalar} {
+					if e == "" {
+						continue
+					}
+					q := "SELECT " + strings.ReplaceAll(e, TimeWindowSeconds, "60") + " FROM Metric"
+					if _, err := p.Parse(q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+			})
+		}
+	}
+	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classQueue, classDefault} {
+		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
+			if _, ok := valueOf(c, "x", v); !ok {
+				t.Errorf("class %v: %s has no row", c.defaults, v)
+			}
+		}
+	}
+}
+
+// Every timeslice sum the gateway asks for keeps to unscoped rows: scope IS NULL is a
+// term of the WHERE clause's top-level AND.
+func TestTimesliceSumsAreUnscoped(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	w, err := resolveWindow(MetricDataRequest{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := map[string]func() (string, error){
+		"metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1}, 1, []string{"HttpDispatcher"}, w, false)
+		},
+		"instance metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1, InstanceID: 7}, 1, []string{"HttpDispatcher"}, w, true)
+		},
+		"mobile metric data": func() (string, error) {
+			return metricDataNRQL(MetricScope{AppID: 1, Mobile: true}, 1, []string{"Mobile/Crash/All"}, w, true)
+		},
+		"host stats":     func() (string, error) { return hostStatsNRQL(1, "host", now) },
+		"instance stats": func() (string, error) { return hostStatsNRQL(1, "realAgentId, host", now) },
+		"key transaction": func() (string, error) {
+			return keyTxStatsNRQL([]keyTx{{appID: 1, metricName: "WebTransaction/Controller/a"}}, now)
+		},
+	}
+	var p nrdb.Parser
+	for name, f := range build {
+		t.Run(name, func(t *testing.T) {
+			q, err := f()
+			if err != nil {
+				t.Fatal(err)
+			}
+			parsed, err := p.Parse(q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			found := false
+			for _, c := range parsed.Clauses {
+				if c.Where == nil || len(c.Where.Or) != 1 {
+					continue
+				}
+				for _, term := range c.Where.Or[0].And {
+					if cmp := term.Compare; !term.Not && cmp != nil && cmp.IsNull != nil && !cmp.IsNull.Not &&
+						cmp.Left.Left.Left.Attr != nil && cmp.Left.Left.Left.Attr.Name() == "scope" {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no top-level scope IS NULL: %s", q)
+			}
+			if strings.Contains(q, "realAgentId = 7") {
+				t.Fatalf("realAgentId compared as a number: %s", q)
+			}
+		})
 	}
 }

@@ -6,30 +6,64 @@ import (
 	"strings"
 )
 
-// raw is the sum of a metric's timeslices in one REST slice, as the NRQL returns it:
-// count(tsv), sum(tsv), sum(tsv['totalExclusive']), min(tsv), max(tsv),
-// sum(tsv['sumOfSquares']). Every REST value is derived from these in Go; the results
-// equal New Relic's published NRQL formulas (MAPPING.md §2.8) — average(tsv) is
-// sum/count, rate(count(tsv), 1 minute) is count per minute of the slice, stddev comes
-// from the sum of squares — and one SELECT serves every value of every name.
+// raw is what one chunk's NRQL returns for a metric in one REST slice (unscoped rows
+// only): count(tsv), sum(tsv), sum(tsv['totalExclusive']), min(tsv), max(tsv),
+// sum(tsv['sumOfSquares']), and the three aggregates that cannot be derived from those
+// sums — stddev(tsv), average(tsv['totalExclusive'] / tsv['count']) (a mean of per-row
+// ratios) and average(tsv['totalExclusive']) (a mean over rows). tsv is
+// newrelic.timeslice.value. Every REST value is computed from these in Go, each equal
+// to its published NRQL (metricValues); one SELECT serves every value of every name.
+// The derivations that are not the selected aggregate itself are equalities New
+// Relic documents: average(tsv) = sum(tsv) / count(tsv) (the migration page gives
+// EndUser average_response_time as sum/count × 1000 and the same value elsewhere as
+// average × 1000, both "the same result as ... the REST API v2"); rate(x, 1 unit) = x
+// per unit of the bucket, or of the range without TIMESERIES ("a single rate value
+// averaged over time", https://docs.newrelic.com/docs/nrql/using-nrql/rate-function/);
+// $TIME_WINDOW_IN_SECONDS is the slice's length. Means over rows (ratios, a field's
+// average) and stddev are selected, never derived.
 type raw struct {
 	count, total, exclusive, min, max, sumSquares float64
+	stddev                                        float64 // stddev(tsv)
+	exclusiveRatio                                float64 // average(tsv['totalExclusive'] / tsv['count'])
+	exclusiveMean                                 float64 // average(tsv['totalExclusive'])
 }
 
-// valueFunc computes one REST value from a slice's raw sums and its length in seconds.
-type valueFunc struct {
-	f     func(r raw, seconds float64) (float64, bool)
-	isInt bool
+// Sources of the value table.
+const (
+	// docMigrate is New Relic's "Migrate metric timeslice queries to NRQL" (value →
+	// NRQL tables; newrelic/docs-website
+	// src/content/docs/apis/rest-api-v2/migrate-to-nrql.mdx).
+	docMigrate = "https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/"
+	// docMigrateEndUser is its "EndUser & Mobile metrics" table.
+	docMigrateEndUser = docMigrate + ` (table "EndUser & Mobile metrics")`
+	// docMigrateApdex is its "Apdex metrics" table.
+	docMigrateApdex = docMigrate + ` (table "Apdex metrics")`
+
+	tsv = "newrelic.timeslice.value"
+	// TimeWindowSeconds is the published formulas' placeholder for the slice's length
+	// in seconds ("replace it with the time window you want to query").
+	TimeWindowSeconds = "$TIME_WINDOW_IN_SECONDS"
+)
+
+// ValueSpec is one REST v2 value name: New Relic's published NRQL for it, the page
+// that publishes it, and the computation from raw that equals it.
+type ValueSpec struct {
+	// NRQL is the published function, verbatim but for whitespace.
+	NRQL string
+	// Scalar is the published function as one number where NRQL returns several
+	// fields (apdex() returns score, s, t, f and count); empty when NRQL is a number.
+	Scalar string
+	// Doc is the page (and table) NRQL comes from.
+	Doc string
+	// Factor is what the REST value is times the published NRQL's result: 1 except
+	// where the published formula contradicts REST v2's own definition (Why says which).
+	Factor float64
+	Why    string
+	f      func(r raw, seconds float64) float64
+	isInt  bool
 }
 
-func per(r float64, seconds float64) float64 { return r / (seconds / 60) }
-
-func avg(r raw) (float64, bool) {
-	if r.count == 0 {
-		return 0, true
-	}
-	return r.total / r.count, true
-}
+func per(x, seconds, unit float64) float64 { return ratio(x, seconds/unit) }
 
 func ratio(a, b float64) float64 {
 	if b == 0 {
@@ -38,81 +72,158 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// metricValues is REST's value vocabulary → computation (units as REST: ms for times of
-// calls, per minute for rates, seconds for average_value).
-var metricValues = map[string]valueFunc{
-	"call_count":                 {f: func(r raw, _ float64) (float64, bool) { return r.count, true }, isInt: true},
-	"count":                      {f: func(r raw, _ float64) (float64, bool) { return r.count, true }, isInt: true},
-	"error_count":                {f: func(r raw, _ float64) (float64, bool) { return r.count, true }, isInt: true},
-	"average_response_time":      {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 1000, true }},
-	"average_call_time":          {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 1000, true }},
-	"average_time":               {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 1000, true }},
-	"calls_per_minute":           {f: func(r raw, s float64) (float64, bool) { return per(r.count, s), true }},
-	"requests_per_minute":        {f: func(r raw, s float64) (float64, bool) { return per(r.count, s), true }},
-	"errors_per_minute":          {f: func(r raw, s float64) (float64, bool) { return per(r.count, s), true }},
-	"min_response_time":          {f: func(r raw, _ float64) (float64, bool) { return r.min * 1000, true }},
-	"max_response_time":          {f: func(r raw, _ float64) (float64, bool) { return r.max * 1000, true }},
-	"average_exclusive_time":     {f: func(r raw, _ float64) (float64, bool) { return ratio(r.exclusive, r.count) * 1000, true }},
-	"average_value":              {f: func(r raw, _ float64) (float64, bool) { return avg(r) }},
-	"total_call_time_per_minute": {f: func(r raw, s float64) (float64, bool) { return per(r.total, s), true }},
-	"standard_deviation": {f: func(r raw, _ float64) (float64, bool) {
-		if r.count == 0 {
-			return 0, true
-		}
-		m := r.total / r.count
-		return math.Sqrt(math.Max(0, r.sumSquares/r.count-m*m)) * 1000, true
-	}},
-	"total_value":        {f: func(r raw, _ float64) (float64, bool) { return r.total, true }},
-	"min_value":          {f: func(r raw, _ float64) (float64, bool) { return r.min, true }},
-	"max_value":          {f: func(r raw, _ float64) (float64, bool) { return r.max, true }},
-	"rate":               {f: func(r raw, s float64) (float64, bool) { return ratio(r.total, s), true }},
-	"throughput":         {f: func(r raw, s float64) (float64, bool) { return ratio(r.count, s), true }},
-	"total_time":         {f: func(r raw, _ float64) (float64, bool) { return r.total * 1000, true }},
-	"as_percentage":      {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 100, true }},
-	"utilization":        {f: func(r raw, s float64) (float64, bool) { return 100 * ratio(r.total, s), true }},
-	"time_percentage":    {f: func(r raw, s float64) (float64, bool) { return 100 * ratio(r.total, s), true }},
-	"percent":            {f: func(r raw, s float64) (float64, bool) { return 100 * ratio(r.total, s), true }},
-	"used_mb_by_host":    {f: func(r raw, _ float64) (float64, bool) { return avg(r) }},
-	"used_bytes_by_host": {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 1024 * 1024, true }},
-	"total_used_mb":      {f: func(r raw, s float64) (float64, bool) { return per(r.total, s), true }},
-	// Apdex timeslices hold s, t, f, apdex_t, apdex_t, 0.
-	"s":             {f: func(r raw, _ float64) (float64, bool) { return r.count, true }, isInt: true},
-	"t":             {f: func(r raw, _ float64) (float64, bool) { return r.total, true }, isInt: true},
-	"f":             {f: func(r raw, _ float64) (float64, bool) { return r.exclusive, true }, isInt: true},
-	"apdex_count":   {f: func(r raw, _ float64) (float64, bool) { return r.count + r.total + r.exclusive, true }, isInt: true},
-	"score":         {f: apdexScore},
-	"value":         {f: apdexScore},
-	"threshold":     {f: func(r raw, _ float64) (float64, bool) { return r.max, true }},
-	"threshold_min": {f: func(r raw, _ float64) (float64, bool) { return r.min, true }},
-	// EndUser (browser) timeslices: total = page load, exclusive = front end,
-	// sumOfSquares = application time (New Relic's NRQL migration table).
-	"average_fe_response_time": {f: func(r raw, _ float64) (float64, bool) { return ratio(r.exclusive, r.count) * 1000, true }},
-	"average_be_response_time": {f: func(r raw, _ float64) (float64, bool) {
-		return ratio(r.total-r.exclusive, r.count) * 1000, true
-	}},
-	"average_network_time": {f: func(r raw, _ float64) (float64, bool) {
-		return ratio(r.total-r.exclusive-r.sumSquares, r.count) * 1000, true
-	}},
-	"total_network_time": {f: func(r raw, _ float64) (float64, bool) { return r.total - r.exclusive - r.sumSquares, true }},
-	"network_time_percentage": {f: func(r raw, s float64) (float64, bool) {
-		return 100 * ratio(r.total-r.exclusive-r.sumSquares, s), true
-	}},
-	"total_fe_time":                 {f: func(r raw, _ float64) (float64, bool) { return r.exclusive, true }},
-	"fe_time_percentage":            {f: func(r raw, s float64) (float64, bool) { return 100 * ratio(r.exclusive, s), true }},
-	"total_app_time":                {f: func(r raw, _ float64) (float64, bool) { return r.sumSquares, true }},
-	"average_app_time":              {f: func(r raw, _ float64) (float64, bool) { return ratio(r.sumSquares, r.count), true }},
-	"average_queue_time":            {f: func(r raw, _ float64) (float64, bool) { return ratio(r.exclusive, r.count) * 1000, true }},
-	"total_queue_time":              {f: func(r raw, _ float64) (float64, bool) { return r.exclusive * 1000, true }},
-	"average_dom_content_load_time": {f: func(r raw, _ float64) (float64, bool) { a, _ := avg(r); return a * 1000, true }},
-	"total_dom_content_time":        {f: func(r raw, _ float64) (float64, bool) { return r.total * 1000, true }},
+func mean(r raw) float64 { return ratio(r.total, r.count) }
+
+// network is total - front end - application time (EndUser timeslices keep page load
+// in total, front end in totalExclusive and application time in sumOfSquares).
+func network(r raw) float64 { return r.total - r.exclusive - r.sumSquares }
+
+func pub(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
+	return ValueSpec{NRQL: nrql, Doc: doc, Factor: 1, f: f}
 }
 
-func apdexScore(r raw, _ float64) (float64, bool) {
-	n := r.count + r.total + r.exclusive
-	if n == 0 {
-		return 0, true
+func pubInt(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
+	m := pub(nrql, doc, f)
+	m.isInt = true
+	return m
+}
+
+// Published formulas several values share.
+const (
+	nrqlCount       = "count(" + tsv + ")"
+	nrqlAverageMs   = "average(" + tsv + ") * 1000"
+	nrqlPerMinute   = "rate(count(" + tsv + "), 1 minute)"
+	nrqlPercentTime = "100 * sum(" + tsv + ") / " + TimeWindowSeconds
+	nrqlNetwork     = "(sum(" + tsv + ") - sum(" + tsv + "['totalExclusive']) - sum(" + tsv + "['sumOfSquares']))"
+)
+
+// Computations several values share (read only).
+var (
+	fCount     = func(r raw, _ float64) float64 { return r.count }
+	fAverageMs = func(r raw, _ float64) float64 { return mean(r) * 1000 }
+	fPerMinute = func(r raw, s float64) float64 { return per(r.count, s, 60) }
+	fPctTime   = func(r raw, s float64) float64 { return 100 * ratio(r.total, s) }
+)
+
+// metricValues is every REST v2 value name the gateway serves (but Apdex metrics',
+// apdexValues) → its published NRQL and computation. Units are REST's: ms for call
+// times, per minute for *_per_minute, seconds for average_value.
+var metricValues = map[string]ValueSpec{
+	"average_response_time":      pub(nrqlAverageMs, docMigrate, fAverageMs),
+	"calls_per_minute":           pub(nrqlPerMinute, docMigrate, fPerMinute),
+	"call_count":                 pubInt(nrqlCount, docMigrate, fCount),
+	"min_response_time":          pub("min("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.min * 1000 }),
+	"max_response_time":          pub("max("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.max * 1000 }),
+	"average_exclusive_time":     pub("average("+tsv+"['totalExclusive'] / "+tsv+"['count']) * 1000", docMigrate, func(r raw, _ float64) float64 { return r.exclusiveRatio * 1000 }),
+	"average_value":              pub("average("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return mean(r) }),
+	"total_call_time_per_minute": pub("rate(sum("+tsv+"), 1 minute)", docMigrate, func(r raw, s float64) float64 { return per(r.total, s, 60) }),
+	"requests_per_minute":        pub(nrqlPerMinute, docMigrate, fPerMinute),
+	"standard_deviation":         pub("stddev("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.stddev * 1000 }),
+	"average_time":               pub(nrqlAverageMs, docMigrate, fAverageMs),
+	"count":                      pubInt(nrqlCount, docMigrate, fCount),
+	"used_bytes_by_host":         pub("average("+tsv+") * 1024 * 1024", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 1024 * 1024 }),
+	"used_mb_by_host":            pub("average("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return mean(r) }),
+	"total_used_mb":              pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
+	"average_call_time":          pub(nrqlAverageMs, docMigrate, fAverageMs),
+	"total_value":                pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
+	"min_value":                  pub("min("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.min }),
+	"max_value":                  pub("max("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.max }),
+	"rate":                       pub("rate(sum("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.total, s, 1) }),
+	"throughput":                 pub("rate(count("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.count, s, 1) }),
+	"as_percentage":              pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
+	"errors_per_minute":          pub(nrqlPerMinute, docMigrate, fPerMinute),
+	"error_count":                pubInt(nrqlCount, docMigrate, fCount),
+	"total_time":                 pub("sum("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.total * 1000 }),
+	"percent":                    pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
+	// The table's own row for CPU/User Time's percent.
+	"percent(CPU/User Time)": pub(nrqlPercentTime, docMigrate, fPctTime),
+	"time_percentage":        pub(nrqlPercentTime, docMigrate, fPctTime),
+	"utilization":            pub(nrqlPercentTime, docMigrate, fPctTime),
+
+	// EndUser (browser) timeslices.
+	"average_fe_response_time": pub("sum("+tsv+"['totalExclusive']) / count("+tsv+") * 1000", docMigrateEndUser,
+		func(r raw, _ float64) float64 { return ratio(r.exclusive, r.count) * 1000 }),
+	"average_be_response_time": pub("1000 * (sum("+tsv+") - sum("+tsv+"['totalExclusive'])) / count("+tsv+")", docMigrateEndUser,
+		func(r raw, _ float64) float64 { return 1000 * ratio(r.total-r.exclusive, r.count) }),
+	"average_network_time": {NRQL: nrqlNetwork + " / count(" + tsv + ")", Doc: docMigrateEndUser, Factor: 1000,
+		Why: "the published formula gives seconds; REST v2 gives average_network_time in milliseconds " +
+			"(REST v2 specification, metric data objects: \"Units: average_network_time, average_fe_response_time, " +
+			"average_dom_content_load_time and average_queue_time are in milliseconds\"), like the table's own " +
+			"average_fe_response_time and average_be_response_time (× 1000)",
+		f: func(r raw, _ float64) float64 { return ratio(network(r), r.count) * 1000 }},
+	"total_network_time":            pub(nrqlNetwork, docMigrateEndUser, func(r raw, _ float64) float64 { return network(r) }),
+	"network_time_percentage":       pub(nrqlNetwork+" / "+TimeWindowSeconds, docMigrateEndUser, func(r raw, s float64) float64 { return ratio(network(r), s) }),
+	"total_fe_time":                 pub("sum("+tsv+"['totalExclusive'])", docMigrateEndUser, func(r raw, _ float64) float64 { return r.exclusive }),
+	"fe_time_percentage":            pub("100 * sum("+tsv+"['totalExclusive']) / "+TimeWindowSeconds, docMigrateEndUser, func(r raw, s float64) float64 { return 100 * ratio(r.exclusive, s) }),
+	"average_dom_content_load_time": pub(nrqlAverageMs, docMigrateEndUser, fAverageMs),
+	"average_queue_time":            pub("average("+tsv+"['totalExclusive']) * 1000", docMigrateEndUser, func(r raw, _ float64) float64 { return r.exclusiveMean * 1000 }),
+	"total_queue_time":              pub("sum("+tsv+"['totalExclusive']) * 1000", docMigrateEndUser, func(r raw, _ float64) float64 { return r.exclusive * 1000 }),
+	"total_dom_content_time":        pub("sum("+tsv+") * 1000", docMigrateEndUser, func(r raw, _ float64) float64 { return r.total * 1000 }),
+	"total_app_time":                pub("sum("+tsv+"['sumOfSquares'])", docMigrateEndUser, func(r raw, _ float64) float64 { return r.sumSquares }),
+	"average_app_time":              pub("sum("+tsv+"['sumOfSquares']) / count("+tsv+")", docMigrateEndUser, func(r raw, _ float64) float64 { return ratio(r.sumSquares, r.count) }),
+}
+
+// apdexValues are the values of Apdex metrics, whose timeslices hold s, t, f,
+// apdex_t, apdex_t, 0 in count, total, totalExclusive, min, max, sumOfSquares (the
+// published table's s = count, t = sum, f = sum(['totalExclusive'])).
+var apdexValues = map[string]ValueSpec{
+	"s": pubInt(nrqlCount, docMigrateApdex, fCount),
+	"t": pubInt("sum("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.total }),
+	"f": pubInt("sum("+tsv+"['totalExclusive'])", docMigrateApdex, func(r raw, _ float64) float64 { return r.exclusive }),
+	// apdex()'s count field: s + t + f, by the same table's alternatives for s, t and f.
+	"count": {NRQL: "apdex(" + tsv + ")", Scalar: "count(" + tsv + ") + sum(" + tsv + ") + sum(" + tsv + "['totalExclusive'])",
+		Doc: docMigrateApdex, Factor: 1, isInt: true, f: func(r raw, _ float64) float64 { return r.count + r.total + r.exclusive }},
+	"score":         pub("apdex("+tsv+")", docMigrateApdex, apdexScore),
+	"value":         pub("apdex("+tsv+")", docMigrateApdex, apdexScore),
+	"threshold":     pub("max("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.max }),
+	"threshold_min": pub("min("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.min }),
+}
+
+// apdexScore is apdex()'s score: (satisfied + tolerating / 2) / all samples (the
+// Apdex formula, https://docs.newrelic.com/docs/apm/new-relic-apm/apdex/apdex-measuring-user-satisfaction/).
+// It is computed from s, t and f rather than read from apdex(), whose multi-field
+// result shape in NerdGraph is unverified (MAPPING.md §2.8).
+func apdexScore(r raw, _ float64) float64 {
+	return ratio(r.count+r.total/2, r.count+r.total+r.exclusive)
+}
+
+// MetricValue is the published NRQL of a REST value for a metric name (as served:
+// the Apdex table for Apdex names, CPU/User Time's own percent row); ok is false for a
+// value the name does not serve.
+func MetricValue(name, value string) (ValueSpec, bool) {
+	c := classify(name)
+	if !c.allows(value) {
+		return ValueSpec{}, false
 	}
-	return (r.count + r.total/2) / n, true
+	m, ok := valueOf(c, name, value)
+	return m, ok
+}
+
+// ServedValues lists every REST v2 value name the gateway serves (both tables,
+// sorted; the Apdex table's count is listed once, under "count").
+func ServedValues() []string {
+	var out []string
+	for _, t := range []map[string]ValueSpec{metricValues, apdexValues} {
+		for k := range t {
+			if !strings.Contains(k, "(") && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func valueOf(c metricClass, name, value string) (ValueSpec, bool) {
+	if c.apdex {
+		m, ok := apdexValues[value]
+		return m, ok
+	}
+	if value == "percent" && name == "CPU/User Time" {
+		value = "percent(CPU/User Time)"
+	}
+	m, ok := metricValues[value]
+	return m, ok
 }
 
 // metricClass is the value vocabulary of a family of metric names: the values listed by
@@ -120,6 +231,7 @@ func apdexScore(r raw, _ float64) (float64, bool) {
 type metricClass struct {
 	defaults []string
 	accepts  []string
+	apdex    bool // values from apdexValues
 }
 
 var (
@@ -128,7 +240,7 @@ var (
 		"requests_per_minute", "standard_deviation"}
 	genericValues = append(slices.Clone(timesliceValues), "average_call_time", "average_time", "count",
 		"total_value", "min_value", "max_value", "rate", "throughput", "total_time", "as_percentage")
-	classApdex   = metricClass{defaults: []string{"s", "t", "f", "count", "score", "value", "threshold", "threshold_min"}}
+	classApdex   = metricClass{defaults: []string{"s", "t", "f", "count", "score", "value", "threshold", "threshold_min"}, apdex: true}
 	classMemory  = metricClass{defaults: []string{"used_bytes_by_host", "used_mb_by_host", "total_used_mb"}, accepts: genericValues}
 	classCPU     = metricClass{defaults: []string{"as_percentage", "average_time", "calls_per_minute", "max_value", "total_call_time_per_minute", "utilization"}, accepts: append(slices.Clone(genericValues), "percent", "time_percentage")}
 	classErrors  = metricClass{defaults: []string{"errors_per_minute", "error_count"}, accepts: genericValues}
@@ -165,27 +277,41 @@ func (c metricClass) allows(value string) bool {
 	return slices.Contains(c.defaults, value) || slices.Contains(c.accepts, value)
 }
 
-// computeValue returns the REST value named v for a name of class c.
-func computeValue(c metricClass, v string, r raw, seconds float64) (float64, bool, bool) {
-	if !c.allows(v) {
-		return 0, false, false
-	}
-	key := v
-	if c.defaults[0] == "s" && v == "count" { // Apdex count = s + t + f
-		key = "apdex_count"
-	}
-	fn, ok := metricValues[key]
-	if !ok {
-		return 0, false, false
-	}
-	x, ok := fn.f(r, seconds)
-	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, false, false
-	}
-	return x, fn.isInt, true
+// namedValue is a REST value resolved for one metric name.
+type namedValue struct {
+	name string
+	ValueSpec
 }
 
-// rawValues are the raw=true values (REST's "unformatted raw values"; names undocumented).
+// resolveValues appends to out the served values among those asked for a name
+// (unknown or unsupported ones are dropped, as REST did).
+func resolveValues(out []namedValue, name string, values []string) []namedValue {
+	c := classify(name)
+	if len(values) == 0 {
+		values = c.defaults
+	}
+	for _, v := range values {
+		if !c.allows(v) {
+			continue
+		}
+		if m, ok := valueOf(c, name, v); ok {
+			out = append(out, namedValue{name: v, ValueSpec: m})
+		}
+	}
+	return out
+}
+
+// compute returns the value for a slice of the given length; ok is false when it is
+// not a finite number.
+func (m *ValueSpec) compute(r raw, seconds float64) (float64, bool) {
+	x := m.f(r, seconds)
+	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+}
+
+// rawValues are the raw=true values. They are in no published table: REST v2 says only
+// "unformatted raw values", and these names (undocumented upstream) are the raw
+// timeslice's own fields — count, total, totalExclusive, min, max, sumOfSquares —
+// summed over the slice's unscoped rows (MAPPING.md §2.8, low confidence).
 var rawValues = []string{"count", "total_call_time", "total_exclusive_time", "min_call_time", "max_call_time", "sum_of_squares"}
 
 func rawValue(name string, r raw) (float64, bool) {

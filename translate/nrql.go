@@ -100,14 +100,20 @@ const InventoryWindow = 10 * time.Minute
 
 // inventoryNRQL is the query behind links.application_hosts,
 // links.application_instances, last_reported_at and filter[host]: the latest timeslice
-// per application, host and agent instance in the window. appID 0 means every
-// application of the account.
-func inventoryNRQL(appID int64, until time.Time) (string, error) {
+// per application, host and agent instance in the window, of the applications appIDs
+// (none: every application of the account). max(timestamp) comes first, so when the
+// facets exceed NRQL's 5000 (LIMIT MAX) the ones kept are the most recently seen
+// (translate/caps.go).
+func inventoryNRQL(appIDs []int64, until time.Time) (string, error) {
 	var n NRQL
-	n.b.Grow(256)
+	n.b.Grow(256 + 12*len(appIDs))
 	n.Raw("SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ").StrList(inventoryMetrics)
-	if appID != 0 {
-		n.Raw(" AND appId = ").Int(appID)
+	switch len(appIDs) {
+	case 0:
+	case 1:
+		n.Raw(" AND appId = ").Int(appIDs[0])
+	default:
+		n.Raw(" AND appId IN ").IntList(appIDs)
 	}
 	n.Raw(" FACET appId, host, realAgentId ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
 	return n.Build()

@@ -59,12 +59,15 @@ func FuzzNRQLQuote(f *testing.F) {
 		if got := fmt.Sprint(shape); got != "[WHERE FACET SINCE UNTIL TIMESERIES LIMIT]" {
 			t.Fatalf("clauses %s in %s", got, q)
 		}
-		want := 3
+		want := 4
 		if name == "" {
-			want = 2 // an empty host is no host scope
+			want = 3 // an empty host is no host scope
 		}
 		if len(where.Or) != 1 || len(where.Or[0].And) != want {
-			t.Fatalf("WHERE is no longer app AND host AND names: %s", q)
+			t.Fatalf("WHERE is no longer app AND host AND scope IS NULL AND names: %s", q)
+		}
+		if u := where.Or[0].And[want-2].Compare; u == nil || u.IsNull == nil || u.IsNull.Not || fuzzAttr(u.Left) != "scope" {
+			t.Fatalf("unscoped condition changed: %s", q)
 		}
 		and := where.Or[0].And
 		for _, c := range and {
@@ -76,7 +79,7 @@ func FuzzNRQLQuote(f *testing.F) {
 		if fuzzAttr(app.Left) != "appId" || app.Op != "=" || fuzzNumber(app.Right) == nil || *fuzzNumber(app.Right) != appID {
 			t.Fatalf("application scope changed: %s", q)
 		}
-		if host := and[1].Compare; want == 3 &&
+		if host := and[1].Compare; want == 4 &&
 			(fuzzAttr(host.Left) != "host" || host.Op != "=" || fuzzString(host.Right) == nil || *fuzzString(host.Right) != name) {
 			t.Fatalf("host literal is not %q: %s", name, q)
 		}

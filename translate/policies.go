@@ -51,10 +51,12 @@ func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, pa
 		if err != nil {
 			return nil, Paging{}, fmt.Errorf("alert policies: %w", err)
 		}
-		a := resp.GetActor().GetAccount().GetAlerts().GetPoliciesSearch()
-		if a == nil {
+		// actor, account and alerts are nullable in NerdGraph's schema (tests/contracts).
+		act := resp.GetActor()
+		if act == nil || act.Account == nil || act.Account.Alerts == nil || act.Account.Alerts.PoliciesSearch == nil {
 			break
 		}
+		a := act.Account.Alerts.PoliciesSearch
 		for _, p := range a.Policies {
 			if name == "" || p.Name == name {
 				all = append(all, policyOf(&p.PolicyFields))
@@ -125,10 +127,11 @@ func (t *Translator) DeletePolicy(ctx context.Context, c Caller, id int64) (*v2.
 	if err != nil {
 		return nil, fmt.Errorf("policy %d: %w", id, err)
 	}
-	p := cur.GetActor().GetAccount().GetAlerts().GetPolicy()
-	if p == nil {
+	act := cur.GetActor()
+	if act == nil || act.Account == nil || act.Account.Alerts == nil || act.Account.Alerts.Policy == nil {
 		return nil, errPolicyNotFound()
 	}
+	p := act.Account.Alerts.Policy
 	if _, err := ng.PolicyDelete(ctx, t.client, int(c.AccountID), sid); err != nil {
 		if isNotFound(err) {
 			return nil, errPolicyNotFound()

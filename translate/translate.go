@@ -49,6 +49,7 @@ type Translator struct {
 	names    *Cache
 	entities *Cache
 	writes   accountWrites
+	deploys  *deployLedger
 
 	namesWindow time.Duration
 }
@@ -97,6 +98,7 @@ func New(client gql.Client, opts Options) *Translator {
 		metrics:  metricCache(opts),
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 		entities: optionalCache("entities", opts.EntityTTL, opts),
+		deploys:  newDeployLedger(),
 
 		namesWindow: opts.MetricNamesWindow,
 	}

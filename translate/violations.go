@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,8 +26,9 @@ type ViolationsRequest struct {
 const DefaultViolationWindow = 30 * 24 * time.Hour
 
 // Violations answers GET /v2/alerts_violations from NrAiIncident events (New Relic's
-// named replacement), one round trip for every page (none for pages and repeats read
-// within ListTTL); paged with no rel="last", as REST did.
+// named replacement), one round trip per 5000 incidents of the window for the first
+// page (none for pages and repeats read within ListTTL); paged with no rel="last", as
+// REST did.
 func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsRequest) (*v2.ViolationList, Paging, error) {
 	now := t.now().UTC()
 	since := now.Add(-DefaultViolationWindow)
@@ -34,16 +36,6 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 		since = *r.Start
 	}
 	until := now.Truncate(time.Second).Add(time.Second)
-	var n NRQL
-	n.Raw("SELECT latest(title) AS 'title', latest(conditionName) AS 'conditionName', latest(policyName) AS 'policyName', "+
-		"latest(priority) AS 'priority', min(openTime) AS 'openTime', max(closeTime) AS 'closeTime', "+
-		"latest(conditionId) AS 'conditionId', latest(policyId) AS 'policyId', latest(entity.guid) AS 'entityGuid', "+
-		"latest(entity.name) AS 'entityName', latest(event) AS 'lastEvent' FROM NrAiIncident "+
-		"WHERE event IN ('open', 'close', 'Open', 'Close') FACET incidentId ").Range(since, until).Raw(" LIMIT MAX")
-	q, err := n.Build()
-	if err != nil {
-		return nil, Paging{}, err
-	}
 	// Kept per caller and start_date for ListTTL (the query text holds the time of the
 	// read and would never repeat): the pages a client follows come from one read.
 	start := "-"
@@ -51,27 +43,18 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 		start = strconv.FormatInt(r.Start.UnixMilli(), 10)
 	}
 	key := c.cacheKey("violations", start)
-	var all []v2.Violation
+	var read violationRead
 	if v, ok := t.lists.Get(key); ok {
-		all = v.([]v2.Violation)
+		read = v.(violationRead)
 	} else {
-		resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
-		if err != nil {
-			return nil, Paging{}, fmt.Errorf("violations: %w", err)
+		var err error
+		if read, err = t.readViolations(ctx, c, since, until, now); err != nil {
+			return nil, Paging{}, err
 		}
-		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
-			for _, row := range acct.Nrql.Results {
-				if row == nil {
-					continue
-				}
-				if v, ok := violationOf(*row, now); ok {
-					all = append(all, v)
-				}
-			}
-		}
-		sort.Slice(all, func(i, j int) bool { return all[i].OpenedAt > all[j].OpenedAt })
-		t.lists.Set(key, all)
+		t.lists.Set(key, read)
 	}
+	noteCaps(ctx, read.caps)
+	all := read.all
 	var kept []v2.Violation
 	for _, v := range all {
 		if r.Start != nil && v.OpenedAt < r.Start.UnixMilli() || r.End != nil && v.OpenedAt > r.End.UnixMilli() {
@@ -89,8 +72,89 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 	return &v2.ViolationList{Violations: kept[lo:hi]}, Paging{Page: page, HasNext: hi < len(kept)}, nil
 }
 
-func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, bool) {
+// violationRead is every violation of a window, newest first, and the caps the read
+// met (kept with it in the list cache, so every page declares them).
+type violationRead struct {
+	all  []v2.Violation
+	caps []Cap
+}
+
+// violationReads bounds the reads of one window: 40 reads of 5000 facets list at least
+// 200000 incidents; a window with more is served from the newest and declared.
+const violationReads = 40
+
+// violationsNRQL is one incident per facet. max(timestamp) comes first: NRDB picks and
+// orders facets by a first max() (docs-website
+// src/content/docs/nrql/nrql-syntax-clauses-functions.mdx, #sel-facet), so a full
+// result holds the incidents with the newest events; with latest(title) first it would
+// pick them by how many events each has.
+func violationsNRQL(since, until time.Time) (string, error) {
+	var n NRQL
+	n.Raw("SELECT max(timestamp) AS 'lastSeen', latest(title) AS 'title', latest(conditionName) AS 'conditionName', "+
+		"latest(policyName) AS 'policyName', latest(priority) AS 'priority', min(openTime) AS 'openTime', max(closeTime) AS 'closeTime', "+
+		"latest(conditionId) AS 'conditionId', latest(policyId) AS 'policyId', latest(entity.guid) AS 'entityGuid', "+
+		"latest(entity.name) AS 'entityName', latest(event) AS 'lastEvent' FROM NrAiIncident "+
+		"WHERE event IN ('open', 'close', 'Open', 'Close') FACET incidentId ").Range(since, until).Raw(" LIMIT MAX")
+	return n.Build()
+}
+
+// readViolations reads every incident with events in [since, until), newest first. A
+// read that comes back full (5000 facets) is followed by one over [since, oldest
+// lastSeen kept + 1 ms) — UNTIL is exclusive (#sel-until) — so the incidents it left
+// out, whose events are all at or before that instant, come back whole. An incident
+// already read keeps its first aggregates: that read covered all its events, a later
+// one only the older part.
+func (t *Translator) readViolations(ctx context.Context, c Caller, since, until, now time.Time) (violationRead, error) {
+	var out violationRead
+	seen := map[string]bool{}
+	end := until
+	for reads := 1; ; reads++ {
+		q, err := violationsNRQL(since, end)
+		if err != nil {
+			return out, err
+		}
+		resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
+		if err != nil {
+			return out, fmt.Errorf("violations: %w", err)
+		}
+		var rows []*json.RawMessage
+		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
+			rows = acct.Nrql.Results
+		}
+		oldest := int64(math.MaxInt64)
+		for _, row := range rows {
+			if row == nil {
+				continue
+			}
+			v, key, last, ok := violationOf(*row, now)
+			if last > 0 {
+				oldest = min(oldest, last)
+			}
+			if !ok || seen[key] {
+				continue
+			}
+			seen[key] = true
+			out.all = append(out.all, v)
+		}
+		if len(rows) < MaxFacets {
+			break
+		}
+		next := time.UnixMilli(oldest + 1)
+		if oldest == math.MaxInt64 || !next.Before(end) || !since.Before(next) || reads == violationReads {
+			out.caps = []Cap{CapViolations} // no progress, or too many: served from the newest
+			break
+		}
+		end = next
+	}
+	sort.SliceStable(out.all, func(i, j int) bool { return out.all[i].OpenedAt > out.all[j].OpenedAt })
+	return out, nil
+}
+
+// violationOf is the violation of one facet row, its facet key and its lastSeen
+// (epoch ms; 0 when absent).
+func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, string, int64, bool) {
 	var row struct {
+		LastSeen      *float64 `json:"lastSeen"`
 		Facet         any      `json:"facet"`
 		Title         string   `json:"title"`
 		ConditionName string   `json:"conditionName"`
@@ -104,15 +168,23 @@ func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, bool) {
 		EntityName    string   `json:"entityName"`
 		LastEvent     string   `json:"lastEvent"`
 	}
-	if json.Unmarshal(raw, &row) != nil || row.OpenTime == nil {
-		return v2.Violation{}, false
+	if json.Unmarshal(raw, &row) != nil {
+		return v2.Violation{}, "", 0, false
+	}
+	var last int64
+	if row.LastSeen != nil {
+		last = int64(*row.LastSeen)
+	}
+	key := fmt.Sprint(row.Facet)
+	if row.OpenTime == nil {
+		return v2.Violation{}, key, last, false
 	}
 	v := v2.Violation{Label: row.Title, PolicyName: row.PolicyName, ConditionName: row.ConditionName,
 		OpenedAt: int64(*row.OpenTime), EntityName: row.EntityName}
 	if id, ok := facetInt(row.Facet); ok {
 		v.ID = id
 	} else {
-		v.ID = SurrogateID("incident", 0, fmt.Sprint(row.Facet))
+		v.ID = SurrogateID("incident", 0, key)
 	}
 	v.Priority = capitalize(row.Priority)
 	open := !strings.EqualFold(row.LastEvent, "close")
@@ -130,7 +202,7 @@ func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, bool) {
 		v.EntityType = capitalize(strings.ToLower(strings.ReplaceAll(g.Type, "_", " ")))
 		v.EntityID, _ = strconv.ParseInt(g.DomainID, 10, 64)
 	}
-	return v, true
+	return v, key, last, true
 }
 
 func capitalize(s string) string {

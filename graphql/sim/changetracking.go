@@ -13,16 +13,38 @@ import (
 )
 
 // eventStore keeps the change events the mutations record; the NRQL engine reads them
-// as ChangeTrackingEvent and Deployment rows.
+// as ChangeTrackingEvent and Deployment rows. A recorded event becomes visible to NRQL
+// only delay after it was recorded (ingest latency, see doc.go), measured on clock
+// (wall time by default, independent of the simulator's fixed data clock).
 type eventStore struct {
-	mu   sync.RWMutex
-	rows []nrdb.MapRow
-	seq  int64
+	mu    sync.RWMutex
+	rows  []storedEvent
+	seq   int64
+	delay time.Duration
+	clock func() time.Time
 }
 
+// storedEvent is one row and the (ingest clock) time from which NRQL sees it.
+type storedEvent struct {
+	row     nrdb.MapRow
+	visible time.Time
+}
+
+func (s *eventStore) ingestNow() time.Time {
+	if s.clock == nil {
+		return time.Now()
+	}
+	return s.clock()
+}
+
+// add records r; it is visible to NRQL after the ingest delay.
 func (s *eventStore) add(r nrdb.MapRow) {
+	s.addVisible(r, s.ingestNow().Add(s.delay))
+}
+
+func (s *eventStore) addVisible(r nrdb.MapRow, visible time.Time) {
 	s.mu.Lock()
-	s.rows = append(s.rows, r)
+	s.rows = append(s.rows, storedEvent{row: r, visible: visible})
 	s.mu.Unlock()
 }
 
@@ -31,9 +53,11 @@ func (s *eventStore) Scan(_ context.Context, sc nrdb.Scan, fn func(nrdb.Row) boo
 	s.mu.RLock()
 	rows := s.rows
 	s.mu.RUnlock()
-	for _, r := range rows {
+	now := s.ingestNow()
+	for _, e := range rows {
+		r := e.row
 		acct, _ := r.Attrs["accountId"].(float64)
-		if !slices.Contains(sc.EventTypes, r.Type) || !slices.Contains(sc.Accounts, int(acct)) ||
+		if now.Before(e.visible) || !slices.Contains(sc.EventTypes, r.Type) || !slices.Contains(sc.Accounts, int(acct)) ||
 			r.At.Before(sc.Begin) || !r.At.Before(sc.End) {
 			continue
 		}
@@ -42,6 +66,33 @@ func (s *eventStore) Scan(_ context.Context, sc nrdb.Scan, fn func(nrdb.Row) boo
 		}
 	}
 	return nil
+}
+
+// WithIngestDelay makes change events recorded by the mutations visible to NRQL only
+// d after they were recorded, as NRDB's ingest pipeline does (doc.go, "Change
+// tracking"); default 0 (visible at once).
+func WithIngestDelay(d time.Duration) Option {
+	return func(s *Server) { s.events.delay = d }
+}
+
+// WithIngestClock sets the clock the ingest delay is measured on (default time.Now);
+// tests advance it to let recorded events arrive.
+func WithIngestClock(now func() time.Time) Option {
+	return func(s *Server) { s.events.clock = now }
+}
+
+// AddChangeEvent stores a change event of eventType (ChangeTrackingEvent or
+// Deployment) with timestamp at in account accountID, already ingested (visible at
+// once): tests seed history with it, such as Deployment events from before
+// changeTrackingCreateEvent or more rows than one NRQL answer holds. attrs are the
+// event's attributes (accountId is set from accountID).
+func (s *Server) AddChangeEvent(accountID int, eventType string, at time.Time, attrs map[string]any) {
+	a := make(map[string]any, len(attrs)+1)
+	for k, v := range attrs {
+		a[k] = v
+	}
+	a["accountId"] = float64(accountID)
+	s.events.addVisible(nrdb.MapRow{Type: eventType, At: at, Attrs: a}, time.Time{})
 }
 
 // multiSource serves every event type from the first source that has it.

@@ -47,6 +47,11 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 	return timeslice.NewSource(timeslice.Generator{Seed: seed}, apps)
 }
 
+// DemoMetrics is the NRQL engine over the demo's Metric rows alone (the rows NewDemo
+// serves for FROM Metric), for tests that run New Relic's published NRQL beside the
+// gateway's answer.
+func DemoMetrics(data *Data) *nrdb.Runner { return nrdb.NewRunner(metricSource(data, DemoSeed)) }
+
 // mobileMetricNames are the timeslice metrics of the demo's mobile applications.
 var mobileMetricNames = []string{"Mobile/Crash/All", "Session/Start", "Mobile/Activity/Name/MainActivity", "External/all"}
 

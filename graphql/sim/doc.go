@@ -119,9 +119,87 @@
 //   - alertsConditionDelete deletes NRQL and legacy conditions; alertsPolicyDelete
 //     deletes the policy's conditions too.
 //
+// Units, joins and condition origins (checked against published answers in tests/contracts):
+//   - apmSummary.errorRate is a percent (ErrorRate in the data: the schema describes it
+//     as "the percentage of responses to all transactions with an error", per
+//     newrelic-client-go pkg/entities/types.go, and the golden metric errorRate of
+//     github.com/newrelic/entity-definitions entity-types/apm-application is ×100 with
+//     unit PERCENTAGE), as the 100 × errors / calls the gateway computes from timeslices.
+//   - asNrqlConditionsSearch tells a condition's origin only by sourceProduct, as the
+//     real schema (AlertsAsNrqlCondition has no REST type, metric or entity list). A
+//     legacyConditions entry carries one of APM, BROWSER, INFRASTRUCTURE, MOBILE, SERVERS,
+//     SYNTHETICS; REST's apm_app_metric, apm_kt_metric and apm_jvm_metric are all APM, and
+//     the simulator, like NerdGraph, keeps nothing that separates them. How NerdGraph
+//     renders a legacy condition's NRQL is unpublished; the data's query is free text.
+//   - Issues are derived one per NrAiIncident incident, incidentIds holding that event's
+//     incidentId (demo data: digits). NerdGraph's published aiIssues answers show
+//     incident ids as UUID strings and issue ids as UUIDs (docs-website
+//     src/content/docs/apis/nerdgraph/examples/nerdgraph-issues-api-via-github.mdx); that
+//     NrAiIncident.incidentId is the same string is this simulator's assumption, not a
+//     published fact.
+//
 // NRQL:
 //   - Without a runner, NRQL fields answer "NRQL is not enabled in this simulator".
 //   - async is ignored (queries complete synchronously); options are ignored. timeout
 //     (default 5 s, at most 120 s) becomes the runner's deadline; exceeding it is a
 //     TIMEOUT error. See NRQLRunner for error classes.
+//
+// Timeslice metrics (timeslice/, nrdb/):
+//   - Metric rows carry scope: Datastore/*, External/* and Custom/* segment metrics
+//     (not the all/allWeb/allOther roll-ups) have, besides the unscoped row, one copy
+//     per Controller/* transaction of the application with the same
+//     metricTimesliceName and scope set to the transaction; unscoped rows have no scope
+//     attribute, so scope IS NULL selects them. Source: the scope attribute, "(Optional)
+//     The timeslice name of the legacy metric that this metric is scoped to", and the
+//     example breaking a transaction down with scope = 'Controller/users/show'
+//     (https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/).
+//     Scoped copies draw their own numbers; that the unscoped value is their total is
+//     not modelled.
+//   - Attributes are typed: appId is a number, realAgentId a string (the only documented
+//     comparison quotes it: realAgentId = '$AGENT_ID',
+//     https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/). = and IN
+//     compare by type and never coerce: a number never equals a string, so appId = '42'
+//     matches nothing ("Data type "coercion" is not supported",
+//     https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#aggregator-functions).
+//   - Over newrelic.timeslice.value: count = Σcount, sum = Σtotal, average = Σtotal /
+//     Σcount, min/max over rows with calls, stddev = √(ΣsumOfSquares/Σcount − mean²);
+//     value['field'] is that field per row, so average(value['totalExclusive'] /
+//     value['count']) is a mean of per-row ratios (a row whose count is 0 is skipped).
+//     apdex(newrelic.timeslice.value) is the score (s + t/2) / (s + t + f) from Apdex
+//     timeslices' count, total and totalExclusive; the real function also returns s, t,
+//     f and count, in a result shape not verified here. rate() divides by the window
+//     (bucket or range) in the unit given; filter() applies its WHERE per row.
+//
+// NRQL limits (package nrdb; source: docs-website
+// src/content/docs/nrql/nrql-syntax-clauses-functions.mdx):
+//   - FACET picks and orders facets, largest first, by the first SELECT item when it is
+//     min(), max(), average(), count() or percentile() itself; by any other first item
+//     (latest(), uniqueCount(), sum(), filter(...), arithmetic) it uses the number of
+//     events of each facet (#sel-facet). Ties keep the order the rows were met. Then
+//     LIMIT applies: 10 by default, MAX and any value above 5000 are 5000 (#sel-limit;
+//     NRDB's answer to LIMIT above 5000 is not documented: taken as MAX). Plain row
+//     queries keep the newest 100 by default, at most 5000.
+//   - uniques(attr[, limit]) keeps the first 1000 values met, at most 10000
+//     (#func-uniques). TIMESERIES makes at most 366 buckets (#timeseries-max); more
+//     is a syntax error.
+//   - The limits apply silently, as NRDB's do: a result at the limit carries no
+//     marker. WithLargeAccount adds an account big enough to exceed them (thousands
+//     of agent instances and NrAiIncident incidents, metrics generated on demand;
+//     optionally an injected browser, a key transaction per application, mobile
+//     applications and many policies) with its own key, for tests; the demo keys and
+//     data are unchanged and `make run` does not build it.
+//
+// Change tracking:
+//   - changeTrackingCreateEvent (category Deployment only) stores a ChangeTrackingEvent
+//     row and changeTrackingCreateDeployment a Deployment row, both read by NRQL; the
+//     deployment's version is the row's version attribute in both event types.
+//   - Ingest delay: a recorded event reaches NRQL only after the delay set with
+//     WithIngestDelay (default 0), measured on the ingest clock (WithIngestClock,
+//     default wall time, not the fixed data clock). NRDB, like any ingest pipeline,
+//     makes an event queryable some time after its write is acknowledged; New Relic
+//     publishes no figure for change events, and its own streaming alerts wait for
+//     late data by default for 2 minutes (newrelic/docs-website
+//     src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx,
+//     "Delay/timer"). Tests use a few seconds on a clock they advance. AddChangeEvent
+//     seeds already-ingested rows (history, bulk data).
 package sim

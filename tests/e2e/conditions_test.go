@@ -274,3 +274,46 @@ func TestLegacyConditions(t *testing.T) {
 		t.Errorf("legacy create: %d", r.status)
 	}
 }
+
+// TestLegacyConditionTypePerSourceProduct checks REST's type of every legacy condition
+// of the demo data by its sourceProduct, the only origin asNrqlConditionsSearch gives:
+// APM → apm_app_metric (key-transaction and JVM conditions are APM too and cannot be
+// told apart), BROWSER → browser_metric, MOBILE → mobile_metric; an INFRASTRUCTURE
+// condition of the same policy is not a REST /alerts_conditions condition and is left out.
+func TestLegacyConditionTypePerSourceProduct(t *testing.T) {
+	e := newEnv(t)
+	e.warm(t)
+	tests := []struct {
+		policy string
+		want   map[int64]string
+	}{
+		{policy: "1001", want: map[int64]string{6303: "browser_metric", 6304: "mobile_metric"}},
+		{policy: "1004", want: map[int64]string{6301: "apm_app_metric", 6302: "apm_app_metric"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.policy, func(t *testing.T) {
+			r := e.get(t, "/v2/alerts_conditions.json?policy_id="+tt.policy, key1)
+			var b struct {
+				Conditions []struct {
+					ID   int64  `json:"id"`
+					Type string `json:"type"`
+				} `json:"conditions"`
+			}
+			if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+			got := map[int64]string{}
+			for _, c := range b.Conditions {
+				got[c.ID] = c.Type
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("conditions %v, want %v", got, tt.want)
+			}
+			for id, typ := range tt.want {
+				if got[id] != typ {
+					t.Errorf("condition %d type %q, want %q", id, got[id], typ)
+				}
+			}
+		})
+	}
+}

@@ -180,7 +180,8 @@ func TestDeploymentTimeoutAfterApplyIsNotRetried(t *testing.T) {
 		UpstreamTimeout: 100 * time.Millisecond})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	r, b := e.post(t, deployPath, `{"deployment":{"revision":"once"}}`)
-	if r.status != 504 || b.Error == nil || !strings.Contains(b.Error.Title, "may have been recorded") {
+	if r.status != 504 || b.Error == nil || !strings.Contains(b.Error.Title, "may have been recorded") ||
+		!strings.Contains(b.Error.Title, "GET /v2/applications/"+metricApp+"/deployments.json (a new deployment can take a few minutes to be listed)") {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	time.Sleep(350 * time.Millisecond)

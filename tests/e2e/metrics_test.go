@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 const metricApp = "314221522" // a reporting PHP app of account 1 with two instances
@@ -294,5 +296,160 @@ func TestMetricDataCacheServesExactAnswers(t *testing.T) {
 	// Another tenant asking the same question gets its own lookup, not the cache.
 	if r := e.get(t, base+".json"+q, key2); r.status != 404 {
 		t.Fatalf("another account's application: %d %s", r.status, r.body)
+	}
+}
+
+// scopedName is a demo metric NRDB also holds scoped to each transaction.
+const scopedName = "Datastore/statement/MySQL/users/select"
+
+// publishedValue runs New Relic's published NRQL for a value of a metric (the string of
+// the gateway's value table, restricted to unscoped rows and the application) with the
+// simulator's NRQL engine over the demo data, which holds scoped copies of segment
+// metrics. One number per slice of period seconds in [from, to), or one for the range
+// when period is 0.
+func publishedValue(t *testing.T, runner *nrdb.Runner, scope, name string, spec translate.ValueSpec, from, to time.Time, period int) []float64 {
+	t.Helper()
+	expr := spec.NRQL
+	if spec.Scalar != "" {
+		expr = spec.Scalar
+	}
+	window := int(to.Sub(from).Seconds())
+	if period > 0 {
+		window = period
+	}
+	expr = strings.ReplaceAll(expr, translate.TimeWindowSeconds, strconv.Itoa(window))
+	q := "SELECT " + expr + " AS 'v' FROM Metric WHERE " + scope + " AND scope IS NULL AND metricTimesliceName = '" + name +
+		"' SINCE " + strconv.FormatInt(from.UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(to.UnixMilli(), 10)
+	if period > 0 {
+		q += " TIMESERIES " + strconv.Itoa(period) + " seconds"
+	}
+	rows, _, _, err := runner.RunNRQL(context.Background(), []int{1000001}, q, clock)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	out := make([]float64, len(rows))
+	for i, row := range rows {
+		out[i], _ = row["v"].(float64) // null (no rows) is 0, as the gateway renders it
+	}
+	return out
+}
+
+// Every REST v2 value name the gateway serves equals New Relic's published NRQL for it
+// (translate.MetricValue: the migration page's tables), per 1-minute slice and
+// summarized, through the real metric data route; the demo data hold scoped copies of
+// the segment metric, which the published NRQL's unscoped restriction leaves out. It
+// fails when the gateway's scope filter is dropped (the rows of scopedName) or a
+// formula departs from the published one (the row of that value).
+func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
+	e := newEnv(t)
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := sim.DemoMetrics(data)
+	// The demo really holds scoped copies of scopedName, and the unscoped restriction
+	// changes its sums.
+	all := publishedValue(t, runner, "appId = "+metricApp+" AND 1 = 1", scopedName,
+		translate.ValueSpec{NRQL: "count(newrelic.timeslice.value)"}, clock.Add(-time.Hour), clock, 0)
+	if rows, _, _, err := runner.RunNRQL(context.Background(), []int{1000001}, "SELECT count(newrelic.timeslice.value) AS 'v' FROM Metric WHERE appId = "+
+		metricApp+" AND metricTimesliceName = '"+scopedName+"' SINCE 1 hour ago", clock); err != nil || rows[0]["v"].(float64) <= 2*all[0] {
+		t.Fatalf("the demo holds no scoped copies of %s: %v %v (unscoped %v)", scopedName, rows, err, all)
+	}
+
+	tests := []struct{ value, name string }{
+		{"average_response_time", scopedName}, {"calls_per_minute", scopedName}, {"call_count", scopedName},
+		{"min_response_time", scopedName}, {"max_response_time", scopedName}, {"average_exclusive_time", scopedName},
+		{"average_value", scopedName}, {"total_call_time_per_minute", scopedName}, {"requests_per_minute", scopedName},
+		{"standard_deviation", scopedName}, {"average_call_time", scopedName}, {"average_time", scopedName},
+		{"count", scopedName}, {"total_value", scopedName}, {"min_value", scopedName}, {"max_value", scopedName},
+		{"rate", scopedName}, {"throughput", scopedName}, {"total_time", scopedName}, {"as_percentage", scopedName},
+		{"errors_per_minute", "Errors/all"}, {"error_count", "Errors/all"},
+		{"used_bytes_by_host", "Memory/Physical"}, {"used_mb_by_host", "Memory/Physical"}, {"total_used_mb", "Memory/Physical"},
+		{"percent", "CPU/User Time"}, {"time_percentage", "CPU/User Time"}, {"utilization", "CPU/User Time"},
+		{"average_response_time", "EndUser"}, {"average_fe_response_time", "EndUser"}, {"average_be_response_time", "EndUser"},
+		{"average_network_time", "EndUser"}, {"total_network_time", "EndUser"}, {"network_time_percentage", "EndUser"},
+		{"total_fe_time", "EndUser"}, {"fe_time_percentage", "EndUser"}, {"total_app_time", "EndUser"}, {"average_app_time", "EndUser"},
+		{"average_dom_content_load_time", "EndUser/RB"}, {"total_dom_content_time", "EndUser/RB"},
+		{"average_queue_time", "WebFrontend/QueueTime"}, {"total_queue_time", "WebFrontend/QueueTime"},
+		{"s", "Apdex"}, {"t", "Apdex"}, {"f", "Apdex"}, {"count", "Apdex"}, {"score", "Apdex"}, {"value", "Apdex"},
+		{"threshold", "Apdex"}, {"threshold_min", "Apdex"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.value] = true
+	}
+	for _, v := range translate.ServedValues() {
+		if !covered[v] {
+			t.Errorf("served value %s has no row", v)
+		}
+	}
+	windows := []struct {
+		name      string
+		from, to  time.Time
+		period    int
+		summarize bool
+	}{
+		{"1-minute slices", clock.Add(-30 * time.Minute), clock, 60, false},
+		{"summarized hour", clock.Add(-time.Hour), clock, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value+" of "+tt.name, func(t *testing.T) {
+			spec, ok := translate.MetricValue(tt.name, tt.value)
+			if !ok {
+				t.Fatalf("%s does not serve %s", tt.name, tt.value)
+			}
+			if spec.Doc == "" || (spec.Factor != 1 && spec.Why == "") {
+				t.Fatalf("%s: no source, or a departure without its reason: %+v", tt.value, spec)
+			}
+			for _, w := range windows {
+				want := publishedValue(t, runner, "appId = "+metricApp, tt.name, spec, w.from, w.to, w.period)
+				q := url.Values{"names[]": {tt.name}, "values[]": {tt.value}, "from": {w.from.Format(time.RFC3339)},
+					"to": {w.to.Format(time.RFC3339)}, "summarize": {strconv.FormatBool(w.summarize)}}
+				b, r := e.metricData(t, q.Encode())
+				if r.status != 200 || len(b.MetricData.Metrics) != 1 {
+					t.Fatalf("%s: %d %s", w.name, r.status, r.body)
+				}
+				got := b.MetricData.Metrics[0].Timeslices
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d slices, published NRQL %d", w.name, len(got), len(want))
+				}
+				for i, sl := range got {
+					g, ok := sl.Values[tt.value]
+					if !ok {
+						t.Fatalf("%s slice %d: no %s in %v", w.name, i, tt.value, sl.Values)
+					}
+					if x := want[i] * spec.Factor; math.Abs(g-x) > 1e-9*math.Max(1, math.Abs(x)) {
+						t.Fatalf("%s slice %s: gateway %v, published NRQL %v (%s)", w.name, sl.From, g, x, spec.NRQL)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Instance scope: the instance's metric data equal the published NRQL scoped with
+// realAgentId = '<id>' (the migration page's quoted form), unscoped rows only.
+func TestInstanceMetricDataFollowsPublishedNRQL(t *testing.T) {
+	e := newEnv(t)
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := sim.DemoMetrics(data)
+	const instance = "1663741264"
+	from, to := clock.Add(-time.Hour), clock
+	for _, value := range []string{"call_count", "average_exclusive_time", "standard_deviation"} {
+		spec, _ := translate.MetricValue(scopedName, value)
+		want := publishedValue(t, runner, "appId = "+metricApp+" AND realAgentId = '"+instance+"'", scopedName, spec, from, to, 0)
+		r := e.get(t, "/v2/applications/"+metricApp+"/instances/"+instance+"/metrics/data.json?"+url.Values{
+			"names[]": {scopedName}, "values[]": {value}, "summarize": {"true"},
+			"from": {from.Format(time.RFC3339)}, "to": {to.Format(time.RFC3339)}}.Encode(), key1)
+		var b metricDataBody
+		if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 || len(b.MetricData.Metrics) != 1 {
+			t.Fatalf("%s: %d %s", value, r.status, r.body)
+		}
+		if g := b.MetricData.Metrics[0].Timeslices[0].Values[value]; want[0] == 0 || math.Abs(g-want[0]) > 1e-9*want[0] {
+			t.Errorf("%s: gateway %v, published NRQL %v", value, g, want[0])
+		}
 	}
 }

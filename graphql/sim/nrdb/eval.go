@@ -16,6 +16,8 @@ const (
 	MaxFacetLimit     = 5000
 	DefaultRowLimit   = 100
 	MaxBuckets        = 366
+	DefaultUniques    = 1000
+	MaxUniques        = 10000
 )
 
 // Result is an executed query: NerdGraph's result rows and the time window.
@@ -36,11 +38,13 @@ const (
 	aggLatest
 	aggUniques
 	aggUniqueCount
+	aggApdex
 )
 
 var aggKinds = map[string]aggKind{
 	"count": aggCount, "sum": aggSum, "average": aggAverage, "min": aggMin, "max": aggMax,
 	"stddev": aggStddev, "latest": aggLatest, "uniques": aggUniques, "uniquecount": aggUniqueCount,
+	"apdex": aggApdex,
 }
 
 // aggNode is one aggregate in the SELECT list, with what wraps it.
@@ -60,6 +64,7 @@ type aggState struct {
 	latestAt                time.Time
 	seen                    map[string]bool
 	uniq                    []any
+	apdexS, apdexT, apdexF  float64 // apdex(newrelic.timeslice.value)
 }
 
 type plan struct {
@@ -90,6 +95,7 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 	type group struct {
 		values  []any
 		buckets [][]aggState
+		rows    int // rows faceted here: the frequency that ranks facets (facetRank)
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -119,6 +125,7 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 			groups[key] = g
 			order = append(order, key)
 		}
+		g.rows++
 		bi := 0
 		if p.bucket > 0 {
 			bi = int(r.Timestamp().Sub(p.since) / p.bucket)
@@ -152,11 +159,17 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 		order = append(order, "")
 	}
 
-	// Facets are ordered by the first SELECT item, largest first, then limited.
+	// Facets are picked and ordered by the first SELECT item, largest first, then
+	// limited (facetRank).
 	totals := map[string]float64{}
 	if len(p.facets) > 0 {
+		byValue := p.rankedByValue()
 		for _, k := range order {
-			totals[k] = p.sortValue(groups[k].buckets)
+			if byValue {
+				totals[k] = p.sortValue(groups[k].buckets)
+			} else {
+				totals[k] = float64(groups[k].rows)
+			}
 		}
 		sort.SliceStable(order, func(i, j int) bool { return totals[order[i]] > totals[order[j]] })
 		limit := DefaultFacetLimit
@@ -195,6 +208,28 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 		}
 	}
 	return res, nil
+}
+
+// rankedByValue tells how facets are picked and ordered, as NRQL documents it: "When
+// selecting min(), max(), percentile(), average() or count(), FACET uses those
+// functions to determine how facets are picked and sorted. When selecting any other
+// function, FACET uses the frequency of the attribute you are faceting on"
+// (docs-website src/content/docs/nrql/nrql-syntax-clauses-functions.mdx, #sel-facet).
+// The first SELECT item must be one of those calls itself (a filter() or an
+// arithmetic expression around it is "any other function").
+func (p *plan) rankedByValue() bool {
+	if len(p.q.Select) == 0 || p.q.Select[0].Expr == nil {
+		return false
+	}
+	e := p.q.Select[0].Expr
+	if len(e.Right) > 0 || len(e.Left.Right) > 0 || e.Left.Left.Call == nil {
+		return false
+	}
+	switch strings.ToLower(e.Left.Left.Call.Name) {
+	case "min", "max", "average", "count", "percentile":
+		return true
+	}
+	return false
 }
 
 func (p *plan) sortValue(buckets [][]aggState) float64 {
@@ -261,10 +296,13 @@ func newPlan(q *Query, now time.Time) (*plan, error) {
 		case c.Timeseries != nil:
 			ts = c.Timeseries
 		case c.Limit != nil:
+			// "The maximum allowed value for the LIMIT clause is 5,000" (#sel-limit);
+			// a larger value is taken as MAX (assumed: NRDB's answer to one is not
+			// documented).
 			p.limitSet = true
 			p.limit = MaxFacetLimit
 			if c.Limit.Value != nil {
-				p.limit = int(*c.Limit.Value)
+				p.limit = min(int(*c.Limit.Value), MaxFacetLimit)
 			}
 		}
 	}
@@ -382,13 +420,16 @@ func newNode(c *Call) *aggNode {
 	if !ok {
 		return nil
 	}
-	n := &aggNode{kind: kind, limit: 1000}
+	// uniques(): "the default limit of 1,000 unique attribute values per facet is
+	// applied. You may specify a different limit value, up to a maximum of 10,000"; it
+	// returns the first values it discovers (#func-uniques).
+	n := &aggNode{kind: kind, limit: DefaultUniques}
 	if len(c.Args) > 0 {
 		n.star = c.Args[0].Star
 		n.arg = c.Args[0].Expr
 	}
 	if kind == aggUniques && len(c.Args) == 2 {
-		n.limit = int(*constant(c.Args[1].Expr))
+		n.limit = min(int(*constant(c.Args[1].Expr)), MaxUniques)
 	}
 	return n
 }
@@ -423,6 +464,13 @@ func update(s *aggState, n *aggNode, r Row) {
 	}
 	switch x := v.(type) {
 	case Timeslice:
+		if n.kind == aggApdex {
+			// Apdex timeslices hold s, t, f in count, total, totalExclusive.
+			s.apdexS += x.Count
+			s.apdexT += x.Total
+			s.apdexF += x.TotalExclusive
+			return
+		}
 		if n.kind == aggCount {
 			s.n += x.Count
 			return
@@ -492,6 +540,11 @@ func (n *aggNode) final(s *aggState, window time.Duration) any {
 		return u
 	case aggUniqueCount:
 		return float64(len(s.seen))
+	case aggApdex:
+		// The score (satisfied + tolerating/2) / all samples; only timeslice rows count.
+		if all := s.apdexS + s.apdexT + s.apdexF; all > 0 {
+			v = (s.apdexS + s.apdexT/2) / all
+		}
 	}
 	if f, ok := v.(float64); ok && n.rate > 0 {
 		return f / (float64(window) / float64(n.rate))
@@ -700,16 +753,25 @@ func (v *Value) value() any {
 	return nil
 }
 
-// equal compares NRQL values: numbers numerically (also against numeric strings, as
-// NRQL coerces), everything else by string form.
+// equal compares NRQL values by type: numbers numerically, strings as strings, and a
+// number never equals a string (a numeric attribute compared with '42' matches no row).
+// NRQL reference, aggregator functions: 'Data type "coercion" is not supported'
+// (https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#aggregator-functions,
+// newrelic/docs-website src/content/docs/nrql/nrql-syntax-clauses-functions.mdx).
 func equal(a, b any) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	fa, okA := toFloat(a)
-	fb, okB := toFloat(b)
-	if okA && okB {
-		return fa == fb
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
 	}
 	return facetString(a) == facetString(b)
 }

@@ -124,6 +124,7 @@ func checkTime(t *TimeSpec) error {
 var arity = map[string][2]int{
 	"count": {1, 1}, "sum": {1, 1}, "average": {1, 1}, "min": {1, 1}, "max": {1, 1}, "stddev": {1, 1},
 	"latest": {1, 1}, "uniquecount": {1, 1}, "uniques": {1, 2}, "rate": {2, 2}, "filter": {2, 2}, "eventtype": {0, 0},
+	"apdex": {1, 1}, // apdex(newrelic.timeslice.value) only: the t: argument of event apdex() is not parsed
 }
 
 func checkCall(c *Call) error {

@@ -19,6 +19,43 @@ var defaultNames = []string{
 	"WebTransaction/Controller/orders/show", "WebTransaction/Controller/users/index",
 	"Apdex/Controller/orders/show", "Apdex/Controller/users/index",
 	"Errors/WebTransaction/Controller/orders/show", "Errors/WebTransaction/Controller/users/index",
+	// Segments recorded both unscoped and scoped to each transaction (Scoped).
+	"Datastore/statement/MySQL/users/select", "External/api.example.com/Net::HTTP/GET", "Custom/Billing/charge",
+}
+
+// Scoped reports whether NRDB holds scoped copies of a metric besides its unscoped
+// row: Datastore/*, External/* and Custom/* segments, except roll-ups (a last segment
+// all, allWeb or allOther). A scoped copy carries the same metricTimesliceName and a
+// scope attribute naming the transaction it was measured in; unscoped rows have no
+// scope ("scope: (Optional) The timeslice name of the legacy metric that this metric
+// is scoped to", https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/,
+// newrelic/docs-website src/content/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql.mdx;
+// its example breaks a transaction down with scope = 'Controller/users/show' and
+// FACET metricTimesliceName).
+func Scoped(name string) bool {
+	if !strings.HasPrefix(name, "Datastore/") && !strings.HasPrefix(name, "External/") && !strings.HasPrefix(name, "Custom/") {
+		return false
+	}
+	last := name[strings.LastIndexByte(name, '/')+1:]
+	return !strings.HasPrefix(last, "all")
+}
+
+// Scopes are the transactions scoped copies are measured in: the application's
+// Controller/* names (the form of the doc's example scope).
+func Scopes(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "Controller/") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ScopedTimeslice is the copy of a metric scoped to one transaction: its own numbers,
+// drawn like the unscoped metric's.
+func (g Generator) ScopedTimeslice(appID, instanceID int64, name, scope string, minute time.Time, apdexT float64) nrdb.Timeslice {
+	return g.Timeslice(appID, instanceID, name+"\x00"+scope, minute, apdexT)
 }
 
 // DefaultNames returns the metric names the generator knows.

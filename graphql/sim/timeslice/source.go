@@ -18,7 +18,8 @@ type App struct {
 	ApdexT    float64
 	Instances []Instance
 	// Names are its metric names (DefaultNames when empty).
-	Names []string
+	Names  []string
+	scopes []string // Scopes(Names)
 }
 
 // Instance is one agent instance of an application.
@@ -42,6 +43,7 @@ func NewSource(gen Generator, apps []App) *Source {
 		if len(s.apps[i].Names) == 0 {
 			s.apps[i].Names = defaultNames
 		}
+		s.apps[i].scopes = Scopes(s.apps[i].Names)
 		s.byID[s.apps[i].AppID] = i
 		s.byGUID[s.apps[i].GUID] = i
 	}
@@ -52,6 +54,7 @@ type row struct {
 	app    *App
 	inst   *Instance
 	name   string
+	scope  string // "" for the unscoped row, which has no scope attribute
 	minute time.Time
 	ts     nrdb.Timeslice
 }
@@ -65,9 +68,16 @@ func (r *row) Get(attr string) (any, bool) {
 	case "host":
 		return r.inst.Host, true
 	case "realAgentId":
-		return float64(r.inst.ID), true
+		// A string: the only documented comparison quotes it (realAgentId = '$AGENT_ID',
+		// https://docs.newrelic.com/docs/apis/rest-api-v2/migrate-to-nrql/).
+		return strconv.FormatInt(r.inst.ID, 10), true
 	case "metricTimesliceName":
 		return r.name, true
+	case "scope":
+		if r.scope == "" {
+			return nil, false
+		}
+		return r.scope, true
 	case "entity.guid":
 		return r.app.GUID, true
 	case "timestamp":
@@ -113,11 +123,22 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 				if err := ctx.Err(); err != nil {
 					return err
 				}
+				var scopes []string
+				if Scoped(name) {
+					scopes = app.scopes
+				}
 				for m := start; m.Before(sc.End); m = m.Add(time.Minute) {
 					*r = row{app: app, inst: inst, name: name, minute: m,
 						ts: s.gen.Timeslice(app.AppID, inst.ID, name, m, app.ApdexT)}
 					if !fn(r) {
 						return nil
+					}
+					for _, scope := range scopes {
+						*r = row{app: app, inst: inst, name: name, scope: scope, minute: m,
+							ts: s.gen.ScopedTimeslice(app.AppID, inst.ID, name, scope, m, app.ApdexT)}
+						if !fn(r) {
+							return nil
+						}
 					}
 				}
 			}
@@ -186,7 +207,8 @@ func stringHint(vs []any) map[string]bool {
 type Totals map[string]nrdb.Timeslice
 
 // Totals sums the named metrics of one application over all its instances in
-// [from, to) (whole minutes). ok is false for an unknown or non-reporting application.
+// [from, to) (whole minutes), unscoped rows only. ok is false for an unknown or
+// non-reporting application.
 func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
 	i, found := s.byID[appID]
 	if !found || s.apps[i].AccountID != accountID {

@@ -94,3 +94,54 @@ func BenchmarkInventoryQuery(b *testing.B) {
 		}
 	}
 }
+
+// Segment metrics have one scoped copy per Controller/* transaction besides the
+// unscoped row; roll-ups and transactions have none; realAgentId is a string.
+func TestScopedCopies(t *testing.T) {
+	g := Generator{Seed: 3}
+	apps := []App{{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{1, "h1"}, {2, "h2"}}}}
+	r := nrdb.NewRunner(NewSource(g, apps))
+	run := func(q string) map[string]any {
+		t.Helper()
+		rows, _, _, err := r.RunNRQL(context.Background(), []int{1}, q+" SINCE "+itoa(t0.UnixMilli())+" UNTIL "+itoa(t0.Add(10*time.Minute).UnixMilli()), t0.Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows[0]
+	}
+	scopes := Scopes(DefaultNames())
+	if len(scopes) != 3 {
+		t.Fatalf("scopes %v", scopes)
+	}
+	for _, tt := range []struct {
+		name   string
+		scoped bool
+	}{
+		{"Datastore/statement/MySQL/users/select", true}, {"External/api.example.com/Net::HTTP/GET", true}, {"Custom/Billing/charge", true},
+		{"Datastore/MySQL/allWeb", false}, {"External/allWeb", false}, {"HttpDispatcher", false}, {"Apdex", false},
+	} {
+		if Scoped(tt.name) != tt.scoped {
+			t.Errorf("Scoped(%s) = %v", tt.name, !tt.scoped)
+		}
+		rows := run("SELECT count(*) AS 'all', filter(count(*), WHERE scope IS NULL) AS 'unscoped', uniqueCount(scope) AS 'scopes' FROM Metric WHERE metricTimesliceName = '" + tt.name + "'")
+		wantScopes := 0.0
+		if tt.scoped {
+			wantScopes = float64(len(scopes))
+		}
+		if rows["unscoped"] != 20.0 || rows["all"] != 20*(1+wantScopes) || rows["scopes"] != wantScopes {
+			t.Errorf("%s: %v", tt.name, rows)
+		}
+	}
+	// The unscoped sums are the generator's own numbers; the scoped copies differ.
+	want := 0.0
+	for m := 0; m < 10; m++ {
+		want += g.Timeslice(10, 2, "Custom/Billing/charge", t0.Add(time.Duration(m)*time.Minute), 0.5).Count
+	}
+	row := run("SELECT count(newrelic.timeslice.value) AS 'c' FROM Metric WHERE realAgentId = '2' AND scope IS NULL AND metricTimesliceName = 'Custom/Billing/charge'")
+	if row["c"] != want {
+		t.Fatalf("unscoped count %v, want %v", row["c"], want)
+	}
+	if row := run("SELECT count(newrelic.timeslice.value) AS 'c' FROM Metric WHERE realAgentId = 2"); row["c"] != 0.0 {
+		t.Fatalf("realAgentId compared with a number matched: %v", row)
+	}
+}
