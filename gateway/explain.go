@@ -148,6 +148,12 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 		status = http.StatusOK
 	}
 	if st.route == "" { // the router's 404 or 405: nothing to explain
+		if status == http.StatusNotFound && g.cfg.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
+			return &Explanation{Request: method + " " + target, Route: "unmatched", Fidelity: Unsupported,
+				Note: "no route of the table translates this request", Mode: ModePassthrough, ModeNote: g.modeNote(ModePassthrough),
+				Calls: []ExplainCall{}, Answer: ExplainAnswer{Source: "the REST API v2's answer, forwarded (unmatched_passthrough)"},
+				Notes: []string{"Nothing would be sent to NerdGraph."}}, nil
+		}
 		return nil, &v2.Error{Status: status, Title: errorTitle(cw.body.Bytes())}
 	}
 	rt, _ := routeNamed(st.route)

@@ -247,8 +247,14 @@ func TestExplainErrors(t *testing.T) {
 			}
 		})
 	}
+	// With unmatched_passthrough, a /v2 path of no route is forwarded, not refused.
+	gp, _ := explainGateway(Config{UnmatchedPassthrough: true})
+	x, err := gp.Explain(context.Background(), ExplainRequest{Line: "GET /v2/alerts_workflows.json", AccountID: 1})
+	if err != nil || x.Route != "unmatched" || x.Mode != ModePassthrough || len(x.Calls) != 0 || !strings.Contains(x.ModeNote, RESTEndpointUS) {
+		t.Fatalf("%+v %v", x, err)
+	}
 	// A full URL and an HTTP version are accepted.
-	x, err := g.Explain(context.Background(), ExplainRequest{Line: "get https://api.newrelic.com/v2/applications/5.json HTTP/1.1", AccountID: 3})
+	x, err = g.Explain(context.Background(), ExplainRequest{Line: "get https://api.newrelic.com/v2/applications/5.json HTTP/1.1", AccountID: 3})
 	if err != nil || x.Route != "applications.show" || x.Request != "GET /v2/applications/5.json" {
 		t.Fatalf("%+v %v", x, err)
 	}
