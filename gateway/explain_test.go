@@ -134,6 +134,8 @@ func TestExplainGolden(t *testing.T) {
 		{"applications_list", ExplainRequest{Line: "GET /v2/applications.json", AccountID: 1000001}},
 		{"metric_data_hostile_name", ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json?names[]=Custom/x')%20OR%20appId%20>%200%20--&values[]=average_value", AccountID: 1000001}},
 		{"servers_retired", ExplainRequest{Line: "GET /v2/servers.json"}},
+		// Two round trips: the second is made after the first's empty answer.
+		{"key_transaction_show", ExplainRequest{Line: "GET /v2/key_transactions/123.json", AccountID: 1000001}},
 		// The read finds no policy (a record is absent from an empty answer), so the
 		// delete is not made.
 		{"policy_delete", ExplainRequest{Line: "DELETE /v2/alerts_policies/1001.json", AccountID: 1000001}},
