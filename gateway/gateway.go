@@ -155,6 +155,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux.HandleFunc("/v2bridge/report", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
+	mux.HandleFunc("/v2bridge/explain", g.serveExplain)
 	mux.Handle("/", v2)
 	return mux
 }

@@ -36,6 +36,8 @@ type Usage struct {
 	Errors    int64     `json:"errors"`
 	LastSeen  time.Time `json:"last_seen"`
 	Operation string    `json:"nerdgraph_operation,omitempty"`
+	Account   int64     `json:"account,omitempty"` // the account of the row's last call
+	Explain   string    `json:"explain,omitempty"` // /v2bridge/explain of a sample request of the route
 
 	// calls is this row's v2bridge_v2_calls_total series for its Mode and Fidelity.
 	calls prometheus.Counter
@@ -86,6 +88,9 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 		u.calls = b.calls.WithLabelValues(k.route, k.caller, mode, string(st.fidelity))
 	}
 	u.Mode, u.Fidelity = mode, string(st.fidelity)
+	if st.account != 0 {
+		u.Account = st.account
+	}
 	u.Count++
 	if status >= 400 {
 		u.Errors++
@@ -107,6 +112,7 @@ func (b *usageBook) snapshot() []Usage {
 	ops := operations()
 	for i := range out {
 		out[i].Operation = strings.Join(ops[out[i].Route], ", ")
+		out[i].Explain = explainLink(out[i].Route, out[i].Account)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Caller != out[j].Caller {
@@ -305,10 +311,10 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation"})
+		_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation", "explain"})
 		for _, u := range rows {
 			_ = cw.Write([]string{u.Caller, u.Agent, u.Route, u.Mode, u.Fidelity, strconv.FormatInt(u.Count, 10),
-				strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), u.Operation})
+				strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), u.Operation, u.Explain})
 		}
 		cw.Flush()
 	default:
@@ -395,8 +401,8 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 {{range .Bars}}<text x="0" y="{{.Y}}" dy="12" font-size="12">{{.Route}}</text><rect x="260" y="{{.Y}}" width="{{.Width}}" height="{{.H}}" fill="#3b73b9"/><text x="{{.Width}}" dx="266" y="{{.Y}}" dy="12" font-size="12">{{.Count}}</text>
 {{end}}</svg>
 {{range .Callers}}<h2>Caller {{.Caller}} ({{.Agent}})</h2>
-<table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th></tr>
-{{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td></tr>
+<table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th><th>explain</th></tr>
+{{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td><td>{{if .Explain}}<a href="{{.Explain}}">sample request</a>{{end}}</td></tr>
 {{end}}</table>{{end}}
 <h2>The NerdGraph operations that replace these routes</h2>
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}
@@ -442,7 +448,8 @@ func (g *Gateway) fleetUsage(ctx context.Context) ([]Usage, error) {
 			continue
 		}
 		rows = append(rows, Usage{Caller: r.Metric["caller"], Agent: "all", Route: r.Metric["route"], Mode: r.Metric["mode"],
-			Fidelity: r.Metric["fidelity"], Count: int64(n), Operation: strings.Join(ops[r.Metric["route"]], ", ")})
+			Fidelity: r.Metric["fidelity"], Count: int64(n), Operation: strings.Join(ops[r.Metric["route"]], ", "),
+			Explain: explainLink(r.Metric["route"], 0)})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		if rows[i].Caller != rows[j].Caller {

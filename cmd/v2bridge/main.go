@@ -43,6 +43,7 @@ usage:
   v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
   v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge explain [--account N] [--data BODY] 'METHOD /v2/...'  the NerdGraph calls of a request, sent nowhere
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
   v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServe(ctx, args[1:], stderr)
 	case "sim":
 		return runSim(ctx, args[1:], stdout, stderr)
+	case "explain":
+		return runExplain(ctx, args[1:], stdin, stdout, stderr)
 	case "config":
 		if len(args) != 3 || args[1] != "check" {
 			return errors.New("usage: v2bridge config check FILE")

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+const explainUsage = `usage: v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] 'METHOD /v2/...'
+
+Prints, as JSON, every NerdGraph round trip the gateway would make for the request —
+operation, document, variables, the NRQL and entity-search texts in them — with the
+route, its fidelity and note. Nothing is sent: each call is recorded and answered empty.
+`
+
+// maxExplainBody bounds a body read from a file or standard input (the gateway's own
+// default body limit).
+const maxExplainBody = 1 << 20
+
+// runExplain is `v2bridge explain`: the translation of one v2 request, sent nowhere.
+func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, explainUsage); fs.PrintDefaults() }
+	account := fs.Int64("account", 0, "the account the request is scoped to (else an /accounts/N/v2 path or the configuration's default_account_id)")
+	data := fs.String("data", "", "the body of a write: the text itself, @FILE, or - for standard input")
+	cfgPath := fs.String("config", "", "configuration whose settings shape the translation (default_account_id, use_create_deployment, browser_loader, metric_names_window, routes)")
+	// Flags may come before or after the request.
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		words = append(words, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(words) == 0 {
+		fs.Usage()
+		return errors.New("explain: give the request, as 'METHOD /v2/...'")
+	}
+	if *account < 0 {
+		return fmt.Errorf("explain: --account %d is not an account id", *account)
+	}
+	body, err := explainBody(*data, stdin)
+	if err != nil {
+		return err
+	}
+	g, err := explainGateway(*cfgPath)
+	if err != nil {
+		return err
+	}
+	x, err := g.Explain(ctx, gateway.ExplainRequest{Line: strings.Join(words, " "), Body: body, AccountID: *account})
+	if err != nil {
+		var ve *v2.Error
+		if errors.As(err, &ve) {
+			return fmt.Errorf("explain: %d %s", ve.Status, ve.Title)
+		}
+		return fmt.Errorf("explain: %w", err)
+	}
+	b, err := x.JSON()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(b)
+	return err
+}
+
+// explainBody reads --data: the text, @FILE or - (standard input).
+func explainBody(data string, stdin io.Reader) ([]byte, error) {
+	var r io.Reader
+	switch {
+	case data == "-":
+		r = stdin
+	case strings.HasPrefix(data, "@"):
+		f, err := os.Open(data[1:])
+		if err != nil {
+			return nil, fmt.Errorf("explain --data: %w", err)
+		}
+		defer f.Close()
+		r = f
+	default:
+		return []byte(data), nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxExplainBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("explain --data: %w", err)
+	}
+	if len(b) > maxExplainBody {
+		return nil, fmt.Errorf("explain --data: the body is larger than %d bytes", maxExplainBody)
+	}
+	return b, nil
+}
+
+// explainGateway is a gateway configured like `serve` with the file at path (defaults
+// without one) whose translator holds a graphql.Recorder: no NerdGraph client exists.
+func explainGateway(path string) (*gateway.Gateway, error) {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.applyEnv(os.Getenv); err != nil {
+		return nil, err
+	}
+	modes, err := cfg.modes()
+	if err != nil {
+		return nil, err
+	}
+	rest, err := cfg.restUpstream()
+	if err != nil {
+		return nil, err
+	}
+	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow})
+	return gateway.New(gateway.Config{
+		DefaultAccountID:    cfg.DefaultAccountID,
+		UseCreateDeployment: cfg.UseCreateDeployment,
+		BrowserLoader:       cfg.BrowserLoader,
+		Modes:               modes,
+		RESTUpstream:        rest,
+		Compare:             gateway.CompareSettings{PrimaryGraph: cfg.Compare.Primary == "graph"},
+	}, tr, zap.NewNop()), nil
+}

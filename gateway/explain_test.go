@@ -1,0 +1,409 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+func init() {
+	// -update rewrites the golden files (registered here unless another test file of
+	// the package already did).
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files under testdata/")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// refusingClient stands for the NerdGraph transport: explain must never reach it.
+type refusingClient struct{ calls atomic.Int64 }
+
+func (c *refusingClient) MakeRequest(context.Context, *gql.Request, *gql.Response) error {
+	c.calls.Add(1)
+	return errors.New("explain reached the NerdGraph transport")
+}
+
+var explainClock = time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)
+
+// explainGateway is a gateway whose translator's transport counts what reaches it.
+func explainGateway(cfg Config) (*Gateway, *refusingClient) {
+	c := &refusingClient{}
+	cfg.Now = func() time.Time { return explainClock }
+	tr := translate.New(c, translate.Options{Now: cfg.Now})
+	return New(cfg, tr, zap.NewNop()), c
+}
+
+// TestExplainEveryRoute explains the sample request of every route of the table: a
+// translated route shows at least one NerdGraph operation, a retired or unsupported
+// one its 501/410 answer and note, and nothing reaches the transport.
+func TestExplainEveryRoute(t *testing.T) {
+	g, client := explainGateway(Config{})
+	for _, rt := range Routes() {
+		t.Run(rt.Name, func(t *testing.T) {
+			s, ok := SampleRequest(rt.Name)
+			if !ok {
+				t.Fatal("no sample request")
+			}
+			x, err := g.Explain(context.Background(), ExplainRequest{Line: s.Line, Body: []byte(s.Body), AccountID: 1000001})
+			if err != nil {
+				t.Fatalf("%s: %v", s.Line, err)
+			}
+			if x.Route != rt.Name || x.Fidelity != rt.Fidelity || x.Note != rt.Note {
+				t.Fatalf("%s explained as route %q (%s), want %q (%s)", s.Line, x.Route, x.Fidelity, rt.Name, rt.Fidelity)
+			}
+			if rt.Retired != nil {
+				if len(x.Calls) != 0 || x.Answer.Status != rt.Retired.Status || x.Answer.Title != rt.Retired.Title {
+					t.Fatalf("retired route: %d calls, answer %+v, want %d %q", len(x.Calls), x.Answer, rt.Retired.Status, rt.Retired.Title)
+				}
+				return
+			}
+			if len(x.Calls) == 0 {
+				t.Fatalf("%s: no NerdGraph operation (answer %+v)", s.Line, x.Answer)
+			}
+			if x.Answer.Status >= 500 {
+				t.Fatalf("%s: dry run answered %+v", s.Line, x.Answer)
+			}
+			// Operations a route makes that its Operations list (the usage report's
+			// migration target) does not name: the host name behind a host id that is not
+			// cached, and the key transaction list behind a cold show.
+			declared := map[string]bool{}
+			switch rt.Name {
+			case "application_hosts.metrics", "application_hosts.metric_data":
+				declared["AppHosts"] = true
+			case "key_transactions.show":
+				declared["KeyTransactionSearch"] = true
+			}
+			for _, op := range rt.Operations {
+				declared[op] = true
+			}
+			for _, c := range x.Calls {
+				if c.Document == "" || c.Kind == "" {
+					t.Errorf("step %d (%s) lacks its document or kind", c.Step, c.Operation)
+				}
+				if !declared[c.Operation] {
+					t.Errorf("step %d: %s is not among the route's Operations %v", c.Step, c.Operation, rt.Operations)
+				}
+			}
+			if x.Account == nil || x.Account.ID != 1000001 {
+				t.Errorf("account %+v", x.Account)
+			}
+		})
+	}
+	if n := client.calls.Load(); n != 0 {
+		t.Fatalf("%d calls reached the NerdGraph transport", n)
+	}
+}
+
+// TestExplainGolden pins the explanation of representative requests (-update rewrites
+// testdata/explain/).
+func TestExplainGolden(t *testing.T) {
+	g, client := explainGateway(Config{})
+	tests := []struct {
+		name string
+		in   ExplainRequest
+	}{
+		{"metric_data", ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json?names[]=HttpDispatcher&values[]=call_count", AccountID: 1000001}},
+		{"applications_update", ExplainRequest{Line: "PUT /accounts/1000001/v2/applications/123.json",
+			Body: []byte(`{"application":{"settings":{"app_apdex_threshold":0.5}}}`)}},
+		{"deployments_create", ExplainRequest{Line: "POST /v2/applications/123/deployments.json", AccountID: 1000001,
+			Body: []byte(`{"deployment":{"revision":"v1.2.3","user":"ci"}}`)}},
+		{"nrql_condition_create", ExplainRequest{Line: "POST /v2/alerts_nrql_conditions/policies/1001.json", AccountID: 1000001,
+			Body: []byte(`{"nrql_condition":{"type":"static","name":"Slow","terms":[{"duration":"5","operator":"above","threshold":"1","time_function":"all"}],` +
+				`"nrql":{"query":"SELECT average(duration) FROM Transaction WHERE appName = 'O''Brien'"}}}`)}},
+		{"applications_list", ExplainRequest{Line: "GET /v2/applications.json", AccountID: 1000001}},
+		{"metric_data_hostile_name", ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json?names[]=Custom/x')%20OR%20appId%20>%200%20--&values[]=average_value", AccountID: 1000001}},
+		{"servers_retired", ExplainRequest{Line: "GET /v2/servers.json"}},
+		// Two round trips: the second is made after the first's empty answer.
+		{"key_transaction_show", ExplainRequest{Line: "GET /v2/key_transactions/123.json", AccountID: 1000001}},
+		// The read finds no policy (a record is absent from an empty answer), so the
+		// delete is not made.
+		{"policy_delete", ExplainRequest{Line: "DELETE /v2/alerts_policies/1001.json", AccountID: 1000001}},
+		{"metric_data_missing_names", ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json", AccountID: 1000001}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, err := g.Explain(context.Background(), tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The note is the route table's (TestExplainEveryRoute holds them equal); the
+			// golden file names it so that a reworded note does not stale it.
+			if rt, _ := routeNamed(x.Route); x.Note != rt.Note || x.Note == "" {
+				t.Fatalf("note %q, want the route's %q", x.Note, rt.Note)
+			}
+			x.Note = "(the " + x.Route + " route's Note in gateway.Routes)"
+			got, err := x.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "explain", tt.name+".golden.json")
+			if updating() {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s differs from the golden file:\n%s", tt.name, got)
+			}
+		})
+	}
+	if n := client.calls.Load(); n != 0 {
+		t.Fatalf("%d calls reached the NerdGraph transport", n)
+	}
+}
+
+func TestExplainNRQLAndSearchTexts(t *testing.T) {
+	g, _ := explainGateway(Config{})
+	x, err := g.Explain(context.Background(), ExplainRequest{AccountID: 7,
+		Line: "GET /v2/applications/123/metrics/data.json?names[]=HttpDispatcher&names[]=Errors/all&values[]=call_count"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Calls) != 1 || x.Calls[0].Operation != "MetricData" || len(x.Calls[0].NRQL) == 0 {
+		t.Fatalf("calls %+v", x.Calls)
+	}
+	// Of the four NRQL variables MetricData sends, the ones its @include leaves out
+	// are not run and not listed.
+	if n := len(x.Calls[0].NRQL); n != 1 {
+		t.Errorf("%d NRQL queries listed for one range of two names, want 1: %q", n, x.Calls[0].NRQL)
+	}
+	for _, q := range x.Calls[0].NRQL {
+		if !strings.Contains(q, "SELECT") || !strings.Contains(q, "FROM Metric") || !strings.Contains(q, "'Errors/all'") {
+			t.Errorf("not the NRQL query of the metrics: %q", q)
+		}
+	}
+	x, err = g.Explain(context.Background(), ExplainRequest{AccountID: 7, Line: "GET /v2/applications.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Calls) != 1 || len(x.Calls[0].EntitySearch) != 2 || x.Calls[0].EntitySearch[0] != "domain = 'APM' AND type = 'APPLICATION' AND accountId = 7" ||
+		len(x.Calls[0].NRQL) != 1 {
+		t.Fatalf("entity searches and inventory NRQL of the list: %+v", x.Calls)
+	}
+	// An alert condition's NRQL travels inside its input object.
+	nrql, _ := queryTexts("mutation M($accountId: Int!, $condition: AlertsNrqlConditionStaticInput!) {x}",
+		json.RawMessage(`{"accountId":1,"condition":{"name":"a","nrql":{"query":"SELECT 1 FROM T"}}}`))
+	if len(nrql) != 1 || nrql[0] != "SELECT 1 FROM T" {
+		t.Fatalf("nested nrql: %q", nrql)
+	}
+	// A deployment names its entity with an entity search inside the event.
+	x, err = g.Explain(context.Background(), ExplainRequest{AccountID: 7, Line: "POST /deployments.xml", Body: []byte("deployment[app_name]=Check'out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Calls) != 1 || len(x.Calls[0].EntitySearch) != 1 || x.Calls[0].EntitySearch[0] != `domain = 'APM' AND type = 'APPLICATION' AND accountId = 7 AND name = 'Check\'out'` {
+		t.Fatalf("entity search of the deployment: %+v", x.Calls)
+	}
+}
+
+func TestExplainErrors(t *testing.T) {
+	g, client := explainGateway(Config{})
+	tests := []struct {
+		name   string
+		in     ExplainRequest
+		status int
+		title  string
+	}{
+		{"empty", ExplainRequest{}, 400, "METHOD /v2/"},
+		{"no path", ExplainRequest{Line: "GET"}, 400, "METHOD /v2/"},
+		{"bad method", ExplainRequest{Line: "FETCH /v2/applications.json"}, 400, "unknown method"},
+		{"relative path", ExplainRequest{Line: "GET v2/applications.json"}, 400, "must start with /"},
+		{"no route", ExplainRequest{Line: "GET /v2/nothing.json", AccountID: 1}, 404, "No route"},
+		{"method not allowed", ExplainRequest{Line: "PATCH /v2/applications.json", AccountID: 1}, 405, "not allowed"},
+		{"no account", ExplainRequest{Line: "GET /v2/applications.json"}, 422, "Name the account"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := g.Explain(context.Background(), tt.in)
+			var ve *v2.Error
+			if !errors.As(err, &ve) || ve.Status != tt.status || !strings.Contains(ve.Title, tt.title) {
+				t.Fatalf("got %v, want %d %q", err, tt.status, tt.title)
+			}
+		})
+	}
+	// With unmatched_passthrough, a /v2 path of no route is forwarded, not refused.
+	gp, _ := explainGateway(Config{UnmatchedPassthrough: true})
+	x, err := gp.Explain(context.Background(), ExplainRequest{Line: "GET /v2/alerts_workflows.json", AccountID: 1})
+	if err != nil || x.Route != "unmatched" || x.Mode != ModePassthrough || len(x.Calls) != 0 || !strings.Contains(x.ModeNote, RESTEndpointUS) {
+		t.Fatalf("%+v %v", x, err)
+	}
+	// A full URL and an HTTP version are accepted.
+	x, err = g.Explain(context.Background(), ExplainRequest{Line: "get https://api.newrelic.com/v2/applications/5.json HTTP/1.1", AccountID: 3})
+	if err != nil || x.Route != "applications.show" || x.Request != "GET /v2/applications/5.json" {
+		t.Fatalf("%+v %v", x, err)
+	}
+	if n := client.calls.Load(); n != 0 {
+		t.Fatalf("%d calls reached the NerdGraph transport", n)
+	}
+}
+
+func TestExplainEndpoint(t *testing.T) {
+	const legacy = "0123456789abcdef0123456789abcdef0123456789abcdef"
+	g, client := explainGateway(Config{ReportToken: "admin",
+		Keys:  KeyMap{translate.HashKey(legacy): {UserKey: "NRAK-MAPPED", AccountID: 4242}},
+		Modes: map[string]Mode{"applications.show": ModePassthrough}})
+	h := g.Handler()
+	do := func(method, target, token, key, body string) (int, []byte) {
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		if key != "" {
+			r.Header.Set("X-Api-Key", key)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code, w.Body.Bytes()
+	}
+	q := func(line string) string { return "/v2bridge/explain?request=" + url.QueryEscape(line) }
+	title := func(b []byte) string {
+		var e struct{ Error struct{ Title string } }
+		_ = json.Unmarshal(b, &e)
+		return e.Error.Title
+	}
+
+	if code, b := do("GET", q("GET /v2/applications.json"), "", "", ""); code != 401 || title(b) == "" {
+		t.Fatalf("no token: %d %s", code, b)
+	}
+	if code, _ := do("GET", q("GET /v2/applications.json"), "wrong", "", ""); code != 401 {
+		t.Fatalf("wrong token: %d", code)
+	}
+	for _, c := range []struct {
+		target string
+		status int
+	}{
+		{"/v2bridge/explain", 400},
+		{"/v2bridge/explain?request=%zz", 400},
+		{q("GET /v2/applications.json") + "&account=x", 400},
+		{q("GET /v2/applications.json") + "&account=-1", 400},
+		{q("GET /v2/nope.json") + "&account=1", 404},
+		{q("GET /v2/applications.json"), 422},
+	} {
+		code, b := do("GET", c.target, "admin", "", "")
+		if code != c.status || title(b) == "" {
+			t.Errorf("%s: %d %s, want %d with a v2 error body", c.target, code, b, c.status)
+		}
+	}
+	if code, _ := do("DELETE", q("GET /v2/applications.json"), "admin", "", ""); code != 405 {
+		t.Errorf("DELETE: %d", code)
+	}
+
+	// The caller's legacy key finds its account in the key map and goes nowhere else.
+	code, b := do("GET", q("GET /v2/applications/123.json"), "admin", legacy, "")
+	if code != 200 {
+		t.Fatalf("%d %s", code, b)
+	}
+	var x Explanation
+	if err := json.Unmarshal(b, &x); err != nil {
+		t.Fatal(err)
+	}
+	if x.Account == nil || x.Account.ID != 4242 || x.Mode != ModePassthrough || x.ModeNote == "" || len(x.Calls) != 1 {
+		t.Fatalf("%s", b)
+	}
+	if bytes.Contains(b, []byte(legacy)) || bytes.Contains(b, []byte("NRAK-MAPPED")) {
+		t.Fatal("a key reached the explanation")
+	}
+	// A write's body as the POST body; the mutation is shown, never sent.
+	code, b = do("POST", q("POST /v2/applications/123/deployments.json")+"&account=9", "admin", "",
+		`{"deployment":{"revision":"r1"}}`)
+	if code != 200 || !bytes.Contains(b, []byte(`"kind": "mutation"`)) || !bytes.Contains(b, []byte(`r1`)) {
+		t.Fatalf("%d %s", code, b)
+	}
+	if n := client.calls.Load(); n != 0 {
+		t.Fatalf("%d calls reached the NerdGraph transport", n)
+	}
+
+	// Disabled without an admin token.
+	g2, _ := explainGateway(Config{})
+	r := httptest.NewRequest("GET", q("GET /v2/applications.json"), nil)
+	w := httptest.NewRecorder()
+	g2.Handler().ServeHTTP(w, r)
+	if w.Code != http.StatusNotFound {
+		t.Fatalf("disabled: %d", w.Code)
+	}
+}
+
+// TestExplainLinks: every route's sample link parses back to its route's sample.
+func TestExplainLinks(t *testing.T) {
+	for _, rt := range Routes() {
+		link := explainLink(rt.Name, 5)
+		u, err := url.Parse(link)
+		if err != nil || u.Path != "/v2bridge/explain" {
+			t.Fatalf("%s: %q %v", rt.Name, link, err)
+		}
+		s, _ := SampleRequest(rt.Name)
+		if u.Query().Get("request") != s.Line || u.Query().Get("body") != s.Body || u.Query().Get("account") != "5" {
+			t.Errorf("%s: %q", rt.Name, link)
+		}
+	}
+	if explainLink("shed", 0) != "" {
+		t.Error("a link for a name outside the route table")
+	}
+}
+
+// BenchmarkExplain: one explanation builds its own dry-run gateway (route table and
+// cold translator), which is most of its cost.
+func BenchmarkExplain(b *testing.B) {
+	g, _ := explainGateway(Config{})
+	in := ExplainRequest{Line: "GET /v2/applications/123/metrics/data.json?names[]=HttpDispatcher&values[]=call_count", AccountID: 1}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := g.Explain(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzExplain: any request line and body explains or is refused with a client error;
+// never a panic, a 500 or a call to the transport.
+func FuzzExplain(f *testing.F) {
+	for _, rt := range Routes() {
+		if s, ok := SampleRequest(rt.Name); ok {
+			f.Add(s.Line, s.Body)
+		}
+	}
+	f.Add("GET /accounts/0/v2/applications.json", "")
+	f.Add("PUT /v2/alerts_nrql_conditions/1.json", `{"nrql_condition":{"type":"baseline"}}`)
+	g, client := explainGateway(Config{DefaultAccountID: 1})
+	f.Fuzz(func(t *testing.T, line, body string) {
+		x, err := g.Explain(context.Background(), ExplainRequest{Line: line, Body: []byte(body)})
+		var ve *v2.Error
+		switch {
+		case err != nil && (!errors.As(err, &ve) || ve.Status >= 500):
+			t.Fatalf("%q %q: %v", line, body, err)
+		case err == nil && x.Answer.Status >= 500 && x.Fidelity != Unsupported:
+			t.Fatalf("%q %q: dry run answered %+v", line, body, x.Answer)
+		}
+		if n := client.calls.Load(); n != 0 {
+			t.Fatalf("%d calls reached the transport", n)
+		}
+	})
+}
