@@ -168,10 +168,13 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	if err != nil {
 		return nil, writeError(err, appID)
 	}
-	ev := resp.GetChangeTrackingCreateEvent().GetChangeTrackingEvent()
-	if ev == nil || *ev == nil {
+	// changeTrackingCreateEvent and its changeTrackingEvent are nullable: a null with no
+	// error leaves the outcome unknown, never a nil dereference.
+	created := resp.GetChangeTrackingCreateEvent()
+	if created == nil || created.GetChangeTrackingEvent() == nil || *created.GetChangeTrackingEvent() == nil {
 		return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	}
+	ev := created.GetChangeTrackingEvent()
 	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
 	d.Timestamp = time.UnixMilli((*ev).GetTimestamp()).UTC()
 	if ent := (*ev).GetEntity(); ent != nil && *ent != nil {

@@ -2,6 +2,7 @@ package contracts
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -79,5 +80,19 @@ func TestNullableStitchedFields(t *testing.T) {
 				t.Fatalf("%d items, %v; want an empty list", n, err)
 			}
 		})
+	}
+}
+
+// TestNullDeploymentEventIsOutcomeUnknown: changeTrackingCreateEvent (a nullable
+// ChangeTrackingCreateEventResponse in the real schema) answered null with no error.
+// The mutation may have been applied, so the caller gets the 502 that says so and how
+// to check, never a nil dereference (a 500 that invites a blind retry). Constructed,
+// schema-valid answer (not recorded).
+func TestNullDeploymentEventIsOutcomeUnknown(t *testing.T) {
+	tr, _, ctx, c := setup(t, map[string]recording{"DeploymentCreateEvent": {file: "constructed/changeTrackingCreateEvent-null.json"}})
+	_, err := tr.CreateDeployment(ctx, c, 123, translate.DeploymentInput{Revision: "r1"}, clock, false)
+	var ve *v2.Error
+	if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Title, "may have been recorded") {
+		t.Fatalf("err %v, want the 502 of a write whose outcome is unknown", err)
 	}
 }
