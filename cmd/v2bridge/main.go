@@ -46,6 +46,10 @@ usage:
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
   v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
+  v2bridge help COMMAND                            a command's flags and environment variables
+
+serve reads V2BRIDGE_<KEY> for every scalar key of the configuration file
+(V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, ...; see v2bridge help serve).
 `
 
 func main() {
@@ -58,6 +62,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := dispatch(ctx, args, stdin, stdout, stderr); !errors.Is(err, errHelpShown) {
+		return err
+	}
+	return nil
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("missing command")
@@ -66,11 +77,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "serve":
-		return runServe(ctx, args[1:], stderr)
+		return runServe(ctx, args[1:], stdout, stderr)
 	case "sim":
 		return runSim(ctx, args[1:], stdout, stderr)
 	case "config":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "config check")
+		}
 		if len(args) != 3 || args[1] != "check" {
+			_ = writeHelp(stderr, "config check")
 			return errors.New("usage: v2bridge config check FILE")
 		}
 		cfg, err := loadConfig(args[2])
@@ -86,6 +101,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stdout, "# %s is valid; effective configuration (user keys are never printed):\n%s", args[2], cfg.redacted())
 		return nil
 	case "hash-key":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "hash-key")
+		}
 		b, err := io.ReadAll(io.LimitReader(stdin, 4096))
 		if err != nil {
 			return fmt.Errorf("read key: %w", err)
@@ -97,9 +115,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, translate.HashKey(key))
 		return nil
 	case "version", "--version", "-v":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "version")
+		}
 		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
 		return nil
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return writeHelp(stdout, helpName(args[1:]))
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
@@ -135,12 +159,11 @@ func newSimulator() (*sim.Server, error) {
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "gateway listen address")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	opts := demoFlags(fs)
+	if err := parseFlags(fs, "demo", args, stdout, stderr); err != nil {
 		return err
 	}
+	listen, logLevel := opts.listen, opts.logLevel
 	log, err := newLogger(*logLevel, true, stderr)
 	if err != nil {
 		return err
@@ -188,16 +211,13 @@ func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Durati
 	return gateway.New(cfg, tr, log)
 }
 
-func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "YAML configuration file (see configs/v2bridge.yaml)")
-	listen := fs.String("listen", "", "listen address (overrides the file)")
-	upstream := fs.String("upstream", "", "NerdGraph: us, eu or a URL (overrides the file)")
-	logLevel := fs.String("log-level", "", "debug, info, warn or error (overrides the file)")
-	if err := fs.Parse(args); err != nil {
+	opts := serveFlags(fs)
+	if err := parseFlags(fs, "serve", args, stdout, stderr); err != nil {
 		return err
 	}
+	cfgPath, listen, upstream, logLevel := opts.cfgPath, opts.listen, opts.upstream, opts.logLevel
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err
@@ -304,9 +324,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:4000", "simulator listen address")
-	if err := fs.Parse(args); err != nil {
+	listen := simFlags(fs)
+	if err := parseFlags(fs, "sim", args, stdout, stderr); err != nil {
 		return err
 	}
 	log, err := newLogger("info", true, stderr)

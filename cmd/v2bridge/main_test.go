@@ -67,6 +67,10 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 		{"unknown key", "listen: ':1'\nlisten_adress: x\n", []string{"listen_adress"}},
 		{"missing env for a mapped key", "keys:\n  - sha256: " + strings.Repeat("ab", 32) + "\n    user_key_env: V2BRIDGE_TEST_UNSET_VARIABLE\n",
 			[]string{"keys[0].user_key_env", "V2BRIDGE_TEST_UNSET_VARIABLE"}},
+		{"unparsable listen", "listen: not-an-address\n", []string{"listen", "not-an-address"}},
+		{"listen port out of range", "listen: ':70000'\npprof_listen: 'localhost'\n", []string{"listen", "70000", "pprof_listen"}},
+		{"upstream timeout longer than the request", "request_timeout: 10s\nupstream_timeout: 30s\n", []string{"upstream_timeout", "request_timeout"}},
+		{"every problem listed", "listen: nope\nrequest_timeout: 5s\nupstream_timeout: 6s\nlog_level: loud\n", []string{"listen", "upstream_timeout", "log_level"}},
 		{"bad hash and bad level", "log_level: loud\nkeys:\n  - sha256: nothex\n    user_key_file: /nonexistent\n",
 			[]string{"log_level", "keys[0].sha256", "keys[0].user_key_file"}},
 	}
