@@ -26,12 +26,12 @@ type reqState struct {
 	calls         ng.Calls
 	route         string
 	fidelity      Fidelity
-	caller        string // first 4 hex characters of the key hash
+	caller        string // callerHash, set once the account is resolved (access log)
 	account       int64
 	accountSource string
 	internal      error // the cause behind a 5xx, logged, never sent
 	mode          Mode
-	callerHash    string // first 8 hex characters of the key hash (usage report)
+	callerHash    string // first 8 hex characters of the key's SHA-256: logs, metrics, report
 	publicBase    string // passthrough: the gateway's base as the caller reached it
 
 	mu       sync.Mutex

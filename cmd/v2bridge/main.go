@@ -198,6 +198,8 @@ Try:
 Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
 Usage report: curl -H 'Authorization: Bearer %s' %s/v2bridge/report
 `, base, endpoint, base, base, base, demoReportToken, base)
+	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
+		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint))
 	return serveUntil(ctx, gwLn, g.Handler(), log)
 }
 
@@ -310,8 +312,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			log.Warn("usage report state not saved", zap.Error(err))
 		}
 	}()
-	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
-		zap.Bool("tls", cfg.TLSCertFile != ""))
+	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
+		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""))
 	if cfg.TLSCertFile != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
