@@ -188,19 +188,33 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
 	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{})
 	base := "http://" + gwLn.Addr().String()
-	fmt.Fprintf(stdout, `v2bridge demo: REST API v2 on %s, answered from the NerdGraph simulator at %s
-
-Try:
-  curl -i -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %s/v2/applications.json
-  curl -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%s/v2/applications.xml?filter[name]=checkout'
-  curl -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' %s/v2/applications.json
-
-Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
-Usage report: curl -H 'Authorization: Bearer %s' %s/v2bridge/report
-`, base, endpoint, base, base, base, demoReportToken, base)
+	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
 		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint))
 	return serveUntil(ctx, gwLn, g.Handler(), log)
+}
+
+// demoBanner is what the demo prints: commands that work as pasted into a POSIX shell
+// (-g keeps curl from reading filter[...] as a range) and print a screenful at most
+// (TestQuickStartCommandsWork runs each of them).
+func demoBanner(base, endpoint string) string {
+	return fmt.Sprintf(`v2bridge demo: REST API v2 on %[1]s, answered from the NerdGraph simulator at %[2]s
+
+Try:
+  curl -gi -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.json?filter[ids]=314221522'
+  curl -sg -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.xml?filter[name]=checkout' | head -n 25
+  curl -s -D - -o /dev/null -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %[1]s/v2/applications.json
+  curl -sg -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' '%[1]s/v2/applications.json?filter[ids]=527085889'
+
+Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
+Usage report (also .json, and an HTML page without the suffix):
+  curl -H 'Authorization: Bearer %[3]s' %[1]s/v2bridge/report.csv
+Operations:
+  curl %[1]s/healthz
+  curl %[1]s/readyz
+  curl -s %[1]s/metrics | grep -m 20 '^v2bridge_'
+Ctrl-C stops the demo.
+`, base, endpoint, demoReportToken)
 }
 
 func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options) *gateway.Gateway {
