@@ -25,7 +25,9 @@ func TestQuickStartCommandsWork(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, logs syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0"}, strings.NewReader(""), &out, &logs) }()
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0"}, strings.NewReader(""), &out, &logs)
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
