@@ -103,6 +103,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			sw.Header().Set("Retry-After", "1")
 			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
 				Title: "v2bridge is overloaded; retry after a second"})
+			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
 			return
@@ -116,6 +117,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()
+			annotateSpan(r, st, max(sw.status, 200))
 			g.observe(r, sw, st)
 			g.usage.record(st, r.Header.Get("User-Agent"), max(sw.status, 200), g.now())
 			g.accessLog(r, sw, st)
@@ -173,6 +175,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	st.mu.Unlock()
 	if st.internal != nil {
 		fields = append(fields, zap.String("error", st.internal.Error()))
+	}
+	if id := traceID(r); id != "" {
+		fields = append(fields, zap.String("trace_id", id))
 	}
 	ce.Write(fields...)
 	clear(fields) // drop references to this request's strings

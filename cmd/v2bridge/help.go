@@ -33,12 +33,13 @@ func commands() map[string]command {
 			synopsis: "v2bridge demo [--listen ADDR] [--log-level LEVEL]",
 			about:    "The gateway and the NerdGraph simulator with demo data, in one process. It prints\nready-to-paste curl commands; Ctrl-C stops it.",
 			flags:    func(fs *flag.FlagSet) { demoFlags(fs) },
+			env:      tracingEnv,
 		},
 		"serve": {
 			synopsis: "v2bridge serve [--config FILE] [--listen ADDR] [--upstream us|eu|URL] [--log-level LEVEL]",
 			about:    "The gateway in front of the real NerdGraph. Precedence: flags, then V2BRIDGE_* variables,\nthen the file, then the defaults (configs/v2bridge.yaml documents every key).",
 			flags:    func(fs *flag.FlagSet) { serveFlags(fs) },
-			env:      configEnv,
+			env:      func() []string { return append(configEnv(), tracingEnv()...) },
 		},
 		"sim": {
 			synopsis: "v2bridge sim [--listen ADDR]",

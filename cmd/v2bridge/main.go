@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -186,12 +187,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{})
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(stopTracing, log)
+	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{}, tp)
 	base := "http://" + gwLn.Addr().String()
 	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
-		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint))
-	return serveUntil(ctx, gwLn, g.Handler(), log)
+		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
+	return serveUntil(ctx, gwLn, gateway.Traced(g.Handler(), tp), log)
 }
 
 // demoBanner is what the demo prints: commands that work as pasted into a POSIX shell
@@ -217,9 +223,10 @@ Ctrl-C stops the demo.
 `, base, endpoint, demoReportToken)
 }
 
-func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options) *gateway.Gateway {
+func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
-	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream})
+	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
+		TracerProvider: tp})
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
 	cfg.Metrics = m
@@ -272,6 +279,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(stopTracing, log)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -303,7 +315,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
-	})
+	}, tp)
 	if cfg.PprofListen != "" {
 		pl, err := net.Listen("tcp", cfg.PprofListen)
 		if err != nil {
@@ -327,7 +339,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}()
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
-		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""))
+		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""),
+		zap.Bool("tracing", tp != nil))
 	if cfg.TLSCertFile != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
@@ -335,7 +348,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
-	return serveUntil(ctx, ln, g.Handler(), log)
+	return serveUntil(ctx, ln, gateway.Traced(g.Handler(), tp), log)
+}
+
+// flushTraces sends the spans still queued, for up to 5 s, after the server stopped.
+func flushTraces(shutdown func(context.Context) error, log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := shutdown(ctx); err != nil {
+		log.Warn("traces not flushed", zap.Error(err))
+	}
 }
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
