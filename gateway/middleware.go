@@ -215,6 +215,7 @@ func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	s := g.cfg.Metrics.requestSeries(route, methodLabel(r.Method), status)
 	s.count.Inc()
 	s.duration.Observe(time.Since(st.start).Seconds())
+	g.cfg.Metrics.observeRoundTrips(route, st.calls.Count())
 }
 
 // methodLabel bounds the method label of the request metrics: the methods REST v2

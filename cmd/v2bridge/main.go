@@ -227,6 +227,7 @@ func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Durati
 	m := gateway.NewMetrics()
 	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
 		TracerProvider: tp})
+	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
 	cfg.Metrics = m
