@@ -31,7 +31,7 @@ import (
 // The rules parse with Prometheus's own rule parser (rulefmt, which also parses each
 // expression with promql/parser), the dashboard's queries with promql/parser.
 func TestDashboardAndAlertsMatchMetrics(t *testing.T) {
-	families := scrapeAfterTraffic(t)
+	families, _ := scrapeAfterTraffic(t)
 	exprs := map[string]string{} // where → expression
 	rules, errs := rulefmt.ParseFile(filepath.Join("..", "..", "configs", "prometheus", "v2bridge-alerts.yaml"))
 	for _, err := range errs {
@@ -169,8 +169,9 @@ func checkExpr(expr parser.Expr, families map[string]map[string]bool, used map[s
 }
 
 // scrapeAfterTraffic runs serve (compare mode on applications.show), sends requests of
-// every kind the panels show and returns the scraped families with their label names.
-func scrapeAfterTraffic(t *testing.T) map[string]map[string]bool {
+// every kind the panels show and returns the scraped families with their label names,
+// and the log serve wrote.
+func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	t.Helper()
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
@@ -202,8 +203,9 @@ func scrapeAfterTraffic(t *testing.T) map[string]map[string]bool {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	var logs syncBuffer
 	go func() {
-		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, io.Discard)
+		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
 	}()
 	defer func() {
 		cancel()
@@ -249,7 +251,7 @@ func scrapeAfterTraffic(t *testing.T) map[string]map[string]bool {
 	if _, ok := out["v2bridge_compare_total"]; !ok {
 		t.Fatalf("no comparison was counted; families: %v", names)
 	}
-	return out
+	return out, logs.String()
 }
 
 type dto struct{ labels map[string]bool }

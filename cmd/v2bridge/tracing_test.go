@@ -85,7 +85,8 @@ func TestDemoExportsTracesByOTLP(t *testing.T) {
 	if len(paths) == 0 || paths[0] != "/v1/traces" || keys[0] != "test-license-key" {
 		t.Fatalf("collector got paths %v, api-key %v", paths, keys)
 	}
-	for _, s := range []string{"GET applications.show", "v2bridge.route", "v2bridge", "graphql.operation.name"} {
+	for _, s := range []string{"GET applications.show", "v2bridge.route", "v2bridge.fidelity", "v2bridge.caller",
+		"v2bridge.nerdgraph.round_trips", "v2bridge.nerdgraph.attempts", "v2bridge.nerdgraph.retries", "graphql.operation.name"} {
 		if !bytes.Contains(bodies.Bytes(), []byte(s)) {
 			t.Errorf("exported spans lack %q", s)
 		}
