@@ -50,7 +50,8 @@ usage:
   v2bridge help COMMAND                            a command's flags and environment variables
 
 serve reads V2BRIDGE_<KEY> for every scalar key of the configuration file
-(V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, ...; see v2bridge help serve).
+(V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, ...; see v2bridge help serve). serve and demo send
+traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set.
 `
 
 func main() {
@@ -96,7 +97,11 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err := cfg.applyEnv(os.Getenv); err != nil {
 			return err
 		}
-		if err := cfg.validate(os.Getenv); err != nil {
+		err = cfg.validate(os.Getenv)
+		if _, terr := tracingOn(os.Getenv); terr != nil {
+			err = errors.Join(err, terr)
+		}
+		if err != nil {
 			return fmt.Errorf("config %s:\n%w", args[2], err)
 		}
 		fmt.Fprintf(stdout, "# %s is valid; effective configuration (user keys are never printed):\n%s", args[2], cfg.redacted())

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +37,20 @@ func TestTracingOnFromEnvironment(t *testing.T) {
 				t.Fatalf("on %v err %v; want on %v err %q", on, err, tt.on, tt.wantErr)
 			}
 		})
+	}
+}
+
+// config check reports an OpenTelemetry setting serve would refuse, with the file's
+// problems.
+func TestConfigCheckReportsTracingSettings(t *testing.T) {
+	t.Setenv("OTEL_TRACES_EXPORTER", "zipkin")
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte("log_level: loud\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"config", "check", path}, strings.NewReader(""), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "OTEL_TRACES_EXPORTER") || !strings.Contains(err.Error(), "log_level") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
