@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -120,4 +125,91 @@ func configPaths(typ reflect.Type, prefix string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Every path of the README's endpoint table answers on a running serve: the gateway's
+// own on listen (the report with its Bearer token), /debug/pprof/ on pprof_listen only.
+func TestReadmeEndpointsAnswer(t *testing.T) {
+	text := string(mustRead(t, "..", "..", "README.md"))
+	start := strings.Index(text, "**Endpoints**")
+	if start < 0 {
+		t.Fatal("README has no endpoint table")
+	}
+	table := text[start:]
+	table = table[:strings.Index(table, "\n\n**")]
+	var paths []string
+	for _, row := range regexp.MustCompile("(?m)^\\| (`/[^|]*) \\|").FindAllStringSubmatch(table, -1) {
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(row[1], -1) {
+			paths = append(paths, m[1])
+		}
+	}
+	if len(paths) < 5 {
+		t.Fatalf("endpoint table lists %v", paths)
+	}
+	free := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return ln.Addr().String()
+	}
+	addr, pprofAddr := free(), free()
+	t.Setenv("V2BRIDGE_TEST_REPORT_TOKEN", "s3cret")
+	sim := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"actor":{"user":{"id":1}}}}`)
+	}))
+	defer sim.Close()
+	cfgPath := filepath.Join(t.TempDir(), "v2bridge.yaml")
+	cfg := "listen: " + addr + "\npprof_listen: " + pprofAddr + "\nupstream: " + sim.URL + "\nreport:\n  admin_token_env: V2BRIDGE_TEST_REPORT_TOKEN\n"
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, io.Discard)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	get := func(url string) int {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Authorization", "Bearer s3cret")
+		var resp *http.Response
+		var err error
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, path := range paths {
+		switch {
+		case path == "/debug/pprof/":
+			if st := get("http://" + pprofAddr + path); st != 200 {
+				t.Errorf("%s on pprof_listen: %d", path, st)
+			}
+			if st := get("http://" + addr + path); st == 200 {
+				t.Errorf("%s answers on listen too", path)
+			}
+		case path == ".json" || path == ".csv":
+			if st := get("http://" + addr + "/v2bridge/report" + path); st != 200 {
+				t.Errorf("/v2bridge/report%s: %d", path, st)
+			}
+		default:
+			if st := get("http://" + addr + path); st != 200 {
+				t.Errorf("%s: %d", path, st)
+			}
+		}
+	}
 }
