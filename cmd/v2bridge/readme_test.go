@@ -34,6 +34,11 @@ func TestReadmeOperatorSection(t *testing.T) {
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
+	// The Go version the README asks for is go.mod's.
+	goMod := string(mustRead(t, "..", "..", "go.mod"))
+	if m := regexp.MustCompile(`(?m)^go (\S+)$`).FindStringSubmatch(goMod); m == nil || !strings.Contains(text, "Go "+m[1]+" or newer") {
+		t.Errorf("README does not ask for the go.mod Go version (%v)", m)
+	}
 	families, logs := scrapeAfterTraffic(t)
 	logFields := map[string]bool{}
 	for _, line := range strings.Split(logs, "\n") {
