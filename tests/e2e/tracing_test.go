@@ -31,6 +31,7 @@ import (
 // keeps the traceparent headers it receives.
 type tracedEnv struct {
 	gw          *httptest.Server
+	handler     http.Handler
 	rec         *tracetest.SpanRecorder
 	logs        *bytes.Buffer
 	logMu       *sync.Mutex
@@ -41,7 +42,16 @@ type tracedEnv struct {
 
 func startTraced(t *testing.T) *tracedEnv {
 	t.Helper()
-	e := &tracedEnv{rec: tracetest.NewSpanRecorder(), logs: &bytes.Buffer{}, logMu: &sync.Mutex{}}
+	rec := tracetest.NewSpanRecorder()
+	e := startTracedWith(t, sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)))
+	e.rec = rec
+	return e
+}
+
+// startTracedWith is startTraced with any tracer provider (nil: tracing off).
+func startTracedWith(t testing.TB, tp trace.TracerProvider) *tracedEnv {
+	t.Helper()
+	e := &tracedEnv{logs: &bytes.Buffer{}, logMu: &sync.Mutex{}}
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
@@ -62,13 +72,13 @@ func startTraced(t *testing.T) *tracedEnv {
 		s.ServeHTTP(w, r)
 	}))
 	t.Cleanup(simSrv.Close)
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(e.rec))
 	m := gateway.NewMetrics()
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, TracerProvider: tp, Backoff: time.Millisecond})
 	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
 	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(lockedWriter{e.logMu, e.logs}), zap.InfoLevel))
-	g := gateway.New(gateway.Config{Metrics: m, Now: now}, tr, log)
-	e.gw = httptest.NewServer(gateway.Traced(g.Handler(), tp))
+	g := gateway.New(gateway.Config{Metrics: m, Now: now, RateLimitPerMinute: -1}, tr, log)
+	e.handler = gateway.Traced(g.Handler(), tp)
+	e.gw = httptest.NewServer(e.handler)
 	t.Cleanup(e.gw.Close)
 	return e
 }
@@ -203,5 +213,34 @@ func TestTracingSpansAndPropagation(t *testing.T) {
 	}
 	if a := attrs(spans[0]); !a["v2bridge.answered_from_cache"].AsBool() || a["v2bridge.nerdgraph.round_trips"].AsInt64() != 0 {
 		t.Errorf("cached show span attributes %v", a)
+	}
+}
+
+// BenchmarkTracedApplicationShowCached is an application show from the entity cache
+// (no NerdGraph call) with tracing off and on (spans made, none exported): the cost of
+// the server span. The access log is on in both.
+func BenchmarkTracedApplicationShowCached(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		tp   trace.TracerProvider
+	}{{"off", nil}, {"on", sdktrace.NewTracerProvider()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := startTracedWith(b, bc.tp)
+			req := httptest.NewRequest(http.MethodGet, "/v2/applications/314221522.json", nil)
+			req.Header.Set("X-Api-Key", key1)
+			e.handler.ServeHTTP(httptest.NewRecorder(), req)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				e.handler.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatalf("%d", rec.Code)
+				}
+				e.logMu.Lock()
+				e.logs.Reset()
+				e.logMu.Unlock()
+			}
+		})
 	}
 }
