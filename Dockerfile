@@ -5,10 +5,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+# make docker passes all three (git describe, git rev-parse, the UTC build time).
 ARG VERSION=dev
 ARG COMMIT=unknown
+ARG DATE=unknown
 RUN CGO_ENABLED=0 go build -trimpath \
-      -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+      -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=${DATE}" \
       -o /out/v2bridge ./cmd/v2bridge
 
 # Run: distroless static, non-root, read-only friendly.

@@ -9,9 +9,11 @@ LISTEN    ?= 127.0.0.1:8080
 
 .PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak
 
-## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN)
-run:
-	$(GO) run ./cmd/v2bridge demo --listen $(LISTEN)
+## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN). Built, then
+## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error
+## (under `go run` it reported Error 1).
+run: build
+	@exec bin/v2bridge demo --listen $(LISTEN)
 
 ## test: gofmt check, go vet, every test with the race detector, and the conformance summary
 test: fmt-check vet
@@ -75,5 +77,7 @@ SOAKTIME ?= 3m
 soak:
 	$(GO) run ./tests/soak -d $(SOAKTIME)
 
+## docker: the container image v2bridge:$(VERSION), built with version, commit and date
 docker:
-	docker build -t v2bridge:$(VERSION) .
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+		-t v2bridge:$(VERSION) .

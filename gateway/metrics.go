@@ -26,6 +26,7 @@ type Metrics struct {
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
 	degraded    *prometheus.CounterVec
+	ops         *opsMetrics // opsmetrics.go
 
 	// series memoizes the request series per route, method and status (a bounded set:
 	// routes are the table's, methods are bounded by methodLabel, statuses by HTTP), so
@@ -98,6 +99,7 @@ func NewMetrics() *Metrics {
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.ops = newOpsMetrics(m.reg, time.Now)
 	return m
 }
 

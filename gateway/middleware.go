@@ -27,12 +27,12 @@ type reqState struct {
 	calls         ng.Calls
 	route         string
 	fidelity      Fidelity
-	caller        string // first 4 hex characters of the key hash
+	caller        string // callerHash, set once the account is resolved (access log)
 	account       int64
 	accountSource string
 	internal      error // the cause behind a 5xx, logged, never sent
 	mode          Mode
-	callerHash    string // first 8 hex characters of the key hash (usage report)
+	callerHash    string // first 8 hex characters of the key's SHA-256: logs, metrics, report
 	publicBase    string // passthrough: the gateway's base as the caller reached it
 
 	mu       sync.Mutex
@@ -106,6 +106,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			sw.Header().Set("Retry-After", "1")
 			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
 				Title: "v2bridge is overloaded; retry after a second"})
+			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
 			return
@@ -119,6 +120,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()
+			annotateSpan(r, st, max(sw.status, 200))
 			g.observe(r, sw, st)
 			g.usage.record(st, r.Header.Get("User-Agent"), max(sw.status, 200), g.now())
 			g.accessLog(r, sw, st)
@@ -184,6 +186,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	if st.internal != nil {
 		fields = append(fields, zap.String("error", st.internal.Error()))
 	}
+	if id := traceID(r); id != "" {
+		fields = append(fields, zap.String("trace_id", id))
+	}
 	ce.Write(fields...)
 	clear(fields) // drop references to this request's strings
 	*fp = fields[:0]
@@ -223,6 +228,7 @@ func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	for _, c := range st.caps.Caps() {
 		g.cfg.Metrics.degraded.WithLabelValues(route, string(c)).Inc()
 	}
+	g.cfg.Metrics.observeRoundTrips(route, st.calls.Count())
 }
 
 // methodLabel bounds the method label of the request metrics: the methods REST v2

@@ -490,7 +490,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		rq.caller = translate.Caller{KeyHash: keyHash, AccountID: acct}
 		rq.mobile = strings.HasPrefix(rt.Name, "mobile_applications.")
 		if st != nil {
-			st.caller, st.account, st.accountSource = keyHash[:4], acct, source
+			st.caller, st.account, st.accountSource = st.callerHash, acct, source
 		}
 		res, err := rt.handle(ctx, g, rq)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -74,6 +75,10 @@ type Options struct {
 	// Observe, when set, is told of every call: operation name, latency, and the
 	// error (nil on success) — for metrics.
 	Observe func(op string, d time.Duration, err error)
+	// TracerProvider, when set, traces every operation (tracing.go): a client span per
+	// call and per HTTP round trip, with the W3C traceparent sent to NerdGraph. Nil:
+	// tracing off, at no cost.
+	TracerProvider trace.TracerProvider
 }
 
 // Client sends genqlient operations to NerdGraph. It implements genqlient's
@@ -87,6 +92,7 @@ type Client struct {
 	slots    keySlots
 	breaker  *breaker
 	hdr      struct{ json, userAgent []string }
+	tracer   trace.Tracer // nil: tracing off
 }
 
 // keySlots holds one semaphore per user key (by hash), created on demand and dropped
@@ -161,7 +167,13 @@ func NewClient(endpoint string, opts Options) *Client {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Transport: NewTransport()}
 	}
+	if opts.TracerProvider != nil {
+		opts.HTTPClient = tracedHTTPClient(opts.HTTPClient, opts.TracerProvider)
+	}
 	c := &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	if opts.TracerProvider != nil {
+		c.tracer = opts.TracerProvider.Tracer(tracerName)
+	}
 	c.hdr.json, c.hdr.userAgent = []string{"application/json"}, []string{opts.UserAgent}
 	if opts.BreakerThreshold > 0 {
 		c.breaker = &breaker{threshold: opts.BreakerThreshold, cooldown: opts.BreakerCooldown, now: time.Now}
@@ -204,8 +216,17 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		ctx, cancel = context.WithDeadline(ctx, calls.deadline)
 		defer cancel()
 	}
+	var ot *opTrace
+	if c.tracer != nil {
+		var span trace.Span
+		ctx, span, ot = c.startSpan(ctx, req.OpName, req.Query)
+		defer func() { endSpan(span, ot, err) }()
+	}
 	query := isQuery(req.Query)
 	for attempt := 1; ; attempt++ {
+		if ot != nil {
+			ot.attempts = attempt
+		}
 		err = c.makeRequest(ctx, req, resp)
 		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) {
 			return err
@@ -275,8 +296,14 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		// tenants never share. Mutations are never collapsed.
 		key := flightKey(apiKey(ctx), buf.Bytes())
 		var v any
-		v, err, _ = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
+		var shared bool
+		v, err, shared = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
 		ans, _ = v.(*answer)
+		if shared && c.tracer != nil {
+			if ot := opTraceFrom(ctx); ot != nil {
+				ot.shared = true
+			}
+		}
 	} else {
 		ans, err = c.fetch(ctx, buf.Bytes())
 	}
@@ -356,6 +383,11 @@ func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 		hreq.Header["Api-Key"] = []string{key}
 	}
 
+	if c.tracer != nil {
+		if ot := opTraceFrom(ctx); ot != nil {
+			ot.roundTrips++
+		}
+	}
 	start := time.Now()
 	hresp, err := c.opts.HTTPClient.Do(hreq)
 	if calls := CallsFrom(ctx); calls != nil {

@@ -1,8 +1,8 @@
 package schema
 
 import (
-	"os"
-	"path/filepath"
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2"
@@ -11,23 +11,36 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-// fullSchema loads the real NerdGraph schema of 2026-04-19 from the shared evidence
-// beside the repository, or skips when it is not there.
+// fullSchema loads the real NerdGraph schema of 2026-04-19 checked in with the code
+// (schema/nerdgraph-full-2026-04-19.graphql.gz), so it never depends on files beside the
+// repository.
 func fullSchema(t *testing.T) *ast.Schema {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "nerdgraph", "full", "nerdgraph-2026-04-19.graphql")
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("%s not present beside the repository", path)
-	}
+	text, err := Full()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: filepath.Base(path), Input: string(b)})
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "nerdgraph-" + FullDate + ".graphql", Input: text})
 	if err != nil {
 		t.Fatalf("full schema: %v", err)
 	}
 	return s
+}
+
+// The checked-in dump is byte-for-byte the evidence copy: its SHA-256 is the one
+// recorded in FullSHA256.
+func TestFullIsTheEvidenceDump(t *testing.T) {
+	text, err := Full()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(text))
+	if got := hex.EncodeToString(sum[:]); got != FullSHA256 {
+		t.Fatalf("schema/nerdgraph-full-%s.graphql.gz holds a file with SHA-256 %s, want %s", FullDate, got, FullSHA256)
+	}
+	if len(fullGz) > 4<<20 {
+		t.Errorf("compressed schema is %d bytes; keep it under 4 MB", len(fullGz))
+	}
 }
 
 // notInDump are the subset's fields that ../shared/nerdgraph/SOURCES.md documents as

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"reflect"
@@ -172,8 +173,13 @@ func (c *fileConfig) applyEnv(getenv func(string) string) error {
 // validate returns every problem at once, each naming its key path.
 func (c fileConfig) validate(getenv func(string) string) error {
 	var errs []error
-	if c.Listen == "" {
-		errs = append(errs, errors.New("listen: must not be empty"))
+	if err := checkListen(c.Listen); err != nil {
+		errs = append(errs, fmt.Errorf("listen: %w", err))
+	}
+	if c.PprofListen != "" {
+		if err := checkListen(c.PprofListen); err != nil {
+			errs = append(errs, fmt.Errorf("pprof_listen: %w", err))
+		}
 	}
 	if _, err := ng.ResolveEndpoint(c.Upstream); err != nil {
 		errs = append(errs, fmt.Errorf("upstream: %w", err))
@@ -186,6 +192,10 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.UpstreamTimeout <= 0 {
 		errs = append(errs, errors.New("upstream_timeout: must be positive"))
+	}
+	if c.RequestTimeout > 0 && c.UpstreamTimeout > c.RequestTimeout {
+		errs = append(errs, fmt.Errorf("upstream_timeout: %s is longer than request_timeout %s, so a NerdGraph call could never time out on its own; make it shorter",
+			c.UpstreamTimeout, c.RequestTimeout))
 	}
 	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
 		errs = append(errs, errors.New("tls_cert_file, tls_key_file: set both or neither"))
@@ -254,6 +264,25 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// checkListen accepts what net.Listen("tcp", addr) accepts without a lookup: host:port
+// with an empty host, an IP or a name, and a port number (0-65535) or a service name.
+func checkListen(addr string) error {
+	if addr == "" {
+		return errors.New("must not be empty")
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port (e.g. :8080 or 127.0.0.1:8080): %w", addr, err)
+	}
+	if strings.ContainsAny(host, " /") {
+		return fmt.Errorf("%q: host %q is not an address or a name", addr, host)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("%q: port %q is not a number from 0 to 65535: %w", addr, port, err)
+	}
+	return nil
 }
 
 // keyMap resolves the keys section, reading each user key from its environment

@@ -17,12 +17,23 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-const explainUsage = `usage: v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] 'METHOD /v2/...'
-
-Prints, as JSON, every NerdGraph round trip the gateway would make for the request —
+// explainAbout is explain's description in `v2bridge help explain`.
+const explainAbout = `Prints, as JSON, every NerdGraph round trip the gateway would make for the request —
 operation, document, variables, the NRQL and entity-search texts in them — with the
-route, its fidelity and note. Nothing is sent: each call is recorded and answered empty.
-`
+route, its fidelity and note. Nothing is sent: each call is recorded and answered empty.`
+
+type explainOpts struct {
+	account       *int64
+	data, cfgPath *string
+}
+
+func explainFlags(fs *flag.FlagSet) explainOpts {
+	return explainOpts{
+		account: fs.Int64("account", 0, "the account the request is scoped to (else an /accounts/N/v2 path or the configuration's default_account_id)"),
+		data:    fs.String("data", "", "the body of a write: the text itself, @FILE, or - for standard input"),
+		cfgPath: fs.String("config", "", "configuration whose settings shape the translation (default_account_id, use_create_deployment, browser_loader, metric_names_window, routes)"),
+	}
+}
 
 // maxExplainBody bounds a body read from a file or standard input (the gateway's own
 // default body limit).
@@ -30,17 +41,22 @@ const maxExplainBody = 1 << 20
 
 // runExplain is `v2bridge explain`: the translation of one v2 request, sent nowhere.
 func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if wantsHelp(args) {
+		if err := writeHelp(stdout, "explain"); err != nil {
+			return err
+		}
+		return errHelpShown
+	}
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, explainUsage); fs.PrintDefaults() }
-	account := fs.Int64("account", 0, "the account the request is scoped to (else an /accounts/N/v2 path or the configuration's default_account_id)")
-	data := fs.String("data", "", "the body of a write: the text itself, @FILE, or - for standard input")
-	cfgPath := fs.String("config", "", "configuration whose settings shape the translation (default_account_id, use_create_deployment, browser_loader, metric_names_window, routes)")
+	fs.SetOutput(io.Discard)
+	opts := explainFlags(fs)
+	account, data, cfgPath := opts.account, opts.data, opts.cfgPath
 	// Flags may come before or after the request.
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return err
+			_ = writeHelp(stderr, "explain")
+			return fmt.Errorf("explain: %w", err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -49,7 +65,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		args = fs.Args()[1:]
 	}
 	if len(words) == 0 {
-		fs.Usage()
+		_ = writeHelp(stderr, "explain")
 		return errors.New("explain: give the request, as 'METHOD /v2/...'")
 	}
 	if *account < 0 {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -47,6 +48,11 @@ usage:
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
   v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
+  v2bridge help COMMAND                            a command's flags and environment variables
+
+serve reads V2BRIDGE_<KEY> for every scalar key of the configuration file
+(V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, ...; see v2bridge help serve). serve and demo send
+traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set.
 `
 
 func main() {
@@ -59,6 +65,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := dispatch(ctx, args, stdin, stdout, stderr); !errors.Is(err, errHelpShown) {
+		return err
+	}
+	return nil
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("missing command")
@@ -67,13 +80,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "serve":
-		return runServe(ctx, args[1:], stderr)
+		return runServe(ctx, args[1:], stdout, stderr)
 	case "sim":
 		return runSim(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return runExplain(ctx, args[1:], stdin, stdout, stderr)
 	case "config":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "config check")
+		}
 		if len(args) != 3 || args[1] != "check" {
+			_ = writeHelp(stderr, "config check")
 			return errors.New("usage: v2bridge config check FILE")
 		}
 		cfg, err := loadConfig(args[2])
@@ -83,12 +100,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err := cfg.applyEnv(os.Getenv); err != nil {
 			return err
 		}
-		if err := cfg.validate(os.Getenv); err != nil {
+		err = cfg.validate(os.Getenv)
+		if _, terr := tracingOn(os.Getenv); terr != nil {
+			err = errors.Join(err, terr)
+		}
+		if err != nil {
 			return fmt.Errorf("config %s:\n%w", args[2], err)
 		}
 		fmt.Fprintf(stdout, "# %s is valid; effective configuration (user keys are never printed):\n%s", args[2], cfg.redacted())
 		return nil
 	case "hash-key":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "hash-key")
+		}
 		b, err := io.ReadAll(io.LimitReader(stdin, 4096))
 		if err != nil {
 			return fmt.Errorf("read key: %w", err)
@@ -100,9 +124,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, translate.HashKey(key))
 		return nil
 	case "version", "--version", "-v":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "version")
+		}
 		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
 		return nil
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return writeHelp(stdout, helpName(args[1:]))
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
@@ -138,12 +168,11 @@ func newSimulator() (*sim.Server, error) {
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "gateway listen address")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	opts := demoFlags(fs)
+	if err := parseFlags(fs, "demo", args, stdout, stderr); err != nil {
 		return err
 	}
+	listen, logLevel := opts.listen, opts.logLevel
 	log, err := newLogger(*logLevel, true, stderr)
 	if err != nil {
 		return err
@@ -166,24 +195,47 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{})
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(stopTracing, log)
+	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{}, tp)
 	base := "http://" + gwLn.Addr().String()
-	fmt.Fprintf(stdout, `v2bridge demo: REST API v2 on %s, answered from the NerdGraph simulator at %s
-
-Try:
-  curl -i -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %s/v2/applications.json
-  curl -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%s/v2/applications.xml?filter[name]=checkout'
-  curl -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' %s/v2/applications.json
-
-Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
-Usage report: curl -H 'Authorization: Bearer %s' %s/v2bridge/report
-`, base, endpoint, base, base, base, demoReportToken, base)
-	return serveUntil(ctx, gwLn, g.Handler(), log)
+	fmt.Fprint(stdout, demoBanner(base, endpoint))
+	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
+		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
+	return serveUntil(ctx, gwLn, gateway.Traced(g.Handler(), tp), log)
 }
 
-func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options) *gateway.Gateway {
+// demoBanner is what the demo prints: commands that work as pasted into a POSIX shell
+// (-g keeps curl from reading filter[...] as a range) and print a screenful at most
+// (TestQuickStartCommandsWork runs each of them).
+func demoBanner(base, endpoint string) string {
+	return fmt.Sprintf(`v2bridge demo: REST API v2 on %[1]s, answered from the NerdGraph simulator at %[2]s
+
+Try:
+  curl -gi -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.json?filter[ids]=314221522'
+  curl -sg -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.xml?filter[name]=checkout' | head -n 25
+  curl -s -D - -o /dev/null -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %[1]s/v2/applications.json
+  curl -sg -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' '%[1]s/v2/applications.json?filter[ids]=527085889'
+
+Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
+Usage report (also .json, and an HTML page without the suffix):
+  curl -H 'Authorization: Bearer %[3]s' %[1]s/v2bridge/report.csv
+Operations:
+  curl %[1]s/healthz
+  curl %[1]s/readyz
+  curl -s %[1]s/metrics | grep -m 20 '^v2bridge_'
+Ctrl-C stops the demo.
+`, base, endpoint, demoReportToken)
+}
+
+func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
-	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream})
+	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
+		TracerProvider: tp})
+	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
 	cfg.Metrics = m
@@ -191,16 +243,13 @@ func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Durati
 	return gateway.New(cfg, tr, log)
 }
 
-func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "YAML configuration file (see configs/v2bridge.yaml)")
-	listen := fs.String("listen", "", "listen address (overrides the file)")
-	upstream := fs.String("upstream", "", "NerdGraph: us, eu or a URL (overrides the file)")
-	logLevel := fs.String("log-level", "", "debug, info, warn or error (overrides the file)")
-	if err := fs.Parse(args); err != nil {
+	opts := serveFlags(fs)
+	if err := parseFlags(fs, "serve", args, stdout, stderr); err != nil {
 		return err
 	}
+	cfgPath, listen, upstream, logLevel := opts.cfgPath, opts.listen, opts.upstream, opts.logLevel
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err
@@ -239,6 +288,11 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(stopTracing, log)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -270,7 +324,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
-	})
+	}, tp)
 	if cfg.PprofListen != "" {
 		pl, err := net.Listen("tcp", cfg.PprofListen)
 		if err != nil {
@@ -293,8 +347,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 			log.Warn("usage report state not saved", zap.Error(err))
 		}
 	}()
-	log.Info("serving", zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint),
-		zap.Bool("tls", cfg.TLSCertFile != ""))
+	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
+		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""),
+		zap.Bool("tracing", tp != nil))
 	if cfg.TLSCertFile != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
@@ -302,14 +357,22 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
-	return serveUntil(ctx, ln, g.Handler(), log)
+	return serveUntil(ctx, ln, gateway.Traced(g.Handler(), tp), log)
+}
+
+// flushTraces sends the spans still queued, for up to 5 s, after the server stopped.
+func flushTraces(shutdown func(context.Context) error, log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := shutdown(ctx); err != nil {
+		log.Warn("traces not flushed", zap.Error(err))
+	}
 }
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:4000", "simulator listen address")
-	if err := fs.Parse(args); err != nil {
+	listen := simFlags(fs)
+	if err := parseFlags(fs, "sim", args, stdout, stderr); err != nil {
 		return err
 	}
 	log, err := newLogger("info", true, stderr)

@@ -67,6 +67,10 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 		{"unknown key", "listen: ':1'\nlisten_adress: x\n", []string{"listen_adress"}},
 		{"missing env for a mapped key", "keys:\n  - sha256: " + strings.Repeat("ab", 32) + "\n    user_key_env: V2BRIDGE_TEST_UNSET_VARIABLE\n",
 			[]string{"keys[0].user_key_env", "V2BRIDGE_TEST_UNSET_VARIABLE"}},
+		{"unparsable listen", "listen: not-an-address\n", []string{"listen", "not-an-address"}},
+		{"listen port out of range", "listen: ':70000'\npprof_listen: 'localhost'\n", []string{"listen", "70000", "pprof_listen"}},
+		{"upstream timeout longer than the request", "request_timeout: 10s\nupstream_timeout: 30s\n", []string{"upstream_timeout", "request_timeout"}},
+		{"every problem listed", "listen: nope\nrequest_timeout: 5s\nupstream_timeout: 6s\nlog_level: loud\n", []string{"listen", "upstream_timeout", "log_level"}},
 		{"bad hash and bad level", "log_level: loud\nkeys:\n  - sha256: nothex\n    user_key_file: /nonexistent\n",
 			[]string{"log_level", "keys[0].sha256", "keys[0].user_key_file"}},
 	}
@@ -204,7 +208,9 @@ func TestServeLegacyKeyNeverLogged(t *testing.T) {
 	ln.Close()
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "v2bridge.yaml")
+	t.Setenv("V2BRIDGE_TEST_REPORT_TOKEN", "s3cret")
 	cfg := "listen: " + addr + "\nupstream: " + upstream.URL + sim.Path + "\nlog_level: debug\nreject_unmapped_legacy_keys: true\n" +
+		"report:\n  admin_token_env: V2BRIDGE_TEST_REPORT_TOKEN\n" +
 		"keys:\n  - sha256: " + translate.HashKey(legacy) + "\n    user_key_env: V2BRIDGE_TEST_USER_KEY\n    account_id: 1000001\n"
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -232,6 +238,9 @@ func TestServeLegacyKeyNeverLogged(t *testing.T) {
 		if key != "" {
 			req.Header.Set("X-Api-Key", key)
 		}
+		if strings.HasPrefix(path, "/v2bridge/") {
+			req.Header.Set("Authorization", "Bearer s3cret")
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -248,9 +257,24 @@ func TestServeLegacyKeyNeverLogged(t *testing.T) {
 		t.Fatalf("unmapped legacy key: %d", status)
 	}
 	_, metrics := get("/metrics", "")
+	_, report := get("/v2bridge/report.json", "")
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
+	}
+	// One caller identity everywhere: the first 8 hex characters of the key's SHA-256
+	// in the access log, the metrics and the report; the startup line names the build.
+	short := translate.HashKey(legacy)[:8]
+	for where, want := range map[string]string{
+		"access log": `"caller":"` + short + `"`,
+		"/metrics":   `caller="` + short + `"`,
+		"report":     `"caller":"` + short + `"`,
+		"startup":    `"msg":"serving","version":"` + version + `","commit":"` + commit + `"`,
+	} {
+		text := map[string]string{"access log": logs.String(), "/metrics": metrics, "report": report, "startup": logs.String()}[where]
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %s:\n%.2000s", where, want, text)
+		}
 	}
 	for _, secret := range []string{legacy, userKey} {
 		if strings.Contains(logs.String(), secret) || strings.Contains(metrics, secret) {

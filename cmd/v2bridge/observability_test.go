@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+)
+
+// The dashboard and the alert rules of configs/ reference only metrics and labels a real
+// gateway exports: serve runs against the simulator with a route in compare mode (its
+// REST side a local stand-in), traffic goes through it, and every selector, grouping
+// and matching label of every expression is checked against the /metrics scrape.
+// The rules parse with Prometheus's own rule parser (rulefmt, which also parses each
+// expression with promql/parser), the dashboard's queries with promql/parser.
+func TestDashboardAndAlertsMatchMetrics(t *testing.T) {
+	families, _ := scrapeAfterTraffic(t)
+	exprs := map[string]string{} // where → expression
+	rules, errs := rulefmt.ParseFile(filepath.Join("..", "..", "configs", "prometheus", "v2bridge-alerts.yaml"))
+	for _, err := range errs {
+		t.Errorf("alert rules: %v", err)
+	}
+	alerts := map[string]bool{}
+	if rules != nil {
+		for _, g := range rules.Groups {
+			for _, r := range g.Rules {
+				exprs["rule "+r.Alert.Value+r.Record.Value] = r.Expr.Value
+				alerts[r.Alert.Value] = true
+			}
+		}
+	}
+	for _, want := range []string{"V2bridgeHigh5xxRatio", "V2bridgeNerdGraphBreakerOpen", "V2bridgeNerdGraphSlow", "V2bridgeCompareDiffRate", "V2bridgeShedding"} {
+		if !alerts[want] {
+			t.Errorf("alert rules lack %s", want)
+		}
+	}
+	var dash struct {
+		Panels []struct {
+			ID      int
+			Type    string
+			Title   string
+			Targets []struct{ Expr, RefID string }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "configs", "grafana", "v2bridge-dashboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatalf("dashboard: %v", err)
+	}
+	ids := map[int]bool{}
+	for _, p := range dash.Panels {
+		if ids[p.ID] {
+			t.Errorf("panel id %d twice", p.ID)
+		}
+		ids[p.ID] = true
+		if p.Type != "row" && len(p.Targets) == 0 {
+			t.Errorf("panel %q has no query", p.Title)
+		}
+		for _, q := range p.Targets {
+			exprs[fmt.Sprintf("panel %q %s", p.Title, q.RefID)] = q.Expr
+		}
+	}
+	used := map[string]bool{}
+	for where, text := range exprs {
+		expr, err := parser.ParseExpr(text)
+		if err != nil {
+			t.Errorf("%s: %v", where, err)
+			continue
+		}
+		for _, problem := range checkExpr(expr, families, used) {
+			t.Errorf("%s: %s", where, problem)
+		}
+	}
+	// The panels cover what operators asked for.
+	for _, name := range []string{"v2bridge_requests_total", "v2bridge_v2_calls_total", "v2bridge_upstream_duration_seconds",
+		"v2bridge_upstream_round_trips_per_request", "v2bridge_cache_requests_total", "v2bridge_upstream_breaker_open",
+		"v2bridge_rate_limited_total", "v2bridge_compare_total", "v2bridge_rest_v2_days_until_shutdown"} {
+		if !used[name] {
+			t.Errorf("no panel or rule uses %s", name)
+		}
+	}
+}
+
+// checkExpr returns what expr references that the scrape lacks. Prometheus adds job and
+// instance when it scrapes; histogram series add le.
+func checkExpr(expr parser.Expr, families map[string]map[string]bool, used map[string]bool) []string {
+	var problems []string
+	var labelsHere []map[string]bool
+	family := func(name string) (string, map[string]bool) {
+		if l, ok := families[name]; ok {
+			return name, l
+		}
+		for _, suffix := range []string{"_bucket", "_sum", "_count"} {
+			if base := strings.TrimSuffix(name, suffix); base != name {
+				if l, ok := families[base]; ok {
+					return base, l
+				}
+			}
+		}
+		return "", nil
+	}
+	target := map[string]bool{"job": true, "instance": true, "le": true, "__name__": true}
+	parser.Inspect(expr, func(node parser.Node, _ []parser.Node) error {
+		if vs, ok := node.(*parser.VectorSelector); ok {
+			base, labels := family(vs.Name)
+			if labels == nil {
+				problems = append(problems, "metric "+vs.Name+" is not exported")
+				return nil
+			}
+			used[base] = true
+			labelsHere = append(labelsHere, labels)
+			for _, m := range vs.LabelMatchers {
+				if !labels[m.Name] && !target[m.Name] {
+					problems = append(problems, fmt.Sprintf("%s has no label %s", vs.Name, m.Name))
+				}
+			}
+		}
+		return nil
+	})
+	known := func(l string) bool {
+		if target[l] {
+			return true
+		}
+		for _, labels := range labelsHere {
+			if labels[l] {
+				return true
+			}
+		}
+		return false
+	}
+	parser.Inspect(expr, func(node parser.Node, _ []parser.Node) error {
+		var names []string
+		switch n := node.(type) {
+		case *parser.AggregateExpr:
+			names = n.Grouping
+		case *parser.BinaryExpr:
+			if n.VectorMatching != nil {
+				names = append(names, n.VectorMatching.MatchingLabels...)
+				names = append(names, n.VectorMatching.Include...)
+			}
+		}
+		for _, l := range names {
+			if !known(l) {
+				problems = append(problems, "label "+l+" is on none of the expression's metrics")
+			}
+		}
+		return nil
+	})
+	return problems
+}
+
+// scrapeAfterTraffic runs serve (compare mode on applications.show), sends requests of
+// every kind the panels show and returns the scraped families with their label names,
+// and the log serve wrote.
+func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
+	t.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.NewDemo(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(s)
+	defer upstream.Close()
+	// The REST side of compare mode: an application that differs from the gateway's.
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"application":{"id":314221522,"name":"somewhere else"}}`)
+	}))
+	defer rest.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfgPath := filepath.Join(t.TempDir(), "v2bridge.yaml")
+	cfg := "listen: " + addr + "\nupstream: " + upstream.URL + sim.Path + "\nrest_upstream: " + rest.URL + "/v2\n" +
+		"routes:\n  applications.show: compare\ncompare:\n  primary: graph\n"
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs syncBuffer
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	base := "http://" + addr
+	get := func(path string) string {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
+		var resp *http.Response
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	for _, p := range []string{"/v2/applications.json", "/v2/applications.json", "/v2/applications/314221522.json",
+		"/v2/applications/1.json", "/v2/deployments/1.json"} {
+		get(p)
+	}
+	var families map[string]*dto
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		families = parseScrape(t, get("/metrics"))
+		if _, ok := families["v2bridge_compare_total"]; ok || time.Now().After(deadline) {
+			break
+		}
+	}
+	out := map[string]map[string]bool{}
+	var names []string
+	for name, f := range families {
+		out[name] = f.labels
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if _, ok := out["v2bridge_compare_total"]; !ok {
+		t.Fatalf("no comparison was counted; families: %v", names)
+	}
+	return out, logs.String()
+}
+
+type dto struct{ labels map[string]bool }
+
+func parseScrape(t *testing.T, text string) map[string]*dto {
+	t.Helper()
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("/metrics: %v", err)
+	}
+	out := map[string]*dto{}
+	for name, f := range fams {
+		d := &dto{labels: map[string]bool{}}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				d.labels[l.GetName()] = true
+			}
+		}
+		out[name] = d
+	}
+	return out
+}
