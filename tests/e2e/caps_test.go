@@ -33,8 +33,11 @@ func newCapsEnv(t *testing.T, l sim.LargeAccount, more ...sim.Option) *capsEnv {
 	t.Helper()
 	l.ID, l.Key = 3000001, keyLarge
 	m := gateway.NewMetrics()
-	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{Metrics: m},
-		Sim: append([]sim.Option{sim.WithLargeAccount(l)}, more...)})
+	// The simulator computes thousands of instances' timeslices per query (an hour of
+	// them for host membership), which under -race on a loaded 2-core machine can take
+	// longer than the default 30 s a NerdGraph call: these tests bound counts, not time.
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{Metrics: m, RequestTimeout: 5 * time.Minute},
+		UpstreamTimeout: 4 * time.Minute, Sim: append([]sim.Option{sim.WithLargeAccount(l)}, more...)})
 	return &capsEnv{env: &env{sim: h.Sim, gw: h.Gateway}, large: l, metrics: m}
 }
 
