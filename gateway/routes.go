@@ -456,6 +456,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			return
 		}
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
+		ctx = translate.WithKeyHash(ctx, keyHash) // NerdGraph's verdict on the key gates its cached answers
 		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" {
 			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 			if err != nil {

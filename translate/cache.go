@@ -1,11 +1,17 @@
 package translate
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	gql "github.com/Khan/genqlient/graphql"
 	gocache "github.com/patrickmn/go-cache"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // Cache is a go-cache with a bound on the number of entries: go-cache itself is
@@ -17,6 +23,7 @@ type Cache struct {
 	max     int
 	name    string
 	observe func(cache string, hit bool)
+	auth    *keyAuth // nil: no revocation check
 }
 
 // NewCache returns a cache named name (for metrics) whose entries live for ttl,
@@ -31,6 +38,13 @@ func (c *Cache) Get(key string) (any, bool) {
 		return nil, false
 	}
 	v, ok := c.c.Get(key)
+	if ok && c.auth != nil {
+		// Revocation (issue 17 item 3): an answer is served only to a key NerdGraph
+		// accepted within the auth TTL; past it, the caller's next call goes upstream
+		// and re-proves the key.
+		keyHash, _, _ := strings.Cut(key, "|")
+		ok = c.auth.fresh(keyHash)
+	}
 	if c.observe != nil {
 		c.observe(c.name, ok)
 	}
@@ -84,4 +98,123 @@ func (w *accountWrites) bump(account int64) {
 // writeScoped is a cache key of c for kind, valid until the next write to c's account.
 func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
 	return c.cacheKeyAt(kind, int64(t.writes.gen(c.AccountID)&(1<<62-1)), parts...)
+}
+
+// AuthTTL is the default of Options.AuthTTL: how long after NerdGraph last accepted a
+// key its cached answers may still be served to it (issue 17 item 3).
+const AuthTTL = 5 * time.Second
+
+// authSweepAfter is how long an accepted key is remembered: longer than any cache's
+// lifetime (10 minutes at most), so a key with cached entries is always known.
+const authSweepAfter = time.Hour
+
+type keyHashKey struct{}
+
+// WithKeyHash puts the hash of the caller's presented key on ctx, so that NerdGraph's
+// verdict on the key (accepted, or refused with 401/403) is recorded against it.
+func WithKeyHash(ctx context.Context, keyHash string) context.Context {
+	return context.WithValue(ctx, keyHashKey{}, keyHash)
+}
+
+func keyHashFrom(ctx context.Context) string {
+	s, _ := ctx.Value(keyHashKey{}).(string)
+	return s
+}
+
+// keyAuth remembers when NerdGraph last accepted each key (by hash). Only keys that
+// NerdGraph accepted are held, so callers with invented keys allocate nothing here.
+type keyAuth struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu    sync.Mutex
+	seen  map[string]time.Time
+	sweep time.Time
+	drop  func(keyHash string) // drops a revoked key's cache entries
+}
+
+func (a *keyAuth) accepted(keyHash string) {
+	now := a.now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seen[keyHash] = now
+	if now.Sub(a.sweep) > authSweepAfter/4 {
+		for k, t := range a.seen {
+			if now.Sub(t) > authSweepAfter {
+				delete(a.seen, k)
+			}
+		}
+		a.sweep = now
+	}
+}
+
+// refused forgets a key NerdGraph refused and drops its cached answers at once.
+func (a *keyAuth) refused(keyHash string) {
+	a.mu.Lock()
+	_, known := a.seen[keyHash]
+	delete(a.seen, keyHash)
+	a.mu.Unlock()
+	if known && a.drop != nil {
+		a.drop(keyHash)
+	}
+}
+
+// fresh reports whether a cached answer may be served to keyHash: NerdGraph accepted it
+// within the TTL. A key never seen (a caller that did not go through the gateway's
+// pipeline, such as a unit test's) is not held back: every cached answer of a key the
+// gateway serves was fetched with that key, which recorded it.
+func (a *keyAuth) fresh(keyHash string) bool {
+	if a == nil || a.ttl < 0 {
+		return true
+	}
+	a.mu.Lock()
+	t, ok := a.seen[keyHash]
+	a.mu.Unlock()
+	return !ok || a.now().Sub(t) <= a.ttl
+}
+
+// known reports whether NerdGraph accepted keyHash within the last hour.
+func (a *keyAuth) known(keyHash string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.seen[keyHash]
+	return ok
+}
+
+// dropKey deletes every entry of c whose key belongs to keyHash.
+func (c *Cache) dropKey(keyHash string) {
+	if c == nil {
+		return
+	}
+	prefix := keyHash + "|"
+	for k := range c.c.Items() {
+		if strings.HasPrefix(k, prefix) {
+			c.c.Delete(k)
+		}
+	}
+}
+
+// authClient records NerdGraph's verdict on the caller's key after every call: an
+// answer accepts it, a 401/403 refuses it.
+type authClient struct {
+	next gql.Client
+	auth *keyAuth
+}
+
+func (a authClient) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+	err := a.next.MakeRequest(ctx, req, resp)
+	keyHash := keyHashFrom(ctx)
+	if keyHash == "" {
+		return err
+	}
+	var ge *ng.Error
+	switch {
+	case err == nil:
+		a.auth.accepted(keyHash)
+	case errors.As(err, &ge) && (ge.Kind == ng.KindAuth || ge.Kind == ng.KindForbidden):
+		a.auth.refused(keyHash)
+	case errors.As(err, &ge) && ge.Status == 200:
+		a.auth.accepted(keyHash) // an answer with errors (partial data): the key is good
+	}
+	return err
 }

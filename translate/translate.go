@@ -28,6 +28,10 @@ type Options struct {
 	EntityTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
+	// AuthTTL is how long after NerdGraph last accepted a key its cached answers are
+	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
+	// key drops its cached answers at once.
+	AuthTTL time.Duration
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
@@ -49,6 +53,7 @@ type Translator struct {
 	names    *Cache
 	entities *Cache
 	writes   accountWrites
+	auth     *keyAuth
 
 	namesWindow time.Duration
 }
@@ -87,8 +92,13 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.Warn == nil {
 		opts.Warn = func(context.Context, string, error) {}
 	}
-	return &Translator{
-		client:   client,
+	if opts.AuthTTL == 0 {
+		opts.AuthTTL = AuthTTL
+	}
+	auth := &keyAuth{ttl: opts.AuthTTL, now: time.Now, seen: map[string]time.Time{}}
+	t := &Translator{
+		client:   authClient{next: client, auth: auth},
+		auth:     auth,
 		now:      opts.Now,
 		warn:     opts.Warn,
 		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
@@ -100,7 +110,23 @@ func New(client gql.Client, opts Options) *Translator {
 
 		namesWindow: opts.MetricNamesWindow,
 	}
+	caches := []*Cache{t.cursors, t.lists, t.accounts, t.metrics, t.names, t.entities}
+	for _, c := range caches {
+		if c != nil {
+			c.auth = auth
+		}
+	}
+	auth.drop = func(keyHash string) {
+		for _, c := range caches {
+			c.dropKey(keyHash)
+		}
+	}
+	return t
 }
+
+// KeyAccepted reports whether NerdGraph accepted the key with this hash within the last
+// hour: only such callers get usage-report rows and per-caller series.
+func (t *Translator) KeyAccepted(keyHash string) bool { return t.auth.known(keyHash) }
 
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).
 func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, error) {
