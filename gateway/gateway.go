@@ -31,6 +31,17 @@ type Config struct {
 	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
 	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
 	RejectUnmappedLegacyKeys bool
+	// RejectedKeyTTL is how long a key NerdGraph refused is answered 401 without a
+	// NerdGraph call (default DefaultRejectedKeyTTL; negative disables).
+	RejectedKeyTTL time.Duration
+	// AuthFailuresPerMinute bounds the failed authentications of one client address;
+	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the
+	// minute ends (default DefaultAuthFailuresPerMinute; negative disables).
+	AuthFailuresPerMinute int
+	// ReportMaxCallers and ReportMaxAgents bound the usage report and the per-caller
+	// series: callers (or User-Agent products) beyond them count as "other"
+	// (defaults DefaultReportMaxCallers, DefaultReportMaxAgents).
+	ReportMaxCallers, ReportMaxAgents int
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
 	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
@@ -82,6 +93,7 @@ type Gateway struct {
 
 	compares chan struct{}
 	usage    *usageBook
+	guard    *authGuard
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
@@ -124,7 +136,8 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}
-	g.usage = newUsageBook(cfg.Metrics)
+	g.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
+	g.guard = newAuthGuard(cfg)
 	if cfg.ReportStateFile != "" {
 		if err := g.usage.load(cfg.ReportStateFile); err != nil {
 			log.Warn("usage report state not loaded", zap.Error(err))

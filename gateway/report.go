@@ -43,18 +43,43 @@ type Usage struct {
 
 type usageKey struct{ caller, agent, route string }
 
-// usageBook records v2 calls per caller and route.
+// Defaults of the usage report's bounds (issue 17 item 1).
+const (
+	DefaultReportMaxCallers = 200
+	DefaultReportMaxAgents  = 50
+)
+
+// otherBucket is the caller or User-Agent product under which the usage report counts
+// everything beyond its bounds.
+const otherBucket = "other"
+
+// usageBook records v2 calls per caller and route. It holds at most maxCallers callers
+// and maxAgents User-Agent products (the first seen keep their rows; later ones count
+// as "other"), so neither the report nor v2bridge_v2_calls_total grows without bound.
 type usageBook struct {
-	mu    sync.Mutex
-	rows  map[usageKey]*Usage
-	dirty bool
-	calls *prometheus.CounterVec
+	mu         sync.Mutex
+	rows       map[usageKey]*Usage
+	callers    map[string]struct{}
+	agents     map[string]struct{}
+	maxCallers int
+	maxAgents  int
+	dirty      bool
+	calls      *prometheus.CounterVec
 }
 
-func newUsageBook(m *Metrics) *usageBook {
-	return &usageBook{rows: map[usageKey]*Usage{}, calls: m.calls}
+func newUsageBook(m *Metrics, maxCallers, maxAgents int) *usageBook {
+	if maxCallers <= 0 {
+		maxCallers = DefaultReportMaxCallers
+	}
+	if maxAgents <= 0 {
+		maxAgents = DefaultReportMaxAgents
+	}
+	return &usageBook{rows: map[usageKey]*Usage{}, callers: map[string]struct{}{}, agents: map[string]struct{}{},
+		maxCallers: maxCallers, maxAgents: maxAgents, calls: m.calls}
 }
 
+// productToken is the product of a User-Agent, reduced to the characters of an HTTP
+// token (RFC 9110 §5.6.2; anything else becomes '_') and at most 64 of them.
 func productToken(ua string) string {
 	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
 	tok, _, _ = strings.Cut(tok, "/")
@@ -64,7 +89,34 @@ func productToken(ua string) string {
 	if tok == "" {
 		return "unknown"
 	}
-	return tok
+	b := []byte(tok)
+	for i, c := range b {
+		if !isTokenChar(c) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// bucket returns v when set already holds it or has room for it (adding it), else
+// otherBucket. The caller holds b.mu.
+func bucket(set map[string]struct{}, limit int, v string) string {
+	if _, ok := set[v]; ok {
+		return v
+	}
+	if len(set) >= limit {
+		return otherBucket
+	}
+	set[v] = struct{}{}
+	return v
 }
 
 func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
@@ -75,8 +127,8 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 	if mode == "" {
 		mode = string(ModeTranslate)
 	}
-	k := usageKey{st.callerHash, productToken(ua), st.route}
 	b.mu.Lock()
+	k := usageKey{bucket(b.callers, b.maxCallers, st.callerHash), bucket(b.agents, b.maxAgents, productToken(ua)), st.route}
 	u := b.rows[k]
 	if u == nil {
 		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
@@ -137,7 +189,14 @@ func (b *usageBook) load(path string) error {
 	defer b.mu.Unlock()
 	for _, u := range rows {
 		u := u
-		b.rows[usageKey{u.Caller, u.Agent, u.Route}] = &u
+		u.Caller, u.Agent = bucket(b.callers, b.maxCallers, u.Caller), bucket(b.agents, b.maxAgents, u.Agent)
+		k := usageKey{u.Caller, u.Agent, u.Route}
+		if have := b.rows[k]; have != nil {
+			have.Count += u.Count
+			have.Errors += u.Errors
+			continue
+		}
+		b.rows[k] = &u
 	}
 	return nil
 }

@@ -429,8 +429,9 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			defer cancel()
 		}
 		keyHash := translate.HashKey(key)
-		if st != nil {
-			st.callerHash = keyHash[:8]
+		defer g.settle(r, st, keyHash) // authguard.go: usage rows only for accepted keys
+		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
+			return
 		}
 		if g.limit != nil {
 			ok, remaining, reset := g.limit.allow(keyHash)

@@ -126,7 +126,9 @@ func New(client gql.Client, opts Options) *Translator {
 
 // KeyAccepted reports whether NerdGraph accepted the key with this hash within the last
 // hour: only such callers get usage-report rows and per-caller series.
-func (t *Translator) KeyAccepted(keyHash string) bool { return t.auth.known(keyHash) }
+func (t *Translator) KeyAccepted(keyHash string) bool {
+	return t != nil && t.auth.known(keyHash)
+}
 
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).
 func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, error) {
