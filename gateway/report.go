@@ -363,13 +363,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 			"days_left": daysLeft(g.now()), "usage": rows})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation"})
-		for _, u := range rows {
-			_ = cw.Write([]string{u.Caller, u.Agent, u.Route, u.Mode, u.Fidelity, strconv.FormatInt(u.Count, 10),
-				strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), u.Operation})
-		}
-		cw.Flush()
+		writeReportCSV(w, rows)
 	default:
 		var buf bytes.Buffer
 		data := g.reportData(rows)
@@ -381,6 +375,30 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(buf.Bytes())
 	}
+}
+
+// writeReportCSV writes the usage rows as CSV. Every text cell passes through csvCell:
+// callers, User-Agent products and (from a state file or Prometheus) any label may
+// come from outside, and a spreadsheet would run a cell starting with a formula
+// character (issue 17 item 6).
+func writeReportCSV(w io.Writer, rows []Usage) {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation"})
+	for _, u := range rows {
+		_ = cw.Write([]string{csvCell(u.Caller), csvCell(u.Agent), csvCell(u.Route), csvCell(u.Mode), csvCell(u.Fidelity),
+			strconv.FormatInt(u.Count, 10), strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), csvCell(u.Operation)})
+	}
+	cw.Flush()
+}
+
+// csvCell neutralises a text cell a spreadsheet would read as a formula: one starting
+// with = + - @ tab or carriage return gets a leading apostrophe (OWASP, "CSV
+// Injection": https://owasp.org/www-community/attacks/CSV_Injection).
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 func daysLeft(now time.Time) int {
