@@ -169,7 +169,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
 	mux.Handle("/", v2)
-	return mux
+	return g.edges(mux)
 }
 
 // Metrics are the gateway's Prometheus series.

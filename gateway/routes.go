@@ -379,9 +379,13 @@ func (g *Gateway) routes() http.Handler {
 			unmatched.ServeHTTP(w, r)
 			return
 		}
+		if g.serveUnsupportedREST(w, r) { // edges.go: real REST v2 paths not translated → 501
+			return
+		}
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound, Title: titleRouteNotFound})
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowHeader(m, r)) // edges.go
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
 	})
 	return m
