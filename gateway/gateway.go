@@ -74,8 +74,9 @@ type Config struct {
 	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
-	// Ready reports whether the gateway can serve (upstream reachable); /readyz calls
-	// it at most every ReadyCacheFor. Nil: always ready.
+	// Ready reports whether NerdGraph is reachable; /readyz?verbose and the
+	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
+	// itself does not depend on it (health.go). Nil: always reachable.
 	Ready func(ctx context.Context) error
 }
 
@@ -135,6 +136,9 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		slots: make(chan struct{}, cfg.MaxInFlight), compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
+	}
+	if cfg.Ready != nil {
+		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
 	}
 	g.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
 	g.guard = newAuthGuard(cfg)
