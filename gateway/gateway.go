@@ -140,6 +140,9 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Ready != nil {
 		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
 	}
+	if tr != nil {
+		_ = cfg.Metrics.reg.Register(cacheCollector{tr}) // cachemetrics.go
+	}
 	g.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
 	g.guard = newAuthGuard(cfg)
 	if cfg.ReportStateFile != "" {

@@ -14,22 +14,33 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-// Cache is a go-cache with a bound on the number of entries: go-cache itself is
-// unbounded, so a Set beyond the bound first drops expired entries and, if still
-// full, is skipped (the value is recomputed next time). Keys are built by
-// Caller.cacheKey, so they always start with the caller's identity.
+// Cache is a go-cache with a bound on the number of entries and, when maxBytes is set,
+// on the estimated bytes held (cachebytes.go): go-cache itself is unbounded, so a Set
+// beyond the entry bound first drops expired entries and, if still full, is skipped
+// (the value is recomputed next time); a Set beyond the byte bound evicts entries
+// until the new one fits. Keys are built by Caller.cacheKey, so they always start with
+// the caller's identity.
 type Cache struct {
-	c       *gocache.Cache
-	max     int
-	name    string
-	observe func(cache string, hit bool)
-	auth    *keyAuth // nil: no revocation check
+	c        *gocache.Cache
+	max      int
+	name     string
+	observe  func(cache string, hit bool)
+	auth     *keyAuth // nil: no revocation check
+	maxBytes int64    // 0: no byte bound
+	used     atomic.Int64
+	evicted  atomic.Int64 // entries evicted for room or not stored for lack of it
 }
 
 // NewCache returns a cache named name (for metrics) whose entries live for ttl,
 // holding at most max entries; observe, if not nil, hears of every hit and miss.
 func NewCache(name string, ttl time.Duration, max int, observe func(cache string, hit bool)) *Cache {
-	return &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe}
+	c := &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe}
+	c.c.OnEvicted(func(_ string, v any) {
+		if e, ok := v.(sized); ok {
+			c.used.Add(-e.n)
+		}
+	})
+	return c
 }
 
 // Get returns the cached value of key.
@@ -38,6 +49,9 @@ func (c *Cache) Get(key string) (any, bool) {
 		return nil, false
 	}
 	v, ok := c.c.Get(key)
+	if e, isSized := v.(sized); isSized {
+		v = e.v
+	}
 	if ok && c.auth != nil {
 		// Revocation (issue 17 item 3): an answer is served only to a key NerdGraph
 		// accepted within the auth TTL; past it, the caller's next call goes upstream
@@ -59,8 +73,13 @@ func (c *Cache) Set(key string, v any) {
 	if c.c.ItemCount() >= c.max {
 		c.c.DeleteExpired()
 		if c.c.ItemCount() >= c.max {
+			c.evicted.Add(1)
 			return
 		}
+	}
+	if c.maxBytes > 0 {
+		c.setSized(key, v)
+		return
 	}
 	c.c.SetDefault(key, v)
 }

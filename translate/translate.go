@@ -32,6 +32,9 @@ type Options struct {
 	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
 	// key drops its cached answers at once.
 	AuthTTL time.Duration
+	// MaxCacheBytes bounds the estimated bytes of each cache (default
+	// DefaultCacheMaxBytes; negative: no byte bound).
+	MaxCacheBytes int64
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
@@ -54,6 +57,7 @@ type Translator struct {
 	entities *Cache
 	writes   accountWrites
 	auth     *keyAuth
+	caches   []*Cache
 
 	namesWindow time.Duration
 }
@@ -110,12 +114,17 @@ func New(client gql.Client, opts Options) *Translator {
 
 		namesWindow: opts.MetricNamesWindow,
 	}
+	if opts.MaxCacheBytes == 0 {
+		opts.MaxCacheBytes = DefaultCacheMaxBytes
+	}
 	caches := []*Cache{t.cursors, t.lists, t.accounts, t.metrics, t.names, t.entities}
 	for _, c := range caches {
 		if c != nil {
 			c.auth = auth
+			c.maxBytes = max(opts.MaxCacheBytes, 0)
 		}
 	}
+	t.caches = caches
 	auth.drop = func(keyHash string) {
 		for _, c := range caches {
 			c.dropKey(keyHash)
@@ -166,4 +175,19 @@ func optionalCache(name string, ttl time.Duration, o Options) *Cache {
 		return nil // a nil *Cache never hits and never stores
 	}
 	return NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
+}
+
+// CacheStats reports each cache's estimated bytes held and evictions so far (for
+// metrics), by cache name.
+func (t *Translator) CacheStats() map[string][2]int64 {
+	out := map[string][2]int64{}
+	if t == nil {
+		return out
+	}
+	for _, c := range t.caches {
+		if c != nil {
+			out[c.name] = [2]int64{c.Bytes(), c.Evictions()}
+		}
+	}
+	return out
 }

@@ -78,6 +78,8 @@ type cacheConfig struct {
 	MaxEntries    int           `yaml:"max_entries"`
 	// AuthTTL: cached answers go only to keys NerdGraph accepted within it.
 	AuthTTL time.Duration `yaml:"auth_ttl"`
+	// MaxBytes bounds the estimated bytes of each cache.
+	MaxBytes int64 `yaml:"max_bytes"`
 }
 
 // reportConfig configures the usage report.
@@ -112,7 +114,8 @@ func defaultConfig() fileConfig {
 		BrowserLoader:      "LITE",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
-			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL},
+			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
+			MaxBytes: translate.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
 		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
@@ -247,6 +250,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	case "LITE", "SPA", "PRO":
 	default:
 		errs = append(errs, fmt.Errorf("browser_loader: %q is not LITE, SPA or PRO", c.BrowserLoader))
+	}
+	if c.Cache.MaxBytes <= 0 {
+		errs = append(errs, errors.New("cache.max_bytes: must be positive"))
 	}
 	if c.Cache.AuthTTL <= 0 {
 		errs = append(errs, errors.New("cache.auth_ttl: must be positive"))
