@@ -86,6 +86,7 @@ type Client struct {
 	flight   singleflight.Group
 	slots    keySlots
 	breaker  *breakers
+	retries  retryBudgets // retrybudget.go
 	hdr      struct{ json, userAgent []string }
 }
 
@@ -205,9 +206,11 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		defer cancel()
 	}
 	query := isQuery(req.Query)
+	tenant := tenantID(apiKey(ctx))
+	c.retries.earn(tenant)
 	for attempt := 1; ; attempt++ {
 		err = c.makeRequest(ctx, req, resp)
-		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) {
+		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) || !c.retries.spend(tenant) {
 			return err
 		}
 		wait := c.backoff(attempt, err)

@@ -88,3 +88,40 @@ func TestBreakerGlobalOnConnectionFailure(t *testing.T) {
 		t.Fatalf("%d tenant breakers held for connection failures, want 0", n)
 	}
 }
+
+// A failing tenant's retries are bounded by its retry budget (about one retry per five
+// calls after the first ten); another tenant's retries are untouched.
+func TestRetryBudgetPerTenant(t *testing.T) {
+	var failing, healthy atomic.Int64
+	var healthyFailed atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Api-Key") == "NRAK-TWO" {
+			failing.Add(1)
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		healthy.Add(1)
+		if healthyFailed.CompareAndSwap(false, true) {
+			w.WriteHeader(http.StatusBadGateway) // one failure: retried
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{BreakerThreshold: -1, MaxAttempts: 3, Backoff: time.Millisecond})
+	call := func(key string) error {
+		return c.MakeRequest(WithAPIKey(context.Background(), key), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+	}
+	const calls = 50
+	for i := 0; i < calls; i++ {
+		_ = call("NRAK-TWO")
+	}
+	// Without a budget: 3 attempts each (150). With it: 50 first attempts, 10 retries
+	// from the full bucket, then about one per five calls.
+	if n := failing.Load(); n > calls+10+calls/5+2 {
+		t.Fatalf("the failing tenant made %d NerdGraph calls for %d queries (retries unbounded)", n, calls)
+	}
+	if err := call("NRAK-ONE"); err != nil || healthy.Load() != 2 {
+		t.Fatalf("the healthy tenant's failure was not retried: %v after %d calls", err, healthy.Load())
+	}
+}
