@@ -140,3 +140,27 @@ func TestRejectedKeyCacheAndAddressLimit(t *testing.T) {
 		t.Fatalf("accepted key from the limited address: %d", r.status)
 	}
 }
+
+// Passed-through calls that REST v2 refuses (401) leave no usage row either.
+func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
+	}))
+	t.Cleanup(rest.Close)
+	h := harness.Start(t, gateway.Config{ReportToken: "tok", RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true})
+	srv := h.GW.Handler()
+	for i := 0; i < 100; i++ {
+		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)
+		req.Header.Set("X-Api-Key", fmt.Sprintf("NRAK-%016x", rand.Uint64()))
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusUnauthorized {
+			t.Fatalf("pass-through: %d %s", rec.Code, rec.Body.String())
+		}
+	}
+	if rows := reportRows(t, srv); len(rows) != 0 {
+		t.Fatalf("%d usage rows for refused pass-through keys", len(rows))
+	}
+}
