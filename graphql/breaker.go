@@ -19,12 +19,18 @@ var ErrCircuitOpen = errors.New("NerdGraph circuit open after repeated failures"
 // calls go out, as they would without a breaker).
 const maxTenantBreakers = 10000
 
+// globalQuorum is how many distinct tenants must fail, with no success in between,
+// before their failures count against the global breaker too: NerdGraph failing for
+// every tenant, not one tenant's outage.
+const globalQuorum = 3
+
 // breakers isolates failures per tenant (issue 17 item 2): one breaker per NerdGraph
 // identity (the SHA-256 of the user key the call is sent with) for the failures that
-// can be that tenant's own (HTTP 5xx, GraphQL server errors, timeouts, an answer cut
-// off), and one global breaker only for failures that cannot be any tenant's: the
-// connection to NerdGraph could not be made at all (refused, unreachable, DNS, TLS).
-// A slow or failing query of one key never opens the circuit of another.
+// can be that tenant's own (HTTP 5xx, timeouts, an answer cut off), and one global
+// breaker for failures that cannot be any tenant's: the connection to NerdGraph could
+// not be made at all (refused, unreachable, DNS, TLS), or globalQuorum tenants failing
+// with no success in between. A slow or failing query of one key never opens the
+// circuit of another.
 type breakers struct {
 	threshold int
 	cooldown  time.Duration
@@ -34,12 +40,13 @@ type breakers struct {
 
 	mu      sync.Mutex
 	tenants map[[32]byte]*breaker
+	streak  map[[32]byte]struct{} // tenants failing since the last success (at most globalQuorum)
 }
 
 func newBreakers(threshold int, cooldown time.Duration, now func() time.Time) *breakers {
 	return &breakers{threshold: threshold, cooldown: cooldown, now: now,
 		global:  &breaker{threshold: threshold, cooldown: cooldown, now: now},
-		tenants: map[[32]byte]*breaker{}}
+		tenants: map[[32]byte]*breaker{}, streak: map[[32]byte]struct{}{}}
 }
 
 // tenantID is the breaker identity of a call: the SHA-256 of its user key.
@@ -84,14 +91,24 @@ func (s *breakers) record(id [32]byte, err error) {
 		s.tenant(id, false).release()
 		return
 	}
-	s.global.record(nil)
 	if !upstreamFailure(err) {
-		if tb := s.tenant(id, false); tb != nil {
-			s.mu.Lock()
-			delete(s.tenants, id) // healthy again: hold nothing for it
-			s.mu.Unlock()
-		}
+		s.global.record(nil)
+		s.mu.Lock()
+		delete(s.tenants, id) // healthy again: hold nothing for it
+		clear(s.streak)
+		s.mu.Unlock()
 		return
+	}
+	s.mu.Lock()
+	if len(s.streak) < globalQuorum {
+		s.streak[id] = struct{}{}
+	}
+	everyone := len(s.streak) >= globalQuorum
+	s.mu.Unlock()
+	if everyone {
+		s.global.record(err)
+	} else {
+		s.global.release()
 	}
 	s.tenant(id, true).record(err)
 }

@@ -125,3 +125,28 @@ func TestRetryBudgetPerTenant(t *testing.T) {
 		t.Fatalf("the healthy tenant's failure was not retried: %v after %d calls", err, healthy.Load())
 	}
 }
+
+// NerdGraph failing for every tenant (three distinct keys failing with no success in
+// between) opens the global circuit: a fourth tenant fails fast too.
+func TestBreakerGlobalWhenEveryTenantFails(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{BreakerThreshold: 5, BreakerCooldown: time.Minute, MaxAttempts: 1})
+	call := func(key string) error {
+		return c.MakeRequest(WithAPIKey(context.Background(), key), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+	}
+	for i := 0; i < 4; i++ {
+		for _, k := range []string{"NRAK-A", "NRAK-B", "NRAK-C"} {
+			_ = call(k)
+		}
+	}
+	before := hits.Load()
+	var ge *Error
+	if err := call("NRAK-D"); !errors.As(err, &ge) || ge.Kind != KindUnavailable || hits.Load() != before {
+		t.Fatalf("a new tenant during an outage of every tenant: %v (NerdGraph reached: %v)", err, hits.Load() != before)
+	}
+}
