@@ -31,6 +31,17 @@ type Config struct {
 	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
 	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
 	RejectUnmappedLegacyKeys bool
+	// RejectedKeyTTL is how long a key NerdGraph refused is answered 401 without a
+	// NerdGraph call (default DefaultRejectedKeyTTL; negative disables).
+	RejectedKeyTTL time.Duration
+	// AuthFailuresPerMinute bounds the failed authentications of one client address;
+	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the
+	// minute ends (default DefaultAuthFailuresPerMinute; negative disables).
+	AuthFailuresPerMinute int
+	// ReportMaxCallers and ReportMaxAgents bound the usage report and the per-caller
+	// series: callers (or User-Agent products) beyond them count as "other"
+	// (defaults DefaultReportMaxCallers, DefaultReportMaxAgents).
+	ReportMaxCallers, ReportMaxAgents int
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
 	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
@@ -63,8 +74,9 @@ type Config struct {
 	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
-	// Ready reports whether the gateway can serve (upstream reachable); /readyz calls
-	// it at most every ReadyCacheFor. Nil: always ready.
+	// Ready reports whether NerdGraph is reachable; /readyz?verbose and the
+	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
+	// itself does not depend on it (health.go). Nil: always reachable.
 	Ready func(ctx context.Context) error
 }
 
@@ -82,6 +94,7 @@ type Gateway struct {
 
 	compares chan struct{}
 	usage    *usageBook
+	guard    *authGuard
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
@@ -124,7 +137,14 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
 	}
-	g.usage = newUsageBook(cfg.Metrics)
+	if cfg.Ready != nil {
+		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
+	}
+	if tr != nil {
+		_ = cfg.Metrics.reg.Register(cacheCollector{tr}) // cachemetrics.go
+	}
+	g.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
+	g.guard = newAuthGuard(cfg)
 	if cfg.ReportStateFile != "" {
 		if err := g.usage.load(cfg.ReportStateFile); err != nil {
 			log.Warn("usage report state not loaded", zap.Error(err))
@@ -157,7 +177,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
 	mux.HandleFunc("/v2bridge/explain", g.serveExplain)
 	mux.Handle("/", v2)
-	return mux
+	return g.edges(mux)
 }
 
 // Metrics are the gateway's Prometheus series.

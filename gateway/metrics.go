@@ -20,6 +20,7 @@ type Metrics struct {
 	duration    *prometheus.HistogramVec
 	inFlight    prometheus.Gauge
 	rateLimited prometheus.Counter
+	authRefused *prometheus.CounterVec // authguard.go
 	upstream    *prometheus.CounterVec
 	upstreamDur *prometheus.HistogramVec
 	cache       *prometheus.CounterVec
@@ -75,6 +76,10 @@ func NewMetrics() *Metrics {
 		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "v2bridge_rate_limited_total", Help: "Requests refused by the per-key REST v2 rate limit.",
 		}),
+		authRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_auth_refused_total",
+			Help: "Requests refused before any NerdGraph call: rejected_key (a key NerdGraph refused within rejected_key_ttl) or address_limit (too many failed authentications from the client address).",
+		}, []string{"reason"}),
 		upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and result class (ok or the error kind).",
 		}, []string{"operation", "class"}),
@@ -97,7 +102,7 @@ func NewMetrics() *Metrics {
 			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by route and cap (translate/caps.go).",
 		}, []string{"route", "cap"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.ops = newOpsMetrics(m.reg, time.Now)
 	return m

@@ -27,7 +27,7 @@ type reqState struct {
 	calls         ng.Calls
 	route         string
 	fidelity      Fidelity
-	caller        string // callerHash, set once the account is resolved (access log)
+	caller        string // the key hash's first 8 hex characters, set once the account is resolved (access log)
 	account       int64
 	accountSource string
 	internal      error // the cause behind a 5xx, logged, never sent

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -40,7 +41,11 @@ func (g *Gateway) linkHeader(r *http.Request, params v2.Params, p translate.Pagi
 	return strings.Join(parts, ", ")
 }
 
-// publicBase is scheme://host of the gateway as callers reach it.
+// publicBase is scheme://host of the gateway as callers reach it: public_url, else the
+// local address the connection was accepted on (the listen address). Never the
+// request's Host or X-Forwarded-* headers, which any caller can set (issue 17 item 7:
+// Host: evil.example must not put evil.example into Link). Behind a proxy, set
+// public_url.
 func (g *Gateway) publicBase(r *http.Request) string {
 	if g.cfg.PublicURL != "" {
 		return strings.TrimRight(g.cfg.PublicURL, "/")
@@ -49,9 +54,10 @@ func (g *Gateway) publicBase(r *http.Request) string {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
-		scheme = p
+	host := "localhost"
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && a != nil {
+		host = a.String()
 	}
-	u := url.URL{Scheme: scheme, Host: r.Host}
+	u := url.URL{Scheme: scheme, Host: host}
 	return u.String()
 }

@@ -137,5 +137,8 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			}
 		}
 		g.proxy.ServeHTTP(w, r)
+		if st := stateFrom(r.Context()); st != nil && (st.sw.status == http.StatusUnauthorized || st.sw.status == http.StatusForbidden) {
+			st.callerHash = "" // REST refused the key: no usage row (authguard.go)
+		}
 	})
 }

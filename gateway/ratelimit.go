@@ -12,6 +12,10 @@ import (
 type rateLimiter struct {
 	limit int
 	now   func() time.Time
+	// maxWindows, when positive, bounds the windows held: a new key beyond it is
+	// treated as having used up its limit (the failed-authentication limit fails
+	// closed for unknown addresses under a flood from more than that many).
+	maxWindows int
 
 	mu      sync.Mutex
 	windows map[string]*window
@@ -43,6 +47,9 @@ func (l *rateLimiter) allow(keyHash string) (ok bool, remaining int, reset time.
 		l.sweep = now
 	}
 	w := l.windows[keyHash]
+	if w == nil && l.maxWindows > 0 && len(l.windows) >= l.maxWindows {
+		return false, 0, start.Add(time.Minute)
+	}
 	if w == nil || w.start != start {
 		w = &window{start: start}
 		l.windows[keyHash] = w
@@ -53,6 +60,27 @@ func (l *rateLimiter) allow(keyHash string) (ok bool, remaining int, reset time.
 	}
 	w.count++
 	return true, l.limit - w.count, reset
+}
+
+// exhausted reports, without counting, whether key has used up the current window.
+func (l *rateLimiter) exhausted(key string) (bool, time.Time) {
+	now := l.now()
+	start := now.Truncate(time.Minute)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windows[key]
+	if w == nil {
+		return l.maxWindows > 0 && len(l.windows) >= l.maxWindows, start.Add(time.Minute)
+	}
+	return w.start == start && w.count >= l.limit, start.Add(time.Minute)
+}
+
+// forget drops key's window: a key NerdGraph refused keeps no state here (its caller's
+// failures are counted per address instead).
+func (l *rateLimiter) forget(key string) {
+	l.mu.Lock()
+	delete(l.windows, key)
+	l.mu.Unlock()
 }
 
 func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int, reset time.Time) {

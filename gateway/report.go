@@ -45,18 +45,43 @@ type Usage struct {
 
 type usageKey struct{ caller, agent, route string }
 
-// usageBook records v2 calls per caller and route.
+// Defaults of the usage report's bounds (issue 17 item 1).
+const (
+	DefaultReportMaxCallers = 200
+	DefaultReportMaxAgents  = 50
+)
+
+// otherBucket is the caller or User-Agent product under which the usage report counts
+// everything beyond its bounds.
+const otherBucket = "other"
+
+// usageBook records v2 calls per caller and route. It holds at most maxCallers callers
+// and maxAgents User-Agent products (the first seen keep their rows; later ones count
+// as "other"), so neither the report nor v2bridge_v2_calls_total grows without bound.
 type usageBook struct {
-	mu    sync.Mutex
-	rows  map[usageKey]*Usage
-	dirty bool
-	calls *prometheus.CounterVec
+	mu         sync.Mutex
+	rows       map[usageKey]*Usage
+	callers    map[string]struct{}
+	agents     map[string]struct{}
+	maxCallers int
+	maxAgents  int
+	dirty      bool
+	calls      *prometheus.CounterVec
 }
 
-func newUsageBook(m *Metrics) *usageBook {
-	return &usageBook{rows: map[usageKey]*Usage{}, calls: m.calls}
+func newUsageBook(m *Metrics, maxCallers, maxAgents int) *usageBook {
+	if maxCallers <= 0 {
+		maxCallers = DefaultReportMaxCallers
+	}
+	if maxAgents <= 0 {
+		maxAgents = DefaultReportMaxAgents
+	}
+	return &usageBook{rows: map[usageKey]*Usage{}, callers: map[string]struct{}{}, agents: map[string]struct{}{},
+		maxCallers: maxCallers, maxAgents: maxAgents, calls: m.calls}
 }
 
+// productToken is the product of a User-Agent, reduced to the characters of an HTTP
+// token (RFC 9110 §5.6.2; anything else becomes '_') and at most 64 of them.
 func productToken(ua string) string {
 	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
 	tok, _, _ = strings.Cut(tok, "/")
@@ -66,7 +91,34 @@ func productToken(ua string) string {
 	if tok == "" {
 		return "unknown"
 	}
-	return tok
+	b := []byte(tok)
+	for i, c := range b {
+		if !isTokenChar(c) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// bucket returns v when set already holds it or has room for it (adding it), else
+// otherBucket. The caller holds b.mu.
+func bucket(set map[string]struct{}, limit int, v string) string {
+	if _, ok := set[v]; ok {
+		return v
+	}
+	if len(set) >= limit {
+		return otherBucket
+	}
+	set[v] = struct{}{}
+	return v
 }
 
 func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
@@ -77,8 +129,8 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 	if mode == "" {
 		mode = string(ModeTranslate)
 	}
-	k := usageKey{st.callerHash, productToken(ua), st.route}
 	b.mu.Lock()
+	k := usageKey{bucket(b.callers, b.maxCallers, st.callerHash), bucket(b.agents, b.maxAgents, productToken(ua)), st.route}
 	u := b.rows[k]
 	if u == nil {
 		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
@@ -143,7 +195,14 @@ func (b *usageBook) load(path string) error {
 	defer b.mu.Unlock()
 	for _, u := range rows {
 		u := u
-		b.rows[usageKey{u.Caller, u.Agent, u.Route}] = &u
+		u.Caller, u.Agent = bucket(b.callers, b.maxCallers, u.Caller), bucket(b.agents, b.maxAgents, u.Agent)
+		k := usageKey{u.Caller, u.Agent, u.Route}
+		if have := b.rows[k]; have != nil {
+			have.Count += u.Count
+			have.Errors += u.Errors
+			continue
+		}
+		b.rows[k] = &u
 	}
 	return nil
 }
@@ -310,13 +369,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 			"days_left": daysLeft(g.now()), "usage": rows})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation", "explain"})
-		for _, u := range rows {
-			_ = cw.Write([]string{u.Caller, u.Agent, u.Route, u.Mode, u.Fidelity, strconv.FormatInt(u.Count, 10),
-				strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), u.Operation, u.Explain})
-		}
-		cw.Flush()
+		writeReportCSV(w, rows)
 	default:
 		var buf bytes.Buffer
 		data := g.reportData(rows)
@@ -328,6 +381,31 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(buf.Bytes())
 	}
+}
+
+// writeReportCSV writes the usage rows as CSV. Every text cell passes through csvCell:
+// callers, User-Agent products and (from a state file or Prometheus) any label may
+// come from outside, and a spreadsheet would run a cell starting with a formula
+// character (issue 17 item 6).
+func writeReportCSV(w io.Writer, rows []Usage) {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"caller", "user_agent", "route", "mode", "fidelity", "count", "errors", "last_seen", "nerdgraph_operation", "explain"})
+	for _, u := range rows {
+		_ = cw.Write([]string{csvCell(u.Caller), csvCell(u.Agent), csvCell(u.Route), csvCell(u.Mode), csvCell(u.Fidelity),
+			strconv.FormatInt(u.Count, 10), strconv.FormatInt(u.Errors, 10), u.LastSeen.Format(time.RFC3339), csvCell(u.Operation),
+			csvCell(u.Explain)})
+	}
+	cw.Flush()
+}
+
+// csvCell neutralises a text cell a spreadsheet would read as a formula: one starting
+// with = + - @ tab or carriage return gets a leading apostrophe (OWASP, "CSV
+// Injection": https://owasp.org/www-community/attacks/CSV_Injection).
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 func daysLeft(now time.Time) int {

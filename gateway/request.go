@@ -65,6 +65,11 @@ func (g *Gateway) readRequest(r *http.Request) (*request, error) {
 			Title: fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes)}
 	}
 	rq.body = body
+	if isWrite(r.Method) {
+		if err := checkBodyText(r.Header.Get("Content-Type"), body); err != nil { // textrules.go
+			return nil, err
+		}
+	}
 	form := ""
 	if isFormBody(r.Header.Get("Content-Type"), body) {
 		form = string(body)

@@ -403,9 +403,13 @@ func (g *Gateway) routes() http.Handler {
 			unmatched.ServeHTTP(w, r)
 			return
 		}
+		if g.serveUnsupportedREST(w, r) { // edges.go: real REST v2 paths not translated → 501
+			return
+		}
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound, Title: titleRouteNotFound})
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowHeader(m, r)) // edges.go
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
 	})
 	return m
@@ -453,8 +457,9 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			defer cancel()
 		}
 		keyHash := translate.HashKey(key)
-		if st != nil {
-			st.callerHash = keyHash[:8]
+		defer g.settle(r, st, keyHash) // authguard.go: usage rows only for accepted keys
+		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
+			return
 		}
 		if g.limit != nil {
 			ok, remaining, reset := g.limit.allow(keyHash)
@@ -480,6 +485,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			return
 		}
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
+		ctx = translate.WithKeyHash(ctx, keyHash) // NerdGraph's verdict on the key gates its cached answers
 		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" {
 			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 			if err != nil {
@@ -490,7 +496,9 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		rq.caller = translate.Caller{KeyHash: keyHash, AccountID: acct}
 		rq.mobile = strings.HasPrefix(rt.Name, "mobile_applications.")
 		if st != nil {
-			st.caller, st.account, st.accountSource = st.callerHash, acct, source
+			// The access log names every caller whose account was resolved; the usage
+			// report and per-caller series wait for NerdGraph's acceptance (settle).
+			st.caller, st.account, st.accountSource = keyHash[:8], acct, source
 		}
 		res, err := rt.handle(ctx, g, rq)
 		if err != nil {

@@ -90,7 +90,8 @@ type Client struct {
 	bufs     sync.Pool
 	flight   singleflight.Group
 	slots    keySlots
-	breaker  *breaker
+	breaker  *breakers
+	retries  retryBudgets // retrybudget.go
 	hdr      struct{ json, userAgent []string }
 	tracer   trace.Tracer // nil: tracing off
 }
@@ -176,7 +177,7 @@ func NewClient(endpoint string, opts Options) *Client {
 	}
 	c.hdr.json, c.hdr.userAgent = []string{"application/json"}, []string{opts.UserAgent}
 	if opts.BreakerThreshold > 0 {
-		c.breaker = &breaker{threshold: opts.BreakerThreshold, cooldown: opts.BreakerCooldown, now: time.Now}
+		c.breaker = newBreakers(opts.BreakerThreshold, opts.BreakerCooldown, time.Now)
 	}
 	return c
 }
@@ -223,12 +224,14 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		defer func() { endSpan(span, ot, err) }()
 	}
 	query := isQuery(req.Query)
+	tenant := tenantID(apiKey(ctx))
+	c.retries.earn(tenant)
 	for attempt := 1; ; attempt++ {
 		if ot != nil {
 			ot.attempts = attempt
 		}
 		err = c.makeRequest(ctx, req, resp)
-		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) {
+		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) || !c.retries.spend(tenant) {
 			return err
 		}
 		wait := c.backoff(attempt, err)
@@ -345,18 +348,19 @@ type answer struct {
 // fetch makes one NerdGraph HTTP request (unless the circuit is open) and counts it on
 // ctx's Calls.
 func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error) {
-	if !c.breaker.allow() {
+	tenant := tenantID(apiKey(ctx)) // breaker.go: one breaker per NerdGraph identity
+	if !c.breaker.allow(tenant) {
 		return nil, &Error{Kind: KindUnavailable, RetryAfter: c.opts.BreakerCooldown, Err: ErrCircuitOpen}
 	}
 	defer func() {
 		switch {
 		case err == nil && ans.status >= 500:
-			c.breaker.record(&Error{Kind: KindServer})
+			c.breaker.record(tenant, &Error{Kind: KindServer, Status: ans.status})
 		case err != nil && ctx.Err() != nil:
 			// The caller hung up or ran out of its own time: not NerdGraph's failure.
-			c.breaker.release()
+			c.breaker.release(tenant)
 		default:
-			c.breaker.record(err)
+			c.breaker.record(tenant, err)
 		}
 	}()
 	return c.fetchHTTP(ctx, body)

@@ -28,6 +28,13 @@ type Options struct {
 	EntityTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
+	// AuthTTL is how long after NerdGraph last accepted a key its cached answers are
+	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
+	// key drops its cached answers at once.
+	AuthTTL time.Duration
+	// MaxCacheBytes bounds the estimated bytes of each cache (default
+	// DefaultCacheMaxBytes; negative: no byte bound).
+	MaxCacheBytes int64
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
@@ -50,6 +57,8 @@ type Translator struct {
 	entities *Cache
 	writes   accountWrites
 	deploys  *deployLedger
+	auth     *keyAuth
+	caches   []*Cache
 
 	namesWindow time.Duration
 }
@@ -88,8 +97,13 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.Warn == nil {
 		opts.Warn = func(context.Context, string, error) {}
 	}
-	return &Translator{
-		client:   client,
+	if opts.AuthTTL == 0 {
+		opts.AuthTTL = AuthTTL
+	}
+	auth := &keyAuth{ttl: opts.AuthTTL, now: time.Now, seen: map[string]time.Time{}}
+	t := &Translator{
+		client:   authClient{next: client, auth: auth},
+		auth:     auth,
 		now:      opts.Now,
 		warn:     opts.Warn,
 		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
@@ -102,6 +116,29 @@ func New(client gql.Client, opts Options) *Translator {
 
 		namesWindow: opts.MetricNamesWindow,
 	}
+	if opts.MaxCacheBytes == 0 {
+		opts.MaxCacheBytes = DefaultCacheMaxBytes
+	}
+	caches := []*Cache{t.cursors, t.lists, t.accounts, t.metrics, t.names, t.entities}
+	for _, c := range caches {
+		if c != nil {
+			c.auth = auth
+			c.maxBytes = max(opts.MaxCacheBytes, 0)
+		}
+	}
+	t.caches = caches
+	auth.drop = func(keyHash string) {
+		for _, c := range caches {
+			c.dropKey(keyHash)
+		}
+	}
+	return t
+}
+
+// KeyAccepted reports whether NerdGraph accepted the key with this hash within the last
+// hour: only such callers get usage-report rows and per-caller series.
+func (t *Translator) KeyAccepted(keyHash string) bool {
+	return t != nil && t.auth.known(keyHash)
 }
 
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).
@@ -140,4 +177,19 @@ func optionalCache(name string, ttl time.Duration, o Options) *Cache {
 		return nil // a nil *Cache never hits and never stores
 	}
 	return NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
+}
+
+// CacheStats reports each cache's estimated bytes held and evictions so far (for
+// metrics), by cache name.
+func (t *Translator) CacheStats() map[string][2]int64 {
+	out := map[string][2]int64{}
+	if t == nil {
+		return out
+	}
+	for _, c := range t.caches {
+		if c != nil {
+			out[c.name] = [2]int64{c.Bytes(), c.Evictions()}
+		}
+	}
+	return out
 }

@@ -44,6 +44,10 @@ type fileConfig struct {
 	Cache                    cacheConfig       `yaml:"cache"`
 	MetricNamesWindow        time.Duration     `yaml:"metric_names_window"`
 	PprofListen              string            `yaml:"pprof_listen"`
+	AdminListen              string            `yaml:"admin_listen"`
+	ShutdownDelay            time.Duration     `yaml:"shutdown_delay"`
+	RejectedKeyTTL           time.Duration     `yaml:"rejected_key_ttl"`
+	AuthFailuresPerMinute    int               `yaml:"auth_failures_per_minute"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
@@ -73,6 +77,10 @@ type cacheConfig struct {
 	MetricDataTTL time.Duration `yaml:"metric_data_ttl"`
 	EntityTTL     time.Duration `yaml:"entity_ttl"`
 	MaxEntries    int           `yaml:"max_entries"`
+	// AuthTTL: cached answers go only to keys NerdGraph accepted within it.
+	AuthTTL time.Duration `yaml:"auth_ttl"`
+	// MaxBytes bounds the estimated bytes of each cache.
+	MaxBytes int64 `yaml:"max_bytes"`
 }
 
 // reportConfig configures the usage report.
@@ -80,6 +88,8 @@ type reportConfig struct {
 	AdminTokenEnv string `yaml:"admin_token_env"`
 	StateFile     string `yaml:"state_file"`
 	PrometheusURL string `yaml:"prometheus_url"`
+	MaxCallers    int    `yaml:"max_callers"`
+	MaxAgents     int    `yaml:"max_agents"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
@@ -105,8 +115,13 @@ func defaultConfig() fileConfig {
 		BrowserLoader:      "LITE",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
-			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000},
+			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
+			MaxBytes: translate.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
+
+		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
+		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
+		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 	}
 }
 
@@ -245,6 +260,24 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	case "LITE", "SPA", "PRO":
 	default:
 		errs = append(errs, fmt.Errorf("browser_loader: %q is not LITE, SPA or PRO", c.BrowserLoader))
+	}
+	if c.Cache.MaxBytes <= 0 {
+		errs = append(errs, errors.New("cache.max_bytes: must be positive"))
+	}
+	if c.Cache.AuthTTL <= 0 {
+		errs = append(errs, errors.New("cache.auth_ttl: must be positive"))
+	}
+	if c.Report.MaxCallers <= 0 || c.Report.MaxAgents <= 0 {
+		errs = append(errs, errors.New("report.max_callers, report.max_agents: must be positive"))
+	}
+	if c.RejectedKeyTTL < 0 {
+		errs = append(errs, errors.New("rejected_key_ttl: must not be negative (0 disables the cache of refused keys)"))
+	}
+	if c.AuthFailuresPerMinute < 0 {
+		errs = append(errs, errors.New("auth_failures_per_minute: must not be negative (0 disables the limit)"))
+	}
+	if c.ShutdownDelay < 0 {
+		errs = append(errs, errors.New("shutdown_delay: must not be negative"))
 	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))

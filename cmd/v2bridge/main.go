@@ -314,6 +314,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ReportStateFile:          cfg.Report.StateFile,
 		ReportToken:              reportToken,
 		ReportPrometheusURL:      cfg.Report.PrometheusURL,
+		ReportMaxCallers:         cfg.Report.MaxCallers,
+		ReportMaxAgents:          cfg.Report.MaxAgents,
+		RejectedKeyTTL:           offWhenZero(cfg.RejectedKeyTTL),
+		AuthFailuresPerMinute:    rateLimit(cfg.AuthFailuresPerMinute),
 		Compare: gateway.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,
@@ -323,8 +327,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}, cfg.UpstreamTimeout, log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
-		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
+		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
+		MaxCacheBytes: cfg.Cache.MaxBytes,
 	}, tp)
+	applyMemoryLimit(os.Getenv, log) // memlimit.go
+	if cfg.AdminListen != "" {
+		al, err := net.Listen("tcp", cfg.AdminListen)
+		if err != nil {
+			return fmt.Errorf("admin_listen: %w", err)
+		}
+		asrv := &http.Server{Handler: g.AdminHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = asrv.Serve(al) }()
+		defer asrv.Close()
+	}
 	if cfg.PprofListen != "" {
 		pl, err := net.Listen("tcp", cfg.PprofListen)
 		if err != nil {
@@ -357,7 +372,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
-	return serveUntil(ctx, ln, gateway.Traced(g.Handler(), tp), log)
+	return serveUntil(drainFirst(ctx, g, cfg.ShutdownDelay, log), ln, gateway.Traced(g.Handler(), tp), log)
 }
 
 // flushTraces sends the spans still queued, for up to 5 s, after the server stopped.

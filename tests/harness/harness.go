@@ -39,6 +39,8 @@ type Options struct {
 	Sim     []sim.Option
 	// UpstreamTimeout bounds one NerdGraph call (default 30 s).
 	UpstreamTimeout time.Duration
+	// AuthTTL is translate.Options.AuthTTL (default translate.AuthTTL).
+	AuthTTL time.Duration
 }
 
 // Start runs the simulator with the demo data and a gateway configured by cfg in front
@@ -68,7 +70,7 @@ func StartWith(t testing.TB, o Options) *Env {
 		m = gateway.NewMetrics()
 	}
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout})
-	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache})
+	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache, AuthTTL: o.AuthTTL})
 	cfg.Metrics = m
 	if cfg.Now == nil {
 		cfg.Now = now

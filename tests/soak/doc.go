@@ -6,6 +6,13 @@
 // gateway had not recovered by the second half of the last (clean) phase; when a 429 or
 // 503 came without Retry-After; or when a body held an API key.
 //
+// The phase after the first clean one is the bad day of issue 17: half as many
+// clients again send requests with random keys and random User-Agents while key 2's
+// NerdGraph alone answers HTTP 500. The summary prints the flood (statuses, /metrics
+// series and usage-report rows before and after) and the answers per tenant; the soak
+// fails when a random key got 200, /metrics grew by more than 100 series or the report
+// by any row, or a healthy key got a 5xx during key 2's outage.
+//
 // The clients do not back off, so while the circuit breaker is open its fast 503s
 // dominate the counts of the fault phases (and of the start of the next phase).
 // `make soak` runs it (SOAKTIME, default 3m); it is not part of `make test`.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/v2bridge/v2bridge/configs"
@@ -38,8 +40,14 @@ type phase struct {
 	fault *sim.Fault
 }
 
+// hostile reports whether ph is the bad-day phase of issue 17, run instead of the usual
+// load: a flood of requests with random keys alongside an outage of key 2's NerdGraph
+// only.
+func (ph phase) hostile() bool { return ph.name == hostileName }
+
 var phases = []phase{
 	{"clean", nil},
+	{hostileName, nil},
 	{"latency 300ms", &sim.Fault{Latency: 300 * time.Millisecond}},
 	{"HTTP 503", &sim.Fault{Status: 503}},
 	{"HTTP 429 Retry-After 1", &sim.Fault{Status: 429, RetryAfter: 1}},
@@ -48,6 +56,8 @@ var phases = []phase{
 	{"connection reset", &sim.Fault{Reset: true}},
 	{"clean again", nil},
 }
+
+const hostileName = "random-key flood + key 2 outage"
 
 type target struct {
 	key, account, path string
@@ -165,7 +175,18 @@ func run(dur time.Duration, conns int) error {
 		return err
 	}
 	faults := &sim.Faults{}
-	s, err := sim.NewDemo(data, sim.WithMiddleware(faults.Middleware))
+	var outage atomic.Bool // key 2's NerdGraph answers 500 (one tenant's outage)
+	tenantOutage := func(next http.Handler) http.Handler {
+		inner := faults.Middleware(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if outage.Load() && r.Header.Get("Api-Key") == key2 {
+				w.WriteHeader(http.StatusInternalServerError)
+				return
+			}
+			inner.ServeHTTP(w, r)
+		})
+	}
+	s, err := sim.NewDemo(data, sim.WithMiddleware(tenantOutage))
 	if err != nil {
 		return err
 	}
@@ -175,8 +196,12 @@ func run(dur time.Duration, conns int) error {
 	}
 	defer simSrv.Close()
 	upstream := &http.Transport{MaxIdleConnsPerHost: 32, IdleConnTimeout: time.Second}
-	client := ng.NewClient(simURL+sim.Path, ng.Options{Timeout: 2 * time.Second, HTTPClient: &http.Client{Transport: upstream}})
-	g := gateway.New(gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second}, translate.New(client, translate.Options{}), nil)
+	// The breaker's cooldown fits within a phase (10 s default, shorter for a short
+	// soak), so the last clean phase can show the recovery.
+	cooldown := min(10*time.Second, dur/time.Duration(len(phases))/4)
+	client := ng.NewClient(simURL+sim.Path, ng.Options{Timeout: 2 * time.Second, HTTPClient: &http.Client{Transport: upstream},
+		BreakerCooldown: cooldown})
+	g := gateway.New(gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second, ReportToken: "soak"}, translate.New(client, translate.Options{}), nil)
 	gwURL, gwSrv, err := serve(g.Handler())
 	if err != nil {
 		return err
@@ -189,6 +214,7 @@ func run(dur time.Duration, conns int) error {
 	st := &stats{byClass: map[string]map[string]int{}, lastBad: map[string]time.Time{}}
 	ts := targets()
 	load := func(ctx context.Context, ph string) {
+		hostile := ph == hostileName
 		var wg sync.WaitGroup
 		for w := range conns {
 			wg.Add(1)
@@ -223,7 +249,14 @@ func run(dur time.Duration, conns int) error {
 						}
 					}
 					leak := strings.Contains(string(body), key1) || strings.Contains(string(body), key2) || strings.Contains(string(body), keyMulti)
-					st.add(ph, resp.StatusCode, title, time.Since(start), leak)
+					label := ph
+					if hostile { // the outage phase: answers per tenant
+						label = "outage: healthy keys"
+						if t.key == key2 {
+							label = "outage: key 2 (failing)"
+						}
+					}
+					st.add(label, resp.StatusCode, title, time.Since(start), leak)
 					if (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) &&
 						resp.Header.Get("Retry-After") == "" {
 						st.mu.Lock()
@@ -245,11 +278,18 @@ func run(dur time.Duration, conns int) error {
 
 	per := dur / time.Duration(len(phases))
 	var lastStart time.Time
+	var flood floodReport
 	for _, ph := range phases {
 		lastStart = time.Now()
 		faults.Set(ph.fault)
 		ctx, cancel := context.WithTimeout(context.Background(), per)
-		load(ctx, ph.name)
+		if ph.hostile() {
+			outage.Store(true)
+			flood = runFlood(ctx, hc, gwURL, conns/2, func() { load(ctx, ph.name) })
+			outage.Store(false)
+		} else {
+			load(ctx, ph.name)
+		}
 		cancel()
 	}
 	faults.Set(nil)
@@ -257,7 +297,16 @@ func run(dur time.Duration, conns int) error {
 
 	fmt.Printf("\n%-28s %8s  %s\n", "phase", "count", "answer (status and v2 error title)")
 	total := 0
+	var names []string
 	for _, ph := range append([]phase{{name: "warm-up"}}, phases...) {
+		if ph.hostile() {
+			names = append(names, "outage: healthy keys", "outage: key 2 (failing)")
+			continue
+		}
+		names = append(names, ph.name)
+	}
+	for _, name := range names {
+		ph := phase{name: name}
 		m := st.byClass[ph.name]
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -281,7 +330,14 @@ func run(dur time.Duration, conns int) error {
 	fmt.Printf("at rest before: goroutines %d, heap in use %.1f MB, RSS %.1f MB\n", before.goroutines, float64(before.heapInuse)/(1<<20), float64(before.rssKB)/1024)
 	fmt.Printf("at rest after:  goroutines %d, heap in use %.1f MB, RSS %.1f MB\n", after.goroutines, float64(after.heapInuse)/(1<<20), float64(after.rssKB)/1024)
 
+	flood.print()
 	var problems []string
+	problems = append(problems, flood.problems()...)
+	for k, n := range st.byClass["outage: healthy keys"] {
+		if strings.HasPrefix(k, "5") || strings.HasPrefix(k, "0") {
+			problems = append(problems, fmt.Sprintf("%d answers %q to healthy keys during key 2's outage", n, k))
+		}
+	}
 	if after.goroutines > before.goroutines+goroutineSlack {
 		problems = append(problems, fmt.Sprintf("goroutines grew from %d to %d (tolerance %d)", before.goroutines, after.goroutines, goroutineSlack))
 	}
@@ -306,6 +362,109 @@ func run(dur time.Duration, conns int) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
-	fmt.Println("soak: no growth, no 5xx without a fault, every 429/503 with Retry-After, no key in any body")
+	fmt.Println("soak: no growth, no 5xx without a fault, every 429/503 with Retry-After, no key in any body; random-key flood left /metrics and the report bounded; key 2's outage left the healthy keys unaffected")
 	return nil
+}
+
+// floodReport is what the random-key flood did to the gateway.
+type floodReport struct {
+	ran                         bool
+	requests                    int
+	statuses                    map[int]int
+	seriesBefore, seriesAfter   int
+	metricsBytes0, metricsBytes int
+	rowsBefore, rowsAfter       int
+}
+
+// runFlood sends requests with random keys and random User-Agents (workers at once)
+// while during runs, and measures /metrics and the usage report around it.
+func runFlood(ctx context.Context, hc *http.Client, gwURL string, workers int, during func()) floodReport {
+	fr := floodReport{ran: true, statuses: map[int]int{}}
+	fr.seriesBefore, fr.metricsBytes0 = scrapeSeries(hc, gwURL)
+	fr.rowsBefore = reportRows(hc, gwURL)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, gwURL+"/v2/applications.json", nil)
+				req.Header.Set("X-Api-Key", fmt.Sprintf("NRAK-%016x", rand.Uint64()))
+				req.Header.Set("User-Agent", fmt.Sprintf("=HYPERLINK(%x)/1", rand.Uint64()))
+				resp, err := hc.Do(req)
+				if err != nil {
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				mu.Lock()
+				fr.requests++
+				fr.statuses[resp.StatusCode]++
+				mu.Unlock()
+			}
+		}()
+	}
+	during()
+	wg.Wait()
+	fr.seriesAfter, fr.metricsBytes = scrapeSeries(hc, gwURL)
+	fr.rowsAfter = reportRows(hc, gwURL)
+	return fr
+}
+
+func (fr floodReport) print() {
+	if !fr.ran {
+		return
+	}
+	fmt.Printf("random-key flood: %d requests, statuses %v; /metrics series %d → %d (%d → %d bytes); usage report rows %d → %d\n",
+		fr.requests, fr.statuses, fr.seriesBefore, fr.seriesAfter, fr.metricsBytes0, fr.metricsBytes, fr.rowsBefore, fr.rowsAfter)
+}
+
+// problems are the flood's failures: any random key answered 200, or per-caller state
+// that grew with it.
+func (fr floodReport) problems() []string {
+	var out []string
+	if !fr.ran {
+		return nil
+	}
+	if fr.statuses[http.StatusOK] > 0 {
+		out = append(out, fmt.Sprintf("%d random keys answered 200", fr.statuses[http.StatusOK]))
+	}
+	if fr.seriesAfter-fr.seriesBefore > 100 {
+		out = append(out, fmt.Sprintf("/metrics grew by %d series during the random-key flood", fr.seriesAfter-fr.seriesBefore))
+	}
+	if fr.rowsAfter != fr.rowsBefore {
+		out = append(out, fmt.Sprintf("the usage report grew by %d rows during the random-key flood", fr.rowsAfter-fr.rowsBefore))
+	}
+	return out
+}
+
+func scrapeSeries(hc *http.Client, gwURL string) (series, bytes int) {
+	resp, err := hc.Get(gwURL + "/metrics")
+	if err != nil {
+		return -1, 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(b), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			series++
+		}
+	}
+	return series, len(b)
+}
+
+func reportRows(hc *http.Client, gwURL string) int {
+	req, _ := http.NewRequest(http.MethodGet, gwURL+"/v2bridge/report.json", nil)
+	req.Header.Set("Authorization", "Bearer soak")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var out struct{ Usage []json.RawMessage }
+	if json.NewDecoder(resp.Body).Decode(&out) != nil {
+		return -1
+	}
+	return len(out.Usage)
 }

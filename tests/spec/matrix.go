@@ -445,7 +445,7 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
 		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes/deployment_create_response.json", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: no such route, as there is no path to honour; a request gets REST's 404 error body", own+"TestSpecUnservedConditionLists", e2e+"TestApplicationsErrors/unknown_route")
+		"choice: real REST v2 paths NerdGraph does not serve as such answer 501 with REST's error body naming the replacement (passed through with unmatched_passthrough)", own+"TestSpecUnservedConditionLists")
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",

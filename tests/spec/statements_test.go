@@ -773,8 +773,10 @@ func TestSpecDeploymentMutations(t *testing.T) {
 }
 
 // EP-OPEN-08: the condition lists of external services and synthetic monitoring have
-// no path in the specification; the gateway serves none, and a request gets REST's 404
-// error body in either format.
+// no path in the specification; they are real REST v2 paths (New Relic's REST v2 docs,
+// gateway/edges.go lists the source of each) that NerdGraph does not serve as such, so a
+// request gets REST's error body in either format: 501, naming the NerdGraph
+// replacement (or the request is passed through with unmatched_passthrough).
 func TestSpecUnservedConditionLists(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	for _, p := range []string{"/v2/alerts_external_service_conditions", "/v2/alerts_synthetics_conditions"} {
@@ -782,10 +784,10 @@ func TestSpecUnservedConditionLists(t *testing.T) {
 		var b struct {
 			Error *struct{ Title string } `json:"error"`
 		}
-		if err := json.Unmarshal(j.body, &b); err != nil || j.status != 404 || b.Error == nil || b.Error.Title == "" {
+		if err := json.Unmarshal(j.body, &b); err != nil || j.status != 501 || b.Error == nil || !strings.Contains(b.Error.Title, "NerdGraph") {
 			t.Errorf("%s.json: %d %.200s", p, j.status, j.body)
 		}
-		if x := send(t, h, http.MethodGet, p+".xml?policy_id=1001", ""); x.status != 404 || !strings.Contains(string(x.body), "<title>") {
+		if x := send(t, h, http.MethodGet, p+".xml?policy_id=1001", ""); x.status != 501 || !strings.Contains(string(x.body), "<title>") {
 			t.Errorf("%s.xml: %d %.200s", p, x.status, x.body)
 		}
 	}

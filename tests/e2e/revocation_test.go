@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/tests/harness"
+)
+
+// refuser makes the simulator refuse one key with HTTP 401, as NerdGraph does for a
+// revoked user key, once switched on.
+type refuser struct {
+	key string
+	on  atomic.Bool
+}
+
+func (f *refuser) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f.on.Load() && r.Header.Get("Api-Key") == f.key {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"Invalid API key"}]}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// revocationReads are the cached reads of issue 17: show, metric data, filtered list,
+// key transactions, violations.
+var revocationReads = []string{
+	"/v2/applications/314221522.json",
+	"/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&values[]=average_response_time",
+	"/v2/applications.json?filter[name]=a",
+	"/v2/key_transactions.json",
+	"/v2/alerts_violations.json?start_date=2026-11-01T00:00:00Z",
+}
+
+// A revoked key stops reading cached answers once its auth TTL has passed: the next
+// call goes upstream, NerdGraph refuses it, and the caller gets 401 (issue 17 item 3).
+func TestRevokedKeyStopsReadingAfterAuthTTL(t *testing.T) {
+	const ttl = 300 * time.Millisecond
+	ref := &refuser{key: key1}
+	h := harness.StartWith(t, harness.Options{AuthTTL: ttl, Sim: []sim.Option{sim.WithMiddleware(ref.middleware)}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	for _, p := range revocationReads {
+		if r := e.get(t, p, key1, "X-Account-ID", "1000001"); r.status != 200 {
+			t.Fatalf("%s: warm read: %d, want 200", p, r.status)
+		}
+	}
+	ref.on.Store(true)
+	time.Sleep(ttl + 50*time.Millisecond)
+	for _, p := range revocationReads {
+		if r := e.get(t, p, key1, "X-Account-ID", "1000001"); r.status != http.StatusUnauthorized {
+			t.Errorf("%s: revoked key read %d with %s upstream calls, want 401", p, r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+		}
+	}
+}
+
+// A 401 from NerdGraph for a key drops every cached answer of that key at once, well
+// within its auth TTL; other keys' cached answers stay.
+func TestRefusedKeyDropsItsCacheAtOnce(t *testing.T) {
+	ref := &refuser{key: key1}
+	h := harness.StartWith(t, harness.Options{AuthTTL: time.Minute, Sim: []sim.Option{sim.WithMiddleware(ref.middleware)}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	for _, p := range revocationReads {
+		e.get(t, p, key1, "X-Account-ID", "1000001")
+	}
+	other := "/v2/applications.json?filter[name]=a"
+	e.get(t, other, key2, "X-Account-ID", "1000002")
+	ref.on.Store(true)
+	// An uncached call meets the refusal...
+	if r := e.get(t, "/v2/applications/314221522/hosts.json", key1, "X-Account-ID", "1000001"); r.status != http.StatusUnauthorized {
+		t.Fatalf("uncached read of the refused key: %d, want 401", r.status)
+	}
+	// ...and every cached answer of the key is gone.
+	for _, p := range revocationReads {
+		if r := e.get(t, p, key1, "X-Account-ID", "1000001"); r.status != http.StatusUnauthorized {
+			t.Errorf("%s: refused key read %d with %s upstream calls, want 401", p, r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+		}
+	}
+	if r := e.get(t, other, key2, "X-Account-ID", "1000002"); r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != "0" {
+		t.Errorf("another key's cached read: %d with %s upstream calls, want a cached 200", r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+	}
+}
