@@ -54,6 +54,11 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	default:
 		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Deployment not recorded: give deployment[app_name] or deployment[application_id]"}
 	}
+	key, err := idempotencyKey(rq)
+	if err != nil {
+		return nil, err
+	}
+	in.IdempotencyKey = key
 	show, err := g.tr.CreateDeployment(ctx, rq.caller, appID, in, received, g.cfg.UseCreateDeployment)
 	if err != nil {
 		var ve *v2.Error

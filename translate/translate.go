@@ -32,6 +32,9 @@ type Options struct {
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
 	ObserveCache func(cache string, hit bool)
+	// WriteAttemptWindow is how long a write whose outcome is unknown, or one sent with
+	// an Idempotency-Key, is remembered (default DefaultWriteAttemptWindow; attempts.go).
+	WriteAttemptWindow time.Duration
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -50,6 +53,7 @@ type Translator struct {
 	entities *Cache
 	writes   accountWrites
 	deploys  *deployLedger
+	attempts *attemptLedger
 
 	namesWindow time.Duration
 }
@@ -99,6 +103,7 @@ func New(client gql.Client, opts Options) *Translator {
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 		entities: optionalCache("entities", opts.EntityTTL, opts),
 		deploys:  newDeployLedger(),
+		attempts: newAttemptLedger(opts.WriteAttemptWindow),
 
 		namesWindow: opts.MetricNamesWindow,
 	}
