@@ -42,6 +42,7 @@ type fileConfig struct {
 	Report                   reportConfig      `yaml:"report"`
 	Cache                    cacheConfig       `yaml:"cache"`
 	MetricNamesWindow        time.Duration     `yaml:"metric_names_window"`
+	WriteAttemptWindow       time.Duration     `yaml:"write_attempt_window"`
 	PprofListen              string            `yaml:"pprof_listen"`
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
@@ -106,6 +107,8 @@ func defaultConfig() fileConfig {
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000},
 		MetricNamesWindow: 24 * time.Hour,
+
+		WriteAttemptWindow: translate.DefaultWriteAttemptWindow,
 	}
 }
 
@@ -217,7 +220,7 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		name string
 		v    time.Duration
 	}{{"cache.cursor_ttl", c.Cache.CursorTTL}, {"cache.list_ttl", c.Cache.ListTTL}, {"cache.account_ttl", c.Cache.AccountTTL},
-		{"metric_names_window", c.MetricNamesWindow}} {
+		{"metric_names_window", c.MetricNamesWindow}, {"write_attempt_window", c.WriteAttemptWindow}} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
 		}

@@ -270,6 +270,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
+		WriteAttemptWindow: cfg.WriteAttemptWindow,
 	})
 	if cfg.PprofListen != "" {
 		pl, err := net.Listen("tcp", cfg.PprofListen)

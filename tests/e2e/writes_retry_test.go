@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -11,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // Writes whose outcome is unknown (issue 17, item 4; translate/attempts.go).
@@ -116,6 +120,67 @@ func TestDeploymentRetryBeforeIngest(t *testing.T) {
 	}
 	if list := e.deployments(t); len(list) != 1 || list[0].ID != b.Deployment.ID {
 		t.Fatalf("listed %+v", list)
+	}
+}
+
+// newClockedEnv is newFaultEnv with the translator on clk (the attempt window and
+// the settle time run on it) and change events that NRQL never lists in the test.
+func newClockedEnv(t *testing.T, clk *ingestClock) (*env, *sim.Faults) {
+	t.Helper()
+	faults := &sim.Faults{}
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := func() time.Time { return harness.Clock }
+	s, err := sim.NewDemo(data, sim.WithClock(fixed), sim.WithMiddleware(faults.Middleware),
+		sim.WithIngestDelay(time.Hour), sim.WithIngestClock(fixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(s)
+	t.Cleanup(simSrv.Close)
+	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Timeout: 300 * time.Millisecond})
+	tr := translate.New(client, translate.Options{Now: clk.now})
+	gw := httptest.NewServer(gateway.New(gateway.Config{Now: fixed}, tr, nil).Handler())
+	t.Cleanup(gw.Close)
+	return &env{sim: s, gw: gw}, faults
+}
+
+// An unknown attempt that never appears is answered 503 until DeploymentSettle has
+// passed; then the retry records it (the gateway's choice: after New Relic's own
+// 2-minute allowance for late data, a write still missing is taken as not recorded).
+// An Idempotency-Key's record ends with the window.
+func TestDeploymentRetryAfterSettle(t *testing.T) {
+	clk := &ingestClock{t: harness.Clock}
+	e, faults := newClockedEnv(t, clk)
+	faults.Set(&sim.Fault{Operation: createOp, First: 1, AfterApply: true, Status: 500})
+	body := `{"deployment":{"revision":"lost"}}`
+	steps := []struct {
+		name     string
+		advance  time.Duration
+		status   int
+		recorded int64
+	}{
+		{"first attempt", 0, 502, 1},
+		{"retry: not listed", time.Second, 503, 1},
+		{"retry: still within the settle time", translate.DeploymentSettle - 2*time.Second, 503, 1},
+		{"retry: settled, sent again", 2 * time.Second, 201, 2},
+	}
+	for _, s := range steps {
+		clk.advance(s.advance)
+		r, _ := e.post(t, deployPath, body, "Idempotency-Key", "lost-1")
+		if r.status != s.status || e.sim.RequestsByOperation()[createOp] != s.recorded {
+			t.Fatalf("%s: %d %s, recorded %d", s.name, r.status, r.body, e.sim.RequestsByOperation()[createOp])
+		}
+	}
+	clk.advance(translate.DefaultWriteAttemptWindow - time.Second)
+	if r, _ := e.post(t, deployPath, body, "Idempotency-Key", "lost-1"); r.status != 201 || e.sim.RequestsByOperation()[createOp] != 2 {
+		t.Fatalf("within the window: %d, recorded %d", r.status, e.sim.RequestsByOperation()[createOp])
+	}
+	clk.advance(time.Second)
+	if r, _ := e.post(t, deployPath, body, "Idempotency-Key", "lost-1"); r.status != 201 || e.sim.RequestsByOperation()[createOp] != 3 {
+		t.Fatalf("after the window: %d, recorded %d", r.status, e.sim.RequestsByOperation()[createOp])
 	}
 }
 
