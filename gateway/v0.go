@@ -122,5 +122,9 @@ func (g *Gateway) writeV0Error(w http.ResponseWriter, r *http.Request, err error
 	}
 	_ = xml.EscapeText(&b, []byte(title))
 	b.WriteString("</error>\n</errors>\n")
+	if (ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
+		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
 	g.writeRaw(w, r, ve.Status, v0ContentType, b.Bytes())
 }

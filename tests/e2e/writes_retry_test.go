@@ -121,6 +121,21 @@ func TestDeploymentRetryBeforeIngest(t *testing.T) {
 	if list := e.deployments(t); len(list) != 1 || list[0].ID != b.Deployment.ID {
 		t.Fatalf("listed %+v", list)
 	}
+	// The same on the legacy v0 route, in its XML errors.
+	faults.Set(&sim.Fault{Operation: createOp, First: 1, AfterApply: true, Status: 500})
+	form := url.Values{"deployment[application_id]": {metricApp}, "deployment[revision]": {"slow-v0"}}.Encode()
+	hdr := []string{"Content-Type", "application/x-www-form-urlencoded"}
+	if r := e.do(t, http.MethodPost, "/deployments.xml", key1, strings.NewReader(form), hdr...); r.status != 502 {
+		t.Fatalf("v0 first attempt: %d %s", r.status, r.body)
+	}
+	r = e.do(t, http.MethodPost, "/deployments.xml", key1, strings.NewReader(form), hdr...)
+	if r.status != 503 || r.header.Get("Retry-After") == "" || !strings.Contains(string(r.body), "<error>Deployment not recorded: An identical deployment") {
+		t.Fatalf("v0 retry before ingest: %d %q %s", r.status, r.header.Get("Retry-After"), r.body)
+	}
+	clk.advance(testIngestDelay)
+	if r = e.do(t, http.MethodPost, "/deployments.xml", key1, strings.NewReader(form), hdr...); r.status != 201 || e.sim.RequestsByOperation()[createOp] != 2 {
+		t.Fatalf("v0 retry after ingest: %d %s, recorded %d", r.status, r.body, e.sim.RequestsByOperation()[createOp])
+	}
 }
 
 // newClockedEnv is newFaultEnv with the translator on clk (the attempt window and
