@@ -244,7 +244,14 @@ func (l *attemptLedger) once(ctx context.Context, key, hash string, idem bool, n
 			}
 			return fl.show, nil
 		}
+		finished := false
+		defer func() {
+			if !finished { // write panicked: it may have sent; waiters must not hang
+				l.finish(key, a, fl, nil, errors.New("write failed"), true, 0, now())
+			}
+		}()
 		show, werr, unknown, sentMs := write(ctx, l.state(a))
+		finished = true
 		l.finish(key, a, fl, show, werr, unknown, sentMs, now())
 		if werr != nil {
 			return nil, werr

@@ -92,6 +92,27 @@ func TestDeploymentRetryAfterUnknownOutcome(t *testing.T) {
 	}
 }
 
+// With use_create_deployment (changeTrackingCreateDeployment, Deployment events) the
+// retry finds the deployment the same way.
+func TestDeploymentRetryAfterUnknownOutcomeLegacyMutation(t *testing.T) {
+	faults := &sim.Faults{}
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{UseCreateDeployment: true},
+		Sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}, UpstreamTimeout: 300 * time.Millisecond})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	faults.Set(&sim.Fault{Operation: "DeploymentCreate", First: 1, AfterApply: true, Reset: true})
+	body := `{"deployment":{"revision":"legacy","description":"d"}}`
+	if r, _ := e.post(t, deployPath, body); r.status != 502 {
+		t.Fatalf("first attempt: %d %s", r.status, r.body)
+	}
+	r, b := e.post(t, deployPath, body)
+	if r.status != 201 || b.Deployment == nil || e.sim.RequestsByOperation()["DeploymentCreate"] != 1 {
+		t.Fatalf("retry: %d %s, recorded %d", r.status, r.body, e.sim.RequestsByOperation()["DeploymentCreate"])
+	}
+	if list := e.deployments(t); len(list) != 1 || list[0].ID != b.Deployment.ID {
+		t.Fatalf("listed %+v, answered %+v", list, *b.Deployment)
+	}
+}
+
 // NRDB lists a new change event after a delay: a retry that cannot find the unknown
 // attempt yet is told so (503 with Retry-After) and nothing is sent; once the event is
 // listed, the retry is answered with it.
