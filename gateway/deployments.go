@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -82,11 +83,34 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 	if err != nil {
 		return nil, err
 	}
+	if in.IdempotencyKey, err = idempotencyKey(rq); err != nil {
+		return nil, err
+	}
 	doc, err := g.tr.CreateDeployment(ctx, rq.caller, app, in, received, g.cfg.UseCreateDeployment)
 	if err != nil {
 		return nil, err
 	}
 	return &result{doc: doc, status: http.StatusCreated}, nil
+}
+
+// idempotencyKey reads the optional Idempotency-Key header (not REST v2's: the
+// gateway's tool for retrying a write safely; translate/attempts.go). It is 1 to
+// translate.MaxIdempotencyKey printable ASCII characters.
+func idempotencyKey(rq *request) (string, error) {
+	vs := rq.http.Header.Values("Idempotency-Key")
+	if len(vs) == 0 {
+		return "", nil
+	}
+	k := vs[0]
+	ok := len(vs) == 1 && k != "" && len(k) <= translate.MaxIdempotencyKey
+	for i := 0; ok && i < len(k); i++ {
+		ok = k[i] >= 0x20 && k[i] <= 0x7e
+	}
+	if !ok {
+		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Idempotency-Key must be one header of 1 to " +
+			strconv.Itoa(translate.MaxIdempotencyKey) + " printable ASCII characters"}
+	}
+	return k, nil
 }
 
 func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result, error) {

@@ -71,13 +71,15 @@ func Routes() []Route {
 			Path: "/applications/{id:[0-9]+}", Fidelity: Approximate,
 			Note: "one read and one mutation document with only the changed fields (alias, Apdex, the browser app's " +
 				"Apdex and loader; RUM switched on with a Lite agent); `use_server_side_config` is read-only as in REST; " +
-				"the answer is the read with the changes applied",
+				"the answer is the read with the changes applied; idempotent by construction, so a retry after a " +
+				"502/504 \"may have been recorded\" sends only what still differs",
 			handle: handleApplicationUpdate,
 		},
 		{
 			Name: "applications.delete", Operations: []string{"AppShow", "AppDelete"}, Methods: []string{http.MethodDelete},
 			Path: "/applications/{id:[0-9]+}", Fidelity: Exact,
-			Note:   "409 while the application reports, as REST; never forced",
+			Note: "409 while the application reports, as REST; never forced; a retry after a delete whose outcome was " +
+				"unknown (502/504) that finds the application gone answers 200 with it (`write_attempt_window`, per replica)",
 			handle: handleApplicationDelete,
 		},
 		{
@@ -159,7 +161,12 @@ func Routes() []Route {
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
 				"`use_create_deployment`); REST's input rules checked before sending; a timestamp must be later than the " +
 				"newest deployment in NRQL or recorded by this replica (NRDB ingests with a delay), checked and written " +
-				"under a per-application lock in the replica (other replicas are not covered); never retried; id is a surrogate",
+				"under a per-application lock in the replica (other replicas are not covered); never retried; id is a surrogate; " +
+				"identical POSTs that overlap record one deployment (REST recorded each); after a 502/504 \"may have been " +
+				"recorded\" an identical retry within `write_attempt_window` is looked up first and answered 201 with the " +
+				"recorded deployment, or 503 with Retry-After while NRDB may not have ingested it (for 2 minutes; then it is " +
+				"sent again); optional `Idempotency-Key` (not REST's) replays the 201 for the window, 422 when reused with another " +
+				"body; attempts are remembered per replica",
 			handle: handleDeploymentCreate,
 		},
 		{
@@ -175,7 +182,8 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "legacy `POST /deployments.xml` (form `deployment[app_name]` or `deployment[application_id]`, id or name; " +
 				"prefixed or not; `x-api-key` or a mapped `x-license-key`); recorded as deployments.create; the typed v0 " +
-				"XML answer lacks the `avg-*` snapshot statistics; a missing revision becomes the UTC receive time",
+				"XML answer lacks the `avg-*` snapshot statistics; a missing revision becomes the UTC receive time; retries " +
+				"and `Idempotency-Key` as deployments.create",
 			handle: handleDeploymentV0,
 		},
 		{

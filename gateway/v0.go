@@ -54,6 +54,11 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	default:
 		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Deployment not recorded: give deployment[app_name] or deployment[application_id]"}
 	}
+	key, err := idempotencyKey(rq)
+	if err != nil {
+		return nil, err
+	}
+	in.IdempotencyKey = key
 	show, err := g.tr.CreateDeployment(ctx, rq.caller, appID, in, received, g.cfg.UseCreateDeployment)
 	if err != nil {
 		var ve *v2.Error
@@ -117,5 +122,9 @@ func (g *Gateway) writeV0Error(w http.ResponseWriter, r *http.Request, err error
 	}
 	_ = xml.EscapeText(&b, []byte(title))
 	b.WriteString("</error>\n</errors>\n")
+	if (ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
+		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
 	g.writeRaw(w, r, ve.Status, v0ContentType, b.Bytes())
 }

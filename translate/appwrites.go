@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
@@ -25,7 +26,10 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 
 // UpdateApplication answers PUT /v2/applications/{id}: one read (current values, the
 // browser application) and, when something changes, one mutation document with only the
-// changed fields. The answer is the application with the changes applied.
+// changed fields. The answer is the application with the changes applied. An update is
+// idempotent by construction: a retry after an unknown outcome (502/504 "may have been
+// recorded") reads the values again and sends only what still differs, so an applied
+// first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
 func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
 	defer t.wroteAccount(c) // also after a failed write: it may have half applied
 	app, browser, err := t.applicationWithBrowser(ctx, c, id)
@@ -128,32 +132,49 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 }
 
 // DeleteApplication answers DELETE /v2/applications/{id}: REST refused applications that
-// still report (409) and answered with the deleted application.
+// still report (409) and answered with the deleted application. A delete whose outcome
+// is unknown is remembered (attempts.go): a retry that finds the application gone
+// answers what the first attempt would have (200 with it).
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
 	defer t.wroteAccount(c)
-	app, err := t.application(ctx, c, id)
+	key := c.cacheKey("delete-attempt", strconv.FormatInt(id, 10))
+	v, err := t.attempts.once(ctx, key, "", false, t.now, func(ctx context.Context, prev previous) (any, error, bool, int64) {
+		app, err := t.application(ctx, c, id)
+		if err != nil {
+			var ve *v2.Error
+			if remembered, ok := prev.memo.(*v2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
+				return remembered, nil, false, 0 // the unknown attempt deleted it
+			}
+			return nil, err, !prev.sent.IsZero(), 0
+		}
+		if app.Reporting {
+			return nil, errStillReporting(), false, 0
+		}
+		show := &v2.ApplicationShow{Application: *app}
+		resp, err := ng.AppDelete(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id))
+		if err != nil {
+			var ge *ng.Error
+			if errors.As(err, &ge) {
+				for _, e := range ge.Errors {
+					if strings.Contains(strings.ToLower(e.Message), "reporting") {
+						return nil, errStillReporting(), false, 0
+					}
+				}
+			}
+			if outcomeUnknown(err) {
+				return show, appWriteError(err, id, "application delete"), true, 1
+			}
+			return nil, appWriteError(err, id, "application delete"), false, 0
+		}
+		if resp.AgentApplicationDelete == nil || !resp.AgentApplicationDelete.Success {
+			return nil, &v2.Error{Status: 422, Title: "The application was not deleted"}, false, 0
+		}
+		return show, nil, false, 0
+	})
 	if err != nil {
 		return nil, err
 	}
-	if app.Reporting {
-		return nil, errStillReporting()
-	}
-	resp, err := ng.AppDelete(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id))
-	if err != nil {
-		var ge *ng.Error
-		if errors.As(err, &ge) {
-			for _, e := range ge.Errors {
-				if strings.Contains(strings.ToLower(e.Message), "reporting") {
-					return nil, errStillReporting()
-				}
-			}
-		}
-		return nil, appWriteError(err, id, "application delete")
-	}
-	if resp.AgentApplicationDelete == nil || !resp.AgentApplicationDelete.Success {
-		return nil, &v2.Error{Status: 422, Title: "The application was not deleted"}
-	}
-	return &v2.ApplicationShow{Application: *app}, nil
+	return v.(*v2.ApplicationShow), nil
 }
 
 func errStillReporting() *v2.Error {

@@ -28,6 +28,8 @@ type DeploymentInput struct {
 	Timestamp *time.Time
 	// AppName selects the application by exact name instead of id (legacy v0).
 	AppName string
+	// IdempotencyKey is the caller's Idempotency-Key header ("": none; see attempts.go).
+	IdempotencyKey string
 }
 
 // Deployment limits of REST v2 (REFERENCE.md §3.3).
@@ -101,21 +103,113 @@ func ErrWriteOutcomeUnknown(status int, what, check string) *v2.Error {
 
 // CreateDeployment records a deployment (never retried; see ErrWriteOutcomeUnknown).
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
+// Identical concurrent requests share one write, and a retry of a write whose outcome
+// is unknown looks it up before sending again (see attempts.go).
 func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (*v2.DeploymentShow, error) {
 	if err := in.Validate(received); err != nil {
 		return nil, err
 	}
+	app := strconv.FormatInt(appID, 10)
+	if in.AppName != "" {
+		app = "name:" + in.AppName
+	}
+	ts := ""
+	if in.Timestamp != nil {
+		ts = in.Timestamp.UTC().Format(time.RFC3339)
+	}
+	hash := contentHash(app, in.Revision, optPart(in.Changelog), optPart(in.Description), optPart(in.User), ts)
+	key := c.cacheKey("deployment-attempt", app, hash)
+	if in.IdempotencyKey != "" {
+		key = c.cacheKey("idempotency-key", in.IdempotencyKey)
+	}
+	v, err := t.attempts.once(ctx, key, hash, in.IdempotencyKey != "", t.now,
+		func(ctx context.Context, prev previous) (any, error, bool, int64) {
+			if prevSent, prevMs := prev.sent, prev.ms; !prevSent.IsZero() {
+				// The previous identical attempt's outcome is unknown: look it up first.
+				d, err := t.findDeployment(ctx, c, appID, in, prevMs)
+				if err != nil {
+					return nil, err, true, 0
+				}
+				if d != nil {
+					t.deploys.remember(c, *d, t.now())
+					return &v2.DeploymentShow{Deployment: *d}, nil, false, 0
+				}
+				if wait := DeploymentSettle - t.now().Sub(prevSent); wait > 0 {
+					return nil, errOutcomePending("deployment", time.UnixMilli(prevMs).UTC(), wait), true, 0
+				}
+			}
+			show, sentMs, unknown, err := t.createDeployment(ctx, c, appID, in, received, legacy)
+			return show, err, unknown, sentMs
+		})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*v2.DeploymentShow), nil
+}
+
+// findDeployment looks up the deployment an unknown attempt may have recorded: the
+// gateway sent its timestamp (ms), so it is the row of that millisecond with the same
+// content. nil: not (yet) in NRQL.
+func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, ms int64) (*v2.Deployment, error) {
+	if appID == 0 {
+		id, err := t.appIDByName(ctx, c, in.AppName)
+		if err != nil || id == 0 {
+			return nil, err
+		}
+		appID = id
+	}
+	at := time.UnixMilli(ms)
+	rows, _, err := t.deploymentRowsIn(ctx, c, appID, at, at.Add(time.Millisecond), MaxFacets)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range rows {
+		if d.Timestamp.UnixMilli() == ms && d.Revision == in.Revision && deref(d.Changelog) == deref(in.Changelog) &&
+			deref(d.Description) == deref(in.Description) && deref(d.User) == deref(in.User) {
+			return &d, nil
+		}
+	}
+	return nil, nil
+}
+
+// appIDByName is the id of the caller's APM application named exactly name (0: none
+// or more than one, as the legacy v0 write requires exactly one).
+func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (int64, error) {
+	q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", name).Build()
+	if err != nil {
+		return 0, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+	}
+	page, err := t.appListPage(ctx, c, q, nil)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	for _, a := range page.apps {
+		if deref(a.GetName()) != name || a.GetApplicationId() == nil {
+			continue
+		}
+		if id != 0 {
+			return 0, nil
+		}
+		id = int64(*a.GetApplicationId())
+	}
+	return id, nil
+}
+
+// createDeployment sends the mutation once. sentMs is the timestamp sent (0: nothing
+// sent); unknown says the mutation may have been applied although err is set.
+func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *v2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
 		// Check-then-write is serialised per application within this replica, so two
 		// concurrent POSTs cannot both pass the "later than the latest" rule.
 		unlock, err := t.deploys.lock(ctx, c.AccountID, appID)
 		if err != nil {
-			return nil, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
+			return nil, 0, false, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
 		}
 		defer unlock()
 		if in.Timestamp != nil {
 			if err := t.checkLaterThanLatest(ctx, c, appID, *in.Timestamp); err != nil {
-				return nil, err
+				return nil, 0, false, err
 			}
 		}
 	}
@@ -131,29 +225,29 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 			EntityGuid: guid, Version: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, Timestamp: &ms,
 		})
 		if err != nil {
-			return nil, writeError(err, appID)
+			return nil, ms, outcomeUnknown(err), writeError(err, appID)
 		}
 		dep := resp.ChangeTrackingCreateDeployment
 		if dep == nil {
-			return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+			return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
 		t.deploys.remember(c, d, t.now())
-		return &v2.DeploymentShow{Deployment: d}, nil
+		return &v2.DeploymentShow{Deployment: d}, ms, false, nil
 	}
 	var query string
 	if in.AppName != "" {
 		// Legacy v0 named the application; the search must match exactly one.
 		q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", in.AppName).Build()
 		if err != nil {
-			return nil, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+			return nil, 0, false, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
 		}
 		query = q
 	} else {
 		q, err := QuoteSearch(guid)
 		if err != nil {
-			return nil, err
+			return nil, 0, false, err
 		}
 		query = "id = " + q
 	}
@@ -166,13 +260,13 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 		Description:  in.Description, User: in.User, Timestamp: &ms,
 	})
 	if err != nil {
-		return nil, writeError(err, appID)
+		return nil, ms, outcomeUnknown(err), writeError(err, appID)
 	}
 	// changeTrackingCreateEvent and its changeTrackingEvent are nullable: a null with no
 	// error leaves the outcome unknown, never a nil dereference.
 	created := resp.GetChangeTrackingCreateEvent()
 	if created == nil || created.GetChangeTrackingEvent() == nil || *created.GetChangeTrackingEvent() == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+		return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	}
 	ev := created.GetChangeTrackingEvent()
 	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
@@ -185,7 +279,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	if d.ApplicationID != 0 {
 		t.deploys.remember(c, d, t.now())
 	}
-	return &v2.DeploymentShow{Deployment: d}, nil
+	return &v2.DeploymentShow{Deployment: d}, ms, false, nil
 }
 
 // deploymentCheck is how a caller finds out whether a deployment with an unknown
@@ -204,6 +298,9 @@ func writeError(err error, appID int64) error {
 	var ge *ng.Error
 	if !errors.As(err, &ge) {
 		return err
+	}
+	if !outcomeUnknown(err) && ge.Kind == ng.KindTransport {
+		return &v2.Error{Status: 502, Title: "Deployment not recorded: New Relic NerdGraph could not be reached; try again later"}
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
@@ -364,8 +461,12 @@ type deploymentRow struct {
 // deploymentRows reads the newest limit deployments before until (and after
 // until-DeploymentWindow-1m), newest first, with a dedup key per row.
 func (t *Translator) deploymentRows(ctx context.Context, c Caller, appID int64, until time.Time, limit int) ([]v2.Deployment, []string, error) {
+	return t.deploymentRowsIn(ctx, c, appID, t.deploymentsUntil().Add(-DeploymentWindow), until, limit)
+}
+
+// deploymentRowsIn is deploymentRows between since and until.
+func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64, since, until time.Time, limit int) ([]v2.Deployment, []string, error) {
 	guid := AppGUID(c.AccountID, DomainAPM, appID)
-	since := t.deploymentsUntil().Add(-DeploymentWindow)
 	var n NRQL
 	n.Raw("SELECT timestamp, deploymentId, changeTrackingId, version, changelog, description, user FROM ChangeTrackingEvent, Deployment WHERE entity.guid = ").
 		Str(guid).Raw(" AND (eventType() = 'Deployment' OR category = 'Deployment') ").Range(since, until)

@@ -39,6 +39,9 @@ type Options struct {
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
 	ObserveCache func(cache string, hit bool)
+	// WriteAttemptWindow is how long a write whose outcome is unknown, or one sent with
+	// an Idempotency-Key, is remembered (default DefaultWriteAttemptWindow; attempts.go).
+	WriteAttemptWindow time.Duration
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -59,6 +62,7 @@ type Translator struct {
 	deploys  *deployLedger
 	auth     *keyAuth
 	caches   []*Cache
+	attempts *attemptLedger
 
 	namesWindow time.Duration
 }
@@ -113,6 +117,7 @@ func New(client gql.Client, opts Options) *Translator {
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 		entities: optionalCache("entities", opts.EntityTTL, opts),
 		deploys:  newDeployLedger(),
+		attempts: newAttemptLedger(opts.WriteAttemptWindow),
 
 		namesWindow: opts.MetricNamesWindow,
 	}

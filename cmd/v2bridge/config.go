@@ -43,6 +43,7 @@ type fileConfig struct {
 	Report                   reportConfig      `yaml:"report"`
 	Cache                    cacheConfig       `yaml:"cache"`
 	MetricNamesWindow        time.Duration     `yaml:"metric_names_window"`
+	WriteAttemptWindow       time.Duration     `yaml:"write_attempt_window"`
 	PprofListen              string            `yaml:"pprof_listen"`
 	AdminListen              string            `yaml:"admin_listen"`
 	ShutdownDelay            time.Duration     `yaml:"shutdown_delay"`
@@ -122,6 +123,7 @@ func defaultConfig() fileConfig {
 		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
+		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
 	}
 }
 
@@ -242,7 +244,7 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		name string
 		v    time.Duration
 	}{{"cache.cursor_ttl", c.Cache.CursorTTL}, {"cache.list_ttl", c.Cache.ListTTL}, {"cache.account_ttl", c.Cache.AccountTTL},
-		{"metric_names_window", c.MetricNamesWindow}} {
+		{"metric_names_window", c.MetricNamesWindow}, {"write_attempt_window", c.WriteAttemptWindow}} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
 		}

@@ -328,7 +328,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
-		MaxCacheBytes: cfg.Cache.MaxBytes,
+		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {

@@ -37,6 +37,10 @@ type Fault struct {
 	Reset bool
 	// Hang never answers (until the client gives up).
 	Hang bool
+	// AfterApply serves the request first (a mutation is applied) and then misbehaves
+	// with Latency, Hang, Reset or Status instead of answering: apply-then-hang,
+	// apply-then-reset, apply-then-500, the writes whose outcome the caller cannot know.
+	AfterApply bool
 }
 
 // Faults is a fault-injection middleware (sim.WithMiddleware(f.Middleware)); Set
@@ -82,6 +86,11 @@ func (fs *Faults) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		var applied *bufWriter
+		if f.AfterApply {
+			applied = &bufWriter{header: http.Header{}}
+			next.ServeHTTP(applied, r) // applied; answered late (Latency) or never
+		}
 		if f.Latency > 0 {
 			select {
 			case <-time.After(f.Latency):
@@ -115,8 +124,11 @@ func (fs *Faults) Middleware(next http.Handler) http.Handler {
 			_, _ = w.Write([]byte(`<html>upstream proxy error</html>`))
 			return
 		}
-		rec := &bufWriter{header: http.Header{}}
-		next.ServeHTTP(rec, r)
+		rec := applied
+		if rec == nil {
+			rec = &bufWriter{header: http.Header{}}
+			next.ServeHTTP(rec, r)
+		}
 		out := rec.buf.Bytes()
 		switch {
 		case f.Truncated:

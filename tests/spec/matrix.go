@@ -380,7 +380,9 @@ func Matrix() []Row {
 
 	m.in(secEPDep)
 	m.tested("EP-DEP-01", "POST /v2/applications/<application_id>/deployments.json, {deployment: {revision (required), changelog, description, user, timestamp}}; all but revision optional",
-		ev(Sim, Client), "", e2e+"TestDeploymentCreateAndList", e2e+"TestDeploymentInputRules", compat+"TestDeployments")
+		ev(Sim, Client), "identical POSTs that overlap in time, and an identical retry after a 502/504 \"may have been recorded\", record one deployment in a replica (REST recorded each POST); Idempotency-Key is the gateway's addition",
+		e2e+"TestDeploymentCreateAndList", e2e+"TestDeploymentInputRules", compat+"TestDeployments",
+		e2e+"TestDeploymentConcurrentIdenticalPosts", e2e+"TestDeploymentRetryAfterUnknownOutcome", e2e+"TestDeploymentIdempotencyKey")
 	m.tested("EP-DEP-02", "GET /v2/applications/<application_id>/deployments.json → deployments", ev(Sim, Examples), "",
 		e2e+"TestDeploymentCreateAndList", shapes+"TestShapes/deployments_list.json")
 	m.approx("EP-DEP-03", "DELETE /v2/applications/<application_id>/deployments/<deployment_id>.json", "deployments.delete",
