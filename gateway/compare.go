@@ -33,6 +33,19 @@ type CompareSettings struct {
 	// LogEvery samples the difference log: at most one line per route per interval
 	// (default 10s); every comparison is still counted.
 	LogEvery time.Duration
+	// Fallback answers a GET from the secondary when the primary fails (no answer, a
+	// 5xx or a 429) and the secondary answers; off by default, so a pilot sees the
+	// primary's own failures. FallbackRoutes overrides it by route name. Writes never
+	// fall back: a write reaches exactly one side.
+	Fallback       bool
+	FallbackRoutes map[string]bool
+}
+
+// failed reports whether a side's status is a failure of that side rather than an
+// answer to compare: no answer (the pass-through's and the translation's 502/503/504),
+// any other 5xx, or a rate-limit refusal.
+func failed(status int) bool {
+	return status >= 500 || status == http.StatusTooManyRequests
 }
 
 // sampler lets one log line per key through per interval.
@@ -107,6 +120,28 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.buf.Write(p)
 }
 
+// replay writes a recorded answer to w.
+func (r *recorder) replay(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range r.header {
+		h[k] = v
+	}
+	status := r.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(r.buf.Bytes())
+}
+
+// countError records a comparison that could not be made because a side failed:
+// result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
+// v2bridge_compare_errors_total. A failing side is never a difference.
+func (g *Gateway) countError(route, side string) {
+	g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
+	g.cfg.Metrics.compareErrors.WithLabelValues(route, side).Inc()
+}
+
 // compare serves a route in compare mode.
 func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler {
 	cs := g.cfg.Compare
@@ -115,9 +150,13 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 		opts = o
 	}
 	logs := &sampler{every: cs.LogEvery, last: map[string]time.Time{}}
-	primary, secondary, secondaryName := rest, translated, "graph"
+	primary, secondary, primaryName, secondaryName := rest, translated, "rest", "graph"
 	if cs.PrimaryGraph {
-		primary, secondary, secondaryName = translated, rest, "rest"
+		primary, secondary, primaryName, secondaryName = translated, rest, "graph", "rest"
+	}
+	fallback := cs.Fallback
+	if f, ok := cs.FallbackRoutes[rt.Name]; ok {
+		fallback = f
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
@@ -130,6 +169,9 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if fallback && g.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName) {
+			return
+		}
 		tee := &teeWriter{ResponseWriter: w}
 		primary.ServeHTTP(tee, r)
 		if st := stateFrom(r.Context()); st != nil {
@@ -166,6 +208,20 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			switch {
 			case ctx.Err() != nil:
 				result = "timeout"
+			case failed(status) || failed(rec.status):
+				side := primaryName
+				switch {
+				case failed(status) && failed(rec.status):
+					side = "both"
+				case failed(rec.status):
+					side = secondaryName
+				}
+				g.countError(rt.Name, side)
+				if logs.allow(rt.Name, time.Now()) {
+					g.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
+						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status))
+				}
+				return
 			case rec.status != status:
 				result, paths = "diff", []string{"$status"}
 			default:
@@ -184,4 +240,89 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			}
 		}()
 	})
+}
+
+// serveFallback answers a compare-mode GET when fallback is on: the primary's answer is
+// held back until it is known to be good; when the primary failed and the secondary
+// answered, the caller gets the secondary's answer (X-V2bridge-Fallback names it) and
+// the comparison counts as an error of the primary. It returns false when the primary
+// answered, after which the caller's answer is the primary's as without fallback: the
+// recorded answer is replayed and compared in the background.
+func (g *Gateway) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
+	primary, secondary http.Handler, primaryName, secondaryName string) bool {
+	first := &recorder{header: http.Header{}}
+	primary.ServeHTTP(first, r)
+	if st := stateFrom(r.Context()); st != nil {
+		st.mode = ModeCompare
+	}
+	if !failed(first.status) {
+		g.compareAfter(w, r, body, route, first, secondary, primaryName, secondaryName)
+		return true
+	}
+	r2 := r.Clone(r.Context())
+	r2.Body = io.NopCloser(bytes.NewReader(body))
+	second := &recorder{header: http.Header{}}
+	secondary.ServeHTTP(second, r2)
+	if failed(second.status) {
+		g.countError(route, "both")
+		first.replay(w)
+		return true
+	}
+	g.countError(route, primaryName)
+	g.cfg.Metrics.compareFallbacks.WithLabelValues(route, secondaryName).Inc()
+	second.header.Set("X-V2bridge-Fallback", secondaryName)
+	second.replay(w)
+	return true
+}
+
+// compareAfter sends the primary's recorded (good) answer to the caller and compares
+// it with the secondary in the background, as compare mode does without fallback.
+func (g *Gateway) compareAfter(w http.ResponseWriter, r *http.Request, body []byte, route string,
+	first *recorder, secondary http.Handler, primaryName, secondaryName string) {
+	first.replay(w)
+	if first.buf.Len() >= maxCompareBody || formatOf(r) != "json" {
+		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+		return
+	}
+	select {
+	case g.compares <- struct{}{}:
+	default:
+		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+		return
+	}
+	opts := g.cfg.Compare.Options
+	if o, ok := g.cfg.Compare.PerRoute[route]; ok {
+		opts = o
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), g.cfg.Compare.Timeout)
+	st := &reqState{id: RequestID(r.Context()) + "-" + secondaryName, start: time.Now()}
+	ctx = context.WithValue(ctx, stateKey{}, st)
+	ctx = ng.WithCalls(ctx, &st.calls)
+	sr := r.Clone(ctx)
+	sr.Body = io.NopCloser(bytes.NewReader(body))
+	status, want := first.status, first.buf.Bytes()
+	go func() {
+		defer func() { <-g.compares }()
+		defer cancel()
+		rec := &recorder{header: http.Header{}}
+		secondary.ServeHTTP(rec, sr)
+		switch {
+		case ctx.Err() != nil:
+			g.cfg.Metrics.compare.WithLabelValues(route, "timeout").Inc()
+		case failed(rec.status):
+			g.countError(route, secondaryName)
+		case rec.status != status:
+			g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+		default:
+			paths, err := DiffJSON(want, rec.buf.Bytes(), opts)
+			switch {
+			case err != nil:
+				g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
+			case len(paths) > 0:
+				g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+			default:
+				g.cfg.Metrics.compare.WithLabelValues(route, "match").Inc()
+			}
+		}
+	}()
 }

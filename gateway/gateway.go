@@ -41,6 +41,11 @@ type Config struct {
 	RESTUpstream string
 	// Modes sets a route's mode by route name (default ModeTranslate).
 	Modes map[string]Mode
+	// RetainedAlerts is how the alerts namespaces New Relic keeps past the REST v2
+	// end of life (MAPPING.md §0) are answered: ModePassthrough forwards them to
+	// RESTUpstream unchanged (no Sunset header: they are not retired), ModeTranslate
+	// (the default, "") translates them. A route's own entry in Modes wins.
+	RetainedAlerts Mode
 	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
 	// namespaces New Relic keeps, for example) instead of answering 404.
 	UnmatchedPassthrough bool
@@ -85,6 +90,9 @@ type Gateway struct {
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
+
+	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
+	upstreams []*upstreamProbe
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -137,6 +145,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if u, err := url.Parse(rest); err == nil {
 		g.proxy = g.newPassthrough(u)
 	}
+	g.upstreams = g.upstreamProbes()
 	g.router = g.routes()
 	return g
 }
@@ -151,7 +160,7 @@ func (g *Gateway) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.HandleFunc("/readyz", g.ready.serve)
+	mux.HandleFunc("/readyz", g.serveReadyz)
 	mux.HandleFunc("/v2bridge/report", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
