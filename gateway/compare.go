@@ -35,10 +35,10 @@ type CompareSettings struct {
 	LogEvery time.Duration
 	// Fallback answers a GET from the secondary when the primary fails (no answer, a
 	// 5xx or a 429) and the secondary answers; off by default, so a pilot sees the
-	// primary's own failures. FallbackRoutes overrides it by route name. Writes never
+	// primary's own failures. FallbackFor overrides it by route name. Writes never
 	// fall back: a write reaches exactly one side.
-	Fallback       bool
-	FallbackRoutes map[string]bool
+	Fallback    bool
+	FallbackFor map[string]bool
 }
 
 // failed reports whether a side's status is a failure of that side rather than an
@@ -155,7 +155,7 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 		primary, secondary, primaryName, secondaryName = translated, rest, "graph", "rest"
 	}
 	fallback := cs.Fallback
-	if f, ok := cs.FallbackRoutes[rt.Name]; ok {
+	if f, ok := cs.FallbackFor[rt.Name]; ok {
 		fallback = f
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

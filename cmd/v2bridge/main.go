@@ -231,6 +231,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		reportToken = strings.TrimSpace(os.Getenv(cfg.Report.AdminTokenEnv))
 	}
 	modes, _ := cfg.modes()
+	retained, _ := cfg.retainedAlerts()
 	log, err := newLogger(cfg.LogLevel, cfg.LogFormat == "console", stderr)
 	if err != nil {
 		return err
@@ -252,6 +253,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		RESTUpstream:             rest,
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
+		RetainedAlerts:           retained,
 		MaxInFlight:              cfg.MaxInFlight,
 		BrowserLoader:            cfg.BrowserLoader,
 		ReportStateFile:          cfg.Report.StateFile,
@@ -262,6 +264,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 			Timeout:      cfg.Compare.Timeout,
 			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
 			PerRoute:     perRouteCompare(cfg.Compare),
+			Fallback:     cfg.Compare.Fallback,
+			FallbackFor:  perRouteFallback(cfg.Compare),
 		},
 	}, cfg.UpstreamTimeout, log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
@@ -375,6 +379,16 @@ func perRouteCompare(c compareConfig) map[string]gateway.CompareOptions {
 			o.Ignore = c.Ignore
 		}
 		out[name] = o
+	}
+	return out
+}
+
+func perRouteFallback(c compareConfig) map[string]bool {
+	out := map[string]bool{}
+	for name, rc := range c.Routes {
+		if rc.Fallback != nil {
+			out[name] = *rc.Fallback
+		}
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func TestCompareFailingSide(t *testing.T) {
 			h := harness.Start(t, gateway.Config{RESTUpstream: deadREST(t), Metrics: m,
 				Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
 				Compare: gateway.CompareSettings{PrimaryGraph: tc.primaryGraph,
-					FallbackRoutes: map[string]bool{"applications.show": tc.fallback}}})
+					FallbackFor: map[string]bool{"applications.show": tc.fallback}}})
 			e := &env{sim: h.Sim, gw: h.Gateway}
 			r := e.get(t, path, key1, "X-Account-ID", "1000001")
 			if r.status != tc.wantStatus || (tc.wantBody != nil && !bytes.Equal(r.body, tc.wantBody)) {
