@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -325,4 +326,90 @@ func (g *Gateway) compareAfter(w http.ResponseWriter, r *http.Request, body []by
 			}
 		}
 	}()
+}
+
+// CompareRate is one route's compare-mode outcome in the usage report: how many
+// comparisons were made and which share differed or could not be made because a side
+// failed (errors by side).
+type CompareRate struct {
+	Route     string           `json:"route"`
+	Total     int64            `json:"comparisons"`
+	Match     int64            `json:"match"`
+	Diff      int64            `json:"diff"`
+	Errors    int64            `json:"errors"`
+	Timeouts  int64            `json:"timeouts"`
+	DiffRate  float64          `json:"diff_rate"`
+	ErrorRate float64          `json:"error_rate"`
+	BySide    map[string]int64 `json:"errors_by_side,omitempty"`
+}
+
+// compareRates reads the compare counters of this replica, per route, by name.
+func (g *Gateway) compareRates() []CompareRate {
+	fams, err := g.cfg.Metrics.reg.Gather()
+	if err != nil {
+		return nil
+	}
+	rates := map[string]*CompareRate{}
+	get := func(route string) *CompareRate {
+		if rates[route] == nil {
+			rates[route] = &CompareRate{Route: route}
+		}
+		return rates[route]
+	}
+	for _, f := range fams {
+		switch f.GetName() {
+		case "v2bridge_compare_total":
+			for _, m := range f.GetMetric() {
+				var route, result string
+				for _, l := range m.GetLabel() {
+					switch l.GetName() {
+					case "route":
+						route = l.GetValue()
+					case "result":
+						result = l.GetValue()
+					}
+				}
+				n := int64(m.GetCounter().GetValue())
+				r := get(route)
+				switch result {
+				case "match":
+					r.Match += n
+				case "diff":
+					r.Diff += n
+				case "error":
+					r.Errors += n
+				case "timeout":
+					r.Timeouts += n
+				}
+			}
+		case "v2bridge_compare_errors_total":
+			for _, m := range f.GetMetric() {
+				var route, side string
+				for _, l := range m.GetLabel() {
+					switch l.GetName() {
+					case "route":
+						route = l.GetValue()
+					case "side":
+						side = l.GetValue()
+					}
+				}
+				r := get(route)
+				if r.BySide == nil {
+					r.BySide = map[string]int64{}
+				}
+				r.BySide[side] += int64(m.GetCounter().GetValue())
+			}
+		}
+	}
+	out := make([]CompareRate, 0, len(rates))
+	for _, r := range rates {
+		r.Total = r.Match + r.Diff + r.Errors + r.Timeouts
+		if r.Total > 0 {
+			r.DiffRate = float64(r.Diff) / float64(r.Total)
+			r.ErrorRate = float64(r.Errors) / float64(r.Total)
+		}
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
+	return out
 }

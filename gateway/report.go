@@ -301,7 +301,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
-			"days_left": daysLeft(g.now()), "usage": rows})
+			"days_left": daysLeft(g.now()), "usage": rows, "compare": g.compareRates()})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		cw := csv.NewWriter(w)
@@ -315,6 +315,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
 		data := g.reportData(rows)
 		data["Source"] = source
+		data["Compare"] = g.compareRates()
 		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -383,7 +384,7 @@ func (g *Gateway) reportData(rows []Usage) map[string]any {
 		"DaysLeft": daysLeft(g.now()), "Source": "this gateway replica (local counts)"}
 }
 
-var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{"pct": func(f float64) float64 { return 100 * f }}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>v2bridge — REST API v2 usage</title>
 <style>body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:0 0 1.5em}
 td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f4f4f4;padding:.6em;overflow:auto}</style></head>
@@ -397,6 +398,10 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 {{range .Callers}}<h2>Caller {{.Caller}} ({{.Agent}})</h2>
 <table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th></tr>
 {{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Compare}}<h2>Compare mode (this replica)</h2>
+<table><tr><th>route</th><th>comparisons</th><th>match</th><th>diff rate</th><th>error rate</th><th>errors by side</th><th>timeouts</th></tr>
+{{range .}}<tr><td>{{.Route}}</td><td>{{.Total}}</td><td>{{.Match}}</td><td>{{printf "%.1f%%" (pct .DiffRate)}}</td><td>{{printf "%.1f%%" (pct .ErrorRate)}}</td><td>{{range $side, $n := .BySide}}{{$side}}: {{$n}} {{end}}</td><td>{{.Timeouts}}</td></tr>
 {{end}}</table>{{end}}
 <h2>The NerdGraph operations that replace these routes</h2>
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,7 +42,7 @@ func TestCompareFailingSide(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := gateway.NewMetrics()
-			h := harness.Start(t, gateway.Config{RESTUpstream: deadREST(t), Metrics: m,
+			h := harness.Start(t, gateway.Config{RESTUpstream: deadREST(t), Metrics: m, ReportToken: "tok",
 				Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
 				Compare: gateway.CompareSettings{PrimaryGraph: tc.primaryGraph,
 					FallbackFor: map[string]bool{"applications.show": tc.fallback}}})
@@ -59,6 +60,19 @@ func TestCompareFailingSide(t *testing.T) {
 			}
 			if n := compareCount(t, m, "applications.show", "diff"); n != 0 {
 				t.Fatalf("a dead REST side counted as %v differences", n)
+			}
+			// The usage report shows the route's error rate, by side, and no differences.
+			var rep struct {
+				Compare []gateway.CompareRate `json:"compare"`
+			}
+			if err := json.Unmarshal(e.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer tok").body, &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Compare) != 1 || rep.Compare[0].ErrorRate != 1 || rep.Compare[0].DiffRate != 0 || rep.Compare[0].BySide["rest"] != 1 {
+				t.Fatalf("report compare rows: %+v", rep.Compare)
+			}
+			if html := e.get(t, "/v2bridge/report", "", "Authorization", "Bearer tok").body; !strings.Contains(string(html), "<td>100.0%</td>") {
+				t.Fatalf("HTML report lacks the error rate:\n%s", html)
 			}
 			if tc.fallback {
 				if n := testutil.ToFloat64(m.CompareFallbackCounter("applications.show", "graph")); n != 1 {
