@@ -43,6 +43,7 @@ usage:
   v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
   v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge verify  [--account ID] [--sample N]      compare REST v2 and the translation on your account
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
   v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServe(ctx, args[1:], stderr)
 	case "sim":
 		return runSim(ctx, args[1:], stdout, stderr)
+	case "verify":
+		return runVerify(ctx, args[1:], os.Getenv, stdout, stderr)
 	case "config":
 		if len(args) != 3 || args[1] != "check" {
 			return errors.New("usage: v2bridge config check FILE")
