@@ -22,9 +22,12 @@ import (
 
 const verifyUsage = `usage: v2bridge verify [--key-env NEW_RELIC_API_KEY | --key-file FILE] [--account ID] [--sample 3]
                        [--rest us|eu|URL] [--upstream us|eu|URL] [--tolerance 0.05] [--per-minute 500] [--out v2bridge-verify]
+                       [--writes [--write-app ID]]
 
-Compares the real REST API v2 with the translation on your own account, read-only: a
-sample of the account's objects is read from both, every read route, field by field.
+Compares the real REST API v2 with the translation on your own account: a sample of the
+account's objects is read from both, every read route, field by field. Read-only unless
+--writes, which also compares the write routes on objects the run creates and removes
+itself (listed before it starts).
 Writes OUT.html and OUT.json and prints a summary. The key is read from the
 environment variable or file named, never from the command line, and is never logged.
 `
@@ -43,6 +46,8 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	tolerance := fs.Float64("tolerance", 0.05, "relative difference numbers may have and count as within tolerance")
 	perMinute := fs.Int("per-minute", 500, "requests per minute to each side (REST v2 allows 1000 per key)")
 	out := fs.String("out", "v2bridge-verify", "report path prefix: OUT.html and OUT.json")
+	writes := fs.Bool("writes", false, "also compare the write routes, on a policy, an NRQL condition and a deployment the run creates and removes itself")
+	writeApp := fs.Int64("write-app", 0, "with --writes: the application a deployment is recorded on (0: no deployment)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -77,11 +82,20 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	if *account != 0 {
 		trHdr.Set("X-Account-Id", fmt.Sprint(*account))
 	}
-	fmt.Fprintf(stderr, "v2bridge verify: read-only; GET requests only, to %s and to the translation (NerdGraph %s)\n", restURL, endpoint)
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	if *writes {
+		fmt.Fprintf(stderr, "v2bridge verify: reads, then writes to %s and to the translation (NerdGraph %s):\n", restURL, endpoint)
+		for _, step := range verify.WritePlan(*writeApp, stamp) {
+			fmt.Fprintln(stderr, "  - "+step)
+		}
+	} else {
+		fmt.Fprintf(stderr, "v2bridge verify: read-only; GET requests only, to %s and to the translation (NerdGraph %s)\n", restURL, endpoint)
+	}
 	rep, err := verify.Run(ctx, verify.Config{
 		REST:        verify.Side{Base: strings.TrimSuffix(restURL, "/v2"), Header: hdr},
 		Translation: verify.Side{Base: "http://" + ln.Addr().String(), Header: trHdr},
 		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr,
+		Writes: *writes, WriteApp: *writeApp, Stamp: stamp,
 	})
 	if err != nil {
 		return err

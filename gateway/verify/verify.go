@@ -52,6 +52,12 @@ type Config struct {
 	Progress io.Writer
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Writes adds the write routes, on objects the run creates and removes itself
+	// (WritePlan lists them); WriteApp, when set, is the application a deployment is
+	// recorded on. Stamp names the objects (default: the start time).
+	Writes   bool
+	WriteApp int64
+	Stamp    string
 }
 
 // Field is the verdict of one JSON leaf.
@@ -150,6 +156,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute)}
 	if err := r.discoverAndCompare(ctx); err != nil {
 		return nil, err
+	}
+	if cfg.Writes {
+		r.total += 5
+		if cfg.WriteApp != 0 {
+			r.total++
+		}
+		r.writes(ctx)
 	}
 	r.rep.Finished = cfg.Now()
 	r.rep.Routes = summarize(r.rep.Exchanges)

@@ -141,3 +141,44 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// --writes: each side creates, updates and deletes its own policy and NRQL condition
+// and records a deployment; ids and times aside the answers agree, and no policy or
+// condition of the run is left behind.
+func TestVerifyWrites(t *testing.T) {
+	e := newEnvWith(t, gateway.Config{})
+	rec := restdouble.Record(t, e.gw.URL)
+	hdr := http.Header{"X-Api-Key": {key1}}
+	policies := func() string { return string(e.get(t, "/v2/alerts_policies.json", key1).body) }
+	before := policies()
+	rep, err := verify.Run(context.Background(), verify.Config{
+		REST: verify.Side{Base: rec.URL, Header: hdr}, Translation: verify.Side{Base: e.gw.URL, Header: hdr},
+		Sample: 1, PerMinute: 1 << 20, Writes: true, WriteApp: 314221522, Stamp: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rep.Differences(); len(d) != 0 {
+		t.Fatalf("differences: %v", d)
+	}
+	var writes []string
+	for _, x := range rep.Exchanges {
+		if x.Error != "" {
+			t.Errorf("%s: %s", x.Path, x.Error)
+		}
+		if !strings.HasPrefix(x.Path, "/") {
+			writes = append(writes, x.Route)
+		}
+	}
+	want := []string{"alerts_policies.create", "alerts_nrql_conditions.create", "alerts_nrql_conditions.update",
+		"alerts_nrql_conditions.delete", "alerts_policies.delete", "deployments.create"}
+	if !slices.Equal(writes, want) {
+		t.Fatalf("write exchanges %v, want %v", writes, want)
+	}
+	if after := policies(); after != before || strings.Contains(after, "v2bridge-verify") {
+		t.Fatalf("policies changed by the run:\n%s\n%s", before, after)
+	}
+	if plan := verify.WritePlan(314221522, "test"); !strings.Contains(strings.Join(plan, "\n"), "nothing else is written") {
+		t.Fatalf("plan: %v", plan)
+	}
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // Recorder is a proxy in front of a REST v2 endpoint that keeps every answer's status
-// and body by request URI (path and query), to be replayed by a Replay double.
+// and body by request URI (path and query), to be replayed by a Replay double. Writes
+// are forwarded with their bodies (the last answer per URI is kept).
 type Recorder struct {
 	*httptest.Server
 
@@ -29,7 +30,7 @@ func Record(t testing.TB, target string) *Recorder {
 	t.Helper()
 	rec := &Recorder{answers: map[string]Answer{}}
 	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), nil)
+		req, err := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), r.Body)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
