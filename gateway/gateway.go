@@ -58,6 +58,9 @@ type Config struct {
 	ReportPrometheusURL string
 	// ReportStateFile keeps the usage counts across restarts (see RunReportState).
 	ReportStateFile string
+	// ReportVerifyFile is the JSON report of the last `v2bridge verify` run; the usage
+	// report shows its result per route (gateway/cutover.go). Empty: none.
+	ReportVerifyFile string
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int

@@ -301,7 +301,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
-			"days_left": daysLeft(g.now()), "usage": rows, "compare": g.compareRates()})
+			"days_left": daysLeft(g.now()), "usage": rows, "compare": g.compareRates(), "cutover": g.cutoverRows(rows)})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		cw := csv.NewWriter(w)
@@ -315,7 +315,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
 		data := g.reportData(rows)
 		data["Source"] = source
-		data["Compare"] = g.compareRates()
+		data["Cutover"] = g.cutoverRows(rows)
 		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -399,9 +399,10 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 <table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th></tr>
 {{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td></tr>
 {{end}}</table>{{end}}
-{{with .Compare}}<h2>Compare mode (this replica)</h2>
-<table><tr><th>route</th><th>comparisons</th><th>match</th><th>diff rate</th><th>error rate</th><th>errors by side</th><th>timeouts</th></tr>
-{{range .}}<tr><td>{{.Route}}</td><td>{{.Total}}</td><td>{{.Match}}</td><td>{{printf "%.1f%%" (pct .DiffRate)}}</td><td>{{printf "%.1f%%" (pct .ErrorRate)}}</td><td>{{range $side, $n := .BySide}}{{$side}}: {{$n}} {{end}}</td><td>{{.Timeouts}}</td></tr>
+{{with .Cutover}}<h2>Cut-over readiness per route</h2>
+<p>Calls and fidelity beside the last <code>v2bridge verify</code> result and this replica's compare-mode rates.</p>
+<table><tr><th>route</th><th>calls</th><th>fidelity</th><th>last verify</th><th>compare diff rate</th><th>compare error rate</th><th>verdict</th></tr>
+{{range .}}<tr><td>{{.Route}}</td><td>{{.Calls}}</td><td>{{.Fidelity}}</td><td>{{with .Verify}}{{.Requests}} request(s), {{.Differences}} difference(s), {{.Within}} within tolerance{{if .NotCompared}}, {{.NotCompared}} not compared{{end}} ({{.At.Format "2006-01-02 15:04"}}){{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .DiffRate)}} of {{.Total}}{{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .ErrorRate)}}{{range $side, $n := .BySide}} {{$side}}: {{$n}}{{end}}{{else}}—{{end}}</td><td>{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 <h2>The NerdGraph operations that replace these routes</h2>
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}

@@ -84,6 +84,8 @@ type reportConfig struct {
 	AdminTokenEnv string `yaml:"admin_token_env"`
 	StateFile     string `yaml:"state_file"`
 	PrometheusURL string `yaml:"prometheus_url"`
+	// VerifyFile is the JSON report of the last `v2bridge verify` run, shown per route.
+	VerifyFile string `yaml:"verify_file"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.

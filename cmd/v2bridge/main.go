@@ -262,6 +262,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		ReportStateFile:          cfg.Report.StateFile,
 		ReportToken:              reportToken,
 		ReportPrometheusURL:      cfg.Report.PrometheusURL,
+		ReportVerifyFile:         cfg.Report.VerifyFile,
 		Compare: gateway.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,

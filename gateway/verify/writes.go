@@ -199,4 +199,3 @@ func (r *runner) writes(ctx context.Context) {
 		}
 	}
 }
-

@@ -71,7 +71,7 @@ func TestCompareFailingSide(t *testing.T) {
 			if len(rep.Compare) != 1 || rep.Compare[0].ErrorRate != 1 || rep.Compare[0].DiffRate != 0 || rep.Compare[0].BySide["rest"] != 1 {
 				t.Fatalf("report compare rows: %+v", rep.Compare)
 			}
-			if html := e.get(t, "/v2bridge/report", "", "Authorization", "Bearer tok").body; !strings.Contains(string(html), "<td>100.0%</td>") {
+			if html := e.get(t, "/v2bridge/report", "", "Authorization", "Bearer tok").body; !strings.Contains(string(html), "<td>100.0% rest: 1</td>") {
 				t.Fatalf("HTML report lacks the error rate:\n%s", html)
 			}
 			if tc.fallback {

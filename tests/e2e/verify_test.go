@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -134,6 +136,33 @@ func TestVerifyFindsPlantedDifferences(t *testing.T) {
 	}
 	if strings.Contains(js.String(), key1) || strings.Contains(html.String(), key1) {
 		t.Fatal("the key reached the report")
+	}
+
+	// The usage report shows the last verify result per route beside calls and fidelity.
+	file := filepath.Join(t.TempDir(), "verify.json")
+	if err := os.WriteFile(file, js.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := newEnvWith(t, gateway.Config{ReportToken: "tok", ReportVerifyFile: file})
+	g.get(t, "/v2/applications/"+app+".json", key1)
+	var usage struct {
+		Cutover []gateway.CutoverRow `json:"cutover"`
+	}
+	if err := json.Unmarshal(g.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer tok").body, &usage); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{}
+	for _, r := range usage.Cutover {
+		verdicts[r.Route] = r.Verdict
+		if r.Route == "applications.show" && (r.Calls != 1 || r.Fidelity != "approximate" || r.Verify == nil || r.Verify.Differences != 1) {
+			t.Fatalf("applications.show row: %+v", r)
+		}
+	}
+	if verdicts["applications.show"] != "1 difference(s)" || verdicts["alerts_nrql_conditions.list"] != "verified equal" {
+		t.Fatalf("verdicts: %v", verdicts)
+	}
+	if page := g.get(t, "/v2bridge/report", "", "Authorization", "Bearer tok").body; !strings.Contains(string(page), "Cut-over readiness per route") {
+		t.Fatal("HTML report lacks the cut-over table")
 	}
 }
 
