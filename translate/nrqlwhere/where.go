@@ -205,8 +205,8 @@ type List struct {
 	// Strings reports whether the list's literals are strings.
 	Strings bool
 
-	open, close int    // offsets of '(' and ')'
-	items       []span // each literal with its separators removed on deletion
+	close int    // offset of the list's ')'
+	items []span // each literal's text
 }
 
 // EntityLists parses query and returns the IN lists of its top-level WHERE clauses
@@ -231,7 +231,7 @@ func (p *Parser) EntityLists(query string) ([]List, error) {
 			// EndPos is where the token after the list starts: the list's ')' is the
 			// last one before it (only elided whitespace lies between).
 			end := sp.start + cmp.In.EndPos.Offset
-			l := List{Attribute: name, open: sp.start + cmp.In.Pos.Offset, close: strings.LastIndexByte(query[:end], ')')}
+			l := List{Attribute: name, close: strings.LastIndexByte(query[:end], ')')}
 			for _, v := range cmp.In.Values {
 				switch {
 				case v.String != nil:
