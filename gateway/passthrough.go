@@ -169,12 +169,18 @@ func isRetainedPath(p string) bool {
 }
 
 // modeOf is a route's mode: its own entry in Modes, else pass-through for the
-// retained alerts namespaces when retained_alerts is passthrough, else translate.
+// retained alerts namespaces when retained_alerts is passthrough, or for their
+// untranslated (501) paths when unmatched_passthrough forwards what is not translated,
+// else translate.
 func (g *Gateway) modeOf(rt Route) Mode {
 	if m, ok := g.cfg.Modes[rt.Name]; ok {
 		return m
 	}
-	if g.cfg.RetainedAlerts == ModePassthrough && !rt.Legacy && isRetainedPath("/v2"+rt.Path) {
+	if rt.Legacy || !isRetainedPath("/v2"+rt.Path) {
+		return ModeTranslate
+	}
+	untranslated := rt.Retired != nil && rt.Retired.Status == http.StatusNotImplemented
+	if g.cfg.RetainedAlerts == ModePassthrough || (g.cfg.UnmatchedPassthrough && untranslated) {
 		return ModePassthrough
 	}
 	return ModeTranslate
