@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -170,6 +171,31 @@ func TestEntityConditionRefusals(t *testing.T) {
 			}
 			if after := e.sim.RequestsByOperation()["NrqlConditionStaticUpdate"]; after != before {
 				t.Fatalf("a refused call wrote the condition (%d → %d updates)", before, after)
+			}
+		})
+	}
+}
+
+// PUT appends the entity in the list's own kind: the id to appId, the GUID to
+// entity.guid, the quoted name (NRQL string quoting) to appName.
+func TestEntityConditionListKinds(t *testing.T) {
+	e := newEnv(t)
+	const guid = "MTAwMDAwMXxBUE18QVBQTElDQVRJT058MzE0MjIxNTIy" // 1000001|APM|APPLICATION|314221522
+	for _, tc := range []struct{ name, where, want string }{
+		{"appId", "appId IN (924224343)", "appId IN (924224343, 314221522)"},
+		{"entity.guid", "entity.guid IN ('x')", "entity.guid IN ('x', '" + guid + "')"},
+		{"appName", "appName IN ('O\\'Reilly Books')", "appName IN ('O\\'Reilly Books', '100% Uptime Monitor')"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, _ := json.Marshal(map[string]any{"nrql_condition": map[string]any{"name": "kinds " + tc.name,
+				"terms": []map[string]string{{"duration": "5", "operator": "above", "priority": "critical", "threshold": "1", "time_function": "all"}},
+				"nrql":  map[string]string{"query": "SELECT count(*) FROM Transaction WHERE " + tc.where}}})
+			created := decodeCond(t, e.do(t, http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, bytes.NewReader(body),
+				"Content-Type", "application/json"))
+			put := e.do(t, http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id="+
+				strconv.FormatInt(created.NrqlCondition.ID, 10), key1, nil)
+			if got := decodeCond(t, put).Condition.Nrql.Query; got != "SELECT count(*) FROM Transaction WHERE "+tc.want {
+				t.Fatalf("%d %s", put.status, put.body)
 			}
 		})
 	}
