@@ -6,5 +6,8 @@
 // participle grammar; edits splice the original text at token offsets, so the rest of
 // the query is kept byte for byte. The NRQL syntax followed is New Relic's reference:
 // https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/ (WHERE, IN,
-// LIKE, IS NULL, attribute names with backticks).
+// LIKE, IS NULL, attribute names with backticks, comments). No maintained Go NRQL
+// parser exists (the package registries and documentation searched on 2026-11-24 list
+// only a Rust crate, nom_nrql), so the grammar is written here with participle, the
+// parser generator the simulator's NRQL engine already uses.
 package nrqlwhere

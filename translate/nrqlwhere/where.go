@@ -106,6 +106,8 @@ var clauseEnds = map[string]bool{"SELECT": true, "FROM": true, "FACET": true, "S
 func rules() []lexer.SimpleRule {
 	r := []lexer.SimpleRule{
 		{Name: "whitespace", Pattern: `\s+`},
+		// NRQL comments: -- and // to the end of the line, /* ... */.
+		{Name: "comment", Pattern: `--[^\n]*|//[^\n]*|/\*([^*]|\*+[^*/])*\*+/`},
 		{Name: "String", Pattern: `'(\\.|[^'\\])*'|"(\\.|[^"\\])*"`},
 		{Name: "Backtick", Pattern: "`[^`]*`"},
 		{Name: "Number", Pattern: `\d+(\.\d+)?([eE][-+]?\d+)?|\.\d+`},
@@ -131,7 +133,7 @@ func New() (*Parser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nrql lexer: %w", err)
 	}
-	p, err := participle.Build[cond](participle.Lexer(lex), participle.Elide("whitespace"), participle.UseLookahead(64))
+	p, err := participle.Build[cond](participle.Lexer(lex), participle.Elide("whitespace", "comment"), participle.UseLookahead(64))
 	if err != nil {
 		return nil, fmt.Errorf("nrql where grammar: %w", err)
 	}
@@ -169,6 +171,7 @@ func (p *Parser) whereClauses(query string) ([]span, error) {
 		}
 		kind := names[tok.Type]
 		switch {
+		case kind == "whitespace" || kind == "comment":
 		case kind == "Punct" && tok.Value == "(":
 			depth++
 		case kind == "Punct" && tok.Value == ")":

@@ -29,6 +29,8 @@ func TestEntityLists(t *testing.T) {
 		{name: "appId equality is not a list", query: "SELECT count(*) FROM Transaction WHERE appId = 5"},
 		{name: "named argument before the clause", query: "SELECT apdex(duration, t: 0.5) FROM Transaction WHERE appId IN (7) AND percentile(duration, 95) > 1",
 			want: []List{{Attribute: "appId", Values: []string{"7"}}}},
+		{name: "comments", query: "SELECT count(*) FROM Transaction -- appId IN (5)\nWHERE /* appName IN ('x') */ appId IN (1) // trailing",
+			want: []List{{Attribute: "appId", Values: []string{"1"}}}},
 		{name: "no where", query: "SELECT count(*) FROM Transaction", err: ErrNoWhere},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
