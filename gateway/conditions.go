@@ -255,3 +255,15 @@ func handleEntityConditionEdit(add bool) func(ctx context.Context, g *Gateway, r
 		return &result{doc: doc}, nil
 	}
 }
+
+func handleSyntheticsConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	pid, page, err := policyPage(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListSyntheticsConditions(ctx, rq.caller, pid, page)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}

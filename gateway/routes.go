@@ -308,10 +308,16 @@ func Routes() []Route {
 			Note:   "as alerts_entity_conditions.add, removing the entity; 409 when it is the list's only entity",
 			handle: handleEntityConditionEdit(false),
 		},
-		notImplemented("alerts_synthetics_conditions", "/alerts_synthetics_conditions", nil,
-			"Synthetics alert conditions are retained on the REST API (retained_alerts: passthrough) and not translated: "+
-				"NerdGraph lists them as NRQL conditions (asNrqlConditionsSearch, sourceProduct SYNTHETICS) and writes them "+
-				"as NRQL conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)"),
+		{
+			Name: "alerts_synthetics_conditions.list", Operations: []string{"AsNrqlConditions"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_synthetics_conditions", Fidelity: Approximate,
+			Note: "retained by New Relic (passed through with `retained_alerts: passthrough`); translated: asNrqlConditionsSearch " +
+				"with sourceProduct SYNTHETICS (`id`, `name`, `runbook_url`, `enabled`); `monitor_id` has no NerdGraph field there and is omitted",
+			handle: handleSyntheticsConditionList,
+		},
+		notImplemented("alerts_synthetics_conditions", "/alerts_synthetics_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
+			"Synthetics alert conditions are retained on the REST API (retained_alerts: passthrough) and their writes are not "+
+				"translated: NerdGraph writes them as NRQL conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)"),
 		notImplemented("alerts_external_service_conditions", "/alerts_external_service_conditions", nil,
 			"External service alert conditions are retained on the REST API (retained_alerts: passthrough) and not "+
 				"translated: NerdGraph has no external-service condition; write an NRQL condition on the external call "+

@@ -212,7 +212,8 @@ func (r *runner) discoverAndCompare(ctx context.Context) error {
 	}
 	for _, id := range ids(bodies["alerts_policies.list"], "policies", n) {
 		stage2 = append(stage2, request{"alerts_conditions.list", "/v2/alerts_conditions.json?policy_id=" + id},
-			request{"alerts_nrql_conditions.list", "/v2/alerts_nrql_conditions.json?policy_id=" + id})
+			request{"alerts_nrql_conditions.list", "/v2/alerts_nrql_conditions.json?policy_id=" + id},
+			request{"alerts_synthetics_conditions.list", "/v2/alerts_synthetics_conditions.json?policy_id=" + id})
 	}
 	r.total += len(stage2)
 	var stage3 []request

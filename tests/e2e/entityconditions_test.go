@@ -157,7 +157,7 @@ func TestEntityConditionRefusals(t *testing.T) {
 		{"missing entity_type", http.MethodGet, "/v2/alerts_entity_conditions/314221522.json", 400, "Missing parameter: entity_type"},
 		{"missing condition_id", http.MethodDelete, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", 400,
 			"Missing parameter: condition_id"},
-		{"synthetics list", http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1001", 501, "asNrqlConditionsSearch"},
+		{"synthetics write", http.MethodPost, "/v2/alerts_synthetics_conditions/policies/1001.json", 501, "SyntheticCheck"},
 		{"external service", http.MethodGet, "/v2/alerts_external_service_conditions.json?policy_id=1001", 501, "retained on the REST API"},
 		{"location failure", http.MethodGet, "/v2/alerts_location_failure_conditions/policies/1001.json", 501, "retained on the REST API"},
 		{"legacy condition write", http.MethodPut, "/v2/alerts_conditions/6301.json", 501, "NRQL condition"},
