@@ -299,7 +299,7 @@ func Routes() []Route {
 			Name: "alerts_entity_conditions.add", Operations: []string{"NrqlCondition", "NrqlConditionStaticUpdate", "NrqlConditionBaselineUpdate"},
 			Methods: []string{http.MethodPut}, Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
 			Note: "as alerts_entity_conditions.list; the entity is appended to the NRQL condition's entity list and the query " +
-				"updated (alertsNrqlCondition*Update); 409 when the WHERE clause has no such list; legacy metric conditions: 404",
+				"updated (alertsNrqlCondition*Update); 409 when the WHERE clause has no such list; legacy metric conditions: 501",
 			handle: handleEntityConditionEdit(true),
 		},
 		{

@@ -191,6 +191,13 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 		return nil, err
 	}
 	cur, err := t.nrqlCondition(ctx, c, id)
+	if ve := (*v2.Error)(nil); errors.As(err, &ve) && ve.Status == 404 {
+		// The ids REST's procedure finds come from /alerts_conditions: say so when the
+		// id is a legacy metric condition rather than answering "not found".
+		if legacy, lerr := t.isLegacyCondition(ctx, c, id); lerr == nil && legacy {
+			return nil, errLegacyEntityCondition(id)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -275,4 +282,41 @@ func addTo(ctx context.Context, keys *entityKeys, query string, lists []nrqlwher
 		}
 	}
 	return "", errNoEntityList(0, "no list of this entity's kind")
+}
+
+// errLegacyEntityCondition is the 501 for changing the entities of a legacy metric
+// condition: NerdGraph has no mutation for it (MAPPING.md §2.16).
+func errLegacyEntityCondition(id int64) *v2.Error {
+	return &v2.Error{Status: 501, Title: "Alert condition " + strconv.FormatInt(id, 10) + " is a legacy metric condition: NerdGraph " +
+		"cannot change its entities. Replace it with an NRQL condition whose WHERE clause lists the entities " +
+		"(POST /v2/alerts_nrql_conditions/policies/{policy_id}), or send this call to the REST API, which keeps this " +
+		"namespace (retained_alerts: passthrough)"}
+}
+
+// isLegacyCondition reports whether id is one of the account's legacy metric
+// conditions (asNrqlConditionsSearch over the legacy products; a round trip per 200,
+// only on the error path).
+func (t *Translator) isLegacyCondition(ctx context.Context, c Caller, id int64) (bool, error) {
+	want := strconv.FormatInt(id, 10)
+	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{SourceProduct: legacyProducts()}
+	var cursor *string
+	for {
+		resp, err := ng.AsNrqlConditions(ctx, t.client, int(c.AccountID), crit, cursor)
+		if err != nil {
+			return false, fmt.Errorf("legacy conditions: %w", err)
+		}
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.AsNrqlConditionsSearch == nil {
+			return false, nil
+		}
+		s := a.Account.Alerts.AsNrqlConditionsSearch
+		for _, f := range s.NrqlConditions {
+			if f != nil && f.GetId() == want {
+				return true, nil
+			}
+		}
+		if cursor = s.NextCursor; cursor == nil {
+			return false, nil
+		}
+	}
 }

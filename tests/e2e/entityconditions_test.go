@@ -152,6 +152,8 @@ func TestEntityConditionRefusals(t *testing.T) {
 			409, "names no entity list"},
 		{"unknown condition", http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=999999",
 			404, "No Alerts condition was found with the given ID"},
+		{"legacy metric condition", http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=6301",
+			501, "legacy metric condition"},
 		{"bad entity type", http.MethodGet, "/v2/alerts_entity_conditions/314221522.json?entity_type=Nonsense", 406, "Bad entity type"},
 		{"key transaction", http.MethodGet, "/v2/alerts_entity_conditions/3001.json?entity_type=KeyTransaction", 501, "entity.guid"},
 		{"missing entity_type", http.MethodGet, "/v2/alerts_entity_conditions/314221522.json", 400, "Missing parameter: entity_type"},
