@@ -170,7 +170,8 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if fallback && g.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName) {
+		if fallback {
+			g.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
 			return
 		}
 		tee := &teeWriter{ResponseWriter: w}
@@ -243,45 +244,121 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 	})
 }
 
-// serveFallback answers a compare-mode GET when fallback is on: the primary's answer is
-// held back until it is known to be good; when the primary failed and the secondary
-// answered, the caller gets the secondary's answer (X-V2bridge-Fallback names it) and
-// the comparison counts as an error of the primary. It returns false when the primary
-// answered, after which the caller's answer is the primary's as without fallback: the
-// recorded answer is replayed and compared in the background.
+// holdWriter holds an answer back until its status is known: a good answer (not
+// failed) goes straight to the caller, streamed, with a bounded copy kept for the
+// comparison; a failed one is held whole, so it can be replaced by the other side's.
+type holdWriter struct {
+	w      http.ResponseWriter
+	header http.Header
+	status int
+	pass   bool
+	extra  http.Header // set on the caller's answer when it passes
+	held   bytes.Buffer
+	copy   bytes.Buffer
+	over   bool
+}
+
+func newHoldWriter(w http.ResponseWriter, extra http.Header) *holdWriter {
+	return &holdWriter{w: w, header: http.Header{}, extra: extra}
+}
+
+func (h *holdWriter) Header() http.Header {
+	if h.pass {
+		return h.w.Header()
+	}
+	return h.header
+}
+
+func (h *holdWriter) WriteHeader(code int) {
+	if h.status != 0 {
+		return
+	}
+	h.status = code
+	if failed(code) {
+		return
+	}
+	h.pass = true
+	dst := h.w.Header()
+	for k, v := range h.header {
+		dst[k] = v
+	}
+	for k, v := range h.extra {
+		dst[k] = v
+	}
+	h.w.WriteHeader(code)
+}
+
+func (h *holdWriter) Write(p []byte) (int, error) {
+	if h.status == 0 {
+		h.WriteHeader(http.StatusOK)
+	}
+	if !h.pass {
+		return h.held.Write(p)
+	}
+	if !h.over {
+		if h.copy.Len()+len(p) > maxCompareBody {
+			h.over = true
+			h.copy.Reset()
+		} else {
+			h.copy.Write(p)
+		}
+	}
+	return h.w.Write(p)
+}
+
+// release sends a held (failed) answer to the caller as it was.
+func (h *holdWriter) release() {
+	dst := h.w.Header()
+	for k, v := range h.header {
+		dst[k] = v
+	}
+	status := h.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	h.w.WriteHeader(status)
+	_, _ = h.w.Write(h.held.Bytes())
+}
+
+// serveFallback answers a compare-mode GET when fallback is on. A good primary answer
+// streams to the caller as without fallback and is compared in the background; a
+// failed one is held back, the secondary is asked at once, and the caller gets the
+// secondary's answer (X-V2bridge-Fallback names the side) when it did not fail, else
+// the primary's. Either way a failed side counts as an error of that side.
 func (g *Gateway) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
-	primary, secondary http.Handler, primaryName, secondaryName string) bool {
-	first := &recorder{header: http.Header{}}
+	primary, secondary http.Handler, primaryName, secondaryName string) {
+	first := newHoldWriter(w, nil)
 	primary.ServeHTTP(first, r)
+	if first.status == 0 {
+		first.WriteHeader(http.StatusOK) // an empty good answer passes
+	}
 	if st := stateFrom(r.Context()); st != nil {
 		st.mode = ModeCompare
 	}
-	if !failed(first.status) {
-		g.compareAfter(w, r, body, route, first, secondary, primaryName, secondaryName)
-		return true
+	if first.pass {
+		g.compareAfter(r, body, route, first, secondary, secondaryName)
+		return
 	}
 	r2 := r.Clone(r.Context())
 	r2.Body = io.NopCloser(bytes.NewReader(body))
-	second := &recorder{header: http.Header{}}
+	second := newHoldWriter(w, http.Header{"X-V2bridge-Fallback": {secondaryName}})
 	secondary.ServeHTTP(second, r2)
-	if failed(second.status) {
+	if second.status == 0 {
+		second.WriteHeader(http.StatusOK)
+	}
+	if !second.pass {
 		g.countError(route, "both")
-		first.replay(w)
-		return true
+		first.release()
+		return
 	}
 	g.countError(route, primaryName)
 	g.cfg.Metrics.compareFallbacks.WithLabelValues(route, secondaryName).Inc()
-	second.header.Set("X-V2bridge-Fallback", secondaryName)
-	second.replay(w)
-	return true
 }
 
-// compareAfter sends the primary's recorded (good) answer to the caller and compares
-// it with the secondary in the background, as compare mode does without fallback.
-func (g *Gateway) compareAfter(w http.ResponseWriter, r *http.Request, body []byte, route string,
-	first *recorder, secondary http.Handler, primaryName, secondaryName string) {
-	first.replay(w)
-	if first.buf.Len() >= maxCompareBody || formatOf(r) != "json" {
+// compareAfter compares the primary's answer, already sent, with the secondary in the
+// background, as compare mode does without fallback.
+func (g *Gateway) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
+	if first.over || formatOf(r) != "json" {
 		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
 		return
 	}
@@ -301,7 +378,7 @@ func (g *Gateway) compareAfter(w http.ResponseWriter, r *http.Request, body []by
 	ctx = ng.WithCalls(ctx, &st.calls)
 	sr := r.Clone(ctx)
 	sr.Body = io.NopCloser(bytes.NewReader(body))
-	status, want := first.status, first.buf.Bytes()
+	status, want := first.status, first.copy.Bytes()
 	go func() {
 		defer func() { <-g.compares }()
 		defer cancel()

@@ -140,3 +140,22 @@ func TestReadyzVerboseUpstreams(t *testing.T) {
 		})
 	}
 }
+
+// With fallback on, a good primary answer larger than the comparison buffer reaches the
+// caller whole (streamed, never truncated); only the comparison is skipped.
+func TestCompareFallbackLargeAnswer(t *testing.T) {
+	const path = "/v2/applications/314221522.json"
+	rest := newFakeREST(t)
+	big := []byte(`{"application":{"id":314221522,"name":"` + strings.Repeat("x", 5<<20) + `"}}`)
+	rest.bodies[path] = big
+	m := gateway.NewMetrics()
+	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
+		Compare: gateway.CompareSettings{Fallback: true}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	r := e.get(t, path, key1, "X-Account-ID", "1000001")
+	if r.status != 200 || !bytes.Equal(r.body, big) {
+		t.Fatalf("caller got %d, %d of %d bytes", r.status, len(r.body), len(big))
+	}
+	waitCount(t, m, "applications.show", "skipped", 1)
+}
