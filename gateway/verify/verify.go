@@ -292,7 +292,7 @@ func (r *runner) call(ctx context.Context, s *Side, path string) answer {
 		if err != nil {
 			return answer{err: redact(err)}
 		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+		body, err := readAll(resp.Body)
 		_ = resp.Body.Close()
 		a := answer{status: resp.StatusCode, body: body, took: time.Since(start), err: err}
 		a.roundTrips, _ = strconv.Atoi(resp.Header.Get("X-V2bridge-Upstream-Calls"))
@@ -310,6 +310,18 @@ func (r *runner) call(ctx context.Context, s *Side, path string) answer {
 		}
 		return a
 	}
+}
+
+// maxBody bounds an answer read for comparison.
+const maxBody = 32 << 20
+
+// readAll reads an answer, refusing (not truncating) one larger than maxBody.
+func readAll(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxBody+1))
+	if err == nil && len(b) > maxBody {
+		return nil, fmt.Errorf("answer larger than %d MiB, not compared", maxBody>>20)
+	}
+	return b, err
 }
 
 // redact keeps a transport error's kind without the URL's query.

@@ -69,7 +69,7 @@ func (r *runner) send(ctx context.Context, s *Side, method, path string, body st
 		return sent{err: redact(err)}
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	b, err := readAll(resp.Body)
 	n, _ := strconv.Atoi(resp.Header.Get("X-V2bridge-Upstream-Calls"))
 	return sent{status: resp.StatusCode, body: b, took: time.Since(start), calls: n, err: err}
 }
