@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -33,6 +34,19 @@ type CompareSettings struct {
 	// LogEvery samples the difference log: at most one line per route per interval
 	// (default 10s); every comparison is still counted.
 	LogEvery time.Duration
+	// Fallback answers a GET from the secondary when the primary fails (no answer, a
+	// 5xx or a 429) and the secondary answers; off by default, so a pilot sees the
+	// primary's own failures. FallbackFor overrides it by route name. Writes never
+	// fall back: a write reaches exactly one side.
+	Fallback    bool
+	FallbackFor map[string]bool
+}
+
+// failed reports whether a side's status is a failure of that side rather than an
+// answer to compare: no answer (the pass-through's and the translation's 502/503/504),
+// any other 5xx, or a rate-limit refusal.
+func failed(status int) bool {
+	return status >= 500 || status == http.StatusTooManyRequests
 }
 
 // sampler lets one log line per key through per interval.
@@ -107,6 +121,28 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.buf.Write(p)
 }
 
+// replay writes a recorded answer to w.
+func (r *recorder) replay(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range r.header {
+		h[k] = v
+	}
+	status := r.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(r.buf.Bytes())
+}
+
+// countError records a comparison that could not be made because a side failed:
+// result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
+// v2bridge_compare_errors_total. A failing side is never a difference.
+func (g *Gateway) countError(route, side string) {
+	g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
+	g.cfg.Metrics.compareErrors.WithLabelValues(route, side).Inc()
+}
+
 // compare serves a route in compare mode.
 func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler {
 	cs := g.cfg.Compare
@@ -115,9 +151,13 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 		opts = o
 	}
 	logs := &sampler{every: cs.LogEvery, last: map[string]time.Time{}}
-	primary, secondary, secondaryName := rest, translated, "graph"
+	primary, secondary, primaryName, secondaryName := rest, translated, "rest", "graph"
 	if cs.PrimaryGraph {
-		primary, secondary, secondaryName = translated, rest, "rest"
+		primary, secondary, primaryName, secondaryName = translated, rest, "graph", "rest"
+	}
+	fallback := cs.Fallback
+	if f, ok := cs.FallbackFor[rt.Name]; ok {
+		fallback = f
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
@@ -130,6 +170,10 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if fallback {
+			g.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
+			return
+		}
 		tee := &teeWriter{ResponseWriter: w}
 		primary.ServeHTTP(tee, r)
 		if st := stateFrom(r.Context()); st != nil {
@@ -166,6 +210,20 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			switch {
 			case ctx.Err() != nil:
 				result = "timeout"
+			case failed(status) || failed(rec.status):
+				side := primaryName
+				switch {
+				case failed(status) && failed(rec.status):
+					side = "both"
+				case failed(rec.status):
+					side = secondaryName
+				}
+				g.countError(rt.Name, side)
+				if logs.allow(rt.Name, time.Now()) {
+					g.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
+						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status))
+				}
+				return
 			case rec.status != status:
 				result, paths = "diff", []string{"$status"}
 			default:
@@ -184,4 +242,251 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			}
 		}()
 	})
+}
+
+// holdWriter holds an answer back until its status is known: a good answer (not
+// failed) goes straight to the caller, streamed, with a bounded copy kept for the
+// comparison; a failed one is held whole, so it can be replaced by the other side's.
+type holdWriter struct {
+	w      http.ResponseWriter
+	header http.Header
+	status int
+	pass   bool
+	extra  http.Header // set on the caller's answer when it passes
+	held   bytes.Buffer
+	copy   bytes.Buffer
+	over   bool
+}
+
+func newHoldWriter(w http.ResponseWriter, extra http.Header) *holdWriter {
+	return &holdWriter{w: w, header: http.Header{}, extra: extra}
+}
+
+func (h *holdWriter) Header() http.Header {
+	if h.pass {
+		return h.w.Header()
+	}
+	return h.header
+}
+
+func (h *holdWriter) WriteHeader(code int) {
+	if h.status != 0 {
+		return
+	}
+	h.status = code
+	if failed(code) {
+		return
+	}
+	h.pass = true
+	dst := h.w.Header()
+	for k, v := range h.header {
+		dst[k] = v
+	}
+	for k, v := range h.extra {
+		dst[k] = v
+	}
+	h.w.WriteHeader(code)
+}
+
+func (h *holdWriter) Write(p []byte) (int, error) {
+	if h.status == 0 {
+		h.WriteHeader(http.StatusOK)
+	}
+	if !h.pass {
+		return h.held.Write(p)
+	}
+	if !h.over {
+		if h.copy.Len()+len(p) > maxCompareBody {
+			h.over = true
+			h.copy.Reset()
+		} else {
+			h.copy.Write(p)
+		}
+	}
+	return h.w.Write(p)
+}
+
+// release sends a held (failed) answer to the caller as it was.
+func (h *holdWriter) release() {
+	dst := h.w.Header()
+	for k, v := range h.header {
+		dst[k] = v
+	}
+	status := h.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	h.w.WriteHeader(status)
+	_, _ = h.w.Write(h.held.Bytes())
+}
+
+// serveFallback answers a compare-mode GET when fallback is on. A good primary answer
+// streams to the caller as without fallback and is compared in the background; a
+// failed one is held back, the secondary is asked at once, and the caller gets the
+// secondary's answer (X-V2bridge-Fallback names the side) when it did not fail, else
+// the primary's. Either way a failed side counts as an error of that side.
+func (g *Gateway) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
+	primary, secondary http.Handler, primaryName, secondaryName string) {
+	first := newHoldWriter(w, nil)
+	primary.ServeHTTP(first, r)
+	if first.status == 0 {
+		first.WriteHeader(http.StatusOK) // an empty good answer passes
+	}
+	if st := stateFrom(r.Context()); st != nil {
+		st.mode = ModeCompare
+	}
+	if first.pass {
+		g.compareAfter(r, body, route, first, secondary, secondaryName)
+		return
+	}
+	r2 := r.Clone(r.Context())
+	r2.Body = io.NopCloser(bytes.NewReader(body))
+	second := newHoldWriter(w, http.Header{"X-V2bridge-Fallback": {secondaryName}})
+	secondary.ServeHTTP(second, r2)
+	if second.status == 0 {
+		second.WriteHeader(http.StatusOK)
+	}
+	if !second.pass {
+		g.countError(route, "both")
+		first.release()
+		return
+	}
+	g.countError(route, primaryName)
+	g.cfg.Metrics.compareFallbacks.WithLabelValues(route, secondaryName).Inc()
+}
+
+// compareAfter compares the primary's answer, already sent, with the secondary in the
+// background, as compare mode does without fallback.
+func (g *Gateway) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
+	if first.over || formatOf(r) != "json" {
+		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+		return
+	}
+	select {
+	case g.compares <- struct{}{}:
+	default:
+		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+		return
+	}
+	opts := g.cfg.Compare.Options
+	if o, ok := g.cfg.Compare.PerRoute[route]; ok {
+		opts = o
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), g.cfg.Compare.Timeout)
+	st := &reqState{id: RequestID(r.Context()) + "-" + secondaryName, start: time.Now()}
+	ctx = context.WithValue(ctx, stateKey{}, st)
+	ctx = ng.WithCalls(ctx, &st.calls)
+	sr := r.Clone(ctx)
+	sr.Body = io.NopCloser(bytes.NewReader(body))
+	status, want := first.status, first.copy.Bytes()
+	go func() {
+		defer func() { <-g.compares }()
+		defer cancel()
+		rec := &recorder{header: http.Header{}}
+		secondary.ServeHTTP(rec, sr)
+		switch {
+		case ctx.Err() != nil:
+			g.cfg.Metrics.compare.WithLabelValues(route, "timeout").Inc()
+		case failed(rec.status):
+			g.countError(route, secondaryName)
+		case rec.status != status:
+			g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+		default:
+			paths, err := DiffJSON(want, rec.buf.Bytes(), opts)
+			switch {
+			case err != nil:
+				g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
+			case len(paths) > 0:
+				g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+			default:
+				g.cfg.Metrics.compare.WithLabelValues(route, "match").Inc()
+			}
+		}
+	}()
+}
+
+// CompareRate is one route's compare-mode outcome in the usage report: how many
+// comparisons were made and which share differed or could not be made because a side
+// failed (errors by side).
+type CompareRate struct {
+	Route     string           `json:"route"`
+	Total     int64            `json:"comparisons"`
+	Match     int64            `json:"match"`
+	Diff      int64            `json:"diff"`
+	Errors    int64            `json:"errors"`
+	Timeouts  int64            `json:"timeouts"`
+	DiffRate  float64          `json:"diff_rate"`
+	ErrorRate float64          `json:"error_rate"`
+	BySide    map[string]int64 `json:"errors_by_side,omitempty"`
+}
+
+// compareRates reads the compare counters of this replica, per route, by name.
+func (g *Gateway) compareRates() []CompareRate {
+	fams, err := g.cfg.Metrics.reg.Gather()
+	if err != nil {
+		return nil
+	}
+	rates := map[string]*CompareRate{}
+	get := func(route string) *CompareRate {
+		if rates[route] == nil {
+			rates[route] = &CompareRate{Route: route}
+		}
+		return rates[route]
+	}
+	for _, f := range fams {
+		switch f.GetName() {
+		case "v2bridge_compare_total":
+			for _, m := range f.GetMetric() {
+				var route, result string
+				for _, l := range m.GetLabel() {
+					switch l.GetName() {
+					case "route":
+						route = l.GetValue()
+					case "result":
+						result = l.GetValue()
+					}
+				}
+				n := int64(m.GetCounter().GetValue())
+				r := get(route)
+				switch result {
+				case "match":
+					r.Match += n
+				case "diff":
+					r.Diff += n
+				case "error":
+					r.Errors += n
+				case "timeout":
+					r.Timeouts += n
+				}
+			}
+		case "v2bridge_compare_errors_total":
+			for _, m := range f.GetMetric() {
+				var route, side string
+				for _, l := range m.GetLabel() {
+					switch l.GetName() {
+					case "route":
+						route = l.GetValue()
+					case "side":
+						side = l.GetValue()
+					}
+				}
+				r := get(route)
+				if r.BySide == nil {
+					r.BySide = map[string]int64{}
+				}
+				r.BySide[side] += int64(m.GetCounter().GetValue())
+			}
+		}
+	}
+	out := make([]CompareRate, 0, len(rates))
+	for _, r := range rates {
+		r.Total = r.Match + r.Diff + r.Errors + r.Timeouts
+		if r.Total > 0 {
+			r.DiffRate = float64(r.Diff) / float64(r.Total)
+			r.ErrorRate = float64(r.Errors) / float64(r.Total)
+		}
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
+	return out
 }

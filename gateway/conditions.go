@@ -197,3 +197,73 @@ func handleNrqlConditionDelete(ctx context.Context, g *Gateway, rq *request) (*r
 	}
 	return &result{doc: doc}, nil
 }
+
+// entityRef reads the entity of an entity-condition call: the path's entity_id and the
+// required entity_type (REFERENCE.md §3.13).
+func entityRef(rq *request) (translate.EntityRef, error) {
+	id, err := pathID(rq, "entity_id", "No entity was found for the given ID")
+	if err != nil {
+		return translate.EntityRef{}, err
+	}
+	typ, ok := rq.params.Get("entity_type")
+	if !ok || typ == "" {
+		return translate.EntityRef{}, v2.BadRequest("Missing parameter: entity_type")
+	}
+	if err := translate.CheckEntityType(typ); err != nil {
+		return translate.EntityRef{}, err
+	}
+	return translate.EntityRef{Type: typ, ID: id}, nil
+}
+
+func handleEntityConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	ref, err := entityRef(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.ListEntityConditions(ctx, rq.caller, ref)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}
+
+// handleEntityConditionEdit is PUT (add) or DELETE (remove) with the required
+// condition_id.
+func handleEntityConditionEdit(add bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+		ref, err := entityRef(rq)
+		if err != nil {
+			return nil, err
+		}
+		v, ok := rq.params.Get("condition_id")
+		if !ok || v == "" {
+			return nil, v2.BadRequest("Missing parameter: condition_id")
+		}
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, v2.BadRequest("Invalid parameter 'condition_id': " + strconv.Quote(v) + " is not a condition id")
+		}
+		var doc v2.Document
+		if add {
+			doc, err = g.tr.AddEntityCondition(ctx, rq.caller, ref, id)
+		} else {
+			doc, err = g.tr.RemoveEntityCondition(ctx, rq.caller, ref, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &result{doc: doc}, nil
+	}
+}
+
+func handleSyntheticsConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	pid, page, err := policyPage(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.ListSyntheticsConditions(ctx, rq.caller, pid, page)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}

@@ -79,7 +79,8 @@ func allowHeader(m *mux.Router, r *http.Request) string {
 // unsupportedREST is a real REST v2 path (its first segment after /v2/) the gateway
 // does not translate, with the replacement its 501 names and where the path is
 // documented. Paths already answered by a route (retired products: 410; entity
-// conditions, condition writes, deployment deletes: 501) are not repeated here.
+// conditions, condition writes, deployment deletes, the synthetics, external-service
+// and location-failure conditions: gateway.Routes) are not repeated here.
 type unsupportedREST struct {
 	segment string
 	title   string
@@ -90,15 +91,6 @@ type unsupportedREST struct {
 // instead of a generic 404, which clients that keep state (Terraform) read as "the
 // resource was deleted".
 var unsupportedRESTPaths = [...]unsupportedREST{
-	{"alerts_external_service_conditions", "External service alert conditions are not translated by v2bridge; " +
-		"use a NerdGraph NRQL condition on the external calls (alertsNrqlConditionStaticCreate over Span or Transaction data)",
-		"/work/shared/restv2/REFERENCE.md §3.12 (New Relic alerts REST API docs, API Explorer swagger)"},
-	{"alerts_synthetics_conditions", "Synthetics alert conditions are not translated by v2bridge; " +
-		"use a NerdGraph NRQL condition on SyntheticCheck (alertsNrqlConditionStaticCreate)",
-		"/work/shared/restv2/REFERENCE.md §3.12"},
-	{"alerts_location_failure_conditions", "Multi-location synthetics conditions are not translated by v2bridge; " +
-		"use a NerdGraph NRQL condition on SyntheticCheck facetted by location (alertsNrqlConditionStaticCreate)",
-		"/work/shared/restv2/REFERENCE.md §3.12"},
 	{"alerts_plugins_conditions", "Plugins alert conditions are not translated by v2bridge (the Plugins product was decommissioned); " +
 		"use a NerdGraph NRQL condition on the integration's data (alertsNrqlConditionStaticCreate)",
 		"/work/shared/restv2/REFERENCE.md §3.12; newrelic/docs-website src/content/docs/apis/rest-api-v2/plugin-examples-v2/"},

@@ -37,8 +37,12 @@ func sampleExtras(route string) (query, body string) {
 		return "", `{"policy":{"name":"Checkout","incident_preference":"PER_POLICY"}}`
 	case "alerts_policies.update":
 		return "", `{"policy":{"name":"Checkout (renamed)"}}`
-	case "alerts_conditions.list", "alerts_nrql_conditions.list":
+	case "alerts_conditions.list", "alerts_nrql_conditions.list", "alerts_synthetics_conditions.list":
 		return "policy_id=1001", ""
+	case "alerts_entity_conditions.list":
+		return "entity_type=Application", ""
+	case "alerts_entity_conditions.add", "alerts_entity_conditions.remove":
+		return "entity_type=Application&condition_id=6101", ""
 	case "alerts_nrql_conditions.create":
 		return "", `{"nrql_condition":{"type":"static","name":"Slow checkout","enabled":true,` +
 			`"terms":[{"duration":"5","operator":"above","priority":"critical","threshold":"1","time_function":"all"}],` +

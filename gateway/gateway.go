@@ -52,6 +52,11 @@ type Config struct {
 	RESTUpstream string
 	// Modes sets a route's mode by route name (default ModeTranslate).
 	Modes map[string]Mode
+	// RetainedAlerts is how the alerts namespaces New Relic keeps past the REST v2
+	// end of life (MAPPING.md §0) are answered: ModePassthrough forwards them to
+	// RESTUpstream unchanged (no Sunset header: they are not retired), ModeTranslate
+	// (the default, "") translates them. A route's own entry in Modes wins.
+	RetainedAlerts Mode
 	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
 	// namespaces New Relic keeps, for example) instead of answering 404.
 	UnmatchedPassthrough bool
@@ -64,6 +69,9 @@ type Config struct {
 	ReportPrometheusURL string
 	// ReportStateFile keeps the usage counts across restarts (see RunReportState).
 	ReportStateFile string
+	// ReportVerifyFile is the JSON report of the last `v2bridge verify` run; the usage
+	// report shows its result per route (gateway/cutover.go). Empty: none.
+	ReportVerifyFile string
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
@@ -98,6 +106,9 @@ type Gateway struct {
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
+
+	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
+	upstreams []*upstreamProbe
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -157,6 +168,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if u, err := url.Parse(rest); err == nil {
 		g.proxy = g.newPassthrough(u)
 	}
+	g.upstreams = g.upstreamProbes()
 	g.router = g.routes()
 	return g
 }
@@ -171,7 +183,7 @@ func (g *Gateway) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.HandleFunc("/readyz", g.ready.serve)
+	mux.HandleFunc("/readyz", g.serveReadyz)
 	mux.HandleFunc("/v2bridge/report", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
 	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)

@@ -29,6 +29,11 @@ type Metrics struct {
 	degraded    *prometheus.CounterVec
 	ops         *opsMetrics // opsmetrics.go
 
+	// compareErrors names the failing side of compare-mode errors; compareFallbacks
+	// counts answers served from the secondary (gateway/compare.go).
+	compareErrors    *prometheus.CounterVec
+	compareFallbacks *prometheus.CounterVec
+
 	// series memoizes the request series per route, method and status (a bounded set:
 	// routes are the table's, methods are bounded by methodLabel, statuses by HTTP), so
 	// a request does not hash its labels twice.
@@ -93,6 +98,12 @@ func NewMetrics() *Metrics {
 		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result (match, diff, timeout, error, skipped).",
 		}, []string{"route", "result"}),
+		compareErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because a side failed, by route and side (rest, graph or both).",
+		}, []string{"route", "side"}),
+		compareFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "v2bridge_compare_fallbacks_total", Help: "Compare-mode answers served from the secondary because the primary failed, by route and the side that answered.",
+		}, []string{"route", "side"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_v2_calls_total",
 			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), mode and fidelity: the migration checklist.",
@@ -103,6 +114,7 @@ func NewMetrics() *Metrics {
 		}, []string{"route", "cap"}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
+		m.compareErrors, m.compareFallbacks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.ops = newOpsMetrics(m.reg, time.Now)
 	return m
@@ -131,6 +143,17 @@ func (m *Metrics) ObserveCache(cache string, hit bool) {
 		result = "hit"
 	}
 	m.cache.WithLabelValues(cache, result).Inc()
+}
+
+// CompareErrorCounter is the counter of compare-mode errors of a route by failing side
+// (rest, graph or both).
+func (m *Metrics) CompareErrorCounter(route, side string) prometheus.Counter {
+	return m.compareErrors.WithLabelValues(route, side)
+}
+
+// CompareFallbackCounter counts a route's answers served from the secondary side.
+func (m *Metrics) CompareFallbackCounter(route, side string) prometheus.Counter {
+	return m.compareFallbacks.WithLabelValues(route, side)
 }
 
 // CompareCounter is the compare-mode counter of a route and result (for tests and

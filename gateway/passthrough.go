@@ -48,7 +48,8 @@ func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
 
 // newPassthrough forwards REST v2 calls to base (…/v2): method, body, query and key
 // headers unchanged, the response streamed back with its Link URLs rewritten to the
-// gateway and Sunset/Deprecation headers added. Hop-by-hop headers are handled by
+// gateway and Sunset/Deprecation headers added (not for the retained alerts
+// namespaces, which the REST v2 end of life does not retire). Hop-by-hop headers are handled by
 // httputil.ReverseProxy.
 func (g *Gateway) newPassthrough(base *url.URL) http.Handler {
 	rp := &httputil.ReverseProxy{
@@ -76,8 +77,10 @@ func (g *Gateway) newPassthrough(base *url.URL) http.Handler {
 			if link := h.Get("Link"); link != "" {
 				h.Set("Link", g.rewriteLinks(resp.Request, link, base))
 			}
-			h.Set("Sunset", sunset().Format(http.TimeFormat))
-			h.Set("Deprecation", "@"+itoa(sunset().Unix()))
+			if !isRetainedPath(resp.Request.URL.Path) { // the retained namespaces are not retired
+				h.Set("Sunset", sunset().Format(http.TimeFormat))
+				h.Set("Deprecation", "@"+itoa(sunset().Unix()))
+			}
 			h.Set("X-V2bridge-Mode", string(ModePassthrough))
 			return nil
 		},
@@ -141,4 +144,53 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			st.callerHash = "" // REST refused the key: no usage row (authguard.go)
 		}
 	})
+}
+
+// retainedNamespaces are the REST v2 alerts namespaces New Relic's end-of-life notice
+// lists as not impacted by the REST v2 shutdown (MAPPING.md §0;
+// https://docs.newrelic.com/eol/2024/05/rest-api-v2-end-of-life/ as stored in the
+// notice's two versions): they stay on the REST API after July 31, 2027.
+func retainedNamespaces() []string {
+	return []string{"/alerts_policies", "/alerts_conditions", "/alerts_nrql_conditions", "/alerts_external_service_conditions",
+		"/alerts_synthetics_conditions", "/alerts_location_failure_conditions/policies", "/alerts_entity_conditions"}
+}
+
+// isRetainedPath reports whether a request path (/v2/..., /accounts/{id}/v2/...) is in
+// a retained alerts namespace: the namespace followed by its extension or a '/'.
+func isRetainedPath(p string) bool {
+	i := strings.Index(p, "/v2/")
+	if i < 0 {
+		return false
+	}
+	p = p[i+len("/v2"):]
+	for _, ns := range retainedNamespaces() {
+		if rest, ok := strings.CutPrefix(p, ns); ok && (rest == "" || rest[0] == '.' || rest[0] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// modeOf is a route's mode: its own entry in Modes, else pass-through for the
+// retained alerts namespaces when retained_alerts is passthrough, or for their
+// untranslated (501) paths when unmatched_passthrough forwards what is not translated,
+// else translate.
+func (g *Gateway) modeOf(rt Route) Mode {
+	if m, ok := g.cfg.Modes[rt.Name]; ok {
+		return m
+	}
+	if rt.Legacy || !isRetainedPath("/v2"+rt.Path) {
+		return ModeTranslate
+	}
+	untranslated := rt.Retired != nil && rt.Retired.Status == http.StatusNotImplemented
+	if g.cfg.RetainedAlerts == ModePassthrough || (g.cfg.UnmatchedPassthrough && untranslated) {
+		return ModePassthrough
+	}
+	return ModeTranslate
+}
+
+// passRetained reports whether an unmatched path is forwarded because it is in a
+// retained alerts namespace passed through.
+func (g *Gateway) passRetained(p string) bool {
+	return g.cfg.RetainedAlerts == ModePassthrough && isRetainedPath(p)
 }

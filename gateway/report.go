@@ -366,7 +366,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
-			"days_left": daysLeft(g.now()), "usage": rows})
+			"days_left": daysLeft(g.now()), "usage": rows, "compare": g.compareRates(), "cutover": g.cutoverRows(rows)})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		writeReportCSV(w, rows)
@@ -374,6 +374,7 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
 		data := g.reportData(rows)
 		data["Source"] = source
+		data["Cutover"] = g.cutoverRows(rows)
 		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -467,7 +468,7 @@ func (g *Gateway) reportData(rows []Usage) map[string]any {
 		"DaysLeft": daysLeft(g.now()), "Source": "this gateway replica (local counts)"}
 }
 
-var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{"pct": func(f float64) float64 { return 100 * f }}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>v2bridge — REST API v2 usage</title>
 <style>body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:0 0 1.5em}
 td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f4f4f4;padding:.6em;overflow:auto}</style></head>
@@ -481,6 +482,11 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 {{range .Callers}}<h2>Caller {{.Caller}} ({{.Agent}})</h2>
 <table><tr><th>route</th><th>mode</th><th>fidelity</th><th>calls</th><th>errors</th><th>last seen</th><th>NerdGraph operation</th><th>explain</th></tr>
 {{range .Rows}}<tr><td>{{.Route}}</td><td>{{.Mode}}</td><td>{{.Fidelity}}</td><td>{{.Count}}</td><td>{{.Errors}}</td><td>{{.LastSeen.Format "2006-01-02 15:04:05"}}</td><td>{{.Operation}}</td><td>{{if .Explain}}<a href="{{.Explain}}">sample request</a>{{end}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Cutover}}<h2>Cut-over readiness per route</h2>
+<p>Calls and fidelity beside the last <code>v2bridge verify</code> result and this replica's compare-mode rates.</p>
+<table><tr><th>route</th><th>calls</th><th>fidelity</th><th>last verify</th><th>compare diff rate</th><th>compare error rate</th><th>verdict</th></tr>
+{{range .}}<tr><td>{{.Route}}</td><td>{{.Calls}}</td><td>{{.Fidelity}}</td><td>{{with .Verify}}{{.Requests}} request(s), {{.Differences}} difference(s), {{.Within}} within tolerance{{if .NotCompared}}, {{.NotCompared}} not compared{{end}} ({{.At.Format "2006-01-02 15:04"}}){{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .DiffRate)}} of {{.Total}}{{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .ErrorRate)}}{{range $side, $n := .BySide}} {{$side}}: {{$n}}{{end}}{{else}}—{{end}}</td><td>{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 <h2>The NerdGraph operations that replace these routes</h2>
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}

@@ -309,11 +309,45 @@ func Routes() []Route {
 		notImplemented("alerts_conditions.write", "/alerts_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
 			"NerdGraph has no mutation for legacy APM/browser/mobile metric conditions. Replace the condition with an NRQL "+
 				"condition (NerdGraph alertsNrqlConditionStaticCreate, or POST /v2/alerts_nrql_conditions/policies/{policy_id}) "+
-				"whose WHERE clause names the entity, or route this call to the REST API with pass-through until July 31, 2027"),
-		notImplemented("alerts_entity_conditions", "/alerts_entity_conditions/", nil,
-			"NerdGraph has no way to add entities to, or list them for, alert conditions: an NRQL condition names its "+
-				"entities in its WHERE clause (NerdGraph alertsNrqlConditionStaticUpdate). Route this call to the REST API "+
-				"with pass-through until July 31, 2027"),
+				"whose WHERE clause names the entity, or route this call to the REST API, which keeps this namespace (retained_alerts: passthrough)"),
+		{
+			Name: "alerts_entity_conditions.list", Operations: []string{"NrqlConditions"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
+			Note: "retained by New Relic (passed through with `retained_alerts: passthrough`); translated: the account's NRQL " +
+				"conditions whose WHERE clause lists the entity (`appId IN`, `appName IN`, `entity.guid IN`, read by an NRQL " +
+				"parser), in the nrql_condition fields under `conditions`; legacy metric conditions cannot be listed",
+			handle: handleEntityConditionList,
+		},
+		{
+			Name: "alerts_entity_conditions.add", Operations: []string{"NrqlCondition", "AsNrqlConditions", "NrqlConditionStaticUpdate", "NrqlConditionBaselineUpdate"},
+			Methods: []string{http.MethodPut}, Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
+			Note: "as alerts_entity_conditions.list; the entity is appended to the NRQL condition's entity list and the query " +
+				"updated (alertsNrqlCondition*Update); 409 when the WHERE clause has no such list; legacy metric conditions: 501",
+			handle: handleEntityConditionEdit(true),
+		},
+		{
+			Name: "alerts_entity_conditions.remove", Operations: []string{"NrqlCondition", "AsNrqlConditions", "NrqlConditionStaticUpdate", "NrqlConditionBaselineUpdate"},
+			Methods: []string{http.MethodDelete}, Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
+			Note:   "as alerts_entity_conditions.add, removing the entity; 409 when it is the list's only entity",
+			handle: handleEntityConditionEdit(false),
+		},
+		{
+			Name: "alerts_synthetics_conditions.list", Operations: []string{"AsNrqlConditions"}, Methods: []string{http.MethodGet},
+			Path: "/alerts_synthetics_conditions", Fidelity: Approximate,
+			Note: "retained by New Relic (passed through with `retained_alerts: passthrough`); translated: asNrqlConditionsSearch " +
+				"with sourceProduct SYNTHETICS (`id`, `name`, `runbook_url`, `enabled`); `monitor_id` has no NerdGraph field there and is omitted",
+			handle: handleSyntheticsConditionList,
+		},
+		notImplemented("alerts_synthetics_conditions", "/alerts_synthetics_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
+			"Synthetics alert conditions are retained on the REST API (retained_alerts: passthrough) and their writes are not "+
+				"translated: NerdGraph writes them as NRQL conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)"),
+		notImplemented("alerts_external_service_conditions", "/alerts_external_service_conditions", nil,
+			"External service alert conditions are retained on the REST API (retained_alerts: passthrough) and not "+
+				"translated: NerdGraph has no external-service condition; write an NRQL condition on the external call "+
+				"metrics instead (alertsNrqlConditionStaticCreate)"),
+		notImplemented("alerts_location_failure_conditions", "/alerts_location_failure_conditions", nil,
+			"Multi-location synthetics conditions are retained on the REST API (retained_alerts: passthrough) and not "+
+				"translated: NerdGraph writes them as NRQL conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)"),
 		{
 			Name: "alerts_violations.list", Operations: []string{"NrqlQuery"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_violations", Fidelity: Approximate,
@@ -387,7 +421,7 @@ func (g *Gateway) routes() http.Handler {
 	m.UseEncodedPath()
 	for _, rt := range Routes() {
 		h := g.handle(rt)
-		switch g.cfg.Modes[rt.Name] {
+		switch g.modeOf(rt) {
 		case ModePassthrough:
 			h = g.passthrough(rt)
 		case ModeCompare:
@@ -407,7 +441,7 @@ func (g *Gateway) routes() http.Handler {
 	}
 	unmatched := g.passthrough(Route{Name: "unmatched", Fidelity: Unsupported})
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if g.cfg.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
+		if (g.cfg.UnmatchedPassthrough || g.passRetained(r.URL.Path)) && strings.Contains(r.URL.Path, "/v2/") {
 			unmatched.ServeHTTP(w, r)
 			return
 		}

@@ -682,3 +682,39 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 	items, paging := pageOf(all, page, PageSize)
 	return &v2.ConditionList{Conditions: items}, paging, nil
 }
+
+// ListSyntheticsConditions answers GET /v2/alerts_synthetics_conditions?policy_id= from
+// the NRQL form of the policy's synthetics conditions (asNrqlConditionsSearch with
+// sourceProduct SYNTHETICS, the only NerdGraph path to them): id, name, runbook_url
+// and enabled; monitor_id has no field there and is omitted.
+func (t *Translator) ListSyntheticsConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.SyntheticsConditionList, Paging, error) {
+	page = max(page, 1)
+	pid := policyIDParam(policyID)
+	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{PolicyId: &pid,
+		SourceProduct: []ng.AlertsAsNrqlSourceProduct{ng.AlertsAsNrqlSourceProductSynthetics}}
+	all := []v2.SyntheticsCondition{}
+	var cursor *string
+	for {
+		resp, err := ng.AsNrqlConditions(ctx, t.client, int(c.AccountID), crit, cursor)
+		if err != nil {
+			return nil, Paging{}, fmt.Errorf("synthetics conditions: %w", err)
+		}
+		a := resp.GetActor()
+		if a == nil || a.Account == nil || a.Account.Alerts == nil || a.Account.Alerts.AsNrqlConditionsSearch == nil {
+			break
+		}
+		s := a.Account.Alerts.AsNrqlConditionsSearch
+		for _, f := range s.NrqlConditions {
+			if f == nil || f.GetPolicyId() != pid || f.GetSourceProduct() != ng.AlertsAsNrqlSourceProductSynthetics {
+				continue
+			}
+			id, _ := strconv.ParseInt(f.GetId(), 10, 64)
+			all = append(all, v2.SyntheticsCondition{ID: id, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl())})
+		}
+		if cursor = s.NextCursor; cursor == nil {
+			break
+		}
+	}
+	items, paging := pageOf(all, page, PageSize)
+	return &v2.SyntheticsConditionList{Conditions: items}, paging, nil
+}

@@ -37,6 +37,7 @@ type fileConfig struct {
 	RESTUpstream             string            `yaml:"rest_upstream"`
 	Routes                   map[string]string `yaml:"routes"`
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
+	RetainedAlerts           string            `yaml:"retained_alerts"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
 	BrowserLoader            string            `yaml:"browser_loader"`
 	Compare                  compareConfig     `yaml:"compare"`
@@ -61,12 +62,16 @@ type compareConfig struct {
 	Tolerance float64                       `yaml:"tolerance"`
 	Ignore    []string                      `yaml:"ignore"`
 	Routes    map[string]compareRouteConfig `yaml:"routes"`
+	// Fallback answers from the secondary when the primary fails (off by default).
+	Fallback bool `yaml:"fallback"`
 }
 
 // compareRouteConfig overrides the comparison of one route.
 type compareRouteConfig struct {
 	Tolerance float64  `yaml:"tolerance"`
 	Ignore    []string `yaml:"ignore"`
+	// Fallback overrides compare.fallback for the route when set.
+	Fallback *bool `yaml:"fallback"`
 }
 
 // cacheConfig sizes the caches (every entry is keyed by the caller's identity).
@@ -91,6 +96,8 @@ type reportConfig struct {
 	PrometheusURL string `yaml:"prometheus_url"`
 	MaxCallers    int    `yaml:"max_callers"`
 	MaxAgents     int    `yaml:"max_agents"`
+	// VerifyFile is the JSON report of the last `v2bridge verify` run, shown per route.
+	VerifyFile string `yaml:"verify_file"`
 }
 
 // keyConfig maps a legacy key, by its SHA-256, to a user key held outside the file.
@@ -221,6 +228,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		errs = append(errs, err)
 	}
 	if _, err := c.modes(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := c.retainedAlerts(); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Compare.Primary != "rest" && c.Compare.Primary != "graph" {
@@ -407,4 +417,20 @@ func (c fileConfig) modes() (map[string]gateway.Mode, error) {
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// retainedAlerts resolves retained_alerts: passthrough or translate; empty means
+// passthrough when rest_upstream is set (the shipped configuration sets it to us), as
+// New Relic keeps these namespaces on the REST API (MAPPING.md §0).
+func (c fileConfig) retainedAlerts() (gateway.Mode, error) {
+	switch c.RetainedAlerts {
+	case "":
+		if c.RESTUpstream != "" {
+			return gateway.ModePassthrough, nil
+		}
+		return gateway.ModeTranslate, nil
+	case string(gateway.ModePassthrough), string(gateway.ModeTranslate):
+		return gateway.Mode(c.RetainedAlerts), nil
+	}
+	return "", fmt.Errorf("retained_alerts: %q is not passthrough or translate", c.RetainedAlerts)
 }

@@ -45,6 +45,7 @@ usage:
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
   v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
   v2bridge explain [--account N] [--data BODY] 'METHOD /v2/...'  the NerdGraph calls of a request, sent nowhere
+  v2bridge verify  [--account ID] [--sample N]      compare REST v2 and the translation on your account
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
   v2bridge hash-key < keyfile                      SHA-256 of a legacy key, for the keys: section
   v2bridge version
@@ -85,6 +86,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return runSim(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return runExplain(ctx, args[1:], stdin, stdout, stderr)
+	case "verify":
+		return runVerify(ctx, args[1:], os.Getenv, stdout, stderr)
 	case "config":
 		if wantsHelp(args[1:]) {
 			return writeHelp(stdout, "config check")
@@ -283,6 +286,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		reportToken = strings.TrimSpace(os.Getenv(cfg.Report.AdminTokenEnv))
 	}
 	modes, _ := cfg.modes()
+	retained, _ := cfg.retainedAlerts()
 	log, err := newLogger(cfg.LogLevel, cfg.LogFormat == "console", stderr)
 	if err != nil {
 		return err
@@ -309,6 +313,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		RESTUpstream:             rest,
 		Modes:                    modes,
 		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
+		RetainedAlerts:           retained,
 		MaxInFlight:              cfg.MaxInFlight,
 		BrowserLoader:            cfg.BrowserLoader,
 		ReportStateFile:          cfg.Report.StateFile,
@@ -318,11 +323,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ReportMaxAgents:          cfg.Report.MaxAgents,
 		RejectedKeyTTL:           offWhenZero(cfg.RejectedKeyTTL),
 		AuthFailuresPerMinute:    rateLimit(cfg.AuthFailuresPerMinute),
+		ReportVerifyFile:         cfg.Report.VerifyFile,
 		Compare: gateway.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,
 			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
 			PerRoute:     perRouteCompare(cfg.Compare),
+			Fallback:     cfg.Compare.Fallback,
+			FallbackFor:  perRouteFallback(cfg.Compare),
 		},
 	}, cfg.UpstreamTimeout, log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
@@ -456,6 +464,16 @@ func perRouteCompare(c compareConfig) map[string]gateway.CompareOptions {
 			o.Ignore = c.Ignore
 		}
 		out[name] = o
+	}
+	return out
+}
+
+func perRouteFallback(c compareConfig) map[string]bool {
+	out := map[string]bool{}
+	for name, rc := range c.Routes {
+		if rc.Fallback != nil {
+			out[name] = *rc.Fallback
+		}
 	}
 	return out
 }

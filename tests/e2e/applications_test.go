@@ -338,9 +338,8 @@ func TestNotImplementedRoutes(t *testing.T) {
 	tests := []struct{ method, path, mention string }{
 		{"POST", "/v2/alerts_conditions/policies/1001.json", "alertsNrqlConditionStaticCreate"},
 		{"PUT", "/v2/alerts_conditions/5.json", "NRQL condition"},
-		{"DELETE", "/v2/alerts_conditions/5.json", "pass-through"},
-		{"GET", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", "WHERE clause"},
-		{"PUT", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=5", "pass-through"},
+		{"DELETE", "/v2/alerts_conditions/5.json", "retained_alerts: passthrough"},
+		{"GET", "/v2/alerts_entity_conditions/3001.json?entity_type=KeyTransaction", "WHERE clause"},
 		{"DELETE", "/v2/applications/314221522/deployments/1.json", "immutable"},
 	}
 	for _, tt := range tests {

@@ -115,7 +115,7 @@ func TestEdgeLinkIgnoresHost(t *testing.T) {
 func TestEdgeUnsupportedRESTPaths(t *testing.T) {
 	e := newEnv(t)
 	for _, tt := range []struct{ method, path, names string }{
-		{"GET", "/v2/alerts_synthetics_conditions.json?policy_id=1", "NerdGraph"},
+		{"PUT", "/v2/alerts_synthetics_conditions/5.json", "NerdGraph"},
 		{"GET", "/v2/alerts_plugins_conditions.json?policy_id=1", "NerdGraph"},
 		{"PUT", "/v2/alerts_external_service_conditions/5.json", "NerdGraph"},
 		{"POST", "/v2/alerts_location_failure_conditions/policies/1.json", "NerdGraph"},

@@ -149,7 +149,8 @@ func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
 	}))
 	t.Cleanup(rest.Close)
-	h := harness.Start(t, gateway.Config{ReportToken: "tok", RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true})
+	h := harness.Start(t, gateway.Config{ReportToken: "tok", RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
+		RetainedAlerts: gateway.ModePassthrough})
 	srv := h.GW.Handler()
 	for i := 0; i < 100; i++ {
 		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)

@@ -63,7 +63,12 @@ func TestReadRoutesRoundTrips(t *testing.T) {
 		{"alerts_policies.list", "/v2/alerts_policies.json", 200, 1, 1},
 		{"alerts_conditions.list", "/v2/alerts_conditions.json?policy_id=1004", 200, 1, 1},
 		{"alerts_nrql_conditions.list", "/v2/alerts_nrql_conditions.json?policy_id=1001", 200, 1, 1},
-		{"alerts_entity_conditions.unsupported", "/v2/alerts_entity_conditions/1234.json?entity_type=Application", 501, 0, 0},
+		// Every NRQL condition of the account is read (a round trip per 200) and its WHERE
+		// clause parsed; never cached, so an entity added is listed at once.
+		{"alerts_entity_conditions.list", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", 200, 1, 1},
+		{"alerts_synthetics_conditions.list", "/v2/alerts_synthetics_conditions.json?policy_id=1001", 200, 1, 1},
+		{"alerts_external_service_conditions.unsupported", "/v2/alerts_external_service_conditions.json?policy_id=1001", 501, 0, 0},
+		{"alerts_location_failure_conditions.unsupported", "/v2/alerts_location_failure_conditions/policies/1001.json", 501, 0, 0},
 		{"alerts_violations.list", "/v2/alerts_violations.json?start_date=2026-11-01T00:00:00Z", 200, 1, 0},
 		// Every issue is read once, a round trip per NerdGraph page (the demo has three), then
 		// pages and repeats come from the list cache (declared).

@@ -90,8 +90,8 @@ func Matrix() []Row {
 		ev(Sim, Client), "",
 		e2e+"TestApplicationsShowAndGolden", e2e+"TestHostsAndInstances", e2e+"TestMetricNames", e2e+"TestMetricDataGolden",
 		e2e+"TestKeyTransactions", e2e+"TestBrowserApplications", e2e+"TestDeploymentCreateAndList", compat+"TestPolicies", compat+"TestConditions")
-	m.approx("SVC-03", "main areas: entity-to-condition assignments", "alerts_entity_conditions.unsupported",
-		"NerdGraph has no entity list for conditions: the route answers 501 naming the NRQL-condition replacement")
+	m.approx("SVC-03", "main areas: entity-to-condition assignments", "alerts_entity_conditions.add",
+		"retained by New Relic (passed through with retained_alerts: passthrough); translated for NRQL conditions whose WHERE clause lists entities, 501 naming the replacement for legacy metric conditions")
 	m.tested("SVC-04", "mobile applications, incidents and violations are also reachable", ev(Sim, Client), "",
 		e2e+"TestMobileApplications", compat+"TestIncidents", e2e+"TestViolationsPaging")
 	m.tested("SVC-05", "every response is JSON when the path ends in .json and XML when it ends in .xml", ev(Sim, Examples), "",
@@ -256,8 +256,8 @@ func Matrix() []Row {
 	m.approx("RES-CND-04", "metric: string", "alerts_conditions.list", "omitted: not recoverable from the NRQL form")
 	m.tested("RES-CND-05", "terms: duration, operator (above appears), priority (critical appears), threshold, time_function (all appears), all strings",
 		ev(Examples, Client), "", shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
-	m.approx("RES-CND-06", "an entity is any monitoring target; entity ids come from the corresponding lists", "alerts_entity_conditions.unsupported",
-		"entity assignment is not served (EP-ALR-03)")
+	m.approx("RES-CND-06", "an entity is any monitoring target; entity ids come from the corresponding lists", "alerts_entity_conditions.list",
+		"Application ids (appId), entity GUIDs and names in an NRQL condition's WHERE lists; KeyTransaction, Server and Plugin entity types answer 501 (EP-ALR-03)")
 
 	m.in(secMetric)
 	m.tested("RES-MET-01", "metric name listing: {metrics: [{name: string, values: [string]}]}", ev(Examples, Sim), "",
@@ -404,14 +404,16 @@ func Matrix() []Row {
 	m.tested("EP-ALR-01", "GET /v2/alerts_policies.json: filter[name], page → policies", ev(Client), "", compat+"TestPolicies")
 	m.tested("EP-ALR-02", "GET /v2/alerts_conditions.json: policy_id (integer) → conditions", ev(Examples, Client), "",
 		shapes+"TestShapes/alerts_conditions.json", compat+"TestConditions")
-	m.approx("EP-ALR-03", "PUT /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → adds the entity", "alerts_entity_conditions.unsupported",
-		"501 naming the NRQL-condition replacement; pass-through to REST until July 31, 2027")
-	m.approx("EP-ALR-04", "DELETE /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → removes the entity", "alerts_entity_conditions.unsupported",
-		"as EP-ALR-03")
+	m.tested("EP-ALR-03", "PUT /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → adds the entity", ev(Sim),
+		"passed through unchanged with retained_alerts: passthrough; translated: the entity is appended to the NRQL condition's WHERE list (appId, entity.guid, appName IN) and the condition updated; 409 without such a list; 501 for legacy metric conditions",
+		e2e+"TestEntityConditionProcedure", e2e+"TestEntityConditionRefusals", e2e+"TestEntityConditionListKinds", e2e+"TestEntityConditionProcedurePassthrough")
+	m.tested("EP-ALR-04", "DELETE /v2/alerts_entity_conditions/<entity_id>.json: entity_type, condition_id → removes the entity", ev(Sim),
+		"as EP-ALR-03, removing the entity; 409 for the list's only entity (IN () is not NRQL)",
+		e2e+"TestEntityConditionProcedure", e2e+"TestEntityConditionRefusals", e2e+"TestEntityConditionProcedurePassthrough")
 	m.tested("EP-ALR-05", "GET /v2/alerts_incidents.json: page → paged list", ev(Client), "", compat+"TestIncidents")
 	m.tested("EP-ALR-06", "GET /v2/alerts_violations.json: page → paged list", ev(Sim), "", e2e+"TestViolationsPaging")
 	m.approx("EP-ALR-07", "procedure to change a condition's entities: entity id, policy id by name, the policy's conditions, then add or remove",
-		"alerts_entity_conditions.unsupported", "the first three steps are served; the last is not (EP-ALR-03)")
+		"alerts_entity_conditions.add", "every step is served, in order (TestEntityConditionProcedure; through pass-through: TestEntityConditionProcedurePassthrough); translated only for NRQL conditions that list entities (EP-ALR-03)")
 
 	m.in(secEPMobile)
 	m.tested("EP-MOB-01", "GET /v2/mobile_applications.json", ev(Sim), "", e2e+"TestMobileApplications")
@@ -434,8 +436,8 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-01", "path for listing the instances of one application: not shown", ev(Client, Sim),
 		"choice: /v2/applications/<application_id>/instances.json, the path of REST's swagger and newrelic-client-go",
 		compat+"TestInstances", e2e+"TestHostsAndInstances")
-	m.approx("EP-OPEN-02", "response bodies of the add and remove entity-condition requests: not shown", "alerts_entity_conditions.unsupported",
-		"choice: a v2 error body with 501 naming the replacement, because NerdGraph has nothing to add or remove an entity with")
+	m.approx("EP-OPEN-02", "response bodies of the add and remove entity-condition requests: not shown", "alerts_entity_conditions.add",
+		"choice: REST's own answer when passed through; translated, the updated condition in the alerts_conditions shape, so a client sees the entity list it changed")
 	m.tested("EP-OPEN-03", "payload and response of the incident and violation lists beyond paging: not shown", ev(Client, Sim),
 		"choice: incidents and violations in REST's shape (RES-OPEN-03), paged with page",
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
@@ -447,7 +449,8 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
 		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes/deployment_create_response.json", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: real REST v2 paths NerdGraph does not serve as such answer 501 with REST's error body naming the replacement (passed through with unmatched_passthrough)", own+"TestSpecUnservedConditionLists")
+		"choice: both are real REST v2 paths (REFERENCE.md §3.12) in namespaces New Relic keeps: passed through with retained_alerts: passthrough; translated, the synthetics list comes from asNrqlConditionsSearch, external-service conditions answer 501 naming the replacement",
+		own+"TestSpecUnservedConditionLists", e2e+"TestSyntheticsConditionList")
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
@@ -503,8 +506,8 @@ func Matrix() []Row {
 		gw+"TestRateLimit")
 	m.tested("LIM-11", "thresholds of overload protection: not shown", ev(Sim),
 		"choice: beyond max_in_flight concurrent requests the gateway sheds with 503 and Retry-After rather than queueing, so latency stays bounded and NerdGraph's per-key limits are not hit", e2e+"TestOverloadSheds")
-	m.approx("LIM-12", "minimum and maximum number of entities in a condition: not shown", "alerts_entity_conditions.unsupported",
-		"entity assignment is not served")
+	m.approx("LIM-12", "minimum and maximum number of entities in a condition: not shown", "alerts_entity_conditions.remove",
+		"choice: translated, at least one (the last entity of a WHERE list is refused with 409: IN () is not NRQL); no maximum beyond NRQL's query length")
 	m.tested("LIM-13", "page size: not shown", ev(Sim), "choice: 200 applications a page, as REST paged them (REFERENCE.md §5); other lists' sizes are in their route notes",
 		e2e+"TestApplicationsListPaging")
 

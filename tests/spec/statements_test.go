@@ -773,23 +773,29 @@ func TestSpecDeploymentMutations(t *testing.T) {
 }
 
 // EP-OPEN-08: the condition lists of external services and synthetic monitoring have
-// no path in the specification; they are real REST v2 paths (New Relic's REST v2 docs,
-// gateway/edges.go lists the source of each) that NerdGraph does not serve as such, so a
-// request gets REST's error body in either format: 501, naming the NerdGraph
-// replacement (or the request is passed through with unmatched_passthrough).
+// no path in the specification; both are real REST v2 paths (REFERENCE.md §3.12) in
+// alerts namespaces New Relic keeps. Translated (the demo's retained_alerts), the
+// synthetics list is served and external-service conditions answer REST's error body
+// in either format: 501, naming the NerdGraph replacement.
 func TestSpecUnservedConditionLists(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
-	for _, p := range []string{"/v2/alerts_external_service_conditions", "/v2/alerts_synthetics_conditions"} {
-		j := send(t, h, http.MethodGet, p+".json?policy_id=1001", "")
-		var b struct {
-			Error *struct{ Title string } `json:"error"`
-		}
-		if err := json.Unmarshal(j.body, &b); err != nil || j.status != 501 || b.Error == nil || !strings.Contains(b.Error.Title, "NerdGraph") {
-			t.Errorf("%s.json: %d %.200s", p, j.status, j.body)
-		}
-		if x := send(t, h, http.MethodGet, p+".xml?policy_id=1001", ""); x.status != 501 || !strings.Contains(string(x.body), "<title>") {
-			t.Errorf("%s.xml: %d %.200s", p, x.status, x.body)
-		}
+	p := "/v2/alerts_external_service_conditions"
+	j := send(t, h, http.MethodGet, p+".json?policy_id=1001", "")
+	var b struct {
+		Error *struct{ Title string } `json:"error"`
+	}
+	if err := json.Unmarshal(j.body, &b); err != nil || j.status != 501 || b.Error == nil || !strings.Contains(b.Error.Title, "NerdGraph") {
+		t.Errorf("%s.json: %d %.200s", p, j.status, j.body)
+	}
+	if x := send(t, h, http.MethodGet, p+".xml?policy_id=1001", ""); x.status != 501 || !strings.Contains(string(x.body), "<title>") {
+		t.Errorf("%s.xml: %d %.200s", p, x.status, x.body)
+	}
+	s := get(t, h, "/v2/alerts_synthetics_conditions.json?policy_id=1001")
+	var list struct {
+		Conditions *[]json.RawMessage `json:"synthetics_conditions"`
+	}
+	if err := json.Unmarshal(s.body, &list); err != nil || list.Conditions == nil {
+		t.Errorf("synthetics conditions: %.200s", s.body)
 	}
 }
 

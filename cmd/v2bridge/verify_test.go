@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// `v2bridge verify` against the simulator, with a REST side answering the same demo
+// data: reports written, no differences, the key never printed or written.
+func TestVerifyCommand(t *testing.T) {
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.NewDemo(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(s)
+	defer upstream.Close()
+	rest := httptest.NewServer(newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, 10*time.Second,
+		zap.NewNop(), translate.Options{}, nil).Handler())
+	defer rest.Close()
+
+	const key = "NRAK-DEMO-ACCOUNT-1"
+	out := filepath.Join(t.TempDir(), "report")
+	env := func(k string) string {
+		if k == "NEW_RELIC_API_KEY" {
+			return key
+		}
+		return ""
+	}
+	var stdout, stderr bytes.Buffer
+	err = runVerify(context.Background(), []string{"--rest", rest.URL + "/v2", "--upstream", upstream.URL + sim.Path,
+		"--sample", "1", "--per-minute", "100000", "--out", out}, env, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "0 field(s) differ") || !strings.Contains(stderr.String(), "read-only") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	for _, f := range []string{out + ".html", out + ".json"} {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.Contains(string(b), key) {
+			t.Fatalf("%s: %v (or the key is in it)", f, err)
+		}
+	}
+	if strings.Contains(stdout.String()+stderr.String(), key) {
+		t.Fatal("the key was printed")
+	}
+	if err := runVerify(context.Background(), nil, func(string) string { return "" }, &stdout, &stderr); err == nil ||
+		!strings.Contains(err.Error(), "NEW_RELIC_API_KEY") {
+		t.Fatalf("no key: %v", err)
+	}
+}

@@ -1,0 +1,125 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/gateway/verify"
+)
+
+// CutoverRow is one route of the report's cut-over table: what callers do on it and
+// the evidence that the translation answers it as REST does, side by side.
+type CutoverRow struct {
+	Route    string `json:"route"`
+	Calls    int64  `json:"calls"`
+	Fidelity string `json:"fidelity"`
+	// Verify is the route's line of the last `v2bridge verify` report (nil when that
+	// report did not cover the route or none is configured).
+	Verify *CutoverVerify `json:"last_verify,omitempty"`
+	// Compare is the route's compare-mode outcome on this replica (nil: none).
+	Compare *CompareRate `json:"compare,omitempty"`
+	// Verdict sums it up: "verified equal", "N difference(s)", "errors", "not verified".
+	Verdict string `json:"verdict"`
+}
+
+// CutoverVerify is a route's summary in a verify report.
+type CutoverVerify struct {
+	At          time.Time `json:"at"`
+	Requests    int       `json:"requests"`
+	Equal       int       `json:"equal"`
+	Within      int       `json:"within_tolerance"`
+	Differences int       `json:"differences"`
+	NotCompared int       `json:"not_compared"`
+}
+
+// lastVerify reads the verify report (JSON) at path, by route.
+func lastVerify(path string) (map[string]*CutoverVerify, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("verify report: %w", err)
+	}
+	var rep verify.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("verify report %s: %w", path, err)
+	}
+	out := map[string]*CutoverVerify{}
+	for _, s := range rep.Routes {
+		out[s.Route] = &CutoverVerify{At: rep.Finished, Requests: s.Requests, Equal: s.Counts[verify.Equal], Within: s.Counts[verify.WithinTol],
+			Differences: s.Counts[verify.Different] + s.Counts[verify.MissingREST] + s.Counts[verify.MissingGraph], NotCompared: s.Errors}
+	}
+	return out, nil
+}
+
+// cutover builds the table over the routes callers used, the routes verify covered and
+// the routes compared. A verify report that cannot be read is logged by the caller and
+// the table is built without it.
+func (g *Gateway) cutover(rows []Usage) ([]CutoverRow, error) {
+	calls := map[string]int64{}
+	for _, u := range rows {
+		calls[u.Route] += u.Count
+	}
+	ver, err := lastVerify(g.cfg.ReportVerifyFile)
+	cmp := map[string]*CompareRate{}
+	for _, c := range g.compareRates() {
+		c := c
+		cmp[c.Route] = &c
+	}
+	fidelity := map[string]string{}
+	for _, r := range Routes() {
+		fidelity[r.Name] = string(r.Fidelity)
+	}
+	names := map[string]bool{}
+	for r := range calls {
+		names[r] = true
+	}
+	for r := range ver {
+		names[r] = true
+	}
+	for r := range cmp {
+		names[r] = true
+	}
+	out := make([]CutoverRow, 0, len(names))
+	for r := range names {
+		row := CutoverRow{Route: r, Calls: calls[r], Fidelity: fidelity[r], Verify: ver[r], Compare: cmp[r]}
+		diffs, errs, seen := 0, 0, false
+		if v := row.Verify; v != nil {
+			diffs, errs, seen = v.Differences, v.NotCompared, v.Requests > v.NotCompared
+		}
+		if c := row.Compare; c != nil {
+			diffs += int(c.Diff)
+			errs += int(c.Errors)
+			seen = seen || c.Match > 0
+		}
+		switch {
+		case diffs > 0:
+			row.Verdict = fmt.Sprintf("%d difference(s)", diffs)
+		case errs > 0 && !seen:
+			row.Verdict = "errors"
+		case seen:
+			row.Verdict = "verified equal"
+		default:
+			row.Verdict = "not verified"
+		}
+		out = append(out, row)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
+	return out, err
+}
+
+// cutoverRows is cutover for the report pages: an unreadable verify report is logged
+// and left out.
+func (g *Gateway) cutoverRows(rows []Usage) []CutoverRow {
+	out, err := g.cutover(rows)
+	if err != nil {
+		g.log.Warn("usage report without the last verify result", zap.Error(err))
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("verify report json: %w", err)
+	}
+	return nil
+}
+
+// WriteSummary writes the one-screen terminal summary: a line per route and the first
+// differences.
+func (r *Report) WriteSummary(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "v2bridge verify: %d requests on %d routes, sample %d, tolerance %.0f%%, REST %s\n",
+		len(r.Exchanges), len(r.Routes), r.Sample, 100*r.Tolerance, r.REST)
+	fmt.Fprintf(&b, "%-30s %5s %6s %6s %6s %6s %6s %9s %9s %4s\n", "route", "reqs", "equal", "~tol", "diff", "-rest", "-tr", "rest ms", "tr ms", "rt")
+	for _, s := range r.Routes {
+		fmt.Fprintf(&b, "%-30s %5d %6d %6d %6d %6d %6d %9.1f %9.1f %4d", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
+			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.RESTMillis, s.TranslationMillis, s.RoundTrips)
+		if s.Errors > 0 {
+			fmt.Fprintf(&b, "  %d error(s)", s.Errors)
+		}
+		b.WriteByte('\n')
+	}
+	diffs := r.Differences()
+	fmt.Fprintf(&b, "%d field(s) differ or are missing on one side", len(diffs))
+	if len(diffs) > 0 {
+		b.WriteString(":")
+	}
+	b.WriteByte('\n')
+	for i, d := range diffs {
+		if i == 10 {
+			fmt.Fprintf(&b, "  … and %d more (see the HTML or JSON report)\n", len(diffs)-10)
+			break
+		}
+		b.WriteString("  " + d + "\n")
+	}
+	for _, x := range r.Exchanges {
+		if x.Error != "" {
+			fmt.Fprintf(&b, "  not compared: %s: %s\n", x.Path, x.Error)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteHTML writes the report as one self-contained HTML page (no JavaScript).
+func (r *Report) WriteHTML(w io.Writer) error {
+	type row struct {
+		Exchange
+		Shown []Field
+	}
+	rows := make([]row, 0, len(r.Exchanges))
+	for _, x := range r.Exchanges {
+		fs := append([]Field(nil), x.Fields...)
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Verdict == Different && fs[j].Verdict != Different })
+		rows = append(rows, row{Exchange: x, Shown: fs})
+	}
+	if err := page.Execute(w, map[string]any{"R": r, "Rows": rows, "Diffs": len(r.Differences())}); err != nil {
+		return fmt.Errorf("verify report html: %w", err)
+	}
+	return nil
+}
+
+var page = template.Must(template.New("verify").Funcs(template.FuncMap{
+	"js": func(v any) string {
+		if v == nil {
+			return "—"
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	},
+	"pct": func(f float64) float64 { return 100 * f },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>v2bridge verify</title>
+<style>body{font-family:sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:0 0 1.5em}
+td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}code{font-size:.9em}
+.different,.missing_in_rest,.missing_in_translation{background:#fde2e1}.within_tolerance{background:#fff6d5}</style></head>
+<body>
+<h1>REST API v2 and its translation, side by side</h1>
+<p>REST: {{.R.REST}}. Started {{.R.Started.Format "2006-01-02 15:04:05 MST"}}, finished {{.R.Finished.Format "15:04:05"}}.
+Sample {{.R.Sample}} objects per kind; numbers within {{printf "%.0f" (pct .R.Tolerance)}}% count as within tolerance.
+<strong>{{.Diffs}} field(s) differ or are missing on one side.</strong></p>
+<h2>Routes</h2>
+<table><tr><th>route</th><th>requests</th><th>equal</th><th>within tolerance</th><th>different</th><th>missing in REST</th><th>missing in translation</th><th>not compared</th><th>REST ms</th><th>translation ms</th><th>NerdGraph round trips</th></tr>
+{{range .R.Routes}}<tr><td>{{.Route}}</td><td>{{.Requests}}</td><td>{{index .Counts "equal"}}</td><td>{{index .Counts "within_tolerance"}}</td><td>{{index .Counts "different"}}</td><td>{{index .Counts "missing_in_rest"}}</td><td>{{index .Counts "missing_in_translation"}}</td><td>{{.Errors}}</td><td>{{printf "%.1f" .RESTMillis}}</td><td>{{printf "%.1f" .TranslationMillis}}</td><td>{{.RoundTrips}}</td></tr>
+{{end}}</table>
+<h2>Requests</h2>
+{{range .Rows}}<h3><code>GET {{.Path}}</code> ({{.Route}})</h3>
+<p>REST {{.RESTStatus}} in {{printf "%.1f" .RESTMillis}} ms; translation {{.TranslationStatus}} in {{printf "%.1f" .TranslationMillis}} ms, {{.RoundTrips}} NerdGraph round trip(s).{{if .Error}} <strong>Not compared: {{.Error}}</strong>{{end}}</p>
+{{if .Shown}}<table><tr><th>field</th><th>verdict</th><th>REST</th><th>translation</th></tr>
+{{range .Shown}}<tr class="{{.Verdict}}"><td><code>{{.Path}}</code></td><td>{{.Verdict}}</td><td><code>{{js .REST}}</code></td><td><code>{{js .Translation}}</code></td></tr>
+{{end}}</table>{{else}}{{if not .Error}}<p>Every field equal.</p>{{end}}{{end}}
+{{end}}
+</body></html>
+`))

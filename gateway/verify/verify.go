@@ -1,0 +1,533 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Verdicts of one field.
+const (
+	Equal        = "equal"
+	WithinTol    = "within_tolerance"
+	Different    = "different"
+	MissingREST  = "missing_in_rest"
+	MissingGraph = "missing_in_translation"
+)
+
+// Side is one end of the comparison: a REST v2 base URL (…/v2 is appended to paths'
+// /v2 prefix as given) reached with Client.
+type Side struct {
+	// Base is scheme://host[:port] plus any prefix before /v2 (no trailing slash),
+	// e.g. https://api.newrelic.com.
+	Base   string
+	Client *http.Client
+	// Header is added to every request (the API key, an account selector); never
+	// written to the report or a log.
+	Header http.Header
+}
+
+// Config is one verify run.
+type Config struct {
+	REST, Translation Side
+	// Sample is how many objects of each kind are compared (default 3).
+	Sample int
+	// Tolerance is the relative difference numbers may have and still count as
+	// within tolerance (default 0.05, compare mode's default).
+	Tolerance float64
+	// PerMinute paces requests to each side (default 500: half REST v2's 1000 per
+	// minute per key, leaving room for the account's other callers).
+	PerMinute int
+	// Progress receives a progress bar while the run goes (nil: none).
+	Progress io.Writer
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Writes adds the write routes, on objects the run creates and removes itself
+	// (WritePlan lists them); WriteApp, when set, is the application a deployment is
+	// recorded on. Stamp names the objects (default: the start time).
+	Writes   bool
+	WriteApp int64
+	Stamp    string
+}
+
+// Field is the verdict of one JSON leaf.
+type Field struct {
+	Path        string `json:"path"`
+	Verdict     string `json:"verdict"`
+	REST        any    `json:"rest,omitempty"`
+	Translation any    `json:"translation,omitempty"`
+}
+
+// Exchange is one request sent to both sides.
+type Exchange struct {
+	Route             string  `json:"route"`
+	Path              string  `json:"path"`
+	RESTStatus        int     `json:"rest_status"`
+	TranslationStatus int     `json:"translation_status"`
+	RESTMillis        float64 `json:"rest_ms"`
+	TranslationMillis float64 `json:"translation_ms"`
+	// RoundTrips are the translation's NerdGraph calls (X-V2bridge-Upstream-Calls).
+	RoundTrips int `json:"nerdgraph_round_trips"`
+	// Error says why the exchange could not be compared (a side failed).
+	Error  string         `json:"error,omitempty"`
+	Counts map[string]int `json:"counts"`
+	// Fields lists every field that is not equal (equal fields are only counted).
+	Fields []Field `json:"fields,omitempty"`
+}
+
+// RouteSummary adds a route's exchanges up.
+type RouteSummary struct {
+	Route             string         `json:"route"`
+	Requests          int            `json:"requests"`
+	Errors            int            `json:"errors"`
+	Counts            map[string]int `json:"counts"`
+	RoundTrips        int            `json:"nerdgraph_round_trips"`
+	RESTMillis        float64        `json:"rest_ms"`
+	TranslationMillis float64        `json:"translation_ms"`
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Started   time.Time      `json:"started"`
+	Finished  time.Time      `json:"finished"`
+	REST      string         `json:"rest"`
+	Sample    int            `json:"sample"`
+	Tolerance float64        `json:"tolerance"`
+	Routes    []RouteSummary `json:"routes"`
+	Exchanges []Exchange     `json:"exchanges"`
+}
+
+// Differences are the fields that are different or missing on one side, over all
+// exchanges, as "route path field: verdict".
+func (r *Report) Differences() []string {
+	var out []string
+	for _, x := range r.Exchanges {
+		for _, f := range x.Fields {
+			if f.Verdict != WithinTol {
+				out = append(out, x.Path+" "+f.Path+": "+f.Verdict)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+type runner struct {
+	cfg   Config
+	rep   *Report
+	last  map[*Side]time.Time
+	gap   time.Duration
+	done  int
+	total int
+}
+
+// Run discovers the sample and compares every read route. It fails only when the REST
+// side's application list cannot be read (nothing to sample); a failing request is an
+// exchange with Error set.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Sample <= 0 {
+		cfg.Sample = 3
+	}
+	if cfg.Tolerance <= 0 {
+		cfg.Tolerance = 0.05
+	}
+	if cfg.PerMinute <= 0 {
+		cfg.PerMinute = 500
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	for _, s := range []*Side{&cfg.REST, &cfg.Translation} {
+		if s.Client == nil {
+			s.Client = &http.Client{Timeout: 60 * time.Second}
+		}
+	}
+	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
+		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute)}
+	if err := r.discoverAndCompare(ctx); err != nil {
+		return nil, err
+	}
+	if cfg.Writes {
+		r.total += 5
+		if cfg.WriteApp != 0 {
+			r.total++
+		}
+		r.writes(ctx)
+	}
+	r.rep.Finished = cfg.Now()
+	r.rep.Routes = summarize(r.rep.Exchanges)
+	if cfg.Progress != nil {
+		fmt.Fprintln(cfg.Progress)
+	}
+	return r.rep, nil
+}
+
+// request is one read of the plan. Metric data is not compared: its values depend on
+// the second each side is asked, so a comparison would report time, not translation.
+type request struct{ route, path string }
+
+func (r *runner) discoverAndCompare(ctx context.Context) error {
+	n := r.cfg.Sample
+	stage1 := []request{
+		{"applications.list", "/v2/applications.json"},
+		{"key_transactions.list", "/v2/key_transactions.json"},
+		{"browser_applications.list", "/v2/browser_applications.json"},
+		{"mobile_applications.list", "/v2/mobile_applications.json"},
+		{"alerts_policies.list", "/v2/alerts_policies.json"},
+		{"alerts_violations.list", "/v2/alerts_violations.json"},
+		{"alerts_incidents.list", "/v2/alerts_incidents.json"},
+	}
+	r.total = len(stage1)
+	bodies := map[string][]byte{}
+	for _, q := range stage1 {
+		bodies[q.route] = r.exchange(ctx, q)
+	}
+	if bodies["applications.list"] == nil {
+		return errors.New("verify: the REST side did not list applications; check the key and the REST URL")
+	}
+	apps := ids(bodies["applications.list"], "applications", n)
+	var stage2 []request
+	for _, id := range apps {
+		a := "/v2/applications/" + id
+		stage2 = append(stage2, request{"applications.show", a + ".json"}, request{"application_hosts.list", a + "/hosts.json"},
+			request{"application_instances.list", a + "/instances.json"}, request{"deployments.list", a + "/deployments.json"},
+			request{"applications.metrics", a + "/metrics.json"},
+			request{"alerts_entity_conditions.list", "/v2/alerts_entity_conditions/" + id + ".json?entity_type=Application"})
+	}
+	for _, id := range ids(bodies["key_transactions.list"], "key_transactions", n) {
+		stage2 = append(stage2, request{"key_transactions.show", "/v2/key_transactions/" + id + ".json"})
+	}
+	for _, id := range ids(bodies["mobile_applications.list"], "mobile_applications", n) {
+		stage2 = append(stage2, request{"mobile_applications.show", "/v2/mobile_applications/" + id + ".json"})
+	}
+	for _, id := range ids(bodies["alerts_policies.list"], "policies", n) {
+		stage2 = append(stage2, request{"alerts_conditions.list", "/v2/alerts_conditions.json?policy_id=" + id},
+			request{"alerts_nrql_conditions.list", "/v2/alerts_nrql_conditions.json?policy_id=" + id},
+			request{"alerts_synthetics_conditions.list", "/v2/alerts_synthetics_conditions.json?policy_id=" + id})
+	}
+	r.total += len(stage2)
+	var stage3 []request
+	for _, q := range stage2 {
+		b := r.exchange(ctx, q)
+		switch q.route {
+		case "application_hosts.list":
+			for _, id := range ids(b, "application_hosts", 1) {
+				stage3 = append(stage3, request{"application_hosts.show", strings.TrimSuffix(q.path, ".json") + "/" + id + ".json"})
+			}
+		case "application_instances.list":
+			for _, id := range ids(b, "application_instances", 1) {
+				stage3 = append(stage3, request{"application_instances.show", strings.TrimSuffix(q.path, ".json") + "/" + id + ".json"})
+			}
+		}
+	}
+	r.total += len(stage3)
+	for _, q := range stage3 {
+		r.exchange(ctx, q)
+	}
+	return nil
+}
+
+// ids are the first n ids of the objects under key.
+func ids(body []byte, key string, n int) []string {
+	var doc map[string]json.RawMessage
+	var objs []map[string]any
+	if json.Unmarshal(body, &doc) != nil || json.Unmarshal(doc[key], &objs) != nil {
+		return nil
+	}
+	var out []string
+	for _, o := range objs {
+		if len(out) == n {
+			break
+		}
+		if id, ok := o["id"].(float64); ok {
+			out = append(out, strconv.FormatInt(int64(id), 10))
+		}
+	}
+	return out
+}
+
+// answer is one side's reply.
+type answer struct {
+	status     int
+	body       []byte
+	took       time.Duration
+	roundTrips int
+	err        error
+}
+
+func (r *runner) pace(ctx context.Context, s *Side) {
+	if wait := r.gap - time.Since(r.last[s]); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	r.last[s] = time.Now()
+}
+
+func (r *runner) call(ctx context.Context, s *Side, path string) answer {
+	for attempt := 0; ; attempt++ {
+		r.pace(ctx, s)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.Base+path, nil)
+		if err != nil {
+			return answer{err: err}
+		}
+		for k, v := range s.Header {
+			req.Header[k] = v
+		}
+		start := time.Now()
+		resp, err := s.Client.Do(req)
+		if err != nil {
+			return answer{err: redact(err)}
+		}
+		body, err := readAll(resp.Body)
+		_ = resp.Body.Close()
+		a := answer{status: resp.StatusCode, body: body, took: time.Since(start), err: err}
+		a.roundTrips, _ = strconv.Atoi(resp.Header.Get("X-V2bridge-Upstream-Calls"))
+		if resp.StatusCode == http.StatusTooManyRequests && attempt < 2 {
+			// Respect the side's rate limit: wait as told (at most a minute), then retry.
+			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			t := time.NewTimer(time.Duration(min(max(secs, 1), 60)) * time.Second)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return a
+			case <-t.C:
+			}
+			continue
+		}
+		return a
+	}
+}
+
+// maxBody bounds an answer read for comparison.
+const maxBody = 32 << 20
+
+// readAll reads an answer, refusing (not truncating) one larger than maxBody.
+func readAll(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxBody+1))
+	if err == nil && len(b) > maxBody {
+		return nil, fmt.Errorf("answer larger than %d MiB, not compared", maxBody>>20)
+	}
+	return b, err
+}
+
+// redact keeps a transport error's kind without the URL's query.
+func redact(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
+}
+
+// exchange sends q to both sides, records the comparison and returns REST's body.
+func (r *runner) exchange(ctx context.Context, q request) []byte {
+	rest := r.call(ctx, &r.cfg.REST, q.path)
+	tr := r.call(ctx, &r.cfg.Translation, q.path)
+	x := Exchange{Route: q.route, Path: q.path, RESTStatus: rest.status, TranslationStatus: tr.status,
+		RESTMillis: ms(rest.took), TranslationMillis: ms(tr.took), RoundTrips: tr.roundTrips, Counts: map[string]int{}}
+	switch {
+	case rest.err != nil:
+		x.Error = "REST side: " + rest.err.Error()
+	case tr.err != nil:
+		x.Error = "translation side: " + tr.err.Error()
+	case rest.status >= 500 || rest.status == http.StatusTooManyRequests:
+		x.Error = "REST side answered " + strconv.Itoa(rest.status)
+	case tr.status >= 500 || tr.status == http.StatusTooManyRequests:
+		x.Error = "translation side answered " + strconv.Itoa(tr.status)
+	default:
+		if rest.status != tr.status {
+			x.Fields = append(x.Fields, Field{Path: "$status", Verdict: Different, REST: rest.status, Translation: tr.status})
+			x.Counts[Different]++
+		}
+		var a, b any
+		if json.Unmarshal(rest.body, &a) != nil || json.Unmarshal(tr.body, &b) != nil {
+			x.Error = "a side's body is not JSON"
+			break
+		}
+		compareValue("$", a, b, r.cfg.Tolerance, &x)
+	}
+	r.rep.Exchanges = append(r.rep.Exchanges, x)
+	r.done++
+	r.progress(q.path)
+	if rest.err != nil || rest.status != http.StatusOK {
+		return nil
+	}
+	return rest.body
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
+
+func (r *runner) progress(path string) {
+	if r.cfg.Progress == nil {
+		return
+	}
+	const width = 30
+	filled := width * r.done / max(r.total, 1)
+	fmt.Fprintf(r.cfg.Progress, "\r[%s%s] %d/%d %-60.60s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), r.done, r.total, path)
+}
+
+// compareValue walks both values: objects by key, arrays of objects by their id (else
+// by index), leaves by value with the numeric tolerance.
+func compareValue(path string, a, b any, tol float64, x *Exchange) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			av, ina := am[k]
+			bv, inb := bm[k]
+			p := path + "." + k
+			switch {
+			case !ina:
+				x.add(Field{Path: p, Verdict: MissingREST, Translation: bv})
+			case !inb:
+				x.add(Field{Path: p, Verdict: MissingGraph, REST: av})
+			default:
+				compareValue(p, av, bv, tol, x)
+			}
+		}
+		return
+	}
+	as, aok := a.([]any)
+	bs, bok := b.([]any)
+	if aok && bok {
+		ak, bk := byID(as), byID(bs)
+		if ak != nil && bk != nil {
+			keys := map[string]bool{}
+			for k := range ak {
+				keys[k] = true
+			}
+			for k := range bk {
+				keys[k] = true
+			}
+			sorted := make([]string, 0, len(keys))
+			for k := range keys {
+				sorted = append(sorted, k)
+			}
+			sort.Strings(sorted)
+			for _, k := range sorted {
+				av, ina := ak[k]
+				bv, inb := bk[k]
+				p := path + "[id=" + k + "]"
+				switch {
+				case !ina:
+					x.add(Field{Path: p, Verdict: MissingREST, Translation: bv})
+				case !inb:
+					x.add(Field{Path: p, Verdict: MissingGraph, REST: av})
+				default:
+					compareValue(p, av, bv, tol, x)
+				}
+			}
+			return
+		}
+		for i := 0; i < max(len(as), len(bs)); i++ {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			switch {
+			case i >= len(as):
+				x.add(Field{Path: p, Verdict: MissingREST, Translation: bs[i]})
+			case i >= len(bs):
+				x.add(Field{Path: p, Verdict: MissingGraph, REST: as[i]})
+			default:
+				compareValue(p, as[i], bs[i], tol, x)
+			}
+		}
+		return
+	}
+	af, aNum := a.(float64)
+	bf, bNum := b.(float64)
+	switch {
+	case aNum && bNum && af == bf:
+		x.Counts[Equal]++
+	case aNum && bNum && math.Abs(af-bf) <= tol*math.Max(math.Abs(af), math.Abs(bf)):
+		x.add(Field{Path: path, Verdict: WithinTol, REST: a, Translation: b})
+	case leafEqual(a, b):
+		x.Counts[Equal]++
+	default:
+		x.add(Field{Path: path, Verdict: Different, REST: a, Translation: b})
+	}
+}
+
+func (x *Exchange) add(f Field) {
+	x.Counts[f.Verdict]++
+	x.Fields = append(x.Fields, f)
+}
+
+func leafEqual(a, b any) bool {
+	ab, _ := json.Marshal(a)
+	bb, _ := json.Marshal(b)
+	return bytes.Equal(ab, bb)
+}
+
+// byID indexes an array of objects that all have an id (nil otherwise).
+func byID(xs []any) map[string]any {
+	if len(xs) == 0 {
+		return map[string]any{}
+	}
+	out := map[string]any{}
+	for _, v := range xs {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		id, ok := m["id"]
+		if !ok {
+			return nil
+		}
+		b, _ := json.Marshal(id)
+		out[string(b)] = v
+	}
+	return out
+}
+
+func summarize(xs []Exchange) []RouteSummary {
+	by := map[string]*RouteSummary{}
+	var order []string
+	for _, x := range xs {
+		s := by[x.Route]
+		if s == nil {
+			s = &RouteSummary{Route: x.Route, Counts: map[string]int{}}
+			by[x.Route] = s
+			order = append(order, x.Route)
+		}
+		s.Requests++
+		if x.Error != "" {
+			s.Errors++
+		}
+		for k, v := range x.Counts {
+			s.Counts[k] += v
+		}
+		s.RoundTrips += x.RoundTrips
+		s.RESTMillis += x.RESTMillis
+		s.TranslationMillis += x.TranslationMillis
+	}
+	out := make([]RouteSummary, 0, len(order))
+	for _, r := range order {
+		out = append(out, *by[r])
+	}
+	return out
+}
