@@ -39,8 +39,10 @@ type Usage struct {
 	Account   int64     `json:"account,omitempty"` // the account of the row's last call
 	Explain   string    `json:"explain,omitempty"` // /v2bridge/explain of a sample request of the route
 
-	// calls is this row's v2bridge_v2_calls_total series for its Mode and Fidelity.
-	calls prometheus.Counter
+	// calls is this row's v2bridge_v2_calls_total series for its Mode and Fidelity,
+	// and counted what this process added to it (Count also holds restored calls).
+	calls   prometheus.Counter
+	counted int64
 }
 
 type usageKey struct{ caller, agent, route string }
@@ -55,13 +57,30 @@ const (
 // everything beyond its bounds.
 const otherBucket = "other"
 
-// usageBook records v2 calls per caller and route. It holds at most maxCallers callers
-// and maxAgents User-Agent products (the first seen keep their rows; later ones count
-// as "other"), so neither the report nor v2bridge_v2_calls_total grows without bound.
+// usageBook records v2 calls per caller and route. It keeps its own rows for the top
+// maxCallers callers by calls and for maxAgents User-Agent products (the first seen);
+// the rest count as "other", so neither the report nor v2bridge_v2_calls_total grows
+// without bound.
+//
+// Top by calls, in bounded memory: callers beyond the bound are counted in candidates,
+// a table of at most maxCallers entries kept with the Space-Saving rule (a new caller
+// in a full table takes the place of its smallest entry and starts from that count,
+// which is its possible error: Metwally, Agrawal and El Abbadi, "Efficient Computation
+// of Frequent and Top-k Elements in Data Streams", ICDT 2005). A candidate whose
+// guaranteed count (count less error: calls it surely made) passes the smallest
+// caller's takes its place, so one-off callers never push out a busy one: the smaller caller's rows and series fold into "other"
+// (their calls are kept there) and it becomes a candidate. Only keys NerdGraph
+// accepted reach the book (authguard.go), so a flood of made-up keys moves nothing.
+// candidate is a Space-Saving entry: n calls counted, of which at most err may be
+// another caller's.
+type candidate struct{ n, err int64 }
+
 type usageBook struct {
 	mu         sync.Mutex
 	rows       map[usageKey]*Usage
-	callers    map[string]struct{}
+	callers    map[string]int64     // callers with rows of their own → their calls
+	candidates map[string]candidate // callers counted under "other" (Space-Saving)
+	minCaller  int64                // a lower bound of the smallest count in callers
 	agents     map[string]struct{}
 	maxCallers int
 	maxAgents  int
@@ -76,8 +95,8 @@ func newUsageBook(m *Metrics, maxCallers, maxAgents int) *usageBook {
 	if maxAgents <= 0 {
 		maxAgents = DefaultReportMaxAgents
 	}
-	return &usageBook{rows: map[usageKey]*Usage{}, callers: map[string]struct{}{}, agents: map[string]struct{}{},
-		maxCallers: maxCallers, maxAgents: maxAgents, calls: m.calls}
+	return &usageBook{rows: map[usageKey]*Usage{}, callers: map[string]int64{}, candidates: map[string]candidate{},
+		agents: map[string]struct{}{}, maxCallers: maxCallers, maxAgents: maxAgents, calls: m.calls}
 }
 
 // productToken is the product of a User-Agent, reduced to the characters of an HTTP
@@ -121,6 +140,81 @@ func bucket(set map[string]struct{}, limit int, v string) string {
 	return v
 }
 
+// caller returns the caller a call of c is counted under (c or otherBucket) and
+// counts it, promoting c over the smallest caller when its count passes it. The
+// caller holds b.mu.
+func (b *usageBook) caller(c string) string {
+	if n, ok := b.callers[c]; ok {
+		b.callers[c] = n + 1
+		return c
+	}
+	if len(b.callers) < b.maxCallers {
+		b.callers[c] = 1
+		return c
+	}
+	e, ok := b.candidates[c]
+	if !ok && len(b.candidates) >= b.maxCallers {
+		low, lowN := "", int64(-1)
+		for k, v := range b.candidates {
+			if lowN < 0 || v.n < lowN || (v.n == lowN && k < low) {
+				low, lowN = k, v.n
+			}
+		}
+		delete(b.candidates, low)
+		e = candidate{n: lowN, err: lowN}
+	}
+	e.n++
+	b.candidates[c] = e
+	n := e.n - e.err // calls c surely made since it was counted here
+	if n <= b.minCaller {
+		return otherBucket
+	}
+	low, lowN := "", int64(-1)
+	for k, v := range b.callers {
+		if lowN < 0 || v < lowN || (v == lowN && k < low) {
+			low, lowN = k, v
+		}
+	}
+	if b.minCaller = lowN; n <= lowN {
+		return otherBucket
+	}
+	b.demote(low)
+	delete(b.candidates, c)
+	b.candidates[low] = candidate{n: lowN}
+	b.callers[c] = n
+	b.minCaller = 0 // recomputed on the next candidate
+	return c
+}
+
+// demote folds caller c's rows into "other": counts, errors and the calls of its
+// v2bridge_v2_calls_total series (which is deleted). The caller holds b.mu.
+func (b *usageBook) demote(c string) {
+	delete(b.callers, c)
+	for k, u := range b.rows {
+		if k.caller != c {
+			continue
+		}
+		delete(b.rows, k)
+		ok := usageKey{otherBucket, k.agent, k.route}
+		o := b.rows[ok]
+		if o == nil {
+			o = &Usage{Caller: otherBucket, Agent: k.agent, Route: k.route, Mode: u.Mode, Fidelity: u.Fidelity}
+			b.rows[ok] = o
+		}
+		if o.calls == nil {
+			o.calls = b.calls.WithLabelValues(k.route, otherBucket, o.Mode, o.Fidelity)
+		}
+		o.Count += u.Count
+		o.Errors += u.Errors
+		if u.LastSeen.After(o.LastSeen) {
+			o.LastSeen, o.Account = u.LastSeen, u.Account
+		}
+		o.calls.Add(float64(u.counted))
+		o.counted += u.counted
+	}
+	b.calls.DeletePartialMatch(prometheus.Labels{"caller": c})
+}
+
 func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 	if st == nil || st.callerHash == "" || st.route == "" {
 		return
@@ -130,7 +224,7 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 		mode = string(ModeTranslate)
 	}
 	b.mu.Lock()
-	k := usageKey{bucket(b.callers, b.maxCallers, st.callerHash), bucket(b.agents, b.maxAgents, productToken(ua)), st.route}
+	k := usageKey{b.caller(st.callerHash), bucket(b.agents, b.maxAgents, productToken(ua)), st.route}
 	u := b.rows[k]
 	if u == nil {
 		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
@@ -144,6 +238,7 @@ func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
 		u.Account = st.account
 	}
 	u.Count++
+	u.counted++
 	if status >= 400 {
 		u.Errors++
 	}
@@ -178,6 +273,20 @@ func (b *usageBook) snapshot() []Usage {
 	return out
 }
 
+// restored counts n saved calls of caller c and returns the caller its row goes under:
+// the first maxCallers callers of the saved state keep theirs (the state was saved
+// bounded), later ones are "other". The caller holds b.mu.
+func (b *usageBook) restored(c string, n int64) string {
+	if c == otherBucket {
+		return c
+	}
+	if _, ok := b.callers[c]; ok || len(b.callers) < b.maxCallers {
+		b.callers[c] += n
+		return c
+	}
+	return otherBucket
+}
+
 // load restores counts saved by save.
 func (b *usageBook) load(path string) error {
 	data, err := os.ReadFile(path)
@@ -195,7 +304,7 @@ func (b *usageBook) load(path string) error {
 	defer b.mu.Unlock()
 	for _, u := range rows {
 		u := u
-		u.Caller, u.Agent = bucket(b.callers, b.maxCallers, u.Caller), bucket(b.agents, b.maxAgents, u.Agent)
+		u.Caller, u.Agent = b.restored(u.Caller, u.Count), bucket(b.agents, b.maxAgents, u.Agent)
 		k := usageKey{u.Caller, u.Agent, u.Route}
 		if have := b.rows[k]; have != nil {
 			have.Count += u.Count

@@ -308,6 +308,9 @@ type Instance struct {
 	InstanceName string `yaml:"instanceName"`
 	// Environment are the agent's environment attributes (environmentAttributes).
 	Environment map[string]string `yaml:"environment"`
+	// ReportingSince is when the instance started reporting (zero: always; generated
+	// accounts only).
+	ReportingSince time.Time `yaml:"-"`
 }
 
 // BrowserApplication is a browser application injected by an APM agent (entity

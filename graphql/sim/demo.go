@@ -28,7 +28,7 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 				ApdexT:    a.ApdexTarget,
 			}
 			for _, in := range a.Instances {
-				app.Instances = append(app.Instances, timeslice.Instance{ID: in.ID, Host: in.Host})
+				app.Instances = append(app.Instances, timeslice.Instance{ID: in.ID, Host: in.Host, Since: in.ReportingSince})
 			}
 			apps = append(apps, app)
 		}

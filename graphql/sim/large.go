@@ -33,6 +33,10 @@ type LargeAccount struct {
 	Browsers, KeyTransactions bool
 	// Mobile reporting mobile applications.
 	Mobile int
+	// ReportingFor is how long the instances have reported, back from the simulator's
+	// now (zero: always). A short one keeps a query over thousands of instances cheap
+	// (no rows are generated before it) without changing what is counted.
+	ReportingFor time.Duration
 }
 
 // LargeAppID is the id of the i-th application (0-based) of the large account.
@@ -71,7 +75,11 @@ func WithLargeAccount(l LargeAccount) Option {
 					Name: fmt.Sprintf("large-kt-%04d", i), AppID: app.ID, MetricName: "WebTransaction/Controller/orders/show", ApdexTarget: 0.5})
 			}
 			for k := 0; k < l.InstancesPerApp; k++ {
-				app.Instances = append(app.Instances, Instance{ID: l.LargeInstanceID(i, k), Host: fmt.Sprintf("large-%04d-%05d", i, k/2)})
+				in := Instance{ID: l.LargeInstanceID(i, k), Host: fmt.Sprintf("large-%04d-%05d", i, k/2)}
+				if l.ReportingFor > 0 {
+					in.ReportingSince = s.now().Add(-l.ReportingFor)
+				}
+				app.Instances = append(app.Instances, in)
 			}
 			acct.APMApplications = append(acct.APMApplications, app)
 		}

@@ -125,7 +125,7 @@ type capsApps struct {
 // 500 instances each is 5500 facets: every application's links list all its instances
 // and hosts, on the plain list and on the filter[host] list, without a degraded signal.
 func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
-	e := newCapsEnv(t, sim.LargeAccount{Apps: 11, InstancesPerApp: 500})
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 11, InstancesPerApp: 500, ReportingFor: 2 * time.Minute})
 	r := e.get(t, "/v2/applications.json", keyLarge)
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
@@ -166,7 +166,7 @@ func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 // instances list and the hosts list answer with the 5000 NRDB kept and say so
 // (X-V2bridge-Degraded, v2bridge_degraded_total).
 func TestCapsOneApplicationBeyondFacetLimitIsDeclared(t *testing.T) {
-	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: 5004})
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: 5004, ReportingFor: 2 * time.Minute})
 	id := e.large.LargeAppID(0)
 	cases := []struct {
 		url, route string

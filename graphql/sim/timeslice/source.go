@@ -26,6 +26,9 @@ type App struct {
 type Instance struct {
 	ID   int64
 	Host string
+	// Since is when the instance started reporting (zero: always): it has no rows
+	// before it, and none are generated.
+	Since time.Time
 }
 
 // Source serves Metric rows for a fixed set of reporting applications.
@@ -127,7 +130,14 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 				if Scoped(name) {
 					scopes = app.scopes
 				}
-				for m := start; m.Before(sc.End); m = m.Add(time.Minute) {
+				first := start
+				if inst.Since.After(first) {
+					first = inst.Since.Truncate(time.Minute)
+					if first.Before(inst.Since) {
+						first = first.Add(time.Minute)
+					}
+				}
+				for m := first; m.Before(sc.End); m = m.Add(time.Minute) {
 					*r = row{app: app, inst: inst, name: name, minute: m,
 						ts: s.gen.Timeslice(app.AppID, inst.ID, name, m, app.ApdexT)}
 					if !fn(r) {

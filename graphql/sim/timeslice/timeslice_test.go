@@ -48,9 +48,9 @@ func TestGeneratorDeterministicAndConsistent(t *testing.T) {
 func TestNRQLOverSource(t *testing.T) {
 	g := Generator{Seed: 3}
 	apps := []App{
-		{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{1, "h1"}, {2, "h2"}}},
-		{AccountID: 1, AppID: 11, AppName: "b", GUID: "g11", ApdexT: 0.5, Instances: []Instance{{3, "h1"}}},
-		{AccountID: 2, AppID: 20, AppName: "c", GUID: "g20", ApdexT: 0.5, Instances: []Instance{{4, "h9"}}},
+		{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{ID: 1, Host: "h1"}, {ID: 2, Host: "h2"}}},
+		{AccountID: 1, AppID: 11, AppName: "b", GUID: "g11", ApdexT: 0.5, Instances: []Instance{{ID: 3, Host: "h1"}}},
+		{AccountID: 2, AppID: 20, AppName: "c", GUID: "g20", ApdexT: 0.5, Instances: []Instance{{ID: 4, Host: "h9"}}},
 	}
 	r := nrdb.NewRunner(NewSource(g, apps))
 	want := 0.0
@@ -83,7 +83,7 @@ func BenchmarkInventoryQuery(b *testing.B) {
 	var apps []App
 	for i := 0; i < 260; i++ {
 		apps = append(apps, App{AccountID: 1, AppID: int64(1000 + i), GUID: "g", ApdexT: 0.5,
-			Instances: []Instance{{int64(2*i + 1), "h"}, {int64(2*i + 2), "k"}}})
+			Instances: []Instance{{ID: int64(2*i + 1), Host: "h"}, {ID: int64(2*i + 2), Host: "k"}}})
 	}
 	r := nrdb.NewRunner(NewSource(Generator{Seed: 1}, apps))
 	q := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all') FACET appId, host, realAgentId SINCE 10 minutes ago LIMIT MAX"
@@ -99,7 +99,7 @@ func BenchmarkInventoryQuery(b *testing.B) {
 // unscoped row; roll-ups and transactions have none; realAgentId is a string.
 func TestScopedCopies(t *testing.T) {
 	g := Generator{Seed: 3}
-	apps := []App{{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{1, "h1"}, {2, "h2"}}}}
+	apps := []App{{AccountID: 1, AppID: 10, AppName: "a", GUID: "g10", ApdexT: 0.5, Instances: []Instance{{ID: 1, Host: "h1"}, {ID: 2, Host: "h2"}}}}
 	r := nrdb.NewRunner(NewSource(g, apps))
 	run := func(q string) map[string]any {
 		t.Helper()
