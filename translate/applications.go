@@ -510,7 +510,7 @@ type inventoryRow struct {
 // rows there were (5000: the facets may have been cut, translate/caps.go).
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
 	var rows []inventoryRow
-	if err := json.Unmarshal(results, &rows); err != nil {
+	if err := ng.UnmarshalJSON(results, &rows); err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
 		return map[int64]*appInventory{}, 0
 	}
@@ -522,7 +522,7 @@ func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawM
 	rows := make([]inventoryRow, 0, len(results))
 	for _, r := range results {
 		var row inventoryRow
-		if r == nil || json.Unmarshal(*r, &row) != nil {
+		if r == nil || ng.UnmarshalJSON(*r, &row) != nil {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
 			continue
 		}
