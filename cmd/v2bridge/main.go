@@ -125,12 +125,12 @@ func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
 }
 
 // newSimulator builds the simulator over the embedded demo data.
-func newSimulator() (*sim.Server, error) {
+func newSimulator(opts ...sim.Option) (*sim.Server, error) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return nil, fmt.Errorf("demo data: %w", err)
 	}
-	return sim.NewDemo(data)
+	return sim.NewDemo(data, opts...)
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -306,6 +306,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:4000", "simulator listen address")
+	scale := fs.String("scale", "", "add a generated large account, e.g. apps=50000,hosts=3,names=5000 (account "+fmt.Sprint(sim.ScaleAccountID)+", key "+sim.ScaleKey+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -313,7 +314,15 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	s, err := newSimulator()
+	var simOpts []sim.Option
+	if *scale != "" {
+		l, err := sim.ParseScale(*scale)
+		if err != nil {
+			return err
+		}
+		simOpts = append(simOpts, sim.WithLargeAccount(l))
+	}
+	s, err := newSimulator(simOpts...)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
 )
 
 // LargeAccount describes an account big enough to exceed the limits NRDB applies
@@ -33,7 +34,14 @@ type LargeAccount struct {
 	Browsers, KeyTransactions bool
 	// Mobile reporting mobile applications.
 	Mobile int
+	// MetricNames, when positive, gives the first application that many metric names
+	// (LargeMetricName) besides the generator's defaults; the others keep the defaults.
+	MetricNames int
 }
+
+// LargeMetricName is the i-th extra metric name of the first application (an unscoped
+// name, so it has no per-transaction copies).
+func LargeMetricName(i int) string { return fmt.Sprintf("Scale/Metric/%05d", i) }
 
 // LargeAppID is the id of the i-th application (0-based) of the large account.
 func (l LargeAccount) LargeAppID(i int) int { return 1_500_000_000 + l.ID%1000*10_000 + i }
@@ -69,6 +77,12 @@ func WithLargeAccount(l LargeAccount) Option {
 			if l.KeyTransactions {
 				acct.KeyTransactions = append(acct.KeyTransactions, KeyTransaction{ID: l.ID%1000*10_000 + i + 1,
 					Name: fmt.Sprintf("large-kt-%04d", i), AppID: app.ID, MetricName: "WebTransaction/Controller/orders/show", ApdexTarget: 0.5})
+			}
+			if i == 0 && l.MetricNames > 0 {
+				app.MetricNames = timeslice.DefaultNames()
+				for n := 0; n < l.MetricNames; n++ {
+					app.MetricNames = append(app.MetricNames, LargeMetricName(n))
+				}
 			}
 			for k := 0; k < l.InstancesPerApp; k++ {
 				app.Instances = append(app.Instances, Instance{ID: l.LargeInstanceID(i, k), Host: fmt.Sprintf("large-%04d-%05d", i, k/2)})
