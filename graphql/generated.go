@@ -39629,11 +39629,12 @@ func (v *__AppHostsInput) GetInstances() string { return v.Instances }
 
 // __AppListInput is used internally by genqlient
 type __AppListInput struct {
-	Query        string  `json:"query"`
-	Cursor       *string `json:"cursor"`
-	BrowserQuery string  `json:"browserQuery"`
-	AccountId    int     `json:"accountId"`
-	Inventory    string  `json:"inventory"`
+	Query         string  `json:"query"`
+	Cursor        *string `json:"cursor"`
+	BrowserQuery  string  `json:"browserQuery"`
+	AccountId     int     `json:"accountId"`
+	Inventory     string  `json:"inventory"`
+	WithInventory bool    `json:"withInventory"`
 }
 
 // GetQuery returns __AppListInput.Query, and is useful for accessing the field via an interface.
@@ -39650,6 +39651,9 @@ func (v *__AppListInput) GetAccountId() int { return v.AccountId }
 
 // GetInventory returns __AppListInput.Inventory, and is useful for accessing the field via an interface.
 func (v *__AppListInput) GetInventory() string { return v.Inventory }
+
+// GetWithInventory returns __AppListInput.WithInventory, and is useful for accessing the field via an interface.
+func (v *__AppListInput) GetWithInventory() bool { return v.WithInventory }
 
 // __AppSearchPageInput is used internally by genqlient
 type __AppSearchPageInput struct {
@@ -40382,7 +40386,7 @@ func AppHosts(
 
 // The query executed by AppList.
 const AppList_Operation = `
-query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accountId: Int!, $inventory: Nrql!) {
+query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accountId: Int!, $inventory: Nrql!, $withInventory: Boolean!) {
 	actor {
 		entitySearch(query: $query) {
 			count
@@ -40403,7 +40407,7 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				}
 			}
 		}
-		account(id: $accountId) {
+		account(id: $accountId) @include(if: $withInventory) {
 			inventory: nrql(query: $inventory, timeout: 30) {
 				results
 			}
@@ -40458,16 +40462,18 @@ func AppList(
 	browserQuery string,
 	accountId int,
 	inventory string,
+	withInventory bool,
 ) (data_ *AppListResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "AppList",
 		Query:  AppList_Operation,
 		Variables: &__AppListInput{
-			Query:        query,
-			Cursor:       cursor,
-			BrowserQuery: browserQuery,
-			AccountId:    accountId,
-			Inventory:    inventory,
+			Query:         query,
+			Cursor:        cursor,
+			BrowserQuery:  browserQuery,
+			AccountId:     accountId,
+			Inventory:     inventory,
+			WithInventory: withInventory,
 		},
 	}
 

@@ -37,6 +37,9 @@ type LargeAccount struct {
 	// MetricNames, when positive, gives the first application that many metric names
 	// (LargeMetricName) besides the generator's defaults; the others keep the defaults.
 	MetricNames int
+	// Teams, when positive, appends "-team%03d" (i mod Teams) to application i's name,
+	// so a name filter can match a known share of the account (Apps/Teams each).
+	Teams int
 }
 
 // LargeMetricName is the i-th extra metric name of the first application (an unscoped
@@ -45,6 +48,14 @@ func LargeMetricName(i int) string { return fmt.Sprintf("Scale/Metric/%05d", i) 
 
 // LargeAppID is the id of the i-th application (0-based) of the large account.
 func (l LargeAccount) LargeAppID(i int) int { return 1_500_000_000 + l.ID%1000*10_000 + i }
+
+// LargeAppName is the name of the i-th application (0-based).
+func (l LargeAccount) LargeAppName(i int) string {
+	if l.Teams > 0 {
+		return fmt.Sprintf("large-app-%04d-team%03d", i, i%l.Teams)
+	}
+	return fmt.Sprintf("large-app-%04d", i)
+}
 
 // LargeInstanceID is the id of instance k of the i-th application.
 func (l LargeAccount) LargeInstanceID(i, k int) int64 {
@@ -69,7 +80,7 @@ func WithLargeAccount(l LargeAccount) Option {
 				Name: fmt.Sprintf("Large policy %04d", p), IncidentPreference: pref})
 		}
 		for i := 0; i < l.Apps; i++ {
-			app := APMApplication{ID: l.LargeAppID(i), Name: fmt.Sprintf("large-app-%04d", i), Language: "java",
+			app := APMApplication{ID: l.LargeAppID(i), Name: l.LargeAppName(i), Language: "java",
 				Reporting: true, AlertSeverity: "NOT_ALERTING", ApdexTarget: 0.5}
 			if l.Browsers {
 				app.Browser = &BrowserApplication{ID: l.LargeAppID(i) + 100_000_000, ApdexTarget: 2, Loader: "SPA"}

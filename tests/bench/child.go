@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
@@ -90,6 +91,8 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 	switch kind {
 	case "gateway", "gateway-cached":
 		h = newGateway(upstream, kind == "gateway-cached")
+	case "gateway-scale":
+		h = newGatewayWith(upstream, false, 10*time.Minute)
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {
