@@ -84,7 +84,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "split each measurement into this many rounds taking the servers in turn")
 	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
 	scale := flag.String("scale", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the scale scenarios' accounts (sim.ParseScale specs separated by ';'; empty: none)")
-	scaleN := flag.Int("scale-n", 10, "requests per scale scenario after the first")
+	scaleN := flag.Int("scale-n", 20, "requests per scale scenario after the first")
 	curve := flag.String("curve", "1,10,50,200", "the load curve's connection counts for show and metric data (empty: none)")
 	curveD := flag.Duration("curve-d", 2*time.Second, "measured duration per point of the load curve and server")
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
