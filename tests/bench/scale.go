@@ -44,8 +44,8 @@ type scaleResult struct {
 	Status   int    `json:"status"`
 	// ColdCalls is the first request's NerdGraph round trips (no cursor cached), Calls
 	// the following requests' (what a client paging with the Link header pays).
-	ColdCalls int64   `json:"cold_round_trips"`
-	Calls     int64   `json:"round_trips"`
+	ColdCalls int64 `json:"cold_round_trips"`
+	Calls     int64 `json:"round_trips"`
 	// ColdCPUus is the gateway's CPU for the first request alone; CPUus is per request
 	// of the following ones (answered from the list cache where Calls is 0: a filtered
 	// list and the metric names are kept for a minute).
