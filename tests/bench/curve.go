@@ -43,7 +43,7 @@ func runCurve(gw, rp *child, gql map[string][]byte, scenarios []scenario, points
 			sc   scenario
 		}{
 			{"gateway", gw.url, sc},
-			{"ReverseProxy", rp.url, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql[sc.Op])}},
+			{"ReverseProxy", rp.url, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql[sc.Name])}},
 		}
 		for _, c := range points {
 			for _, srv := range servers {

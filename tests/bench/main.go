@@ -175,6 +175,8 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		{Name: "applications list page 1", Method: "GET", Path: "/v2/applications.json", Op: "AppList"},
 		{Name: "metric data 3 names x 30 slices", Method: "GET", Op: "MetricData",
 			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
+		{Name: "metric data 10 names x 180 slices", Method: "GET", Op: "MetricData",
+			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&names[]=OtherTransaction/all&names[]=EndUser&names[]=WebTransactionTotalTime&names[]=Database/allWeb&names[]=External/allWeb&names[]=Memory/Physical&names[]=CPU/User%20Time&period=60&from=2026-11-20T09:00:00Z&to=2026-11-20T12:00:00Z"},
 		{Name: "deployment create", Method: "POST", Path: "/v2/applications/314221522/deployments.json", Op: "DeploymentCreateEvent",
 			Body: `{"deployment":{"revision":"bench"}}`},
 		{Name: "application show from cache", Method: "GET", Path: "/v2/applications/314221522.json", Op: "AppShow", Cached: true},
@@ -189,7 +191,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	gqlBodies := map[string][]byte{}
 	capture := &bodyCapture{bodies: gqlBodies}
 	for _, sc := range scenarios {
-		capture.op = sc.Op
+		capture.op, capture.scenario = sc.Op, sc.Name
 		body, status := request(recGW, sc, 0)
 		if status >= 300 {
 			return fmt.Errorf("recording %s: status %d: %s", sc.Name, status, body)
@@ -205,7 +207,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	capURL, stopCap := serve(capture.wrap(c))
 	capGW, stopCapGW := serve(newGateway(capURL+"/graphql", false))
 	for _, sc := range scenarios {
-		capture.op = sc.Op
+		capture.op, capture.scenario = sc.Op, sc.Name
 		request(capGW, sc, 0)
 	}
 	stopCapGW()
@@ -245,7 +247,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if err != nil {
 			return err
 		}
-		gql := gqlBodies[sc.Op]
+		gql := gqlBodies[sc.Name]
 		servers := []struct {
 			name string
 			c    *child
@@ -337,11 +339,13 @@ func (b *pool) Get() []byte {
 }
 func (b *pool) Put(x []byte) { b.p.Put(&x) }
 
-// bodyCapture keeps the GraphQL body the gateway sends for an operation.
+// bodyCapture keeps the GraphQL body the gateway sends for a scenario's operation, by
+// scenario name.
 type bodyCapture struct {
-	mu     sync.Mutex
-	op     string
-	bodies map[string][]byte
+	mu       sync.Mutex
+	op       string
+	scenario string
+	bodies   map[string][]byte
 }
 
 func (c *bodyCapture) wrap(next http.Handler) http.Handler {
@@ -353,7 +357,7 @@ func (c *bodyCapture) wrap(next http.Handler) http.Handler {
 		_ = json.Unmarshal(b, &req)
 		c.mu.Lock()
 		if req.OperationName == c.op {
-			c.bodies[c.op] = b
+			c.bodies[c.scenario] = b
 		}
 		c.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(b))
