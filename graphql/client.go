@@ -315,7 +315,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 	}
 
 	wire := wireResponse{Data: resp.Data}
-	decodeErr := json.Unmarshal(ans.body, &wire)
+	decodeErr := UnmarshalJSON(ans.body, &wire)
 	if ans.status != http.StatusOK {
 		e := &Error{Kind: statusKind(ans.status), Status: ans.status, RetryAfter: ans.retryAfter}
 		if decodeErr == nil {

@@ -32706,85 +32706,16 @@ func (v *KeyTransactionShowResponse) GetActor() *KeyTransactionShowActor { retur
 // Data visible to the caller (the owner of the API key).
 type MetricDataActor struct {
 	// One entity by guid.
-	Entity *MetricDataActorEntity `json:"-"`
+	Entity EntityRef `json:"entity"`
 	// One account by id.
 	Account *MetricDataActorAccount `json:"account"`
 }
 
 // GetEntity returns MetricDataActor.Entity, and is useful for accessing the field via an interface.
-func (v *MetricDataActor) GetEntity() *MetricDataActorEntity { return v.Entity }
+func (v *MetricDataActor) GetEntity() EntityRef { return v.Entity }
 
 // GetAccount returns MetricDataActor.Account, and is useful for accessing the field via an interface.
 func (v *MetricDataActor) GetAccount() *MetricDataActorAccount { return v.Account }
-
-func (v *MetricDataActor) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*MetricDataActor
-		Entity json.RawMessage `json:"entity"`
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.MetricDataActor = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	{
-		dst := &v.Entity
-		src := firstPass.Entity
-		if len(src) != 0 && string(src) != "null" {
-			*dst = new(MetricDataActorEntity)
-			err = __unmarshalMetricDataActorEntity(
-				src, *dst)
-			if err != nil {
-				return fmt.Errorf(
-					"unable to unmarshal MetricDataActor.Entity: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-type __premarshalMetricDataActor struct {
-	Entity json.RawMessage `json:"entity"`
-
-	Account *MetricDataActorAccount `json:"account"`
-}
-
-func (v *MetricDataActor) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *MetricDataActor) __premarshalJSON() (*__premarshalMetricDataActor, error) {
-	var retval __premarshalMetricDataActor
-
-	{
-
-		dst := &retval.Entity
-		src := v.Entity
-		if src != nil {
-			var err error
-			*dst, err = __marshalMetricDataActorEntity(
-				src)
-			if err != nil {
-				return nil, fmt.Errorf(
-					"unable to marshal MetricDataActor.Entity: %w", err)
-			}
-		}
-	}
-	retval.Account = v.Account
-	return &retval, nil
-}
 
 // MetricDataActorAccount includes the requested fields of the GraphQL type Account.
 // The GraphQL type's documentation follows.
@@ -32819,13 +32750,11 @@ func (v *MetricDataActorAccount) GetQ3() *MetricDataActorAccountQ3NrdbResultCont
 // Result of an NRQL query.
 type MetricDataActorAccountQ0NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results []*TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ0NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*json.RawMessage {
-	return v.Results
-}
+func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ1NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32833,13 +32762,11 @@ func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*json.RawMe
 // Result of an NRQL query.
 type MetricDataActorAccountQ1NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results []*TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ1NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*json.RawMessage {
-	return v.Results
-}
+func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ2NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32847,13 +32774,11 @@ func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*json.RawMe
 // Result of an NRQL query.
 type MetricDataActorAccountQ2NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results []*TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ2NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*json.RawMessage {
-	return v.Results
-}
+func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ3NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32861,657 +32786,11 @@ func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*json.RawMe
 // Result of an NRQL query.
 type MetricDataActorAccountQ3NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*json.RawMessage `json:"results"`
+	Results []*TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ3NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ3NrdbResultContainer) GetResults() []*json.RawMessage {
-	return v.Results
-}
-
-// MetricDataActorEntity includes the requested fields of the GraphQL interface Entity.
-//
-// MetricDataActorEntity is implemented by the following types:
-// MetricDataActorEntityApmApplicationEntity
-// MetricDataActorEntityApmDatabaseInstanceEntity
-// MetricDataActorEntityApmExternalServiceEntity
-// MetricDataActorEntityBrowserApplicationEntity
-// MetricDataActorEntityDashboardEntity
-// MetricDataActorEntityExternalEntity
-// MetricDataActorEntityGenericEntity
-// MetricDataActorEntityGenericInfrastructureEntity
-// MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity
-// MetricDataActorEntityInfrastructureHostEntity
-// MetricDataActorEntityKeyTransactionEntity
-// MetricDataActorEntityMobileApplicationEntity
-// MetricDataActorEntitySecureCredentialEntity
-// MetricDataActorEntitySyntheticMonitorEntity
-// MetricDataActorEntityTeamEntity
-// MetricDataActorEntityThirdPartyServiceEntity
-// MetricDataActorEntityUnavailableEntity
-// MetricDataActorEntityWorkloadEntity
-// The GraphQL type's documentation follows.
-//
-// Full view of a monitored entity (returned by actor.entity / actor.entities).
-type MetricDataActorEntity interface {
-	implementsGraphQLInterfaceMetricDataActorEntity()
-	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
-	GetTypename() *string
-	// GetGuid returns the interface-field "guid" from its implementation.
-	GetGuid() *string
-	// GetAccountId returns the interface-field "accountId" from its implementation.
-	GetAccountId() *int
-}
-
-func (v *MetricDataActorEntityApmApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityApmDatabaseInstanceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityApmExternalServiceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityBrowserApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityDashboardEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
-func (v *MetricDataActorEntityExternalEntity) implementsGraphQLInterfaceMetricDataActorEntity()  {}
-func (v *MetricDataActorEntityGenericEntity) implementsGraphQLInterfaceMetricDataActorEntity()   {}
-func (v *MetricDataActorEntityGenericInfrastructureEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityInfrastructureHostEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityKeyTransactionEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityMobileApplicationEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntitySecureCredentialEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntitySyntheticMonitorEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityTeamEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
-func (v *MetricDataActorEntityThirdPartyServiceEntity) implementsGraphQLInterfaceMetricDataActorEntity() {
-}
-func (v *MetricDataActorEntityUnavailableEntity) implementsGraphQLInterfaceMetricDataActorEntity() {}
-func (v *MetricDataActorEntityWorkloadEntity) implementsGraphQLInterfaceMetricDataActorEntity()    {}
-
-func __unmarshalMetricDataActorEntity(b []byte, v *MetricDataActorEntity) error {
-	if string(b) == "null" {
-		return nil
-	}
-
-	var tn struct {
-		TypeName string `json:"__typename"`
-	}
-	err := json.Unmarshal(b, &tn)
-	if err != nil {
-		return err
-	}
-
-	switch tn.TypeName {
-	case "ApmApplicationEntity":
-		*v = new(MetricDataActorEntityApmApplicationEntity)
-		return json.Unmarshal(b, *v)
-	case "ApmDatabaseInstanceEntity":
-		*v = new(MetricDataActorEntityApmDatabaseInstanceEntity)
-		return json.Unmarshal(b, *v)
-	case "ApmExternalServiceEntity":
-		*v = new(MetricDataActorEntityApmExternalServiceEntity)
-		return json.Unmarshal(b, *v)
-	case "BrowserApplicationEntity":
-		*v = new(MetricDataActorEntityBrowserApplicationEntity)
-		return json.Unmarshal(b, *v)
-	case "DashboardEntity":
-		*v = new(MetricDataActorEntityDashboardEntity)
-		return json.Unmarshal(b, *v)
-	case "ExternalEntity":
-		*v = new(MetricDataActorEntityExternalEntity)
-		return json.Unmarshal(b, *v)
-	case "GenericEntity":
-		*v = new(MetricDataActorEntityGenericEntity)
-		return json.Unmarshal(b, *v)
-	case "GenericInfrastructureEntity":
-		*v = new(MetricDataActorEntityGenericInfrastructureEntity)
-		return json.Unmarshal(b, *v)
-	case "InfrastructureAwsLambdaFunctionEntity":
-		*v = new(MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity)
-		return json.Unmarshal(b, *v)
-	case "InfrastructureHostEntity":
-		*v = new(MetricDataActorEntityInfrastructureHostEntity)
-		return json.Unmarshal(b, *v)
-	case "KeyTransactionEntity":
-		*v = new(MetricDataActorEntityKeyTransactionEntity)
-		return json.Unmarshal(b, *v)
-	case "MobileApplicationEntity":
-		*v = new(MetricDataActorEntityMobileApplicationEntity)
-		return json.Unmarshal(b, *v)
-	case "SecureCredentialEntity":
-		*v = new(MetricDataActorEntitySecureCredentialEntity)
-		return json.Unmarshal(b, *v)
-	case "SyntheticMonitorEntity":
-		*v = new(MetricDataActorEntitySyntheticMonitorEntity)
-		return json.Unmarshal(b, *v)
-	case "TeamEntity":
-		*v = new(MetricDataActorEntityTeamEntity)
-		return json.Unmarshal(b, *v)
-	case "ThirdPartyServiceEntity":
-		*v = new(MetricDataActorEntityThirdPartyServiceEntity)
-		return json.Unmarshal(b, *v)
-	case "UnavailableEntity":
-		*v = new(MetricDataActorEntityUnavailableEntity)
-		return json.Unmarshal(b, *v)
-	case "WorkloadEntity":
-		*v = new(MetricDataActorEntityWorkloadEntity)
-		return json.Unmarshal(b, *v)
-	case "":
-		return fmt.Errorf(
-			"response was missing Entity.__typename")
-	default:
-		return fmt.Errorf(
-			`unexpected concrete type for MetricDataActorEntity: "%v"`, tn.TypeName)
-	}
-}
-
-func __marshalMetricDataActorEntity(v *MetricDataActorEntity) ([]byte, error) {
-
-	var typename string
-	switch v := (*v).(type) {
-	case *MetricDataActorEntityApmApplicationEntity:
-		typename = "ApmApplicationEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityApmApplicationEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityApmDatabaseInstanceEntity:
-		typename = "ApmDatabaseInstanceEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityApmDatabaseInstanceEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityApmExternalServiceEntity:
-		typename = "ApmExternalServiceEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityApmExternalServiceEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityBrowserApplicationEntity:
-		typename = "BrowserApplicationEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityBrowserApplicationEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityDashboardEntity:
-		typename = "DashboardEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityDashboardEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityExternalEntity:
-		typename = "ExternalEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityExternalEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityGenericEntity:
-		typename = "GenericEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityGenericEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityGenericInfrastructureEntity:
-		typename = "GenericInfrastructureEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityGenericInfrastructureEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity:
-		typename = "InfrastructureAwsLambdaFunctionEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityInfrastructureHostEntity:
-		typename = "InfrastructureHostEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityInfrastructureHostEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityKeyTransactionEntity:
-		typename = "KeyTransactionEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityKeyTransactionEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityMobileApplicationEntity:
-		typename = "MobileApplicationEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityMobileApplicationEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntitySecureCredentialEntity:
-		typename = "SecureCredentialEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntitySecureCredentialEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntitySyntheticMonitorEntity:
-		typename = "SyntheticMonitorEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntitySyntheticMonitorEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityTeamEntity:
-		typename = "TeamEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityTeamEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityThirdPartyServiceEntity:
-		typename = "ThirdPartyServiceEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityThirdPartyServiceEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityUnavailableEntity:
-		typename = "UnavailableEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityUnavailableEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case *MetricDataActorEntityWorkloadEntity:
-		typename = "WorkloadEntity"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MetricDataActorEntityWorkloadEntity
-		}{typename, v}
-		return json.Marshal(result)
-	case nil:
-		return []byte("null"), nil
-	default:
-		return nil, fmt.Errorf(
-			`unexpected concrete type for MetricDataActorEntity: "%T"`, v)
-	}
-}
-
-// MetricDataActorEntityApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
-// The GraphQL type's documentation follows.
-//
-// An application monitored by an APM language agent.
-type MetricDataActorEntityApmApplicationEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmApplicationEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmApplicationEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmApplicationEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
-// The GraphQL type's documentation follows.
-//
-// A database instance seen by APM (interface fields only here).
-type MetricDataActorEntityApmDatabaseInstanceEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
-// The GraphQL type's documentation follows.
-//
-// An external service called by APM applications (interface fields only here).
-type MetricDataActorEntityApmExternalServiceEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmExternalServiceEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmExternalServiceEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
-// The GraphQL type's documentation follows.
-//
-// A browser (real user monitoring) application.
-type MetricDataActorEntityBrowserApplicationEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityBrowserApplicationEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityBrowserApplicationEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
-// The GraphQL type's documentation follows.
-//
-// A dashboard (interface fields only here).
-type MetricDataActorEntityDashboardEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityDashboardEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityDashboardEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityDashboardEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityDashboardEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityDashboardEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityDashboardEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
-// The GraphQL type's documentation follows.
-//
-// An entity created through the external entity API (interface fields only here).
-type MetricDataActorEntityExternalEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityExternalEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityExternalEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityExternalEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityExternalEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityExternalEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityExternalEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityGenericEntity includes the requested fields of the GraphQL type GenericEntity.
-// The GraphQL type's documentation follows.
-//
-// An entity without a dedicated type (interface fields only here).
-type MetricDataActorEntityGenericEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityGenericEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityGenericEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityGenericEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
-// The GraphQL type's documentation follows.
-//
-// An infrastructure entity without a dedicated type (interface fields only here).
-type MetricDataActorEntityGenericInfrastructureEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericInfrastructureEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
-// The GraphQL type's documentation follows.
-//
-// An AWS Lambda function (interface fields only here).
-type MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
-	return v.Typename
-}
-
-// GetGuid returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
-	return v.AccountId
-}
-
-// MetricDataActorEntityInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
-// The GraphQL type's documentation follows.
-//
-// A host reported by the infrastructure agent.
-type MetricDataActorEntityInfrastructureHostEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureHostEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureHostEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
-// The GraphQL type's documentation follows.
-//
-// A key transaction defined on an APM application.
-type MetricDataActorEntityKeyTransactionEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityKeyTransactionEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityKeyTransactionEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
-// The GraphQL type's documentation follows.
-//
-// A mobile application.
-type MetricDataActorEntityMobileApplicationEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityMobileApplicationEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityMobileApplicationEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntitySecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
-// The GraphQL type's documentation follows.
-//
-// A synthetics secure credential (interface fields only here).
-type MetricDataActorEntitySecureCredentialEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntitySecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySecureCredentialEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntitySecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySecureCredentialEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntitySecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySecureCredentialEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntitySyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
-// The GraphQL type's documentation follows.
-//
-// A synthetic monitor (interface fields only here).
-type MetricDataActorEntitySyntheticMonitorEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntitySyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySyntheticMonitorEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntitySyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySyntheticMonitorEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntitySyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntitySyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityTeamEntity includes the requested fields of the GraphQL type TeamEntity.
-// The GraphQL type's documentation follows.
-//
-// A team (interface fields only here).
-type MetricDataActorEntityTeamEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityTeamEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityTeamEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityTeamEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityTeamEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityTeamEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityTeamEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
-// The GraphQL type's documentation follows.
-//
-// A third-party service (interface fields only here).
-type MetricDataActorEntityThirdPartyServiceEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
-// The GraphQL type's documentation follows.
-//
-// Placeholder for an entity whose type is not available (interface fields only here).
-type MetricDataActorEntityUnavailableEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityUnavailableEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityUnavailableEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityUnavailableEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityUnavailableEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityUnavailableEntity) GetAccountId() *int { return v.AccountId }
-
-// MetricDataActorEntityWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
-// The GraphQL type's documentation follows.
-//
-// A workload (group of entities) (interface fields only here).
-type MetricDataActorEntityWorkloadEntity struct {
-	Typename  *string `json:"__typename"`
-	Guid      *string `json:"guid"`
-	AccountId *int    `json:"accountId"`
-}
-
-// GetTypename returns MetricDataActorEntityWorkloadEntity.Typename, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityWorkloadEntity) GetTypename() *string { return v.Typename }
-
-// GetGuid returns MetricDataActorEntityWorkloadEntity.Guid, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityWorkloadEntity) GetGuid() *string { return v.Guid }
-
-// GetAccountId returns MetricDataActorEntityWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
-func (v *MetricDataActorEntityWorkloadEntity) GetAccountId() *int { return v.AccountId }
+func (v *MetricDataActorAccountQ3NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
 
 // MetricDataResponse is returned by MetricData on success.
 type MetricDataResponse struct {
@@ -39629,11 +38908,12 @@ func (v *__AppHostsInput) GetInstances() string { return v.Instances }
 
 // __AppListInput is used internally by genqlient
 type __AppListInput struct {
-	Query        string  `json:"query"`
-	Cursor       *string `json:"cursor"`
-	BrowserQuery string  `json:"browserQuery"`
-	AccountId    int     `json:"accountId"`
-	Inventory    string  `json:"inventory"`
+	Query         string  `json:"query"`
+	Cursor        *string `json:"cursor"`
+	BrowserQuery  string  `json:"browserQuery"`
+	AccountId     int     `json:"accountId"`
+	Inventory     string  `json:"inventory"`
+	WithInventory bool    `json:"withInventory"`
 }
 
 // GetQuery returns __AppListInput.Query, and is useful for accessing the field via an interface.
@@ -39650,6 +38930,9 @@ func (v *__AppListInput) GetAccountId() int { return v.AccountId }
 
 // GetInventory returns __AppListInput.Inventory, and is useful for accessing the field via an interface.
 func (v *__AppListInput) GetInventory() string { return v.Inventory }
+
+// GetWithInventory returns __AppListInput.WithInventory, and is useful for accessing the field via an interface.
+func (v *__AppListInput) GetWithInventory() bool { return v.WithInventory }
 
 // __AppSearchPageInput is used internally by genqlient
 type __AppSearchPageInput struct {
@@ -40382,7 +39665,7 @@ func AppHosts(
 
 // The query executed by AppList.
 const AppList_Operation = `
-query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accountId: Int!, $inventory: Nrql!) {
+query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accountId: Int!, $inventory: Nrql!, $withInventory: Boolean!) {
 	actor {
 		entitySearch(query: $query) {
 			count
@@ -40403,7 +39686,7 @@ query AppList ($query: String!, $cursor: String, $browserQuery: String!, $accoun
 				}
 			}
 		}
-		account(id: $accountId) {
+		account(id: $accountId) @include(if: $withInventory) {
 			inventory: nrql(query: $inventory, timeout: 30) {
 				results
 			}
@@ -40458,16 +39741,18 @@ func AppList(
 	browserQuery string,
 	accountId int,
 	inventory string,
+	withInventory bool,
 ) (data_ *AppListResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "AppList",
 		Query:  AppList_Operation,
 		Variables: &__AppListInput{
-			Query:        query,
-			Cursor:       cursor,
-			BrowserQuery: browserQuery,
-			AccountId:    accountId,
-			Inventory:    inventory,
+			Query:         query,
+			Cursor:        cursor,
+			BrowserQuery:  browserQuery,
+			AccountId:     accountId,
+			Inventory:     inventory,
+			WithInventory: withInventory,
 		},
 	}
 

@@ -41,6 +41,7 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 		{"AppList", []string{"actor", "browsers", "results", "entities"}, reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"BrowserPage", search, reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"BrowserSearch", search, reflect.TypeFor[BrowserOutline](), nil},
+		{"MetricData", []string{"actor", "entity"}, reflect.TypeFor[EntityRef](), []string{"__typename"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op+"."+strings.Join(tt.path, "."), func(t *testing.T) {

@@ -93,12 +93,12 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	if r.postFiltered() {
 		return t.listFiltered(ctx, c, query, r)
 	}
-	return t.listPage(ctx, c, query, r)
+	return t.listPage(ctx, c, query, r.IDs, r)
 }
 
 // listPage serves page N straight from the entity search: REST's page size equals
 // NerdGraph's, so page N is the N-th cursor hop (cursors cached per caller and query).
-func (t *Translator) listPage(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids []int64, r AppListRequest) (*v2.ApplicationList, Paging, error) {
 	cursor, ok, err := t.cursorFor(ctx, c, query, r.Page)
 	if err != nil {
 		return nil, Paging{}, err
@@ -106,7 +106,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, r App
 	if !ok { // past the last page
 		return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
 	}
-	page, err := t.appListPage(ctx, c, query, cursor)
+	page, err := t.appListPage(ctx, c, query, cursor, ids)
 	if err != nil {
 		return nil, Paging{}, err
 	}
@@ -169,7 +169,7 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 		all = f.apps
 		noteCaps(ctx, f.caps)
 	} else {
-		page, err := t.appListPage(ctx, c, query, nil)
+		page, err := t.appListPage(ctx, c, query, nil, r.IDs)
 		if err != nil {
 			return nil, Paging{}, err
 		}
@@ -183,6 +183,17 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 				page.addApps(res.Entities)
 				next = res.NextCursor
 			}
+		}
+		if r.Host == "" {
+			// Name and language need no inventory: keep the matches first, so the
+			// inventory is read for them alone when the page had none (a large account).
+			kept := page.apps[:0]
+			for _, f := range page.apps {
+				if r.matchesEntity(f) {
+					kept = append(kept, f)
+				}
+			}
+			page.apps = kept
 		}
 		page.completeInventory(ctx, t, c)
 		for _, a := range page.build(c.AccountID, false) {
@@ -213,6 +224,14 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 type filteredApps struct {
 	apps []v2.Application
 	caps []Cap
+}
+
+// matchesEntity is matches without the host filter, on the entity as NerdGraph gave it.
+func (r AppListRequest) matchesEntity(f appFields) bool {
+	if r.Name != "" && !containsFold(deref(f.GetName()), r.Name) {
+		return false
+	}
+	return r.Language == "" || strings.EqualFold(deref(f.GetLanguage()), r.Language)
 }
 
 func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {
@@ -254,26 +273,45 @@ type appPage struct {
 	// invFull: the account-wide inventory came back with NRQL's 5000 facets, so it
 	// may lack applications (completeInventory reads theirs again).
 	invFull bool
-	caps    []Cap
+	// invMissing: the page was read without an inventory (the account's is known to
+	// exceed 5000 facets: manyApps); completeInventory reads the page's.
+	invMissing bool
+	caps       []Cap
 }
 
-func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cursor *string) (*appPage, error) {
+// manyApps is whether the caller's account-wide inventory is known (from an earlier
+// list, for CursorTTL) to exceed NRQL's 5000 facets (about 2,500 applications of one
+// host): it is then cut, read again for the page anyway (completeInventory), and grows
+// with the account while the page does not. Such an account's pages leave it out and
+// read the page's inventory in the second round trip they would make anyway, so a page
+// costs about the same on 300 or 50,000 applications; smaller accounts keep their one
+// round trip.
+func (t *Translator) manyApps(c Caller) bool {
+	_, ok := t.cursors.Get(c.cacheKey("apps-many"))
+	return ok
+}
+
+// appListPage reads one search page of applications with the browser applications and
+// the inventory: of ids when the request names them (filter[ids]), else account-wide,
+// unless the account is known to hold more than a page (manyApps).
+func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cursor *string, ids []int64) (*appPage, error) {
 	browserQuery, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
 	if err != nil {
 		return nil, err
 	}
-	inv, err := inventoryNRQL(nil, t.until())
+	inv, err := inventoryNRQL(ids, t.until())
 	if err != nil {
 		return nil, err
 	}
-	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv)
+	withInventory := len(ids) > 0 || !t.manyApps(c)
+	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.browsers") {
 			return nil, fmt.Errorf("application list: %w", err)
 		}
 		t.warn(ctx, "application list enrichment", err)
 	}
-	p := &appPage{browsers: map[int64]browserInfo{}}
+	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
 	actor := resp.GetActor()
 	if es := actor.GetEntitySearch(); es != nil {
 		if es.Count != nil {
@@ -302,6 +340,9 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		var rows int
 		p.inventory, rows = parseInventory(ctx, t, acct.Inventory.Results)
 		p.invFull = rows >= MaxFacets
+		if p.invFull && len(ids) == 0 {
+			t.cursors.Set(c.cacheKey("apps-many"), true)
+		}
 	}
 	return p, nil
 }
@@ -310,21 +351,25 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 // applications' instances may be missing) by one read for the page's applications
 // (inventoryFor); an application that alone fills 5000 facets is declared.
 func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
-	if !p.invFull {
+	if !p.invFull && !p.invMissing {
 		return
 	}
 	ids := make([]int64, 0, len(p.apps))
 	for _, f := range p.apps {
 		ids = append(ids, appIDOf(f))
 	}
+	if len(ids) == 0 {
+		p.invFull, p.invMissing = false, false
+		return
+	}
 	inv, capped, err := t.inventoryFor(ctx, c, ids)
 	if err != nil {
 		t.warn(ctx, "application inventory", err)
-		capped = true // what is left is the capped account-wide read
+		capped = true // what is left is the capped account-wide read, or none
 	} else {
 		p.inventory = inv
 	}
-	p.invFull = false
+	p.invFull, p.invMissing = false, false
 	if capped {
 		p.caps = []Cap{CapInventory}
 		noteCap(ctx, CapInventory)
@@ -510,7 +555,7 @@ type inventoryRow struct {
 // rows there were (5000: the facets may have been cut, translate/caps.go).
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
 	var rows []inventoryRow
-	if err := json.Unmarshal(results, &rows); err != nil {
+	if err := ng.UnmarshalJSON(results, &rows); err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
 		return map[int64]*appInventory{}, 0
 	}
@@ -522,7 +567,7 @@ func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawM
 	rows := make([]inventoryRow, 0, len(results))
 	for _, r := range results {
 		var row inventoryRow
-		if r == nil || json.Unmarshal(*r, &row) != nil {
+		if r == nil || ng.UnmarshalJSON(*r, &row) != nil {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
 			continue
 		}

@@ -179,7 +179,7 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 	if err != nil {
 		return 0, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
 	}
-	page, err := t.appListPage(ctx, c, q, nil)
+	page, err := t.appListPage(ctx, c, q, nil, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -264,8 +263,8 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	if err != nil {
 		return nil, fmt.Errorf("metric data: %w", err)
 	}
-	ent := resp.GetActor().GetEntity()
-	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+	actor := resp.GetActor()
+	if actor == nil || actor.Entity.AccountId == nil || int64(*actor.Entity.AccountId) != c.AccountID {
 		return nil, ErrApplicationNotFound()
 	}
 	acct := resp.GetActor().GetAccount()
@@ -273,7 +272,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 		return nil, fmt.Errorf("metric data: no account in the answer")
 	}
 	out := map[string][]sliceRaw{}
-	var chunks [][]*json.RawMessage
+	var chunks [][]*ng.TimesliceRow
 	if acct.Q0 != nil {
 		chunks = append(chunks, acct.Q0.Results)
 	}
@@ -286,27 +285,11 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	if acct.Q3 != nil {
 		chunks = append(chunks, acct.Q3.Results)
 	}
+	// The rows were decoded with the answer (graphql.TimesliceRow), in one pass.
 	for _, rows := range chunks {
-		for _, row := range rows {
-			if row == nil {
+		for _, v := range rows {
+			if v == nil {
 				continue
-			}
-			var v struct {
-				Facet any     `json:"facet"`
-				Begin float64 `json:"beginTimeSeconds"`
-				End   float64 `json:"endTimeSeconds"`
-				C     float64 `json:"c"`
-				S     float64 `json:"s"`
-				Ex    float64 `json:"ex"`
-				Mn    float64 `json:"mn"`
-				Mx    float64 `json:"mx"`
-				Sq    float64 `json:"sq"`
-				Sd    float64 `json:"sd"`
-				Exr   float64 `json:"exr"`
-				Exm   float64 `json:"exm"`
-			}
-			if err := json.Unmarshal(*row, &v); err != nil {
-				return nil, fmt.Errorf("metric data row: %w", err)
 			}
 			name, _ := v.Facet.(string)
 			out[name] = append(out[name], sliceRaw{

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
 // errHelpShown ends a command whose help was asked for (-h, --help): run returns nil, so
@@ -158,8 +161,14 @@ func serveFlags(fs *flag.FlagSet) serveOpts {
 	}
 }
 
-func simFlags(fs *flag.FlagSet) *string {
-	return fs.String("listen", "127.0.0.1:4000", "simulator listen address")
+type simOpts struct{ listen, scale *string }
+
+func simFlags(fs *flag.FlagSet) simOpts {
+	return simOpts{
+		listen: fs.String("listen", "127.0.0.1:4000", "simulator listen address"),
+		scale: fs.String("scale", "", "add a generated large account, e.g. apps=50000,hosts=3,names=5000 (account "+
+			strconv.Itoa(sim.ScaleAccountID)+", key "+sim.ScaleKey+")"),
+	}
 }
 
 // configEnv lists the V2BRIDGE_* variables applyEnv reads: one per scalar key of the

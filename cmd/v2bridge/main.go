@@ -161,12 +161,12 @@ func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
 }
 
 // newSimulator builds the simulator over the embedded demo data.
-func newSimulator() (*sim.Server, error) {
+func newSimulator(opts ...sim.Option) (*sim.Server, error) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return nil, fmt.Errorf("demo data: %w", err)
 	}
-	return sim.NewDemo(data)
+	return sim.NewDemo(data, opts...)
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -394,7 +394,8 @@ func flushTraces(shutdown func(context.Context) error, log *zap.Logger) {
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	listen := simFlags(fs)
+	opts := simFlags(fs)
+	listen, scale := opts.listen, opts.scale
 	if err := parseFlags(fs, "sim", args, stdout, stderr); err != nil {
 		return err
 	}
@@ -402,7 +403,15 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	s, err := newSimulator()
+	var simOpts []sim.Option
+	if *scale != "" {
+		l, err := sim.ParseScale(*scale)
+		if err != nil {
+			return err
+		}
+		simOpts = append(simOpts, sim.WithLargeAccount(l))
+	}
+	s, err := newSimulator(simOpts...)
 	if err != nil {
 		return err
 	}

@@ -278,6 +278,9 @@ type APMApplication struct {
 	Instances []Instance `yaml:"instances"`
 	// Browser is the browser application injected by the agent, if any.
 	Browser *BrowserApplication `yaml:"browser"`
+	// MetricNames replaces the generator's default metric names (set by
+	// WithLargeAccount for its application with many names; not read from YAML).
+	MetricNames []string `yaml:"-"`
 }
 
 // APMSummary is an APM application's recent performance (apmSummary). Response and

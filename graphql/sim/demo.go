@@ -26,6 +26,7 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 				AppName:   a.Name,
 				GUID:      entityGUID(acct.ID, "APM", "APPLICATION", strconv.Itoa(a.ID)),
 				ApdexT:    a.ApdexTarget,
+				Names:     a.MetricNames,
 			}
 			for _, in := range a.Instances {
 				app.Instances = append(app.Instances, timeslice.Instance{ID: in.ID, Host: in.Host, Since: in.ReportingSince})

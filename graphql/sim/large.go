@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
 )
 
 // LargeAccount describes an account big enough to exceed the limits NRDB applies
@@ -37,10 +38,28 @@ type LargeAccount struct {
 	// now (zero: always). A short one keeps a query over thousands of instances cheap
 	// (no rows are generated before it) without changing what is counted.
 	ReportingFor time.Duration
+	// MetricNames, when positive, gives the first application that many metric names
+	// (LargeMetricName) besides the generator's defaults; the others keep the defaults.
+	MetricNames int
+	// Teams, when positive, appends "-team%03d" (i mod Teams) to application i's name,
+	// so a name filter can match a known share of the account (Apps/Teams each).
+	Teams int
 }
+
+// LargeMetricName is the i-th extra metric name of the first application (an unscoped
+// name, so it has no per-transaction copies).
+func LargeMetricName(i int) string { return fmt.Sprintf("Scale/Metric/%05d", i) }
 
 // LargeAppID is the id of the i-th application (0-based) of the large account.
 func (l LargeAccount) LargeAppID(i int) int { return 1_500_000_000 + l.ID%1000*10_000 + i }
+
+// LargeAppName is the name of the i-th application (0-based).
+func (l LargeAccount) LargeAppName(i int) string {
+	if l.Teams > 0 {
+		return fmt.Sprintf("large-app-%04d-team%03d", i, i%l.Teams)
+	}
+	return fmt.Sprintf("large-app-%04d", i)
+}
 
 // LargeInstanceID is the id of instance k of the i-th application.
 func (l LargeAccount) LargeInstanceID(i, k int) int64 {
@@ -65,7 +84,7 @@ func WithLargeAccount(l LargeAccount) Option {
 				Name: fmt.Sprintf("Large policy %04d", p), IncidentPreference: pref})
 		}
 		for i := 0; i < l.Apps; i++ {
-			app := APMApplication{ID: l.LargeAppID(i), Name: fmt.Sprintf("large-app-%04d", i), Language: "java",
+			app := APMApplication{ID: l.LargeAppID(i), Name: l.LargeAppName(i), Language: "java",
 				Reporting: true, AlertSeverity: "NOT_ALERTING", ApdexTarget: 0.5}
 			if l.Browsers {
 				app.Browser = &BrowserApplication{ID: l.LargeAppID(i) + 100_000_000, ApdexTarget: 2, Loader: "SPA"}
@@ -73,6 +92,12 @@ func WithLargeAccount(l LargeAccount) Option {
 			if l.KeyTransactions {
 				acct.KeyTransactions = append(acct.KeyTransactions, KeyTransaction{ID: l.ID%1000*10_000 + i + 1,
 					Name: fmt.Sprintf("large-kt-%04d", i), AppID: app.ID, MetricName: "WebTransaction/Controller/orders/show", ApdexTarget: 0.5})
+			}
+			if i == 0 && l.MetricNames > 0 {
+				app.MetricNames = timeslice.DefaultNames()
+				for n := 0; n < l.MetricNames; n++ {
+					app.MetricNames = append(app.MetricNames, LargeMetricName(n))
+				}
 			}
 			for k := 0; k < l.InstancesPerApp; k++ {
 				in := Instance{ID: l.LargeInstanceID(i, k), Host: fmt.Sprintf("large-%04d-%05d", i, k/2)}

@@ -8,23 +8,25 @@ import (
 	"sync"
 )
 
-// canned answers every NerdGraph request with the body recorded for its operation
-// name, so the upstream costs (almost) nothing and always the same.
+// canned answers every NerdGraph request with the answer recorded for the same request
+// body (operation and variables: two scenarios of one operation, such as metric data
+// of 3 names and of 1, get their own answers), so the upstream costs (almost) nothing
+// and always the same.
 type canned struct {
 	mu     sync.RWMutex
 	bodies map[string][]byte
 }
 
 func (c *canned) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		OperationName string `json:"operationName"`
-	}
 	b, _ := io.ReadAll(r.Body)
-	_ = json.Unmarshal(b, &req)
 	c.mu.RLock()
-	body, ok := c.bodies[req.OperationName]
+	body, ok := c.bodies[string(b)]
 	c.mu.RUnlock()
 	if !ok {
+		var req struct {
+			OperationName string `json:"operationName"`
+		}
+		_ = json.Unmarshal(b, &req)
 		http.Error(w, `{"errors":[{"message":"no canned answer for `+req.OperationName+`"}]}`, http.StatusInternalServerError)
 		return
 	}
@@ -32,7 +34,7 @@ func (c *canned) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-// recorder sits in front of the simulator and keeps the last answer per operation.
+// recorder sits in front of the simulator and keeps its answer to each request body.
 type recorder struct {
 	next http.Handler
 	c    *canned
@@ -41,14 +43,10 @@ type recorder struct {
 func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(b))
-	var req struct {
-		OperationName string `json:"operationName"`
-	}
-	_ = json.Unmarshal(b, &req)
 	cw := &captureWriter{ResponseWriter: w}
 	rc.next.ServeHTTP(cw, r)
 	rc.c.mu.Lock()
-	rc.c.bodies[req.OperationName] = cw.buf.Bytes()
+	rc.c.bodies[string(b)] = cw.buf.Bytes()
 	rc.c.mu.Unlock()
 }
 

@@ -14,6 +14,9 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // child is a server under test running in a process of its own.
@@ -88,6 +91,8 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 	switch kind {
 	case "gateway", "gateway-cached":
 		h = newGateway(upstream, kind == "gateway-cached")
+	case "gateway-scale":
+		h = newGatewayWith(upstream, false, 10*time.Minute)
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {
@@ -103,10 +108,7 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 		if err != nil {
 			return err
 		}
-		h = &httputil.ReverseProxy{
-			Rewrite:    func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.URL.Path = "/graphql" },
-			BufferPool: &pool{},
-		}
+		h = newProxy(target)
 	default:
 		return fmt.Errorf("unknown server %q", kind)
 	}
@@ -128,6 +130,20 @@ func serveChild(kind, upstream, bodyFile, profileDir string) error {
 	fmt.Println(addr, stats)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return nil
+}
+
+// newProxy is the ReverseProxy baseline: it forwards the GraphQL request to target
+// over a transport configured exactly like the gateway's own NerdGraph transport
+// (graphql.NewTransport: the same idle pool and timeouts), so the ratio measures the
+// gateway's work and not a handicapped peer. http.DefaultTransport keeps 2 idle
+// connections per host, so at 50 connections the proxy would dial for almost every
+// request (issue 18). TestProxyTransportMatchesGateway fails if the two drift apart.
+func newProxy(target *url.URL) *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite:    func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.URL.Path = "/graphql" },
+		Transport:  ng.NewTransport(),
+		BufferPool: &pool{},
+	}
 }
 
 // profileCPU profiles this process into file until the returned stop is called.

@@ -27,7 +27,7 @@ func (c *cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // record gets the simulator's answer to the operation a request sends.
-func record(b *testing.B, path string) []byte {
+func record(b testing.TB, path string) []byte {
 	b.Helper()
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {

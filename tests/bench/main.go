@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,6 +83,10 @@ func main() {
 	profile := flag.String("cpuprofile", "", "write each server process's CPU profile to this directory (<server>.pprof; the plain server's is overwritten per scenario)")
 	rounds := flag.Int("rounds", 5, "split each measurement into this many rounds taking the servers in turn")
 	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
+	scale := flag.String("scale", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the scale scenarios' accounts (sim.ParseScale specs separated by ';'; empty: none)")
+	scaleN := flag.Int("scale-n", 20, "requests per scale scenario after the first")
+	curve := flag.String("curve", "1,10,50,200", "the load curve's connection counts for show and metric data (empty: none)")
+	curveD := flag.Duration("curve-d", 2*time.Second, "measured duration per point of the load curve and server")
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
 	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
@@ -98,7 +103,23 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -only:", err)
 		os.Exit(2)
 	}
-	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1)); err != nil {
+	var specs []string
+	if *scale != "" {
+		specs = strings.Split(*scale, ";")
+	}
+	var points []int
+	if *curve != "" {
+		for _, c := range strings.Split(*curve, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(c))
+			if err != nil || n < 1 {
+				fmt.Fprintln(os.Stderr, "bench: -curve: want connection counts like 1,10,50,200")
+				os.Exit(2)
+			}
+			points = append(points, n)
+		}
+	}
+	extra := extras{scale: specs, scaleN: max(*scaleN, 1), curve: points, curveD: *curveD}
+	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1), extra); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -115,9 +136,15 @@ func serve(h http.Handler) (string, func()) {
 }
 
 func newGateway(upstream string, metricCache bool) http.Handler {
+	return newGatewayWith(upstream, metricCache, 0)
+}
+
+// newGatewayWith is newGateway with the metric names window (0: the default day; the
+// scale scenarios use 10 minutes, since the simulator generates every row it scans).
+func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration) http.Handler {
 	now := func() time.Time { return clock }
 	client := ng.NewClient(upstream, ng.Options{})
-	topts := translate.Options{Now: now}
+	topts := translate.Options{Now: now, MetricNamesWindow: namesWindow}
 	if !metricCache {
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
@@ -125,7 +152,16 @@ func newGateway(upstream string, metricCache bool) http.Handler {
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, accessLogger()).Handler()
 }
 
-func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int) error {
+// extras are the parts of the run beyond the fair table: the scale scenarios and the
+// load curve.
+type extras struct {
+	scale  []string
+	scaleN int
+	curve  []int
+	curveD time.Duration
+}
+
+func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int, extra extras) error {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return err
@@ -139,6 +175,8 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		{Name: "applications list page 1", Method: "GET", Path: "/v2/applications.json", Op: "AppList"},
 		{Name: "metric data 3 names x 30 slices", Method: "GET", Op: "MetricData",
 			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
+		{Name: "metric data 10 names x 180 slices", Method: "GET", Op: "MetricData",
+			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&names[]=OtherTransaction/all&names[]=EndUser&names[]=WebTransactionTotalTime&names[]=Database/allWeb&names[]=External/allWeb&names[]=Memory/Physical&names[]=CPU/User%20Time&period=60&from=2026-11-20T09:00:00Z&to=2026-11-20T12:00:00Z"},
 		{Name: "deployment create", Method: "POST", Path: "/v2/applications/314221522/deployments.json", Op: "DeploymentCreateEvent",
 			Body: `{"deployment":{"revision":"bench"}}`},
 		{Name: "application show from cache", Method: "GET", Path: "/v2/applications/314221522.json", Op: "AppShow", Cached: true},
@@ -153,7 +191,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	gqlBodies := map[string][]byte{}
 	capture := &bodyCapture{bodies: gqlBodies}
 	for _, sc := range scenarios {
-		capture.op = sc.Op
+		capture.op, capture.scenario = sc.Op, sc.Name
 		body, status := request(recGW, sc, 0)
 		if status >= 300 {
 			return fmt.Errorf("recording %s: status %d: %s", sc.Name, status, body)
@@ -169,7 +207,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	capURL, stopCap := serve(capture.wrap(c))
 	capGW, stopCapGW := serve(newGateway(capURL+"/graphql", false))
 	for _, sc := range scenarios {
-		capture.op = sc.Op
+		capture.op, capture.scenario = sc.Op, sc.Name
 		request(capGW, sc, 0)
 	}
 	stopCapGW()
@@ -209,7 +247,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if err != nil {
 			return err
 		}
-		gql := gqlBodies[sc.Op]
+		gql := gqlBodies[sc.Name]
 		servers := []struct {
 			name string
 			c    *child
@@ -250,19 +288,43 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		plain.stop()
 		_ = os.Remove(bodyFile)
 	}
+	var curve []curvePoint
+	if len(extra.curve) > 0 {
+		if curve, err = runCurve(gw, rp, gqlBodies, scenarios, extra.curve, extra.curveD, warm); err != nil {
+			return err
+		}
+	}
 	gwMem, err := gw.mem()
 	if err != nil {
 		return err
 	}
 	rss := gwMem.PeakRSSMB
 	report(results, rss)
+	if len(curve) > 0 {
+		reportCurve(curve)
+	}
+	var scaled []scaleResult
+	if len(extra.scale) > 0 {
+		if scaled, err = runScale(extra.scale, extra.scaleN); err != nil {
+			return err
+		}
+		reportScale(scaled)
+	}
 	if out != "" {
 		_ = os.MkdirAll(filepath.Dir(out), 0o755)
-		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss, "results": results}, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss,
+			"results": results, "curve": curve, "scale": scaled}, "", "  ")
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			return err
 		}
 		fmt.Println("written to", out)
+		if len(curve) > 0 {
+			svg := filepath.Join(filepath.Dir(out), "curve.svg")
+			if err := os.WriteFile(svg, curveSVG(curve), 0o644); err != nil {
+				return err
+			}
+			fmt.Println("load curve drawn in", svg)
+		}
 	}
 	return nil
 }
@@ -277,11 +339,13 @@ func (b *pool) Get() []byte {
 }
 func (b *pool) Put(x []byte) { b.p.Put(&x) }
 
-// bodyCapture keeps the GraphQL body the gateway sends for an operation.
+// bodyCapture keeps the GraphQL body the gateway sends for a scenario's operation, by
+// scenario name.
 type bodyCapture struct {
-	mu     sync.Mutex
-	op     string
-	bodies map[string][]byte
+	mu       sync.Mutex
+	op       string
+	scenario string
+	bodies   map[string][]byte
 }
 
 func (c *bodyCapture) wrap(next http.Handler) http.Handler {
@@ -293,7 +357,7 @@ func (c *bodyCapture) wrap(next http.Handler) http.Handler {
 		_ = json.Unmarshal(b, &req)
 		c.mu.Lock()
 		if req.OperationName == c.op {
-			c.bodies[c.op] = b
+			c.bodies[c.scenario] = b
 		}
 		c.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(b))

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+)
+
+// The scale scenarios of issue 18: the same v2 requests on a generated account of the
+// default demo size and on a large one (sim.ParseScale), each against the simulator
+// itself (not a canned answer: the round trips are the point), the gateway in a process
+// of its own so its CPU time is its own. Round trips are counted by the gateway
+// (X-V2bridge-Upstream-Calls) and do not depend on the machine's load; CPU and latency
+// do, and the simulator's own work (it generates every metric row it scans) is in the
+// latency.
+
+// scaleScenario is one request of the scale table; {mid}, {app0}, {app1} and {ids} are
+// filled in per account.
+type scaleScenario struct {
+	Name string
+	Path string
+}
+
+var scaleScenarios = []scaleScenario{
+	{"list page 1", "/v2/applications.json"},
+	{"list middle page", "/v2/applications.json?page={mid}"},
+	{"filter[name] matching 1", "/v2/applications.json?filter[name]={name1}"},
+	{"filter[name] matching apps/100", "/v2/applications.json?filter[name]=team007"},
+	{"filter[ids] of 200", "/v2/applications.json?filter[ids]={ids}"},
+	{"hosts of one application", "/v2/applications/{app1}/hosts.json"},
+	{"metric names (5000+ names)", "/v2/applications/{app0}/metrics.json"},
+}
+
+// scaleResult is one scenario on one account.
+type scaleResult struct {
+	Scenario string `json:"scenario"`
+	Apps     int    `json:"apps"`
+	Status   int    `json:"status"`
+	// ColdCalls is the first request's NerdGraph round trips (no cursor cached), Calls
+	// the following requests' (what a client paging with the Link header pays).
+	ColdCalls int64 `json:"cold_round_trips"`
+	Calls     int64 `json:"round_trips"`
+	// ColdCPUus is the gateway's CPU for the first request alone; CPUus is per request
+	// of the following ones (answered from the list cache where Calls is 0: a filtered
+	// list and the metric names are kept for a minute).
+	ColdCPUus float64 `json:"gateway_cold_cpu_us"`
+	Degraded  string  `json:"degraded,omitempty"`
+	Requests  int     `json:"requests"`
+	CPUus     float64 `json:"gateway_cpu_us_per_req"`
+	P50ms     float64 `json:"p50_ms"`
+	MaxMs     float64 `json:"max_ms"`
+	Items     int     `json:"items"`
+}
+
+func (s scaleScenario) path(l sim.LargeAccount) string {
+	pages := (l.Apps + 199) / 200
+	ids := make([]string, 0, 200)
+	for i := 0; i < min(200, l.Apps); i++ {
+		ids = append(ids, strconv.Itoa(l.LargeAppID((l.Apps-min(200, l.Apps))/2+i)))
+	}
+	r := strings.NewReplacer(
+		"{mid}", strconv.Itoa(max(pages/2, 1)+pages%2),
+		"{name1}", l.LargeAppName(min(42, l.Apps-1))[:len("large-app-0042-")],
+		"{ids}", strings.Join(ids, ","),
+		"{app0}", strconv.Itoa(l.LargeAppID(0)),
+		"{app1}", strconv.Itoa(l.LargeAppID(min(1, l.Apps-1))),
+	)
+	return r.Replace(s.Path)
+}
+
+// runScale measures every scale scenario on each spec's account, n requests each after
+// the first.
+func runScale(specs []string, n int) ([]scaleResult, error) {
+	var out []scaleResult
+	for _, spec := range specs {
+		l, err := sim.ParseScale(spec)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		data, err := sim.ParseData(configs.DemoData())
+		if err != nil {
+			return nil, err
+		}
+		s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+		if err != nil {
+			return nil, err
+		}
+		simURL, stopSim := serve(s)
+		fmt.Printf("scale %s: simulator ready in %.1f s\n", spec, time.Since(start).Seconds())
+		gw, err := startChild("gateway-scale", simURL+sim.Path, "", "")
+		if err != nil {
+			stopSim()
+			return nil, err
+		}
+		for _, sc := range scaleScenarios {
+			r, err := measureScale(gw, sc, l, n)
+			if err != nil {
+				gw.stop()
+				stopSim()
+				return nil, err
+			}
+			out = append(out, r)
+		}
+		gw.stop()
+		stopSim()
+	}
+	return out, nil
+}
+
+func scaleRequest(base, path string, l sim.LargeAccount) (status int, calls int64, degraded string, items int, err error) {
+	req, _ := http.NewRequest("GET", base+path, nil)
+	req.Header.Set("X-Api-Key", l.Key)
+	req.Header.Set("X-Account-ID", strconv.Itoa(l.ID))
+	resp, err := transport.RoundTrip(req)
+	if err != nil {
+		return 0, 0, "", 0, err
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		k, rerr := resp.Body.Read(buf)
+		b.Write(buf[:k])
+		if rerr != nil {
+			break
+		}
+	}
+	calls, _ = strconv.ParseInt(resp.Header.Get("X-V2bridge-Upstream-Calls"), 10, 64)
+	// Items: the objects of the answer's list (applications, application_hosts, metrics).
+	items = strings.Count(b.String(), `"id":`)
+	if strings.Contains(path, "/metrics.json") {
+		items = strings.Count(b.String(), `"name":`)
+	}
+	return resp.StatusCode, calls, resp.Header.Get("X-V2bridge-Degraded"), items, nil
+}
+
+func measureScale(gw *child, sc scaleScenario, l sim.LargeAccount, n int) (scaleResult, error) {
+	path := sc.path(l)
+	r := scaleResult{Scenario: sc.Name, Apps: l.Apps, Requests: n}
+	first, err := gw.mem()
+	if err != nil {
+		return r, err
+	}
+	status, cold, degraded, items, err := scaleRequest(gw.url, path, l)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", sc.Name, err)
+	}
+	r.Status, r.ColdCalls, r.Degraded, r.Items = status, cold, degraded, items
+	before, err := gw.mem()
+	if err != nil {
+		return r, err
+	}
+	r.ColdCPUus = float64(before.CPUNanos-first.CPUNanos) / 1e3
+	lat := make([]time.Duration, 0, n)
+	for range n {
+		t0 := time.Now()
+		_, calls, _, _, err := scaleRequest(gw.url, path, l)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", sc.Name, err)
+		}
+		lat = append(lat, time.Since(t0))
+		r.Calls = max(r.Calls, calls)
+	}
+	after, err := gw.mem()
+	if err != nil {
+		return r, err
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	if n > 0 {
+		r.CPUus = float64(after.CPUNanos-before.CPUNanos) / 1e3 / float64(n)
+		r.P50ms, r.MaxMs = ms(lat[n/2]), ms(lat[n-1])
+	}
+	return r, nil
+}
+
+func reportScale(rs []scaleResult) {
+	fmt.Printf("\n%-32s %7s %6s %10s %12s %11s %12s %9s %9s %6s  %s\n", "scale scenario", "apps", "status", "cold trips", "cold CPU µs", "round trips", "CPU µs/req", "p50 ms", "max ms", "items", "degraded")
+	for _, r := range rs {
+		fmt.Printf("%-32s %7d %6d %10d %12.0f %11d %12.0f %9.2f %9.2f %6d  %s\n", r.Scenario, r.Apps, r.Status, r.ColdCalls, r.ColdCPUus, r.Calls, r.CPUus, r.P50ms, r.MaxMs, r.Items, r.Degraded)
+	}
+	// Page cost across account sizes: the gateway's CPU per request on the largest
+	// account over the smallest, per scenario.
+	by := map[string][]scaleResult{}
+	var order []string
+	for _, r := range rs {
+		if by[r.Scenario] == nil {
+			order = append(order, r.Scenario)
+		}
+		by[r.Scenario] = append(by[r.Scenario], r)
+	}
+	fmt.Println()
+	for _, name := range order {
+		v := by[name]
+		if len(v) < 2 || v[0].CPUus == 0 || v[0].ColdCPUus == 0 {
+			continue
+		}
+		a, b := v[0], v[len(v)-1]
+		fmt.Printf("%-32s %d apps ÷ %d apps: gateway CPU per request %.2f, of the first request %.2f, round trips %d → %d\n",
+			name, b.Apps, a.Apps, b.CPUus/a.CPUus, b.ColdCPUus/a.ColdCPUus, a.ColdCalls, b.ColdCalls)
+	}
+}

@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
+)
+
+// The NerdGraph round trips of the list paths on an account of more than a page of
+// applications (issue 18's scale scenarios, on 1,000 applications of 3 hosts: the
+// account-wide inventory, 6,000 facets, is past NRDB's 5000). Round trips do not grow
+// with the account: a page costs the search and the page's inventory, whatever the
+// account's size (tests/bench measures the same on 50,000 applications).
+func TestScaleRoundTrips(t *testing.T) {
+	l, err := sim.ParseScale("apps=1000,hosts=3,names=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newCapsEnv(t, l)
+	ids := make([]string, 200)
+	for i := range ids {
+		ids[i] = strconv.Itoa(e.large.LargeAppID(400 + i))
+	}
+	app0, app1 := strconv.Itoa(e.large.LargeAppID(0)), strconv.Itoa(e.large.LargeAppID(1))
+	tests := []struct {
+		name  string
+		path  string
+		calls int64
+		items int // "id": occurrences (applications, hosts) or metric names
+	}{
+		// The first request of the account: the key's account, then the search with the
+		// account-wide inventory (cut at 5000 facets) and the page's inventory again.
+		{"list page 1, first", "/v2/applications.json", 3, 200},
+		// The account is now known to hold more than a page: the search without the
+		// account-wide inventory, then the page's.
+		{"list page 1", "/v2/applications.json", 2, 200},
+		{"list page 2 after page 1", "/v2/applications.json?page=2", 2, 200},
+		// A page whose cursor is not known yet hops there: one search per page before it.
+		{"list page 5, cursors of 3 and 4 unknown", "/v2/applications.json?page=5", 2 + 2, 200},
+		{"list page 5 again", "/v2/applications.json?page=5", 2, 200},
+		// The ids are known: the inventory is scoped to them in the same request.
+		{"filter[ids] of 200", "/v2/applications.json?filter[ids]=" + strings.Join(ids, ","), 1, 200},
+		{"hosts of one application", "/v2/applications/" + app1 + "/hosts.json", 1, 3},
+		{"metric names", "/v2/applications/" + app0 + "/metrics.json", 1, 0},
+		// filter[name] is REST's case-insensitive substring match; NerdGraph's name LIKE is
+		// not documented to match every substring (translate/applications.go listFiltered),
+		// so every page of the account is read (5 here), and then the matches' inventory.
+		{"filter[name] matching 1", "/v2/applications.json?filter[name]=large-app-0042-", 5 + 1, 1},
+		{"filter[name] matching 10", "/v2/applications.json?filter[name]=team007", 5 + 1, 10},
+	}
+	for _, tt := range tests {
+		r := e.get(t, tt.path, keyLarge)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", tt.name, r.status, r.body)
+		}
+		if got, _ := strconv.ParseInt(r.header.Get("X-V2bridge-Upstream-Calls"), 10, 64); got != tt.calls {
+			t.Errorf("%s: %d round trips, want %d", tt.name, got, tt.calls)
+		}
+		if d := r.header.Get("X-V2bridge-Degraded"); d != "" {
+			t.Errorf("%s: degraded %q", tt.name, d)
+		}
+		if tt.items > 0 {
+			if got := strings.Count(string(r.body), `"id":`); got != tt.items {
+				t.Errorf("%s: %d objects, want %d", tt.name, got, tt.items)
+			}
+		}
+	}
+}
