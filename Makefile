@@ -17,7 +17,7 @@ run: build
 
 ## test: gofmt check, go vet, every test with the race detector, and the conformance summary
 test: fmt-check vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory conformance
 
 ## conformance: real clients, documented requests and REST v2 shapes, summarised on one screen,
