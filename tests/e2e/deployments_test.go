@@ -168,7 +168,7 @@ func TestDeploymentTimeoutAfterApplyIsNotRetried(t *testing.T) {
 			}
 			rec := &bufferWriter{header: http.Header{}}
 			next.ServeHTTP(rec, r) // applied
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(1500 * time.Millisecond)
 			for k, v := range rec.header {
 				w.Header()[k] = v
 			}
@@ -176,15 +176,17 @@ func TestDeploymentTimeoutAfterApplyIsNotRetried(t *testing.T) {
 			_, _ = w.Write(rec.body.Bytes())
 		})
 	}
+	// The timeout ends the slow mutation; the key's account lookup before it must fit
+	// in it under -race on a loaded machine.
 	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{}, Sim: []sim.Option{sim.WithMiddleware(slowAnswer)},
-		UpstreamTimeout: 100 * time.Millisecond})
+		UpstreamTimeout: time.Second})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	r, b := e.post(t, deployPath, `{"deployment":{"revision":"once"}}`)
 	if r.status != 504 || b.Error == nil || !strings.Contains(b.Error.Title, "may have been recorded") ||
 		!strings.Contains(b.Error.Title, "GET /v2/applications/"+metricApp+"/deployments.json (a new deployment can take a few minutes to be listed)") {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(600 * time.Millisecond)
 	if n := e.sim.RequestsByOperation()["DeploymentCreateEvent"]; n != 1 {
 		t.Fatalf("mutation sent %d times", n)
 	}

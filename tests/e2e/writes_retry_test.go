@@ -100,7 +100,7 @@ func TestDeploymentRetryAfterUnknownOutcome(t *testing.T) {
 func TestDeploymentRetryAfterUnknownOutcomeLegacyMutation(t *testing.T) {
 	faults := &sim.Faults{}
 	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{UseCreateDeployment: true},
-		Sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}, UpstreamTimeout: 300 * time.Millisecond})
+		Sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}, UpstreamTimeout: 2 * time.Second})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	faults.Set(&sim.Fault{Operation: "DeploymentCreate", First: 1, AfterApply: true, Reset: true})
 	body := `{"deployment":{"revision":"legacy","description":"d"}}`
