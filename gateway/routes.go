@@ -504,7 +504,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			return
 		}
 		if g.limit != nil {
-			ok, remaining, reset := g.limit.allow(keyHash)
+			ok, remaining, reset := g.limit.allowFleet(ctx, keyHash)
 			g.limit.headers(w.Header(), remaining, reset)
 			if !ok {
 				g.cfg.Metrics.rateLimited.Inc()

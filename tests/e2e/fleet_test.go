@@ -1,0 +1,289 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/v2bridge/v2bridge/configs"
+	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/fleet"
+)
+
+// fleetEnv is several gateway replicas over one simulator, sharing one store (an
+// in-process miniredis: no network beyond loopback) when withStore is set.
+type fleetEnv struct {
+	redis    *miniredis.Miniredis
+	replicas []*httptest.Server
+	gws      []*gateway.Gateway
+}
+
+func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
+	t.Helper()
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return clock }
+	s, err := sim.NewDemo(data, sim.WithClock(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(s)
+	t.Cleanup(simSrv.Close)
+	f := &fleetEnv{}
+	if withStore {
+		f.redis = miniredis.RunT(t)
+	}
+	for range n {
+		var store *fleet.Store
+		topts := translate.Options{Now: now, Warn: gateway.NoteDegraded}
+		if withStore {
+			store, err = fleet.Open(fleet.Options{URL: "redis://" + f.redis.Addr(), KeyPrefix: "test:"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = store.Close() })
+			topts.Writes = store
+		}
+		m := gateway.NewMetrics()
+		client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
+		topts.ObserveCache = m.ObserveCache
+		tr := translate.New(client, topts)
+		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}, tr, nil)
+		srv := httptest.NewServer(g.Handler())
+		t.Cleanup(srv.Close)
+		f.replicas = append(f.replicas, srv)
+		f.gws = append(f.gws, g)
+	}
+	return f
+}
+
+func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, srv.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Api-Key", key1)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// awayFromMinuteEnd waits, if needed, so that need fits in the current minute (the
+// rate limit's window is the wall-clock minute).
+func awayFromMinuteEnd(need time.Duration) {
+	now := time.Now()
+	if left := now.Truncate(time.Minute).Add(time.Minute).Sub(now); left < need {
+		time.Sleep(left + 50*time.Millisecond)
+	}
+}
+
+// countAllowed sends calls requests of key1 round-robin over the replicas and returns
+// how many were answered 200, failing on any other status than 429.
+func (f *fleetEnv) countAllowed(t *testing.T, calls int) (allowed int, last response) {
+	t.Helper()
+	for i := range calls {
+		r := fleetDo(t, f.replicas[i%len(f.replicas)], http.MethodGet, "/v2/applications.json", "")
+		switch r.status {
+		case 200:
+			allowed++
+		case 429:
+		default:
+			t.Fatalf("call %d: %d %.200s", i, r.status, r.body)
+		}
+		last = r
+	}
+	return allowed, last
+}
+
+// Three replicas sharing the store allow the per-key limit once, fleet-wide, and their
+// X-RateLimit-Remaining counts the fleet's calls; three islands (no store) allow it
+// three times — the control that shows the test fails without the store.
+func TestFleetRateLimit(t *testing.T) {
+	const limit = 40
+	awayFromMinuteEnd(15 * time.Second)
+	islands := newFleet(t, 3, false, limit)
+	if got, _ := islands.countAllowed(t, 3*limit); got != 3*limit {
+		t.Fatalf("without the store: %d of %d allowed, want %d (each replica its own limit)", got, 3*limit, 3*limit)
+	}
+
+	f := newFleet(t, 3, true, limit)
+	for i := range 5 {
+		r := fleetDo(t, f.replicas[i%3], http.MethodGet, "/v2/applications.json", "")
+		if want := fmt.Sprint(limit - i - 1); r.header.Get("X-RateLimit-Remaining") != want || r.header.Get("X-RateLimit-Limit") != fmt.Sprint(limit) {
+			t.Fatalf("call %d through replica %d: X-RateLimit-Remaining %q, want %s (the fleet's count)", i, i%3, r.header.Get("X-RateLimit-Remaining"), want)
+		}
+	}
+	got, last := f.countAllowed(t, 3*limit)
+	if got != limit-5 {
+		t.Fatalf("with the store: %d more allowed after 5, want %d (the fleet-wide limit)", got, limit-5)
+	}
+	if last.status != 429 || last.header.Get("X-RateLimit-Remaining") != "0" || last.header.Get("Retry-After") == "" {
+		t.Fatalf("beyond the limit: %d, remaining %q, Retry-After %q", last.status, last.header.Get("X-RateLimit-Remaining"), last.header.Get("Retry-After"))
+	}
+	scanForKeys(t, f.redis)
+}
+
+// scanForKeys fails if any key or value in the store holds an API key.
+func scanForKeys(t *testing.T, m *miniredis.Miniredis) {
+	t.Helper()
+	dump := m.Dump()
+	if dump == "" {
+		t.Fatal("the store is empty: nothing was shared")
+	}
+	for _, k := range []string{key1, keyMulti, "NRAK-"} {
+		if strings.Contains(dump, k) {
+			t.Fatalf("the store holds an API key (%s):\n%s", k, dump)
+		}
+	}
+}
+
+// A rename through replica A is seen through B and C within a second, although both
+// had the application show cached: the write's count is published through the store.
+// Without the store B and C serve the old name until the entity TTL (30 s).
+func TestFleetWriteRetirement(t *testing.T) {
+	for _, withStore := range []bool{true, false} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			f := newFleet(t, 3, withStore, -1)
+			const path = "/v2/applications/314221522.json"
+			for _, srv := range f.replicas {
+				fleetDo(t, srv, http.MethodGet, path, "")
+				if r := fleetDo(t, srv, http.MethodGet, path, ""); r.header.Get("X-V2bridge-Upstream-Calls") != "0" {
+					t.Fatalf("show not cached: %s round trips", r.header.Get("X-V2bridge-Upstream-Calls"))
+				}
+			}
+			name := "Renamed through replica A"
+			if r := fleetDo(t, f.replicas[0], http.MethodPut, path, `{"application":{"name":"`+name+`"}}`); r.status != 200 {
+				t.Fatalf("rename: %d %.200s", r.status, r.body)
+			}
+			seen := func(srv *httptest.Server) bool {
+				return bytes.Contains(fleetDo(t, srv, http.MethodGet, path, "").body, []byte(`"name":"`+name+`"`))
+			}
+			deadline := time.Now().Add(time.Second)
+			for _, srv := range f.replicas[1:] {
+				for !seen(srv) {
+					if time.Now().After(deadline) {
+						if withStore {
+							t.Fatalf("replica %s still serves the old name a second after the rename", srv.URL)
+						}
+						return // the islands' known limitation, shown as the control
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			if !withStore {
+				t.Fatal("without the store the other replicas saw the rename: the control no longer shows the islands")
+			}
+			scanForKeys(t, f.redis)
+		})
+	}
+}
+
+// The store killed mid-run: no request fails (each replica counts on its own, says so
+// in /readyz?verbose and v2bridge_store_errors_total, and readiness stays 200); the
+// store restarted: the limit is fleet-wide again, and a rename made while it was down
+// reaches the other replicas once it returns.
+func TestFleetStoreDown(t *testing.T) {
+	const limit = 30
+	awayFromMinuteEnd(20 * time.Second)
+	f := newFleet(t, 2, true, limit)
+	if got, _ := f.countAllowed(t, 10); got != 10 {
+		t.Fatalf("before the outage: %d of 10 allowed", got)
+	}
+	const path = "/v2/applications/314221522.json"
+	fleetDo(t, f.replicas[1], http.MethodGet, path, "") // cached on B
+
+	f.redis.Close()
+	for i := range 20 {
+		r := fleetDo(t, f.replicas[i%2], http.MethodGet, "/v2/applications.json", "")
+		if r.status != 200 {
+			t.Fatalf("call %d with the store down: %d %.200s", i, r.status, r.body)
+		}
+	}
+	name := "Renamed while the store was down"
+	if r := fleetDo(t, f.replicas[0], http.MethodPut, path, `{"application":{"name":"`+name+`"}}`); r.status != 200 {
+		t.Fatalf("rename with the store down: %d %.200s", r.status, r.body)
+	}
+	for _, srv := range f.replicas {
+		rd, err := http.Get(srv.URL + "/readyz?verbose")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(rd.Body)
+		rd.Body.Close()
+		if rd.StatusCode != 200 || !bytes.Contains(b, []byte("store: unreachable")) {
+			t.Fatalf("/readyz?verbose with the store down: %d %s", rd.StatusCode, b)
+		}
+		mr, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mb, _ := io.ReadAll(mr.Body)
+		mr.Body.Close()
+		if !bytes.Contains(mb, []byte("v2bridge_store_up 0")) || bytes.Contains(mb, []byte("v2bridge_store_errors_total 0\n")) {
+			t.Fatalf("metrics with the store down:\n%s", grepLines(mb, "v2bridge_store_"))
+		}
+	}
+
+	if err := f.redis.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if bytes.Contains(fleetDo(t, f.replicas[1], http.MethodGet, path, "").body, []byte(`"name":"`+name+`"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the rename made while the store was down never reached replica B after it returned")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, g := range f.gws {
+		_ = g
+	}
+	// Fleet-wide again: the store counted 10 (+ the reads above); what is left of the
+	// limit is allowed once across both replicas.
+	r := fleetDo(t, f.replicas[0], http.MethodGet, "/v2/applications.json", "")
+	rem := 0
+	_, _ = fmt.Sscan(r.header.Get("X-RateLimit-Remaining"), &rem)
+	got, _ := f.countAllowed(t, 2*limit)
+	if got != rem {
+		t.Fatalf("after the store returned: %d allowed across two replicas, want %d (what the fleet had left)", got, rem)
+	}
+}
+
+func grepLines(b []byte, prefix string) string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
