@@ -46,6 +46,9 @@ type Options struct {
 	// (fleet mode, writesfleet.go): a write through any replica retires every
 	// replica's cached reads of the account.
 	Writes SharedWrites
+	// Attempts, when set, shares write attempt records across the fleet
+	// (attemptsfleet.go): a retry after an unknown outcome may reach any replica.
+	Attempts SharedAttempts
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -136,6 +139,7 @@ func New(client gql.Client, opts Options) *Translator {
 		}
 	}
 	t.caches = caches
+	t.attempts.shared = opts.Attempts
 	if opts.Writes != nil {
 		t.writes.shared = opts.Writes
 		opts.Writes.WatchWrites(t.writes.raise)

@@ -297,11 +297,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer flushTraces(stopTracing, log)
+	store, err := cfg.Store.open(os.Getenv, log) // fleet mode (config.go); nil without store.url
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		defer func() { _ = store.Close() }()
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	g := newGateway(endpoint, gateway.Config{
+		Store:            store,
 		PublicURL:        cfg.PublicURL,
 		DefaultAccountID: cfg.DefaultAccountID,
 		RequestTimeout:   cfg.RequestTimeout,
@@ -337,6 +345,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
+		Writes: storeWrites(store),
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {

@@ -23,6 +23,7 @@ import (
 // fleetEnv is several gateway replicas over one simulator, sharing one store (an
 // in-process miniredis: no network beyond loopback) when withStore is set.
 type fleetEnv struct {
+	sim      *sim.Server
 	redis    *miniredis.Miniredis
 	replicas []*httptest.Server
 	gws      []*gateway.Gateway
@@ -30,18 +31,25 @@ type fleetEnv struct {
 
 func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
 	t.Helper()
+	return newFleetWith(t, n, withStore, limit, 0)
+}
+
+// newFleetWith also sets the NerdGraph client's timeout (0: its default) and adds
+// simulator options (fault injection).
+func newFleetWith(t *testing.T, n int, withStore bool, limit int, upstreamTimeout time.Duration, opts ...sim.Option) *fleetEnv {
+	t.Helper()
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return clock }
-	s, err := sim.NewDemo(data, sim.WithClock(now))
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(now)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	simSrv := httptest.NewServer(s)
 	t.Cleanup(simSrv.Close)
-	f := &fleetEnv{}
+	f := &fleetEnv{sim: s}
 	if withStore {
 		f.redis = miniredis.RunT(t)
 	}
@@ -54,10 +62,10 @@ func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = store.Close() })
-			topts.Writes = store
+			topts.Writes, topts.Attempts = store, store
 		}
 		m := gateway.NewMetrics()
-		client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream})
+		client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout})
 		topts.ObserveCache = m.ObserveCache
 		tr := translate.New(client, topts)
 		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}, tr, nil)
@@ -69,7 +77,7 @@ func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
 	return f
 }
 
-func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string) response {
+func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string, hdr ...string) response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -82,6 +90,9 @@ func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string) resp
 	req.Header.Set("X-Api-Key", key1)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -286,4 +297,47 @@ func grepLines(b []byte, prefix string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// A deployment whose outcome was unknown on replica A (NerdGraph recorded it, then
+// answered 500), retried through replica B, is found there and recorded once; an
+// Idempotency-Key's 201 replays through another replica. Without the store B records
+// the deployment again (the control).
+func TestFleetDeploymentRetry(t *testing.T) {
+	for _, withStore := range []bool{true, false} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			faults := &sim.Faults{}
+			f := newFleetWith(t, 3, withStore, -1, 300*time.Millisecond, sim.WithMiddleware(faults.Middleware))
+			faults.Set(&sim.Fault{Operation: createOp, First: 1, AfterApply: true, Status: 500})
+			body := `{"deployment":{"revision":"fleet-1","user":"ci"}}`
+			if r := fleetDo(t, f.replicas[0], http.MethodPost, deployPath, body); r.status != 502 {
+				t.Fatalf("first attempt through A: %d %s", r.status, r.body)
+			}
+			r := fleetDo(t, f.replicas[1], http.MethodPost, deployPath, body)
+			recorded := f.sim.RequestsByOperation()[createOp]
+			if !withStore {
+				if recorded != 2 {
+					t.Fatalf("without the store the retry through B recorded %d in all (the control expects 2)", recorded)
+				}
+				return
+			}
+			if r.status != 201 || recorded != 1 {
+				t.Fatalf("retry through B: %d %s, recorded %d times", r.status, r.body, recorded)
+			}
+			first := fleetDo(t, f.replicas[0], http.MethodPost, deployPath, `{"deployment":{"revision":"fleet-2"}}`, "Idempotency-Key", "fleet-key-1")
+			again := fleetDo(t, f.replicas[2], http.MethodPost, deployPath, `{"deployment":{"revision":"fleet-2"}}`, "Idempotency-Key", "fleet-key-1")
+			if first.status != 201 || again.status != 201 || !bytes.Equal(first.body, again.body) || f.sim.RequestsByOperation()[createOp] != 2 {
+				t.Fatalf("Idempotency-Key through A then C: %d %s / %d %s, recorded %d", first.status, first.body, again.status, again.body,
+					f.sim.RequestsByOperation()[createOp])
+			}
+			if r := fleetDo(t, f.replicas[1], http.MethodPost, deployPath, `{"deployment":{"revision":"other"}}`, "Idempotency-Key", "fleet-key-1"); r.status != 422 {
+				t.Fatalf("the key reused with another body through B: %d %s", r.status, r.body)
+			}
+			dump := f.redis.Dump()
+			if strings.Contains(dump, "fleet-key-1") {
+				t.Fatalf("the store holds the Idempotency-Key in clear:\n%s", dump)
+			}
+			scanForKeys(t, f.redis)
+		})
+	}
 }
