@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,13 +32,24 @@ type fleetEnv struct {
 
 func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
 	t.Helper()
-	return newFleetWith(t, n, withStore, limit, 0)
+	return newFleetWith(t, fleetOptions{replicas: n, store: withStore, limit: limit})
 }
 
-// newFleetWith also sets the NerdGraph client's timeout (0: its default) and adds
-// simulator options (fault injection).
-func newFleetWith(t *testing.T, n int, withStore bool, limit int, upstreamTimeout time.Duration, opts ...sim.Option) *fleetEnv {
+// fleetOptions configure newFleetWith; zero fields take the defaults.
+type fleetOptions struct {
+	replicas        int
+	store           bool
+	limit           int           // the per-key rate limit (-1: off)
+	upstreamTimeout time.Duration // the NerdGraph client's timeout
+	perKey          int           // NerdGraph calls in flight per key (MaxConcurrentPerKey)
+	sim             []sim.Option  // fault injection
+	wrap            func(http.Handler) http.Handler
+}
+
+// newFleetWith is newFleet with more options.
+func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 	t.Helper()
+	n, withStore, limit, upstreamTimeout, opts := o.replicas, o.store, o.limit, o.upstreamTimeout, o.sim
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +59,11 @@ func newFleetWith(t *testing.T, n int, withStore bool, limit int, upstreamTimeou
 	if err != nil {
 		t.Fatal(err)
 	}
-	simSrv := httptest.NewServer(s)
+	var h http.Handler = s
+	if o.wrap != nil {
+		h = o.wrap(h)
+	}
+	simSrv := httptest.NewServer(h)
 	t.Cleanup(simSrv.Close)
 	f := &fleetEnv{sim: s}
 	if withStore {
@@ -57,7 +73,9 @@ func newFleetWith(t *testing.T, n int, withStore bool, limit int, upstreamTimeou
 		var store *fleet.Store
 		topts := translate.Options{Now: now, Warn: gateway.NoteDegraded}
 		if withStore {
-			store, err = fleet.Open(fleet.Options{URL: "redis://" + f.redis.Addr(), KeyPrefix: "test:"})
+			// A generous timeout: on a loaded test machine a slow answer would fall back to
+			// the replica's own count (TestFleetStoreDown covers the fallback).
+			store, err = fleet.Open(fleet.Options{URL: "redis://" + f.redis.Addr(), KeyPrefix: "test:", Timeout: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +83,11 @@ func newFleetWith(t *testing.T, n int, withStore bool, limit int, upstreamTimeou
 			topts.Writes, topts.Attempts = store, store
 		}
 		m := gateway.NewMetrics()
-		client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout})
+		copts := ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout, MaxConcurrentPerKey: o.perKey}
+		if withStore {
+			copts.Leases = store
+		}
+		client := ng.NewClient(simSrv.URL+sim.Path, copts)
 		topts.ObserveCache = m.ObserveCache
 		tr := translate.New(client, topts)
 		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}, tr, nil)
@@ -307,7 +329,8 @@ func TestFleetDeploymentRetry(t *testing.T) {
 	for _, withStore := range []bool{true, false} {
 		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
 			faults := &sim.Faults{}
-			f := newFleetWith(t, 3, withStore, -1, 300*time.Millisecond, sim.WithMiddleware(faults.Middleware))
+			f := newFleetWith(t, fleetOptions{replicas: 3, store: withStore, limit: -1, upstreamTimeout: 300 * time.Millisecond,
+				sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}})
 			faults.Set(&sim.Fault{Operation: createOp, First: 1, AfterApply: true, Status: 500})
 			body := `{"deployment":{"revision":"fleet-1","user":"ci"}}`
 			if r := fleetDo(t, f.replicas[0], http.MethodPost, deployPath, body); r.status != 502 {
@@ -338,6 +361,70 @@ func TestFleetDeploymentRetry(t *testing.T) {
 				t.Fatalf("the store holds the Idempotency-Key in clear:\n%s", dump)
 			}
 			scanForKeys(t, f.redis)
+		})
+	}
+}
+
+// peakPerKey wraps the simulator and records the most NerdGraph requests in flight at
+// once per Api-Key.
+type peakPerKey struct {
+	mu   sync.Mutex
+	now  map[string]int
+	peak map[string]int
+}
+
+func (p *peakPerKey) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := r.Header.Get("Api-Key")
+		p.mu.Lock()
+		p.now[k]++
+		p.peak[k] = max(p.peak[k], p.now[k])
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			p.now[k]--
+			p.mu.Unlock()
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// NerdGraph's concurrency limit is per user: two replicas sharing the store hold at
+// most perKey calls of one key in flight between them (leases); two islands hold
+// perKey each (the control).
+func TestFleetNerdGraphLeases(t *testing.T) {
+	const perKey = 3
+	for _, withStore := range []bool{true, false} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			peak := &peakPerKey{now: map[string]int{}, peak: map[string]int{}}
+			faults := &sim.Faults{}
+			faults.Set(&sim.Fault{Latency: 100 * time.Millisecond})
+			f := newFleetWith(t, fleetOptions{replicas: 2, store: withStore, limit: -1, perKey: perKey,
+				sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}, wrap: peak.wrap})
+			var wg sync.WaitGroup
+			statuses := make([]int, 16)
+			for i := range statuses {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					// Distinct applications: no cache or shared flight joins two calls.
+					statuses[i] = fleetDo(t, f.replicas[i%2], http.MethodGet, fmt.Sprintf("/v2/applications/%d.json", 900000+i), "").status
+				}()
+			}
+			wg.Wait()
+			for i, s := range statuses {
+				if s != 404 && s != 200 {
+					t.Fatalf("call %d: %d", i, s)
+				}
+			}
+			got := peak.peak[key1]
+			if withStore && got > perKey {
+				t.Fatalf("with the store %d NerdGraph calls of one key were in flight at once, want at most %d (fleet-wide)", got, perKey)
+			}
+			if !withStore && got <= perKey {
+				t.Fatalf("without the store only %d in flight at once: the control no longer shows two islands (%d each)", got, perKey)
+			}
+			t.Logf("peak in flight for one key across 2 replicas: %d (per-key bound %d, store %v)", got, perKey, withStore)
 		})
 	}
 }

@@ -86,7 +86,6 @@ func Open(opts Options) (*Store, error) {
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
 	ro.MaxRetries = -1 // a failed call falls back at once; the probe notices the return
 	ro.PoolTimeout = opts.Timeout
-	ro.ContextTimeoutEnabled = true
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Store{rdb: redis.NewClient(ro), prefix: opts.KeyPrefix, timeout: opts.Timeout, log: opts.Log,
 		pending: map[int64]uint64{}, cancel: cancel, done: make(chan struct{})}
