@@ -113,6 +113,9 @@ type Gateway struct {
 
 	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
 	upstreams []*upstreamProbe
+
+	// fleetRows shares the usage rows through Config.Store (nil without one).
+	fleetRows *fleetUsage
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -172,6 +175,9 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		if err := g.usage.load(cfg.ReportStateFile); err != nil {
 			log.Warn("usage report state not loaded", zap.Error(err))
 		}
+	}
+	if cfg.Store != nil {
+		g.fleetRows = newFleetUsage(cfg.Store, g.usage, log) // fleetusage.go
 	}
 	rest := cfg.RESTUpstream
 	if rest == "" {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -90,7 +91,8 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		client := ng.NewClient(simSrv.URL+sim.Path, copts)
 		topts.ObserveCache = m.ObserveCache
 		tr := translate.New(client, topts)
-		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}, tr, nil)
+		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store,
+			ReportToken: fleetReportToken}, tr, nil)
 		srv := httptest.NewServer(g.Handler())
 		t.Cleanup(srv.Close)
 		f.replicas = append(f.replicas, srv)
@@ -425,6 +427,72 @@ func TestFleetNerdGraphLeases(t *testing.T) {
 				t.Fatalf("without the store only %d in flight at once: the control no longer shows two islands (%d each)", got, perKey)
 			}
 			t.Logf("peak in flight for one key across 2 replicas: %d (per-key bound %d, store %v)", got, perKey, withStore)
+		})
+	}
+}
+
+const fleetReportToken = "fleet-report-token"
+
+// fleetReport reads /v2bridge/report.json from srv: its source and the count of
+// key1's calls of route.
+func fleetReport(t *testing.T, srv *httptest.Server, route string) (source string, count int64) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v2bridge/report.json", nil)
+	req.Header.Set("Authorization", "Bearer "+fleetReportToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep struct {
+		Source string
+		Usage  []gateway.Usage
+	}
+	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&rep) != nil {
+		t.Fatalf("report: %d", resp.StatusCode)
+	}
+	for _, u := range rep.Usage {
+		if u.Caller == translate.HashKey(key1)[:8] && u.Route == route {
+			count += u.Count
+		}
+	}
+	return rep.Source, count
+}
+
+// The usage report on replica C shows the calls made through A and B (each replica
+// adds its counts to the store); without the store C shows only its own (none).
+func TestFleetUsageReport(t *testing.T) {
+	for _, withStore := range []bool{true, false} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			f := newFleet(t, 3, withStore, -1)
+			for i := range 5 {
+				if r := fleetDo(t, f.replicas[i%2], http.MethodGet, "/v2/applications.json", ""); r.status != 200 {
+					t.Fatalf("call %d: %d", i, r.status)
+				}
+			}
+			want := int64(5)
+			if !withStore {
+				want = 0
+			}
+			deadline := time.Now().Add(3 * time.Second)
+			for {
+				source, got := fleetReport(t, f.replicas[2], "applications.list")
+				if got == want && (!withStore || strings.Contains(source, "shared store")) {
+					break
+				}
+				if time.Now().After(deadline) || got > want {
+					t.Fatalf("report on C: %d calls of applications.list (source %q), want %d", got, source, want)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if withStore {
+				// Read twice, counted once; and the report's calls are not new calls.
+				time.Sleep(1200 * time.Millisecond)
+				if _, got := fleetReport(t, f.replicas[0], "applications.list"); got != want {
+					t.Fatalf("report on A later: %d, want %d", got, want)
+				}
+				scanForKeys(t, f.redis)
+			}
 		})
 	}
 }

@@ -56,6 +56,7 @@ type Store struct {
 	pending  map[int64]uint64 // write counts bumped while the store was down
 	watchers []func(account int64, count uint64)
 
+	ps     *redis.PubSub // the write-count subscription
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -89,6 +90,7 @@ func Open(opts Options) (*Store, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Store{rdb: redis.NewClient(ro), prefix: opts.KeyPrefix, timeout: opts.Timeout, log: opts.Log,
 		pending: map[int64]uint64{}, cancel: cancel, done: make(chan struct{})}
+	s.ps = s.rdb.Subscribe(ctx, s.key("writes"))
 	go s.run(ctx)
 	return s, nil
 }
@@ -96,6 +98,7 @@ func Open(opts Options) (*Store, error) {
 // Close stops the background work and closes the connections.
 func (s *Store) Close() error {
 	s.cancel()
+	_ = s.ps.Close() // ends a receive in progress
 	<-s.done
 	return s.rdb.Close()
 }
@@ -137,8 +140,7 @@ func (s *Store) key(parts ...string) string { return s.prefix + strings.Join(par
 // run keeps the write-count subscription and probes the store while it is down.
 func (s *Store) run(ctx context.Context) {
 	defer close(s.done)
-	ps := s.rdb.Subscribe(ctx, s.key("writes"))
-	defer ps.Close()
+	ps := s.ps
 	go s.probe(ctx)
 	for {
 		msg, err := ps.ReceiveTimeout(ctx, probeEvery)
@@ -209,3 +211,6 @@ func parseCount(payload string) (int64, uint64, bool) {
 	count, err2 := strconv.ParseUint(c, 10, 64)
 	return account, count, err1 == nil && err2 == nil
 }
+
+// Done is closed when the store is closed (background work tied to it ends).
+func (s *Store) Done() <-chan struct{} { return s.done }
