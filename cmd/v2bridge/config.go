@@ -501,13 +501,9 @@ func (s storeConfig) open(getenv func(string) string, log *zap.Logger) (*fleet.S
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return st, nil
-}
-
-// storeWrites is the store as the translator's shared write counts (nil without one).
-func storeWrites(s *fleet.Store) translate.SharedWrites {
-	if s == nil {
-		return nil
+	if u, err := url.Parse(s.URL); err == nil {
+		log.Info("fleet mode: rate limits, NerdGraph leases, write retirement, write attempts and report rows shared",
+			zap.String("store", u.Scheme+"://"+u.Host), zap.String("key_prefix", s.KeyPrefix))
 	}
-	return s
+	return st, nil
 }

@@ -236,8 +236,12 @@ Ctrl-C stops the demo.
 
 func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
-	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
-		TracerProvider: tp})
+	copts := ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
+		TracerProvider: tp}
+	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
+		copts.Leases, topts.Writes, topts.Attempts = cfg.Store, cfg.Store, cfg.Store
+	}
+	client := ng.NewClient(endpoint, copts)
 	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
@@ -345,7 +349,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
-		Writes: storeWrites(store),
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {
