@@ -45,6 +45,7 @@ type fleetOptions struct {
 	perKey          int           // NerdGraph calls in flight per key (MaxConcurrentPerKey)
 	sim             []sim.Option  // fault injection
 	wrap            func(http.Handler) http.Handler
+	storeAddr       string // a real server's address (default: a new miniredis)
 }
 
 // newFleetWith is newFleet with more options.
@@ -67,8 +68,10 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 	simSrv := httptest.NewServer(h)
 	t.Cleanup(simSrv.Close)
 	f := &fleetEnv{sim: s}
-	if withStore {
+	storeAddr := o.storeAddr
+	if withStore && storeAddr == "" {
 		f.redis = miniredis.RunT(t)
+		storeAddr = f.redis.Addr()
 	}
 	for range n {
 		var store *fleet.Store
@@ -76,7 +79,7 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		if withStore {
 			// A generous timeout: on a loaded test machine a slow answer would fall back to
 			// the replica's own count (TestFleetStoreDown covers the fallback).
-			store, err = fleet.Open(fleet.Options{URL: "redis://" + f.redis.Addr(), KeyPrefix: "test:", Timeout: 2 * time.Second})
+			store, err = fleet.Open(fleet.Options{URL: "redis://" + storeAddr, KeyPrefix: "test:", Timeout: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
