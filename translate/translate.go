@@ -49,6 +49,9 @@ type Options struct {
 	// Attempts, when set, shares write attempt records across the fleet
 	// (attemptsfleet.go): a retry after an unknown outcome may reach any replica.
 	Attempts SharedAttempts
+	// Deployments, when set, shares the deployments recorded in the last
+	// DeploymentMemory across the fleet (deploysfleet.go).
+	Deployments SharedDeployments
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -140,6 +143,7 @@ func New(client gql.Client, opts Options) *Translator {
 	}
 	t.caches = caches
 	t.attempts.shared = opts.Attempts
+	t.deploys.shared = opts.Deployments
 	if opts.Writes != nil {
 		t.writes.shared = opts.Writes
 		opts.Writes.WatchWrites(t.writes.raise)

@@ -239,7 +239,7 @@ func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Durati
 	copts := ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
 		TracerProvider: tp}
 	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
-		copts.Leases, topts.Writes, topts.Attempts = cfg.Store, cfg.Store, cfg.Store
+		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
 	}
 	client := ng.NewClient(endpoint, copts)
 	m.WatchBreaker(client.BreakerOpen)

@@ -84,7 +84,7 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = store.Close() })
-			topts.Writes, topts.Attempts = store, store
+			topts.Writes, topts.Attempts, topts.Deployments = store, store, store
 		}
 		m := gateway.NewMetrics()
 		copts := ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout, MaxConcurrentPerKey: o.perKey}
@@ -495,6 +495,32 @@ func TestFleetUsageReport(t *testing.T) {
 					t.Fatalf("report on A later: %d, want %d", got, want)
 				}
 				scanForKeys(t, f.redis)
+			}
+		})
+	}
+}
+
+// A deployment recorded through A that NRDB has not ingested yet is listed through B,
+// and B refuses a timestamp that is not later than it (the "later than the latest"
+// rule); without the store B knows neither.
+func TestFleetRecentDeployments(t *testing.T) {
+	for _, withStore := range []bool{true, false} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			fixed := func() time.Time { return clock }
+			f := newFleetWith(t, fleetOptions{replicas: 2, store: withStore, limit: -1,
+				sim: []sim.Option{sim.WithIngestDelay(time.Hour), sim.WithIngestClock(fixed)}})
+			body := `{"deployment":{"revision":"fleet-recent","timestamp":"2026-11-20T11:59:30Z"}}`
+			if r := fleetDo(t, f.replicas[0], http.MethodPost, deployPath, body); r.status != 201 {
+				t.Fatalf("deployment through A: %d %s", r.status, r.body)
+			}
+			list := fleetDo(t, f.replicas[1], http.MethodGet, deployPath, "")
+			listed := bytes.Contains(list.body, []byte("fleet-recent"))
+			earlier := fleetDo(t, f.replicas[1], http.MethodPost, deployPath, `{"deployment":{"revision":"older","timestamp":"2026-11-20T11:59:00Z"}}`)
+			if withStore && (!listed || earlier.status != 422) {
+				t.Fatalf("through B: listed %v (%d), an earlier timestamp answered %d %s", listed, list.status, earlier.status, earlier.body)
+			}
+			if !withStore && (listed || earlier.status == 422) {
+				t.Fatalf("without the store B knew A's deployment (listed %v, earlier %d): the control no longer shows islands", listed, earlier.status)
 			}
 		})
 	}
