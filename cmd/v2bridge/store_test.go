@@ -93,7 +93,9 @@ func TestServeFleet(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
-		go func() { done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs) }()
+		go func() {
+			done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
+		}()
 		dones = append(dones, done)
 		bases = append(bases, "http://"+addr)
 	}
