@@ -83,6 +83,12 @@ func Open(opts Options) (*Store, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
+	} else {
+		// go-redis's own messages (a failed dial, repeated while the store is down) are
+		// plain text on stderr by default; the serving process's log is JSON lines, so
+		// they go through it at debug (Store's one line per outage is the warning).
+		// SetLogger is go-redis's only hook and is process-wide: the last Open wins.
+		redis.SetLogger(redisLog{opts.Log})
 	}
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
 	ro.MaxRetries = -1 // a failed call falls back at once; the probe notices the return
@@ -214,3 +220,10 @@ func parseCount(payload string) (int64, uint64, bool) {
 
 // Done is closed when the store is closed (background work tied to it ends).
 func (s *Store) Done() <-chan struct{} { return s.done }
+
+// redisLog is go-redis's logger on zap, at debug.
+type redisLog struct{ log *zap.Logger }
+
+func (l redisLog) Printf(_ context.Context, format string, v ...any) {
+	l.log.Debug("store client: " + fmt.Sprintf(format, v...))
+}
