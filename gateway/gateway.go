@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // Config is what the gateway needs to serve; zero fields take their defaults.
@@ -82,6 +83,9 @@ type Config struct {
 	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
+	// Store, when set, is the shared fleet store (fleet mode, gateway/fleet.go): the
+	// per-key rate limit is counted fleet-wide. Nil: every replica on its own.
+	Store *fleet.Store
 	// Ready reports whether NerdGraph is reachable; /readyz?verbose and the
 	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
 	// itself does not depend on it (health.go). Nil: always reachable.
@@ -109,6 +113,9 @@ type Gateway struct {
 
 	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
 	upstreams []*upstreamProbe
+
+	// fleetRows shares the usage rows through Config.Store (nil without one).
+	fleetRows *fleetUsage
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -147,6 +154,14 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		slots: make(chan struct{}, cfg.MaxInFlight), compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
+		if cfg.Store != nil {
+			g.limit.shared = cfg.Store
+		}
+	}
+	if cfg.Store != nil {
+		for _, c := range storeCollector(cfg.Store) {
+			_ = cfg.Metrics.reg.Register(c) // a shared registry keeps the first gateway's
+		}
 	}
 	if cfg.Ready != nil {
 		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
@@ -160,6 +175,9 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		if err := g.usage.load(cfg.ReportStateFile); err != nil {
 			log.Warn("usage report state not loaded", zap.Error(err))
 		}
+	}
+	if cfg.Store != nil {
+		g.fleetRows = newFleetUsage(cfg.Store, g.usage, log) // fleetusage.go
 	}
 	rest := cfg.RESTUpstream
 	if rest == "" {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"time"
@@ -16,6 +17,9 @@ type rateLimiter struct {
 	// treated as having used up its limit (the failed-authentication limit fails
 	// closed for unknown addresses under a flood from more than that many).
 	maxWindows int
+
+	// shared, when set, counts calls fleet-wide (fleet.go); windows then mirror it.
+	shared sharedLimit
 
 	mu      sync.Mutex
 	windows map[string]*window
@@ -81,6 +85,9 @@ func (l *rateLimiter) forget(key string) {
 	l.mu.Lock()
 	delete(l.windows, key)
 	l.mu.Unlock()
+	if l.shared != nil {
+		l.shared.Forget(context.Background(), key, l.now().Truncate(time.Minute))
+	}
 }
 
 func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int, reset time.Time) {

@@ -463,6 +463,13 @@ func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := g.usage.snapshot()
 	source := "this gateway replica (local counts)"
+	if g.fleetRows != nil && g.cfg.ReportPrometheusURL == "" { // fleetusage.go
+		if fleetRows, err := g.fleetRows.rows(r.Context()); err == nil {
+			rows, source = fleetRows, "the fleet's shared store (every replica's counts)"
+		} else {
+			source = "this gateway replica (local counts: the shared store is unreachable: " + err.Error() + ")"
+		}
+	}
 	if g.cfg.ReportPrometheusURL != "" {
 		fleet, err := g.fleetUsage(r.Context())
 		if err != nil {

@@ -63,7 +63,7 @@ func Routes() []Route {
 		{
 			Name: "applications.show", Operations: []string{"AppShow"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}",
 			Fidelity: Approximate,
-			Note:     "as applications.list; answered from the caller's entity cache for `cache.entity_ttl` (30 s; an application write through the same replica retires the entries of every key of the account), so summaries may be that much older",
+			Note:     "as applications.list; answered from the caller's entity cache for `cache.entity_ttl` (30 s; an application write through the same replica — or any replica of a fleet sharing `store.url` — retires the entries of every key of the account), so summaries may be that much older",
 			handle:   handleApplicationsShow,
 		},
 		{
@@ -79,7 +79,7 @@ func Routes() []Route {
 			Name: "applications.delete", Operations: []string{"AppShow", "AppDelete"}, Methods: []string{http.MethodDelete},
 			Path: "/applications/{id:[0-9]+}", Fidelity: Exact,
 			Note: "409 while the application reports, as REST; never forced; a retry after a delete whose outcome was " +
-				"unknown (502/504) that finds the application gone answers 200 with it (`write_attempt_window`, per replica)",
+				"unknown (502/504) that finds the application gone answers 200 with it (`write_attempt_window`, per replica, or fleet-wide with `store.url`)",
 			handle: handleApplicationDelete,
 		},
 		{
@@ -150,8 +150,8 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days (`version` of either event type is " +
 				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
-				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica " +
-				"recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
+				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica (or, with `store.url`, " +
+				"any replica of the fleet) recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
 				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
@@ -160,13 +160,15 @@ func Routes() []Route {
 			Fidelity: Approximate,
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
 				"`use_create_deployment`); REST's input rules checked before sending; a timestamp must be later than the " +
-				"newest deployment in NRQL or recorded by this replica (NRDB ingests with a delay), checked and written " +
-				"under a per-application lock in the replica (other replicas are not covered); never retried; id is a surrogate; " +
+				"newest deployment in NRQL or recorded by this replica (with `store.url`: by any replica) (NRDB ingests with a " +
+				"delay), checked and written under a per-application lock in the replica (two replicas can still accept the same " +
+				"timestamp at the same moment); never retried; id is a surrogate; " +
 				"identical POSTs that overlap record one deployment (REST recorded each); after a 502/504 \"may have been " +
 				"recorded\" an identical retry within `write_attempt_window` is looked up first and answered 201 with the " +
 				"recorded deployment, or 503 with Retry-After while NRDB may not have ingested it (for 2 minutes; then it is " +
 				"sent again); optional `Idempotency-Key` (not REST's) replays the 201 for the window, 422 when reused with another " +
-				"body; attempts are remembered per replica",
+				"body; settled attempts are remembered per replica, or fleet-wide with `store.url` (two identical POSTs reaching " +
+				"two replicas at the same moment are two writes)",
 			handle: handleDeploymentCreate,
 		},
 		{
@@ -504,7 +506,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			return
 		}
 		if g.limit != nil {
-			ok, remaining, reset := g.limit.allow(keyHash)
+			ok, remaining, reset := g.limit.allowFleet(ctx, keyHash)
 			g.limit.headers(w.Header(), remaining, reset)
 			if !ok {
 				g.cfg.Metrics.rateLimited.Inc()

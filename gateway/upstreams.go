@@ -112,5 +112,6 @@ func (g *Gateway) serveReadyz(w http.ResponseWriter, r *http.Request) {
 		}
 		rec.buf.WriteString(line + "\n")
 	}
+	rec.buf.WriteString(g.storeLine()) // fleet.go
 	rec.replay(w)
 }

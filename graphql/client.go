@@ -59,6 +59,8 @@ type Options struct {
 	// (NerdGraph guarantees 25 concurrent requests per user; default 25). A call waits
 	// for a slot until its context ends.
 	MaxConcurrentPerKey int
+	// Leases, when set, bounds MaxConcurrentPerKey fleet-wide too (leases.go).
+	Leases Leases
 	// MaxAttempts bounds the tries of one query (default 3; 1 disables retries).
 	// Queries are retried on rate limits, NerdGraph timeouts and server or transport
 	// failures, with jittered exponential backoff that honours Retry-After and never
@@ -374,6 +376,11 @@ func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 		return nil, err
 	}
 	defer release()
+	lease, err := c.fleetLease(ctx, apiKey(ctx)) // leases.go
+	if err != nil {
+		return nil, err
+	}
+	defer lease()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("new request: %w", err)

@@ -102,6 +102,7 @@ type attempt struct {
 	sentMs   int64 // the timestamp the gateway sent (deployments)
 	memo     any   // what an unknown write would have answered (deletes)
 	at       time.Time
+	fleet    bool // stored in the fleet's store too (attemptsfleet.go)
 }
 
 // attemptLedger holds a replica's attempt records.
@@ -109,6 +110,7 @@ type attemptLedger struct {
 	window time.Duration
 	mu     sync.Mutex
 	m      map[string]*attempt
+	shared SharedAttempts // fleet mode (attemptsfleet.go); nil: this replica's only
 }
 
 func newAttemptLedger(window time.Duration) *attemptLedger {
@@ -221,6 +223,9 @@ func (l *attemptLedger) finish(key string, a *attempt, fl *flight, show any, err
 // outcome, show is kept as the record's memo).
 func (l *attemptLedger) once(ctx context.Context, key, hash string, idem bool, now func() time.Time,
 	write func(ctx context.Context, prev previous) (show any, err error, unknown bool, sentMs int64)) (any, error) {
+	if l.shared != nil {
+		l.seed(ctx, key) // a record another replica left (attemptsfleet.go)
+	}
 	for {
 		a, fl, lead, err := l.join(key, hash, idem, now())
 		if err != nil {
@@ -253,6 +258,9 @@ func (l *attemptLedger) once(ctx context.Context, key, hash string, idem bool, n
 		show, werr, unknown, sentMs := write(ctx, l.state(a))
 		finished = true
 		l.finish(key, a, fl, show, werr, unknown, sentMs, now())
+		if l.shared != nil {
+			l.share(ctx, key, a)
+		}
 		if werr != nil {
 			return nil, werr
 		}

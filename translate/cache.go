@@ -98,7 +98,11 @@ func (c *Cache) Len() int {
 // goes upstream: after a write, every caller of the account reads afresh, and a read
 // that raced the write stores its answer under the old count, where nothing finds it
 // again (it expires with its TTL). Only accounts that were written to are kept.
-type accountWrites struct{ m sync.Map } // account id (int64) → *atomic.Uint64
+type accountWrites struct {
+	m sync.Map // account id (int64) → *atomic.Uint64
+	// shared, when set, is the fleet's count (fleet mode, writesfleet.go).
+	shared SharedWrites
+}
 
 // gen is account's write count.
 func (w *accountWrites) gen(account int64) uint64 {
@@ -112,6 +116,7 @@ func (w *accountWrites) gen(account int64) uint64 {
 func (w *accountWrites) bump(account int64) {
 	v, _ := w.m.LoadOrStore(account, new(atomic.Uint64))
 	v.(*atomic.Uint64).Add(1)
+	w.bumpShared(account)
 }
 
 // writeScoped is a cache key of c for kind, valid until the next write to c's account.

@@ -523,6 +523,7 @@ func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64
 // application (check-then-write) and the deployments recorded in the last
 // DeploymentMemory per caller and application.
 type deployLedger struct {
+	shared SharedDeployments // fleet mode (deploysfleet.go); nil: this replica's only
 	mu     sync.Mutex
 	locks  map[string]*appLock
 	recent *gocache.Cache // caller key → []recordedDeployment
@@ -587,22 +588,23 @@ func (l *deployLedger) remember(c Caller, d v2.Deployment, now time.Time) {
 		}
 	}
 	l.recent.SetDefault(key, append(kept, recordedDeployment{d: d, at: now}))
+	l.rememberShared(key, d, now) // deploysfleet.go
 }
 
 // recalled returns the deployments of the application recorded by this replica for
 // the caller in the last DeploymentMemory.
 func (l *deployLedger) recalled(c Caller, appID int64, now time.Time) []v2.Deployment {
+	key := recentKey(c, appID)
 	l.mu.Lock()
-	v, ok := l.recent.Get(recentKey(c, appID))
+	v, ok := l.recent.Get(key)
 	l.mu.Unlock()
-	if !ok {
-		return nil
-	}
 	var out []v2.Deployment
-	for _, r := range v.([]recordedDeployment) {
-		if now.Sub(r.at) < DeploymentMemory {
-			out = append(out, r.d)
+	if ok {
+		for _, r := range v.([]recordedDeployment) {
+			if now.Sub(r.at) < DeploymentMemory {
+				out = append(out, r.d)
+			}
 		}
 	}
-	return out
+	return l.recalledShared(key, now, out) // deploysfleet.go: the fleet's too
 }

@@ -42,6 +42,16 @@ type Options struct {
 	// WriteAttemptWindow is how long a write whose outcome is unknown, or one sent with
 	// an Idempotency-Key, is remembered (default DefaultWriteAttemptWindow; attempts.go).
 	WriteAttemptWindow time.Duration
+	// Writes, when set, shares the accounts' write counts across a fleet of replicas
+	// (fleet mode, writesfleet.go): a write through any replica retires every
+	// replica's cached reads of the account.
+	Writes SharedWrites
+	// Attempts, when set, shares write attempt records across the fleet
+	// (attemptsfleet.go): a retry after an unknown outcome may reach any replica.
+	Attempts SharedAttempts
+	// Deployments, when set, shares the deployments recorded in the last
+	// DeploymentMemory across the fleet (deploysfleet.go).
+	Deployments SharedDeployments
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -132,6 +142,12 @@ func New(client gql.Client, opts Options) *Translator {
 		}
 	}
 	t.caches = caches
+	t.attempts.shared = opts.Attempts
+	t.deploys.shared = opts.Deployments
+	if opts.Writes != nil {
+		t.writes.shared = opts.Writes
+		opts.Writes.WatchWrites(t.writes.raise)
+	}
 	auth.drop = func(keyHash string) {
 		for _, c := range caches {
 			c.dropKey(keyHash)

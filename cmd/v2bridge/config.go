@@ -14,11 +14,13 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	"gopkg.in/yaml.v3"
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -53,6 +55,23 @@ type fileConfig struct {
 	TLSCertFile              string            `yaml:"tls_cert_file"`
 	TLSKeyFile               string            `yaml:"tls_key_file"`
 	Keys                     []keyConfig       `yaml:"keys"`
+	Store                    storeConfig       `yaml:"store"`
+}
+
+// storeConfig is fleet mode's shared store (issue 21, translate/fleet): empty url, every
+// replica on its own.
+type storeConfig struct {
+	// URL is redis://host:port[/db] or rediss:// (TLS); Redis 6+ or Valkey. It must not
+	// hold a password (config check prints it): use PasswordEnv.
+	URL string `yaml:"url"`
+	// UsernameEnv and PasswordEnv name environment variables holding the ACL user and
+	// its password.
+	UsernameEnv string `yaml:"username_env"`
+	PasswordEnv string `yaml:"password_env"`
+	// KeyPrefix starts every key the gateway stores.
+	KeyPrefix string `yaml:"key_prefix"`
+	// Timeout bounds each store call; past it the replica uses its own state.
+	Timeout time.Duration `yaml:"timeout"`
 }
 
 // compareConfig configures routes in compare mode.
@@ -131,6 +150,7 @@ func defaultConfig() fileConfig {
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
+		Store:                 storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout},
 	}
 }
 
@@ -308,6 +328,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	if _, err := c.keyMap(getenv); err != nil {
 		errs = append(errs, err)
 	}
+	if err := c.Store.check(getenv); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -433,4 +456,54 @@ func (c fileConfig) retainedAlerts() (gateway.Mode, error) {
 		return gateway.Mode(c.RetainedAlerts), nil
 	}
 	return "", fmt.Errorf("retained_alerts: %q is not passthrough or translate", c.RetainedAlerts)
+}
+
+// check validates the store keys: a redis:// or rediss:// URL without a password, a
+// positive timeout, and the named environment variables set.
+func (s storeConfig) check(getenv func(string) string) error {
+	var errs []error
+	if s.Timeout <= 0 {
+		errs = append(errs, errors.New("store.timeout: must be positive"))
+	}
+	if s.URL == "" {
+		return errors.Join(errs...)
+	}
+	u, err := url.Parse(s.URL)
+	switch {
+	case err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "":
+		errs = append(errs, fmt.Errorf("store.url: %q is not a redis:// or rediss:// URL", s.URL))
+	case u.User != nil:
+		if _, has := u.User.Password(); has {
+			errs = append(errs, errors.New("store.url: holds a password; put it in the environment and name the variable in store.password_env"))
+		}
+	}
+	for _, e := range []struct{ key, name string }{{"store.username_env", s.UsernameEnv}, {"store.password_env", s.PasswordEnv}} {
+		if e.name != "" && getenv(e.name) == "" {
+			errs = append(errs, fmt.Errorf("%s: environment variable %s is not set", e.key, e.name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// open connects to the configured store (nil without store.url).
+func (s storeConfig) open(getenv func(string) string, log *zap.Logger) (*fleet.Store, error) {
+	if s.URL == "" {
+		return nil, nil
+	}
+	o := fleet.Options{URL: s.URL, KeyPrefix: s.KeyPrefix, Timeout: s.Timeout, Log: log}
+	if s.UsernameEnv != "" {
+		o.Username = getenv(s.UsernameEnv)
+	}
+	if s.PasswordEnv != "" {
+		o.Password = getenv(s.PasswordEnv)
+	}
+	st, err := fleet.Open(o)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if u, err := url.Parse(s.URL); err == nil {
+		log.Info("fleet mode: rate limits, NerdGraph leases, write retirement, write attempts and report rows shared",
+			zap.String("store", u.Scheme+"://"+u.Host), zap.String("key_prefix", s.KeyPrefix))
+	}
+	return st, nil
 }

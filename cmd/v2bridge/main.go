@@ -236,8 +236,12 @@ Ctrl-C stops the demo.
 
 func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
-	client := ng.NewClient(endpoint, ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
-		TracerProvider: tp})
+	copts := ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
+		TracerProvider: tp}
+	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
+		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
+	}
+	client := ng.NewClient(endpoint, copts)
 	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
@@ -297,11 +301,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer flushTraces(stopTracing, log)
+	store, err := cfg.Store.open(os.Getenv, log) // fleet mode (config.go); nil without store.url
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		defer func() { _ = store.Close() }()
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	g := newGateway(endpoint, gateway.Config{
+		Store:            store,
 		PublicURL:        cfg.PublicURL,
 		DefaultAccountID: cfg.DefaultAccountID,
 		RequestTimeout:   cfg.RequestTimeout,

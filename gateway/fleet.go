@@ -1,0 +1,74 @@
+package gateway
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/v2bridge/v2bridge/translate/fleet"
+)
+
+// Fleet mode (issue 21): with Config.Store set, the per-key rate limit is counted in
+// the shared store, so X-RateLimit-* show the fleet's numbers and N replicas allow
+// the limit once, not N times. When the store does not answer within its timeout the
+// replica counts on its own (per-replica limits, declared in the README); it keeps a
+// mirror of the fleet's count of each key's window, so a fallback continues from the
+// fleet's number instead of from zero.
+
+// sharedLimit is the store's side of the rate limit (fleet.Store).
+type sharedLimit interface {
+	Allow(ctx context.Context, keyHash string, limit int, start time.Time, length time.Duration) (bool, int, error)
+	Forget(ctx context.Context, keyHash string, start time.Time)
+}
+
+// allowFleet is allow counted fleet-wide when the limiter has a store.
+func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, remaining int, reset time.Time) {
+	if l.shared == nil {
+		return l.allow(keyHash)
+	}
+	start := l.now().Truncate(time.Minute)
+	ok, count, err := l.shared.Allow(ctx, keyHash, l.limit, start, time.Minute)
+	if err != nil {
+		return l.allow(keyHash) // the store is down or slow: this replica's own count
+	}
+	l.mu.Lock()
+	if w := l.windows[keyHash]; w != nil && w.start == start {
+		w.count = max(w.count, count)
+	} else {
+		l.windows[keyHash] = &window{start: start, count: count}
+	}
+	l.mu.Unlock()
+	return ok, max(l.limit-count, 0), start.Add(time.Minute)
+}
+
+// storeCollector is v2bridge_store_errors_total and v2bridge_store_up.
+func storeCollector(s *fleet.Store) []prometheus.Collector {
+	return []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "v2bridge_store_errors_total",
+			Help: "Calls to the shared fleet store (store: in the configuration) that failed or timed out; each fell back to this replica's own state.",
+		}, func() float64 { return float64(s.Errors()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_store_up",
+			Help: "1 while the shared fleet store answers, 0 while this replica runs on its own state. Readiness does not depend on it.",
+		}, func() float64 {
+			if s.Status() != nil {
+				return 0
+			}
+			return 1
+		}),
+	}
+}
+
+// storeLine is /readyz?verbose's line about the shared store ("" without one). The
+// store's state never changes readiness: a replica without it still answers.
+func (g *Gateway) storeLine() string {
+	if g.cfg.Store == nil {
+		return ""
+	}
+	if err := g.cfg.Store.Status(); err != nil {
+		return "store: unreachable (rate limits and write retirement per replica until it returns): " + err.Error() + "\n"
+	}
+	return "store: ok (fleet mode)\n"
+}

@@ -1,0 +1,39 @@
+package graphql
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Leases bounds the NerdGraph calls in flight per user key across a fleet of replicas
+// (fleet mode, issue 21; translate/fleet.Store implements it). NerdGraph's limit of 25
+// concurrent requests is per user, not per replica (newrelic/docs-website
+// src/content/docs/apis/nerdgraph/nerdgraph-usage-limits.mdx; MAPPING.md §S11), so N
+// replicas each holding 25 exceed it. A lease expires after ttl, so a replica that
+// dies holding leases frees them.
+type Leases interface {
+	// AcquireLease waits until one of n leases of keyHash is free (or ctx ends) and
+	// returns its release. An error other than ctx's means the store is down: the call
+	// goes ahead under this replica's own bound.
+	AcquireLease(ctx context.Context, keyHash string, n int, ttl time.Duration) (release func(), err error)
+}
+
+// fleetLease takes a fleet-wide lease for key when the client has Leases. It returns
+// a release (a no-op without one) and an error only when ctx ended while waiting.
+func (c *Client) fleetLease(ctx context.Context, key string) (func(), error) {
+	if c.opts.Leases == nil {
+		return func() {}, nil
+	}
+	sum := sha256.Sum256([]byte(key))
+	// The lease outlives the call: fetchHTTP's context ends by c.opts.Timeout.
+	release, err := c.opts.Leases.AcquireLease(ctx, hex.EncodeToString(sum[:]), c.opts.MaxConcurrentPerKey, c.opts.Timeout+5*time.Second)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &Error{Kind: KindRateLimited, Err: err}
+		}
+		return func() {}, nil // the store is down: this replica's bound only
+	}
+	return release, nil
+}
