@@ -106,6 +106,6 @@ mutate:
 	$(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION) unleash \
 		--workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) -S lt "$$@" ./$$dir 2>&1 | \
 	awk -v d="$$dir" '/ at [^ ]+:[0-9]+:[0-9]+$$/ { n = split($$0, w, " at "); p = w[n]; if (d != ".") p = d "/" p; \
-		sub(/ at [^ ]+$$/, ""); gsub(/^ +/, ""); printf "  %-40s %s\n", p, $$0; next } \
+		sub(/ at [^ ]+$$/, ""); gsub(/^ +/, ""); printf "  %-40s %s\n", p, $$0; fflush(); next } \
 		/^(Killed|Timed out|Test efficacy|Mutator coverage|Mutation testing completed|No results)/ { print; next } \
 		/[Ee]rror|FAIL|panic/ { print }'
