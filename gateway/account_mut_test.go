@@ -62,6 +62,10 @@ func TestAccountWithMappedKeysMut(t *testing.T) {
 		{"map gives the account", "/v2/applications.json", nil, 0, "5"},
 		{"X-Account-ID overrides the map", "/v2/applications.json", map[string]string{"X-Account-ID": "7"}, 0, "7"},
 		{"path overrides the map", "/accounts/9/v2/applications.json", nil, 0, "9"},
+		// Bug found while writing this test: with a mapped key the NewRelic-Account-Id
+		// header (accepted by resolveAccount as an alias of X-Account-ID) was ignored and
+		// the request silently ran against the key map's account.
+		{"NewRelic-Account-Id overrides the map", "/v2/applications.json", map[string]string{"NewRelic-Account-Id": "8"}, 0, "8"},
 		{"path beats the header", "/accounts/9/v2/applications.json", map[string]string{"X-Account-ID": "7"}, 0, "9"},
 		{"header account 0 refused", "/v2/applications.json", map[string]string{"X-Account-ID": "0"}, http.StatusBadRequest, ""},
 		{"header account -1 refused", "/v2/applications.json", map[string]string{"X-Account-ID": "-1"}, http.StatusBadRequest, ""},
