@@ -89,7 +89,8 @@ docker:
 ## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
 ## mutants any own-package test reaches. Waived equivalent mutants: tests/MUTATION.md.
-## Each mutant's time limit is MUTATE_TIMEOUT × the package's uncached test time (-count=1,
+## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
+## package's uncached test time (-count=1,
 ## so a cached coverage run cannot make it seconds and count slow compiles as kills).
 GREMLINS_VERSION ?= v0.6.0
 MUTATE_WORKERS   ?= 1
@@ -105,7 +106,7 @@ mutate:
 	if [ -n '$(FILES)' ]; then for f in $$(cd $$dir && find . -name '*.go' ! -name '*_test.go' | sed 's|^\./||'); do \
 		echo "$$f" | grep -Eq '$(FILES)' || set -- "$$@" -E "^$$f$$"; done; fi; \
 	echo "mutate: $$dir (gremlins $(GREMLINS_VERSION), own-package tests, $(MUTATE_WORKERS) worker(s))"; \
-	GOFLAGS="$$GOFLAGS -count=1" $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION) unleash \
+	GOFLAGS="$$GOFLAGS -count=1 -vet=off" $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION) unleash \
 		--workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) -S lt "$$@" ./$$dir 2>&1 | \
 	awk -v d="$$dir" '/ at [^ ]+:[0-9]+:[0-9]+$$/ { n = split($$0, w, " at "); p = w[n]; if (d != ".") p = d "/" p; \
 		sub(/ at [^ ]+$$/, ""); gsub(/^ +/, ""); printf "  %-40s %s\n", p, $$0; fflush(); next } \
