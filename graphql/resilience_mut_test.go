@@ -380,3 +380,73 @@ func TestIsQueryMut(t *testing.T) {
 		}
 	}
 }
+
+// TestTenantBoundsMut: at most maxTenantBreakers tenants hold a breaker or a retry
+// budget; beyond the bound a tenant is not tracked and its calls and retries go out as
+// without one (breaker.go tenant: `len(s.tenants) < max` → `<=`; retrybudget.go spend:
+// `len(r.tenants) >= max` → `>`).
+func TestTenantBoundsMut(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s := newBreakers(1, time.Minute, func() time.Time { return now })
+	var r retryBudgets
+	fail := &Error{Kind: KindServer, Status: 500}
+	id := func(i int) [32]byte {
+		var b [32]byte
+		b[0], b[1], b[2] = byte(i), byte(i>>8), byte(i>>16)
+		return b
+	}
+	for i := range maxTenantBreakers {
+		s.tenant(id(i), true)
+		r.spend(id(i))
+	}
+	extra := id(maxTenantBreakers)
+	s.record(extra, fail)
+	if got := s.tenantCount(); got != maxTenantBreakers {
+		t.Fatalf("tenantCount = %d, want the bound %d", got, maxTenantBreakers)
+	}
+	if !s.allow(extra) {
+		t.Fatal("an untracked tenant's call was refused")
+	}
+	for range int(retryBurst) + 5 {
+		if !r.spend(extra) {
+			t.Fatal("an untracked tenant's retry was refused")
+		}
+	}
+	if len(r.tenants) != maxTenantBreakers {
+		t.Fatalf("retry budgets held: %d, want %d", len(r.tenants), maxTenantBreakers)
+	}
+}
+
+// TestBreakersConnectionFailureMut: a connection failure counts against the global
+// breaker, which then refuses every tenant and frees a refused tenant's probe
+// (breaker.go allow: `tb.release()` when the global breaker refuses; record).
+func TestBreakersConnectionFailureMut(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s := newBreakers(1, time.Minute, func() time.Time { return now })
+	a, b := tenantID("a"), tenantID("b")
+	s.record(a, &Error{Kind: KindServer, Status: 500}) // a's own breaker opens
+	if s.allow(a) {
+		t.Fatal("a's open breaker allowed a call")
+	}
+	if !s.allow(b) {
+		t.Fatal("a's failure refused b")
+	}
+	s.record(b, nil)
+	refused := &Error{Kind: KindTransport, Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}}
+	s.record(b, refused)
+	if s.allow(b) {
+		t.Fatal("a refused connection did not open the global breaker")
+	}
+	now = now.Add(time.Minute)
+	// a's probe is allowed by a's breaker, the global breaker's probe too.
+	if !s.allow(a) {
+		t.Fatal("no probe after the cooldown")
+	}
+	s.record(a, nil) // success closes both and drops a's breaker
+	if !s.allow(a) || !s.allow(b) {
+		t.Fatal("a success did not close the circuits")
+	}
+	if got := s.tenantCount(); got != 0 {
+		t.Fatalf("tenantCount = %d after success, want 0", got)
+	}
+}
