@@ -88,7 +88,8 @@ docker:
 ##   make mutate PKG=./gateway FILES='passthrough|compare|report'   # only files matching FILES
 ## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
-## mutants any own-package test reaches. Waived equivalent mutants: tests/MUTATION.md.
+## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
+## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
 ## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
 ## package's uncached test time (-count=1,
 ## so a cached coverage run cannot make it seconds and count slow compiles as kills).
@@ -96,6 +97,7 @@ GREMLINS_VERSION ?= v0.6.0
 MUTATE_WORKERS   ?= 1
 MUTATE_TIMEOUT   ?= 20
 FILES            ?=
+MUTATE_FLAGS     ?=
 mutate:
 	@test -n "$(PKG)" || { echo "usage: make mutate PKG=./graphql/... [FILES=regexp]"; exit 2; }
 	@dir=$$(echo '$(PKG)' | sed -e 's|/\.\.\.$$||' -e 's|^\./||' -e 's|/$$||'); [ -n "$$dir" ] || dir=.; \
@@ -107,7 +109,7 @@ mutate:
 		echo "$$f" | grep -Eq '$(FILES)' || set -- "$$@" -E "^$$f$$"; done; fi; \
 	echo "mutate: $$dir (gremlins $(GREMLINS_VERSION), own-package tests, $(MUTATE_WORKERS) worker(s))"; \
 	GOFLAGS="$$GOFLAGS -count=1 -vet=off" $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION) unleash \
-		--workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) -S lt "$$@" ./$$dir 2>&1 | \
+		--workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) -S lt $(MUTATE_FLAGS) "$$@" ./$$dir 2>&1 | \
 	awk -v d="$$dir" '/ at [^ ]+:[0-9]+:[0-9]+$$/ { n = split($$0, w, " at "); p = w[n]; if (d != ".") p = d "/" p; \
 		sub(/ at [^ ]+$$/, ""); gsub(/^ +/, ""); printf "  %-40s %s\n", p, $$0; fflush(); next } \
 		/^(Killed|Timed out|Test efficacy|Mutator coverage|Mutation testing completed|No results)/ { print; next } \
