@@ -91,8 +91,8 @@ docker:
 ## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
 ## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
 ## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
-## package's uncached test time (-count=1,
-## so a cached coverage run cannot make it seconds and count slow compiles as kills).
+## package's uncached test time (-count=1, so a cached coverage run cannot shrink it to
+## seconds and count slow compiles as kills).
 GREMLINS_VERSION ?= v0.6.0
 MUTATE_WORKERS   ?= 1
 MUTATE_TIMEOUT   ?= 20
