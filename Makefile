@@ -99,7 +99,7 @@ MUTATE_TIMEOUT   ?= 20
 FILES            ?=
 MUTATE_FLAGS     ?=
 mutate:
-	@test -n "$(PKG)" || { echo "usage: make mutate PKG=./graphql/... [FILES=regexp]"; exit 2; }
+	@case '$(PKG)' in ./*|.) ;; *) echo "usage: make mutate PKG=./graphql/... [FILES=regexp] (a directory of this module)"; exit 2;; esac
 	@dir=$$(echo '$(PKG)' | sed -e 's|/\.\.\.$$||' -e 's|^\./||' -e 's|/$$||'); [ -n "$$dir" ] || dir=.; \
 	test -d "$$dir" || { echo "mutate: no directory $$dir"; exit 2; }; \
 	sim=graphql/sim/; if [ "$$dir" = . ]; then rel="$$sim"; else rel=$${sim#$$dir/}; fi; \
