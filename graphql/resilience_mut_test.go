@@ -450,3 +450,19 @@ func TestBreakersConnectionFailureMut(t *testing.T) {
 		t.Fatalf("tenantCount = %d after success, want 0", got)
 	}
 }
+
+// TestRetryBudgetRefillEdgeMut: a bucket earned back to exactly retryBurst is dropped
+// (retrybudget.go:29 `t >= retryBurst` → `>` would hold a full bucket for ever), and the
+// nil breakers release and record nothing (breaker.go:118 `s == nil` → `!=` would
+// dereference nil).
+func TestRetryBudgetRefillEdgeMut(t *testing.T) {
+	id := tenantID("k")
+	r := retryBudgets{tenants: map[[32]byte]float64{id: retryBurst - retryEarn}}
+	r.earn(id)
+	if _, held := r.tenants[id]; held {
+		t.Fatalf("a bucket back at exactly %v is still held", retryBurst)
+	}
+	var nilS *breakers
+	nilS.release(id)
+	nilS.record(id, &Error{Kind: KindServer})
+}
