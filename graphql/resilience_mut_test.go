@@ -3,6 +3,12 @@ package graphql
 // White-box tests of the client's resilience rules, written against surviving mutants
 // of `make mutate PKG=./graphql/...` (gremlins v0.6.0). Each case says which mutant
 // (file:line and the changed operator) it kills.
+//
+// Waived equivalent mutant (tests/MUTATION.md): breaker.go:103 CONDITIONALS_BOUNDARY,
+// `len(s.streak) < globalQuorum` → `<=` before adding a failing tenant to the streak. The
+// streak then holds up to globalQuorum+1 tenants instead of globalQuorum, but the only
+// reader asks `len(s.streak) >= globalQuorum`, which is true in both once globalQuorum
+// tenants failed, and a success clears the streak in both: no call is treated differently.
 
 import (
 	"errors"
