@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
@@ -46,7 +47,31 @@ func TestCompareCopyBoundMut(t *testing.T) {
 			if compared != wantCompared {
 				t.Errorf("fallback=%v, %d bytes: compared=%v (rates %+v), want %v", fallback, size, compared, rates, wantCompared)
 			}
+			// Over the bound the primary's copy is dropped and the comparison skipped,
+			// not made against a cut copy (the recorder's own bound would hide that).
+			// A route with only skipped comparisons has rates 0, not 0/0 (compare.go:484
+			// `Total > 0` → `>=`).
+			if !wantCompared && (len(rates) != 1 || rates[0].DiffRate != 0 || rates[0].ErrorRate != 0) {
+				t.Errorf("fallback=%v: rates of skipped comparisons %+v, want 0", fallback, rates)
+			}
+			if skipped := testutil.ToFloat64(g.cfg.Metrics.compare.WithLabelValues("r", "skipped")); (skipped == 1) == wantCompared {
+				t.Errorf("fallback=%v, %d bytes: skipped counted %v times", fallback, size, skipped)
+			}
 		}
+	}
+	// A secondary answer over the bound is cut, so it cannot match (compare.go:118
+	// `Len()+len(p)` → `Len()-len(p)` would record it whole and call it a diff).
+	size := maxCompareBody + 1
+	big := `"` + strings.Repeat("a", size-2) + `"`
+	secondary := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, big[:size/2])
+		_, _ = io.WriteString(w, big[size/2:])
+	})
+	g := New(Config{Compare: CompareSettings{Timeout: 2 * time.Second}}, nil, nil)
+	g.compare(Route{Name: "r"}, secondary, fixedSide{200, `"b"`}).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+	waitCompares(t, g)
+	if rates := g.compareRates(); len(rates) != 1 || rates[0].Errors != 1 || rates[0].Diff != 0 {
+		t.Errorf("secondary over the bound: rates %+v, want one error (cut answer), no diff", rates)
 	}
 }
 
@@ -86,11 +111,14 @@ func TestCompareEmptyAnswersMut(t *testing.T) {
 		rest, graph  http.Handler
 		wantBody     string
 		wantFallback string
+		wantSide     string // the side counted as failed
 	}{
-		{"body without WriteHeader", bodyOnly, failing, `{"a":1}`, ""},
-		{"nothing written", nothing, failing, ``, ""},
-		{"secondary writes nothing", failing, nothing, ``, "graph"},
-		{"secondary body only", failing, bodyOnly, `{"a":1}`, "graph"},
+		{"body without WriteHeader", bodyOnly, failing, `{"a":1}`, "", "graph"},
+		// compare.go:332: the empty answer passes and is compared; the failed side is the
+		// secondary, not both.
+		{"nothing written", nothing, failing, ``, "", "graph"},
+		{"secondary writes nothing", failing, nothing, ``, "graph", "rest"},
+		{"secondary body only", failing, bodyOnly, `{"a":1}`, "graph", "rest"},
 	}
 	for _, tt := range tests {
 		g := New(Config{Compare: CompareSettings{Fallback: true, Timeout: 2 * time.Second}}, nil, nil)
@@ -100,6 +128,9 @@ func TestCompareEmptyAnswersMut(t *testing.T) {
 		if rec.Code != http.StatusOK || rec.Body.String() != tt.wantBody || rec.Header().Get("X-V2bridge-Fallback") != tt.wantFallback {
 			t.Errorf("%s: caller got %d %q fallback %q; want 200 %q fallback %q", tt.name, rec.Code, rec.Body,
 				rec.Header().Get("X-V2bridge-Fallback"), tt.wantBody, tt.wantFallback)
+		}
+		if rates := g.compareRates(); len(rates) != 1 || rates[0].BySide[tt.wantSide] != 1 || len(rates[0].BySide) != 1 {
+			t.Errorf("%s: rates %+v, want one error of side %s", tt.name, rates, tt.wantSide)
 		}
 	}
 }
