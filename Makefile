@@ -7,7 +7,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
 
-.PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak
+.PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak mutate
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN). Built, then
 ## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error
@@ -81,3 +81,36 @@ soak:
 docker:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 		-t v2bridge:$(VERSION) .
+
+## mutate: mutation testing of one product package tree with each package's own tests (not the
+## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):
+##   make mutate PKG=./graphql/...            # the package and its sub-packages
+##   make mutate PKG=./gateway FILES='passthrough|compare|report'   # only files matching FILES
+## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
+## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
+## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
+## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
+## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
+## package's uncached test time (-count=1, so a cached coverage run cannot shrink it to
+## seconds and count slow compiles as kills).
+GREMLINS_VERSION ?= v0.6.0
+MUTATE_WORKERS   ?= 1
+MUTATE_TIMEOUT   ?= 20
+FILES            ?=
+MUTATE_FLAGS     ?=
+mutate:
+	@case '$(PKG)' in ./*|.) ;; *) echo "usage: make mutate PKG=./graphql/... [FILES=regexp] (a directory of this module)"; exit 2;; esac
+	@dir=$$(echo '$(PKG)' | sed -e 's|/\.\.\.$$||' -e 's|^\./||' -e 's|/$$||'); [ -n "$$dir" ] || dir=.; \
+	test -d "$$dir" || { echo "mutate: no directory $$dir"; exit 2; }; \
+	sim=graphql/sim/; if [ "$$dir" = . ]; then rel="$$sim"; else rel=$${sim#$$dir/}; fi; \
+	set -- -E '(^|/)generated\.go$$' -E '_gen\.go$$'; \
+	[ "$$rel" != "$$sim" ] || [ "$$dir" = . ] && set -- "$$@" -E "^$$rel"; \
+	if [ -n '$(FILES)' ]; then for f in $$(cd $$dir && find . -name '*.go' ! -name '*_test.go' | sed 's|^\./||'); do \
+		echo "$$f" | grep -Eq '$(FILES)' || set -- "$$@" -E "^$$f$$"; done; fi; \
+	echo "mutate: $$dir (gremlins $(GREMLINS_VERSION), own-package tests, $(MUTATE_WORKERS) worker(s))"; \
+	GOFLAGS="$$GOFLAGS -count=1 -vet=off" $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION) unleash \
+		--workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) -S lt $(MUTATE_FLAGS) "$$@" ./$$dir 2>&1 | \
+	awk -v d="$$dir" '/ at [^ ]+:[0-9]+:[0-9]+$$/ { n = split($$0, w, " at "); p = w[n]; if (d != ".") p = d "/" p; \
+		sub(/ at [^ ]+$$/, ""); gsub(/^ +/, ""); printf "  %-40s %s\n", p, $$0; fflush(); next } \
+		/^(Killed|Timed out|Test efficacy|Mutator coverage|Mutation testing completed|No results)/ { print; next } \
+		/[Ee]rror|FAIL|panic/ { print }'

@@ -530,7 +530,8 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
 		ctx = translate.WithKeyHash(ctx, keyHash) // NerdGraph's verdict on the key gates its cached answers
-		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" {
+		if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" ||
+			rq.http.Header.Get("Newrelic-Account-Id") != "" { // both headers resolveAccount reads
 			acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 			if err != nil {
 				fail(err)
