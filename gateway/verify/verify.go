@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -380,25 +382,23 @@ func (r *runner) progress(path string) {
 	fmt.Fprintf(r.cfg.Progress, "\r[%s%s] %d/%d %-60.60s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), r.done, r.total, path)
 }
 
+// unionKeys is the keys of a and b, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	u := maps.Clone(a)
+	if u == nil {
+		u = map[string]V{}
+	}
+	maps.Copy(u, b)
+	return slices.Sorted(maps.Keys(u))
+}
+
 // compareValue walks both values: objects by key, arrays of objects by their id (else
 // by index), leaves by value with the numeric tolerance.
 func compareValue(path string, a, b any, tol float64, x *Exchange) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
-		keys := map[string]bool{}
-		for k := range am {
-			keys[k] = true
-		}
-		for k := range bm {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
+		for _, k := range unionKeys(am, bm) {
 			av, ina := am[k]
 			bv, inb := bm[k]
 			p := path + "." + k
@@ -418,19 +418,7 @@ func compareValue(path string, a, b any, tol float64, x *Exchange) {
 	if aok && bok {
 		ak, bk := byID(as), byID(bs)
 		if ak != nil && bk != nil {
-			keys := map[string]bool{}
-			for k := range ak {
-				keys[k] = true
-			}
-			for k := range bk {
-				keys[k] = true
-			}
-			sorted := make([]string, 0, len(keys))
-			for k := range keys {
-				sorted = append(sorted, k)
-			}
-			sort.Strings(sorted)
-			for _, k := range sorted {
+			for _, k := range unionKeys(ak, bk) {
 				av, ina := ak[k]
 				bv, inb := bk[k]
 				p := path + "[id=" + k + "]"
