@@ -25,7 +25,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -186,16 +185,7 @@ func TestGracefulShutdown(t *testing.T) {
 // from the environment: the legacy key reads account 1's applications, and neither key
 // ever reaches the log or /metrics.
 func TestServeLegacyKeyNeverLogged(t *testing.T) {
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.NewDemo(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(s)
-	defer upstream.Close()
+	upstream := demoUpstream(t)
 
 	const userKey = "NRAK-DEMO-ACCOUNT-1"
 	legacy := strings.Repeat("kL", 24)
@@ -366,4 +356,17 @@ func mustParse(t *testing.T, der []byte) *x509.Certificate {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// demoUpstream serves the NerdGraph simulator over the demo data (as `v2bridge demo`
+// builds it) until the test ends.
+func demoUpstream(t *testing.T) *httptest.Server {
+	t.Helper()
+	s, err := newSimulator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return srv
 }

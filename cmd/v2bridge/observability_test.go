@@ -20,7 +20,6 @@ import (
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
@@ -173,16 +172,7 @@ func checkExpr(expr parser.Expr, families map[string]map[string]bool, used map[s
 // and the log serve wrote.
 func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	t.Helper()
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.NewDemo(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(s)
-	defer upstream.Close()
+	upstream := demoUpstream(t)
 	// The REST side of compare mode: an application that differs from the gateway's.
 	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

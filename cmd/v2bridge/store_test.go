@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
@@ -60,16 +58,7 @@ func TestStoreConfigCheck(t *testing.T) {
 // replica's X-RateLimit-Remaining continues from the first's, and /readyz?verbose
 // names the store. The password never reaches the log.
 func TestServeFleet(t *testing.T) {
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.NewDemo(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(s)
-	defer upstream.Close()
+	upstream := demoUpstream(t)
 	m := miniredis.RunT(t)
 	m.RequireAuth("store-pw-123")
 	t.Setenv("V2BRIDGE_TEST_STORE_PASSWORD", "store-pw-123")

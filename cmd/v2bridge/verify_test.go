@@ -12,7 +12,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
@@ -21,16 +20,7 @@ import (
 // `v2bridge verify` against the simulator, with a REST side answering the same demo
 // data: reports written, no differences, the key never printed or written.
 func TestVerifyCommand(t *testing.T) {
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.NewDemo(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(s)
-	defer upstream.Close()
+	upstream := demoUpstream(t)
 	rest := httptest.NewServer(newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, 10*time.Second,
 		zap.NewNop(), translate.Options{}, nil).Handler())
 	defer rest.Close()
@@ -44,7 +34,7 @@ func TestVerifyCommand(t *testing.T) {
 		return ""
 	}
 	var stdout, stderr bytes.Buffer
-	err = runVerify(context.Background(), []string{"--rest", rest.URL + "/v2", "--upstream", upstream.URL + sim.Path,
+	err := runVerify(context.Background(), []string{"--rest", rest.URL + "/v2", "--upstream", upstream.URL + sim.Path,
 		"--sample", "1", "--per-minute", "100000", "--out", out}, env, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
