@@ -8,57 +8,93 @@ package graphql
 // one pass of the response decoder. Its JSON names are the selection's field names
 // (TestBoundStructsMatchSelections keeps them equal; translate's appFields interface
 // fails to compile when a getter is missing).
+//
+// Scalars are held by value, not behind pointers: a JSON null leaves the zero value,
+// which is what every reader made of a nil pointer (translate's deref), and a page of
+// 200 applications allocates 3 objects per application for its scalars and nested
+// objects instead of 20: 9217 → 5827 allocs per page (go test -run '^$' -bench
+// GatewayApplicationsList -benchmem ./tests/bench). The two fields whose absence means
+// something else than zero are told apart by it: an application id is never 0 (0:
+// null, read from the guid instead) and an alert severity is never "" (null: no
+// alerting data, health "unknown").
 type ApmOutline struct {
 	// Typename is the entity's concrete type; the search asks for APM applications
 	// only, and translate skips any other type it may still return.
-	Typename          *string              `json:"__typename"`
-	Guid              *string              `json:"guid"`
-	AccountId         *int                 `json:"accountId"`
-	Name              *string              `json:"name"`
-	Reporting         *bool                `json:"reporting"`
-	AlertSeverity     *EntityAlertSeverity `json:"alertSeverity"`
-	ApplicationId     *int                 `json:"applicationId"`
-	Language          *string              `json:"language"`
-	Settings          *ApmSettings         `json:"settings"`
-	ApmSummary        *ApmSummary          `json:"apmSummary"`
-	ApmBrowserSummary *ApmBrowserSummary   `json:"apmBrowserSummary"`
+	Typename          string               `json:"__typename"`
+	Guid              string               `json:"guid"`
+	AccountId         int                  `json:"accountId"`
+	Name              string               `json:"name"`
+	Reporting         bool                 `json:"reporting"`
+	AlertSeverity     EntityAlertSeverity  `json:"alertSeverity"`
+	ApplicationId     int                  `json:"applicationId"`
+	Language          string               `json:"language"`
+	Settings          *OutlineSettings     `json:"settings"`
+	ApmSummary        *OutlineSummary      `json:"apmSummary"`
+	ApmBrowserSummary *OutlineBrowserStats `json:"apmBrowserSummary"`
+}
+
+// OutlineSettings are an APM application's settings as ApmOutline holds them (the
+// ApmSettings selection, by value).
+type OutlineSettings struct {
+	ApdexTarget      float64 `json:"apdexTarget"`
+	ServerSideConfig bool    `json:"serverSideConfig"`
+}
+
+// OutlineSummary is an APM application's summary as ApmOutline holds it (the
+// ApmSummary selection, by value).
+type OutlineSummary struct {
+	ApdexScore                float64 `json:"apdexScore"`
+	ErrorRate                 float64 `json:"errorRate"`
+	HostCount                 int     `json:"hostCount"`
+	InstanceCount             int     `json:"instanceCount"`
+	WebResponseTimeAverage    float64 `json:"webResponseTimeAverage"`
+	WebThroughput             float64 `json:"webThroughput"`
+	NonWebResponseTimeAverage float64 `json:"nonWebResponseTimeAverage"`
+	NonWebThroughput          float64 `json:"nonWebThroughput"`
+}
+
+// OutlineBrowserStats is an APM application's browser summary as ApmOutline holds it
+// (the ApmBrowserSummary selection, by value).
+type OutlineBrowserStats struct {
+	PageLoadTimeAverage float64 `json:"pageLoadTimeAverage"`
+	PageLoadThroughput  float64 `json:"pageLoadThroughput"`
 }
 
 // IsApmApplication reports whether the entity is an APM application (its outline, or
-// the entity itself in ApmEntity).
+// the entity itself in ApmEntity); an entity without a type name is taken as one.
 func (v *ApmOutline) IsApmApplication() bool {
-	return v.Typename == nil || *v.Typename == "ApmApplicationEntityOutline" || *v.Typename == "ApmApplicationEntity"
+	return v.Typename == "" || v.Typename == "ApmApplicationEntityOutline" || v.Typename == "ApmApplicationEntity"
 }
 
-// GetGuid returns the entity guid.
-func (v *ApmOutline) GetGuid() *string { return v.Guid }
+// GetGuid returns the entity guid ("" when null).
+func (v *ApmOutline) GetGuid() string { return v.Guid }
 
-// GetAccountId returns the account id.
-func (v *ApmOutline) GetAccountId() *int { return v.AccountId }
+// GetAccountId returns the account id (0 when null).
+func (v *ApmOutline) GetAccountId() int { return v.AccountId }
 
 // GetName returns the application name.
-func (v *ApmOutline) GetName() *string { return v.Name }
+func (v *ApmOutline) GetName() string { return v.Name }
 
 // GetReporting returns whether the application reports.
-func (v *ApmOutline) GetReporting() *bool { return v.Reporting }
+func (v *ApmOutline) GetReporting() bool { return v.Reporting }
 
-// GetAlertSeverity returns the entity's alert severity.
-func (v *ApmOutline) GetAlertSeverity() *EntityAlertSeverity { return v.AlertSeverity }
+// GetAlertSeverity returns the entity's alert severity ("" when null).
+func (v *ApmOutline) GetAlertSeverity() EntityAlertSeverity { return v.AlertSeverity }
 
-// GetApplicationId returns the REST v2 application id.
-func (v *ApmOutline) GetApplicationId() *int { return v.ApplicationId }
+// GetApplicationId returns the REST v2 application id (0 when null).
+func (v *ApmOutline) GetApplicationId() int { return v.ApplicationId }
 
 // GetLanguage returns the agent language.
-func (v *ApmOutline) GetLanguage() *string { return v.Language }
+func (v *ApmOutline) GetLanguage() string { return v.Language }
 
-// GetSettings returns the APM settings.
-func (v *ApmOutline) GetSettings() *ApmSettings { return v.Settings }
+// GetSettings returns the APM settings (nil when null).
+func (v *ApmOutline) GetSettings() *OutlineSettings { return v.Settings }
 
-// GetApmSummary returns the APM summary.
-func (v *ApmOutline) GetApmSummary() *ApmSummary { return v.ApmSummary }
+// GetApmSummary returns the APM summary (nil when null).
+func (v *ApmOutline) GetApmSummary() *OutlineSummary { return v.ApmSummary }
 
-// GetApmBrowserSummary returns the browser summary.
-func (v *ApmOutline) GetApmBrowserSummary() *ApmBrowserSummary { return v.ApmBrowserSummary }
+// GetApmBrowserSummary returns the browser summary (nil when null).
+func (v *ApmOutline) GetApmBrowserSummary() *OutlineBrowserStats { return v.ApmBrowserSummary }
 
 // ApmEntity is AppShow's application (its `entity` field is bound to it): the
 // AppEntityFields of an ApmApplicationEntity, decoded like ApmOutline in one pass, and

@@ -143,10 +143,10 @@ func TestApmOutlineDecodes(t *testing.T) {
 		t.Fatalf("%d entities", len(got))
 	}
 	a := &got[0]
-	if !a.IsApmApplication() || *a.GetName() != `checkout "eu"` || *a.GetApplicationId() != 1 || *a.GetAccountId() != 1000001 ||
-		!*a.GetReporting() || *a.GetAlertSeverity() != EntityAlertSeverityWarning || *a.GetLanguage() != "java" ||
-		*a.GetSettings().ApdexTarget != 0.5 || *a.GetApmSummary().InstanceCount != 3 ||
-		a.GetApmSummary().NonWebThroughput != nil || a.GetApmBrowserSummary() != nil || a.GetGuid() == nil {
+	if !a.IsApmApplication() || a.GetName() != `checkout "eu"` || a.GetApplicationId() != 1 || a.GetAccountId() != 1000001 ||
+		!a.GetReporting() || a.GetAlertSeverity() != EntityAlertSeverityWarning || a.GetLanguage() != "java" ||
+		a.GetSettings().ApdexTarget != 0.5 || a.GetApmSummary().InstanceCount != 3 ||
+		a.GetApmSummary().NonWebThroughput != 0 || a.GetApmBrowserSummary() != nil || a.GetGuid() == "" {
 		t.Fatalf("decoded %+v", a)
 	}
 	if got[1].IsApmApplication() {

@@ -51,16 +51,16 @@ func (r AppListRequest) postFiltered() bool {
 // appFields is what the outline (search) and full (by guid) application selections
 // have in common.
 type appFields interface {
-	GetGuid() *string
-	GetAccountId() *int
-	GetName() *string
-	GetReporting() *bool
-	GetAlertSeverity() *ng.EntityAlertSeverity
-	GetApplicationId() *int
-	GetLanguage() *string
-	GetSettings() *ng.ApmSettings
-	GetApmSummary() *ng.ApmSummary
-	GetApmBrowserSummary() *ng.ApmBrowserSummary
+	GetGuid() string
+	GetAccountId() int
+	GetName() string
+	GetReporting() bool
+	GetAlertSeverity() ng.EntityAlertSeverity
+	GetApplicationId() int
+	GetLanguage() string
+	GetSettings() *ng.OutlineSettings
+	GetApmSummary() *ng.OutlineSummary
+	GetApmBrowserSummary() *ng.OutlineBrowserStats
 }
 
 type browserInfo struct {
@@ -228,10 +228,10 @@ type filteredApps struct {
 
 // matchesEntity is matches without the host filter, on the entity as NerdGraph gave it.
 func (r AppListRequest) matchesEntity(f appFields) bool {
-	if r.Name != "" && !containsFold(deref(f.GetName()), r.Name) {
+	if r.Name != "" && !containsFold(f.GetName(), r.Name) {
 		return false
 	}
-	return r.Language == "" || strings.EqualFold(deref(f.GetLanguage()), r.Language)
+	return r.Language == "" || strings.EqualFold(f.GetLanguage(), r.Language)
 }
 
 func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {
@@ -463,13 +463,17 @@ func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 	return apps
 }
 
-func appIDOf(f appFields) int64 {
-	if id := f.GetApplicationId(); id != nil {
-		return int64(*id)
+func appIDOf(f appFields) int64 { return appIDFrom(int64(f.GetApplicationId()), f.GetGuid()) }
+
+// appIDFrom is an application's REST v2 id: its applicationId, or when that is null (0)
+// the domain id of its guid, or 0.
+func appIDFrom(id int64, guid string) int64 {
+	if id != 0 {
+		return id
 	}
-	if g := f.GetGuid(); g != nil {
-		if guid, err := ParseGUID(*g); err == nil {
-			if n, err := strconv.ParseInt(guid.DomainID, 10, 64); err == nil {
+	if guid != "" {
+		if g, err := ParseGUID(guid); err == nil {
+			if n, err := strconv.ParseInt(g.DomainID, 10, 64); err == nil {
 				return n
 			}
 		}
@@ -482,16 +486,16 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	id := appIDOf(f)
 	a := v2.Application{
 		ID:       id,
-		Name:     deref(f.GetName()),
-		Language: strings.ToLower(deref(f.GetLanguage())),
+		Name:     f.GetName(),
+		Language: strings.ToLower(f.GetLanguage()),
 	}
-	a.Reporting = deref(f.GetReporting())
-	a.HealthStatus = healthStatus(a.Reporting, f.GetAlertSeverity())
+	a.Reporting = f.GetReporting()
+	a.HealthStatus = severityHealth(a.Reporting, f.GetAlertSeverity())
 	settings := f.GetSettings()
 	var apdexTarget float64
 	if settings != nil {
-		apdexTarget = deref(settings.ApdexTarget)
-		a.Settings.UseServerSideConfig = deref(settings.ServerSideConfig)
+		apdexTarget = settings.ApdexTarget
+		a.Settings.UseServerSideConfig = settings.ServerSideConfig
 	}
 	a.Settings.AppApdexThreshold = apdexTarget
 	if browser != nil {
@@ -504,9 +508,9 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			a.LastReportedAt = &ts
 		}
 		if s := f.GetApmSummary(); s != nil {
-			rt, tp := deref(s.WebResponseTimeAverage), deref(s.WebThroughput)
+			rt, tp := s.WebResponseTimeAverage, s.WebThroughput
 			if tp <= 0 {
-				rt, tp = deref(s.NonWebResponseTimeAverage), deref(s.NonWebThroughput)
+				rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
 			}
 			// errorRate is already a percent, as the host summaries' 100×errors/calls: "the
 			// percentage of responses to all transactions with an error" (schema description,
@@ -515,17 +519,17 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			a.Summary = &v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
-				ErrorRate:     deref(s.ErrorRate),
+				ErrorRate:     s.ErrorRate,
 				ApdexTarget:   apdexTarget,
-				ApdexScore:    deref(s.ApdexScore),
-				HostCount:     int64(deref(s.HostCount)),
-				InstanceCount: int64(deref(s.InstanceCount)),
+				ApdexScore:    s.ApdexScore,
+				HostCount:     int64(s.HostCount),
+				InstanceCount: int64(s.InstanceCount),
 			}
 		}
 		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
 			a.EndUser = &v2.EndUserSummary{
-				ResponseTime: deref(bs.PageLoadTimeAverage),
-				Throughput:   deref(bs.PageLoadThroughput),
+				ResponseTime: bs.PageLoadTimeAverage,
+				Throughput:   bs.PageLoadThroughput,
 				ApdexTarget:  deref(browser.apdexTarget),
 			}
 		}
@@ -729,7 +733,7 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 		t.warn(ctx, "application enrichment", err)
 	}
 	ent := resp.GetActor().GetEntity()
-	if ent == nil || !ent.IsApmApplication() || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != id {
+	if ent == nil || !ent.IsApmApplication() || int64(ent.AccountId) != c.AccountID || appIDOf(ent) != id {
 		return nil, nil, false, ErrApplicationNotFound()
 	}
 	var browser *browserInfo

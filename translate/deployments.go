@@ -185,13 +185,13 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 	}
 	var id int64
 	for _, a := range page.apps {
-		if deref(a.GetName()) != name || a.GetApplicationId() == nil {
+		if a.GetName() != name || a.GetApplicationId() == 0 {
 			continue
 		}
 		if id != 0 {
 			return 0, nil
 		}
-		id = int64(*a.GetApplicationId())
+		id = int64(a.GetApplicationId())
 	}
 	return id, nil
 }

@@ -22,3 +22,11 @@ func healthStatus(reporting bool, sev *gq.EntityAlertSeverity) string {
 	}
 	return "unknown"
 }
+
+// severityHealth is healthStatus for a severity held by value ("": null).
+func severityHealth(reporting bool, sev gq.EntityAlertSeverity) string {
+	if sev == "" {
+		return healthStatus(reporting, nil)
+	}
+	return healthStatus(reporting, &sev)
+}

@@ -111,7 +111,7 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 		return nil, fmt.Errorf("application %d hosts: %w", appID, err)
 	}
 	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppHostsActorEntityApmApplicationEntity)
-	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDOf(ent) != appID {
+	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDFrom(int64(deref(ent.ApplicationId)), deref(ent.Guid)) != appID {
 		return nil, ErrApplicationNotFound()
 	}
 	reporting := deref(ent.Reporting)
