@@ -32750,11 +32750,11 @@ func (v *MetricDataActorAccount) GetQ3() *MetricDataActorAccountQ3NrdbResultCont
 // Result of an NRQL query.
 type MetricDataActorAccountQ0NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*TimesliceRow `json:"results"`
+	Results []TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ0NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
+func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ1NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32762,11 +32762,11 @@ func (v *MetricDataActorAccountQ0NrdbResultContainer) GetResults() []*TimesliceR
 // Result of an NRQL query.
 type MetricDataActorAccountQ1NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*TimesliceRow `json:"results"`
+	Results []TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ1NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
+func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ2NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32774,11 +32774,11 @@ func (v *MetricDataActorAccountQ1NrdbResultContainer) GetResults() []*TimesliceR
 // Result of an NRQL query.
 type MetricDataActorAccountQ2NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*TimesliceRow `json:"results"`
+	Results []TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ2NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
+func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []TimesliceRow { return v.Results }
 
 // MetricDataActorAccountQ3NrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
 // The GraphQL type's documentation follows.
@@ -32786,11 +32786,11 @@ func (v *MetricDataActorAccountQ2NrdbResultContainer) GetResults() []*TimesliceR
 // Result of an NRQL query.
 type MetricDataActorAccountQ3NrdbResultContainer struct {
 	// Result rows; each row is a JSON object.
-	Results []*TimesliceRow `json:"results"`
+	Results []TimesliceRow `json:"results"`
 }
 
 // GetResults returns MetricDataActorAccountQ3NrdbResultContainer.Results, and is useful for accessing the field via an interface.
-func (v *MetricDataActorAccountQ3NrdbResultContainer) GetResults() []*TimesliceRow { return v.Results }
+func (v *MetricDataActorAccountQ3NrdbResultContainer) GetResults() []TimesliceRow { return v.Results }
 
 // MetricDataResponse is returned by MetricData on success.
 type MetricDataResponse struct {

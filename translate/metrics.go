@@ -272,7 +272,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 		return nil, fmt.Errorf("metric data: no account in the answer")
 	}
 	out := map[string][]sliceRaw{}
-	var chunks [][]*ng.TimesliceRow
+	var chunks [][]ng.TimesliceRow
 	if acct.Q0 != nil {
 		chunks = append(chunks, acct.Q0.Results)
 	}
@@ -285,14 +285,30 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	if acct.Q3 != nil {
 		chunks = append(chunks, acct.Q3.Results)
 	}
-	// The rows were decoded with the answer (graphql.TimesliceRow), in one pass.
+	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
+	// pass. Each name's slices are sized first: appending 180 slices a name grew each
+	// slice eight times (BenchmarkGatewayMetricData10x180).
+	sizes := make(map[string]int, len(out)+MaxMetricChunks)
 	for _, rows := range chunks {
-		for _, v := range rows {
-			if v == nil {
-				continue
+		for i := range rows {
+			name, ok := rows[i].Facet.(string)
+			if ok {
+				sizes[name]++
 			}
-			name, _ := v.Facet.(string)
-			out[name] = append(out[name], sliceRaw{
+		}
+	}
+	for _, rows := range chunks {
+		for i := range rows {
+			v := &rows[i]
+			name, ok := v.Facet.(string)
+			if !ok {
+				continue // a null row (or a facet that is not a metric name) names no metric
+			}
+			sl := out[name]
+			if sl == nil {
+				sl = make([]sliceRaw, 0, sizes[name])
+			}
+			out[name] = append(sl, sliceRaw{
 				begin: time.Unix(int64(v.Begin), 0).UTC(), end: time.Unix(int64(v.End), 0).UTC(),
 				raw: raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
 					stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm},

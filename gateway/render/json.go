@@ -109,7 +109,7 @@ func (e *jsonEncoder) Float(name string, v float64) {
 	if v == 0 {
 		v = 0 // -0 → 0
 	}
-	e.buf = strconv.AppendFloat(e.buf, v, 'f', -1, 64)
+	e.buf = appendFloat(e.buf, v)
 }
 
 func (e *jsonEncoder) String(name string, v string) {
@@ -120,7 +120,7 @@ func (e *jsonEncoder) String(name string, v string) {
 func (e *jsonEncoder) Time(name string, t time.Time) {
 	e.key(name)
 	e.buf = append(e.buf, '"')
-	e.buf = t.UTC().AppendFormat(e.buf, v2.TimeLayout) // digits, '-', ':', '+', 'T': nothing to escape
+	e.buf = appendTime(e.buf, t) // digits, '-', ':', '+', 'T': nothing to escape
 	e.buf = append(e.buf, '"')
 }
 

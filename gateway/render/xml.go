@@ -186,7 +186,7 @@ func appendXMLFloat(b []byte, v float64) []byte {
 		v = 0 // -0 → 0
 	}
 	start := len(b)
-	b = strconv.AppendFloat(b, v, 'f', -1, 64)
+	b = appendFloat(b, v)
 	for _, c := range b[start:] {
 		if c == '.' {
 			return b
@@ -203,7 +203,7 @@ func (e *xmlEncoder) String(name string, v string) {
 
 func (e *xmlEncoder) Time(name string, t time.Time) {
 	name = e.open(name)
-	e.buf = t.UTC().AppendFormat(e.buf, v2.TimeLayout)
+	e.buf = appendTime(e.buf, t)
 	e.close(name)
 }
 

@@ -111,3 +111,8 @@ func BenchmarkGatewayMetricDataCached(b *testing.B) {
 func BenchmarkGatewayApplicationShowCached(b *testing.B) {
 	benchRouteTTL(b, "/v2/applications/314221522.json", time.Minute)
 }
+
+// BenchmarkGatewayMetricData10x180 is the gateway's own cost of 10 names × 180 slices.
+func BenchmarkGatewayMetricData10x180(b *testing.B) {
+	benchRoute(b, "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&names[]=OtherTransaction/all&names[]=EndUser&names[]=WebTransactionTotalTime&names[]=Database/allWeb&names[]=External/allWeb&names[]=Memory/Physical&names[]=CPU/User%20Time&period=60&from=2026-11-20T09:00:00Z&to=2026-11-20T12:00:00Z")
+}
