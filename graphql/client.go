@@ -90,6 +90,7 @@ type Client struct {
 	endpoint string
 	opts     Options
 	bufs     sync.Pool
+	bodies   sync.Pool // *[]byte: answer bodies, reused once decoded (answer.release)
 	flight   singleflight.Group
 	slots    keySlots
 	breaker  *breakers
@@ -295,6 +296,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 
 	var ans *answer
 	var err error
+	sharedAnswer := false
 	if isQuery(req.Query) {
 		// Identical concurrent queries of one key share one round trip (a storm of cron
 		// jobs firing at the same minute); the key's hash is part of the flight key, so
@@ -304,6 +306,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		var shared bool
 		v, err, shared = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
 		ans, _ = v.(*answer)
+		sharedAnswer = shared
 		if shared && c.tracer != nil {
 			if ot := opTraceFrom(ctx); ot != nil {
 				ot.shared = true
@@ -318,6 +321,12 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 
 	wire := wireResponse{Data: resp.Data}
 	decodeErr := UnmarshalJSON(ans.body, &wire)
+	if !sharedAnswer {
+		// Nothing holds the body once decoded: the decoder copies what it keeps (strings,
+		// raw messages; TestDecodedAnswerOutlivesItsBody), and an answer shared by a
+		// flight is left to the collector, since its other readers may still decode it.
+		c.releaseBody(ans)
+	}
 	if ans.status != http.StatusOK {
 		e := &Error{Kind: statusKind(ans.status), Status: ans.status, RetryAfter: ans.retryAfter}
 		if decodeErr == nil {
@@ -412,7 +421,12 @@ func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 		return nil, &Error{Kind: kind, Err: err}
 	}
 	defer hresp.Body.Close()
-	b, err := readBody(hresp.Body, hresp.ContentLength, c.opts.MaxResponseBytes)
+	pooled, _ := c.bodies.Get().(*[]byte)
+	var dst []byte
+	if pooled != nil {
+		dst = (*pooled)[:0]
+	}
+	b, err := readBodyInto(dst, hresp.Body, hresp.ContentLength, c.opts.MaxResponseBytes)
 	if err != nil {
 		kind := KindTransport
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -426,15 +440,40 @@ func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 	return &answer{status: hresp.StatusCode, retryAfter: retryAfter(hresp.Header), body: b}, nil
 }
 
+// maxPooledBody is the largest answer buffer kept for reuse: a rare huge answer is left
+// to the collector rather than pinned in the pool.
+const maxPooledBody = 4 << 20
+
+// releaseBody returns an answer's body buffer to the pool; the answer must not be read
+// afterwards.
+func (c *Client) releaseBody(ans *answer) {
+	if ans == nil || ans.body == nil || cap(ans.body) > maxPooledBody {
+		return
+	}
+	b := ans.body[:0]
+	ans.body = nil
+	c.bodies.Put(&b)
+}
+
 // readBody reads a response body of at most limit bytes (one more tells that it is
 // larger). A declared length within the limit sizes the buffer once instead of
 // growing it from 512 bytes; an undeclared one (a gzipped answer) starts at 8 KiB.
 func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+	return readBodyInto(nil, r, size, limit)
+}
+
+// readBodyInto is readBody reading into dst's storage when it is large enough (an
+// answer buffer from the pool: a 200-application page is 180 KB read per request).
+func readBodyInto(dst []byte, r io.Reader, size, limit int64) ([]byte, error) {
 	capacity := int64(8 << 10)
 	if size >= 0 && size <= limit {
 		capacity = size + 1 // the extra byte lets the final Read report EOF without growing
 	}
-	b := make([]byte, 0, min(capacity, limit+1))
+	capacity = min(capacity, limit+1)
+	b := dst[:0]
+	if int64(cap(b)) < capacity {
+		b = make([]byte, 0, capacity)
+	}
 	r = io.LimitReader(r, limit+1)
 	for {
 		if len(b) == cap(b) {
