@@ -36,6 +36,9 @@ type Options struct {
 	KeyPrefix string
 	// Timeout bounds each call (default DefaultTimeout).
 	Timeout time.Duration
+	// Cache, when set, keeps the translator's cached answers in the store too
+	// (store.shared_cache, cache.go).
+	Cache *CacheOptions
 	// Log receives one line when the store becomes unreachable and one when it returns.
 	Log *zap.Logger
 }
@@ -47,6 +50,7 @@ type Store struct {
 	prefix  string
 	timeout time.Duration
 	log     *zap.Logger
+	cache   *cacheState // nil: shared cache off
 
 	errs    atomic.Int64
 	down    atomic.Bool
@@ -96,6 +100,9 @@ func Open(opts Options) (*Store, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Store{rdb: redis.NewClient(ro), prefix: opts.KeyPrefix, timeout: opts.Timeout, log: opts.Log,
 		pending: map[int64]uint64{}, cancel: cancel, done: make(chan struct{})}
+	if opts.Cache != nil {
+		s.cache = newCacheState(*opts.Cache)
+	}
 	s.ps = s.rdb.Subscribe(ctx, s.key("writes"))
 	go s.run(ctx)
 	return s, nil
