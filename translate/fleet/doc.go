@@ -8,7 +8,8 @@
 //   - the accounts' write counts, stored and published so every replica retires its
 //     cached reads at once (writes.go);
 //   - settled write attempt records and recently recorded deployments (attempts.go,
-//     deploys.go), so a retry through another replica is recognised;
+//     deploys.go), so a retry through another replica is recognised, and the lock of
+//     an application's deployment check-and-record (a lease of one, leases.go);
 //   - the usage report's rows (usage.go);
 //   - with Options.Cache (store.shared_cache), the translator's cached answers
 //     (cache.go): entries named by the SHA-256 of the local cache key, capped per entry
