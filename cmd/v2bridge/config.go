@@ -518,6 +518,7 @@ func (s storeConfig) open(getenv func(string) string, log *zap.Logger, window ti
 	if s.PasswordEnv != "" {
 		o.Password = getenv(s.PasswordEnv)
 	}
+	fleet.RouteClientLog(log) // go-redis's log is process-wide: set here, once per serve
 	st, err := fleet.Open(o)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)

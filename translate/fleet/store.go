@@ -87,12 +87,6 @@ func Open(opts Options) (*Store, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
-	} else {
-		// go-redis's own messages (a failed dial, repeated while the store is down) are
-		// plain text on stderr by default; the serving process's log is JSON lines, so
-		// they go through it at debug (Store's one line per outage is the warning).
-		// SetLogger is go-redis's only hook and is process-wide: the last Open wins.
-		redis.SetLogger(redisLog{opts.Log})
 	}
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
 	ro.MaxRetries = -1 // a failed call falls back at once; the probe notices the return
@@ -227,6 +221,19 @@ func parseCount(payload string) (int64, uint64, bool) {
 
 // Done is closed when the store is closed (background work tied to it ends).
 func (s *Store) Done() <-chan struct{} { return s.done }
+
+// RouteClientLog sends go-redis's own messages (a failed dial, repeated while the store
+// is down; plain text on stderr by default) through log at debug, so a process whose
+// log is JSON lines keeps it so (Store's one line per outage is the warning).
+// go-redis (v9.23) has no per-client logger, only redis.SetLogger, which is
+// process-wide: so Open does not call it (two Stores in one process, as in the tests,
+// would race over it), and a program's main calls RouteClientLog once, as it sets its
+// own process-wide things (cmd/v2bridge: storeConfig.open, once per serve).
+func RouteClientLog(log *zap.Logger) {
+	if log != nil {
+		redis.SetLogger(redisLog{log})
+	}
+}
 
 // redisLog is go-redis's logger on zap, at debug.
 type redisLog struct{ log *zap.Logger }
