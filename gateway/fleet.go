@@ -91,7 +91,7 @@ func (g *Gateway) storeLine() string {
 		return ""
 	}
 	if err := g.cfg.Store.Status(); err != nil {
-		return "store: unreachable (rate limits and write retirement per replica until it returns): " + err.Error() + "\n"
+		return "store: unreachable (rate limits, write retirement and the shared cache per replica until it returns): " + err.Error() + "\n"
 	}
 	return "store: ok (fleet mode)\n"
 }
