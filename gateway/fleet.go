@@ -42,9 +42,10 @@ func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, 
 	return ok, max(l.limit-count, 0), start.Add(time.Minute)
 }
 
-// storeCollector is v2bridge_store_errors_total and v2bridge_store_up.
+// storeCollector is v2bridge_store_errors_total, v2bridge_store_up and, with the shared
+// cache on, v2bridge_store_cache_total{result}.
 func storeCollector(s *fleet.Store) []prometheus.Collector {
-	return []prometheus.Collector{
+	cs := []prometheus.Collector{
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "v2bridge_store_errors_total",
 			Help: "Calls to the shared fleet store (store: in the configuration) that failed or timed out; each fell back to this replica's own state.",
@@ -59,6 +60,28 @@ func storeCollector(s *fleet.Store) []prometheus.Collector {
 			return 1
 		}),
 	}
+	if !s.SharesCache() {
+		return cs
+	}
+	for _, r := range []struct {
+		result string
+		n      func(fleet.CacheStats) int64
+	}{
+		{"hit", func(c fleet.CacheStats) int64 { return c.Hits }},
+		{"miss", func(c fleet.CacheStats) int64 { return c.Misses }},
+		{"written", func(c fleet.CacheStats) int64 { return c.Written }},
+		{"skipped_entry_bytes", func(c fleet.CacheStats) int64 { return c.TooLarge }},
+		{"skipped_max_bytes", func(c fleet.CacheStats) int64 { return c.OverBudget }},
+		{"local_only", func(c fleet.CacheStats) int64 { return c.Unshareable }},
+		{"fallback", func(c fleet.CacheStats) int64 { return c.Fallbacks }},
+	} {
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "v2bridge_store_cache_total",
+			Help:        "Shared cache (store.shared_cache) reads and writes by result: hit, miss, written, skipped for the per-entry or total byte bound, kept local (a value with no shared form), or fallback (the store down or slow: the local cache alone).",
+			ConstLabels: prometheus.Labels{"result": r.result},
+		}, func() float64 { return float64(r.n(s.CacheStats())) }))
+	}
+	return cs
 }
 
 // storeLine is /readyz?verbose's line about the shared store ("" without one). The
@@ -68,7 +91,7 @@ func (g *Gateway) storeLine() string {
 		return ""
 	}
 	if err := g.cfg.Store.Status(); err != nil {
-		return "store: unreachable (rate limits and write retirement per replica until it returns): " + err.Error() + "\n"
+		return "store: unreachable (rate limits, write retirement and the shared cache per replica until it returns): " + err.Error() + "\n"
 	}
 	return "store: ok (fleet mode)\n"
 }

@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"sort"
 	"strings"
 	"sync"
@@ -16,9 +18,10 @@ import (
 // calls it counted since its last flush to the store every usageFlushEvery (and before
 // answering a report), and /v2bridge/report on any replica shows the fleet's rows.
 // The deltas are taken by comparing the book with what was last flushed, so the
-// request path does no store call; a failed flush keeps its deltas for the next one
-// (a flush whose answer was lost may count twice: declared). Prometheus totals stay
-// per replica, as before.
+// request path does no store call. A failed flush is resent as it was (the same
+// deltas under the same push number) before any new one, and the store applies a push
+// number of a replica once: a flush whose answer was lost is not counted twice.
+// Prometheus totals stay per replica, as before.
 
 // usageFlushEvery is how often a replica adds its new counts to the store.
 const usageFlushEvery = time.Second
@@ -28,12 +31,25 @@ type fleetUsage struct {
 	book  *usageBook
 	log   *zap.Logger
 
+	id string // this process's name in the store's push numbers (random)
+
 	mu      sync.Mutex
 	flushed map[usageKey]Usage // counts already in the store
+	seq     uint64             // the last push number used
+	pending *usagePush         // a push not known to be applied (resent first)
+}
+
+// usagePush is one flush: its number, deltas, and the book it brings the store to.
+type usagePush struct {
+	seq    uint64
+	deltas []fleet.UsageRow
+	rows   []Usage
 }
 
 func newFleetUsage(store *fleet.Store, book *usageBook, log *zap.Logger) *fleetUsage {
-	f := &fleetUsage{store: store, book: book, log: log, flushed: map[usageKey]Usage{}}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	f := &fleetUsage{store: store, book: book, log: log, flushed: map[usageKey]Usage{}, id: hex.EncodeToString(b[:])}
 	// Counts restored from the state file are this replica's history, not new calls:
 	// they are not added to the fleet's rows again.
 	for _, u := range book.snapshot() {
@@ -56,10 +72,36 @@ func (f *fleetUsage) run() {
 	}
 }
 
-// flush adds the calls counted since the last flush to the store.
+// flush adds the calls counted since the last flush to the store: first a push not
+// known to be applied (resent as it was), then the calls counted since.
 func (f *fleetUsage) flush(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for range 2 {
+		resend := f.pending != nil
+		if !resend {
+			f.pending = f.nextPush()
+			if f.pending == nil {
+				return nil
+			}
+		}
+		p := f.pending
+		if err := f.store.AddUsage(ctx, f.id, p.seq, p.deltas); err != nil {
+			return err // p stays pending: resent, never counted twice
+		}
+		for _, u := range p.rows {
+			f.flushed[usageKey{u.Caller, u.Agent, u.Route}] = u
+		}
+		f.pending = nil
+		if !resend {
+			return nil
+		}
+	}
+	return nil
+}
+
+// nextPush is the push of the calls counted since the last flush (nil: none).
+func (f *fleetUsage) nextPush() *usagePush {
 	var deltas []fleet.UsageRow
 	rows := f.book.snapshot()
 	for _, u := range rows {
@@ -71,13 +113,11 @@ func (f *fleetUsage) flush(ctx context.Context) error {
 		deltas = append(deltas, fleet.UsageRow{Caller: u.Caller, Agent: u.Agent, Route: u.Route, Mode: u.Mode, Fidelity: u.Fidelity,
 			Account: u.Account, Count: u.Count - prev.Count, Errors: u.Errors - prev.Errors, LastSeen: u.LastSeen.Unix()})
 	}
-	if err := f.store.AddUsage(ctx, deltas); err != nil {
-		return err
+	if len(deltas) == 0 {
+		return nil
 	}
-	for _, u := range rows {
-		f.flushed[usageKey{u.Caller, u.Agent, u.Route}] = u
-	}
-	return nil
+	f.seq++
+	return &usagePush{seq: f.seq, deltas: deltas, rows: rows}
 }
 
 // rows flushes this replica's counts and returns the fleet's rows, bounded as the

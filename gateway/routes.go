@@ -161,8 +161,8 @@ func Routes() []Route {
 			Note: "recorded with changeTrackingCreateEvent (Deployment/Basic; changeTrackingCreateDeployment with " +
 				"`use_create_deployment`); REST's input rules checked before sending; a timestamp must be later than the " +
 				"newest deployment in NRQL or recorded by this replica (with `store.url`: by any replica) (NRDB ingests with a " +
-				"delay), checked and written under a per-application lock in the replica (two replicas can still accept the same " +
-				"timestamp at the same moment); never retried; id is a surrogate; " +
+				"delay), checked and written under a per-application lock in the replica (with `store.url`: fleet-wide, so two " +
+				"replicas cannot both accept the same timestamp); never retried; id is a surrogate; " +
 				"identical POSTs that overlap record one deployment (REST recorded each); after a 502/504 \"may have been " +
 				"recorded\" an identical retry within `write_attempt_window` is looked up first and answered 201 with the " +
 				"recorded deployment, or 503 with Retry-After while NRDB may not have ingested it (for 2 minutes; then it is " +

@@ -29,12 +29,16 @@ type Cache struct {
 	maxBytes int64    // 0: no byte bound
 	used     atomic.Int64
 	evicted  atomic.Int64 // entries evicted for room or not stored for lack of it
+	ttl      time.Duration
+	// shared, with codec, keeps the entries in the fleet's store too (cachefleet.go).
+	shared SharedCache
+	codec  cacheCodec
 }
 
 // NewCache returns a cache named name (for metrics) whose entries live for ttl,
 // holding at most max entries; observe, if not nil, hears of every hit and miss.
 func NewCache(name string, ttl time.Duration, max int, observe func(cache string, hit bool)) *Cache {
-	c := &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe}
+	c := &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe, ttl: ttl}
 	c.c.OnEvicted(func(_ string, v any) {
 		if e, ok := v.(sized); ok {
 			c.used.Add(-e.n)
@@ -59,6 +63,9 @@ func (c *Cache) Get(key string) (any, bool) {
 		keyHash, _, _ := strings.Cut(key, "|")
 		ok = c.auth.fresh(keyHash)
 	}
+	if !ok && c.shared != nil {
+		v, ok = c.getShared(key)
+	}
 	if c.observe != nil {
 		c.observe(c.name, ok)
 	}
@@ -70,6 +77,15 @@ func (c *Cache) Set(key string, v any) {
 	if c == nil {
 		return
 	}
+	c.setLocal(key, v, gocache.DefaultExpiration)
+	if c.shared != nil {
+		c.setShared(key, v)
+	}
+}
+
+// setLocal stores v under key in this replica's memory for d (DefaultExpiration: the
+// cache's lifetime).
+func (c *Cache) setLocal(key string, v any, d time.Duration) {
 	if c.c.ItemCount() >= c.max {
 		c.c.DeleteExpired()
 		if c.c.ItemCount() >= c.max {
@@ -78,10 +94,10 @@ func (c *Cache) Set(key string, v any) {
 		}
 	}
 	if c.maxBytes > 0 {
-		c.setSized(key, v)
+		c.setSized(key, v, d)
 		return
 	}
-	c.c.SetDefault(key, v)
+	c.c.Set(key, v, d)
 }
 
 // Len is the number of entries held (expired ones included until swept).
@@ -155,12 +171,13 @@ type keyAuth struct {
 	seen  map[string]time.Time
 	sweep time.Time
 	drop  func(keyHash string) // drops a revoked key's cache entries
+	// fleet, when set, shares the verdicts (store.shared_cache, cachefleet.go).
+	fleet SharedCache
 }
 
 func (a *keyAuth) accepted(keyHash string) {
 	now := a.now()
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.seen[keyHash] = now
 	if now.Sub(a.sweep) > authSweepAfter/4 {
 		for k, t := range a.seen {
@@ -169,6 +186,10 @@ func (a *keyAuth) accepted(keyHash string) {
 			}
 		}
 		a.sweep = now
+	}
+	a.mu.Unlock()
+	if a.fleet != nil {
+		a.shareVerdict(keyHash, true)
 	}
 }
 
@@ -180,6 +201,9 @@ func (a *keyAuth) refused(keyHash string) {
 	a.mu.Unlock()
 	if known && a.drop != nil {
 		a.drop(keyHash)
+	}
+	if a.fleet != nil {
+		a.shareVerdict(keyHash, false)
 	}
 }
 

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"reflect"
+	"time"
 )
 
 // Caches bounded in bytes (issue 17 item 8): go-cache counts entries, and one entry
@@ -26,7 +27,7 @@ type sized struct {
 // setSized stores v under key within the byte bound: an entry larger than the whole
 // bound is not stored; otherwise expired entries, then others, are evicted until it
 // fits.
-func (c *Cache) setSized(key string, v any) {
+func (c *Cache) setSized(key string, v any, d time.Duration) {
 	n := int64(len(key)) + entryOverhead + sizeOf(reflect.ValueOf(v), 0)
 	if n > c.maxBytes {
 		c.evicted.Add(1)
@@ -46,7 +47,7 @@ func (c *Cache) setSized(key string, v any) {
 		}
 	}
 	c.used.Add(n)
-	c.c.SetDefault(key, sized{v: v, n: n})
+	c.c.Set(key, sized{v: v, n: n}, d)
 }
 
 // Bytes is the estimated size of the entries held.

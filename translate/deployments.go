@@ -200,8 +200,9 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 // sent); unknown says the mutation may have been applied although err is set.
 func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *v2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
-		// Check-then-write is serialised per application within this replica, so two
-		// concurrent POSTs cannot both pass the "later than the latest" rule.
+		// Check-then-write is serialised per application within this replica (and across
+		// the fleet with a store, deploysfleet.go), so two concurrent POSTs cannot both
+		// pass the "later than the latest" rule.
 		unlock, err := t.deploys.lock(ctx, c.AccountID, appID)
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
@@ -563,7 +564,13 @@ func (l *deployLedger) lock(ctx context.Context, accountID, appID int64) (func()
 	}
 	select {
 	case al.ch <- struct{}{}:
-		return func() { <-al.ch; release() }, nil
+		unlockShared, err := l.lockShared(ctx, accountID, appID) // deploysfleet.go: the fleet's lock
+		if err != nil {
+			<-al.ch
+			release()
+			return nil, err
+		}
+		return func() { unlockShared(); <-al.ch; release() }, nil
 	case <-ctx.Done():
 		release()
 		return nil, ctx.Err()

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -12,9 +13,13 @@ import (
 // DeploymentMemory (fleet mode, issue 21; translate/fleet.Store): a deployments list
 // through another replica shows them before NRDB has ingested them, and a new
 // deployment's timestamp must be later than them (the "later than the latest" rule of
-// CreateDeployment). The per-application lock stays per replica (declared). Errors
-// mean the store is down: this replica's memory only.
+// CreateDeployment). The per-application lock of the check-and-record is fleet-wide
+// too (LockApplication), so two replicas cannot both pass the "later than the latest"
+// rule. Errors mean the store is down: this replica's memory and lock only.
 type SharedDeployments interface {
+	// LockApplication waits for the fleet-wide lock id (or ctx) and returns its
+	// release; the lock expires after ttl. An error other than ctx's: the store is down.
+	LockApplication(ctx context.Context, id string, ttl time.Duration) (func(), error)
 	// RememberDeployment appends rec to the list id for ttl.
 	RememberDeployment(ctx context.Context, id string, rec []byte, ttl time.Duration) error
 	// RecalledDeployments returns the list id.
@@ -64,4 +69,26 @@ func (l *deployLedger) recalledShared(key string, now time.Time, local []v2.Depl
 		local = append(local, r.D)
 	}
 	return local
+}
+
+// deployLockTTL bounds how long a replica holds an application's fleet-wide lock when
+// it dies holding it: longer than a check-and-record takes (two NerdGraph calls, each
+// bounded by the client's timeout).
+const deployLockTTL = 30 * time.Second
+
+// lockShared takes the application's fleet-wide lock after this replica's own: it
+// returns ctx's error if ctx ends first, and a no-op release when the store is down
+// (the replica's own lock still serialises its requests).
+func (l *deployLedger) lockShared(ctx context.Context, accountID, appID int64) (func(), error) {
+	if l.shared == nil {
+		return func() {}, nil
+	}
+	release, err := l.shared.LockApplication(ctx, strconv.FormatInt(accountID, 10)+":"+strconv.FormatInt(appID, 10), deployLockTTL)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return func() {}, nil
+	}
+	return release, nil
 }

@@ -49,6 +49,10 @@ type Options struct {
 	// Attempts, when set, shares write attempt records across the fleet
 	// (attemptsfleet.go): a retry after an unknown outcome may reach any replica.
 	Attempts SharedAttempts
+	// SharedCache, when set, keeps the cached answers of the entities, metric_data
+	// and accounts caches in the fleet's store too (store.shared_cache,
+	// cachefleet.go).
+	SharedCache SharedCache
 	// Deployments, when set, shares the deployments recorded in the last
 	// DeploymentMemory across the fleet (deploysfleet.go).
 	Deployments SharedDeployments
@@ -142,6 +146,9 @@ func New(client gql.Client, opts Options) *Translator {
 		}
 	}
 	t.caches = caches
+	if opts.SharedCache != nil {
+		shareCaches(caches, auth, opts.SharedCache)
+	}
 	t.attempts.shared = opts.Attempts
 	t.deploys.shared = opts.Deployments
 	if opts.Writes != nil {

@@ -72,6 +72,11 @@ type storeConfig struct {
 	KeyPrefix string `yaml:"key_prefix"`
 	// Timeout bounds each store call; past it the replica uses its own state.
 	Timeout time.Duration `yaml:"timeout"`
+	// SharedCache keeps cached answers (application shows, metric data, account lists)
+	// in the store too, within the two byte bounds (translate/fleet/cache.go).
+	SharedCache           bool  `yaml:"shared_cache"`
+	SharedCacheEntryBytes int64 `yaml:"shared_cache_entry_bytes"`
+	SharedCacheMaxBytes   int64 `yaml:"shared_cache_max_bytes"`
 }
 
 // compareConfig configures routes in compare mode.
@@ -150,7 +155,8 @@ func defaultConfig() fileConfig {
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
-		Store:                 storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout},
+		Store: storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout,
+			SharedCacheEntryBytes: fleet.DefaultCacheEntryBytes, SharedCacheMaxBytes: fleet.DefaultCacheBytes},
 	}
 }
 
@@ -465,6 +471,17 @@ func (s storeConfig) check(getenv func(string) string) error {
 	if s.Timeout <= 0 {
 		errs = append(errs, errors.New("store.timeout: must be positive"))
 	}
+	if s.SharedCache {
+		if s.URL == "" {
+			errs = append(errs, errors.New("store.shared_cache: needs store.url"))
+		}
+		if s.SharedCacheEntryBytes <= 0 || s.SharedCacheMaxBytes <= 0 {
+			errs = append(errs, errors.New("store.shared_cache_entry_bytes and store.shared_cache_max_bytes: must be positive"))
+		} else if s.SharedCacheEntryBytes > s.SharedCacheMaxBytes/2 {
+			errs = append(errs, fmt.Errorf("store.shared_cache_entry_bytes: %d is more than half of store.shared_cache_max_bytes (%d): no entry could be written",
+				s.SharedCacheEntryBytes, s.SharedCacheMaxBytes))
+		}
+	}
 	if s.URL == "" {
 		return errors.Join(errs...)
 	}
@@ -485,25 +502,30 @@ func (s storeConfig) check(getenv func(string) string) error {
 	return errors.Join(errs...)
 }
 
-// open connects to the configured store (nil without store.url).
-func (s storeConfig) open(getenv func(string) string, log *zap.Logger) (*fleet.Store, error) {
+// open connects to the configured store (nil without store.url); window is the longest
+// TTL of a shared cache entry (the shared cache's accounting window).
+func (s storeConfig) open(getenv func(string) string, log *zap.Logger, window time.Duration) (*fleet.Store, error) {
 	if s.URL == "" {
 		return nil, nil
 	}
 	o := fleet.Options{URL: s.URL, KeyPrefix: s.KeyPrefix, Timeout: s.Timeout, Log: log}
+	if s.SharedCache {
+		o.Cache = &fleet.CacheOptions{MaxEntryBytes: s.SharedCacheEntryBytes, MaxBytes: s.SharedCacheMaxBytes, Window: window}
+	}
 	if s.UsernameEnv != "" {
 		o.Username = getenv(s.UsernameEnv)
 	}
 	if s.PasswordEnv != "" {
 		o.Password = getenv(s.PasswordEnv)
 	}
+	fleet.RouteClientLog(log) // go-redis's log is process-wide: set here, once per serve
 	st, err := fleet.Open(o)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	if u, err := url.Parse(s.URL); err == nil {
 		log.Info("fleet mode: rate limits, NerdGraph leases, write retirement, write attempts and report rows shared",
-			zap.String("store", u.Scheme+"://"+u.Host), zap.String("key_prefix", s.KeyPrefix))
+			zap.String("store", u.Scheme+"://"+u.Host), zap.String("key_prefix", s.KeyPrefix), zap.Bool("shared_cache", s.SharedCache))
 	}
 	return st, nil
 }

@@ -240,6 +240,9 @@ func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Durati
 		TracerProvider: tp}
 	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
 		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
+		if cfg.Store.SharesCache() {
+			topts.SharedCache = cfg.Store
+		}
 	}
 	client := ng.NewClient(endpoint, copts)
 	m.WatchBreaker(client.BreakerOpen)
@@ -301,7 +304,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer flushTraces(stopTracing, log)
-	store, err := cfg.Store.open(os.Getenv, log) // fleet mode (config.go); nil without store.url
+	store, err := cfg.Store.open(os.Getenv, log, max(cfg.Cache.EntityTTL, cfg.Cache.MetricDataTTL, cfg.Cache.AccountTTL)) // fleet mode (config.go); nil without store.url
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,14 @@ func TestStoreConfigCheck(t *testing.T) {
 		{"no host", storeConfig{URL: "redis://", Timeout: time.Second}, "store.url:"},
 		{"missing env", storeConfig{URL: "redis://valkey:6379", PasswordEnv: "NOPE", Timeout: time.Second}, "store.password_env: environment variable NOPE"},
 		{"no timeout", storeConfig{}, "store.timeout: must be positive"},
+		{"shared cache", storeConfig{URL: "redis://valkey:6379", Timeout: time.Second, SharedCache: true,
+			SharedCacheEntryBytes: 1 << 18, SharedCacheMaxBytes: 1 << 26}, ""},
+		{"shared cache without url", storeConfig{Timeout: time.Second, SharedCache: true,
+			SharedCacheEntryBytes: 1 << 18, SharedCacheMaxBytes: 1 << 26}, "store.shared_cache: needs store.url"},
+		{"shared cache without bounds", storeConfig{URL: "redis://valkey:6379", Timeout: time.Second, SharedCache: true},
+			"store.shared_cache_entry_bytes and store.shared_cache_max_bytes: must be positive"},
+		{"shared cache entry over half the total", storeConfig{URL: "redis://valkey:6379", Timeout: time.Second, SharedCache: true,
+			SharedCacheEntryBytes: 1 << 20, SharedCacheMaxBytes: 1 << 20}, "store.shared_cache_entry_bytes: 1048576 is more than half"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.s.check(getenv)

@@ -90,7 +90,12 @@ func main() {
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
 	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
+	fleetOn := flag.Bool("fleet", true, "run the fleet of 3 scenario (fleet.go; skipped without redis-server or valkey-server)")
 	flag.Parse()
+	if *serveKind == fleetServeKind {
+		fleetChild(*upstream) // fleet.go
+		return
+	}
 	if *serveKind != "" {
 		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
@@ -122,6 +127,9 @@ func main() {
 	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1), extra); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
+	}
+	if *fleetOn && filter.MatchString(fleetScenario) {
+		fleetMain(*conns, *dur, *warm, max(*rounds, 1), *out) // fleet.go
 	}
 }
 

@@ -46,6 +46,7 @@ type fleetOptions struct {
 	sim             []sim.Option  // fault injection
 	wrap            func(http.Handler) http.Handler
 	storeAddr       string // a real server's address (default: a new miniredis)
+	sharedCache     bool   // store.shared_cache
 }
 
 // newFleetWith is newFleet with more options.
@@ -79,12 +80,19 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		if withStore {
 			// A generous timeout: on a loaded test machine a slow answer would fall back to
 			// the replica's own count (TestFleetStoreDown covers the fallback).
-			store, err = fleet.Open(fleet.Options{URL: "redis://" + storeAddr, KeyPrefix: "test:", Timeout: 2 * time.Second})
+			fo := fleet.Options{URL: "redis://" + storeAddr, KeyPrefix: "test:", Timeout: 2 * time.Second}
+			if o.sharedCache {
+				fo.Cache = &fleet.CacheOptions{}
+			}
+			store, err = fleet.Open(fo)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = store.Close() })
 			topts.Writes, topts.Attempts, topts.Deployments = store, store, store
+			if o.sharedCache {
+				topts.SharedCache = store
+			}
 		}
 		m := gateway.NewMetrics()
 		copts := ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout, MaxConcurrentPerKey: o.perKey}

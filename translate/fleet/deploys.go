@@ -52,3 +52,12 @@ func (s *Store) RecalledDeployments(ctx context.Context, id string) ([][]byte, e
 	}
 	return out, nil
 }
+
+// LockApplication waits until the fleet-wide lock id (one application's deployment
+// check-and-record) is free, or ctx ends, and returns its release. The lock is a lease
+// of one (leases.go) expiring after ttl, so a replica that dies holding it frees it.
+// An error that is not ctx's means the store is down (the caller goes ahead under its
+// replica's own lock).
+func (s *Store) LockApplication(ctx context.Context, id string, ttl time.Duration) (func(), error) {
+	return s.AcquireLease(ctx, "deploy:"+id, 1, ttl)
+}

@@ -8,11 +8,16 @@
 //   - the accounts' write counts, stored and published so every replica retires its
 //     cached reads at once (writes.go);
 //   - settled write attempt records and recently recorded deployments (attempts.go,
-//     deploys.go), so a retry through another replica is recognised;
-//   - the usage report's rows (usage.go).
+//     deploys.go), so a retry through another replica is recognised, and the lock of
+//     an application's deployment check-and-record (a lease of one, leases.go);
+//   - the usage report's rows (usage.go);
+//   - with Options.Cache (store.shared_cache), the translator's cached answers
+//     (cache.go): entries named by the SHA-256 of the local cache key, capped per entry
+//     and in total, expiring with the local TTLs, served only while the fleet's record
+//     of NerdGraph accepting the caller's key holds.
 //
 // Keys are the SHA-256 of an API key or of a translator key, never a key itself, and no
-// tenant data (cached v2 answers) is stored.
+// tenant data (cached v2 answers) is stored unless Options.Cache is set.
 //
 // The store is never a single point of failure: every call is bounded by a short
 // timeout, a failure marks the store down (logged once, counted by Errors, shown by

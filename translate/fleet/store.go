@@ -36,6 +36,9 @@ type Options struct {
 	KeyPrefix string
 	// Timeout bounds each call (default DefaultTimeout).
 	Timeout time.Duration
+	// Cache, when set, keeps the translator's cached answers in the store too
+	// (store.shared_cache, cache.go).
+	Cache *CacheOptions
 	// Log receives one line when the store becomes unreachable and one when it returns.
 	Log *zap.Logger
 }
@@ -47,6 +50,7 @@ type Store struct {
 	prefix  string
 	timeout time.Duration
 	log     *zap.Logger
+	cache   *cacheState // nil: shared cache off
 
 	errs    atomic.Int64
 	down    atomic.Bool
@@ -83,12 +87,6 @@ func Open(opts Options) (*Store, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
-	} else {
-		// go-redis's own messages (a failed dial, repeated while the store is down) are
-		// plain text on stderr by default; the serving process's log is JSON lines, so
-		// they go through it at debug (Store's one line per outage is the warning).
-		// SetLogger is go-redis's only hook and is process-wide: the last Open wins.
-		redis.SetLogger(redisLog{opts.Log})
 	}
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
 	ro.MaxRetries = -1 // a failed call falls back at once; the probe notices the return
@@ -96,6 +94,9 @@ func Open(opts Options) (*Store, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Store{rdb: redis.NewClient(ro), prefix: opts.KeyPrefix, timeout: opts.Timeout, log: opts.Log,
 		pending: map[int64]uint64{}, cancel: cancel, done: make(chan struct{})}
+	if opts.Cache != nil {
+		s.cache = newCacheState(*opts.Cache)
+	}
 	s.ps = s.rdb.Subscribe(ctx, s.key("writes"))
 	go s.run(ctx)
 	return s, nil
@@ -220,6 +221,19 @@ func parseCount(payload string) (int64, uint64, bool) {
 
 // Done is closed when the store is closed (background work tied to it ends).
 func (s *Store) Done() <-chan struct{} { return s.done }
+
+// RouteClientLog sends go-redis's own messages (a failed dial, repeated while the store
+// is down; plain text on stderr by default) through log at debug, so a process whose
+// log is JSON lines keeps it so (Store's one line per outage is the warning).
+// go-redis (v9.23) has no per-client logger, only redis.SetLogger, which is
+// process-wide: so Open does not call it (two Stores in one process, as in the tests,
+// would race over it), and a program's main calls RouteClientLog once, as it sets its
+// own process-wide things (cmd/v2bridge: storeConfig.open, once per serve).
+func RouteClientLog(log *zap.Logger) {
+	if log != nil {
+		redis.SetLogger(redisLog{log})
+	}
+}
 
 // redisLog is go-redis's logger on zap, at debug.
 type redisLog struct{ log *zap.Logger }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Usage report rows (gateway/fleetusage.go): every replica adds the calls it counted
 // since its last flush to one hash; any replica's report reads the fleet's rows from
-// it. Fields are "caller\tagent\troute\tkind" (caller: 8 hex characters of a key's
+// it. Each push carries the replica's id and a sequence number, and the script applies
+// a push only once (the last number applied per replica is kept in a second hash, for
+// usageSeqTTL), so a push resent after its answer was lost is not counted twice. Fields are "caller\tagent\troute\tkind" (caller: 8 hex characters of a key's
 // SHA-256, never the key; kind c count, e errors, s last seen (Unix seconds), m
 // "mode\tfidelity", a account).
 
@@ -21,10 +24,19 @@ type UsageRow struct {
 	LastSeen                             int64 // Unix seconds
 }
 
-// usageScript adds ARGV's rows, six values each (row, count, errors, last seen,
-// mode\tfidelity, account).
+// usageSeqTTL is how long a replica's last applied push number is kept after its last
+// push (a resend after longer is applied again).
+const usageSeqTTL = 24 * time.Hour
+
+// usageScript applies push ARGV[2] of replica ARGV[1] unless it was applied already
+// (0), then adds ARGV[4..]'s rows, six values each (row, count, errors, last seen,
+// mode\tfidelity, account); KEYS[1] is the rows, KEYS[2] the last push per replica.
 const usageScript = `
-for i = 1, #ARGV, 6 do
+local last = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+if tonumber(ARGV[2]) <= last then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+for i = 4, #ARGV, 6 do
   local f = ARGV[i]
   redis.call('HINCRBY', KEYS[1], f .. '\tc', ARGV[i+1])
   redis.call('HINCRBY', KEYS[1], f .. '\te', ARGV[i+2])
@@ -37,22 +49,25 @@ return 1`
 
 var usage = newScript(usageScript)
 
-// AddUsage adds deltas (counts since the last flush; LastSeen and the labels are the
-// latest) to the fleet's rows.
-func (s *Store) AddUsage(ctx context.Context, deltas []UsageRow) error {
+// AddUsage adds deltas (counts since the last push; LastSeen and the labels are the
+// latest) to the fleet's rows, as push seq (from 1, increasing) of replica: a push
+// already applied is not applied again, so a push whose answer was lost is resent
+// with the same seq and deltas.
+func (s *Store) AddUsage(ctx context.Context, replica string, seq uint64, deltas []UsageRow) error {
 	if len(deltas) == 0 {
 		return nil
 	}
 	if !s.usable() {
 		return s.Status()
 	}
-	args := make([]any, 0, 6*len(deltas))
+	args := make([]any, 0, 3+6*len(deltas))
+	args = append(args, replica, seq, usageSeqTTL.Milliseconds())
 	for _, d := range deltas {
 		args = append(args, d.Caller+"\t"+d.Agent+"\t"+d.Route, d.Count, d.Errors, d.LastSeen, d.Mode+"\t"+d.Fidelity, d.Account)
 	}
 	c, cancel := s.ctx(ctx)
 	defer cancel()
-	if err := usage.Run(c, s.rdb, []string{s.key("usage")}, args...).Err(); err != nil {
+	if err := usage.Run(c, s.rdb, []string{s.key("usage"), s.key("usage-seq")}, args...).Err(); err != nil {
 		s.fail(err)
 		return err
 	}

@@ -1,0 +1,123 @@
+package gateway
+
+import (
+	"context"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/translate/fleet"
+)
+
+// lossyProxy forwards loopback TCP to the store; while dropReply is set, the next
+// answer the store sends is read and thrown away and the client's connection is cut
+// (the command was applied, its answer lost).
+type lossyProxy struct {
+	ln        net.Listener
+	target    string
+	dropReply atomic.Bool
+	dropped   atomic.Int64
+	wg        sync.WaitGroup
+}
+
+func newLossyProxy(t *testing.T, target string) *lossyProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &lossyProxy{ln: ln, target: target}
+	go p.accept()
+	t.Cleanup(func() { _ = ln.Close(); p.wg.Wait() })
+	return p
+}
+
+func (p *lossyProxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		p.wg.Add(2)
+		go func() { defer p.wg.Done(); _, _ = io.Copy(s, c); _ = s.Close() }()
+		go func() {
+			defer p.wg.Done()
+			defer c.Close()
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := s.Read(buf)
+				if n > 0 && p.dropReply.CompareAndSwap(true, false) {
+					p.dropped.Add(1)
+					_ = s.Close()
+					return
+				}
+				if n > 0 {
+					if _, err := c.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+}
+
+// A usage flush whose answer is lost (the store applied it) is resent with the same
+// push number once the store answers again, and the fleet's rows count each call once.
+// Fails with a new push number (or HINCRBY deltas without one) for the resend: the
+// calls of the lost push are counted twice.
+func TestFleetUsageLostReplyCountedOnce(t *testing.T) {
+	m := miniredis.RunT(t)
+	proxy := newLossyProxy(t, m.Addr())
+	store, err := fleet.Open(fleet.Options{URL: "redis://" + proxy.ln.Addr().String(), KeyPrefix: "t:", Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	book := newUsageBook(NewMetrics(), 10, 10)
+	f := &fleetUsage{store: store, book: book, log: zap.NewNop(), flushed: map[usageKey]Usage{}, id: "replica-a"}
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	call := func(n int) {
+		for range n {
+			book.record(&reqState{callerHash: "aaaaaaaa", route: "applications.list", fidelity: Approximate}, "curl/8", 200, at)
+		}
+	}
+	ctx := context.Background()
+	call(5)
+	if err := f.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	call(3)
+	proxy.dropReply.Store(true)
+	if err := f.flush(ctx); err == nil {
+		t.Fatal("the flush whose answer was lost succeeded")
+	}
+	if proxy.dropped.Load() != 1 {
+		t.Fatalf("%d answers dropped", proxy.dropped.Load())
+	}
+	call(2)
+	deadline := time.Now().Add(5 * time.Second)
+	for f.flush(ctx) != nil { // the store is marked down until its probe (1 s) answers
+		if time.Now().After(deadline) {
+			t.Fatal("the store never came back")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	rows, err := store.Usage(ctx)
+	if err != nil || len(rows) != 1 || rows[0].Count != 10 {
+		t.Fatalf("fleet rows %+v %v, want 10 calls", rows, err)
+	}
+}
