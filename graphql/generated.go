@@ -39858,7 +39858,8 @@ query AppNamePage ($query: String!, $cursor: String) {
 // AppNamePage is one page of the name pass of GET /v2/applications?filter[name]= (and
 // filter[language]) without filter[host] (translate/namefilter.go): only what REST's
 // exact match needs (name, language) and the REST id (in the guid), so reading every
-// page of a large account moves and decodes about a tenth of an AppSearchPage. Entity
+// page of a large account moves and decodes far less than AppSearchPage (figures in
+// BenchmarkGatewayNameFilter, tests/bench/namefilter_test.go). Entity
 // search's name LIKE is not shown to match every substring REST's filter[name] matches
 // (bench/README.md, "filter[name]"), so the match is made on these pages in Go.
 func AppNamePage(

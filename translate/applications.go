@@ -90,7 +90,7 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	if err != nil {
 		return nil, Paging{}, &v2.Error{Status: 422, Title: "Invalid filter: " + err.Error()}
 	}
-	if r.Host == "" && r.postFiltered() {
+	if r.Host == "" && r.postFiltered() && t.manyApps(c) {
 		return t.listMatched(ctx, c, query, r) // namefilter.go
 	}
 	if r.postFiltered() {
