@@ -23,6 +23,26 @@ import (
 // applications REST lists; so the whole (language-filtered) search is read, but only
 // the fields the exact match needs.
 
+// largeAccount is whether the name pass costs a filtered list no more round trips than
+// the full read: the account is known (for CursorTTL) to exceed its account-wide
+// inventory (manyApps), or an earlier search counted more applications than NRQL's
+// 5000 facets (noteAppCount) — one facet or more each, so that inventory is cut, or it
+// timed out, which leaves manyApps unknown and the full read's answer without links.
+func (t *Translator) largeAccount(c Caller) bool {
+	if t.manyApps(c) {
+		return true
+	}
+	_, ok := t.cursors.Get(c.cacheKey("apps-large"))
+	return ok
+}
+
+// noteAppCount records an application search's count (appListPage) for largeAccount.
+func (t *Translator) noteAppCount(c Caller, count int) {
+	if count > MaxFacets {
+		t.cursors.Set(c.cacheKey("apps-large"), true)
+	}
+}
+
 // matchedApps is the name pass of a filtered list in the list cache: the REST ids of
 // the matching applications, in the search's order (by name).
 type matchedApps struct {
@@ -31,7 +51,7 @@ type matchedApps struct {
 
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
-// (manyApps): a name pass reads every page of the search with AppNamePage (guid, name,
+// (largeAccount): a name pass reads every page of the search with AppNamePage (guid, name,
 // language: on 2,000 applications the request moves 46 % of the bytes of the full
 // read, with 53 % of its allocations and about 40 % of its CPU; BenchmarkGatewayNameFilter
 // in tests/bench) and keeps the REST ids REST's exact match
