@@ -381,6 +381,8 @@ func operationText(name string) string {
 	switch name {
 	case "AppList":
 		return ng.AppList_Operation
+	case "AppNamePage":
+		return ng.AppNamePage_Operation
 	case "AppShow":
 		return ng.AppShow_Operation
 	case "AppHosts":

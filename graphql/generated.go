@@ -2785,6 +2785,60 @@ type AppListResponse struct {
 // GetActor returns AppListResponse.Actor, and is useful for accessing the field via an interface.
 func (v *AppListResponse) GetActor() *AppListActor { return v.Actor }
 
+// AppNamePageActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type AppNamePageActor struct {
+	// Search entities by query string or structured builder.
+	EntitySearch *AppNamePageActorEntitySearch `json:"entitySearch"`
+}
+
+// GetEntitySearch returns AppNamePageActor.EntitySearch, and is useful for accessing the field via an interface.
+func (v *AppNamePageActor) GetEntitySearch() *AppNamePageActorEntitySearch { return v.EntitySearch }
+
+// AppNamePageActorEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type AppNamePageActorEntitySearch struct {
+	Results *AppNamePageActorEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetResults returns AppNamePageActorEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *AppNamePageActorEntitySearch) GetResults() *AppNamePageActorEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// AppNamePageActorEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type AppNamePageActorEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string      `json:"nextCursor"`
+	Entities   []ApmOutline `json:"entities"`
+}
+
+// GetNextCursor returns AppNamePageActorEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *AppNamePageActorEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns AppNamePageActorEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *AppNamePageActorEntitySearchResultsEntitySearchResult) GetEntities() []ApmOutline {
+	return v.Entities
+}
+
+// AppNamePageResponse is returned by AppNamePage on success.
+type AppNamePageResponse struct {
+	// Data scoped to the caller.
+	Actor *AppNamePageActor `json:"actor"`
+}
+
+// GetActor returns AppNamePageResponse.Actor, and is useful for accessing the field via an interface.
+func (v *AppNamePageResponse) GetActor() *AppNamePageActor { return v.Actor }
+
 // AppSearchPageActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -38934,6 +38988,18 @@ func (v *__AppListInput) GetInventory() string { return v.Inventory }
 // GetWithInventory returns __AppListInput.WithInventory, and is useful for accessing the field via an interface.
 func (v *__AppListInput) GetWithInventory() bool { return v.WithInventory }
 
+// __AppNamePageInput is used internally by genqlient
+type __AppNamePageInput struct {
+	Query  string  `json:"query"`
+	Cursor *string `json:"cursor"`
+}
+
+// GetQuery returns __AppNamePageInput.Query, and is useful for accessing the field via an interface.
+func (v *__AppNamePageInput) GetQuery() string { return v.Query }
+
+// GetCursor returns __AppNamePageInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__AppNamePageInput) GetCursor() *string { return v.Cursor }
+
 // __AppSearchPageInput is used internally by genqlient
 type __AppSearchPageInput struct {
 	Query  string  `json:"query"`
@@ -39757,6 +39823,61 @@ func AppList(
 	}
 
 	data_ = &AppListResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by AppNamePage.
+const AppNamePage_Operation = `
+query AppNamePage ($query: String!, $cursor: String) {
+	actor {
+		entitySearch(query: $query) {
+			results(cursor: $cursor) {
+				nextCursor
+				entities {
+					__typename
+					guid
+					name
+					... on ApmApplicationEntityOutline {
+						language
+					}
+				}
+			}
+		}
+	}
+}
+`
+
+// AppNamePage is one page of the name pass of GET /v2/applications?filter[name]= (and
+// filter[language]) without filter[host] (translate/namefilter.go): only what REST's
+// exact match needs (name, language) and the REST id (in the guid), so reading every
+// page of a large account moves and decodes far less than AppSearchPage (figures in
+// BenchmarkGatewayNameFilter, tests/bench/namefilter_test.go). Entity
+// search's name LIKE is not shown to match every substring REST's filter[name] matches
+// (bench/README.md, "filter[name]"), so the match is made on these pages in Go.
+func AppNamePage(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	query string,
+	cursor *string,
+) (data_ *AppNamePageResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AppNamePage",
+		Query:  AppNamePage_Operation,
+		Variables: &__AppNamePageInput{
+			Query:  query,
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &AppNamePageResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -35,6 +35,8 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 	}{
 		{"AppList", search, reflect.TypeFor[ApmOutline](), nil},
 		{"AppSearchPage", search, reflect.TypeFor[ApmOutline](), nil},
+		{"AppNamePage", search, reflect.TypeFor[ApmOutline](), []string{"accountId", "reporting", "alertSeverity",
+			"applicationId", "settings", "apmSummary", "apmBrowserSummary"}},
 		{"AppShow", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), nil},
 		{"AppShow", append(related, "source", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"AppShow", append(related, "target", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},

@@ -90,6 +90,9 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	if err != nil {
 		return nil, Paging{}, &v2.Error{Status: 422, Title: "Invalid filter: " + err.Error()}
 	}
+	if r.Host == "" && r.postFiltered() && t.largeAccount(c) {
+		return t.listMatched(ctx, c, query, r) // namefilter.go
+	}
 	if r.postFiltered() {
 		return t.listFiltered(ctx, c, query, r)
 	}
@@ -316,6 +319,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	if es := actor.GetEntitySearch(); es != nil {
 		if es.Count != nil {
 			p.count = *es.Count
+			t.noteAppCount(c, p.count) // namefilter.go
 		}
 		if res := es.Results; res != nil {
 			p.next = res.NextCursor

@@ -70,12 +70,19 @@
 //   - Properties: domain, type, name, accountId, domainId, id (the guid), reporting,
 //     alertSeverity. Any other identifier is a tag name, with or without a "tags." prefix.
 //   - = compares without case for every property but id (exact; padding ignored), e.g.
-//     name = 'myapp' matches "MyApp". Tag keys are case-sensitive; tag values compare
-//     without case unless options.caseSensitiveTagMatching is true.
+//     name = 'myapp' matches "MyApp" (for names, terraform-provider-newrelic's
+//     TestAccNewRelicEntityData_IgnoreCase finds an application by its upper-cased name
+//     with name = '...', newrelic/data_source_newrelic_entity.go @ 6cec439d). Tag keys
+//     are case-sensitive; tag values compare without case unless
+//     options.caseSensitiveTagMatching is true.
 //   - LIKE is a token match: . , ; : * - _ ( ) and white space separate tokens; a value
 //     matches when every token of the pattern occurs in it as a substring, ignoring
 //     case (name LIKE 'check serv' matches "checkout-service"). No % wildcards. A pattern
-//     without tokens matches every value.
+//     without tokens matches every value. The separators are NerdGraph's argument
+//     documentation of entitySearch(query:) ("name LIKE ':aws:' will match -aws. or foo
+//     aws."); that a token matches inside a word, and the case rule, are this
+//     simulator's choice, not evidence: the gateway never relies on LIKE for REST's
+//     filter[name] (bench/README.md, "filter[name]").
 //   - A syntax error is an INVALID_INPUT error "Invalid entity search query: syntax
 //     error at position N: ..." (N counts characters from 1); the real wording is
 //     unknown. An empty query (without queryBuilder) is an error too.
