@@ -204,7 +204,9 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 				all = append(all, a)
 			}
 		}
-		t.lists.Set(key, filteredApps{apps: all, caps: page.caps})
+		if !failed(page.caps) { // a failed part is read again next time, not kept for ListTTL
+			t.lists.Set(key, filteredApps{apps: all, caps: page.caps})
+		}
 	}
 	last := (len(all) + PageSize - 1) / PageSize
 	if last < 1 {
@@ -308,13 +310,20 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	}
 	withInventory := len(ids) > 0 || !t.manyApps(c)
 	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
+	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.browsers") {
 			return nil, fmt.Errorf("application list: %w", err)
 		}
 		t.warn(ctx, "application list enrichment", err)
+		if failedAt(err, "actor.account") {
+			p.invMissing = true // read again for the page's applications (completeInventory)
+		}
+		if failedAt(err, "actor.browsers") {
+			p.caps = append(p.caps, CapBrowsersFailed)
+			noteCap(ctx, CapBrowsersFailed)
+		}
 	}
-	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
 	actor := resp.GetActor()
 	if es := actor.GetEntitySearch(); es != nil {
 		if es.Count != nil {
@@ -369,15 +378,21 @@ func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller
 	inv, capped, err := t.inventoryFor(ctx, c, ids)
 	if err != nil {
 		t.warn(ctx, "application inventory", err)
-		capped = true // what is left is the capped account-wide read, or none
+		// What is left is the capped account-wide read (when one came back), or none.
+		if p.invFull {
+			p.caps = append(p.caps, CapInventory)
+			noteCap(ctx, CapInventory)
+		}
+		p.caps = append(p.caps, CapInventoryFailed)
+		noteCap(ctx, CapInventoryFailed)
 	} else {
 		p.inventory = inv
+		if capped {
+			p.caps = append(p.caps, CapInventory)
+			noteCap(ctx, CapInventory)
+		}
 	}
 	p.invFull, p.invMissing = false, false
-	if capped {
-		p.caps = []Cap{CapInventory}
-		noteCap(ctx, CapInventory)
-	}
 }
 
 // inventoryFor reads the inventory of the applications ids: one query for all of them,
@@ -730,11 +745,18 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 		return nil, nil, false, err
 	}
 	resp, err := ng.AppShow(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id), int(c.AccountID), inv)
+	var lost []Cap // parts of the answer a failed sub-query took away, declared and not cached
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.entity.browser") {
 			return nil, nil, false, fmt.Errorf("application %d: %w", id, err)
 		}
 		t.warn(ctx, "application enrichment", err)
+		if failedAt(err, "actor.account") {
+			lost = append(lost, CapInventoryFailed)
+		}
+		if failedAt(err, "actor.entity.browser") {
+			lost = append(lost, CapBrowsersFailed)
+		}
 	}
 	ent := resp.GetActor().GetEntity()
 	if ent == nil || !ent.IsApmApplication() || int64(ent.AccountId) != c.AccountID || appIDOf(ent) != id {
@@ -766,8 +788,9 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 			noteCap(ctx, CapInventory)
 		}
 	}
+	noteCaps(ctx, lost)
 	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
-	return &a, browser, capped, nil
+	return &a, browser, capped || len(lost) > 0, nil
 }
 
 func deref[T any](p *T) T {

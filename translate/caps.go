@@ -2,9 +2,12 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // NRDB and NerdGraph stop reading at documented limits without an error: a FACET
@@ -56,6 +59,38 @@ const (
 	CapMetricNames Cap = "metric names: nrql uniques limit 10000"
 	CapDeployments Cap = "deployments: nrql limit 5000"
 )
+
+// The parts of an answer a read can lose to a failed sub-query: NerdGraph answers the
+// rest of the document (a partial answer), so the v2 body is served without them,
+// declared the same way as a cap, and never cached.
+const (
+	// CapInventoryFailed: the host/instance inventory NRQL failed (an NRQL timeout
+	// under load, say): application links and last_reported_at are missing.
+	CapInventoryFailed Cap = "inventory: nrql query failed"
+	// CapBrowsersFailed: the browser application search failed: RUM settings and the
+	// end-user summary are missing.
+	CapBrowsersFailed Cap = "browser applications: entity search failed"
+)
+
+// failedAt reports whether err, a partial answer's GraphQL errors, names path or a
+// field under it.
+func failedAt(err error, path string) bool {
+	var ge *ng.Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, e := range ge.Errors {
+		if p := e.PathString(); p == path || strings.HasPrefix(p, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// failed is whether caps holds a failure (not a limit): such an answer is not cached.
+func failed(caps []Cap) bool {
+	return slices.Contains(caps, CapInventoryFailed) || slices.Contains(caps, CapBrowsersFailed)
+}
 
 // capRule is one read that can meet a limit, how it is read through, and where the
 // limit is documented.

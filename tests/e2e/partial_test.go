@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/tests/harness"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// A sub-query that fails inside an otherwise good answer (NerdGraph's partial data: an
+// NRQL timeout under load nulls `account` and adds an error there) never silently
+// drops part of a v2 answer. Before, the application show and list were served
+// without links and last_reported_at (or without RUM settings), undeclared, and the
+// show was kept in the entity cache so for EntityTTL.
+func TestPartialAnswersAreDeclared(t *testing.T) {
+	const show = "/v2/applications/314221522.json"
+	// start runs the demo with the faults applied in turn (outer first).
+	start := func(t *testing.T, fs ...*sim.Faults) *env {
+		mw := func(next http.Handler) http.Handler {
+			for i := len(fs) - 1; i >= 0; i-- {
+				next = fs[i].Middleware(next)
+			}
+			return next
+		}
+		h := harness.StartWith(t, harness.Options{Sim: []sim.Option{sim.WithMiddleware(mw)}})
+		return &env{sim: h.Sim, gw: h.Gateway}
+	}
+	// hosts counts the application hosts linked by each application of a show or list.
+	hosts := func(t *testing.T, r response) []int {
+		t.Helper()
+		var doc struct {
+			Application *struct {
+				Links struct {
+					Hosts []int64 `json:"application_hosts"`
+				} `json:"links"`
+			} `json:"application"`
+			Applications []struct {
+				Links struct {
+					Hosts []int64 `json:"application_hosts"`
+				} `json:"links"`
+			} `json:"applications"`
+		}
+		if err := json.Unmarshal(r.body, &doc); err != nil {
+			t.Fatalf("%v: %s", err, r.body)
+		}
+		var n []int
+		if doc.Application != nil {
+			n = append(n, len(doc.Application.Links.Hosts))
+		}
+		for _, a := range doc.Applications {
+			n = append(n, len(a.Links.Hosts))
+		}
+		return n
+	}
+	anyLinked := func(n []int) bool {
+		for _, x := range n {
+			if x > 0 {
+				return true
+			}
+		}
+		return false
+	}
+
+	t.Run("show: inventory failed", func(t *testing.T) {
+		f := &sim.Faults{}
+		e := start(t, f)
+		f.Set(&sim.Fault{Operation: "AppShow", PartialPath: "account"})
+		r := e.get(t, show, key1, "X-Account-ID", "1000001")
+		if r.status != 200 || !strings.Contains(r.header.Get("X-V2bridge-Degraded"), string(translate.CapInventoryFailed)) {
+			t.Fatalf("status %d, degraded %q: %s", r.status, r.header.Get("X-V2bridge-Degraded"), r.body)
+		}
+		if anyLinked(hosts(t, r)) {
+			t.Fatalf("links without an inventory: %s", r.body)
+		}
+		// Not cached: once NerdGraph answers whole, the next show reads again and is whole.
+		f.Set(nil)
+		r = e.get(t, show, key1, "X-Account-ID", "1000001")
+		if r.status != 200 || r.header.Get("X-V2bridge-Degraded") != "" || r.header.Get("X-V2bridge-Upstream-Calls") != "1" || !anyLinked(hosts(t, r)) {
+			t.Fatalf("second show: status %d, degraded %q, calls %s: %s", r.status, r.header.Get("X-V2bridge-Degraded"),
+				r.header.Get("X-V2bridge-Upstream-Calls"), r.body)
+		}
+	})
+
+	t.Run("list: browser applications failed", func(t *testing.T) {
+		f := &sim.Faults{}
+		e := start(t, f)
+		f.Set(&sim.Fault{Operation: "AppList", PartialPath: "browsers"})
+		r := e.get(t, "/v2/applications.json", key1, "X-Account-ID", "1000001")
+		if r.status != 200 || !strings.Contains(r.header.Get("X-V2bridge-Degraded"), string(translate.CapBrowsersFailed)) {
+			t.Fatalf("status %d, degraded %q", r.status, r.header.Get("X-V2bridge-Degraded"))
+		}
+	})
+
+	t.Run("list: inventory failed, read again for the page", func(t *testing.T) {
+		f := &sim.Faults{}
+		e := start(t, f)
+		// Every attempt of the page's AppList loses its inventory (the client retries a
+		// partial answer of class INTERNAL_SERVER_ERROR); the page's own inventory read
+		// then answers.
+		f.Set(&sim.Fault{Operation: "AppList", PartialPath: "account"})
+		r := e.get(t, "/v2/applications.json", key1, "X-Account-ID", "1000001")
+		if r.status != 200 || r.header.Get("X-V2bridge-Degraded") != "" || !anyLinked(hosts(t, r)) {
+			t.Fatalf("status %d, degraded %q, calls %s", r.status, r.header.Get("X-V2bridge-Degraded"), r.header.Get("X-V2bridge-Upstream-Calls"))
+		}
+	})
+
+	t.Run("list: the page's inventory failed too", func(t *testing.T) {
+		list, nrql := &sim.Faults{}, &sim.Faults{}
+		e := start(t, list, nrql)
+		list.Set(&sim.Fault{Operation: "AppList", PartialPath: "account"})
+		nrql.Set(&sim.Fault{Operation: "NrqlQuery", ErrorClass: "TIMEOUT"})
+		r := e.get(t, "/v2/applications.json?filter[name]=a", key1, "X-Account-ID", "1000001")
+		if r.status != 200 || !strings.Contains(r.header.Get("X-V2bridge-Degraded"), string(translate.CapInventoryFailed)) || anyLinked(hosts(t, r)) {
+			t.Fatalf("status %d, degraded %q: %s", r.status, r.header.Get("X-V2bridge-Degraded"), r.body)
+		}
+		// A failed part is not kept for ListTTL: once NerdGraph answers, the list is whole.
+		list.Set(nil)
+		nrql.Set(nil)
+		r = e.get(t, "/v2/applications.json?filter[name]=a", key1, "X-Account-ID", "1000001")
+		if r.status != 200 || r.header.Get("X-V2bridge-Degraded") != "" || !anyLinked(hosts(t, r)) {
+			t.Fatalf("after recovery: status %d, degraded %q", r.status, r.header.Get("X-V2bridge-Degraded"))
+		}
+	})
+}
