@@ -134,8 +134,8 @@ func TestViolationsPagingMut(t *testing.T) {
 		tr, f := violTranslator(func(int) []map[string]any { return rows })
 		tests := []struct {
 			page, wantLen, wantPage int
-			wantFirst              int64
-			wantNext               bool
+			wantFirst               int64
+			wantNext                bool
 		}{
 			{0, 200, 1, int64(n), n > 200},
 			{1, 200, 1, int64(n), n > 200},
