@@ -296,6 +296,19 @@ func TestDeploymentMemoryMut(t *testing.T) {
 	if n := count(c); n != 0 {
 		t.Fatalf("%d listed after DeploymentMemory, want 0", n)
 	}
+	// A second write keeps the first in memory (deployments.go:585 CONDITIONALS_NEGATION);
+	// keeping one exactly DeploymentMemory old there (BOUNDARY) is equivalent: recalled
+	// filters with the same rule.
+	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "two"}, now, false); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Second)
+	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "three"}, now, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(c); n != 2 {
+		t.Fatalf("%d listed after two writes, want 2", n)
+	}
 }
 
 // The recorded deployment's fields come from the mutation's answer: surrogate id of
