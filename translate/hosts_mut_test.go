@@ -133,20 +133,24 @@ func TestAppHostsMut(t *testing.T) {
 	}
 }
 
-// A full answer (5000 facets) is declared (hosts.go:161 CONDITIONALS_BOUNDARY): 4999
-// rows are not.
+// A full answer (5000 facets) of hosts or of instances is declared (hosts.go:127
+// CONDITIONALS_BOUNDARY, both sides): 4999 rows are not.
 func TestAppHostsCapMut(t *testing.T) {
-	for _, n := range []int{MaxFacets - 1, MaxFacets} {
-		rows := make([]map[string]any, n)
+	for _, n := range []int{MaxFacets - 1, MaxFacets, -(MaxFacets - 1), -MaxFacets} { // negative: instance rows
+		rows := make([]map[string]any, max(n, -n))
 		for i := range rows {
 			rows[i] = map[string]any{"facet": "h", "host": ""}
 		}
-		tr := New(hostsFake(rows, nil, false), Options{})
+		hostRows, instanceRows := rows, []map[string]any(nil)
+		if n < 0 {
+			hostRows, instanceRows = nil, rows
+		}
+		tr := New(hostsFake(hostRows, instanceRows, false), Options{})
 		var notes Notes
 		if _, _, err := tr.Hosts(WithNotes(context.Background(), &notes), Caller{AccountID: 1}, 7, false, HostListRequest{}); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := notes.String() != "", n == MaxFacets; got != want {
+		if got, want := notes.String() != "", n == MaxFacets || n == -MaxFacets; got != want {
 			t.Errorf("%d rows: declared %v", n, got)
 		}
 	}
