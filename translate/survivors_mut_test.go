@@ -1,0 +1,73 @@
+package translate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests for mutants that survived the "before" run of `make mutate PKG=./translate/...`
+// (issue 22; tests/MUTATION.md lists that run's survivors).
+
+// hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
+// HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
+func TestHostStatsWindowsMut(t *testing.T) {
+	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	q, err := hostStatsNRQL(7, "host", until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ten := "timestamp >= " + strconv.FormatInt(until.Add(-10*time.Minute).UnixMilli(), 10) + ")"
+	rng := "SINCE " + strconv.FormatInt(until.Add(-time.Hour).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
+	if strings.Count(q, ten) != 8 || !strings.Contains(q, rng) || !strings.Contains(q, "appId = 7 AND "+UnscopedNRQL) || !strings.Contains(q, " FACET host ") {
+		t.Fatalf("query %s", q)
+	}
+}
+
+// cache.go:55 CONDITIONALS_NEGATION (ok && c.auth != nil): a cached answer is not served
+// to a key NerdGraph has not accepted within the auth TTL.
+func TestCacheGetChecksKeyMut(t *testing.T) {
+	tr := New(nil, Options{AuthTTL: time.Second})
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	tr.auth.now = func() time.Time { return now }
+	k := HashKey("k")
+	tr.auth.accepted(k)
+	key := Caller{KeyHash: k, AccountID: 1}.cacheKey("x")
+	tr.lists.Set(key, 1)
+	if _, ok := tr.lists.Get(key); !ok {
+		t.Fatal("fresh key: miss")
+	}
+	now = now.Add(time.Second + time.Nanosecond)
+	if _, ok := tr.lists.Get(key); ok {
+		t.Fatal("a key not accepted within the auth TTL was served from the cache")
+	}
+}
+
+// cache.go:124 ARITHMETIC_BASE / INVERT_NEGATIVES (the write count's mask 1<<62-1) and
+// caller.go:53 CONDITIONALS_BOUNDARY (gen >= 0): every write count gives its own key,
+// the first one included (kind@0, never the unscoped kind).
+func TestWriteScopedEveryCountMut(t *testing.T) {
+	tr := New(nil, Options{})
+	c := Caller{KeyHash: "h", AccountID: 1}
+	seen := map[string]bool{c.cacheKey("application", "9"): true}
+	for i := 0; i < 5; i++ {
+		k := tr.writeScoped(c, "application", "9")
+		if seen[k] || !strings.Contains(k, "|application@"+strconv.Itoa(i)+"|") {
+			t.Fatalf("after %d writes: key %q (seen before: %v)", i, k, seen[k])
+		}
+		seen[k] = true
+		tr.wroteAccount(c)
+	}
+}
+
+// applications.go:643 CONDITIONALS_BOUNDARY (IndexByte(inner, '\\') < 0): a host name
+// whose first character is escaped in the JSON answer is decoded, not kept escaped.
+func TestInventoryEscapedHostMut(t *testing.T) {
+	tr := New(nil, Options{})
+	inv, rows := parseInventory(context.Background(), tr, []byte(`[{"facet":[7,"\u00e9-host",3],"lastSeen":1.7e12},{"facet":[7,"",4],"lastSeen":1}]`))
+	if rows != 2 || inv[7] == nil || strings.Join(inv[7].hosts, ",") != "é-host" || len(inv[7].instances) != 2 {
+		t.Fatalf("%d rows, inventory %+v", rows, inv[7])
+	}
+}
