@@ -10,6 +10,15 @@ import (
 
 // Tests for mutants that survived the "before" run of `make mutate PKG=./translate/...`
 // (issue 22; tests/MUTATION.md lists that run's survivors).
+//
+// Equivalent survivors (waived in tests/MUTATION.md; no behaviour tells them apart):
+//   - applications.go:640 CONDITIONALS_BOUNDARY (len(f) < 2 → <= 2 in rawFacet.str): a
+//     2-byte facet is `""` or does not start with a quote; "" either way.
+//   - caller.go:41:22 and :43:15 ARITHMETIC_BASE: cacheKeyAt's b.Grow hint stays >= 0 for
+//     every kind (literals under 45 bytes), so only the initial capacity changes.
+//   - applications.go:119 and :207 CONDITIONALS_BOUNDARY (last < 1 → <= 1): when last is
+//     1 the branch sets it to 1.
+//   - deployments.go:585 CONDITIONALS_BOUNDARY: see TestDeploymentMemoryMut.
 
 // hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
 // HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
