@@ -94,3 +94,41 @@ func TestKeyTxStatsWindowMut(t *testing.T) {
 		t.Fatalf("query %s, want %s", q, want)
 	}
 }
+
+// cache.go:80 CONDITIONALS_BOUNDARY (maxBytes > 0 → >= 0): a cache without a byte bound
+// stores entries; cachebytes.go:31, :39 and :43 CONDITIONALS_BOUNDARY: an entry exactly
+// the bound is stored, entries that exactly fill the bound are all kept, and a new one
+// evicts only as many as it needs.
+func TestCacheByteBoundEdgesMut(t *testing.T) {
+	tr := New(nil, Options{MaxCacheBytes: -1})
+	tr.lists.Set("k|1|a", 1)
+	if _, ok := tr.lists.Get("k|1|a"); !ok {
+		t.Fatal("a cache without a byte bound stored nothing")
+	}
+	size := func(key string, v any) int64 {
+		c := NewCache("probe", time.Hour, 10, nil)
+		c.maxBytes = 1 << 40
+		c.Set(key, v)
+		return c.Bytes()
+	}
+	n := size("k|1|a", 1) // every key below has the same length and value
+	c := NewCache("t", time.Hour, 10, nil)
+	c.maxBytes = n
+	c.Set("k|1|a", 1)
+	if _, ok := c.Get("k|1|a"); !ok || c.Evictions() != 0 {
+		t.Fatalf("an entry of exactly the bound: stored %v, %d evictions", ok, c.Evictions())
+	}
+	c.maxBytes = 3 * n
+	c.Set("k|1|b", 1)
+	c.Set("k|1|c", 1)
+	if c.Len() != 3 || c.Evictions() != 0 || c.Bytes() != 3*n {
+		t.Fatalf("three entries filling the bound: %d held, %d evictions, %d bytes", c.Len(), c.Evictions(), c.Bytes())
+	}
+	c.Set("k|1|d", 1)
+	if c.Len() != 3 || c.Evictions() != 1 || c.Bytes() != 3*n {
+		t.Fatalf("a fourth entry: %d held, %d evictions, %d bytes", c.Len(), c.Evictions(), c.Bytes())
+	}
+	if _, ok := c.Get("k|1|d"); !ok {
+		t.Fatal("the new entry was not stored")
+	}
+}
