@@ -132,3 +132,42 @@ func TestCacheByteBoundEdgesMut(t *testing.T) {
 		t.Fatal("the new entry was not stored")
 	}
 }
+
+// Survivors of `make mutate PKG=./translate FILES='^(metrics|metricvalues)\.go$'` on this
+// branch: metrics.go:83 CONDITIONALS_BOUNDARY (span < 0: an empty range is "too short",
+// not "reversed"); the 8-day edge of the old-window rule (:89, killed already) is pinned
+// too. Equivalent ones (waived in tests/MUTATION.md): :90:14 (r.Period > 0 → >= 0: a
+// period of 0 gives p = 0, never above the table's period), :91:52 (p > w.period → >=:
+// the table's periods are whole minutes, so p.Truncate(time.Minute) == w.period), :93:16
+// (w.period < time.Minute → <=: sets the minute it already is). :329:51 (the capacity
+// hint len(slices)*width → /) is not equivalent: with no served value width is 0 and the
+// division panics; TestMetricDataNoServedValueMut pins that case.
+func TestMetricWindowEdgesMut(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	at := now.Add(-time.Hour)
+	_, err := resolveWindow(MetricDataRequest{From: &at, To: &at}, now)
+	if err == nil || !strings.Contains(err.Error(), "at least 60 seconds") {
+		t.Fatalf("an empty range: %v", err)
+	}
+	from := now.Add(-8 * 24 * time.Hour)
+	to := from.Add(time.Hour)
+	w, err := resolveWindow(MetricDataRequest{From: &from, To: &to}, now)
+	if err != nil || w.period != time.Minute {
+		t.Fatalf("a start exactly 8 days old: period %v, %v; want 1m", w.period, err)
+	}
+	older := from.Add(-time.Second)
+	w, err = resolveWindow(MetricDataRequest{From: &older, To: &to}, now)
+	if err != nil || w.period != 7*time.Minute {
+		t.Fatalf("a start 8 days and 1 s old: period %v, %v", w.period, err)
+	}
+}
+
+// metrics.go:329 ARITHMETIC_BASE (len(slices)*width → /): values[] naming only values the
+// metric does not serve give slices without values, not a panic.
+func TestMetricDataNoServedValueMut(t *testing.T) {
+	tr, _ := mdTranslator()
+	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}, Values: []string{"no_such_value"}})
+	if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 || len(md.Metrics[0].Timeslices[0].Values) != 0 {
+		t.Fatalf("%+v, %v", md, err)
+	}
+}
