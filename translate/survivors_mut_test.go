@@ -19,6 +19,9 @@ import (
 //   - applications.go:119 and :207 CONDITIONALS_BOUNDARY (last < 1 → <= 1): when last is
 //     1 the branch sets it to 1.
 //   - deployments.go:585 CONDITIONALS_BOUNDARY: see TestDeploymentMemoryMut.
+//   - hosts.go:167 and :168 CONDITIONALS_BOUNDARY (sort comparators < → <=): hosts and
+//     instances are unique by the compared key; hosts.go:179 (r.Page < 1 → <= 1): sets
+//     page 1 to 1.
 
 // hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
 // HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
