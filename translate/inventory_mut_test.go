@@ -54,8 +54,7 @@ func inventoryFake(perRead int) *opFake {
 func outlines(ids ...int) []appFields {
 	var out []appFields
 	for _, id := range ids {
-		id := id
-		out = append(out, &ng.ApmOutline{ApplicationId: &id})
+		out = append(out, &ng.ApmOutline{ApplicationId: id})
 	}
 	return out
 }

@@ -20,16 +20,16 @@ func TestUsageMergeMut(t *testing.T) {
 	m := miniredis.RunT(t)
 	a, b := open(t, m), open(t, m)
 	ctx := context.Background()
-	if err := a.AddUsage(ctx, nil); err != nil {
+	if err := a.AddUsage(ctx, "a", 1, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.AddUsage(ctx, []UsageRow{
+	if err := a.AddUsage(ctx, "a", 2, []UsageRow{
 		{Caller: "c1", Agent: "curl", Route: "GET /v2/applications", Mode: "translate", Fidelity: "exact", Account: 7, Count: 3, Errors: 1, LastSeen: 200},
 		{Caller: "c2", Agent: "", Route: "GET /v2/x", Mode: "translate", Fidelity: "lossy", Count: 1, LastSeen: 50},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.AddUsage(ctx, []UsageRow{
+	if err := b.AddUsage(ctx, "b", 1, []UsageRow{
 		{Caller: "c1", Agent: "curl", Route: "GET /v2/applications", Mode: "compare", Fidelity: "exact", Account: 0, Count: 2, Errors: 0, LastSeen: 100},
 	}); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestUsageMergeMut(t *testing.T) {
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Fatalf("rows\n%+v\nwant\n%+v", rows, want)
 	}
-	if err := a.AddUsage(ctx, []UsageRow{{Caller: "c2", Route: "GET /v2/x", Mode: "m", Fidelity: "f", Count: 1, LastSeen: 60, Account: 9}}); err != nil {
+	if err := a.AddUsage(ctx, "a", 3, []UsageRow{{Caller: "c2", Route: "GET /v2/x", Mode: "m", Fidelity: "f", Count: 1, LastSeen: 60, Account: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ = a.Usage(ctx)
