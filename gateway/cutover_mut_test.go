@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/v2bridge/v2bridge/gateway/verify"
 )
 
@@ -67,7 +70,8 @@ func TestLastVerifyMut(t *testing.T) {
 // TestCutoverVerdictMut pins each verdict of the cut-over table, from the verify report,
 // from this replica's compare counters and from both (cutover.go:93 `v != nil`, :94
 // `v.Requests > v.NotCompared` boundary and negation, :96 `c != nil`, :99 `c.Match > 0`,
-// :102 `diffs > 0`, :104 `errs > 0 && !seen`, :113 the sort order, :121 the logged error).
+// :102 `diffs > 0`, :104 `errs > 0 && !seen`, :121 the logged error). Equivalent (tests/MUTATION.md): :113 CONDITIONALS_BOUNDARY
+// (`out[i].Route < out[j].Route` → `<=`): the routes are a map's keys, never equal.
 func TestCutoverVerdictMut(t *testing.T) {
 	rep := verify.Report{Finished: time.Unix(1_700_000_000, 0).UTC(), Routes: []verify.RouteSummary{
 		{Route: "v.equal", Requests: 4, Counts: map[string]int{verify.Equal: 4}},
@@ -144,13 +148,23 @@ func TestCutoverVerdictMut(t *testing.T) {
 		}
 	}
 
-	// An unreadable verify report: the table is still built and the error returned.
-	g = New(Config{Metrics: NewMetrics(), ReportVerifyFile: filepath.Join(t.TempDir(), "absent.json")}, nil, nil)
+	core, logs := observer.New(zap.WarnLevel)
+	g = New(Config{Metrics: m, ReportVerifyFile: writeVerifyReport(t, rep)}, nil, zap.New(core))
+	if rows := g.cutoverRows(nil); len(rows) == 0 || logs.Len() != 0 {
+		t.Errorf("cutoverRows with a readable report: %d rows, %d warnings; want rows and no warning", len(rows), logs.Len())
+	}
+
+	// An unreadable verify report: the table is still built and the error returned
+	// (and logged by cutoverRows: cutover.go:121 `err != nil` negated).
+	g = New(Config{Metrics: NewMetrics(), ReportVerifyFile: filepath.Join(t.TempDir(), "absent.json")}, nil, zap.New(core))
 	rows, err = g.cutover([]Usage{{Route: "applications.list", Count: 1}})
 	if err == nil || len(rows) != 1 || rows[0].Verdict != "not verified" {
 		t.Errorf("cutover(unreadable report) = %+v, %v; want one row and an error", rows, err)
 	}
 	if rows := g.cutoverRows([]Usage{{Route: "applications.list", Count: 1}}); len(rows) != 1 {
 		t.Errorf("cutoverRows(unreadable report) = %+v, want the row without verify", rows)
+	}
+	if logs.FilterMessage("usage report without the last verify result").Len() != 1 {
+		t.Errorf("unreadable verify report not logged once: %v", logs.All())
 	}
 }
