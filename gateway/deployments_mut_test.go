@@ -18,9 +18,9 @@ import (
 )
 
 // TestIdempotencyKeyMut: absent is fine; exactly one header of 1 to MaxIdempotencyKey
-// printable ASCII characters (deployments.go:105 `len(vs) == 0`, :106 `len(vs) == 1`,
-// `k != ""`, `len(k) <= Max` boundary, :107 `k[i] >= 0x20`, `k[i] <= 0x7e` boundaries,
-// `i < len(k)`).
+// printable ASCII characters (deployments.go:101 `len(vs) == 0`, :105 `len(vs) == 1`,
+// `k != ""`, `len(k) <= Max` boundary, :106 `i < len(k)`, :107 `k[i] >= 0x20` and
+// `k[i] <= 0x7e` boundaries).
 func TestIdempotencyKeyMut(t *testing.T) {
 	max := strings.Repeat("k", translate.MaxIdempotencyKey)
 	tests := []struct {
