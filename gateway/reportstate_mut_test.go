@@ -4,6 +4,14 @@ package gateway
 // mutants of `make mutate PKG=./gateway FILES='^report\.go$'` (gremlins v0.6.0) that no
 // own-package test reached before (NOT COVERED): restored, load, save, RunReportState,
 // serveReport, reportData and fleetUsage. Each test names the mutants it kills.
+//
+// Survivors that no behaviour tells apart (tests/MUTATION.md): report.go:266 and :269
+// CONDITIONALS_BOUNDARY (`<` → `<=` on caller, on agent) run only when the two differ
+// (the `!=` above each); :271 (`<` → `<=` on route) compares rows whose caller and agent
+// are equal, and (caller, agent, route) is the book's map key, so routes differ too;
+// :656 the same guard as :266 in fleetUsage; :658 (route `<` → `<=` in fleetUsage) can
+// only reorder rows of one caller and route in two modes or fidelities, an order
+// sort.Slice leaves unspecified with either comparison.
 
 import (
 	"context"
