@@ -145,7 +145,7 @@ func TestRunReadPlanMut(t *testing.T) {
 		}
 	}
 	if x := byPath["/v2/key_transactions/7.json"]; x.RESTStatus != 200 || x.TranslationStatus != 404 || len(x.Fields) == 0 ||
-		x.Fields[0].Path != "$status" || x.Counts[Different] == 0 {
+		x.Fields[0].Path != "$status" || x.Counts[Different] != 1 {
 		t.Errorf("status difference not recorded: %+v", x)
 	}
 	if x := byPath["/v2/applications/1.json"]; x.Counts[Equal] != 1 || x.Counts[Different] != 1 || x.Counts[WithinTol] != 1 || x.RoundTrips != 2 {
@@ -165,7 +165,8 @@ func TestRunReadPlanMut(t *testing.T) {
 	if len(rep.Routes) != 20 || app == nil || app.Requests != 2 || app.Errors != 1 || app.RoundTrips != 4 || app.Counts[Different] != 1 {
 		t.Errorf("%d routes, applications.show %+v", len(rep.Routes), app)
 	}
-	if !strings.Contains(progress.String(), "26/26") || !strings.HasSuffix(progress.String(), "\n") {
+	if !strings.Contains(progress.String(), "["+strings.Repeat("#", 30)+"] 26/26") || !strings.Contains(progress.String(), "[####"+strings.Repeat(".", 26)+"] 1/7 ") ||
+		!strings.HasSuffix(progress.String(), "\n") {
 		t.Errorf("progress %q", progress.String())
 	}
 
@@ -269,5 +270,57 @@ func TestRunHelpersMut(t *testing.T) {
 	}
 	if got := ms(2500 * time.Millisecond); got != 2500 {
 		t.Errorf("ms(2.5s) = %v, want 2500", got)
+	}
+}
+
+// TestRunDefaultsAndPaceMut: Sample and PerMinute of 0 take their defaults (verify.go:140
+// `Sample <= 0` → `< 0`; :146 `PerMinute <= 0` boundary and negation: a 0 left as is
+// divides by zero), and requests to a side are paced at least a minute / PerMinute apart
+// (:158 `time.Minute / PerMinute` → `*`: the run would wait for hours and hit the
+// deadline; :271 `wait > 0` negated: no pacing). The elapsed-time check is a lower bound
+// that correct code always meets, however slow the machine.
+func TestRunDefaultsAndPaceMut(t *testing.T) {
+	rest := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
+	tr := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
+	rs, ts := httptest.NewServer(rest), httptest.NewServer(tr)
+	defer rs.Close()
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	rep, err := Run(ctx, Config{REST: Side{Base: rs.URL}, Translation: Side{Base: ts.URL}})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sample != 3 || rep.Tolerance != 0.05 || len(rep.Exchanges) != 7 {
+		t.Errorf("defaults: sample %d tolerance %v, %d exchanges; want 3, 0.05, 7", rep.Sample, rep.Tolerance, len(rep.Exchanges))
+	}
+	// 7 requests to each side at 500 a minute: at least 6 gaps of 120 ms.
+	if min := 6 * time.Minute / 500; took < min {
+		t.Errorf("7 paced requests took %v, want at least %v", took, min)
+	}
+}
+
+// TestWriteHTMLMut: differences are listed before other fields, a value missing on a
+// side shows as a dash, the tolerance as a percentage (output.go:68 the sort's two
+// `Verdict` tests negated, :79 `v == nil`, :85 `100 * f` → `/`).
+func TestWriteHTMLMut(t *testing.T) {
+	rep := &Report{Tolerance: 0.05, Exchanges: []Exchange{{Path: "/v2/x.json", Counts: map[string]int{}, Fields: []Field{
+		{Path: "$.tol_field", Verdict: WithinTol, REST: 100.0, Translation: 104.0},
+		{Path: "$.missing_field", Verdict: MissingGraph, REST: "r"},
+		{Path: "$.diff_field", Verdict: Different, REST: "a", Translation: "b"},
+	}}}}
+	var b bytes.Buffer
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	d, w, m := strings.Index(page, "$.diff_field"), strings.Index(page, "$.tol_field"), strings.Index(page, "$.missing_field")
+	if d < 0 || w < 0 || m < 0 || d > w || d > m || w > m {
+		t.Errorf("field order: diff %d, tolerance %d, missing %d; want the difference first, the rest in their order", d, w, m)
+	}
+	if !strings.Contains(page, "<td><code>—</code></td>") || !strings.Contains(page, "<td><code>100</code></td>") || !strings.Contains(page, "5%") {
+		t.Errorf("page lacks the dash for a missing value or the 5%% tolerance:\n%s", page)
 	}
 }
