@@ -3,7 +3,10 @@ package gateway
 // The per-key rate limiter (ratelimit.go) and the failed-authentication guard
 // (authguard.go), written against mutants of `make mutate PKG=./gateway
 // FILES='^(ratelimit|authguard)\.go$'` (gremlins v0.6.0). The clock is a fake: nothing
-// here waits.
+// here waits on it.
+//
+// Equivalent (tests/MUTATION.md): authguard.go:48 CONDITIONALS_BOUNDARY (`limit > 0` →
+// `>=`): limit is never 0 there (0 was replaced by DefaultAuthFailuresPerMinute above).
 
 import (
 	"errors"
@@ -183,6 +186,25 @@ func TestAuthGuardMut(t *testing.T) {
 	other.RemoteAddr = "192.0.2.8:5555"
 	if ok := g.admit(httptest.NewRecorder(), func(error) {}, other, "k3", false); !ok {
 		t.Error("another address refused")
+	}
+
+	// The address is the peer's host without its port (authguard.go:59 `err != nil`
+	// negated), or the whole RemoteAddr when it has no port.
+	for addr, want := range map[string]string{"192.0.2.7:1": "192.0.2.7", "[2001:db8::1]:80": "2001:db8::1", "pipe": "pipe"} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = addr
+		if got := clientAddress(r); got != want {
+			t.Errorf("clientAddress(%q) = %q, want %q", addr, got, want)
+		}
+	}
+
+	// A configured TTL is used as given (authguard.go:39 `ttl == 0` negated would put
+	// the 30 s default in its place): a 1 ns TTL has expired by the next request.
+	g = New(Config{RejectedKeyTTL: time.Nanosecond}, nil, nil)
+	unauthorized("k8")
+	time.Sleep(time.Millisecond) // lets the 1 ns entry expire; the assertion does not depend on the duration
+	if ok, _, _ := admit("k8"); !ok {
+		t.Error("a key refused with a 1 ns TTL was still refused a millisecond later")
 	}
 
 	// Without the address limit, a 401 still remembers the key.
