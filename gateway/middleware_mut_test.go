@@ -5,6 +5,10 @@ package gateway
 // PKG=./gateway FILES='^(middleware|paging)\.go$'` (gremlins v0.6.0). The level `case`
 // expressions (middleware.go:139, :141) are outside Go's coverage blocks: gremlins lists
 // them NOT COVERED; the cases below kill them (checked by hand).
+//
+// Equivalent (tests/MUTATION.md): paging.go:22 CONDITIONALS_BOUNDARY (`p.Page <= 1` →
+// `< 1`): on page 1 without a next page the rest of linkHeader adds no link either and
+// returns "" as the early return does.
 
 import (
 	"context"
