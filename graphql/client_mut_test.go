@@ -11,6 +11,19 @@ package graphql
 //   - client.go:488 CONDITIONALS_BOUNDARY (`s >= 0` → `s > 0` in retryAfter): "0" then
 //     falls through to http.ParseTime, which fails on "0", and retryAfter answers 0: the
 //     same as the 0 s the original returns.
+//   - client.go:492 CONDITIONALS_BOUNDARY (`d > 0` → `d >= 0` in retryAfter): when the
+//     Retry-After date is exactly now, the mutant returns d, which is 0, and the original
+//     falls through to `return 0`.
+//   - errors.go:155 CONDITIONALS_BOUNDARY (`rank(k) > rank(kind)` → `>=` in classify):
+//     equal ranks mean the same kind (classifyOne only returns kinds of distinct ranks),
+//     so replacing the kind with an equally ranked one changes nothing.
+//
+// Survivors that are not equivalent and no fast own-package test kills (tests/MUTATION.md):
+// client.go:192 `Timeout: 5 * time.Second` → `/` (no dial timeout: shows only when a
+// connect hangs for 5 s), client.go:240 `time.Until(dl) < wait` → `<=` (differs only when
+// the time left equals the wait to the nanosecond), client.go:288 `buf.Cap() <= 1<<20`
+// → `<` or `>` (which request buffers sync.Pool keeps: memory only, and the pool may drop
+// any of them at a GC, so no test can see it deterministically).
 
 import (
 	"context"
@@ -24,6 +37,29 @@ import (
 
 	gql "github.com/Khan/genqlient/graphql"
 )
+
+// received returns what a test server's handler sent on ch, or the zero value when the
+// request never reached it. The handler sends before it answers, so once the call has
+// returned the value is there: never a blocking receive, so a mutant that stops a
+// request from being sent fails the test instead of hanging it.
+func received[T any](ch chan T) T {
+	select {
+	case v := <-ch:
+		return v
+	default:
+		var zero T
+		return zero
+	}
+}
+
+// send hands v to the test without ever blocking a handler (a mutant that sends a request
+// more often than the channel holds must not hang the server's Close).
+func send[T any](ch chan T, v T) {
+	select {
+	case ch <- v:
+	default:
+	}
+}
 
 // TestNewClientDefaultsMut pins the documented defaults of Options and that a given
 // value is kept (client.go:146–167 NewClient: every `<= 0` → `< 0` or `> 0`, `== ""` →
@@ -86,13 +122,13 @@ func TestUserAgentMut(t *testing.T) {
 	for _, tt := range []struct{ give, want string }{{"", "v2bridge"}, {"acme-gw/2", "acme-gw/2"}} {
 		sent := make(chan string, 1)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			sent <- r.Header.Get("User-Agent")
+			send(sent, r.Header.Get("User-Agent"))
 			_, _ = w.Write([]byte(`{"data":{}}`))
 		}))
 		c := NewClient(srv.URL, Options{UserAgent: tt.give})
 		err := c.MakeRequest(context.Background(), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
 		srv.Close()
-		if got := <-sent; err != nil || got != tt.want {
+		if got := received(sent); err != nil || got != tt.want {
 			t.Errorf("UserAgent %q: sent %q (%v), want %q", tt.give, got, err, tt.want)
 		}
 	}
@@ -204,7 +240,7 @@ func TestPingMut(t *testing.T) {
 	}{{200, false}, {401, false}, {499, false}, {500, true}, {503, true}} {
 		sent := make(chan [3]string, 1)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			sent <- [3]string{r.Method, r.Header.Get("User-Agent"), r.Header.Get("Content-Type")}
+			send(sent, [3]string{r.Method, r.Header.Get("User-Agent"), r.Header.Get("Content-Type")})
 			w.WriteHeader(tt.status)
 		}))
 		err := NewClient(srv.URL, Options{UserAgent: "probe/1"}).Ping(context.Background())
@@ -212,7 +248,7 @@ func TestPingMut(t *testing.T) {
 		if (err != nil) != tt.wantErr {
 			t.Errorf("Ping on HTTP %d: %v, want error %v", tt.status, err, tt.wantErr)
 		}
-		if got := <-sent; got != [3]string{http.MethodPost, "probe/1", "application/json"} {
+		if got := received(sent); got != [3]string{http.MethodPost, "probe/1", "application/json"} {
 			t.Errorf("Ping sent method, User-Agent, Content-Type %q", got)
 		}
 	}
