@@ -300,3 +300,40 @@ func TestKindStringBoundMut(t *testing.T) {
 		}
 	}
 }
+
+// TestKeySlotsMut: a key's semaphore stays while any call of the key holds or waits for a
+// slot, so every call of the key shares the one bound, and is dropped when the last
+// leaves (client.go:128 `s.users == 0` → `!=`: the first call to finish would drop the
+// semaphore under the others, and the next call would get a fresh, empty one).
+func TestKeySlotsMut(t *testing.T) {
+	var k keySlots
+	ctx := context.Background()
+	relA, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relB, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relA()
+	if len(k.sems) != 1 {
+		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", len(k.sems))
+	}
+	relC, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both slots are held (B and C): a further call must wait, here until its context ends.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	var ge *Error
+	if _, err := k.acquire(done, "NRAK-A", 2); !errors.As(err, &ge) || ge.Kind != KindRateLimited {
+		t.Fatalf("third call of a key with 2 slots held: %v, want to wait (rate limited when its context ends)", err)
+	}
+	relB()
+	relC()
+	if len(k.sems) != 0 {
+		t.Fatalf("%d semaphores after every call left, want 0", len(k.sems))
+	}
+}
