@@ -46,13 +46,17 @@ func TestBreakerIsolatesTenants(t *testing.T) {
 			call := func(key string) error {
 				return c.MakeRequest(WithAPIKey(context.Background(), key), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
 			}
+			var err error
 			for i := 0; i < 12; i++ {
-				if err := call("NRAK-TWO"); err == nil {
+				if err = call("NRAK-TWO"); err == nil {
 					t.Fatal("the failing tenant's call succeeded")
 				}
 			}
-			if n := failing.Load(); n != 10 {
-				t.Errorf("the failing tenant reached NerdGraph %d times, want 10 (then its circuit is open)", n)
+			// On a loaded machine a slow-query call may time out (50 ms) before its request
+			// reaches the server; it still counts towards the breaker, so at most 10 arrive.
+			var ge *Error
+			if n := failing.Load(); n > 10 || n == 0 || !errors.As(err, &ge) || ge.Kind != KindUnavailable {
+				t.Errorf("the failing tenant reached NerdGraph %d times, last call %v; want at most 10, then its circuit open", n, err)
 			}
 			for i := 0; i < 3; i++ {
 				if err := call("NRAK-ONE"); err != nil {
