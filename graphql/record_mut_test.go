@@ -61,7 +61,11 @@ func TestOutlineKindsMut(t *testing.T) {
 		if tt.typename != nil {
 			name = *tt.typename
 		}
-		if got := (&ApmOutline{Typename: tt.typename}).IsApmApplication(); got != tt.apm {
+		apmName := "" // ApmOutline holds its type name by value: a null is ""
+		if tt.typename != nil {
+			apmName = *tt.typename
+		}
+		if got := (&ApmOutline{Typename: apmName}).IsApmApplication(); got != tt.apm {
 			t.Errorf("%s: IsApmApplication = %v, want %v", name, got, tt.apm)
 		}
 		if got := (&BrowserOutline{Typename: tt.typename}).IsBrowserApplication(); got != tt.browse {
