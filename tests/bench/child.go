@@ -39,31 +39,44 @@ type memory struct {
 // The child lives until its standard input closes (stop, or this process ending).
 // With profileDir set, the child writes its CPU profile to profileDir/<kind>.pprof.
 func startChild(kind, upstream, bodyFile, profileDir string) (*child, error) {
+	c, addrs, err := launch(kind, []string{"-serve", kind, "-upstream", upstream, "-body", bodyFile, "-cpuprofile", profileDir}, nil, 2)
+	if err != nil {
+		return nil, err
+	}
+	c.url, c.stats = addrs[0], addrs[1]
+	return c, nil
+}
+
+// launch starts this binary again with args (and env added to this process's
+// environment), reads the first line it prints and returns the child with that line's
+// fields, which must be want addresses.
+func launch(kind string, args, env []string, want int) (*child, []string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("own executable: %w", err)
+		return nil, nil, fmt.Errorf("own executable: %w", err)
 	}
-	cmd := exec.Command(exe, "-serve", kind, "-upstream", upstream, "-body", bodyFile, "-cpuprofile", profileDir)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, fmt.Errorf("child stdin: %w", err)
+		return nil, nil, fmt.Errorf("child stdin: %w", err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("child stdout: %w", err)
+		return nil, nil, fmt.Errorf("child stdout: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", kind, err)
+		return nil, nil, fmt.Errorf("start %s: %w", kind, err)
 	}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	addrs := strings.Fields(line)
-	if err != nil || len(addrs) != 2 {
+	if err != nil || len(addrs) != want {
 		_ = stdin.Close()
 		_ = cmd.Wait()
-		return nil, fmt.Errorf("%s did not report its addresses (%q): %v", kind, line, err)
+		return nil, nil, fmt.Errorf("%s did not report its addresses (%q): %v", kind, line, err)
 	}
-	return &child{url: addrs[0], stats: addrs[1], cmd: cmd, stdin: stdin}, nil
+	return &child{cmd: cmd, stdin: stdin}, addrs, nil
 }
 
 func (c *child) mem() (memory, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -345,32 +343,13 @@ func cannedShowUpstream() (string, func(), error) {
 // startFleetChild starts a replica process (fleetServeKind) with the store at
 // storeURL ("" for none).
 func startFleetChild(upstream, storeURL string) (*child, error) {
-	exe, err := os.Executable()
+	c, addrs, err := launch(fleetServeKind, []string{"-serve", fleetServeKind, "-upstream", upstream},
+		[]string{fleetStoreEnv + "=" + storeURL}, 1)
 	if err != nil {
-		return nil, fmt.Errorf("own executable: %w", err)
+		return nil, err
 	}
-	cmd := exec.Command(exe, "-serve", fleetServeKind, "-upstream", upstream)
-	cmd.Env = append(os.Environ(), fleetStoreEnv+"="+storeURL)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("child stdin: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("child stdout: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", fleetServeKind, err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	addrs := strings.Fields(line)
-	if err != nil || len(addrs) != 1 {
-		_ = stdin.Close()
-		_ = cmd.Wait()
-		return nil, fmt.Errorf("%s did not report its address (%q): %v", fleetServeKind, line, err)
-	}
-	return &child{url: addrs[0], cmd: cmd, stdin: stdin}, nil
+	c.url = addrs[0]
+	return c, nil
 }
 
 // serveFleetChild is a replica's side: the gateway with its caches, the rate limit
