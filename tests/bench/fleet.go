@@ -244,7 +244,8 @@ func addToJSON(file, key string, v any) error {
 	return os.WriteFile(file, b, 0o644)
 }
 
-// measureRR is measure over several servers, each connection taking them in turn.
+// measureRR drives bases with conns closed-loop connections for d, each connection
+// taking the servers in turn (measure is its one-server case).
 func measureRR(bases []string, sc scenario, conns int, d time.Duration) sample {
 	if d <= 0 {
 		return sample{}

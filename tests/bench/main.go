@@ -15,7 +15,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,7 +28,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -434,34 +432,10 @@ func (s *sample) result() result {
 	return r
 }
 
-// measure drives base with conns closed-loop connections for d.
+// measure drives base with conns closed-loop connections for d (measureRR over one
+// address).
 func measure(base string, sc scenario, conns int, d time.Duration) sample {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var n, errs atomic.Int64
-	lat := make([][]time.Duration, conns)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for i := 0; i < conns; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				t0 := time.Now()
-				_, status := request(base, sc, n.Add(1))
-				lat[i] = append(lat[i], time.Since(t0))
-				if status == 0 || status >= 400 {
-					errs.Add(1)
-				}
-			}
-		}(i)
-	}
-	wg.Wait()
-	out := sample{elapsed: time.Since(start), errs: errs.Load()}
-	for _, l := range lat {
-		out.lat = append(out.lat, l...)
-	}
-	return out
+	return measureRR([]string{base}, sc, conns, d)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
