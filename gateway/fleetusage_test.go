@@ -1,8 +1,8 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -16,8 +16,10 @@ import (
 )
 
 // lossyProxy forwards loopback TCP to the store; while dropReply is set, the next
-// answer the store sends is read and thrown away and the client's connection is cut
-// (the command was applied, its answer lost).
+// answer the store sends to a usage push is read and thrown away and the client's
+// connection is cut (the command was applied, its answer lost). Only a connection whose
+// last command named the usage keys is cut: the store's other traffic (its probe) may
+// answer in between and must not take the drop.
 type lossyProxy struct {
 	ln        net.Listener
 	target    string
@@ -50,14 +52,31 @@ func (p *lossyProxy) accept() {
 			continue
 		}
 		p.wg.Add(2)
-		go func() { defer p.wg.Done(); _, _ = io.Copy(s, c); _ = s.Close() }()
+		var push atomic.Bool // the last command sent on this connection was a usage push
+		go func() {
+			defer p.wg.Done()
+			defer s.Close()
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := c.Read(buf)
+				if n > 0 {
+					push.Store(bytes.Contains(buf[:n], []byte("usage")))
+					if _, werr := s.Write(buf[:n]); werr != nil {
+						return
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
 		go func() {
 			defer p.wg.Done()
 			defer c.Close()
 			buf := make([]byte, 32<<10)
 			for {
 				n, err := s.Read(buf)
-				if n > 0 && p.dropReply.CompareAndSwap(true, false) {
+				if n > 0 && push.Load() && p.dropReply.CompareAndSwap(true, false) {
 					p.dropped.Add(1)
 					_ = s.Close()
 					return
