@@ -117,28 +117,9 @@ func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string, hdr 
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
+		hdr = append([]string{"Content-Type", "application/json"}, hdr...)
 	}
-	req, err := http.NewRequest(method, srv.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-Api-Key", key1)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: b}
+	return (&env{}).do(t, method, srv.URL+path, key1, rd, hdr...) // a header given later wins (X-Api-Key too)
 }
 
 // awayFromMinuteEnd waits, if needed, so that need fits in the current minute (the
