@@ -58,6 +58,10 @@ const (
 	CapKeyTxStats  Cap = "key transaction summary: nrql facet limit 5000"
 	CapMetricNames Cap = "metric names: nrql uniques limit 10000"
 	CapDeployments Cap = "deployments: nrql limit 5000"
+	// CapRecentDeployments: this replica recorded more than RememberedDeployments
+	// deployments of the application in DeploymentMemory, so one NRQL may not have
+	// ingested yet can be missing from the list.
+	CapRecentDeployments Cap = "recent deployments: 1000 remembered per application"
 )
 
 // The parts of an answer a read can lose to a failed sub-query: NerdGraph answers the
@@ -122,6 +126,9 @@ var capRules = []capRule{
 	{"deployments.go deployments (deploymentRows)", "SELECT ... LIMIT MAX: 5000 rows",
 		"newest first; a full answer is followed by a read UNTIL its oldest millisecond (+1 ms), rows already read dropped; after deploymentReads reads, or more than 5000 deployments in one millisecond, declared",
 		CapDeployments},
+	{"deployments.go deployLedger.remember (deployments this replica recorded, merged into lists until NRQL has them)", "RememberedDeployments (1000) per caller and application",
+		"the oldest is dropped first (NRQL has it after its ingest latency, minutes); a list while one dropped is younger than DeploymentMemory is declared",
+		CapRecentDeployments},
 	{"metrics.go metricDataNRQL", "TIMESERIES: 366 buckets; FACET metricTimesliceName: 5000 facets",
 		"a window of more than 366 slices is a 422 before any read; each query facets at most MetricChunk (50) names", ""},
 	{"applications.go / browser.go / mobile.go / keytransactions.go entity searches", "entitySearch: 200 entities a page",
