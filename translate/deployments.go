@@ -624,7 +624,7 @@ func (l *deployLedger) remember(c Caller, d v2.Deployment, now time.Time) {
 		rd.dropped = rd.list[drop-1].at
 	}
 	rd.list = append(rd.list[drop:], recordedDeployment{d: d, at: now})
-	l.recent.SetDefault(key, rd) // DeploymentMemory from the newest write
+	l.recent.SetDefault(key, rd)  // DeploymentMemory from the newest write
 	l.rememberShared(key, d, now) // deploysfleet.go
 }
 
