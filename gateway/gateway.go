@@ -195,19 +195,27 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 // plus /metrics, /healthz and /readyz.
 func (g *Gateway) Handler() http.Handler {
 	v2 := g.middleware(g.router)
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
-	mux.HandleFunc("/readyz", g.serveReadyz)
-	mux.HandleFunc("/v2bridge/report", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
-	mux.HandleFunc("/v2bridge/explain", g.serveExplain)
-	mux.Handle("/", v2)
-	return g.edges(mux)
+	metrics := promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{})
+	// A switch on the exact path, as net/http's ServeMux did with these patterns (no
+	// trailing slash: exact; "/" takes the rest), at no cost to the v2 routes: the
+	// ServeMux's own matching was ~5 % of a cached show's CPU.
+	return g.edges(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/metrics":
+			metrics.ServeHTTP(w, r)
+		case "/healthz":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte("ok\n"))
+		case "/readyz":
+			g.serveReadyz(w, r)
+		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv":
+			g.serveReport(w, r)
+		case "/v2bridge/explain":
+			g.serveExplain(w, r)
+		default:
+			v2.ServeHTTP(w, r)
+		}
+	}))
 }
 
 // Metrics are the gateway's Prometheus series.

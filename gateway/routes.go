@@ -421,6 +421,7 @@ func retired(name, path, title string) Route {
 func (g *Gateway) routes() http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
+	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}}
 	for _, rt := range Routes() {
 		h := g.handle(rt)
 		switch g.modeOf(rt) {
@@ -429,16 +430,18 @@ func (g *Gateway) routes() http.Handler {
 		case ModeCompare:
 			h = g.compare(rt, h, g.passthrough(rt))
 		}
-		for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
-			if rt.Legacy {
-				m.Handle(strings.TrimSuffix(prefix, "/v2")+rt.Path+".{format:xml}", h).Methods(rt.Methods...)
-				continue
+		for _, r := range []*mux.Router{m, idx.segment(rt.Path)} {
+			for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
+				if rt.Legacy {
+					r.Handle(strings.TrimSuffix(prefix, "/v2")+rt.Path+".{format:xml}", h).Methods(rt.Methods...)
+					continue
+				}
+				if rt.Prefix {
+					r.PathPrefix(prefix + rt.Path).Handler(h).Methods(rt.Methods...)
+					continue
+				}
+				r.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)
 			}
-			if rt.Prefix {
-				m.PathPrefix(prefix + rt.Path).Handler(h).Methods(rt.Methods...)
-				continue
-			}
-			m.Handle(prefix+rt.Path+".{format:json|xml}", h).Methods(rt.Methods...)
 		}
 	}
 	unmatched := g.passthrough(Route{Name: "unmatched", Fidelity: Unsupported})
@@ -456,7 +459,64 @@ func (g *Gateway) routes() http.Handler {
 		w.Header().Set("Allow", allowHeader(m, r)) // edges.go
 		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
 	})
-	return m
+	return idx
+}
+
+// routeIndex sends a request to a gorilla/mux router holding only the routes of its
+// path's first segment after /v2/ (or /accounts/{id}/v2/, or the legacy root), so a
+// route late in the table is not found after every regular expression before it: the
+// full router tried ~120 of them in order (BenchmarkRouting: the last route cost 4.6 µs
+// more than the first, 9.5 µs under /accounts/{id}). Whatever a segment's router does
+// not match (an unknown path, a method a path does not take, a path its segment does
+// not name exactly) goes to the full router, so every answer is the one the full
+// router gives (TestRouteIndexMatchesFullRouter, FuzzRouteIndex).
+type routeIndex struct {
+	full      *mux.Router
+	bySegment map[string]*mux.Router
+}
+
+// segment is the router of path's first segment, made on first use.
+func (x routeIndex) segment(path string) *mux.Router {
+	seg := firstSegment(path)
+	r, ok := x.bySegment[seg]
+	if !ok {
+		r = mux.NewRouter()
+		r.UseEncodedPath()
+		r.NotFoundHandler = x.full
+		r.MethodNotAllowedHandler = x.full
+		x.bySegment[seg] = r
+	}
+	return r
+}
+
+func (x routeIndex) ServeHTTP(w http.ResponseWriter, r *http.Request) { x.pick(r).ServeHTTP(w, r) }
+
+// pick is the router of r's first segment, or the full router.
+func (x routeIndex) pick(r *http.Request) *mux.Router {
+	p := r.URL.Path
+	if rest, ok := strings.CutPrefix(p, "/accounts/"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			p = rest[i:]
+		}
+	}
+	if rest, ok := strings.CutPrefix(p, "/v2/"); ok {
+		p = rest
+	} else {
+		p = strings.TrimPrefix(p, "/")
+	}
+	if sub, ok := x.bySegment[firstSegment(p)]; ok {
+		return sub
+	}
+	return x.full
+}
+
+// firstSegment is p (without its leading '/') up to its first '/' or '.'.
+func firstSegment(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexAny(p, "/."); i >= 0 {
+		return p[:i]
+	}
+	return p
 }
 
 // handle runs the common pipeline around a route handler: key, body, parameters,
