@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,6 +90,7 @@ type Client struct {
 	opts     Options
 	bufs     sync.Pool
 	bodies   sync.Pool // *[]byte: answer bodies, reused once decoded (answer.release)
+	docs     documents // encode.go: each operation document's JSON string, encoded once
 	flight   singleflight.Group
 	slots    keySlots
 	breaker  *breakers
@@ -227,7 +227,7 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		defer func() { endSpan(span, ot, err) }()
 	}
 	query := isQuery(req.Query)
-	tenant := tenantID(apiKey(ctx))
+	tenant := tenantOf(ctx)
 	c.retries.earn(tenant)
 	for attempt := 1; ; attempt++ {
 		if ot != nil {
@@ -290,7 +290,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 			c.bufs.Put(buf)
 		}
 	}()
-	if err := json.NewEncoder(buf).Encode(req); err != nil {
+	if err := c.docs.encodeRequest(buf, req); err != nil {
 		return fmt.Errorf("encode %s: %w", req.OpName, err)
 	}
 
@@ -301,7 +301,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		// Identical concurrent queries of one key share one round trip (a storm of cron
 		// jobs firing at the same minute); the key's hash is part of the flight key, so
 		// tenants never share. Mutations are never collapsed.
-		key := flightKey(apiKey(ctx), buf.Bytes())
+		key := flightKey(tenantOf(ctx), buf.Bytes())
 		var v any
 		var shared bool
 		v, err, shared = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
@@ -359,7 +359,7 @@ type answer struct {
 // fetch makes one NerdGraph HTTP request (unless the circuit is open) and counts it on
 // ctx's Calls.
 func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error) {
-	tenant := tenantID(apiKey(ctx)) // breaker.go: one breaker per NerdGraph identity
+	tenant := tenantOf(ctx) // breaker.go: one breaker per NerdGraph identity
 	if !c.breaker.allow(tenant) {
 		return nil, &Error{Kind: KindUnavailable, RetryAfter: c.opts.BreakerCooldown, Err: ErrCircuitOpen}
 	}
@@ -496,9 +496,8 @@ func isQuery(doc string) bool {
 	return strings.HasPrefix(strings.TrimSpace(doc), "query")
 }
 
-func flightKey(apiKey string, body []byte) string {
-	h := sha256.Sum256([]byte(apiKey))
-	return string(h[:]) + string(body)
+func flightKey(tenant [32]byte, body []byte) string {
+	return string(tenant[:]) + string(body)
 }
 
 func statusKind(status int) Kind {

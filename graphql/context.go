@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"crypto/sha256"
 	"sync/atomic"
 	"time"
 )
@@ -14,13 +15,31 @@ const (
 )
 
 // WithAPIKey returns a context whose NerdGraph calls carry key as the API-Key header.
+// The key's SHA-256 (its breaker, retry budget and flight identity) is computed here,
+// once per request, instead of at each of them.
 func WithAPIKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, keyAPIKey, key)
+	return context.WithValue(ctx, keyAPIKey, &callerKey{key: key, sum: tenantID(key)})
+}
+
+// callerKey is the API key on a context and its SHA-256.
+type callerKey struct {
+	key string
+	sum [32]byte
 }
 
 func apiKey(ctx context.Context) string {
-	s, _ := ctx.Value(keyAPIKey).(string)
-	return s
+	if k, _ := ctx.Value(keyAPIKey).(*callerKey); k != nil {
+		return k.key
+	}
+	return ""
+}
+
+// tenantOf is tenantID(apiKey(ctx)) without hashing again.
+func tenantOf(ctx context.Context) [32]byte {
+	if k, _ := ctx.Value(keyAPIKey).(*callerKey); k != nil {
+		return k.sum
+	}
+	return sha256.Sum256(nil) // tenantID(""): calls made without a key
 }
 
 // Calls counts the NerdGraph round trips made on behalf of one v2 request and the time
