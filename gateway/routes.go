@@ -151,7 +151,8 @@ func Routes() []Route {
 			Note: "NRQL over ChangeTrackingEvent and Deployment of the last 90 days (`version` of either event type is " +
 				"the revision), newest first, read past NRQL's 5000-row cap (one more round trip per 5000 rows; beyond " +
 				"100,000, or 5000 in one millisecond, the answer carries `X-V2bridge-Degraded`); deployments this replica (or, with `store.url`, " +
-				"any replica of the fleet) recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them; ids are stable " +
+				"any replica of the fleet) recorded for the caller in the last 10 minutes are merged in until NRDB has ingested them (at most 1000 per application " +
+				"and replica, oldest dropped first: a list that could miss a dropped one says so in `X-V2bridge-Degraded`); ids are stable " +
 				"surrogates of the change-tracking ids; timestamps in UTC",
 			handle: handleDeploymentList,
 		},
