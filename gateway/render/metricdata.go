@@ -1,0 +1,309 @@
+package render
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// The metric data body (GET .../metrics/data) is most of what a large metric answer
+// costs: 10 names × 180 slices is about 14,000 values, each a member name and a number.
+// JSON and XML render *v2.MetricData here, writing the same bytes as
+// (*v2.MetricData).EncodeV2 through the generic encoders (TestMetricDataRenderMatches
+// compares the two on varied documents) without the encoders' per-call work: each value
+// name is quoted (JSON) or sanitised and indented (XML) once per answer instead of once
+// per value, the body's size is reserved up front, and a number equal to one already
+// written in the same slice (calls_per_minute and requests_per_minute are one formula,
+// translate/metricvalues.go) is copied instead of formatted again.
+// BenchmarkRenderMetricData (this package) and BenchmarkGatewayMetricData10x180
+// (tests/bench) measure it.
+
+// XML indentation of the metric data document: the depth of each element times two
+// spaces (metric_data_response is at depth 0).
+const (
+	mdIndent1 = "\n  "
+	mdIndent2 = "\n    "
+	mdIndent3 = "\n      "
+	mdIndent4 = "\n        "
+	mdIndent5 = "\n          "
+	mdIndent6 = "\n            "
+	mdIndent7 = "              " // a value's element (after the previous line's '\n')
+)
+
+// mdKey is a value name's prepared bytes in mdWriter.keys: JSON `"name":`, XML
+// `<name>`, `</name>` + "\n" and `<name/>` + "\n" (the XML forms after indentation).
+type mdKey struct {
+	name                    string
+	json, open, close, null span
+}
+
+type span struct{ start, end int32 }
+
+// mdWriter holds a render's prepared value names and the numbers of the slice being
+// written. Writers are pooled: a render allocates nothing but its output.
+type mdWriter struct {
+	keys    []mdKey
+	scratch []byte // the prepared bytes of keys
+	nums    []mdNum
+}
+
+// mdNum is a number already written in the current slice: its bits and where its
+// digits are in the output.
+type mdNum struct {
+	bits       uint64
+	start, end int
+}
+
+var mdWriters = sync.Pool{New: func() any { return new(mdWriter) }}
+
+func getMDWriter() *mdWriter {
+	w := mdWriters.Get().(*mdWriter)
+	w.keys, w.scratch, w.nums = w.keys[:0], w.scratch[:0], w.nums[:0]
+	return w
+}
+
+func putMDWriter(w *mdWriter) {
+	clear(w.keys) // drop the names so the pool does not pin them
+	if cap(w.scratch) > 64<<10 || cap(w.keys) > 1024 || cap(w.nums) > 1024 {
+		return // an answer with an unusual vocabulary: not worth keeping
+	}
+	mdWriters.Put(w)
+}
+
+// key returns the prepared bytes of a value name, preparing them on first use. Value
+// names come from a few fixed tables (translate/metricvalues.go), so the scan is short
+// and string comparison mostly sees the same pointer.
+func (w *mdWriter) key(name string) *mdKey {
+	for i := range w.keys {
+		if w.keys[i].name == name {
+			return &w.keys[i]
+		}
+	}
+	k := mdKey{name: name}
+	mark := func(start int) span { return span{int32(start), int32(len(w.scratch))} }
+	s := len(w.scratch)
+	w.scratch = appendJSONString(w.scratch, name)
+	w.scratch = append(w.scratch, ':')
+	k.json = mark(s)
+	x := xmlName(name)
+	s = len(w.scratch)
+	w.scratch = append(w.scratch, mdIndent7...)
+	w.scratch = append(w.scratch, '<')
+	w.scratch = append(w.scratch, x...)
+	w.scratch = append(w.scratch, '>')
+	k.open = mark(s)
+	s = len(w.scratch)
+	w.scratch = append(w.scratch, '<', '/')
+	w.scratch = append(w.scratch, x...)
+	w.scratch = append(w.scratch, '>', '\n')
+	k.close = mark(s)
+	s = len(w.scratch)
+	w.scratch = append(w.scratch, mdIndent7...)
+	w.scratch = append(w.scratch, '<')
+	w.scratch = append(w.scratch, x...)
+	w.scratch = append(w.scratch, '/', '>', '\n')
+	k.null = mark(s)
+	w.keys = append(w.keys, k)
+	return &w.keys[len(w.keys)-1]
+}
+
+func (w *mdWriter) bytes(s span) []byte { return w.scratch[s.start:s.end] }
+
+// number appends v's digits (appendFloat, or appendXMLFloat when xml), copying them
+// from an equal number written earlier in the slice.
+func (w *mdWriter) number(b []byte, v float64, xml bool) []byte {
+	if v == 0 {
+		v = 0 // -0 → 0
+	}
+	bits := math.Float64bits(v)
+	for _, n := range w.nums {
+		if n.bits == bits {
+			return append(b, b[n.start:n.end]...)
+		}
+	}
+	start := len(b)
+	if xml {
+		b = appendXMLFloat(b, v)
+	} else {
+		b = appendFloat(b, v)
+	}
+	w.nums = append(w.nums, mdNum{bits: bits, start: start, end: len(b)})
+	return b
+}
+
+// mdSize estimates a body's length from its numbers of slices and values, so that the
+// output grows once (an underestimate only costs further growth).
+func mdSize(md *v2.MetricData, perValue, perSlice int) int {
+	n := 512
+	for _, s := range md.Found {
+		n += len(s) + 32
+	}
+	for _, s := range md.NotFound {
+		n += len(s) + 48
+	}
+	for i := range md.Metrics {
+		s := &md.Metrics[i]
+		n += 2*len(s.Name) + 96
+		for j := range s.Timeslices {
+			n += perSlice + perValue*len(s.Timeslices[j].Values)
+		}
+	}
+	return n
+}
+
+// metricDataJSON appends md as (*v2.MetricData).EncodeV2 renders through JSON.
+func metricDataJSON(b []byte, md *v2.MetricData) []byte {
+	w := getMDWriter()
+	defer putMDWriter(w)
+	b = slices.Grow(b, mdSize(md, 40, 96))
+	b = append(b, `{"metric_data":{"from":"`...)
+	b = appendTime(b, md.From)
+	b = append(b, `","to":"`...)
+	b = appendTime(b, md.To)
+	b = append(b, `","metrics_not_found":[`...)
+	for i, n := range md.NotFound {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, n)
+	}
+	b = append(b, `],"metrics_found":[`...)
+	for i, n := range md.Found {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, n)
+	}
+	b = append(b, `],"metrics":[`...)
+	for i := range md.Metrics {
+		s := &md.Metrics[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendJSONString(b, s.Name)
+		b = append(b, `,"timeslices":[`...)
+		for j := range s.Timeslices {
+			ts := &s.Timeslices[j]
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"from":"`...)
+			b = appendTime(b, ts.From)
+			b = append(b, `","to":"`...)
+			b = appendTime(b, ts.To)
+			b = append(b, `","values":{`...)
+			w.nums = w.nums[:0]
+			for k := range ts.Values {
+				v := &ts.Values[k]
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, w.bytes(w.key(v.Name).json)...)
+				switch {
+				case v.Int:
+					b = strconv.AppendInt(b, int64(v.Value), 10)
+				case math.IsNaN(v.Value) || math.IsInf(v.Value, 0):
+					b = append(b, "null"...)
+				default:
+					b = w.number(b, v.Value, false)
+				}
+			}
+			b = append(b, "}}"...)
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, "]}}"...)
+}
+
+// metricDataXML appends md as (*v2.MetricData).EncodeV2 renders through XML.
+func metricDataXML(b []byte, md *v2.MetricData) []byte {
+	w := getMDWriter()
+	defer putMDWriter(w)
+	b = slices.Grow(b, mdSize(md, 64, 192))
+	b = append(b, xmlDeclaration+"<metric_data_response>"+mdIndent1+"<metric_data>"+mdIndent2+"<from>"...)
+	b = appendTime(b, md.From)
+	b = append(b, "</from>"+mdIndent2+"<to>"...)
+	b = appendTime(b, md.To)
+	b = append(b, "</to>"...)
+	b = mdXMLList(b, "metrics_not_found", md.NotFound)
+	b = mdXMLList(b, "metrics_found", md.Found)
+	if len(md.Metrics) == 0 {
+		b = append(b, mdIndent2+"<metrics/>"...)
+	} else {
+		b = append(b, mdIndent2+"<metrics>"...)
+	}
+	for i := range md.Metrics {
+		s := &md.Metrics[i]
+		b = append(b, mdIndent3+"<metric>"+mdIndent4+"<name>"...)
+		b = appendXMLText(b, s.Name)
+		if len(s.Timeslices) == 0 {
+			b = append(b, "</name>"+mdIndent4+"<timeslices/>"+mdIndent3+"</metric>"...)
+			continue
+		}
+		b = append(b, "</name>"+mdIndent4+"<timeslices>"...)
+		for j := range s.Timeslices {
+			ts := &s.Timeslices[j]
+			b = append(b, mdIndent5+"<timeslice>"+mdIndent6+"<from>"...)
+			b = appendTime(b, ts.From)
+			b = append(b, "</from>"+mdIndent6+"<to>"...)
+			b = appendTime(b, ts.To)
+			if len(ts.Values) == 0 {
+				b = append(b, "</to>"+mdIndent6+"<values/>"+mdIndent5+"</timeslice>"...)
+				continue
+			}
+			b = append(b, "</to>"+mdIndent6+"<values>\n"...)
+			w.nums = w.nums[:0]
+			for k := range ts.Values {
+				v := &ts.Values[k]
+				key := w.key(v.Name)
+				if !v.Int && (math.IsNaN(v.Value) || math.IsInf(v.Value, 0)) {
+					b = append(b, w.bytes(key.null)...)
+					continue
+				}
+				b = append(b, w.bytes(key.open)...)
+				if v.Int {
+					b = strconv.AppendInt(b, int64(v.Value), 10)
+				} else {
+					b = w.number(b, v.Value, true)
+				}
+				b = append(b, w.bytes(key.close)...)
+			}
+			b = append(b, "            </values>"+mdIndent5+"</timeslice>"...)
+		}
+		b = append(b, mdIndent4+"</timeslices>"+mdIndent3+"</metric>"...)
+	}
+	if len(md.Metrics) > 0 {
+		b = append(b, mdIndent2+"</metrics>"...)
+	}
+	return append(b, mdIndent1+"</metric_data>\n</metric_data_response>\n"...)
+}
+
+// mdXMLList appends a list of metric names (metrics_found, metrics_not_found), whose
+// items are elements of the list's own name.
+func mdXMLList(b []byte, name string, items []string) []byte {
+	b = append(b, mdIndent2...)
+	b = append(b, '<')
+	b = append(b, name...)
+	if len(items) == 0 {
+		return append(b, '/', '>')
+	}
+	b = append(b, '>')
+	for _, it := range items {
+		b = append(b, mdIndent3...)
+		b = append(b, '<')
+		b = append(b, name...)
+		b = append(b, '>')
+		b = appendXMLText(b, it)
+		b = append(b, '<', '/')
+		b = append(b, name...)
+		b = append(b, '>')
+	}
+	b = append(b, mdIndent2...)
+	b = append(b, '<', '/')
+	b = append(b, name...)
+	return append(b, '>')
+}
