@@ -93,3 +93,57 @@ func TestMetricDataRenderEveryValueName(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricDocKeyDistinguishes: the metric document's cache key changes with each
+// thing the document depends on, and only with those (the same request, rebuilt, has
+// the same key); length prefixes keep names that join alike apart.
+func TestMetricDocKeyDistinguishes(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-time.Hour)
+	base := func() (Caller, MetricScope, []string, MetricDataRequest) {
+		return Caller{KeyHash: "k1", AccountID: 1}, MetricScope{AppID: 7}, []string{"A", "B"},
+			MetricDataRequest{From: &from, To: &now, Values: []string{"call_count"}}
+	}
+	key := func(c Caller, s MetricScope, names []string, r MetricDataRequest) string {
+		w, err := resolveWindow(r, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metricDocKey(c, s, names, r, w)
+	}
+	want := key(base())
+	if again := key(base()); again != want {
+		t.Fatalf("the same request: %q then %q", want, again)
+	}
+	later := from.Add(time.Second)
+	for _, tt := range []struct {
+		name   string
+		change func(*Caller, *MetricScope, *[]string, *MetricDataRequest)
+	}{
+		{"key", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.KeyHash = "k2" }},
+		{"account", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.AccountID = 2 }},
+		{"application", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.AppID = 8 }},
+		{"mobile", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Mobile = true }},
+		{"host", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Host = "h" }},
+		{"instance", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.InstanceID = 3 }},
+		{"names order", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"B", "A"} }},
+		{"names joined alike", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A1:B"} }},
+		{"one name fewer", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A"} }},
+		{"values", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Values = nil }},
+		{"values joined alike", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) {
+			r.Values = []string{"call", "count"}
+		}},
+		{"raw", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Raw = true }},
+		{"summarize", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Summarize = true }},
+		{"period", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Period = 600 }},
+		{"from within the slice", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.From = &later }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, s, n, r := base()
+			tt.change(&c, &s, &n, &r)
+			if got := key(c, s, n, r); got == want {
+				t.Fatalf("same key %q", got)
+			}
+		})
+	}
+}
