@@ -18,11 +18,12 @@ import (
 type genericDoc struct{ v2.Document }
 
 // TestMetricDataRenderDirectMatchesGeneric builds metric data documents as the route
-// does (buildMetricData) for a name of every value family, asking for every value name
+// does (newMetricDoc) for a name of every value family, asking for every value name
 // the tables know, raw and summarized too, over random raw sums (zeros that make
 // ratios NaN and drop the value, large and small magnitudes, integral and
 // 17-digit values), and requires the direct writers' bytes to equal the generic
-// encoders' in JSON and XML.
+// encoders' (EncodeV2 of the model) in JSON and XML, whether written from the series
+// (MetricDoc, without building the model) or from the model (*v2.MetricData).
 func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 	names := []string{"HttpDispatcher", "Apdex", "Apdex/Controller/x", "Memory/Physical", "CPU/User Time", "GC/PS Scavenge",
 		"Errors/all", "EndUser", "EndUser/RB", "Browser/x", "WebFrontend/QueueTime", "Datastore/all", "missing<&>"}
@@ -65,13 +66,20 @@ func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 			req.Values = slices.Clone(values)
 			slices.Reverse(req.Values)
 		}
-		md := buildMetricData(names, req, w, series)
 		for _, f := range []struct {
 			name   string
 			render func([]byte, v2.Document) []byte
 		}{{"json", render.JSON}, {"xml", render.XML}} {
-			if got, want := f.render(nil, md), f.render(nil, genericDoc{md}); !bytes.Equal(got, want) {
-				t.Fatalf("document %d (%s):\n got %q\nwant %q", i, f.name, got, want)
+			doc := newMetricDoc(names, req, w, series)
+			got := f.render(nil, doc)
+			if doc.model != nil {
+				t.Fatal("rendering a MetricDoc built its model")
+			}
+			if want := f.render(nil, genericDoc{doc}); !bytes.Equal(got, want) {
+				t.Fatalf("document %d (%s), from the series:\n got %q\nwant %q", i, f.name, got, want)
+			}
+			if model := f.render(nil, doc.Model()); !bytes.Equal(model, got) {
+				t.Fatalf("document %d (%s), from the model:\n got %q\nwant %q", i, f.name, model, got)
 			}
 		}
 	}

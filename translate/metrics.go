@@ -3,7 +3,6 @@ package translate
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -204,9 +203,24 @@ type sliceRaw struct {
 	raw
 }
 
-// MetricData answers GET .../metrics/data in one NerdGraph round trip (cached for
-// MetricDataTTL per caller and query).
+// MetricData answers GET .../metrics/data as *v2.MetricData (MetricDocument's answer,
+// its model built when it is a MetricDoc).
 func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*v2.MetricData, error) {
+	doc, err := t.MetricDocument(ctx, c, s, r)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := doc.(*MetricDoc); ok {
+		return d.Model(), nil
+	}
+	return doc.(*v2.MetricData), nil
+}
+
+// MetricDocument answers GET .../metrics/data in one NerdGraph round trip (cached for
+// MetricDataTTL per caller and query). The answer is a *MetricDoc, rendered straight
+// from its series, or a *v2.MetricData where the fleet's shared cache holds the
+// document (its codec stores the model; cachefleet.go).
+func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (v2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
 		return nil, &v2.Error{Status: 422, Title: "names[] is required: give at least one metric name"}
@@ -222,7 +236,7 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 	// whole work) costs one key (BenchmarkGatewayMetricDataCached).
 	docKey := metricDocKey(c, s, names, r, w)
 	if doc, ok := t.metrics.Get(docKey); ok {
-		return doc.(*v2.MetricData), nil
+		return doc.(v2.Document), nil
 	}
 	var queries []string
 	for i := 0; i < len(names); i += MetricChunk {
@@ -241,11 +255,19 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		}
 		t.metrics.Set(key, series)
 	}
-	doc := buildMetricData(names, r, w, series.(map[string][]sliceRaw))
-	if t.metrics != nil {
-		doc.Share()
-		t.metrics.Set(docKey, doc)
+	// The same document is shared until the data expires (read only). A MetricDoc
+	// holds the cached series, not a copy, and the values resolved per name.
+	doc := newMetricDoc(names, r, w, series.(map[string][]sliceRaw))
+	if t.metrics == nil {
+		return doc, nil
 	}
+	doc.Share()
+	if t.metrics.shared != nil {
+		md := doc.Model()
+		t.metrics.Set(docKey, md)
+		return md, nil
+	}
+	t.metrics.Set(docKey, doc)
 	return doc, nil
 }
 
@@ -370,55 +392,9 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	return out, nil
 }
 
+// buildMetricData is the model of a request's document (MetricDoc.Model).
 func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
-	var buf [16]namedValue // a name's resolved values (REST's vocabularies are shorter)
-	md := &v2.MetricData{From: w.from, To: w.to, NotFound: []string{}, Found: []string{}, Metrics: []v2.MetricSeries{}, Summarize: r.Summarize}
-	for _, name := range names {
-		slices, ok := series[name]
-		if !ok || !anyData(slices) {
-			md.NotFound = append(md.NotFound, name)
-			continue
-		}
-		md.Found = append(md.Found, name)
-		var values []namedValue
-		if !r.Raw {
-			values = resolveValues(buf[:0], name, r.Values)
-		}
-		width := len(values)
-		if r.Raw {
-			width = len(rawValues)
-		}
-		// One backing array for every slice's values and one for the slices: two
-		// allocations a name, however many slices.
-		ms := v2.MetricSeries{Name: name, Timeslices: make([]v2.Timeslice, 0, len(slices))}
-		backing := make([]v2.MetricValue, 0, len(slices)*width)
-		for _, sl := range slices {
-			from, to := sl.begin, sl.end
-			if r.Summarize {
-				from, to = w.since, w.until.Add(-time.Second)
-			}
-			seconds := to.Sub(from).Seconds()
-			if r.Summarize {
-				seconds = w.until.Sub(w.since).Seconds()
-			}
-			start := len(backing)
-			if r.Raw {
-				for _, v := range rawValues {
-					x, _ := rawValue(v, sl.raw)
-					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
-				}
-			}
-			for i := range values {
-				v := &values[i]
-				if x, ok := v.compute(sl.raw, seconds); ok {
-					backing = append(backing, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
-				}
-			}
-			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
-		}
-		md.Metrics = append(md.Metrics, ms)
-	}
-	return md
+	return newMetricDoc(names, r, w, series).Model()
 }
 
 func anyData(sl []sliceRaw) bool {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -20,6 +21,63 @@ import (
 // translate/metricvalues.go) is copied instead of formatted again.
 // BenchmarkRenderMetricData (this package) and BenchmarkGatewayMetricData10x180
 // (tests/bench) measure it.
+
+// MetricDataSource is a metric data answer the renderers write slice by slice
+// (translate.MetricDoc computes each slice's values as it is asked for them, so no
+// model of every value is built); *v2.MetricData is written through the same code.
+// The bytes are those of the document's EncodeV2 through the generic encoders.
+type MetricDataSource interface {
+	v2.Document
+	// MetricDataHead returns from, to, metrics_not_found and metrics_found.
+	MetricDataHead() (from, to time.Time, notFound, found []string)
+	// MetricDataLen is the number of metrics.
+	MetricDataLen() int
+	// MetricDataSeries returns metric i's name and number of timeslices.
+	MetricDataSeries(i int) (name string, slices int)
+	// MetricDataSlice returns metric i's timeslice j: its range, and vals (a buffer
+	// the renderer reuses) with the slice's values appended.
+	MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue)
+	// MetricDataValues is the most values a timeslice of metric i has (the output
+	// is sized from it).
+	MetricDataValues(i int) int
+}
+
+// modelSource is *v2.MetricData as a MetricDataSource.
+type modelSource v2.MetricData
+
+func (m *modelSource) Root() string          { return (*v2.MetricData)(m).Root() }
+func (m *modelSource) EncodeV2(e v2.Encoder) { (*v2.MetricData)(m).EncodeV2(e) }
+func (m *modelSource) MetricDataHead() (from, to time.Time, notFound, found []string) {
+	return m.From, m.To, m.NotFound, m.Found
+}
+func (m *modelSource) MetricDataLen() int { return len(m.Metrics) }
+func (m *modelSource) MetricDataSeries(i int) (string, int) {
+	return m.Metrics[i].Name, len(m.Metrics[i].Timeslices)
+}
+func (m *modelSource) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+	ts := &m.Metrics[i].Timeslices[j]
+	return ts.From, ts.To, append(vals, ts.Values...)
+}
+func (m *modelSource) MetricDataValues(i int) int {
+	n := 0
+	for _, ts := range m.Metrics[i].Timeslices {
+		n = max(n, len(ts.Values))
+	}
+	return n
+}
+
+// metricDataSource returns doc as a MetricDataSource when it is a metric data answer.
+func metricDataSource(doc v2.Document) (MetricDataSource, bool) {
+	switch d := doc.(type) {
+	case *v2.MetricData:
+		if d != nil {
+			return (*modelSource)(d), true
+		}
+	case MetricDataSource:
+		return d, true
+	}
+	return nil, false
+}
 
 // XML indentation of the metric data document: the depth of each element times two
 // spaces (metric_data_response is at depth 0).
@@ -48,6 +106,7 @@ type mdWriter struct {
 	keys    []mdKey
 	scratch []byte // the prepared bytes of keys
 	nums    []mdNum
+	vals    []v2.MetricValue // the slice being written (MetricDataSlice's buffer)
 }
 
 // mdNum is a number already written in the current slice: its bits and where its
@@ -61,13 +120,14 @@ var mdWriters = sync.Pool{New: func() any { return new(mdWriter) }}
 
 func getMDWriter() *mdWriter {
 	w := mdWriters.Get().(*mdWriter)
-	w.keys, w.scratch, w.nums = w.keys[:0], w.scratch[:0], w.nums[:0]
+	w.keys, w.scratch, w.nums, w.vals = w.keys[:0], w.scratch[:0], w.nums[:0], w.vals[:0]
 	return w
 }
 
 func putMDWriter(w *mdWriter) {
 	clear(w.keys) // drop the names so the pool does not pin them
-	if cap(w.scratch) > 64<<10 || cap(w.keys) > 1024 || cap(w.nums) > 1024 {
+	clear(w.vals)
+	if cap(w.scratch) > 64<<10 || cap(w.keys) > 1024 || cap(w.nums) > 1024 || cap(w.vals) > 1024 {
 		return // an answer with an unusual vocabulary: not worth keeping
 	}
 	mdWriters.Put(w)
@@ -136,69 +196,69 @@ func (w *mdWriter) number(b []byte, v float64, xml bool) []byte {
 
 // mdSize estimates a body's length from its numbers of slices and values, so that the
 // output grows once (an underestimate only costs further growth).
-func mdSize(md *v2.MetricData, perValue, perSlice int) int {
+func mdSize(md MetricDataSource, perValue, perSlice int) int {
 	n := 512
-	for _, s := range md.Found {
+	_, _, notFound, found := md.MetricDataHead()
+	for _, s := range found {
 		n += len(s) + 32
 	}
-	for _, s := range md.NotFound {
+	for _, s := range notFound {
 		n += len(s) + 48
 	}
-	for i := range md.Metrics {
-		s := &md.Metrics[i]
-		n += 2*len(s.Name) + 96
-		for j := range s.Timeslices {
-			n += perSlice + perValue*len(s.Timeslices[j].Values)
-		}
+	for i := range md.MetricDataLen() {
+		name, slices := md.MetricDataSeries(i)
+		n += 2*len(name) + 96 + slices*(perSlice+perValue*md.MetricDataValues(i))
 	}
 	return n
 }
 
-// metricDataJSON appends md as (*v2.MetricData).EncodeV2 renders through JSON.
-func metricDataJSON(b []byte, md *v2.MetricData) []byte {
+// metricDataJSON appends md as its EncodeV2 renders through JSON.
+func metricDataJSON(b []byte, md MetricDataSource) []byte {
 	w := getMDWriter()
 	defer putMDWriter(w)
 	b = slices.Grow(b, mdSize(md, 40, 96))
+	from, to, notFound, found := md.MetricDataHead()
 	b = append(b, `{"metric_data":{"from":"`...)
-	b = appendTime(b, md.From)
+	b = appendTime(b, from)
 	b = append(b, `","to":"`...)
-	b = appendTime(b, md.To)
+	b = appendTime(b, to)
 	b = append(b, `","metrics_not_found":[`...)
-	for i, n := range md.NotFound {
+	for i, n := range notFound {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, n)
 	}
 	b = append(b, `],"metrics_found":[`...)
-	for i, n := range md.Found {
+	for i, n := range found {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, n)
 	}
 	b = append(b, `],"metrics":[`...)
-	for i := range md.Metrics {
-		s := &md.Metrics[i]
+	for i := range md.MetricDataLen() {
+		name, slices := md.MetricDataSeries(i)
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendJSONString(b, s.Name)
+		b = appendJSONString(b, name)
 		b = append(b, `,"timeslices":[`...)
-		for j := range s.Timeslices {
-			ts := &s.Timeslices[j]
+		for j := range slices {
+			var from, to time.Time
+			from, to, w.vals = md.MetricDataSlice(i, j, w.vals[:0])
 			if j > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, `{"from":"`...)
-			b = appendTime(b, ts.From)
+			b = appendTime(b, from)
 			b = append(b, `","to":"`...)
-			b = appendTime(b, ts.To)
+			b = appendTime(b, to)
 			b = append(b, `","values":{`...)
 			w.nums = w.nums[:0]
-			for k := range ts.Values {
-				v := &ts.Values[k]
+			for k := range w.vals {
+				v := &w.vals[k]
 				if k > 0 {
 					b = append(b, ',')
 				}
@@ -219,46 +279,49 @@ func metricDataJSON(b []byte, md *v2.MetricData) []byte {
 	return append(b, "]}}"...)
 }
 
-// metricDataXML appends md as (*v2.MetricData).EncodeV2 renders through XML.
-func metricDataXML(b []byte, md *v2.MetricData) []byte {
+// metricDataXML appends md as its EncodeV2 renders through XML.
+func metricDataXML(b []byte, md MetricDataSource) []byte {
 	w := getMDWriter()
 	defer putMDWriter(w)
 	b = slices.Grow(b, mdSize(md, 64, 192))
+	from, to, notFound, found := md.MetricDataHead()
 	b = append(b, xmlDeclaration+"<metric_data_response>"+mdIndent1+"<metric_data>"+mdIndent2+"<from>"...)
-	b = appendTime(b, md.From)
+	b = appendTime(b, from)
 	b = append(b, "</from>"+mdIndent2+"<to>"...)
-	b = appendTime(b, md.To)
+	b = appendTime(b, to)
 	b = append(b, "</to>"...)
-	b = mdXMLList(b, "metrics_not_found", md.NotFound)
-	b = mdXMLList(b, "metrics_found", md.Found)
-	if len(md.Metrics) == 0 {
+	b = mdXMLList(b, "metrics_not_found", notFound)
+	b = mdXMLList(b, "metrics_found", found)
+	n := md.MetricDataLen()
+	if n == 0 {
 		b = append(b, mdIndent2+"<metrics/>"...)
 	} else {
 		b = append(b, mdIndent2+"<metrics>"...)
 	}
-	for i := range md.Metrics {
-		s := &md.Metrics[i]
+	for i := range n {
+		name, slices := md.MetricDataSeries(i)
 		b = append(b, mdIndent3+"<metric>"+mdIndent4+"<name>"...)
-		b = appendXMLText(b, s.Name)
-		if len(s.Timeslices) == 0 {
+		b = appendXMLText(b, name)
+		if slices == 0 {
 			b = append(b, "</name>"+mdIndent4+"<timeslices/>"+mdIndent3+"</metric>"...)
 			continue
 		}
 		b = append(b, "</name>"+mdIndent4+"<timeslices>"...)
-		for j := range s.Timeslices {
-			ts := &s.Timeslices[j]
+		for j := range slices {
+			var from, to time.Time
+			from, to, w.vals = md.MetricDataSlice(i, j, w.vals[:0])
 			b = append(b, mdIndent5+"<timeslice>"+mdIndent6+"<from>"...)
-			b = appendTime(b, ts.From)
+			b = appendTime(b, from)
 			b = append(b, "</from>"+mdIndent6+"<to>"...)
-			b = appendTime(b, ts.To)
-			if len(ts.Values) == 0 {
+			b = appendTime(b, to)
+			if len(w.vals) == 0 {
 				b = append(b, "</to>"+mdIndent6+"<values/>"+mdIndent5+"</timeslice>"...)
 				continue
 			}
 			b = append(b, "</to>"+mdIndent6+"<values>\n"...)
 			w.nums = w.nums[:0]
-			for k := range ts.Values {
-				v := &ts.Values[k]
+			for k := range w.vals {
+				v := &w.vals[k]
 				key := w.key(v.Name)
 				if !v.Int && (math.IsNaN(v.Value) || math.IsInf(v.Value, 0)) {
 					b = append(b, w.bytes(key.null)...)
@@ -276,7 +339,7 @@ func metricDataXML(b []byte, md *v2.MetricData) []byte {
 		}
 		b = append(b, mdIndent4+"</timeslices>"+mdIndent3+"</metric>"...)
 	}
-	if len(md.Metrics) > 0 {
+	if n > 0 {
 		b = append(b, mdIndent2+"</metrics>"...)
 	}
 	return append(b, mdIndent1+"</metric_data>\n</metric_data_response>\n"...)

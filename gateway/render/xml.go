@@ -22,7 +22,7 @@ const (
 // XML appends doc rendered as indented XML to dst and returns the extended buffer.
 // A nil doc renders as <hash/>.
 func XML(dst []byte, doc v2.Document) []byte {
-	if md, ok := doc.(*v2.MetricData); ok && md != nil {
+	if md, ok := metricDataSource(doc); ok {
 		return metricDataXML(dst, md) // the same bytes, written directly (metricdata.go)
 	}
 	e := xmlEncoders.Get().(*xmlEncoder)
