@@ -195,7 +195,11 @@ func (w *mdWriter) number(b []byte, v float64, xml bool) []byte {
 }
 
 // mdSize estimates a body's length from its numbers of slices and values, so that the
-// output grows once (an underestimate only costs further growth).
+// output is allocated once instead of growing through some twenty copies. The
+// constants are bytes per value and per slice: JSON 36 and 82 (the simulator's
+// 10 names × 180 slices, mostly 13–17-digit values, is 627 KB for an estimate of
+// about 680 KB), XML 64 and 192. An underestimate only costs one more growth; an
+// overestimate is memory held while the body is written.
 func mdSize(md MetricDataSource, perValue, perSlice int) int {
 	n := 512
 	_, _, notFound, found := md.MetricDataHead()
@@ -216,7 +220,7 @@ func mdSize(md MetricDataSource, perValue, perSlice int) int {
 func metricDataJSON(b []byte, md MetricDataSource) []byte {
 	w := getMDWriter()
 	defer putMDWriter(w)
-	b = slices.Grow(b, mdSize(md, 40, 96))
+	b = slices.Grow(b, mdSize(md, 36, 82))
 	from, to, notFound, found := md.MetricDataHead()
 	b = append(b, `{"metric_data":{"from":"`...)
 	b = appendTime(b, from)
