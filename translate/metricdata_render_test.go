@@ -2,6 +2,8 @@ package translate
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -53,9 +55,8 @@ func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 		for _, n := range names[:len(names)-1] {
 			for k := range 1 + r.IntN(4) {
 				begin := w.since.Add(time.Duration(k) * time.Minute)
-				series[n] = append(series[n], sliceRaw{begin: begin, end: begin.Add(time.Minute), raw: raw{
-					count: num(), total: num(), exclusive: num(), min: num(), max: num(), sumSquares: num(),
-					stddev: num(), exclusiveRatio: num(), exclusiveMean: num()}})
+				series[n] = append(series[n], sliceRaw{Facet: n, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
+					C: num(), S: num(), Ex: num(), Mn: num(), Mx: num(), Sq: num(), Sd: num(), Exr: num(), Exm: num()})
 			}
 		}
 		req := MetricDataRequest{Names: names, Raw: i%5 == 1, Summarize: i%3 == 2}
@@ -153,5 +154,41 @@ func TestMetricDocKeyDistinguishes(t *testing.T) {
 				t.Fatalf("same key %q", got)
 			}
 		})
+	}
+}
+
+// TestFetchMetricDataGroupsRows: the answer's rows become each name's slices in begin
+// order without a copy per row: names interleaved and out of order within a chunk, a
+// null row and a numeric facet (no metric), and a name answered in two chunks
+// (merged).
+func TestFetchMetricDataGroupsRows(t *testing.T) {
+	row := func(facet any, begin int) map[string]any {
+		return map[string]any{"facet": facet, "beginTimeSeconds": begin, "endTimeSeconds": begin + 60, "c": float64(begin)}
+	}
+	f := &opFake{answer: func(string, map[string]any) (any, error) {
+		return map[string]any{"actor": map[string]any{
+			"entity": map[string]any{"guid": "g", "accountId": 1},
+			"account": map[string]any{
+				"q0": map[string]any{"results": []any{row("B", 180), row("A", 120), row(nil, 0), row("B", 60), row("A", 60), row(7, 0), row("B", 120)}},
+				"q1": map[string]any{"results": []any{row("C", 60), row("A", 0)}},
+			}}}, nil
+	}}
+	tr := New(f, Options{})
+	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, []string{"q0", "q1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := map[string][]int{}
+	for name, rows := range got {
+		for _, r := range rows {
+			if r.Facet != name || r.C != r.Begin {
+				t.Fatalf("%s: row %+v", name, r)
+			}
+			summary[name] = append(summary[name], int(r.Begin))
+		}
+	}
+	want := map[string][]int{"A": {0, 60, 120}, "B": {60, 120, 180}, "C": {60}}
+	if fmt.Sprint(summary) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", summary, want)
 	}
 }

@@ -72,8 +72,9 @@ func (d *MetricDoc) width(s *docSeries) int {
 // the raw values with raw=true, then each resolved value that is a finite number
 // (REST left out what it could not compute).
 func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
-	sl := &s.slices[j]
-	from, to = sl.begin, sl.end
+	row := &s.slices[j]
+	sums := rowRaw(row)
+	from, to = rowTime(row.Begin), rowTime(row.End)
 	seconds := to.Sub(from).Seconds()
 	if d.summarize {
 		from, to = d.since, d.until.Add(-time.Second)
@@ -81,13 +82,13 @@ func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to t
 	}
 	if d.raw {
 		for _, v := range rawValues {
-			x, _ := rawValue(v, sl.raw)
+			x, _ := rawValue(v, sums)
 			dst = append(dst, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
 		}
 	}
 	for i := range s.values {
 		v := &s.values[i]
-		if x, ok := v.compute(sl.raw, seconds); ok {
+		if x, ok := v.compute(sums, seconds); ok {
 			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 		}
 	}
