@@ -158,9 +158,9 @@ func TestMetricDocKeyDistinguishes(t *testing.T) {
 }
 
 // TestFetchMetricDataGroupsRows: the answer's rows become each name's slices in begin
-// order without a copy per row: names interleaved and out of order within a chunk, a
-// null row and a numeric facet (no metric), and a name answered in two chunks
-// (merged).
+// order without a copy per row: names interleaved and out of order within a chunk
+// (sorted by name), a chunk grouped by name with a run in reverse time order, null
+// rows and a numeric facet (no metric), and a name answered in two chunks (merged).
 func TestFetchMetricDataGroupsRows(t *testing.T) {
 	row := func(facet any, begin int) map[string]any {
 		return map[string]any{"facet": facet, "beginTimeSeconds": begin, "endTimeSeconds": begin + 60, "c": float64(begin)}
@@ -170,7 +170,7 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 			"entity": map[string]any{"guid": "g", "accountId": 1},
 			"account": map[string]any{
 				"q0": map[string]any{"results": []any{row("B", 180), row("A", 120), row(nil, 0), row("B", 60), row("A", 60), row(7, 0), row("B", 120)}},
-				"q1": map[string]any{"results": []any{row("C", 60), row("A", 0)}},
+				"q1": map[string]any{"results": []any{row("C", 120), row("C", 60), row(nil, 0), row("A", 0)}},
 			}}}, nil
 	}}
 	tr := New(f, Options{})
@@ -187,7 +187,7 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 			summary[name] = append(summary[name], int(r.Begin))
 		}
 	}
-	want := map[string][]int{"A": {0, 60, 120}, "B": {60, 120, 180}, "C": {60}}
+	want := map[string][]int{"A": {0, 60, 120}, "B": {60, 120, 180}, "C": {60, 120}}
 	if fmt.Sprint(summary) != fmt.Sprint(want) {
 		t.Fatalf("got %v, want %v", summary, want)
 	}

@@ -366,13 +366,15 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 		chunks = append(chunks, acct.Q3.Results)
 	}
 	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
-	// pass. Each chunk is sorted in place by metric name, then begin (a stable sort:
-	// rows come grouped and in time order, which it keeps at little cost), and each
-	// name's run of rows is its series; a null row (or a facet that is not a metric
-	// name) names no metric and sorts first.
+	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
+	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
+	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
+	// without one first) only when a name's rows are not one run.
 	out := make(map[string][]sliceRaw, MetricChunk)
 	for _, rows := range chunks {
-		slices.SortStableFunc(rows, compareRows)
+		if !grouped(rows) {
+			slices.SortStableFunc(rows, compareRows)
+		}
 		for i := 0; i < len(rows); {
 			name, ok := rows[i].Facet.(string)
 			j := i + 1
@@ -380,13 +382,14 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 				j++
 			}
 			if ok {
+				run := rows[i:j:j]
 				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
-					merged := append(slices.Clip(prev), rows[i:j]...)
-					slices.SortStableFunc(merged, compareRows)
-					out[name] = merged
-				} else {
-					out[name] = rows[i:j:j]
+					run = append(slices.Clip(prev), run...)
 				}
+				if !slices.IsSortedFunc(run, compareBegin) {
+					slices.SortStableFunc(run, compareBegin)
+				}
+				out[name] = run
 			}
 			i = j
 		}
@@ -394,7 +397,29 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	return out, nil
 }
 
-// compareRows orders rows by metric name (rows without one first), then begin.
+// grouped reports whether every metric name's rows are one run.
+func grouped(rows []sliceRaw) bool {
+	var buf [MetricChunk]string // a chunk's names: no allocation
+	seen := buf[:0]
+	for i := 0; i < len(rows); {
+		name, ok := rows[i].Facet.(string)
+		j := i + 1
+		for j < len(rows) && facetIs(&rows[j], name, ok) {
+			j++
+		}
+		if ok {
+			if slices.Contains(seen, name) {
+				return false
+			}
+			seen = append(seen, name)
+		}
+		i = j
+	}
+	return true
+}
+
+// compareRows orders rows by metric name, rows without one first (the order of
+// runs; within a run, compareBegin orders the rows).
 func compareRows(a, b sliceRaw) int {
 	an, aok := a.Facet.(string)
 	bn, bok := b.Facet.(string)
@@ -404,11 +429,12 @@ func compareRows(a, b sliceRaw) int {
 			return 1
 		}
 		return -1
-	case an != bn:
-		return strings.Compare(an, bn)
 	}
-	return cmp.Compare(int64(a.Begin), int64(b.Begin))
+	return strings.Compare(an, bn)
 }
+
+// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
+func compareBegin(a, b sliceRaw) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
 
 // facetIs reports whether row names the metric name (ok), or none (!ok) like the
 // row before it.

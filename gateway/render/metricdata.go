@@ -133,10 +133,15 @@ func putMDWriter(w *mdWriter) {
 	mdWriters.Put(w)
 }
 
-// key returns the prepared bytes of a value name, preparing them on first use. Value
-// names come from a few fixed tables (translate/metricvalues.go), so the scan is short
-// and string comparison mostly sees the same pointer.
-func (w *mdWriter) key(name string) *mdKey {
+// key returns the prepared bytes of a value name, preparing them on first use. hint
+// is the value's position in its slice: names are prepared in the order of the first
+// slice, which the following slices of a metric repeat, so keys[hint] is usually the
+// name; else the scan is short (value names come from a few fixed tables,
+// translate/metricvalues.go).
+func (w *mdWriter) key(hint int, name string) *mdKey {
+	if hint < len(w.keys) && w.keys[hint].name == name {
+		return &w.keys[hint] // the name at this position in the slice before
+	}
 	for i := range w.keys {
 		if w.keys[i].name == name {
 			return &w.keys[i]
@@ -266,7 +271,7 @@ func metricDataJSON(b []byte, md MetricDataSource) []byte {
 				if k > 0 {
 					b = append(b, ',')
 				}
-				b = append(b, w.bytes(w.key(v.Name).json)...)
+				b = append(b, w.bytes(w.key(k, v.Name).json)...)
 				switch {
 				case v.Int:
 					b = strconv.AppendInt(b, int64(v.Value), 10)
@@ -326,7 +331,7 @@ func metricDataXML(b []byte, md MetricDataSource) []byte {
 			w.nums = w.nums[:0]
 			for k := range w.vals {
 				v := &w.vals[k]
-				key := w.key(v.Name)
+				key := w.key(k, v.Name)
 				if !v.Int && (math.IsNaN(v.Value) || math.IsInf(v.Value, 0)) {
 					b = append(b, w.bytes(key.null)...)
 					continue
