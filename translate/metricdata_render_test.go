@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -190,5 +191,46 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 	want := map[string][]int{"A": {0, 60, 120}, "B": {60, 120, 180}, "C": {60, 120}}
 	if fmt.Sprint(summary) != fmt.Sprint(want) {
 		t.Fatalf("got %v, want %v", summary, want)
+	}
+}
+
+// TestMetricDocSharedConcurrently: a cached MetricDoc serves concurrent requests that
+// render it in both formats and ask for its model (run under -race); every rendering
+// is the first one's.
+func TestMetricDocSharedConcurrently(t *testing.T) {
+	tr, _ := mdTranslator()
+	c := Caller{KeyHash: "k", AccountID: 1}
+	req := MetricDataRequest{Names: []string{"A", "B", "None"}, Values: []string{"call_count", "average_response_time"}}
+	first, err := tr.MetricDocument(context.Background(), c, MetricScope{AppID: 7}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, wantXML := render.JSON(nil, first), render.XML(nil, first)
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			doc, err := tr.MetricDocument(context.Background(), c, MetricScope{AppID: 7}, req)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if doc != first {
+				errs <- "not the cached document"
+			}
+			if !bytes.Equal(render.JSON(nil, doc), wantJSON) || !bytes.Equal(render.XML(nil, doc), wantXML) {
+				errs <- "a different rendering"
+			}
+			if md := doc.(*MetricDoc).Model(); len(md.Metrics) != 2 {
+				errs <- fmt.Sprintf("model of %d metrics", len(md.Metrics))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
