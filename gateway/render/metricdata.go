@@ -12,9 +12,12 @@ import (
 
 // The metric data body (GET .../metrics/data) is most of what a large metric answer
 // costs: 10 names × 180 slices is about 14,000 values, each a member name and a number.
-// JSON and XML render *v2.MetricData here, writing the same bytes as
-// (*v2.MetricData).EncodeV2 through the generic encoders (TestMetricDataRenderMatches
-// compares the two on varied documents) without the encoders' per-call work: each value
+// JSON and XML render a MetricDataSource (translate.MetricDoc, or *v2.MetricData) here,
+// writing the same bytes as the document's EncodeV2 through the generic encoders
+// (TestMetricDataRenderMatches here and TestMetricDataRenderDirectMatchesGeneric in
+// translate compare the two on varied documents) without a model of every value
+// (MetricDoc computes a slice's values as they are written) and without the
+// encoders' per-call work: each value
 // name is quoted (JSON) or sanitised and indented (XML) once per answer instead of once
 // per value, the body's size is reserved up front, and a number equal to one already
 // written in the same slice (calls_per_minute and requests_per_minute are one formula,
