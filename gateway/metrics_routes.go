@@ -85,7 +85,7 @@ func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, er
 	if req.Raw, err = p.Bool("raw"); err != nil {
 		return nil, err
 	}
-	doc, err := g.tr.MetricData(ctx, rq.caller, scope, req)
+	doc, err := g.tr.MetricDocument(ctx, rq.caller, scope, req)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,9 @@ func (v *EntityRef) GetAccountId() *int { return v.AccountId }
 // metricTimesliceName TIMESERIES bucket of New Relic's published timeslice functions),
 // which MetricData binds its `results` to, so the rows decode in the response's one
 // pass instead of a raw copy per row decoded again. Facet is the metric name (a string;
-// anything else is kept as decoded). The field names are the NRQL aliases.
+// anything else is kept as decoded). The field names are the NRQL aliases. The rows
+// are also the metric's slices (translate.sliceRaw): sorted in place and sub-sliced per
+// name, never copied.
 type TimesliceRow struct {
 	Facet any     `json:"facet"`
 	Begin float64 `json:"beginTimeSeconds"`

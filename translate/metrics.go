@@ -1,11 +1,10 @@
 package translate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -199,14 +198,39 @@ func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWind
 	return n.Build()
 }
 
-type sliceRaw struct {
-	begin, end time.Time
-	raw
+// sliceRaw is one slice of a metric: its NRQL row. A metric's slices are its rows in
+// begin order, sub-slices of the decoded answer, which fetchMetricData sorts in place,
+// so the rows are not copied (BenchmarkGatewayMetricData10x180). rowRaw and rowTime
+// read one.
+type sliceRaw = ng.TimesliceRow
+
+// rowRaw is a row's raw sums.
+func rowRaw(v *sliceRaw) raw {
+	return raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
+		stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm}
 }
 
-// MetricData answers GET .../metrics/data in one NerdGraph round trip (cached for
-// MetricDataTTL per caller and query).
+// rowTime is a row's beginTimeSeconds or endTimeSeconds as a time (whole seconds).
+func rowTime(seconds float64) time.Time { return time.Unix(int64(seconds), 0).UTC() }
+
+// MetricData answers GET .../metrics/data as *v2.MetricData (MetricDocument's answer,
+// its model built when it is a MetricDoc).
 func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*v2.MetricData, error) {
+	doc, err := t.MetricDocument(ctx, c, s, r)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := doc.(*MetricDoc); ok {
+		return d.Model(), nil
+	}
+	return doc.(*v2.MetricData), nil
+}
+
+// MetricDocument answers GET .../metrics/data in one NerdGraph round trip (cached for
+// MetricDataTTL per caller and query). The answer is a *MetricDoc, rendered straight
+// from its series, or a *v2.MetricData where the fleet's shared cache holds the
+// document (its codec stores the model; cachefleet.go).
+func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (v2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
 		return nil, &v2.Error{Status: 422, Title: "names[] is required: give at least one metric name"}
@@ -218,6 +242,12 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 	if err != nil {
 		return nil, err
 	}
+	// The document is looked up before any NRQL is written: a hit (the cached route's
+	// whole work) costs one key (BenchmarkGatewayMetricDataCached).
+	docKey := metricDocKey(c, s, names, r, w)
+	if doc, ok := t.metrics.Get(docKey); ok {
+		return doc.(v2.Document), nil
+	}
 	var queries []string
 	for i := 0; i < len(names); i += MetricChunk {
 		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
@@ -227,13 +257,6 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		queries = append(queries, q)
 	}
 	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
-	// The document also depends on the values asked for and the window as the caller
-	// wrote it (echoed in from/to); the same answer is shared until the data expires.
-	docKey := key + "\x00" + strings.Join(r.Values, ",") + "\x00" + strconv.FormatBool(r.Raw) + "\x00" +
-		w.from.Format(time.RFC3339Nano) + "\x00" + w.to.Format(time.RFC3339Nano)
-	if doc, ok := t.metrics.Get(docKey); ok {
-		return doc.(*v2.MetricData), nil
-	}
 	series, ok := t.metrics.Get(key)
 	if !ok {
 		series, err = t.fetchMetricData(ctx, c, s, queries)
@@ -242,12 +265,70 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 		}
 		t.metrics.Set(key, series)
 	}
-	doc := buildMetricData(names, r, w, series.(map[string][]sliceRaw))
-	if t.metrics != nil {
-		doc.Share()
-		t.metrics.Set(docKey, doc)
+	// The same document is shared until the data expires (read only). A MetricDoc
+	// holds the cached series, not a copy, and the values resolved per name.
+	doc := newMetricDoc(names, r, w, series.(map[string][]sliceRaw))
+	if t.metrics == nil {
+		return doc, nil
 	}
+	doc.Share()
+	if t.metrics.shared != nil {
+		md := doc.Model()
+		t.metrics.Set(docKey, md)
+		return md, nil
+	}
+	t.metrics.Set(docKey, doc)
 	return doc, nil
+}
+
+// metricDocKey is the cache key of a metric data document: the caller (cacheKey), and
+// everything the document is made of — the scope, the names in order, the resolved
+// window (the NRQL's range and TIMESERIES period), summarize, the values asked for,
+// raw, and the window as the caller wrote it (echoed in from and to). The NRQL of the
+// series key is a function of the same scope, names and window. Strings are
+// length-prefixed, so no two requests share a key.
+func metricDocKey(c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) string {
+	n := 96 + len(s.Host)
+	for _, x := range names {
+		n += len(x) + 4
+	}
+	for _, x := range r.Values {
+		n += len(x) + 4
+	}
+	b := make([]byte, 0, n)
+	lp := func(x string) {
+		b = strconv.AppendInt(b, int64(len(x)), 10)
+		b = append(b, ':')
+		b = append(b, x...)
+	}
+	num := func(i int64) {
+		b = strconv.AppendInt(b, i, 10)
+		b = append(b, ',')
+	}
+	flag := func(v bool) {
+		b = strconv.AppendBool(b, v)
+		b = append(b, ',')
+	}
+	num(s.AppID)
+	flag(s.Mobile)
+	lp(s.Host)
+	num(s.InstanceID)
+	for _, t := range []time.Time{w.since, w.until, w.from, w.to} {
+		num(t.Unix())
+		num(int64(t.Nanosecond()))
+	}
+	num(int64(w.period))
+	flag(r.Summarize)
+	flag(r.Raw)
+	num(int64(len(names)))
+	for _, x := range names {
+		lp(x)
+	}
+	num(int64(len(r.Values)))
+	for _, x := range r.Values {
+		lp(x)
+	}
+	return c.cacheKey("metric-doc", string(b))
 }
 
 func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string) (map[string][]sliceRaw, error) {
@@ -271,7 +352,6 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	if acct == nil {
 		return nil, fmt.Errorf("metric data: no account in the answer")
 	}
-	out := map[string][]sliceRaw{}
 	var chunks [][]ng.TimesliceRow
 	if acct.Q0 != nil {
 		chunks = append(chunks, acct.Q0.Results)
@@ -286,95 +366,91 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 		chunks = append(chunks, acct.Q3.Results)
 	}
 	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
-	// pass. Each name's slices are sized first: appending 180 slices a name grew each
-	// slice eight times (BenchmarkGatewayMetricData10x180).
-	sizes := make(map[string]int, len(out)+MaxMetricChunks)
+	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
+	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
+	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
+	// without one first) only when a name's rows are not one run.
+	out := make(map[string][]sliceRaw, MetricChunk)
 	for _, rows := range chunks {
-		for i := range rows {
+		if !grouped(rows) {
+			slices.SortStableFunc(rows, compareRows)
+		}
+		for i := 0; i < len(rows); {
 			name, ok := rows[i].Facet.(string)
+			j := i + 1
+			for j < len(rows) && facetIs(&rows[j], name, ok) {
+				j++
+			}
 			if ok {
-				sizes[name]++
+				run := rows[i:j:j]
+				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
+					run = append(slices.Clip(prev), run...)
+				}
+				if !slices.IsSortedFunc(run, compareBegin) {
+					slices.SortStableFunc(run, compareBegin)
+				}
+				out[name] = run
 			}
+			i = j
 		}
-	}
-	for _, rows := range chunks {
-		for i := range rows {
-			v := &rows[i]
-			name, ok := v.Facet.(string)
-			if !ok {
-				continue // a null row (or a facet that is not a metric name) names no metric
-			}
-			sl := out[name]
-			if sl == nil {
-				sl = make([]sliceRaw, 0, sizes[name])
-			}
-			out[name] = append(sl, sliceRaw{
-				begin: time.Unix(int64(v.Begin), 0).UTC(), end: time.Unix(int64(v.End), 0).UTC(),
-				raw: raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
-					stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm},
-			})
-		}
-	}
-	for _, sl := range out {
-		sort.Slice(sl, func(i, j int) bool { return sl[i].begin.Before(sl[j].begin) })
 	}
 	return out, nil
 }
 
-func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
-	var buf [16]namedValue // a name's resolved values (REST's vocabularies are shorter)
-	md := &v2.MetricData{From: w.from, To: w.to, NotFound: []string{}, Found: []string{}, Metrics: []v2.MetricSeries{}, Summarize: r.Summarize}
-	for _, name := range names {
-		slices, ok := series[name]
-		if !ok || !anyData(slices) {
-			md.NotFound = append(md.NotFound, name)
-			continue
+// grouped reports whether every metric name's rows are one run.
+func grouped(rows []sliceRaw) bool {
+	var buf [MetricChunk]string // a chunk's names: no allocation
+	seen := buf[:0]
+	for i := 0; i < len(rows); {
+		name, ok := rows[i].Facet.(string)
+		j := i + 1
+		for j < len(rows) && facetIs(&rows[j], name, ok) {
+			j++
 		}
-		md.Found = append(md.Found, name)
-		var values []namedValue
-		if !r.Raw {
-			values = resolveValues(buf[:0], name, r.Values)
+		if ok {
+			if slices.Contains(seen, name) {
+				return false
+			}
+			seen = append(seen, name)
 		}
-		width := len(values)
-		if r.Raw {
-			width = len(rawValues)
-		}
-		// One backing array for every slice's values and one for the slices: two
-		// allocations a name, however many slices.
-		ms := v2.MetricSeries{Name: name, Timeslices: make([]v2.Timeslice, 0, len(slices))}
-		backing := make([]v2.MetricValue, 0, len(slices)*width)
-		for _, sl := range slices {
-			from, to := sl.begin, sl.end
-			if r.Summarize {
-				from, to = w.since, w.until.Add(-time.Second)
-			}
-			seconds := to.Sub(from).Seconds()
-			if r.Summarize {
-				seconds = w.until.Sub(w.since).Seconds()
-			}
-			start := len(backing)
-			if r.Raw {
-				for _, v := range rawValues {
-					x, _ := rawValue(v, sl.raw)
-					backing = append(backing, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
-				}
-			}
-			for i := range values {
-				v := &values[i]
-				if x, ok := v.compute(sl.raw, seconds); ok {
-					backing = append(backing, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
-				}
-			}
-			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
-		}
-		md.Metrics = append(md.Metrics, ms)
+		i = j
 	}
-	return md
+	return true
+}
+
+// compareRows orders rows by metric name, rows without one first (the order of
+// runs; within a run, compareBegin orders the rows).
+func compareRows(a, b sliceRaw) int {
+	an, aok := a.Facet.(string)
+	bn, bok := b.Facet.(string)
+	switch {
+	case aok != bok:
+		if aok {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(an, bn)
+}
+
+// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
+func compareBegin(a, b sliceRaw) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
+
+// facetIs reports whether row names the metric name (ok), or none (!ok) like the
+// row before it.
+func facetIs(row *sliceRaw, name string, ok bool) bool {
+	n, isName := row.Facet.(string)
+	return isName == ok && n == name
+}
+
+// buildMetricData is the model of a request's document (MetricDoc.Model).
+func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
+	return newMetricDoc(names, r, w, series).Model()
 }
 
 func anyData(sl []sliceRaw) bool {
-	for _, s := range sl {
-		if s.count != 0 || s.total != 0 || s.exclusive != 0 {
+	for i := range sl {
+		if s := &sl[i]; s.C != 0 || s.S != 0 || s.Ex != 0 {
 			return true
 		}
 	}

@@ -23,8 +23,8 @@ func BenchmarkMetricData10x180(b *testing.B) {
 		names = append(names, name)
 		for k := 0; k < 180; k++ {
 			begin := w.since.Add(time.Duration(k) * time.Minute)
-			series[name] = append(series[name], sliceRaw{begin: begin, end: begin.Add(time.Minute),
-				raw: raw{count: 100 + float64(k), total: 30, exclusive: 20, min: 0.01, max: 2, sumSquares: 40}})
+			series[name] = append(series[name], sliceRaw{Facet: name, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
+				C: 100 + float64(k), S: 30, Ex: 20, Mn: 0.01, Mx: 2, Sq: 40})
 		}
 	}
 	buf := make([]byte, 0, 1<<20)

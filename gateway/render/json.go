@@ -13,6 +13,9 @@ import (
 // JSON appends doc rendered as compact JSON to dst and returns the extended buffer.
 // A nil doc renders as {}.
 func JSON(dst []byte, doc v2.Document) []byte {
+	if md, ok := metricDataSource(doc); ok {
+		return metricDataJSON(dst, md) // the same bytes, written directly (metricdata.go)
+	}
 	e := jsonEncoders.Get().(*jsonEncoder)
 	e.reset(dst)
 	e.buf = append(e.buf, '{')

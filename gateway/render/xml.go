@@ -22,6 +22,9 @@ const (
 // XML appends doc rendered as indented XML to dst and returns the extended buffer.
 // A nil doc renders as <hash/>.
 func XML(dst []byte, doc v2.Document) []byte {
+	if md, ok := metricDataSource(doc); ok {
+		return metricDataXML(dst, md) // the same bytes, written directly (metricdata.go)
+	}
 	e := xmlEncoders.Get().(*xmlEncoder)
 	e.reset(dst)
 	e.buf = append(e.buf, xmlDeclaration...)

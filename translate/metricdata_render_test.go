@@ -1,0 +1,236 @@
+package translate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/gateway/render"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// genericDoc hides *v2.MetricData's concrete type, so render.JSON and render.XML take
+// the generic encoders ((*v2.MetricData).EncodeV2) instead of the direct metric data
+// writers (gateway/render/metricdata.go).
+type genericDoc struct{ v2.Document }
+
+// TestMetricDataRenderDirectMatchesGeneric builds metric data documents as the route
+// does (newMetricDoc) for a name of every value family, asking for every value name
+// the tables know, raw and summarized too, over random raw sums (zeros that make
+// ratios NaN and drop the value, large and small magnitudes, integral and
+// 17-digit values), and requires the direct writers' bytes to equal the generic
+// encoders' (EncodeV2 of the model) in JSON and XML, whether written from the series
+// (MetricDoc, without building the model) or from the model (*v2.MetricData).
+func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
+	names := []string{"HttpDispatcher", "Apdex", "Apdex/Controller/x", "Memory/Physical", "CPU/User Time", "GC/PS Scavenge",
+		"Errors/all", "EndUser", "EndUser/RB", "Browser/x", "WebFrontend/QueueTime", "Datastore/all", "missing<&>"}
+	values := append(ServedValues(), "percent", "no_such_value")
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-3 * time.Hour)
+	w, err := resolveWindow(MetricDataRequest{From: &from, To: &now}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(18, 11))
+	num := func() float64 {
+		switch r.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return float64(r.IntN(1000))
+		case 2:
+			return r.Float64() * math.Pow(10, float64(r.IntN(30)-15))
+		case 3:
+			return []float64{1e-7, 1.7976931348623157e307, 5e-324, 0.1, 1 << 53, 1e21}[r.IntN(6)]
+		}
+		return r.Float64() * 100
+	}
+	for i := range 300 {
+		series := map[string][]sliceRaw{}
+		for _, n := range names[:len(names)-1] {
+			for k := range 1 + r.IntN(4) {
+				begin := w.since.Add(time.Duration(k) * time.Minute)
+				series[n] = append(series[n], sliceRaw{Facet: n, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
+					C: num(), S: num(), Ex: num(), Mn: num(), Mx: num(), Sq: num(), Sd: num(), Exr: num(), Exm: num()})
+			}
+		}
+		req := MetricDataRequest{Names: names, Raw: i%5 == 1, Summarize: i%3 == 2}
+		switch i % 4 {
+		case 0:
+			req.Values = values
+		case 1:
+			req.Values = slices.Clone(values)
+			slices.Reverse(req.Values)
+		}
+		for _, f := range []struct {
+			name   string
+			render func([]byte, v2.Document) []byte
+		}{{"json", render.JSON}, {"xml", render.XML}} {
+			doc := newMetricDoc(names, req, w, series)
+			got := f.render(nil, doc)
+			if doc.model != nil {
+				t.Fatal("rendering a MetricDoc built its model")
+			}
+			if want := f.render(nil, genericDoc{doc}); !bytes.Equal(got, want) {
+				t.Fatalf("document %d (%s), from the series:\n got %q\nwant %q", i, f.name, got, want)
+			}
+			if model := f.render(nil, doc.Model()); !bytes.Equal(model, got) {
+				t.Fatalf("document %d (%s), from the model:\n got %q\nwant %q", i, f.name, model, got)
+			}
+		}
+	}
+}
+
+// TestMetricDataRenderEveryValueName: every value name served is served by one of the
+// names the comparison above renders (raw=true's names are rendered there too).
+func TestMetricDataRenderEveryValueName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range []string{"HttpDispatcher", "Apdex", "Memory/Physical", "CPU/User Time", "Errors/all", "EndUser",
+		"EndUser/RB", "WebFrontend/QueueTime"} {
+		for _, v := range resolveValues(nil, name, ServedValues()) {
+			seen[v.name] = true
+		}
+	}
+	for _, v := range ServedValues() {
+		if !seen[v] {
+			t.Errorf("value %s is served by no name of the render comparison", v)
+		}
+	}
+}
+
+// TestMetricDocKeyDistinguishes: the metric document's cache key changes with each
+// thing the document depends on, and only with those (the same request, rebuilt, has
+// the same key); length prefixes keep names that join alike apart.
+func TestMetricDocKeyDistinguishes(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-time.Hour)
+	base := func() (Caller, MetricScope, []string, MetricDataRequest) {
+		return Caller{KeyHash: "k1", AccountID: 1}, MetricScope{AppID: 7}, []string{"A", "B"},
+			MetricDataRequest{From: &from, To: &now, Values: []string{"call_count"}}
+	}
+	key := func(c Caller, s MetricScope, names []string, r MetricDataRequest) string {
+		w, err := resolveWindow(r, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metricDocKey(c, s, names, r, w)
+	}
+	want := key(base())
+	if again := key(base()); again != want {
+		t.Fatalf("the same request: %q then %q", want, again)
+	}
+	later := from.Add(time.Second)
+	for _, tt := range []struct {
+		name   string
+		change func(*Caller, *MetricScope, *[]string, *MetricDataRequest)
+	}{
+		{"key", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.KeyHash = "k2" }},
+		{"account", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.AccountID = 2 }},
+		{"application", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.AppID = 8 }},
+		{"mobile", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Mobile = true }},
+		{"host", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Host = "h" }},
+		{"instance", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.InstanceID = 3 }},
+		{"names order", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"B", "A"} }},
+		{"names joined alike", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A1:B"} }},
+		{"one name fewer", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A"} }},
+		{"values", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Values = nil }},
+		{"values joined alike", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) {
+			r.Values = []string{"call", "count"}
+		}},
+		{"raw", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Raw = true }},
+		{"summarize", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Summarize = true }},
+		{"period", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Period = 600 }},
+		{"from within the slice", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.From = &later }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, s, n, r := base()
+			tt.change(&c, &s, &n, &r)
+			if got := key(c, s, n, r); got == want {
+				t.Fatalf("same key %q", got)
+			}
+		})
+	}
+}
+
+// TestFetchMetricDataGroupsRows: the answer's rows become each name's slices in begin
+// order without a copy per row: names interleaved and out of order within a chunk
+// (sorted by name), a chunk grouped by name with a run in reverse time order, null
+// rows and a numeric facet (no metric), and a name answered in two chunks (merged).
+func TestFetchMetricDataGroupsRows(t *testing.T) {
+	row := func(facet any, begin int) map[string]any {
+		return map[string]any{"facet": facet, "beginTimeSeconds": begin, "endTimeSeconds": begin + 60, "c": float64(begin)}
+	}
+	f := &opFake{answer: func(string, map[string]any) (any, error) {
+		return map[string]any{"actor": map[string]any{
+			"entity": map[string]any{"guid": "g", "accountId": 1},
+			"account": map[string]any{
+				"q0": map[string]any{"results": []any{row("B", 180), row("A", 120), row(nil, 0), row("B", 60), row("A", 60), row(7, 0), row("B", 120)}},
+				"q1": map[string]any{"results": []any{row("C", 120), row("C", 60), row(nil, 0), row("A", 0)}},
+			}}}, nil
+	}}
+	tr := New(f, Options{})
+	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, []string{"q0", "q1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := map[string][]int{}
+	for name, rows := range got {
+		for _, r := range rows {
+			if r.Facet != name || r.C != r.Begin {
+				t.Fatalf("%s: row %+v", name, r)
+			}
+			summary[name] = append(summary[name], int(r.Begin))
+		}
+	}
+	want := map[string][]int{"A": {0, 60, 120}, "B": {60, 120, 180}, "C": {60, 120}}
+	if fmt.Sprint(summary) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", summary, want)
+	}
+}
+
+// TestMetricDocSharedConcurrently: a cached MetricDoc serves concurrent requests that
+// render it in both formats and ask for its model (run under -race); every rendering
+// is the first one's.
+func TestMetricDocSharedConcurrently(t *testing.T) {
+	tr, _ := mdTranslator()
+	c := Caller{KeyHash: "k", AccountID: 1}
+	req := MetricDataRequest{Names: []string{"A", "B", "None"}, Values: []string{"call_count", "average_response_time"}}
+	first, err := tr.MetricDocument(context.Background(), c, MetricScope{AppID: 7}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, wantXML := render.JSON(nil, first), render.XML(nil, first)
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			doc, err := tr.MetricDocument(context.Background(), c, MetricScope{AppID: 7}, req)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if doc != first {
+				errs <- "not the cached document"
+			}
+			if !bytes.Equal(render.JSON(nil, doc), wantJSON) || !bytes.Equal(render.XML(nil, doc), wantXML) {
+				errs <- "a different rendering"
+			}
+			if md := doc.(*MetricDoc).Model(); len(md.Metrics) != 2 {
+				errs <- fmt.Sprintf("model of %d metrics", len(md.Metrics))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}

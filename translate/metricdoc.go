@@ -1,0 +1,156 @@
+package translate
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// MetricDoc is a metric data answer kept as its series (the NRQL rows, by name) and
+// the values resolved for each name, rendered slice by slice: the renderers
+// (gateway/render/metricdata.go, through render.MetricDataSource) compute each
+// slice's values into one reused buffer as they write it, so no v2 model of every
+// value (32 bytes each; 0.6 MB for 10 names × 180 slices) is built for a request.
+// Model builds that model, once, with the same per-slice code (slice), for whatever
+// needs the document as *v2.MetricData (the generic encoders, the fleet's shared
+// cache, Translator.MetricData). A MetricDoc is read only once made; safe for
+// concurrent use.
+type MetricDoc struct {
+	from, to        time.Time // as requested (echoed)
+	since, until    time.Time // aligned (a summarized slice's range)
+	notFound, found []string
+	series          []docSeries // one per found name, in request order
+	summarize, raw  bool
+
+	v2.RenderMemo
+	once  sync.Once
+	model *v2.MetricData
+}
+
+// docSeries is one found name: its slices (sorted by begin) and the values resolved
+// for it (none with raw).
+type docSeries struct {
+	name   string
+	values []namedValue
+	slices []sliceRaw
+}
+
+var _ v2.Document = (*MetricDoc)(nil)
+
+// newMetricDoc resolves a request's names against its series: found and not found,
+// and each found name's values.
+func newMetricDoc(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *MetricDoc {
+	d := &MetricDoc{from: w.from, to: w.to, since: w.since, until: w.until, notFound: []string{}, found: []string{},
+		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
+	for _, name := range names {
+		slices, ok := series[name]
+		if !ok || !anyData(slices) {
+			d.notFound = append(d.notFound, name)
+			continue
+		}
+		d.found = append(d.found, name)
+		s := docSeries{name: name, slices: slices}
+		if !r.Raw {
+			s.values = resolveValues(nil, name, r.Values)
+		}
+		d.series = append(d.series, s)
+	}
+	return d
+}
+
+// width is the number of values a slice of series s can have.
+func (d *MetricDoc) width(s *docSeries) int {
+	if d.raw {
+		return len(rawValues)
+	}
+	return len(s.values)
+}
+
+// slice appends slice j of series s's values to dst and returns the slice's range:
+// the raw values with raw=true, then each resolved value that is a finite number
+// (REST left out what it could not compute).
+func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+	row := &s.slices[j]
+	sums := rowRaw(row)
+	from, to = rowTime(row.Begin), rowTime(row.End)
+	seconds := to.Sub(from).Seconds()
+	if d.summarize {
+		from, to = d.since, d.until.Add(-time.Second)
+		seconds = d.until.Sub(d.since).Seconds()
+	}
+	if d.raw {
+		for _, v := range rawValues {
+			x, _ := rawValue(v, sums)
+			dst = append(dst, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
+		}
+	}
+	for i := range s.values {
+		v := &s.values[i]
+		if x, ok := v.compute(sums, seconds); ok {
+			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
+		}
+	}
+	return from, to, dst
+}
+
+// Model is the document as *v2.MetricData, built on first use.
+func (d *MetricDoc) Model() *v2.MetricData {
+	d.once.Do(func() { d.model = d.buildModel() })
+	return d.model
+}
+
+func (d *MetricDoc) buildModel() *v2.MetricData {
+	md := &v2.MetricData{From: d.from, To: d.to, NotFound: d.notFound, Found: d.found,
+		Metrics: make([]v2.MetricSeries, 0, len(d.series)), Summarize: d.summarize}
+	if d.Shared() {
+		md.Share() // served from the cache like the document
+	}
+	for i := range d.series {
+		s := &d.series[i]
+		// One backing array for every slice's values and one for the slices: two
+		// allocations a name, however many slices.
+		ms := v2.MetricSeries{Name: s.name, Timeslices: make([]v2.Timeslice, 0, len(s.slices))}
+		backing := make([]v2.MetricValue, 0, len(s.slices)*d.width(s))
+		for j := range s.slices {
+			start := len(backing)
+			var from, to time.Time
+			from, to, backing = d.slice(s, j, backing)
+			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
+		}
+		md.Metrics = append(md.Metrics, ms)
+	}
+	return md
+}
+
+// Root is the XML root element.
+func (*MetricDoc) Root() string { return "metric_data_response" }
+
+// EncodeV2 encodes the model (the generic encoders' path; the renderers of
+// gateway/render write a MetricDoc without it).
+func (d *MetricDoc) EncodeV2(e v2.Encoder) { d.Model().EncodeV2(e) }
+
+// MetricDataHead returns the envelope: the window as requested and the names not
+// found and found (render.MetricDataSource).
+func (d *MetricDoc) MetricDataHead() (from, to time.Time, notFound, found []string) {
+	return d.from, d.to, d.notFound, d.found
+}
+
+// MetricDataLen is the number of metrics (found names).
+func (d *MetricDoc) MetricDataLen() int { return len(d.series) }
+
+// MetricDataSeries returns metric i's name and number of slices.
+func (d *MetricDoc) MetricDataSeries(i int) (name string, slices int) {
+	return d.series[i].name, len(d.series[i].slices)
+}
+
+// MetricDataSlice appends metric i's slice j's values to vals and returns the slice's
+// range and the values.
+func (d *MetricDoc) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+	return d.slice(&d.series[i], j, vals)
+}
+
+// MetricDataValues is the number of values of metric i's slices at most (an output
+// size estimate).
+func (d *MetricDoc) MetricDataValues(i int) int { return d.width(&d.series[i]) }
