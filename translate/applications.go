@@ -567,71 +567,125 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	return a
 }
 
-// inventoryRow is one row of inventoryNRQL.
-type inventoryRow struct {
-	Facet    []rawFacet `json:"facet"`
-	LastSeen float64    `json:"lastSeen"`
-}
-
 // parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
 // realAgentId) facet with lastSeen in epoch milliseconds. It also returns how many
-// rows there were (5000: the facets may have been cut, translate/caps.go).
+// rows there were (5000: the facets may have been cut, translate/caps.go). The rows
+// are read in one pass over the answer (graphql.EachFacetRow, which refuses what the
+// JSON decoder refuses) straight into the fold, without a slice of rows or a copy of
+// each facet: BenchmarkInventoryParse.
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
-	var rows []inventoryRow
-	if err := ng.UnmarshalJSON(results, &rows); err != nil {
+	var f inventoryFold
+	f.init(len(results))
+	rows, err := ng.EachFacetRow(results, f.add)
+	if err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
 		return map[int64]*appInventory{}, 0
 	}
-	return inventoryOf(ctx, t, rows), len(rows)
+	return f.finish(ctx, t), rows
 }
 
 // parseInventoryRows is parseInventory over NrqlQuery's results (a value per row).
 func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawMessage) (map[int64]*appInventory, int) {
-	rows := make([]inventoryRow, 0, len(results))
+	var f inventoryFold
+	f.init(0)
+	var facet [][]byte
 	for _, r := range results {
 		var row inventoryRow
 		if r == nil || ng.UnmarshalJSON(*r, &row) != nil {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
 			continue
 		}
-		rows = append(rows, row)
+		facet = facet[:0]
+		for _, v := range row.Facet {
+			facet = append(facet, v)
+		}
+		f.add(facet, row.LastSeen)
 	}
-	return inventoryOf(ctx, t, rows), len(results)
+	return f.finish(ctx, t), len(results)
 }
 
-func inventoryOf(ctx context.Context, t *Translator, rows []inventoryRow) map[int64]*appInventory {
-	inv := map[int64]*appInventory{}
-	for _, row := range rows {
-		if len(row.Facet) != 3 {
-			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", len(row.Facet)))
-			continue
-		}
-		app, okApp := row.Facet[0].int()
-		host := row.Facet[1].str()
-		agent, okAgent := row.Facet[2].int()
-		if !okApp {
-			continue
-		}
-		a := inv[app]
-		if a == nil {
-			a = &appInventory{}
-			inv[app] = a
-		}
-		if host != "" && !slices.Contains(a.hosts, host) {
-			a.hosts = append(a.hosts, host)
-		}
-		if okAgent && !slices.Contains(a.instances, agent) {
-			a.instances = append(a.instances, agent)
-		}
-		if ts := time.UnixMilli(int64(row.LastSeen)); ts.After(a.lastSeen) {
-			a.lastSeen = ts
-		}
+// inventoryFold folds inventory rows into each application's hosts, instances and
+// last report.
+type inventoryFold struct {
+	inv map[int64]*appInventory
+	// hosts interns host names: a host appears in a row per agent and application.
+	hosts map[string]string
+	// slab holds the appInventory values handed out (one allocation per 64
+	// applications instead of one each).
+	slab []appInventory
+	// bad are the facet counts of the rows without 3 facets, warned in order by finish.
+	bad []int
+}
+
+// init sizes the fold for an answer of size bytes (0: unknown); an inventory row is
+// about 150 bytes and an application has a few rows.
+func (f *inventoryFold) init(size int) {
+	f.inv = make(map[int64]*appInventory, size/600)
+	f.hosts = make(map[string]string, size/1200)
+}
+
+func (f *inventoryFold) add(facet [][]byte, lastSeen float64) {
+	if len(facet) != 3 {
+		f.bad = append(f.bad, len(facet))
+		return
 	}
-	for _, a := range inv {
+	app, okApp := rawFacet(facet[0]).int()
+	if !okApp {
+		return
+	}
+	host := f.host(rawFacet(facet[1]))
+	agent, okAgent := rawFacet(facet[2]).int()
+	a := f.inv[app]
+	if a == nil {
+		if len(f.slab) == 0 {
+			f.slab = make([]appInventory, 64)
+		}
+		a = &f.slab[0]
+		f.slab = f.slab[1:]
+		f.inv[app] = a
+	}
+	if host != "" && !slices.Contains(a.hosts, host) {
+		a.hosts = append(a.hosts, host)
+	}
+	if okAgent && !slices.Contains(a.instances, agent) {
+		a.instances = append(a.instances, agent)
+	}
+	if ts := time.UnixMilli(int64(lastSeen)); ts.After(a.lastSeen) {
+		a.lastSeen = ts
+	}
+}
+
+// host is the facet's string (rawFacet.str), interned.
+func (f *inventoryFold) host(v rawFacet) string {
+	if len(v) >= 2 && v[0] == '"' {
+		inner := v[1 : len(v)-1]
+		if h, ok := f.hosts[string(inner)]; ok {
+			return h
+		}
+		h := v.str()
+		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+			f.hosts[h] = h
+		}
+		return h
+	}
+	return v.str()
+}
+
+func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*appInventory {
+	for _, n := range f.bad {
+		t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", n))
+	}
+	for _, a := range f.inv {
 		slices.Sort(a.instances)
 		slices.Sort(a.hosts)
 	}
-	return inv
+	return f.inv
+}
+
+// inventoryRow is one row of inventoryNRQL as NrqlQuery's results hold it.
+type inventoryRow struct {
+	Facet    []rawFacet `json:"facet"`
+	LastSeen float64    `json:"lastSeen"`
 }
 
 // rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a
