@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -40,14 +39,11 @@ func (s *scanner) syntax() error {
 }
 
 func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
+	i := s.i
+	for i < len(s.b) && (s.b[i] == ' ' || s.b[i] == '\n' || s.b[i] == '\t' || s.b[i] == '\r') {
+		i++
 	}
+	s.i = i
 }
 
 // peek returns the next byte after white space (0 at the end).
@@ -135,66 +131,83 @@ func (s *scanner) digits() bool {
 // str reads a string at the scanner's position (its opening quote) and returns its
 // contents as written (escapes not decoded) and whether it has an escape.
 func (s *scanner) str() (raw []byte, escaped bool, err error) {
-	if s.i >= len(s.b) || s.b[s.i] != '"' {
+	b, i := s.b, s.i // locals: the loop below is the scanner's hottest
+	if i >= len(b) || b[i] != '"' {
 		return nil, false, s.syntax()
 	}
-	s.i++
-	start := s.i
-	for s.i < len(s.b) {
-		// Eight bytes at a time while none of them is a quote, a backslash or a
-		// control character (the bit tricks of "Bit Twiddling Hacks", Sean Eron
-		// Anderson, graphics.stanford.edu/~seander/bithacks.html#HasLessInWord).
-		for s.i+8 <= len(s.b) && !special8(binary.LittleEndian.Uint64(s.b[s.i:])) {
-			s.i += 8
+	i++
+	start := i
+	for i < len(b) {
+		// A table lookup per byte: the strings here are short (keys, ids, host
+		// names), where eight bytes at a time cost more than they save.
+		for i < len(b) && strPlain[b[i]] == 1 {
+			i++
 		}
-		if s.i >= len(s.b) {
+		if i >= len(b) {
 			break
 		}
-		c := s.b[s.i]
+		c := b[i]
 		switch {
 		case c == '"':
-			raw = s.b[start:s.i]
-			s.i++
-			return raw, escaped, nil
+			s.i = i + 1
+			return b[start:i], escaped, nil
 		case c == '\\':
 			escaped = true
-			s.i++
-			if s.i >= len(s.b) {
+			i++
+			if i >= len(b) {
+				s.i = i
 				return nil, false, errEnd
 			}
-			switch s.b[s.i] {
+			switch b[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.i++
+				i++
 			case 'u':
-				s.i++
+				i++
 				for k := 0; k < 4; k++ {
-					if s.i >= len(s.b) {
+					if i >= len(b) {
+						s.i = i
 						return nil, false, errEnd
 					}
-					if !isHex(s.b[s.i]) {
+					if !isHex(b[i]) {
+						s.i = i
 						return nil, false, s.syntax()
 					}
-					s.i++
+					i++
 				}
 			default:
+				s.i = i
 				return nil, false, s.syntax()
 			}
 		case c < 0x20:
+			s.i = i
 			return nil, false, s.syntax()
 		default:
-			s.i++
+			i++
 		}
 	}
+	s.i = i
 	return nil, false, errEnd
 }
 
-// special8 reports whether any byte of w is '"', '\\' or below 0x20.
-func special8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	quote := w ^ (ones * '"')
-	slash := w ^ (ones * '\\')
-	return ((quote-ones)&^quote|(slash-ones)&^slash|(w-ones*0x20)&^w)&highs != 0
-}
+// strPlain is 1 at the bytes a string holds as written: not '"', '\\' or a control
+// character.
+const strPlain = "" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

@@ -162,3 +162,16 @@ func stdFoldEqual(key, name string) bool {
 	_ = stdjson.Unmarshal(b, v.Interface())
 	return v.Elem().Field(0).Int() == 1
 }
+
+// TestStrPlainTable checks the table against the bytes it stands for.
+func TestStrPlainTable(t *testing.T) {
+	if len(strPlain) != 256 {
+		t.Fatalf("len(strPlain) = %d", len(strPlain))
+	}
+	for c := range 256 {
+		want := c >= 0x20 && c != '"' && c != '\\'
+		if got := strPlain[c] == 1; got != want {
+			t.Errorf("strPlain[%#x] = %v, want %v", c, got, want)
+		}
+	}
+}
