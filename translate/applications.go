@@ -470,6 +470,7 @@ func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
 
 func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 	apps := make([]v2.Application, 0, len(p.apps))
+	arena := newAppArena(len(p.apps))
 	for _, f := range p.apps {
 		id := appIDOf(f)
 		b, hasBrowser := p.browsers[id]
@@ -477,9 +478,74 @@ func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 		if hasBrowser {
 			bp = &b
 		}
-		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks))
+		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks, arena))
 	}
 	return apps
+}
+
+// appArena hands out the parts of a page's application objects (last report time,
+// summary, links and host ids) from one allocation per kind for the page instead of
+// one per application each: the page and its parts live and die together (the list
+// cache keeps the page whole). BenchmarkGatewayApplicationsList.
+type appArena struct {
+	times     []time.Time
+	summaries []v2.ApplicationSummary
+	links     []v2.ApplicationLinks
+	ids       []int64
+}
+
+func newAppArena(n int) *appArena {
+	return &appArena{
+		times:     make([]time.Time, 0, n),
+		summaries: make([]v2.ApplicationSummary, 0, n),
+		links:     make([]v2.ApplicationLinks, 0, n),
+	}
+}
+
+// time returns a pointer to a copy of t (from the arena while it has room; a nil
+// arena allocates, as for an application show).
+func (a *appArena) time(t time.Time) *time.Time {
+	if a == nil || len(a.times) == cap(a.times) {
+		p := new(time.Time) // not &t: that would move t to the heap on every call
+		*p = t
+		return p
+	}
+	a.times = append(a.times, t)
+	return &a.times[len(a.times)-1]
+}
+
+func (a *appArena) summary(s v2.ApplicationSummary) *v2.ApplicationSummary {
+	if a == nil || len(a.summaries) == cap(a.summaries) {
+		p := new(v2.ApplicationSummary) // not &s: that would move s to the heap on every call
+		*p = s
+		return p
+	}
+	a.summaries = append(a.summaries, s)
+	return &a.summaries[len(a.summaries)-1]
+}
+
+func (a *appArena) link(l v2.ApplicationLinks) *v2.ApplicationLinks {
+	if a == nil || len(a.links) == cap(a.links) {
+		p := new(v2.ApplicationLinks) // not &l: that would move l to the heap on every call
+		*p = l
+		return p
+	}
+	a.links = append(a.links, l)
+	return &a.links[len(a.links)-1]
+}
+
+// hostIDs returns an empty slice with room for n ids, capped at n so that an append
+// past it reallocates instead of writing into the next application's ids.
+func (a *appArena) hostIDs(n int) []int64 {
+	if a == nil || n == 0 {
+		return []int64{}
+	}
+	if cap(a.ids)-len(a.ids) < n {
+		a.ids = make([]int64, 0, max(256, n))
+	}
+	start := len(a.ids)
+	a.ids = a.ids[:start+n]
+	return a.ids[start : start : start+n]
 }
 
 func appIDOf(f appFields) int64 { return appIDFrom(int64(f.GetApplicationId()), f.GetGuid()) }
@@ -501,7 +567,7 @@ func appIDFrom(id int64, guid string) int64 {
 }
 
 // buildApplication maps one application entity to REST v2's object (MAPPING.md §1.12).
-func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool) v2.Application {
+func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool, arena *appArena) v2.Application {
 	id := appIDOf(f)
 	a := v2.Application{
 		ID:       id,
@@ -523,8 +589,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	}
 	if a.Reporting {
 		if inv != nil && !inv.lastSeen.IsZero() {
-			ts := inv.lastSeen.UTC().Truncate(time.Second)
-			a.LastReportedAt = &ts
+			a.LastReportedAt = arena.time(inv.lastSeen.UTC().Truncate(time.Second))
 		}
 		if s := f.GetApmSummary(); s != nil {
 			rt, tp := s.WebResponseTimeAverage, s.WebThroughput
@@ -535,7 +600,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			// percentage of responses to all transactions with an error" (schema description,
 			// newrelic-client-go pkg/entities/types.go); tests/contracts
 			// TestErrorRateIsAPercentEverywhere pins it.
-			a.Summary = &v2.ApplicationSummary{
+			a.Summary = arena.summary(v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
 				ErrorRate:     s.ErrorRate,
@@ -543,7 +608,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 				ApdexScore:    s.ApdexScore,
 				HostCount:     int64(s.HostCount),
 				InstanceCount: int64(s.InstanceCount),
-			}
+			})
 		}
 		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
 			a.EndUser = &v2.EndUserSummary{
@@ -554,15 +619,16 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 		}
 	}
 	if !excludeLinks {
-		links := &v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
+		links := v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
 		if inv != nil {
 			links.ApplicationInstances = inv.instances
+			links.ApplicationHosts = arena.hostIDs(len(inv.hosts))
 			for _, h := range inv.hosts {
 				links.ApplicationHosts = append(links.ApplicationHosts, HostID(accountID, id, h))
 			}
 			slices.Sort(links.ApplicationHosts)
 		}
-		a.Links = links
+		a.Links = arena.link(links)
 	}
 	return a
 }
@@ -843,7 +909,7 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 		}
 	}
 	noteCaps(ctx, lost)
-	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
+	a := buildApplication(ent, c.AccountID, browser, invMap[id], false, nil)
 	return &a, browser, capped || len(lost) > 0, nil
 }
 
