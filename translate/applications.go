@@ -72,6 +72,10 @@ type appInventory struct {
 	hosts     []string
 	instances []int64
 	lastSeen  time.Time
+	// hostRoom and instanceRoom hold the first hosts and instances (most applications
+	// have one or two), so that they come with the inventory's own allocation.
+	hostRoom     [2]string
+	instanceRoom [2]int64
 }
 
 // ListApplications answers GET /v2/applications.
@@ -708,6 +712,7 @@ func (f *inventoryFold) add(facet [][]byte, lastSeen float64) {
 		}
 		a = &f.slab[0]
 		f.slab = f.slab[1:]
+		a.hosts, a.instances = a.hostRoom[:0], a.instanceRoom[:0]
 		f.inv[app] = a
 	}
 	if host != "" && !slices.Contains(a.hosts, host) {
