@@ -9,9 +9,9 @@ import (
 )
 
 // scanner reads JSON text (RFC 8259) in one pass without reflection, for the few
-// selections decoded by hand (EachInventoryRow, outlines_decode.go). It accepts and
+// selections decoded by hand (EachFacetRow). It accepts and
 // refuses exactly what encoding/json and goccy/go-json accept and refuse for these
-// shapes (TestScannerAgrees, FuzzInventoryRows, FuzzApmOutlines): strict number and
+// shapes (TestFacetRowsAgree, FuzzFacetRows): strict number and
 // literal grammar, no raw control characters in strings, valid escapes, invalid UTF-8
 // kept (replaced by U+FFFD where a string is decoded), nesting at most maxDepth.
 type scanner struct {
@@ -39,6 +39,9 @@ func (s *scanner) syntax() error {
 }
 
 func (s *scanner) ws() {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return // the common case: compact JSON
+	}
 	i := s.i
 	for i < len(s.b) && (s.b[i] == ' ' || s.b[i] == '\n' || s.b[i] == '\t' || s.b[i] == '\r') {
 		i++
