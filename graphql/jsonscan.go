@@ -216,25 +216,6 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// stringValue reads a string and returns it decoded as encoding/json decodes it
-// (escapes, surrogate pairs, invalid UTF-8 and lone surrogates as U+FFFD); intern
-// returns a shared string for the common values of a field (nil: always a new one).
-func (s *scanner) stringValue(intern func([]byte) (string, bool)) (string, error) {
-	raw, escaped, err := s.str()
-	if err != nil {
-		return "", err
-	}
-	if !escaped && utf8.Valid(raw) {
-		if intern != nil {
-			if v, ok := intern(raw); ok {
-				return v, nil
-			}
-		}
-		return string(raw), nil
-	}
-	return unquote(raw), nil
-}
-
 // unquote decodes the contents of a valid JSON string (encoding/json decode.go
 // unquoteBytes: the same replacements of invalid input).
 func unquote(raw []byte) string {
