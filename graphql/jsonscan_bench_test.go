@@ -2,7 +2,6 @@ package graphql
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 
 	gojson "github.com/goccy/go-json"
@@ -33,7 +32,6 @@ func BenchmarkFacetRows(b *testing.B) {
 	b.Run("scanner", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
 		for b.Loop() {
 			n := 0
 			if _, err := EachFacetRow(data, func(facet [][]byte, _ float64) { n += len(facet) }); err != nil {
@@ -44,7 +42,6 @@ func BenchmarkFacetRows(b *testing.B) {
 	b.Run("goccy", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
 		for b.Loop() {
 			var rows []facetRow
 			if err := gojson.Unmarshal(data, &rows); err != nil {
@@ -52,19 +49,4 @@ func BenchmarkFacetRows(b *testing.B) {
 			}
 		}
 	})
-}
-
-// reportCPU reports the process's CPU time per op when the returned func runs (on a
-// shared machine ns/op is wall time, stretched by whatever else runs).
-func reportCPU(b *testing.B) func() {
-	start := cpuNow()
-	return func() { b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op") }
-}
-
-func cpuNow() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
