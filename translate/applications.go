@@ -72,6 +72,10 @@ type appInventory struct {
 	hosts     []string
 	instances []int64
 	lastSeen  time.Time
+	// hostRoom and instanceRoom hold the first hosts and instances (most applications
+	// have one or two), so that they come with the inventory's own allocation.
+	hostRoom     [2]string
+	instanceRoom [2]int64
 }
 
 // ListApplications answers GET /v2/applications.
@@ -439,6 +443,7 @@ func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (i
 
 // addApps adds the APM applications of a search page (any other entity type skipped).
 func (p *appPage) addApps(entities []ng.ApmOutline) {
+	p.apps = slices.Grow(p.apps, len(entities))
 	for i := range entities {
 		if e := &entities[i]; e.IsApmApplication() {
 			p.apps = append(p.apps, e)
@@ -470,6 +475,7 @@ func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
 
 func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 	apps := make([]v2.Application, 0, len(p.apps))
+	arena := newAppArena(len(p.apps))
 	for _, f := range p.apps {
 		id := appIDOf(f)
 		b, hasBrowser := p.browsers[id]
@@ -477,9 +483,74 @@ func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
 		if hasBrowser {
 			bp = &b
 		}
-		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks))
+		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks, arena))
 	}
 	return apps
+}
+
+// appArena hands out the parts of a page's application objects (last report time,
+// summary, links and host ids) from one allocation per kind for the page instead of
+// one per application each: the page and its parts live and die together (the list
+// cache keeps the page whole). BenchmarkGatewayApplicationsList.
+type appArena struct {
+	times     []time.Time
+	summaries []v2.ApplicationSummary
+	links     []v2.ApplicationLinks
+	ids       []int64
+}
+
+func newAppArena(n int) *appArena {
+	return &appArena{
+		times:     make([]time.Time, 0, n),
+		summaries: make([]v2.ApplicationSummary, 0, n),
+		links:     make([]v2.ApplicationLinks, 0, n),
+	}
+}
+
+// time returns a pointer to a copy of t (from the arena while it has room; a nil
+// arena allocates, as for an application show).
+func (a *appArena) time(t time.Time) *time.Time {
+	if a == nil || len(a.times) == cap(a.times) {
+		p := new(time.Time) // not &t: that would move t to the heap on every call
+		*p = t
+		return p
+	}
+	a.times = append(a.times, t)
+	return &a.times[len(a.times)-1]
+}
+
+func (a *appArena) summary(s v2.ApplicationSummary) *v2.ApplicationSummary {
+	if a == nil || len(a.summaries) == cap(a.summaries) {
+		p := new(v2.ApplicationSummary) // not &s: that would move s to the heap on every call
+		*p = s
+		return p
+	}
+	a.summaries = append(a.summaries, s)
+	return &a.summaries[len(a.summaries)-1]
+}
+
+func (a *appArena) link(l v2.ApplicationLinks) *v2.ApplicationLinks {
+	if a == nil || len(a.links) == cap(a.links) {
+		p := new(v2.ApplicationLinks) // not &l: that would move l to the heap on every call
+		*p = l
+		return p
+	}
+	a.links = append(a.links, l)
+	return &a.links[len(a.links)-1]
+}
+
+// hostIDs returns an empty slice with room for n ids, capped at n so that an append
+// past it reallocates instead of writing into the next application's ids.
+func (a *appArena) hostIDs(n int) []int64 {
+	if a == nil || n == 0 {
+		return []int64{}
+	}
+	if cap(a.ids)-len(a.ids) < n {
+		a.ids = make([]int64, 0, max(256, n))
+	}
+	start := len(a.ids)
+	a.ids = a.ids[:start+n]
+	return a.ids[start : start : start+n]
 }
 
 func appIDOf(f appFields) int64 { return appIDFrom(int64(f.GetApplicationId()), f.GetGuid()) }
@@ -501,7 +572,7 @@ func appIDFrom(id int64, guid string) int64 {
 }
 
 // buildApplication maps one application entity to REST v2's object (MAPPING.md §1.12).
-func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool) v2.Application {
+func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool, arena *appArena) v2.Application {
 	id := appIDOf(f)
 	a := v2.Application{
 		ID:       id,
@@ -523,8 +594,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	}
 	if a.Reporting {
 		if inv != nil && !inv.lastSeen.IsZero() {
-			ts := inv.lastSeen.UTC().Truncate(time.Second)
-			a.LastReportedAt = &ts
+			a.LastReportedAt = arena.time(inv.lastSeen.UTC().Truncate(time.Second))
 		}
 		if s := f.GetApmSummary(); s != nil {
 			rt, tp := s.WebResponseTimeAverage, s.WebThroughput
@@ -535,7 +605,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			// percentage of responses to all transactions with an error" (schema description,
 			// newrelic-client-go pkg/entities/types.go); tests/contracts
 			// TestErrorRateIsAPercentEverywhere pins it.
-			a.Summary = &v2.ApplicationSummary{
+			a.Summary = arena.summary(v2.ApplicationSummary{
 				ResponseTime:  round(rt*1000, 3),
 				Throughput:    tp,
 				ErrorRate:     s.ErrorRate,
@@ -543,7 +613,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 				ApdexScore:    s.ApdexScore,
 				HostCount:     int64(s.HostCount),
 				InstanceCount: int64(s.InstanceCount),
-			}
+			})
 		}
 		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
 			a.EndUser = &v2.EndUserSummary{
@@ -554,84 +624,141 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 		}
 	}
 	if !excludeLinks {
-		links := &v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
+		links := v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
 		if inv != nil {
 			links.ApplicationInstances = inv.instances
+			links.ApplicationHosts = arena.hostIDs(len(inv.hosts))
 			for _, h := range inv.hosts {
 				links.ApplicationHosts = append(links.ApplicationHosts, HostID(accountID, id, h))
 			}
 			slices.Sort(links.ApplicationHosts)
 		}
-		a.Links = links
+		a.Links = arena.link(links)
 	}
 	return a
 }
 
-// inventoryRow is one row of inventoryNRQL.
-type inventoryRow struct {
-	Facet    []rawFacet `json:"facet"`
-	LastSeen float64    `json:"lastSeen"`
-}
-
 // parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
 // realAgentId) facet with lastSeen in epoch milliseconds. It also returns how many
-// rows there were (5000: the facets may have been cut, translate/caps.go).
+// rows there were (5000: the facets may have been cut, translate/caps.go). The rows
+// are read in one pass over the answer (graphql.EachFacetRow, which refuses what the
+// JSON decoder refuses) straight into the fold, without a slice of rows or a copy of
+// each facet: BenchmarkInventoryParse.
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
-	var rows []inventoryRow
-	if err := ng.UnmarshalJSON(results, &rows); err != nil {
+	var f inventoryFold
+	f.init(len(results))
+	rows, err := ng.EachFacetRow(results, f.add)
+	if err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
 		return map[int64]*appInventory{}, 0
 	}
-	return inventoryOf(ctx, t, rows), len(rows)
+	return f.finish(ctx, t), rows
 }
 
 // parseInventoryRows is parseInventory over NrqlQuery's results (a value per row).
 func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawMessage) (map[int64]*appInventory, int) {
-	rows := make([]inventoryRow, 0, len(results))
+	var f inventoryFold
+	f.init(0)
+	var facet [][]byte
 	for _, r := range results {
 		var row inventoryRow
 		if r == nil || ng.UnmarshalJSON(*r, &row) != nil {
 			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
 			continue
 		}
-		rows = append(rows, row)
+		facet = facet[:0]
+		for _, v := range row.Facet {
+			facet = append(facet, v)
+		}
+		f.add(facet, row.LastSeen)
 	}
-	return inventoryOf(ctx, t, rows), len(results)
+	return f.finish(ctx, t), len(results)
 }
 
-func inventoryOf(ctx context.Context, t *Translator, rows []inventoryRow) map[int64]*appInventory {
-	inv := map[int64]*appInventory{}
-	for _, row := range rows {
-		if len(row.Facet) != 3 {
-			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", len(row.Facet)))
-			continue
-		}
-		app, okApp := row.Facet[0].int()
-		host := row.Facet[1].str()
-		agent, okAgent := row.Facet[2].int()
-		if !okApp {
-			continue
-		}
-		a := inv[app]
-		if a == nil {
-			a = &appInventory{}
-			inv[app] = a
-		}
-		if host != "" && !slices.Contains(a.hosts, host) {
-			a.hosts = append(a.hosts, host)
-		}
-		if okAgent && !slices.Contains(a.instances, agent) {
-			a.instances = append(a.instances, agent)
-		}
-		if ts := time.UnixMilli(int64(row.LastSeen)); ts.After(a.lastSeen) {
-			a.lastSeen = ts
-		}
+// inventoryFold folds inventory rows into each application's hosts, instances and
+// last report.
+type inventoryFold struct {
+	inv map[int64]*appInventory
+	// hosts interns host names: a host appears in a row per agent and application.
+	hosts map[string]string
+	// slab holds the appInventory values handed out (one allocation per 64
+	// applications instead of one each).
+	slab []appInventory
+	// bad are the facet counts of the rows without 3 facets, warned in order by finish.
+	bad []int
+}
+
+// init sizes the fold for an answer of size bytes (0: unknown): an inventory row is
+// about 170 bytes and an application has one to three rows (the demo account: 72 KB,
+// 427 rows, 264 applications).
+func (f *inventoryFold) init(size int) {
+	f.inv = make(map[int64]*appInventory, size/256)
+	f.hosts = make(map[string]string, size/1200)
+}
+
+func (f *inventoryFold) add(facet [][]byte, lastSeen float64) {
+	if len(facet) != 3 {
+		f.bad = append(f.bad, len(facet))
+		return
 	}
-	for _, a := range inv {
+	app, okApp := rawFacet(facet[0]).int()
+	if !okApp {
+		return
+	}
+	host := f.host(rawFacet(facet[1]))
+	agent, okAgent := rawFacet(facet[2]).int()
+	a := f.inv[app]
+	if a == nil {
+		if len(f.slab) == 0 {
+			f.slab = make([]appInventory, 64)
+		}
+		a = &f.slab[0]
+		f.slab = f.slab[1:]
+		a.hosts, a.instances = a.hostRoom[:0], a.instanceRoom[:0]
+		f.inv[app] = a
+	}
+	if host != "" && !slices.Contains(a.hosts, host) {
+		a.hosts = append(a.hosts, host)
+	}
+	if okAgent && !slices.Contains(a.instances, agent) {
+		a.instances = append(a.instances, agent)
+	}
+	if ts := time.UnixMilli(int64(lastSeen)); ts.After(a.lastSeen) {
+		a.lastSeen = ts
+	}
+}
+
+// host is the facet's string (rawFacet.str), interned.
+func (f *inventoryFold) host(v rawFacet) string {
+	if len(v) >= 2 && v[0] == '"' {
+		inner := v[1 : len(v)-1]
+		if h, ok := f.hosts[string(inner)]; ok {
+			return h
+		}
+		h := v.str()
+		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+			f.hosts[h] = h
+		}
+		return h
+	}
+	return v.str()
+}
+
+func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*appInventory {
+	for _, n := range f.bad {
+		t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", n))
+	}
+	for _, a := range f.inv {
 		slices.Sort(a.instances)
 		slices.Sort(a.hosts)
 	}
-	return inv
+	return f.inv
+}
+
+// inventoryRow is one row of inventoryNRQL as NrqlQuery's results hold it.
+type inventoryRow struct {
+	Facet    []rawFacet `json:"facet"`
+	LastSeen float64    `json:"lastSeen"`
 }
 
 // rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a
@@ -789,7 +916,7 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 		}
 	}
 	noteCaps(ctx, lost)
-	a := buildApplication(ent, c.AccountID, browser, invMap[id], false)
+	a := buildApplication(ent, c.AccountID, browser, invMap[id], false, nil)
 	return &a, browser, capped || len(lost) > 0, nil
 }
 

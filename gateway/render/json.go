@@ -143,8 +143,21 @@ const hexDigits = "0123456789abcdef"
 // for the escaping rules).
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	// Most strings (every member name, most values) are printable ASCII without a
+	// quote or a backslash: found eight bytes at a time and copied at once.
+	i := 0
+	for i+8 <= len(s) && plainASCII8(s[i:i+8]) {
+		i += 8
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0 // s[start:i] is pending, to be copied unchanged
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -189,4 +202,16 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainASCII8 reports whether the 8 bytes of s are all ASCII at or above 0x20 and
+// none is '"' or '\\' (the bit tricks of "Bit Twiddling Hacks", Sean Eron Anderson,
+// graphics.stanford.edu/~seander/bithacks.html#HasLessInWord).
+func plainASCII8(s string) bool {
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := w ^ (ones * '"')
+	slash := w ^ (ones * '\\')
+	return (w|(quote-ones)&^quote|(slash-ones)&^slash|(w-ones*0x20)&^w)&highs == 0
 }

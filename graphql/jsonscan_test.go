@@ -1,0 +1,177 @@
+package graphql
+
+import (
+	stdjson "encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// facetRow is what EachFacetRow must agree with: a row decoded by a JSON decoder.
+type facetRow struct {
+	Facet    []stdjson.RawMessage `json:"facet"`
+	LastSeen float64              `json:"lastSeen"`
+}
+
+// facetCorpus holds inventory answers the scanner must read as the decoders do:
+// escapes, surrogates, nulls where strings and arrays belong, unknown, duplicate and
+// case-folded keys, numbers at the edges, wrong types and malformed input.
+var facetCorpus = []string{
+	`[{"appId":"924224343","facet":["924224343","worker-08.dc1.example.net","858888264"],"host":"worker-08.dc1.example.net","lastSeen":1795175940000,"realAgentId":"858888264"}]`,
+	`[{"facet":[7,"\u00e9-host",3],"lastSeen":1.7e12},{"facet":[7,"",4],"lastSeen":1}]`,
+	`[{"facet":[7,"h\ud83d\ude00\"\\\/\b\f\n\r\t",3],"lastSeen":0}]`,
+	`[{"facet":[7,"\ud800x",3]}]`,
+	`[ { "facet" : [ 1 , "a" , 2 ] , "lastSeen" : -0.5e-3 } , null , {} ]`,
+	`[{"facet":null,"lastSeen":null}]`,
+	`[{"facet":[1,"a",2],"facet":[3,"b"],"lastSeen":5,"lastSeen":null}]`,
+	`[{"FACET":[1,"a",2],"LastSeen":5}]`,
+	`[{"fac\u0065t":[1,"a",2],"la\u017fteen":5}]`,
+	`[{"facet":[1,"a",2],"la\u017fTseen":5}]`,
+	`[{"facet":[1,"a",2],"lastSeen":5,"\u0130d":1}]`,
+	`[{"facet":[{"x":[1,{"y":null}]},[true,false],null],"lastSeen":1.7976931348623157e308}]`,
+	`[{"facet":[1,"a",2],"lastSeen":1e400}]`,
+	`[{"facet":[1,"a",2],"lastSeen":"5"}]`,
+	`[{"facet":[1,"a",2],"lastSeen":true}]`,
+	`[{"facet":"x","lastSeen":5}]`,
+	`[{"facet":{},"lastSeen":5}]`,
+	`[1]`,
+	`["row"]`,
+	`{}`,
+	`null`,
+	` null `,
+	`[]`,
+	``,
+	`   `,
+	`[{"facet":[1,"a",2]}] x`,
+	`[{"facet":[1,"a",2]}`,
+	`[{"facet":[1,"a",2],}]`,
+	`[{"facet":[1,"a",2]},]`,
+	`[{"facet":[01,"a",2]}]`,
+	`[{"facet":[1.,"a",2]}]`,
+	`[{"facet":[-,"a",2]}]`,
+	`[{"facet":[1,"a",2],"lastSeen":+1}]`,
+	`[{"facet":[1,"a` + "\t" + `",2]}]`,
+	`[{"facet":[1,"a` + "\x80" + `",2]}]`,
+	`[{"facet":[1,"a\x",2]}]`,
+	`[{"facet":[1,"a\u12",2]}]`,
+	`[{"facet":[tru,"a",2]}]`,
+	`[{"facet":[nul]}]`,
+	`[{"facet" 1}]`,
+	`[{facet:1}]`,
+	`[{"facet":[1,"a",2]} {"facet":[]}]`,
+	"[{\"fac\x80t\":[1,\"a\",2]}]",
+}
+
+func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]facetRow, error) {
+	var rows []facetRow
+	err := unmarshal(data, &rows)
+	return rows, err
+}
+
+func scanRows(data []byte) ([]facetRow, int, error) {
+	var rows []facetRow
+	n, err := EachFacetRow(data, func(facet [][]byte, lastSeen float64) {
+		r := facetRow{LastSeen: lastSeen}
+		for _, f := range facet {
+			r.Facet = append(r.Facet, append(stdjson.RawMessage(nil), f...))
+		}
+		rows = append(rows, r)
+	})
+	return rows, n, err
+}
+
+// sameRows compares rows, taking a row without facets as equal to a null facet.
+func sameRows(a, b []facetRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].LastSeen != b[i].LastSeen && !(a[i].LastSeen != a[i].LastSeen && b[i].LastSeen != b[i].LastSeen) {
+			return false
+		}
+		if len(a[i].Facet) != len(b[i].Facet) {
+			return false
+		}
+		for k := range a[i].Facet {
+			if string(a[i].Facet[k]) != string(b[i].Facet[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkFacetRows fails t when EachFacetRow reads data otherwise than goccy/go-json
+// and encoding/json decode it (they must agree with each other first).
+func checkFacetRows(t *testing.T, data []byte) {
+	t.Helper()
+	want, wantErr := decodeRows(stdjson.Unmarshal, data)
+	goccy, goccyErr := decodeRows(gojson.Unmarshal, data)
+	if (wantErr != nil) != (goccyErr != nil) || wantErr == nil && !sameRows(want, goccy) {
+		t.Skipf("encoding/json and goccy disagree on %q: %v / %v", data, wantErr, goccyErr)
+	}
+	got, n, err := scanRows(data)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("%q: error = %v, decoders' = %v", data, err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	if n != len(want) || !sameRows(got, want) {
+		t.Fatalf("%q: rows = %d %s, decoders' = %s", data, n, fmt.Sprint(got), fmt.Sprint(want))
+	}
+}
+
+func TestFacetRowsAgree(t *testing.T) {
+	for i, c := range facetCorpus {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkFacetRows(t, []byte(c)) })
+	}
+}
+
+func FuzzFacetRows(f *testing.F) {
+	for _, c := range facetCorpus {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkFacetRows(t, data) })
+}
+
+func TestKeyIsFoldsAsEncodingJSON(t *testing.T) {
+	for _, key := range []string{"lastSeen", "LASTSEEN", "la\u017ftSeen", "lastSeeN", "lastSee", "lastSeenx", "\u0130d", "id", "ID", "\u212aey", "key"} {
+		for _, name := range []string{"lastSeen", "id", "key"} {
+			var v map[string]any
+			_ = v
+			type probe struct {
+				X int `json:"-"`
+			}
+			_ = probe{}
+			want := stdFoldEqual(key, name)
+			if got := keyIs([]byte(key), name); got != want {
+				t.Errorf("keyIs(%q, %q) = %v, encoding/json folds to %v", key, name, got, want)
+			}
+		}
+	}
+}
+
+// stdFoldEqual asks encoding/json whether key selects a field named name.
+func stdFoldEqual(key, name string) bool {
+	typ := reflect.StructOf([]reflect.StructField{{Name: "F", Type: reflect.TypeOf(0), Tag: reflect.StructTag(`json:"` + name + `"`)}})
+	v := reflect.New(typ)
+	b, _ := stdjson.Marshal(map[string]int{key: 1})
+	_ = stdjson.Unmarshal(b, v.Interface())
+	return v.Elem().Field(0).Int() == 1
+}
+
+// TestStrPlainTable checks the table against the bytes it stands for.
+func TestStrPlainTable(t *testing.T) {
+	if len(strPlain) != 256 {
+		t.Fatalf("len(strPlain) = %d", len(strPlain))
+	}
+	for c := range 256 {
+		want := c >= 0x20 && c != '"' && c != '\\'
+		if got := strPlain[c] == 1; got != want {
+			t.Errorf("strPlain[%#x] = %v, want %v", c, got, want)
+		}
+	}
+}
