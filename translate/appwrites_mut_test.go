@@ -71,8 +71,8 @@ func (a *appFake) show() any {
 }
 
 func f64(v float64) *float64 { return &v }
-func bptr(v bool) *bool       { return &v }
-func sptr(v string) *string   { return &v }
+func bptr(v bool) *bool      { return &v }
+func sptr(v string) *string  { return &v }
 
 // Mutants appwrites.go:36 (read err), :42 (a new name: only when it differs) and :43
 // (blank), :48 (app Apdex differs), :52 (browser guid), :55 (end-user Apdex differs) and
@@ -96,7 +96,9 @@ func TestUpdateApplicationMut(t *testing.T) {
 			func(a v2.Application) bool { return a.Name == "store" && a.Settings.AppApdexThreshold == 0.5 }},
 		{"app apdex", false, AppUpdateInput{AppApdexThreshold: f64(0.8)}, true,
 			map[string]string{"updateApm": "true", "updateBrowser": "false", "apmSettings": `{"apmConfig":{"apdexTarget":0.8}}`},
-			func(a v2.Application) bool { return a.Settings.AppApdexThreshold == 0.8 && a.Summary.ApdexTarget == 0.8 }},
+			func(a v2.Application) bool {
+				return a.Settings.AppApdexThreshold == 0.8 && a.Summary.ApdexTarget == 0.8
+			}},
 		{"end-user apdex", true, AppUpdateInput{EndUserApdexThreshold: f64(4)}, true,
 			map[string]string{"updateApm": "false", "updateBrowser": "true", "browser": `"` + AppGUID(1, DomainBrowser, 70) + `"`,
 				"browserSettings": `{"browserConfig":{"apdexTarget":4}}`},
@@ -233,7 +235,9 @@ func TestDeleteApplicationMut(t *testing.T) {
 		{"refused: reporting", func(map[string]any) (any, error) {
 			return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "Application is still Reporting"}}}
 		}, 409},
-		{"invalid", func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "no"}}} }, 422},
+		{"invalid", func(map[string]any) (any, error) {
+			return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "no"}}}
+		}, 422},
 	} {
 		a.del = tt.del
 		if _, err := tr.DeleteApplication(context.Background(), c, 7); !errors.As(err, &ve) || ve.Status != tt.status {
