@@ -169,6 +169,16 @@ func TestDeployLedgerJanitorMut(t *testing.T) {
 	}
 }
 
+// Mutant cache.go:41 ARITHMETIC_BASE (`gocache.New(ttl, 2*ttl)` → `2/ttl`: no janitor, so
+// expired answers would stay in memory, and in the byte count, until read or evicted
+// for room): every cache sweeps expired entries every two TTLs. Listed as cache.go:37 A
+// (not addressed) by the first translate pass.
+func TestCacheJanitorMut(t *testing.T) {
+	if got := janitorInterval(t, NewCache("lists", time.Minute, 10, nil).c); got != 2*time.Minute {
+		t.Fatalf("janitor interval %v, want 2m", got)
+	}
+}
+
 // janitorInterval is the cleanup interval of a go-cache cache (0: no janitor).
 func janitorInterval(t *testing.T, c any) time.Duration {
 	t.Helper()
