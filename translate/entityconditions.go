@@ -170,8 +170,8 @@ func (t *Translator) ListEntityConditions(ctx context.Context, c Caller, ref Ent
 }
 
 // AddEntityCondition answers PUT /v2/alerts_entity_conditions/{entity_id}?condition_id=:
-// the entity is appended to the condition's entity list (appId first, then
-// entity.guid, then appName, whichever the query has). A condition that already names
+// the entity is appended to the condition's entity list (appId first, then appName,
+// then entity.guid, whichever the query has: nrqlwhere.EntityAttributes' order). A condition that already names
 // the entity is answered unchanged, without a write.
 func (t *Translator) AddEntityCondition(ctx context.Context, c Caller, ref EntityRef, conditionID int64) (*v2.EntityConditionShow, error) {
 	return t.editEntityCondition(ctx, c, ref, conditionID, true)
