@@ -90,6 +90,7 @@ docker:
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
 ## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
 ## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
+## Coverage only (no tests run, every mutant listed): MUTATE_FLAGS='--dry-run -S rc'.
 ## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
 ## package's uncached test time (-count=1, so a cached coverage run cannot shrink it to
 ## seconds and count slow compiles as kills).

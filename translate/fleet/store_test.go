@@ -114,7 +114,9 @@ func TestWriteCounts(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	time.Sleep(100 * time.Millisecond) // b subscribed
+	// Both stores subscribed (Open subscribes in the background): a fixed sleep here
+	// failed under load (mutation runs).
+	waitFor("subscribed", func() bool { return m.PubSubNumSub("t:writes")["t:writes"] >= 2 })
 	for range 2 {
 		if _, err := a.BumpWrites(context.Background(), 7); err != nil {
 			t.Fatal(err)
