@@ -7,7 +7,8 @@ package gateway
 // CONDITIONALS_NEGATION of them (f9be12a lines, the same on main) was applied by hand
 // (go test -overlay) and is killed by TestRouteParamsMut: mobile.go:14, 18, 26, 30, 44,
 // 47, 55, 59; policies.go:20, 23, 33, 37, 45, 49, 57, 61, 65, 73, 77; violations.go:12,
-// 17, 23, 26, 30, 39, 42, 45, 49.
+// 17, 23, 26, 30, 39, 42, 45, 49; keytransactions.go:13, 16, 20, 28, 32;
+// applications.go:22, 28, 36, 39, 43, 52, 56.
 
 import (
 	"context"
@@ -89,6 +90,20 @@ func TestRouteParamsMut(t *testing.T) {
 		{"POST", "/v2/mobile_applications.json", "{", 400, "The request body is not valid JSON"},
 		{"POST", "/v2/mobile_applications.json", "{}", 422, "The request body needs a"},
 		{"POST", "/v2/mobile_applications.json", `{"mobile_application":{"name":"m"}}`, 502, ""},
+		// keytransactions.go
+		{"GET", "/v2/key_transactions.json?filter[ids]=x", "", 400, "Invalid parameter 'filter[ids]'"},
+		{"GET", "/v2/key_transactions.json?page=x", "", 400, "Invalid parameter 'page'"},
+		{"GET", "/v2/key_transactions.json?filter[ids]=1,2&page=1", "", 502, ""},
+		{"GET", "/v2/key_transactions/0.json", "", 404, "No Key Transaction found"},
+		{"GET", "/v2/key_transactions/5.json", "", 502, ""},
+		// applications.go
+		{"GET", "/v2/applications.json?filter[ids]=x", "", 400, "Invalid parameter 'filter[ids]'"},
+		{"GET", "/v2/applications.json?filter[id]=x", "", 400, "Invalid parameter 'filter[id]'"},
+		{"GET", "/v2/applications.json?exclude_links=maybe", "", 400, "Invalid parameter 'exclude_links'"},
+		{"GET", "/v2/applications.json?page=x", "", 400, "Invalid parameter 'page'"},
+		{"GET", "/v2/applications.json?filter[ids]=1&filter[id]=2&exclude_links=true", "", 502, ""},
+		{"GET", "/v2/applications/99999999999999999999.json", "", 404, "No Application found"},
+		{"GET", "/v2/applications/5.json", "", 502, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.target+" "+tt.body, func(t *testing.T) {
