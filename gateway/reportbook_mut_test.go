@@ -1,0 +1,92 @@
+package gateway
+
+import (
+	"testing"
+	"time"
+)
+
+// TestUsageBookDefaultBoundsMut: a bound of 0 callers or agents means the default,
+// not "none" (report.go:92:16 and :95:15 CONDITIONALS_BOUNDARY, `<= 0` → `< 0`, f9be12a
+// lines: with a bound of 0 the second caller, and the first agent, would be "other").
+func TestUsageBookDefaultBoundsMut(t *testing.T) {
+	b := newUsageBook(NewMetrics(), 0, 0)
+	if b.maxCallers != DefaultReportMaxCallers || b.maxAgents != DefaultReportMaxAgents {
+		t.Fatalf("bounds %d callers, %d agents; want the defaults %d, %d", b.maxCallers, b.maxAgents, DefaultReportMaxCallers, DefaultReportMaxAgents)
+	}
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	for _, c := range []string{"aaaaaaaa", "bbbbbbbb"} {
+		b.record(&reqState{callerHash: c, route: "applications.list", fidelity: Approximate}, "curl/8", 200, at)
+	}
+	got := map[string]string{}
+	for _, u := range b.snapshot() {
+		got[u.Caller] = u.Agent
+	}
+	if len(got) != 2 || got["aaaaaaaa"] != "curl" || got["bbbbbbbb"] != "curl" {
+		t.Fatalf("rows by caller (agent) %v, want aaaaaaaa and bbbbbbbb, both curl", got)
+	}
+}
+
+// callerRows are the callers of the book's rows.
+func callerRows(b *usageBook) map[string]bool {
+	out := map[string]bool{}
+	for _, u := range b.snapshot() {
+		out[u.Caller] = true
+	}
+	return out
+}
+
+// TestUsageBookCandidateEvictionMut: a caller outside the table is a candidate; the
+// candidates table evicts only when full (report.go:156:30 CONDITIONALS_NEGATION,
+// `len(b.candidates) >= b.maxCallers` → `<`: a candidate's count would be lost to a
+// newcomer while there is room, and C below would never pass A), and then evicts the
+// candidate of fewest calls, the least key among equals (report.go:159:23
+// CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION on `v.n < lowN`, :159:38
+// CONDITIONALS_NEGATION on `v.n == lowN`, :159:51 CONDITIONALS_NEGATION on `k < low`;
+// f9be12a lines). Some of these mutants pick by map order, so each case runs 32 times:
+// a mutant passes them all with a chance of 2^-32.
+//
+// Equivalent, not tested: report.go:159:12 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
+// a candidate has at least one call, so lowN is never 0; report.go:159:51
+// CONDITIONALS_BOUNDARY (`k < low` → `<=`): map keys are distinct.
+func TestUsageBookCandidateEvictionMut(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	rec := func(b *usageBook, c string, n int) {
+		for range n {
+			b.record(&reqState{callerHash: c, route: "applications.list", fidelity: Approximate}, "curl/8", 200, at)
+		}
+	}
+	// A and B fill the table of two; C and D are candidates; C's second call passes A.
+	b := newUsageBook(NewMetrics(), 2, 10)
+	for _, c := range []string{"aaaaaaaa", "bbbbbbbb", "cccccccc", "dddddddd", "cccccccc"} {
+		rec(b, c, 1)
+	}
+	if got := callerRows(b); len(got) != 3 || !got["bbbbbbbb"] || !got["cccccccc"] || !got[otherBucket] {
+		t.Fatalf("callers %v, want bbbbbbbb, cccccccc (2 calls, over aaaaaaaa's 1) and %s", got, otherBucket)
+	}
+	tests := []struct {
+		name    string
+		calls   []string // candidates' calls, in order
+		evicted string
+	}{
+		{"fewest calls", []string{"aaaaaaaa", "aaaaaaaa", "bbbbbbbb"}, "bbbbbbbb"},
+		{"fewest calls, first seen", []string{"bbbbbbbb", "aaaaaaaa", "aaaaaaaa"}, "bbbbbbbb"},
+		{"least key among equals", []string{"bbbbbbbb", "aaaaaaaa"}, "aaaaaaaa"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := range 32 {
+				b := newUsageBook(NewMetrics(), 2, 10)
+				rec(b, "11111111", 10) // the table: two callers of 10 calls
+				rec(b, "22222222", 10)
+				for _, c := range tt.calls {
+					rec(b, c, 1)
+				}
+				rec(b, "zzzzzzzz", 1) // the candidates are full: one is evicted
+				_, gone := b.candidates[tt.evicted]
+				if gone || len(b.candidates) != 2 {
+					t.Fatalf("round %d: candidates %v, want %s evicted and two left", round, b.candidates, tt.evicted)
+				}
+			}
+		})
+	}
+}
