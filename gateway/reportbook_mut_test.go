@@ -5,6 +5,11 @@ import (
 	"time"
 )
 
+// Survivors of report.go found by applying its mutants by hand (go test -overlay) on
+// the tests of f9be12a, ahead of the whole-tree gremlins run reaching the file.
+// Equivalent, not tested: report.go:107:14 CONDITIONALS_BOUNDARY (`len(tok) > 64` →
+// `>=`): a token of exactly 64 bytes cut to 64 is the same token.
+
 // TestUsageBookDefaultBoundsMut: a bound of 0 callers or agents means the default,
 // not "none" (report.go:92:16 and :95:15 CONDITIONALS_BOUNDARY, `<= 0` → `< 0`, f9be12a
 // lines: with a bound of 0 the second caller, and the first agent, would be "other").
@@ -88,5 +93,36 @@ func TestUsageBookCandidateEvictionMut(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUsageBookPromotionMut: a candidate whose calls pass the table's smallest caller
+// takes that caller's place (report.go:174:33 CONDITIONALS_NEGATION, `v == lowN` → `!=`
+// in the scan for the smallest caller: a larger caller of a lesser key could be taken
+// for the smallest, by map order, so 32 rounds; f9be12a lines).
+//
+// Equivalent, not tested (f9be12a lines): report.go:169:7 CONDITIONALS_BOUNDARY (`n <=
+// b.minCaller` → `<`): minCaller is never above the table's smallest count (counts only
+// grow, it is reset to 0 when a caller is replaced, and callers are restored only into
+// a table not full), so at n == minCaller the scan below finds n <= lowN and answers
+// "other" too; it only refreshes minCaller to the true smallest count, a bound that
+// gives the same answers. report.go:174:11 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
+// a caller of the table has at least one call. report.go:174:46 CONDITIONALS_BOUNDARY
+// (`k < low` → `<=`): map keys are distinct.
+func TestUsageBookPromotionMut(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	rec := func(b *usageBook, c string, n int) {
+		for range n {
+			b.record(&reqState{callerHash: c, route: "applications.list", fidelity: Approximate}, "curl/8", 200, at)
+		}
+	}
+	for round := range 32 {
+		b := newUsageBook(NewMetrics(), 2, 10)
+		rec(b, "aaaaaaaa", 5)
+		rec(b, "bbbbbbbb", 3) // the smallest, of the greater key
+		rec(b, "cccccccc", 4) // passes bbbbbbbb at its fourth call
+		if got := callerRows(b); len(got) != 3 || !got["aaaaaaaa"] || !got["cccccccc"] || !got[otherBucket] {
+			t.Fatalf("round %d: callers %v, want aaaaaaaa, cccccccc and %s", round, got, otherBucket)
+		}
 	}
 }
