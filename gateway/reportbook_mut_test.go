@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"testing"
 	"time"
 )
@@ -124,5 +125,35 @@ func TestUsageBookPromotionMut(t *testing.T) {
 		if got := callerRows(b); len(got) != 3 || !got["aaaaaaaa"] || !got["cccccccc"] || !got[otherBucket] {
 			t.Fatalf("round %d: callers %v, want aaaaaaaa, cccccccc and %s", round, got, otherBucket)
 		}
+	}
+}
+
+// TestUsageBookDemoteNewOtherRowMut: a caller replaced in the table folds its rows into
+// "other", also on a route "other" has no row for yet, with its Prometheus calls
+// (report.go:204:14 CONDITIONALS_NEGATION, `o.calls == nil` → `!=`: the new row would
+// have no counter and the fold would panic; f9be12a lines).
+func TestUsageBookDemoteNewOtherRowMut(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	m := NewMetrics()
+	b := newUsageBook(m, 2, 10)
+	rec := func(c, route string, n int) {
+		for range n {
+			b.record(&reqState{callerHash: c, route: route, fidelity: Approximate}, "curl/8", 200, at)
+		}
+	}
+	rec("aaaaaaaa", "applications.list", 5)
+	rec("bbbbbbbb", "applications.show", 3) // the smallest, demoted below
+	rec("cccccccc", "applications.list", 4) // its fourth call passes bbbbbbbb
+	var other *Usage
+	for _, u := range b.snapshot() {
+		if u.Caller == otherBucket && u.Route == "applications.show" {
+			other = &u
+		}
+	}
+	if other == nil || other.Count != 3 {
+		t.Fatalf("rows %+v, want bbbbbbbb's 3 calls of applications.show under %s", b.snapshot(), otherBucket)
+	}
+	if n := testutil.ToFloat64(m.calls.WithLabelValues("applications.show", otherBucket, string(ModeTranslate), string(Approximate))); n != 3 {
+		t.Fatalf("v2bridge_v2_calls_total of %s on applications.show = %v, want 3", otherBucket, n)
 	}
 }
