@@ -1,9 +1,10 @@
 package gateway
 
 import (
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // Survivors of report.go found by applying its mutants by hand (go test -overlay) on
