@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -156,5 +157,56 @@ func TestUsageBookDemoteNewOtherRowMut(t *testing.T) {
 	}
 	if n := testutil.ToFloat64(m.calls.WithLabelValues("applications.show", otherBucket, string(ModeTranslate), string(Approximate))); n != 3 {
 		t.Fatalf("v2bridge_v2_calls_total of %s on applications.show = %v, want 3", otherBucket, n)
+	}
+}
+
+// TestUsageBookSeriesMut: each call counts in the v2bridge_v2_calls_total series of its
+// mode and fidelity, also after the route's mode or fidelity changed, and after a
+// restart that restored the row (report.go:233:13, :233:30, :233:52
+// CONDITIONALS_NEGATION on `u.calls == nil`, `u.Mode != mode`, `u.Fidelity !=
+// st.fidelity`; f9be12a lines: the row would keep counting in its first series, or a
+// restored row would have none and panic).
+func TestUsageBookSeriesMut(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	const route, caller = "applications.list", "aaaaaaaa"
+	m := NewMetrics()
+	b := newUsageBook(m, 10, 10)
+	calls := []struct {
+		mode Mode
+		fid  Fidelity
+	}{
+		{ModeTranslate, Approximate},
+		{ModePassthrough, Approximate},
+		{ModePassthrough, Exact},
+		{ModePassthrough, Exact},
+	}
+	for _, c := range calls {
+		b.record(&reqState{callerHash: caller, route: route, mode: c.mode, fidelity: c.fid}, "curl/8", 200, at)
+	}
+	series := func(m *Metrics, mode Mode, fid Fidelity) float64 {
+		return testutil.ToFloat64(m.calls.WithLabelValues(route, caller, string(mode), string(fid)))
+	}
+	for _, w := range []struct {
+		mode Mode
+		fid  Fidelity
+		n    float64
+	}{{ModeTranslate, Approximate, 1}, {ModePassthrough, Approximate, 1}, {ModePassthrough, Exact, 2}} {
+		if n := series(m, w.mode, w.fid); n != w.n {
+			t.Errorf("series %s %s = %v, want %v", w.mode, w.fid, n, w.n)
+		}
+	}
+	// Restored, the row counts its next call of the same mode and fidelity.
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := b.save(path); err != nil {
+		t.Fatal(err)
+	}
+	m2 := NewMetrics()
+	b2 := newUsageBook(m2, 10, 10)
+	if err := b2.load(path); err != nil {
+		t.Fatal(err)
+	}
+	b2.record(&reqState{callerHash: caller, route: route, mode: ModePassthrough, fidelity: Exact}, "curl/8", 200, at)
+	if n := series(m2, ModePassthrough, Exact); n != 1 {
+		t.Fatalf("restored row's next call: series = %v, want 1", n)
 	}
 }
