@@ -507,36 +507,44 @@ func newAppArena(n int) *appArena {
 	}
 }
 
-// time returns a pointer to a copy of t (from the arena while it has room; a nil
-// arena allocates, as for an application show).
+// time, summary and link return a pointer to a copy of their value, from the arena
+// while it has room; a nil arena allocates, as for an application show.
 func (a *appArena) time(t time.Time) *time.Time {
-	if a == nil || len(a.times) == cap(a.times) {
-		p := new(time.Time) // not &t: that would move t to the heap on every call
-		*p = t
-		return p
+	if a == nil {
+		return heapCopy(t)
 	}
-	a.times = append(a.times, t)
-	return &a.times[len(a.times)-1]
+	return arenaPut(&a.times, t)
 }
 
 func (a *appArena) summary(s v2.ApplicationSummary) *v2.ApplicationSummary {
-	if a == nil || len(a.summaries) == cap(a.summaries) {
-		p := new(v2.ApplicationSummary) // not &s: that would move s to the heap on every call
-		*p = s
-		return p
+	if a == nil {
+		return heapCopy(s)
 	}
-	a.summaries = append(a.summaries, s)
-	return &a.summaries[len(a.summaries)-1]
+	return arenaPut(&a.summaries, s)
 }
 
 func (a *appArena) link(l v2.ApplicationLinks) *v2.ApplicationLinks {
-	if a == nil || len(a.links) == cap(a.links) {
-		p := new(v2.ApplicationLinks) // not &l: that would move l to the heap on every call
-		*p = l
-		return p
+	if a == nil {
+		return heapCopy(l)
 	}
-	a.links = append(a.links, l)
-	return &a.links[len(a.links)-1]
+	return arenaPut(&a.links, l)
+}
+
+// arenaPut appends v to *s while it has room and returns a pointer to the element, or a
+// heap copy once *s is full (its elements must never move).
+func arenaPut[T any](s *[]T, v T) *T {
+	if len(*s) == cap(*s) {
+		return heapCopy(v)
+	}
+	*s = append(*s, v)
+	return &(*s)[len(*s)-1]
+}
+
+// heapCopy is a new copy of v (not &v: that would move v to the heap on every call).
+func heapCopy[T any](v T) *T {
+	p := new(T)
+	*p = v
+	return p
 }
 
 // hostIDs returns an empty slice with room for n ids, capped at n so that an append

@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -26,30 +24,10 @@ func (c *cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(c.body)), Body: io.NopCloser(bytes.NewReader(c.body)), Request: r}, nil
 }
 
-// record gets the simulator's answer to the operation a request sends.
+// record gets the simulator's answer to the operation a GET sends.
 func record(b testing.TB, path string) []byte {
 	b.Helper()
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }))
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := &canned{bodies: map[string][]byte{}}
-	up := httptest.NewServer(&recorder{next: s, c: c})
-	defer up.Close()
-	h := gatewayOver(ng.NewClient(up.URL+sim.Path, ng.Options{}))
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest("GET", path, nil)
-	req.Header.Set("X-Api-Key", key)
-	req.Header.Set("X-Account-ID", "1000001")
-	h.ServeHTTP(rec, req)
-	if rec.Code != 200 {
-		b.Fatalf("%d %s", rec.Code, rec.Body)
-	}
-	for _, body := range c.bodies {
+	for _, body := range recordAll(b, "GET", path, "").bodies {
 		return body
 	}
 	return nil

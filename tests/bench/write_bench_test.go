@@ -26,7 +26,7 @@ func (m memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // recordAll sends one request through the gateway over the simulator and keeps every
 // NerdGraph answer it needed.
-func recordAll(b *testing.B, method, path, body string) *canned {
+func recordAll(b testing.TB, method, path, body string) *canned {
 	b.Helper()
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
