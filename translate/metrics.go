@@ -376,11 +376,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 			slices.SortStableFunc(rows, compareRows)
 		}
 		for i := 0; i < len(rows); {
-			name, ok := rows[i].Facet.(string)
-			j := i + 1
-			for j < len(rows) && facetIs(&rows[j], name, ok) {
-				j++
-			}
+			name, ok, j := runAt(rows, i)
 			if ok {
 				run := rows[i:j:j]
 				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
@@ -397,16 +393,23 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	return out, nil
 }
 
+// runAt is the run of rows from i with the same facet: its metric name (ok: the facet
+// is one) and the index after its last row.
+func runAt(rows []sliceRaw, i int) (name string, ok bool, end int) {
+	name, ok = rows[i].Facet.(string)
+	end = i + 1
+	for end < len(rows) && facetIs(&rows[end], name, ok) {
+		end++
+	}
+	return name, ok, end
+}
+
 // grouped reports whether every metric name's rows are one run.
 func grouped(rows []sliceRaw) bool {
 	var buf [MetricChunk]string // a chunk's names: no allocation
 	seen := buf[:0]
 	for i := 0; i < len(rows); {
-		name, ok := rows[i].Facet.(string)
-		j := i + 1
-		for j < len(rows) && facetIs(&rows[j], name, ok) {
-			j++
-		}
+		name, ok, j := runAt(rows, i)
 		if ok {
 			if slices.Contains(seen, name) {
 				return false
