@@ -12,18 +12,6 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
-// memoryTransport answers NerdGraph in process with the answers a canned upstream
-// recorded, keyed by request body like the harness's upstream (a route that sends
-// more than one operation gets each its own answer).
-type memoryTransport struct{ c *canned }
-
-func (m memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
-	m.c.ServeHTTP(rec, r)
-	r.Body.Close()
-	return rec.Result(), nil
-}
-
 // recordAll sends one request through the gateway over the simulator and keeps every
 // NerdGraph answer it needed.
 func recordAll(b testing.TB, method, path, body string) *canned {
@@ -63,7 +51,7 @@ func benchRequest(method, path, body string) *http.Request {
 func BenchmarkGatewayDeploymentCreate(b *testing.B) {
 	const path, body = "/v2/applications/314221522/deployments.json", `{"deployment":{"revision":"bench"}}`
 	c := recordAll(b, "POST", path, body)
-	h := gatewayOver(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: memoryTransport{c}}}))
+	h := gatewayOver(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: cannedSet{c}}}))
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
