@@ -3,10 +3,8 @@ package verify
 // A whole read run against two fake sides, the report's summary, and the helpers of a
 // run (ids, readAll, redact, ms, progress), written against the mutants of `make mutate
 // PKG=./gateway/verify` (gremlins v0.6.0) that no test of this package reached before
-// (Run, discoverAndCompare, call, exchange, summarize, output.go). Not exercised here:
-// the write routes (writes.go) and a 429 (call retries it twice after at least a second
-// each: too slow for a unit test on a loaded machine), so the `== 429` mutants of call
-// and exchange stay alive.
+// (Run, discoverAndCompare, call, exchange, summarize, output.go). The pacing, the 429
+// retry and the write plan's total are in pace_mut_test.go (a fake clock and sleep).
 
 import (
 	"bytes"

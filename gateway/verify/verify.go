@@ -131,6 +131,27 @@ type runner struct {
 	gap   time.Duration
 	done  int
 	total int
+	// clock and sleep are time.Now and sleepCtx; tests replace them to check the pacing
+	// and the 429 waits without waiting.
+	clock func() time.Time
+	sleep func(ctx context.Context, d time.Duration) bool
+}
+
+// sideTimeout bounds one request of a side whose Client is nil.
+const sideTimeout = time.Minute
+
+func sideClient() *http.Client { return &http.Client{Timeout: sideTimeout} }
+
+// sleepCtx waits d, or until ctx is done; it reports whether the whole wait passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // Run discovers the sample and compares every read route. It fails only when the REST
@@ -151,11 +172,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	for _, s := range []*Side{&cfg.REST, &cfg.Translation} {
 		if s.Client == nil {
-			s.Client = &http.Client{Timeout: 60 * time.Second}
+			s.Client = sideClient()
 		}
 	}
 	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
-		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute)}
+		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute), clock: time.Now, sleep: sleepCtx}
 	if err := r.discoverAndCompare(ctx); err != nil {
 		return nil, err
 	}
@@ -268,15 +289,10 @@ type answer struct {
 }
 
 func (r *runner) pace(ctx context.Context, s *Side) {
-	if wait := r.gap - time.Since(r.last[s]); wait > 0 {
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
+	if wait := r.gap - r.clock().Sub(r.last[s]); wait > 0 {
+		r.sleep(ctx, wait)
 	}
-	r.last[s] = time.Now()
+	r.last[s] = r.clock()
 }
 
 func (r *runner) call(ctx context.Context, s *Side, path string) answer {
@@ -301,12 +317,8 @@ func (r *runner) call(ctx context.Context, s *Side, path string) answer {
 		if resp.StatusCode == http.StatusTooManyRequests && attempt < 2 {
 			// Respect the side's rate limit: wait as told (at most a minute), then retry.
 			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			t := time.NewTimer(time.Duration(min(max(secs, 1), 60)) * time.Second)
-			select {
-			case <-ctx.Done():
-				t.Stop()
+			if !r.sleep(ctx, time.Duration(min(max(secs, 1), 60))*time.Second) {
 				return a
-			case <-t.C:
 			}
 			continue
 		}
