@@ -185,12 +185,18 @@ func NewClient(endpoint string, opts Options) *Client {
 	return c
 }
 
+// newDialer connects to NerdGraph: a connect that hangs fails after 5 s (not the
+// system's minutes), and idle connections are probed every 30 s.
+func newDialer() *net.Dialer {
+	return &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+}
+
 // NewTransport is the HTTP transport for NerdGraph: keep-alive connections sized for a
 // busy gateway and HTTP/2 when the server offers it.
 func NewTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           newDialer().DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   128,
@@ -238,7 +244,7 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 			return err
 		}
 		wait := c.backoff(attempt, err)
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		if dl, ok := ctx.Deadline(); ok && deadlineFirst(dl, time.Now(), wait) {
 			return err // the caller's deadline comes first: answer now
 		}
 		t := time.NewTimer(wait)
@@ -282,11 +288,21 @@ func (c *Client) backoff(n int, err error) time.Duration {
 	return d/2 + time.Duration(mrand.Int64N(int64(d)))
 }
 
+// deadlineFirst reports whether a retry after wait would start at or after the caller's
+// deadline dl: then it could not be answered, and the error is answered now.
+func deadlineFirst(dl, now time.Time, wait time.Duration) bool { return dl.Sub(now) <= wait }
+
+// maxPooledBuf bounds the request buffers kept for reuse: a rare huge request's buffer
+// is left to the garbage collector instead of pinning its memory in the pool.
+const maxPooledBuf = 1 << 20
+
+func pooled(b *bytes.Buffer) bool { return b.Cap() <= maxPooledBuf }
+
 func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
 	buf := c.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
-		if buf.Cap() <= 1<<20 {
+		if pooled(buf) {
 			c.bufs.Put(buf)
 		}
 	}()

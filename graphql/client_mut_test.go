@@ -18,14 +18,12 @@ package graphql
 //     equal ranks mean the same kind (classifyOne only returns kinds of distinct ranks),
 //     so replacing the kind with an equally ranked one changes nothing.
 //
-// Survivors that are not equivalent and no fast own-package test kills (tests/MUTATION.md):
-// client.go:192 `Timeout: 5 * time.Second` → `/` (no dial timeout: shows only when a
-// connect hangs for 5 s), client.go:240 `time.Until(dl) < wait` → `<=` (differs only when
-// the time left equals the wait to the nanosecond), client.go:288 `buf.Cap() <= 1<<20`
-// → `<` or `>` (which request buffers sync.Pool keeps: memory only, and the pool may drop
-// any of them at a GC, so no test can see it deterministically).
+// The three survivors earlier runs left (the dial timeout, the retry's deadline rule, which
+// request buffers go back to the pool) are decided in small functions now (newDialer,
+// deadlineFirst, pooled) and pinned by TestRetryDecisionsMut.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -335,5 +333,42 @@ func TestKeySlotsMut(t *testing.T) {
 	relC()
 	if len(k.sems) != 0 {
 		t.Fatalf("%d semaphores after every call left, want 0", len(k.sems))
+	}
+}
+
+// TestRetryDecisionsMut pins three decisions no end-to-end test can see on loopback:
+//   - client.go newDialer `5 * time.Second` → `/` (no connect timeout: a hung connect
+//     waits for the system's minutes) and the 30 s keep-alive probe;
+//   - deadlineFirst `<=` → `<` (a retry whose wait ends exactly at the caller's deadline
+//     cannot be answered: answer the error now) and negation;
+//   - pooled `<=` → `<` or `>` (a buffer of exactly 1 MiB is reused, a larger one is left
+//     to the garbage collector).
+func TestRetryDecisionsMut(t *testing.T) {
+	if d := newDialer(); d.Timeout != 5*time.Second || d.KeepAlive != 30*time.Second {
+		t.Errorf("dialer timeout %v keep-alive %v, want 5s and 30s", d.Timeout, d.KeepAlive)
+	}
+	now := time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		left, wait time.Duration
+		want       bool
+	}{
+		{time.Second, 500 * time.Millisecond, false},
+		{time.Second, time.Second, true},
+		{time.Second, time.Second - time.Nanosecond, false},
+		{time.Second, time.Second + time.Nanosecond, true},
+		{0, 0, true},
+		{-time.Second, 0, true},
+	} {
+		if got := deadlineFirst(now.Add(tc.left), now, tc.wait); got != tc.want {
+			t.Errorf("deadlineFirst(left %v, wait %v) = %v, want %v", tc.left, tc.wait, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		cap  int
+		want bool
+	}{{0, true}, {4096, true}, {1 << 20, true}, {1<<20 + 1, false}, {8 << 20, false}} {
+		if got := pooled(bytes.NewBuffer(make([]byte, 0, tc.cap))); got != tc.want {
+			t.Errorf("pooled(cap %d) = %v, want %v", tc.cap, got, tc.want)
+		}
 	}
 }
