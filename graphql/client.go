@@ -460,10 +460,13 @@ func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 // to the collector rather than pinned in the pool.
 const maxPooledBody = 4 << 20
 
+// keepBody is whether an answer buffer goes back to the pool: up to maxPooledBody.
+func keepBody(b []byte) bool { return b != nil && cap(b) <= maxPooledBody }
+
 // releaseBody returns an answer's body buffer to the pool; the answer must not be read
 // afterwards.
 func (c *Client) releaseBody(ans *answer) {
-	if ans == nil || ans.body == nil || cap(ans.body) > maxPooledBody {
+	if ans == nil || !keepBody(ans.body) {
 		return
 	}
 	b := ans.body[:0]

@@ -342,7 +342,7 @@ func TestKeySlotsMut(t *testing.T) {
 //   - deadlineFirst `<=` → `<` (a retry whose wait ends exactly at the caller's deadline
 //     cannot be answered: answer the error now) and negation;
 //   - pooled `<=` → `<` or `>` (a buffer of exactly 1 MiB is reused, a larger one is left
-//     to the garbage collector).
+//     to the garbage collector), and keepBody's 4 MiB bound for answer buffers.
 func TestRetryDecisionsMut(t *testing.T) {
 	if d := newDialer(); d.Timeout != 5*time.Second || d.KeepAlive != 30*time.Second {
 		t.Errorf("dialer timeout %v keep-alive %v, want 5s and 30s", d.Timeout, d.KeepAlive)
@@ -369,6 +369,16 @@ func TestRetryDecisionsMut(t *testing.T) {
 	}{{0, true}, {4096, true}, {1 << 20, true}, {1<<20 + 1, false}, {8 << 20, false}} {
 		if got := pooled(bytes.NewBuffer(make([]byte, 0, tc.cap))); got != tc.want {
 			t.Errorf("pooled(cap %d) = %v, want %v", tc.cap, got, tc.want)
+		}
+	}
+	// Answer buffers: up to 4 MiB go back to the pool (keepBody `<=` → `<`, `>`; it was
+	// client.go:466 `cap(ans.body) > maxPooledBody` → `>=`, which no test could see).
+	for _, tc := range []struct {
+		b    []byte
+		want bool
+	}{{nil, false}, {[]byte{}, true}, {make([]byte, 0, 4<<20), true}, {make([]byte, 0, 4<<20+1), false}} {
+		if got := keepBody(tc.b); got != tc.want {
+			t.Errorf("keepBody(cap %d, nil %v) = %v, want %v", cap(tc.b), tc.b == nil, got, tc.want)
 		}
 	}
 }

@@ -66,3 +66,48 @@ func TestDocumentsBounded(t *testing.T) {
 		t.Fatalf("%d documents remembered, want %d", n, maxDocuments)
 	}
 }
+
+// TestPlainNameMut pins plainName to GraphQL's Name grammar (/[_A-Za-z][_0-9A-Za-z]*/,
+// spec §2.1.9) at every ASCII byte and its range boundaries, and checks that an
+// operation name of each byte is encoded as json.Encoder does (encode.go:79, :83: the
+// boundaries and negations of plainName's tests, which the few names of
+// TestEncodeRequestMatchesEncoder left alive; a name plainName wrongly accepts is
+// written unescaped, one it wrongly refuses only takes the slow path).
+func TestPlainNameMut(t *testing.T) {
+	name := func(c byte) bool {
+		return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	}
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		for _, tc := range []struct {
+			s    string
+			want bool
+		}{
+			{string([]byte{b}), name(b)},
+			{string([]byte{'a', b}), name(b) || (b >= '0' && b <= '9')},
+			{string([]byte{'_', b, 'z'}), name(b) || (b >= '0' && b <= '9')},
+			{string([]byte{b, '9'}), name(b)},
+		} {
+			if got := plainName(tc.s); got != tc.want {
+				t.Errorf("plainName(%q) = %v, want %v", tc.s, got, tc.want)
+			}
+			var want, got bytes.Buffer
+			req := &gql.Request{Query: "query { a }", OpName: tc.s}
+			_ = json.NewEncoder(&want).Encode(req)
+			var d documents
+			if err := d.encodeRequest(&got, req); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("op name %q: got %q (%v), want %q", tc.s, got.Bytes(), err, want.Bytes())
+			}
+		}
+	}
+	for _, s := range []string{"", "0", "9a", "a-b", "a\"b", "a\\b", "a<b", "\u2028"} {
+		if plainName(s) {
+			t.Errorf("plainName(%q) = true", s)
+		}
+	}
+	for _, s := range []string{"a", "Z", "_", "__", "a0", "AppShow", "z9Z_"} {
+		if !plainName(s) {
+			t.Errorf("plainName(%q) = false", s)
+		}
+	}
+}

@@ -62,6 +62,9 @@ var facetCorpus = []string{
 	`[{facet:1}]`,
 	`[{"facet":[1,"a",2]} {"facet":[]}]`,
 	"[{\"fac\x80t\":[1,\"a\",2]}]",
+	// A null followed by more text, or cut short (inventory.go:21 `err != nil` negated:
+	// "null x" then passed as an empty answer).
+	`null x`, `null]`, `nullx`, `nul`, `n`,
 }
 
 func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]facetRow, error) {
