@@ -65,6 +65,29 @@ var facetCorpus = []string{
 	// A null followed by more text, or cut short (inventory.go:21 `err != nil` negated:
 	// "null x" then passed as an empty answer).
 	`null x`, `null]`, `nullx`, `nul`, `n`,
+	// Literals misspelled in their last byte, or cut short by the end of the input
+	// after other text (jsonscan.go:72:13 `len(s.b)+s.i`, 73:17 `k >= len(lit)`).
+	`[{"facet":[tru0,"a",2]}]`, `[{"facet":[nulx]}]`, `[fals0]`, `[nulx]`, `[tru`, `[nu`, `[{"facet":[fals`,
+	// Numbers that end the input after each of their parts, and exponents with and
+	// without a sign (jsonscan.go:95:9, 108:9, 114:9, 116:10, 116:34, 128:10).
+	`5`, `-0`, `1.5`, `1e5`, `1E+5`, `1e`, `1E+`, `1.`, `-`, `[-`, `[5`, `[1.5`, `[1e`,
+	`[{"facet":[1e5,1E+2,1e-2,0E0],"lastSeen":1e3}]`, `[{"facet":[1],"lastSeen":2E+1}]`,
+	// Strings cut short at each of their parts, and objects cut before a key
+	// (jsonscan.go:138:7, 146:9, 149:8, 160:9, 170:11).
+	`["abc`, `["abc\`, `["\u12`, `["\u`, `[{`, `[{"facet":[1],`, `[{"facet":[1],"`, `[{"fac`,
+	// Escapes with the hex digits at the ends of their ranges, and the bytes next to
+	// them, in values and keys (jsonscan.go:216 isHex).
+	`[{"facet":["\u00aa\u00AF\uABCD\uabcd\u09fF\uFfFf"],"lastSeen":1}]`,
+	`[{"facet":["\u00Ga"]}]`, `[{"facet":["\u00ga"]}]`, `[{"facet":["\u00@a"]}]`, "[{\"facet\":[\"\\u00`a\"]}]",
+	`[{"facet":["\u00/a"]}]`, `[{"facet":["\u00:a"]}]`, `[{"\u0046\u0041cet":[1,"a"],"l\u0061stSeen":2}]`,
+	// Keys: empty, with surrogates (paired and not), valid and invalid UTF-8, escaped
+	// (jsonscan.go:430:14 key[0] of "", unquote's lines 243–267).
+	`[{"":1,"facet":[1,"a",2],"":[]}]`, `[{"\ud83d\ude00":1,"facet":[1],"\ud800":2,"\udc00\ud800x":3,"\ue000":4}]`,
+	"[{\"\\n\u00e9\":1,\"fac\xffet\":[2],\"\\u017f\xe9\":3,\"facet\":[1]}]",
+	// lastSeen with 15, 16 and more digits (jsonscan.go:521:33 `len(text) <= 15`: the
+	// long ones overflow uint64).
+	`[{"facet":[1],"lastSeen":999999999999999}]`, `[{"facet":[1],"lastSeen":9007199254740993}]`,
+	`[{"facet":[1],"lastSeen":123456789012345678901234}]`, `[{"facet":[1],"lastSeen":-123456789012345678901234}]`,
 }
 
 func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]facetRow, error) {
