@@ -421,3 +421,36 @@ func TestDepthMut(t *testing.T) {
 	// Rows close too: 6000 rows of each kind.
 	checkStdRows(t, "rows", []byte("["+strings.Repeat(`{"facet":[1]},{},null,`, 6000)+"{}]"), true)
 }
+
+// TestObjectArrayNotThereMut calls object and array where the next value is not an
+// object or an array, which their callers (EachFacetRow, skip) never do: each
+// answers a syntax error at that value without moving past it, or errEnd at the end.
+// Reaches jsonscan.go:340–342 and 392–394, which EachFacetRow cannot.
+func TestObjectArrayNotThereMut(t *testing.T) {
+	for _, c := range []struct{ in, object, array string }{
+		{"", "end", "end"},
+		{"  ", "end", "end"},
+		{" [", "syntax@1", "opens"},
+		{" {", "opens", "syntax@1"},
+		{"1", "syntax@0", "syntax@0"},
+	} {
+		s := scanner{b: []byte(c.in)}
+		err := s.object(func(*scanner, []byte) error { return nil })
+		if c.object == "opens" {
+			if !errors.Is(err, errEnd) { // the object is cut short after '{'
+				t.Errorf("object(%q) = %v", c.in, err)
+			}
+		} else if got := scanErr(err, &s); got != c.object {
+			t.Errorf("object(%q) = %s, want %s", c.in, got, c.object)
+		}
+		s = scanner{b: []byte(c.in)}
+		err = s.array(func(s *scanner) error { return s.skip() })
+		if c.array == "opens" {
+			if !errors.Is(err, errEnd) {
+				t.Errorf("array(%q) = %v", c.in, err)
+			}
+		} else if got := scanErr(err, &s); got != c.array {
+			t.Errorf("array(%q) = %s, want %s", c.in, got, c.array)
+		}
+	}
+}

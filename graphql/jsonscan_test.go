@@ -88,6 +88,11 @@ var facetCorpus = []string{
 	// long ones overflow uint64).
 	`[{"facet":[1],"lastSeen":999999999999999}]`, `[{"facet":[1],"lastSeen":9007199254740993}]`,
 	`[{"facet":[1],"lastSeen":123456789012345678901234}]`, `[{"facet":[1],"lastSeen":-123456789012345678901234}]`,
+	// Members not followed by ',' or '}', a lastSeen that is not a number, and
+	// numbers at the ends of the digits (jsonscan.go:383, 491, and the case
+	// expressions 103, 328, 489).
+	`[{"a":1 "facet":[1]}]`, `[{"facet":[1]]`, `[{"facet":[1],"lastSeen":-}]`, `[{"facet":[1],"lastSeen":1.e5}]`,
+	`[{"facet":[1],"lastSeen":1e}]`, `[{"facet":[9,0,-9,-0,90.9e9],"lastSeen":9}]`, `[{"facet":[/]}]`, `[{"facet":[:]}]`,
 }
 
 func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]facetRow, error) {
