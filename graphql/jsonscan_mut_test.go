@@ -258,7 +258,7 @@ func TestUnquoteMut(t *testing.T) {
 		``, `abc`, `\"\\\/\b\f\n\r\t`, `a\u0041\u00e9\u00E9\uABCD\uabcd\u09aF`,
 		`\ud83d\ude00`, `\uD83D\uDE00x`, `\ud800\udc00`, `\udbff\udfff`, `\ud800`,
 		`\ud800x`, `\ud800\u0041`, `\ud800\n`, `\ud800abcdef`, `\udc00`, `\udc00\ud800`,
-		`\ud800\ud800\udc00`, `\ud7ff`, `\ue000`, `\udfff`, `\uffff`, `\u0000`,
+		`\ud800\ud800\udc00`, `\udc00\udc00`, `\ud800\ue000`, `\ud7ff`, `\ue000`, `\udfff`, `\uffff`, `\u0000`,
 		`é\n`, "\\nK\u212a\u017f", "\x80", "a\xffb\\n", "\xe9", "\xef\xbf\xbd\\t",
 		"\xed\xa0\x80\\t", "\xf0\x9f\x98\\t", "\xf0\x9f\x98\x80\\t", "\xc0\xaf\\t",
 	} {
