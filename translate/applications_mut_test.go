@@ -252,10 +252,10 @@ func TestAppListInventoryFlagMut(t *testing.T) {
 	if got := withInv(); got != "[true true]" {
 		t.Fatalf("withInventory %s before the account-wide inventory came back cut, want [true true]", got)
 	}
-	if tr.manyApps(c) == false {
+	if !tr.manyApps(c) {
 		t.Fatal("5000 facets did not mark the account")
 	}
-	l := list(AppListRequest{ExcludeLinks: false})
+	l := list(AppListRequest{})
 	list(AppListRequest{IDs: []int64{3}})
 	if got := withInv(); got != "[true true false true]" {
 		t.Fatalf("withInventory %s, want [true true false true]", got)
@@ -535,8 +535,10 @@ func TestInventoryFoldSizingMut(t *testing.T) {
 	}
 	// One row (a show's answer is a few): its fold fits in about 1.2 KB. The mutants
 	// allocate about 8 KB (a slab of 64), 300 KB and 3 MB (the maps' hints) for it.
+	// The least of three measures, so that another goroutine's allocations do not count.
 	results := answer(1)
-	if got := bytesPer(results); got > 3<<10 {
+	got := min(bytesPer(results), bytesPer(results), bytesPer(results))
+	if got > 3<<10 {
 		t.Errorf("an answer of 1 row (%d bytes): %d bytes allocated, want at most 3 KB", len(results), got)
 	}
 }
