@@ -195,7 +195,7 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 		// The secondary runs detached from the caller: it never delays or changes the
 		// answer already sent, and it is cancelled at its own deadline.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), cs.Timeout)
-		st := &reqState{id: id + "-" + secondaryName, start: time.Now()}
+		st := &reqState{id: id + "-" + secondaryName, start: time.Now(), vars: routeVars(r)}
 		ctx = context.WithValue(ctx, stateKey{}, st)
 		ctx = ng.WithCalls(ctx, &st.calls)
 		sr := r.Clone(ctx)
@@ -373,7 +373,7 @@ func (g *Gateway) compareAfter(r *http.Request, body []byte, route string, first
 		opts = o
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), g.cfg.Compare.Timeout)
-	st := &reqState{id: RequestID(r.Context()) + "-" + secondaryName, start: time.Now()}
+	st := &reqState{id: RequestID(r.Context()) + "-" + secondaryName, start: time.Now(), vars: routeVars(r)}
 	ctx = context.WithValue(ctx, stateKey{}, st)
 	ctx = ng.WithCalls(ctx, &st.calls)
 	sr := r.Clone(ctx)

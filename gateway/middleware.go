@@ -34,6 +34,9 @@ type reqState struct {
 	mode          Mode
 	callerHash    string // first 8 hex characters of the key's SHA-256: logs, metrics, report
 	publicBase    string // passthrough: the gateway's base as the caller reached it
+	// vars are the matched route's path variables when routeIndex matched the route
+	// itself (routes.go); nil when gorilla/mux put them in the request's context.
+	vars map[string]string
 
 	mu       sync.Mutex
 	degraded []string

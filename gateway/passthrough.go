@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -135,7 +133,7 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			if key := apiKey(r.Header); key != "" {
 				st.callerHash = translate.HashKey(key)[:8]
 			}
-			if acct := mux.Vars(r)["accountId"]; acct != "" {
+			if acct := routeVars(r)["accountId"]; acct != "" {
 				st.publicBase += "/accounts/" + acct
 			}
 		}

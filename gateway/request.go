@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -51,7 +49,7 @@ func apiKey(h http.Header) string {
 
 // readRequest reads what every route needs; errors are v2 errors for the caller.
 func (g *Gateway) readRequest(r *http.Request) (*request, error) {
-	rq := &request{http: r, format: formatOf(r), vars: mux.Vars(r)}
+	rq := &request{http: r, format: formatOf(r), vars: routeVars(r)}
 	var body []byte
 	var err error
 	if r.Body != nil && r.Body != http.NoBody {

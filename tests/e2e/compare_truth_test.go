@@ -102,6 +102,24 @@ func TestCompareFallbackPrimaryAnswered(t *testing.T) {
 	waitCount(t, m, "applications.show", "diff", 1)
 }
 
+// With fallback on, the background comparison runs the secondary on the route's own
+// path variables (the application id): the same answer on both sides is a match.
+func TestCompareFallbackSecondarySeesRouteVars(t *testing.T) {
+	const path = "/v2/applications/314221522.json"
+	translated := newEnv(t).get(t, path, key1, "X-Account-ID", "1000001").body
+	rest := newFakeREST(t)
+	rest.bodies[path] = translated
+	m := gateway.NewMetrics()
+	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
+		Compare: gateway.CompareSettings{Fallback: true}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	if r := e.get(t, path, key1, "X-Account-ID", "1000001"); r.status != 200 || !bytes.Equal(r.body, translated) {
+		t.Fatalf("caller got %d %.100s", r.status, r.body)
+	}
+	waitCount(t, m, "applications.show", "match", 1)
+}
+
 // /readyz?verbose lists every upstream the configuration depends on with its state;
 // without a REST dependency only NerdGraph is listed.
 func TestReadyzVerboseUpstreams(t *testing.T) {
