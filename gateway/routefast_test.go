@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gorilla/mux"
@@ -94,5 +95,66 @@ func TestCleanEscapedPath(t *testing.T) {
 		if got := cleanEscapedPath(r.URL); got != want {
 			t.Errorf("%q: %v, want %v", p, got, want)
 		}
+	}
+}
+
+func TestRequestShape(t *testing.T) {
+	for _, c := range []struct {
+		path, shape string
+		ok          bool
+	}{
+		{"applications.json", "applications", true},
+		{"applications/12.xml", "applications/{}", true},
+		{"applications/12/metrics/data.json", "applications/{}/metrics/data", true},
+		{"applications/12/instances/0/metrics.json", "applications/{}/instances/{}/metrics", true},
+		{"applications/1x/hosts.json", "applications/1x/hosts", true},
+		{"applications/%31/hosts.json", "applications/%31/hosts", true},
+		{"applications/12/.json", "", false},
+		{"applications/12/", "", false},
+		{"applications/12/hosts.csv", "", false},
+		{"applications", "", false},
+		{"a/.json", "", false},
+		{"a//b.json", "a//b", true},
+		{strings.Repeat("a/", 60) + "b.json", "", false},
+		{strings.Repeat("9/", 47) + "9.json", "", false},
+	} {
+		var buf [maxShape]byte
+		sh, ok := requestShape(&buf, c.path)
+		if ok != c.ok || string(sh) != c.shape {
+			t.Errorf("%q: %q %v, want %q %v", c.path, sh, ok, c.shape, c.ok)
+		}
+	}
+	if got := templateShape("/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data"); got != "applications/{}/hosts/{}/metrics/data" {
+		t.Errorf("templateShape: %q", got)
+	}
+}
+
+// Every translated route's own path is matched by its shape's router, which holds a
+// handful of routes (the segment's prefix routes and the shape's methods), not the
+// segment's dozens.
+func TestRouteIndexShapeRouters(t *testing.T) {
+	x := New(Config{RateLimitPerMinute: -1}, nil, nil).router.(routeIndex)
+	for _, rt := range Routes() {
+		if rt.Prefix || rt.Legacy {
+			continue
+		}
+		p := routeVar.ReplaceAllString(rt.Path, "12")
+		for _, prefix := range []string{"/v2", "/accounts/1000001/v2"} {
+			r := httptest.NewRequest(rt.Methods[0], "http://gw.test"+prefix+p+".json", nil)
+			sub := x.pick(r)
+			if sub != x.byShape[templateShape(rt.Path)] {
+				t.Fatalf("%s %s: not its shape's router", rt.Methods[0], r.URL.Path)
+			}
+			if o := matchOf(sub, r); o.err != "" {
+				t.Fatalf("%s %s: its shape's router does not match it: %+v", rt.Methods[0], r.URL.Path, o)
+			}
+		}
+	}
+	n := 0
+	for _, r := range x.byShape {
+		_ = r.Walk(func(*mux.Route, *mux.Router, []*mux.Route) error { n++; return nil })
+	}
+	if per := float64(n) / float64(len(x.byShape)); per > 8 {
+		t.Fatalf("%.1f routes per shape router", per)
 	}
 }

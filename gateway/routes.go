@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -424,8 +425,18 @@ func retired(name, path, title string) Route {
 func (g *Gateway) routes() http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
-	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}}
-	for _, rt := range Routes() {
+	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{}}
+	table := Routes()
+	shapes := map[string][]string{} // a segment's route shapes
+	for _, rt := range table {
+		if !rt.Prefix {
+			seg := firstSegment(rt.Path)
+			if sh := templateShape(rt.Path); !slices.Contains(shapes[seg], sh) {
+				shapes[seg] = append(shapes[seg], sh)
+			}
+		}
+	}
+	for _, rt := range table {
 		h := g.handle(rt)
 		switch g.modeOf(rt) {
 		case ModePassthrough:
@@ -433,7 +444,18 @@ func (g *Gateway) routes() http.Handler {
 		case ModeCompare:
 			h = g.compare(rt, h, g.passthrough(rt))
 		}
-		for _, r := range []*mux.Router{m, idx.segment(rt.Path)} {
+		// A route goes to the full router, its segment's, and its shape's; a prefix
+		// route to every shape router of its segment (it may match any of them), in
+		// the table's order everywhere.
+		routers := []*mux.Router{m, idx.segment(rt.Path)}
+		if rt.Prefix {
+			for _, sh := range shapes[firstSegment(rt.Path)] {
+				routers = append(routers, idx.shape(sh))
+			}
+		} else {
+			routers = append(routers, idx.shape(templateShape(rt.Path)))
+		}
+		for _, r := range routers {
 			for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
 				if rt.Legacy {
 					r.Handle(strings.TrimSuffix(prefix, "/v2")+rt.Path+".{format:xml}", h).Methods(rt.Methods...)
@@ -473,9 +495,98 @@ func (g *Gateway) routes() http.Handler {
 // not match (an unknown path, a method a path does not take, a path its segment does
 // not name exactly) goes to the full router, so every answer is the one the full
 // router gives (TestRouteIndexMatchesFullRouter, FuzzRouteIndex).
+//
+// Within a segment, a router per path shape (the path with every number written {}
+// and without its extension: "applications/{}/metrics/data") holds only the routes of
+// that shape, so a request's regular expressions are those of one or two routes: every
+// path variable is a number ([0-9]+) and no literal segment is one, so a route of
+// another shape cannot match the path (the segment's prefix routes, which can, are in
+// each of its shape routers).
 type routeIndex struct {
 	full      *mux.Router
 	bySegment map[string]*mux.Router
+	byShape   map[string]*mux.Router
+}
+
+// newIndexRouter is a router whose misses go to the full router.
+func newIndexRouter(full *mux.Router) *mux.Router {
+	r := mux.NewRouter()
+	r.UseEncodedPath()
+	r.NotFoundHandler = full
+	r.MethodNotAllowedHandler = full
+	return r
+}
+
+// shape is the router of a path shape, made on first use.
+func (x routeIndex) shape(sh string) *mux.Router {
+	r, ok := x.byShape[sh]
+	if !ok {
+		r = newIndexRouter(x.full)
+		x.byShape[sh] = r
+	}
+	return r
+}
+
+// templateShape is a route path's shape: "/applications/{id:[0-9]+}/hosts" →
+// "applications/{}/hosts".
+func templateShape(p string) string {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, sg := range segs {
+		if strings.HasPrefix(sg, "{") {
+			segs[i] = "{}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// maxShape bounds the shapes looked up (the longest route's is 47 bytes).
+const maxShape = 96
+
+// requestShape writes the shape of p (the path below /v2/, or below the root for a
+// legacy route) into buf: each segment of digits only becomes {}, and the last
+// segment's .json or .xml is dropped. ok is false for a path without one of those
+// extensions or too long for buf; such paths use the segment's router.
+func requestShape(buf *[maxShape]byte, p string) (shape []byte, ok bool) {
+	switch {
+	case strings.HasSuffix(p, ".json"):
+		p = p[:len(p)-len(".json")]
+	case strings.HasSuffix(p, ".xml"):
+		p = p[:len(p)-len(".xml")]
+	default:
+		return nil, false
+	}
+	out := buf[:0]
+	for p != "" {
+		seg := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			seg, p = p[:i], p[i+1:]
+			if p == "" {
+				return nil, false // a trailing slash: no route's shape
+			}
+		} else {
+			p = ""
+		}
+		if len(out) > 0 {
+			out = append(out, '/')
+		}
+		if allDigits(seg) {
+			seg = "{}"
+		}
+		if len(out)+len(seg) > maxShape {
+			return nil, false
+		}
+		out = append(out, seg...)
+	}
+	return out, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // segment is the router of path's first segment, made on first use.
@@ -483,10 +594,7 @@ func (x routeIndex) segment(path string) *mux.Router {
 	seg := firstSegment(path)
 	r, ok := x.bySegment[seg]
 	if !ok {
-		r = mux.NewRouter()
-		r.UseEncodedPath()
-		r.NotFoundHandler = x.full
-		r.MethodNotAllowedHandler = x.full
+		r = newIndexRouter(x.full)
 		x.bySegment[seg] = r
 	}
 	return r
@@ -552,6 +660,12 @@ func (x routeIndex) pick(r *http.Request) *mux.Router {
 		p = rest
 	} else {
 		p = strings.TrimPrefix(p, "/")
+	}
+	var buf [maxShape]byte
+	if sh, ok := requestShape(&buf, strings.TrimPrefix(p, "/")); ok {
+		if sub, ok := x.byShape[string(sh)]; ok {
+			return sub
+		}
 	}
 	if sub, ok := x.bySegment[firstSegment(p)]; ok {
 		return sub

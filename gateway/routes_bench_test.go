@@ -17,6 +17,8 @@ func BenchmarkRouting(b *testing.B) {
 		{"last retired route", "/v2/users.json"},
 		{"account prefix, last retired route", "/accounts/1000001/v2/users.json"},
 		{"unknown route", "/v2/nothing_here.json"},
+		{"metric data, no key", "/v2/applications/12/metrics/data.json"},
+		{"instance metric data, no key", "/v2/applications/12/instances/3/metrics/data.json"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, bc.path, nil)
