@@ -8,6 +8,10 @@ package gateway
 // serveUnsupportedREST): at i == 0 the segment is "" (original) or the whole rest,
 // which starts with '.' or '/' (mutant); no unsupported segment is empty or holds '.'
 // or '/', so neither matches and both return false.
+//
+// Equivalent survivors (gremlins run at b689aed): edges.go:126:39 CONDITIONALS_BOUNDARY
+// (`i > 0` → `>= 0` on the index of "/v2/" in serveUnsupportedREST) — the path starts
+// with "/accounts/" there, so "/v2/" is never at index 0.
 
 import (
 	"net/http"
@@ -81,5 +85,29 @@ func TestUnsupportedRESTMut(t *testing.T) {
 		if calls != 0 {
 			t.Errorf("GET %s: %d NerdGraph calls", target, calls)
 		}
+	}
+}
+
+// TestUnsupportedRESTRouteMut: a 501 for a real REST v2 path is counted in
+// v2bridge_requests_total under the route "<segment>.unsupported", and answered with
+// the fidelity header also when no request state is there (serveUnsupportedREST called
+// on its own). Kills edges.go:140:40 CONDITIONALS_NEGATION (`st != nil` → `==`: the
+// route not set, so counted as "unmatched"; a nil state dereferenced).
+func TestUnsupportedRESTRouteMut(t *testing.T) {
+	g, _ := explainGateway(Config{})
+	req := httptest.NewRequest(http.MethodGet, "/v2/usages.json", nil)
+	req.Header.Set("X-Api-Key", "NRAK-0123456789ABCDEFGHIJKLMNOPQ")
+	rec := httptest.NewRecorder()
+	g.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotImplemented {
+		t.Fatalf("status %d, want 501: %s", rec.Code, rec.Body)
+	}
+	if got := testutil.ToFloat64(g.cfg.Metrics.requests.WithLabelValues("usages.unsupported", "GET", "501")); got != 1 {
+		t.Errorf("v2bridge_requests_total{route=usages.unsupported,method=GET,status=501} = %v, want 1", got)
+	}
+	rec = httptest.NewRecorder()
+	if !g.serveUnsupportedREST(rec, httptest.NewRequest(http.MethodGet, "/v2/dashboards.json", nil)) ||
+		rec.Code != http.StatusNotImplemented || rec.Header().Get("X-V2bridge-Fidelity") != string(Unsupported) {
+		t.Errorf("without request state: %d fidelity %q, want 501 %q", rec.Code, rec.Header().Get("X-V2bridge-Fidelity"), Unsupported)
 	}
 }

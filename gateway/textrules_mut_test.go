@@ -9,6 +9,9 @@ package gateway
 //
 // Equivalent (tests/MUTATION.md): textrules.go:197 CONDITIONALS_BOUNDARY (`i+1 < len(b)`
 // → `<=`): it is evaluated only when hex4(b, i+2) succeeded, which needs i+6 <= len(b).
+// Equivalent survivors (gremlins run at b689aed): textrules.go:197:39 ARITHMETIC_BASE
+// (`i+1 < len(b)` → `i-1 < len(b)`) — the same reason: after hex4(b, i+2) succeeded,
+// i+6 <= len(b), so both comparisons are true.
 
 import (
 	"errors"
@@ -93,5 +96,59 @@ func TestCheckBodyTextMut(t *testing.T) {
 	}
 	if !isWrite("POST") || !isWrite("PUT") || !isWrite("PATCH") || isWrite("GET") || isWrite("DELETE") {
 		t.Error("isWrite")
+	}
+}
+
+// TestJSONTextStrayPunctuationMut: a closing bracket, a comma or a colon outside any
+// object or array (a body the decoder will refuse with 400) is skipped, and the field
+// after it is still named. Kills textrules.go:127:18 (`len(stack) > 0` → `>= 0`),
+// :131:26 and :139:26 (`n > 0` → `>= 0`) CONDITIONALS_BOUNDARY: each indexes an empty
+// stack and panics.
+func TestJSONTextStrayPunctuationMut(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{`}`, ""},
+		{`]`, ""},
+		{`,`, ""},
+		{`:`, ""},
+		{`}{"a":"\u0001"}`, "a contains a control character (U+1)"},
+		{`,{"b":"\u0002"}`, "b contains a control character (U+2)"},
+		{`:["\u0003"]`, "[0] contains a control character (U+3)"},
+	} {
+		err := checkBodyText("application/json", []byte(tt.body))
+		var ve *v2.Error
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%q: %v, want accepted", tt.body, err)
+		case tt.want != "" && (!errors.As(err, &ve) || ve.Status != 422 || ve.Title != tt.want):
+			t.Errorf("%q: %v, want 422 %q", tt.body, err, tt.want)
+		}
+	}
+}
+
+// TestBlankBodyNotJSONMut: a body of white space only, without a content type, is not
+// JSON (and has nothing to check). Kills textrules.go:54:16 CONDITIONALS_BOUNDARY
+// (`len(b) > 0` → `>= 0`: b[0] of the empty trimmed body panics).
+func TestBlankBodyNotJSONMut(t *testing.T) {
+	for _, body := range []string{" ", "\r\n\t "} {
+		if isJSONBody("", []byte(body)) {
+			t.Errorf("isJSONBody(%q) = true", body)
+		}
+		if err := checkBodyText("", []byte(body)); err != nil {
+			t.Errorf("checkBodyText(%q) = %v, want accepted", body, err)
+		}
+	}
+}
+
+// TestJSONEscapeCutShortInSpareCapacityMut: a \u escape cut short by the end of the
+// body is never completed from bytes past the body's end (a body read into a larger
+// buffer has them in its capacity). Kills textrules.go:219:6 ARITHMETIC_BASE (`i+4 >
+// len(b)` → `i-4 >`: hex4 reads b[i:i+4] beyond len(b) and finds the rest of an
+// escape of U+0001 there, or panics past the capacity).
+func TestJSONEscapeCutShortInSpareCapacityMut(t *testing.T) {
+	full := []byte(`{"a":"\u0001"}`)
+	for _, b := range [][]byte{full[:10], full[:10:10], full[:8], full[:8:8]} {
+		if err := checkBodyText("application/json", b); err != nil {
+			t.Errorf("%q (capacity %d): %v, want accepted (the escape is cut short)", b, cap(b), err)
+		}
 	}
 }

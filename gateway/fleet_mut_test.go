@@ -1,0 +1,76 @@
+package gateway
+
+// The fleet store's metrics (fleet.go) and the fleet's usage rows (fleetusage.go), written against the survivors of the gremlins
+// run at b689aed.
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/translate/fleet"
+)
+
+// TestStoreUpGaugeMut: v2bridge_store_up is 1 while the store answers and 0 once a call
+// to it failed. Kills fleet.go:57:18 CONDITIONALS_NEGATION (`s.Status() != nil` →
+// `==`: the gauge inverted).
+func TestStoreUpGaugeMut(t *testing.T) {
+	m := miniredis.RunT(t)
+	s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	cs := storeCollector(s)
+	if len(cs) != 2 {
+		t.Fatalf("%d collectors without the shared cache, want errors and up", len(cs))
+	}
+	if _, err := s.Usage(context.Background()); err != nil {
+		t.Fatalf("store up: %v", err)
+	}
+	if got := testutil.ToFloat64(cs[1]); got != 1 {
+		t.Errorf("v2bridge_store_up = %v while the store answers, want 1", got)
+	}
+	m.Close()
+	if _, err := s.Usage(context.Background()); err == nil {
+		t.Fatal("a call to a closed store succeeded")
+	}
+	if got := testutil.ToFloat64(cs[1]); got != 0 || s.Status() == nil {
+		t.Errorf("v2bridge_store_up = %v after a failed call (status %v), want 0", got, s.Status())
+	}
+}
+
+// TestFleetUsageAccountMut: the fleet report's row carries the account of the row's
+// last call (and the explain link names it), read back from the store by another
+// replica. Kills fleetusage.go:148:17 CONDITIONALS_NEGATION (`r.Account != 0` → `==`:
+// the account dropped).
+func TestFleetUsageAccountMut(t *testing.T) {
+	m := miniredis.RunT(t)
+	open := func() *fleet.Store {
+		s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	a := New(Config{Store: open()}, nil, zap.NewNop())
+	b := New(Config{Store: open()}, nil, zap.NewNop())
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	a.usage.record(&reqState{callerHash: "aaaaaaaa", route: "applications.list", fidelity: Approximate, account: 4242}, "curl/8", 200, at)
+	if err := a.fleetRows.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := b.fleetRows.rows(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Account != 4242 || !strings.HasSuffix(rows[0].Explain, "&account=4242") {
+		t.Fatalf("replica b's rows %+v, want replica a's call with account 4242", rows)
+	}
+}
