@@ -84,7 +84,7 @@ func ptrChain(s string, k int) reflect.Value {
 
 // The recursive shapes of TestSizeOfDepthMut: each holds the leaf string s deep down.
 type (
-	sizePtrNode   struct { // struct → pointer → struct …
+	sizePtrNode struct { // struct → pointer → struct …
 		p *sizePtrNode
 		s string
 	}
