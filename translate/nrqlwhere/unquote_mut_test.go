@@ -14,7 +14,7 @@ import (
 //     never 0.
 
 // where.go:295 CONDITIONALS_BOUNDARY (`len(s) < 2` → `<= 2` in unquote): the empty
-// string literal ” is the value "", not its quotes.
+// string literal (two single quotes) is the value "", not the quotes.
 func TestEmptyStringInListMut(t *testing.T) {
 	p, err := New()
 	if err != nil {
