@@ -21,9 +21,9 @@ import (
 //     DeploymentMemory old; recalled drops them with `<`, and when the
 //     RememberedDeployments bound then drops them instead, rd.dropped is set to their
 //     time, already DeploymentMemory old, so `cut` stays false; the same final list
-//     results in every other case. (Only a recall whose clock reads earlier than the
-//     remember before it, by less than the age's last nanosecond, could see the kept
-//     deployment: the clock is taken as monotonic, as the waiver of :592 does.)
+//     results in every other case. (Only a recall whose clock reads earlier than that
+//     of the remember before it could still see the kept deployment: the clock is
+//     taken as monotonic, as in the waiver of :592.)
 
 // Mutants translate.go:94-:138 (New's defaults): a zero or negative TTL takes its
 // default (5 min cursors, 1 min lists, 10 min accounts, 10 min metric names), a zero
