@@ -247,3 +247,47 @@ func TestShowKeyTransactionMut(t *testing.T) {
 		t.Errorf("failed read: %v", err)
 	}
 }
+
+// keytransactions.go:121 CONDITIONALS_BOUNDARY (`lo < len(guids)` → `<=`): no key
+// transaction, or exactly one full batch of them, takes no details request beyond the
+// batches (none for none, one for 100).
+func TestKeyTxDetailsNoEmptyBatchMut(t *testing.T) {
+	for _, n := range []int{0, ktDetailsBatch} {
+		var ids []string
+		for i := 1; i <= n; i++ {
+			ids = append(ids, strconv.Itoa(1000+i))
+		}
+		k := newKtFake(ids...)
+		l, _, err := New(k, Options{Now: func() time.Time { return ktClock }}).ListKeyTransactions(context.Background(), Caller{AccountID: 1}, KeyTransactionListRequest{})
+		if err != nil || len(l.KeyTransactions) != n {
+			t.Fatalf("%d key transactions: listed %d, %v", n, len(l.KeyTransactions), err)
+		}
+		if got := k.count("KeyTransactionDetails"); got != n/ktDetailsBatch {
+			t.Errorf("%d key transactions: %d details requests, want %d", n, got, n/ktDetailsBatch)
+		}
+	}
+}
+
+// keytransactions.go:76 CONDITIONALS_NEGATION (`o.ApplicationId != nil` in
+// buildKeyTx): an application entity whose applicationId is null leaves the id to the
+// application's guid (the mutant dereferences the null id).
+func TestKeyTxApplicationIDNullMut(t *testing.T) {
+	k := newKtFake("101")
+	orig := k.answer
+	k.answer = func(op string, vars map[string]any) (any, error) {
+		data, err := orig(op, vars)
+		if op == "KeyTransactionDetails" && err == nil {
+			for _, e := range data.(map[string]any)["actor"].(map[string]any)["e0"].([]any) {
+				if m, ok := e.(map[string]any); ok {
+					m["application"] = map[string]any{"guid": AppGUID(1, DomainAPM, 9),
+						"entity": map[string]any{"__typename": "ApmApplicationEntityOutline", "applicationId": nil}}
+				}
+			}
+		}
+		return data, err
+	}
+	l, _, err := New(k, Options{Now: func() time.Time { return ktClock }}).ListKeyTransactions(context.Background(), Caller{AccountID: 1}, KeyTransactionListRequest{})
+	if err != nil || len(l.KeyTransactions) != 1 || l.KeyTransactions[0].ApplicationID != 9 {
+		t.Fatalf("list %+v, %v; want one key transaction of application 9", l, err)
+	}
+}

@@ -1,0 +1,27 @@
+package translate
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nrql.go:113 ARITHMETIC_BASE (`256 + 12*len(appIDs)` → `-`, the builder's size hint
+// in inventoryNRQL): a query of many applications is built in full (a negative hint
+// would panic in Grow).
+func TestInventoryNRQLManyAppsMut(t *testing.T) {
+	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	ids := make([]int64, 40)
+	list := make([]string, len(ids))
+	for i := range ids {
+		ids[i] = int64(1000 + i)
+		list[i] = strconv.FormatInt(ids[i], 10)
+	}
+	got, err := inventoryNRQL(ids, until)
+	want := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')" +
+		" AND appId IN (" + strings.Join(list, ", ") + ") FACET appId, host, realAgentId SINCE 1795172400000 UNTIL 1795176000000 LIMIT MAX"
+	if err != nil || got != want {
+		t.Fatalf("inventoryNRQL(40 apps) = %q, %v; want %q", got, err, want)
+	}
+}
