@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gorilla/mux"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -166,8 +167,8 @@ func TestRateLimitRetryAfterMut(t *testing.T) {
 	}
 }
 
-// TestRouteIndexPickMut: a path under /accounts/{id}/v2/ is given its segment's router
-// as the same path under /v2/ is (the full router, which answers the same, would try
+// TestRouteIndexPickMut: a path under /accounts/{id}/v2/ is given its shape's (or segment's)
+// router as the same path under /v2/ is (the full router, which answers the same, would try
 // every route before it); /accounts/ with nothing after the id is the full router's.
 // The segment is the path up to its first '/' or '.': "" when one comes first.
 // Kills routes.go:499:43 CONDITIONALS_BOUNDARY (`i >= 0` → `> 0`: "/accounts//v2/..."
@@ -182,21 +183,22 @@ func TestRouteIndexPickMut(t *testing.T) {
 		t.Fatal("no router for the applications segment")
 	}
 	for _, tt := range []struct {
-		path     string
-		wantApps bool // the applications segment's router, else the full router
+		path string
+		want *mux.Router // a shape's router, the segment's, or the full router
 	}{
-		{"/v2/applications.json", true},
-		{"/accounts/1000001/v2/applications.json", true},
-		{"/accounts//v2/applications/5.json", true},
-		{"/accounts/1000001", false},
-		{"/v2/nothing.json", false},
+		{"/v2/applications.json", x.byShape["applications"]},
+		{"/accounts/1000001/v2/applications.json", x.byShape["applications"]},
+		{"/accounts//v2/applications/5.json", x.byShape["applications/{}"]},
+		{"/accounts//v2/applications/5/hosts.csv", apps}, // no shape: the segment's router
+		{"/accounts/1000001", x.full},
+		{"/v2/nothing.json", x.full},
 	} {
-		want := x.full
-		if tt.wantApps {
-			want = apps
+		if tt.want == nil {
+			t.Fatalf("%s: no such shape router", tt.path)
 		}
-		if got := x.pick(httptest.NewRequest(http.MethodGet, "http://gw.test"+tt.path, nil)); got != want {
-			t.Errorf("pick(%s): applications router %v, full router %v; want the applications router: %v", tt.path, got == apps, got == x.full, tt.wantApps)
+		got := x.pick(httptest.NewRequest(http.MethodGet, "http://gw.test"+tt.path, nil))
+		if got != tt.want {
+			t.Errorf("pick(%s): segment router %v, full router %v; want another", tt.path, got == apps, got == x.full)
 		}
 	}
 	for p, want := range map[string]string{
