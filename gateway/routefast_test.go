@@ -115,7 +115,13 @@ func TestRequestShape(t *testing.T) {
 		{"applications", "", false},
 		{"a/.json", "", false},
 		{"a//b.json", "a//b", true},
+		{"/x.json", "/x", true},     // an empty first segment keeps its separator
+		{"/.json", "", false},       // "/" once the extension is dropped: a trailing slash
+		{"//12.json", "//{}", true}, // empty segments are not numbers
 		{strings.Repeat("a/", 60) + "b.json", "", false},
+		{strings.Repeat("a", 96) + ".json", strings.Repeat("a", 96), true},             // exactly maxShape bytes
+		{strings.Repeat("a", 97) + ".json", "", false},                                 // one more
+		{strings.Repeat("a", 80) + "/" + strings.Repeat("b", 20) + ".json", "", false}, // the last segment crosses the bound
 		{strings.Repeat("9/", 47) + "9.json", "", false},
 	} {
 		var buf [maxShape]byte

@@ -556,7 +556,7 @@ func requestShape(buf *[maxShape]byte, p string) (shape []byte, ok bool) {
 		return nil, false
 	}
 	out := buf[:0]
-	for p != "" {
+	for first := true; p != ""; first = false {
 		seg := p
 		if i := strings.IndexByte(p, '/'); i >= 0 {
 			seg, p = p[:i], p[i+1:]
@@ -566,7 +566,7 @@ func requestShape(buf *[maxShape]byte, p string) (shape []byte, ok bool) {
 		} else {
 			p = ""
 		}
-		if len(out) > 0 {
+		if !first {
 			out = append(out, '/')
 		}
 		if allDigits(seg) {
