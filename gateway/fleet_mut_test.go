@@ -51,14 +51,7 @@ func TestStoreUpGaugeMut(t *testing.T) {
 // the account dropped).
 func TestFleetUsageAccountMut(t *testing.T) {
 	m := miniredis.RunT(t)
-	open := func() *fleet.Store {
-		s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
+	open := storeOpener(t, m)
 	a := New(Config{Store: open()}, nil, zap.NewNop())
 	b := New(Config{Store: open()}, nil, zap.NewNop())
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)

@@ -18,14 +18,7 @@ import (
 // replica's counts only).
 func TestReportFleetSourceMut(t *testing.T) {
 	m := miniredis.RunT(t)
-	open := func() *fleet.Store {
-		s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
+	open := storeOpener(t, m)
 	a := New(Config{Store: open(), ReportToken: "admin"}, nil, zap.NewNop())
 	b := New(Config{Store: open(), ReportToken: "admin"}, nil, zap.NewNop())
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
@@ -56,5 +49,17 @@ func TestReportFleetSourceMut(t *testing.T) {
 	}
 	if len(rep.Usage) != 1 || rep.Usage[0].Caller != "aaaaaaaa" || rep.Usage[0].Count != 1 {
 		t.Fatalf("replica b's report: %+v, want replica a's one call", rep.Usage)
+	}
+}
+
+// storeOpener opens fleet stores (replicas) on the miniredis m, closed when t ends.
+func storeOpener(t *testing.T, m *miniredis.Miniredis) func() *fleet.Store {
+	return func() *fleet.Store {
+		s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
 	}
 }
