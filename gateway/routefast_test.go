@@ -130,8 +130,16 @@ func TestRequestShape(t *testing.T) {
 			t.Errorf("%q: %q %v, want %q %v", c.path, sh, ok, c.shape, c.ok)
 		}
 	}
-	if got := templateShape("/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data"); got != "applications/{}/hosts/{}/metrics/data" {
-		t.Errorf("templateShape: %q", got)
+	for p, want := range map[string]string{
+		"/applications/{id:[0-9]+}/hosts/{host_id:[0-9]+}/metrics/data": "applications/{}/hosts/{}/metrics/data",
+		"/applications": "applications",
+		// No shape: a variable that need not be a number, a literal that is one.
+		"/alerts/{name}": "", "/alerts/{name:[a-z]+}": "", "/alerts/2024/x": "", "/alerts/a{b}": "",
+	} {
+		got, ok := templateShape(p)
+		if got != want || ok != (want != "") {
+			t.Errorf("templateShape(%q) = %q %v, want %q", p, got, ok, want)
+		}
 	}
 }
 
@@ -148,7 +156,8 @@ func TestRouteIndexShapeRouters(t *testing.T) {
 		for _, prefix := range []string{"/v2", "/accounts/1000001/v2"} {
 			r := httptest.NewRequest(rt.Methods[0], "http://gw.test"+prefix+p+".json", nil)
 			sub := x.pick(r)
-			if sub != x.byShape[templateShape(rt.Path)] {
+			sh, ok := templateShape(rt.Path)
+			if !ok || sub != x.byShape[sh] {
 				t.Fatalf("%s %s: not its shape's router", rt.Methods[0], r.URL.Path)
 			}
 			if o := matchOf(sub, r); o.err != "" {
@@ -162,5 +171,37 @@ func TestRouteIndexShapeRouters(t *testing.T) {
 	}
 	if per := float64(n) / float64(len(x.byShape)); per > 8 {
 		t.Fatalf("%.1f routes per shape router", per)
+	}
+}
+
+// A segment with a route a shape cannot stand for (a variable that need not be a
+// number) gets no shape routers: its requests use its segment's router, which decides
+// as the full router does, here the earlier {name} route for "policies" too.
+func TestRouteIndexUnshapedSegment(t *testing.T) {
+	g := New(Config{RateLimitPerMinute: -1}, nil, nil)
+	table := []Route{
+		{Name: "things.named", Methods: []string{http.MethodGet}, Path: "/things/{name}", Fidelity: Exact},
+		{Name: "things.policies", Methods: []string{http.MethodGet}, Path: "/things/policies", Fidelity: Exact},
+		{Name: "things.one", Methods: []string{http.MethodGet}, Path: "/things/{id:[0-9]+}/x", Fidelity: Exact},
+		{Name: "things.old", Methods: []string{http.MethodGet}, Path: "/things/old", Prefix: true, Fidelity: Unsupported},
+		{Name: "apps", Methods: []string{http.MethodGet}, Path: "/apps/{id:[0-9]+}", Fidelity: Exact},
+	}
+	x := g.routesOf(table).(routeIndex)
+	for sh := range x.byShape {
+		if strings.HasPrefix(sh, "things") {
+			t.Fatalf("shape router %q for a segment with a {name} route", sh)
+		}
+	}
+	if x.byShape["apps/{}"] == nil {
+		t.Fatal("no shape router for apps/{}")
+	}
+	for _, p := range []string{"/v2/things/policies.json", "/v2/things/abc.json", "/v2/things/12/x.json", "/v2/things/old/1.json", "/v2/apps/3.json"} {
+		r := httptest.NewRequest(http.MethodGet, "http://gw.test"+p, nil)
+		if got, want := indexOutcome(t, x, r), matchOf(x.full, r); got != want || want.err != "" {
+			t.Errorf("%s: index %+v, full router %+v", p, got, want)
+		}
+		if strings.HasPrefix(p, "/v2/things") && x.pick(r) != x.bySegment["things"] {
+			t.Errorf("%s: not the segment's router", p)
+		}
 	}
 }

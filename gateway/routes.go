@@ -422,19 +422,27 @@ func retired(name, path, title string) Route {
 
 // routes builds the mux: every route under /v2 and under /accounts/{accountId}/v2,
 // with the .json or .xml extension; anything else gets a v2-shaped 404 or 405.
-func (g *Gateway) routes() http.Handler {
+func (g *Gateway) routes() http.Handler { return g.routesOf(Routes()) }
+
+// routesOf builds the mux of the given route table.
+func (g *Gateway) routesOf(table []Route) http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
 	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{}}
-	table := Routes()
 	shapes := map[string][]string{} // a segment's route shapes
+	unshaped := map[string]bool{}   // segments with a path a shape cannot stand for
 	for _, rt := range table {
-		if !rt.Prefix {
-			seg := firstSegment(rt.Path)
-			if sh := templateShape(rt.Path); !slices.Contains(shapes[seg], sh) {
-				shapes[seg] = append(shapes[seg], sh)
-			}
+		seg := firstSegment(rt.Path)
+		sh, ok := templateShape(rt.Path)
+		switch {
+		case !ok:
+			unshaped[seg] = true
+		case !rt.Prefix && !slices.Contains(shapes[seg], sh):
+			shapes[seg] = append(shapes[seg], sh)
 		}
+	}
+	for seg := range unshaped {
+		delete(shapes, seg)
 	}
 	for _, rt := range table {
 		h := g.handle(rt)
@@ -452,8 +460,8 @@ func (g *Gateway) routes() http.Handler {
 			for _, sh := range shapes[firstSegment(rt.Path)] {
 				routers = append(routers, idx.shape(sh))
 			}
-		} else {
-			routers = append(routers, idx.shape(templateShape(rt.Path)))
+		} else if sh, _ := templateShape(rt.Path); !unshaped[firstSegment(rt.Path)] {
+			routers = append(routers, idx.shape(sh))
 		}
 		for _, r := range routers {
 			for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
@@ -501,7 +509,8 @@ func (g *Gateway) routes() http.Handler {
 // that shape, so a request's regular expressions are those of one or two routes: every
 // path variable is a number ([0-9]+) and no literal segment is one, so a route of
 // another shape cannot match the path (the segment's prefix routes, which can, are in
-// each of its shape routers).
+// each of its shape routers). A segment with a route for which that does not hold gets
+// no shape routers (templateShape; TestRouteIndexUnshapedSegment).
 type routeIndex struct {
 	full      *mux.Router
 	bySegment map[string]*mux.Router
@@ -528,15 +537,24 @@ func (x routeIndex) shape(sh string) *mux.Router {
 }
 
 // templateShape is a route path's shape: "/applications/{id:[0-9]+}/hosts" →
-// "applications/{}/hosts".
-func templateShape(p string) string {
+// "applications/{}/hosts". ok is false when a shape cannot stand for the path: a
+// variable that may be other than a number, or a literal segment that is one (a
+// request's shape could then name another route's); such a segment gets no shape
+// routers, its requests its segment's router.
+func templateShape(p string) (shape string, ok bool) {
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for i, sg := range segs {
-		if strings.HasPrefix(sg, "{") {
+		switch {
+		case strings.HasPrefix(sg, "{"):
+			if !strings.HasSuffix(sg, ":[0-9]+}") {
+				return "", false
+			}
 			segs[i] = "{}"
+		case allDigits(sg) || strings.ContainsAny(sg, "{}"):
+			return "", false
 		}
 	}
-	return strings.Join(segs, "/")
+	return strings.Join(segs, "/"), true
 }
 
 // maxShape bounds the shapes looked up (the longest route's is 47 bytes).
