@@ -88,13 +88,7 @@ func TestCompareFailingSide(t *testing.T) {
 func TestCompareFallbackPrimaryAnswered(t *testing.T) {
 	const path = "/v2/applications/314221522.json"
 	translated := newEnv(t).get(t, path, key1).body
-	rest := newFakeREST(t)
-	rest.bodies[path] = bytes.Replace(translated, []byte(`"name":"100% Uptime Monitor"`), []byte(`"name":"Renamed"`), 1)
-	m := gateway.NewMetrics()
-	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
-		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
-		Compare: gateway.CompareSettings{Fallback: true}})
-	e := &env{sim: h.Sim, gw: h.Gateway}
+	e, m := fallbackShow(t, path, bytes.Replace(translated, []byte(`"name":"100% Uptime Monitor"`), []byte(`"name":"Renamed"`), 1))
 	r := e.get(t, path, key1, "X-Account-ID", "1000001")
 	if r.status != 200 || !bytes.Contains(r.body, []byte("Renamed")) || r.header.Get("X-V2bridge-Fallback") != "" {
 		t.Fatalf("caller got %d %v %.100s", r.status, r.header.Get("X-V2bridge-Fallback"), r.body)
@@ -107,13 +101,7 @@ func TestCompareFallbackPrimaryAnswered(t *testing.T) {
 func TestCompareFallbackSecondarySeesRouteVars(t *testing.T) {
 	const path = "/v2/applications/314221522.json"
 	translated := newEnv(t).get(t, path, key1, "X-Account-ID", "1000001").body
-	rest := newFakeREST(t)
-	rest.bodies[path] = translated
-	m := gateway.NewMetrics()
-	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
-		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
-		Compare: gateway.CompareSettings{Fallback: true}})
-	e := &env{sim: h.Sim, gw: h.Gateway}
+	e, m := fallbackShow(t, path, translated)
 	if r := e.get(t, path, key1, "X-Account-ID", "1000001"); r.status != 200 || !bytes.Equal(r.body, translated) {
 		t.Fatalf("caller got %d %.100s", r.status, r.body)
 	}
@@ -163,17 +151,24 @@ func TestReadyzVerboseUpstreams(t *testing.T) {
 // caller whole (streamed, never truncated); only the comparison is skipped.
 func TestCompareFallbackLargeAnswer(t *testing.T) {
 	const path = "/v2/applications/314221522.json"
-	rest := newFakeREST(t)
 	big := []byte(`{"application":{"id":314221522,"name":"` + strings.Repeat("x", 5<<20) + `"}}`)
-	rest.bodies[path] = big
-	m := gateway.NewMetrics()
-	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
-		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
-		Compare: gateway.CompareSettings{Fallback: true}})
-	e := &env{sim: h.Sim, gw: h.Gateway}
+	e, m := fallbackShow(t, path, big)
 	r := e.get(t, path, key1, "X-Account-ID", "1000001")
 	if r.status != 200 || !bytes.Equal(r.body, big) {
 		t.Fatalf("caller got %d, %d of %d bytes", r.status, len(r.body), len(big))
 	}
 	waitCount(t, m, "applications.show", "skipped", 1)
+}
+
+// fallbackShow is a gateway whose applications.show runs in compare mode with fallback,
+// over a REST double answering path with restBody, and its metrics.
+func fallbackShow(t *testing.T, path string, restBody []byte) (*env, *gateway.Metrics) {
+	t.Helper()
+	rest := newFakeREST(t)
+	rest.bodies[path] = restBody
+	m := gateway.NewMetrics()
+	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
+		Compare: gateway.CompareSettings{Fallback: true}})
+	return &env{sim: h.Sim, gw: h.Gateway}, m
 }
