@@ -16,6 +16,7 @@ package gateway
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,14 +43,20 @@ func TestCleanPathMut(t *testing.T) {
 // counted as "unmatched").
 func TestUncleanPathRouteMut(t *testing.T) {
 	g, _ := explainGateway(Config{})
-	req := httptest.NewRequest(http.MethodGet, "//v2/applications.json", nil)
+	servedAs(t, g, httptest.NewRequest(http.MethodGet, "//v2/applications.json", nil), "unclean_path", http.StatusNotFound)
+}
+
+// servedAs serves req and checks its status and that it was counted under route.
+func servedAs(t *testing.T, g *Gateway, req *http.Request, route string, status int) {
+	t.Helper()
 	rec := httptest.NewRecorder()
 	g.Handler().ServeHTTP(rec, req)
-	if rec.Code != http.StatusNotFound {
-		t.Fatalf("status %d, want 404: %s", rec.Code, rec.Body)
+	if rec.Code != status {
+		t.Fatalf("status %d, want %d: %s", rec.Code, status, rec.Body)
 	}
-	if got := testutil.ToFloat64(g.cfg.Metrics.requests.WithLabelValues("unclean_path", "GET", "404")); got != 1 {
-		t.Errorf("v2bridge_requests_total{route=unclean_path,method=GET,status=404} = %v, want 1", got)
+	code := strconv.Itoa(status)
+	if got := testutil.ToFloat64(g.cfg.Metrics.requests.WithLabelValues(route, req.Method, code)); got != 1 {
+		t.Errorf("v2bridge_requests_total{route=%s,method=%s,status=%s} = %v, want 1", route, req.Method, code, got)
 	}
 }
 
@@ -97,15 +104,8 @@ func TestUnsupportedRESTRouteMut(t *testing.T) {
 	g, _ := explainGateway(Config{})
 	req := httptest.NewRequest(http.MethodGet, "/v2/usages.json", nil)
 	req.Header.Set("X-Api-Key", "NRAK-0123456789ABCDEFGHIJKLMNOPQ")
+	servedAs(t, g, req, "usages.unsupported", http.StatusNotImplemented)
 	rec := httptest.NewRecorder()
-	g.Handler().ServeHTTP(rec, req)
-	if rec.Code != http.StatusNotImplemented {
-		t.Fatalf("status %d, want 501: %s", rec.Code, rec.Body)
-	}
-	if got := testutil.ToFloat64(g.cfg.Metrics.requests.WithLabelValues("usages.unsupported", "GET", "501")); got != 1 {
-		t.Errorf("v2bridge_requests_total{route=usages.unsupported,method=GET,status=501} = %v, want 1", got)
-	}
-	rec = httptest.NewRecorder()
 	if !g.serveUnsupportedREST(rec, httptest.NewRequest(http.MethodGet, "/v2/dashboards.json", nil)) ||
 		rec.Code != http.StatusNotImplemented || rec.Header().Get("X-V2bridge-Fidelity") != string(Unsupported) {
 		t.Errorf("without request state: %d fidelity %q, want 501 %q", rec.Code, rec.Header().Get("X-V2bridge-Fidelity"), Unsupported)
