@@ -335,6 +335,9 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		return err
 	}
 
+	if md, ok := resp.Data.(*MetricDataResponse); ok {
+		presizeTimeslices(ctx, md, len(ans.body))
+	}
 	wire := wireResponse{Data: resp.Data}
 	decodeErr := UnmarshalJSON(ans.body, &wire)
 	if !sharedAnswer {

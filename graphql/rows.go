@@ -1,5 +1,7 @@
 package graphql
 
+import "context"
+
 // EntityRef is an entity looked up only to know that it exists in an account
 // (MetricData binds its `entity` to it): genqlient's generated interface type for
 // `entity` decodes the whole actor twice, once into raw messages and again for the
@@ -33,4 +35,65 @@ type TimesliceRow struct {
 	Sd    float64 `json:"sd"`
 	Exr   float64 `json:"exr"`
 	Exm   float64 `json:"exm"`
+}
+
+// timesliceRowsKey carries WithTimesliceRows's counts on a context.
+type timesliceRowsKey struct{}
+
+// WithTimesliceRows tells the MetricData call made with ctx how many rows each of its
+// chunks (q0, q1, …) is expected to answer. Their slices are then allocated once, at
+// that capacity, before the answer is decoded into them (the decoder fills a slice's
+// capacity in place), instead of growing by doubling while the rows arrive: for 10
+// names × 180 slices that is 188 KB a request instead of about 430 KB
+// (BenchmarkGatewayMetricData10x180's B/op). A count of 0 leaves its chunk alone, as one
+// the query skips with @include must be. A wrong count costs memory only: rows beyond it
+// are decoded as they would be without it.
+func WithTimesliceRows(ctx context.Context, rows ...int) context.Context {
+	return context.WithValue(ctx, timesliceRowsKey{}, rows)
+}
+
+// TimesliceRows is what WithTimesliceRows put on ctx (nil: nothing).
+func TimesliceRows(ctx context.Context) []int {
+	rows, _ := ctx.Value(timesliceRowsKey{}).([]int)
+	return rows
+}
+
+// minRowJSON is the fewest bytes a TimesliceRow takes in an answer: its twelve keys
+// (NRQL answers each alias, null when it has no value), a one-byte value each, commas
+// and braces are 112.
+const minRowJSON = 100
+
+// presizeTimeslices gives the chunks of d that WithTimesliceRows counted on ctx their
+// capacity, on the first attempt only (a retry decodes into what the first left, as
+// without it). Together they never hold more rows than an answer of size bytes can
+// (minRowJSON each), so a request for names without data allocates no more than the
+// answer it read. Each field it sets is one the answer holds, as a value or as null,
+// and null decodes to nil over it (TestPresizedMetricDataNulls), so d reads the same
+// after decoding as without it.
+func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) {
+	rows := TimesliceRows(ctx)
+	if len(rows) == 0 || d.Actor != nil {
+		return
+	}
+	budget := size / minRowJSON
+	acct := new(MetricDataActorAccount)
+	for i, n := range rows {
+		n = min(n, budget)
+		if n <= 0 {
+			continue
+		}
+		budget -= n
+		r := make([]TimesliceRow, 0, n)
+		switch i {
+		case 0:
+			acct.Q0 = &MetricDataActorAccountQ0NrdbResultContainer{Results: r}
+		case 1:
+			acct.Q1 = &MetricDataActorAccountQ1NrdbResultContainer{Results: r}
+		case 2:
+			acct.Q2 = &MetricDataActorAccountQ2NrdbResultContainer{Results: r}
+		case 3:
+			acct.Q3 = &MetricDataActorAccountQ3NrdbResultContainer{Results: r}
+		}
+	}
+	d.Actor = &MetricDataActor{Account: acct}
 }

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	gql "github.com/Khan/genqlient/graphql"
+
 	"github.com/v2bridge/v2bridge/gateway/render"
+	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -175,7 +178,7 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 			}}}, nil
 	}}
 	tr := New(f, Options{})
-	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, []string{"q0", "q1"})
+	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, []string{"q0", "q1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,5 +235,51 @@ func TestMetricDocSharedConcurrently(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// ctxFake records the timeslice row counts each request's context carries.
+type ctxFake struct {
+	opFake
+	rows [][]int
+}
+
+func (f *ctxFake) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+	f.mu.Lock()
+	f.rows = append(f.rows, ng.TimesliceRows(ctx))
+	f.mu.Unlock()
+	return f.opFake.MakeRequest(ctx, req, resp)
+}
+
+// TestMetricDataCountsRows: a metric data request tells its one MetricData call how
+// many rows each chunk answers at most (names × slices; one slice summarized), so the
+// client allocates them once (graphql.WithTimesliceRows).
+func TestMetricDataCountsRows(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-30 * time.Minute)
+	names := make([]string, 120)
+	for i := range names {
+		names[i] = fmt.Sprintf("Custom/m%d", i)
+	}
+	for _, tt := range []struct {
+		req  MetricDataRequest
+		want []int
+	}{
+		{MetricDataRequest{Names: names[:3], From: &from, To: &now}, []int{90}},                       // 30 slices of a minute
+		{MetricDataRequest{Names: names[:3], From: &from, To: &now, Period: 600}, []int{9}},           // 3 slices of 10 minutes
+		{MetricDataRequest{Names: names, From: &from, To: &now}, []int{1500, 1500, 600}},              // chunks of 50
+		{MetricDataRequest{Names: names[:60], From: &from, To: &now, Summarize: true}, []int{50, 10}}, // a row per name
+	} {
+		f := &ctxFake{opFake: opFake{answer: func(string, map[string]any) (any, error) {
+			return map[string]any{"actor": map[string]any{"entity": map[string]any{"guid": "g", "accountId": 1},
+				"account": map[string]any{"q0": map[string]any{"results": []any{}}}}}, nil
+		}}}
+		tr := New(f, Options{Now: func() time.Time { return now }, MetricDataTTL: -1})
+		if _, err := tr.MetricDocument(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, tt.req); err != nil {
+			t.Fatal(err)
+		}
+		if len(f.rows) != 1 || fmt.Sprint(f.rows[0]) != fmt.Sprint(tt.want) {
+			t.Errorf("%d names, period %d, summarize %v: counts %v, want one call with %v", len(tt.req.Names), tt.req.Period, tt.req.Summarize, f.rows, tt.want)
+		}
 	}
 }

@@ -259,7 +259,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, s, queries)
+		series, err = t.fetchMetricData(ctx, c, s, queries, chunkRows(len(names), w, r.Summarize))
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +331,23 @@ func metricDocKey(c Caller, s MetricScope, names []string, r MetricDataRequest, 
 	return c.cacheKey("metric-doc", string(b))
 }
 
-func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string) (map[string][]sliceRaw, error) {
+// chunkRows is how many rows each chunk of n names answers at most in window w: a row
+// per name and slice (one slice when summarized; FACET answers only the names with
+// data). fetchMetricData's slices are allocated at that size before the answer is
+// decoded into them (graphql.WithTimesliceRows).
+func chunkRows(n int, w metricWindow, summarize bool) []int {
+	slices := 1
+	if !summarize && w.period > 0 {
+		slices = int(w.until.Sub(w.since) / w.period)
+	}
+	rows := make([]int, 0, MaxMetricChunks)
+	for ; n > 0; n -= MetricChunk {
+		rows = append(rows, min(n, MetricChunk)*slices)
+	}
+	return rows
+}
+
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
 	q := make([]string, MaxMetricChunks)
 	for i := range q {
 		q[i] = queries[0] // skipped by @include; never run
@@ -339,7 +355,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 			q[i] = queries[i]
 		}
 	}
-	resp, err := ng.MetricData(ctx, t.client, s.guid(c.AccountID), int(c.AccountID),
+	resp, err := ng.MetricData(ng.WithTimesliceRows(ctx, rows...), t.client, s.guid(c.AccountID), int(c.AccountID),
 		q[0], q[1], len(queries) > 1, q[2], len(queries) > 2, q[3], len(queries) > 3)
 	if err != nil {
 		return nil, fmt.Errorf("metric data: %w", err)
