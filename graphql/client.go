@@ -60,6 +60,11 @@ type Options struct {
 	MaxConcurrentPerKey int
 	// Leases, when set, bounds MaxConcurrentPerKey fleet-wide too (leases.go).
 	Leases Leases
+	// AnswerMemory bounds the bytes of large answers (LargeAnswer and more) decoded and
+	// answered at once (gate.go; default DefaultAnswerMemoryPerCPU per CPU; negative:
+	// no bound). One key holds at most half of it; a call waits for room until its
+	// context ends.
+	AnswerMemory int64
 	// MaxAttempts bounds the tries of one query (default 3; 1 disables retries).
 	// Queries are retried on rate limits, NerdGraph timeouts and server or transport
 	// failures, with jittered exponential backoff that honours Retry-After and never
@@ -95,6 +100,7 @@ type Client struct {
 	slots    keySlots
 	breaker  *breakers
 	retries  retryBudgets // retrybudget.go
+	gate     *answerGate  // gate.go; nil: no bound
 	hdr      struct{ json, userAgent []string }
 	tracer   trace.Tracer // nil: tracing off
 }
@@ -174,7 +180,8 @@ func NewClient(endpoint string, opts Options) *Client {
 	if opts.TracerProvider != nil {
 		opts.HTTPClient = tracedHTTPClient(opts.HTTPClient, opts.TracerProvider)
 	}
-	c := &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	c := &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }},
+		gate: newAnswerGate(opts.AnswerMemory)}
 	if opts.TracerProvider != nil {
 		c.tracer = opts.TracerProvider.Tracer(tracerName)
 	}
@@ -334,6 +341,14 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 	if err != nil {
 		return err
 	}
+	release, err := c.gate.enter(ctx, tenantOf(ctx), len(ans.body))
+	if err != nil {
+		if !sharedAnswer {
+			c.releaseBody(ans)
+		}
+		return err
+	}
+	defer release()
 
 	if md, ok := resp.Data.(*MetricDataResponse); ok {
 		presizeTimeslices(ctx, md, len(ans.body))

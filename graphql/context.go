@@ -51,6 +51,21 @@ type Calls struct {
 	// deadline ends every call made for the request (MakeRequest applies it, so a
 	// request answered from a cache never arms a timer). Set before the calls start.
 	deadline time.Time
+	// req is the request's context (WithCalls): its end releases the request's
+	// admission to the answer gate (gate.go), which admitted records.
+	req      context.Context
+	admitted atomic.Bool
+}
+
+// hold keeps the request's admission to the answer gate until the request's context
+// ends. It says false, and the caller releases once its answer is decoded, when another
+// call of the request holds one already or the context can never end.
+func (c *Calls) hold(release func()) bool {
+	if c.req == nil || c.req.Done() == nil || !c.admitted.CompareAndSwap(false, true) {
+		return false
+	}
+	context.AfterFunc(c.req, release)
+	return true
 }
 
 // SetDeadline makes every NerdGraph call counted in c end by t. Call it before handing
@@ -68,8 +83,11 @@ func (c *Calls) add(d time.Duration) {
 	c.elapsed.Add(int64(d))
 }
 
-// WithCalls returns a context whose NerdGraph calls are counted in c.
+// WithCalls returns a context whose NerdGraph calls are counted in c. ctx is the
+// request's: when it ends, the request's hold on large answers (Options.AnswerMemory)
+// ends too.
 func WithCalls(ctx context.Context, c *Calls) context.Context {
+	c.req = ctx
 	return context.WithValue(ctx, keyCalls, c)
 }
 

@@ -1,0 +1,113 @@
+package graphql
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// LargeAnswer is the size from which a NerdGraph answer passes the answer gate
+// (Options.AnswerMemory) before it is decoded: 10 metric names × 180 slices are 536
+// KB; a 200-application page (188 KB) and everything smaller never wait.
+const LargeAnswer = 256 << 10
+
+// DefaultAnswerMemoryPerCPU is Options.AnswerMemory's default per CPU (GOMAXPROCS).
+const DefaultAnswerMemoryPerCPU = 2 << 20
+
+// answerGate bounds the large answers being decoded and answered at once, by their
+// bytes: a large answer costs about four times its size while it is worked on (the
+// answer, the decoder's copy of it, the decoded rows and the rendered body, which for
+// metric data is larger than the answer), and that work is CPU-bound, so on a few CPUs
+// letting every concurrent request hold it at once raises memory without raising
+// throughput. The request's own answer is admitted once: later answers of the same
+// request pass (no request waits for itself), and what it holds is released when the
+// request ends (its Calls' context), so the rendering is inside the bound too.
+//
+// Fairness: one key may hold at most half of the budget, so another key's large answer
+// always finds room within a turn, and answers below LargeAnswer (almost every
+// request) never wait.
+type answerGate struct {
+	global *semaphore.Weighted
+	perKey int64
+	mu     sync.Mutex
+	keys   map[[32]byte]*keyGate // by key hash; dropped when no request of the key is in it
+}
+
+type keyGate struct {
+	sem   *semaphore.Weighted
+	users int
+}
+
+// newAnswerGate is a gate of budget bytes (0: DefaultAnswerMemoryPerCPU per CPU; < 0:
+// no gate).
+func newAnswerGate(budget int64) *answerGate {
+	if budget < 0 {
+		return nil
+	}
+	if budget == 0 {
+		budget = int64(DefaultAnswerMemoryPerCPU) * int64(runtime.GOMAXPROCS(0))
+	}
+	budget = max(budget, 2*LargeAnswer)
+	return &answerGate{global: semaphore.NewWeighted(budget), perKey: budget / 2, keys: map[[32]byte]*keyGate{}}
+}
+
+func nop() {}
+
+// enter waits until an answer of size bytes for tenant may be decoded. The returned
+// release is to be called once the answer is decoded; when the request's Calls hold the
+// admission instead (released when the request ends), it does nothing.
+func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (release func(), err error) {
+	if g == nil || size < LargeAnswer {
+		return nop, nil
+	}
+	calls := CallsFrom(ctx)
+	if calls != nil && calls.admitted.Load() {
+		return nop, nil
+	}
+	w := min(int64(size), g.perKey)
+	g.mu.Lock()
+	k := g.keys[tenant]
+	if k == nil {
+		k = &keyGate{sem: semaphore.NewWeighted(g.perKey)}
+		g.keys[tenant] = k
+	}
+	k.users++
+	g.mu.Unlock()
+	drop := func() {
+		g.mu.Lock()
+		if k.users--; k.users == 0 {
+			delete(g.keys, tenant)
+		}
+		g.mu.Unlock()
+	}
+	if err := k.sem.Acquire(ctx, w); err != nil {
+		drop()
+		return nil, gateError(ctx, err)
+	}
+	if err := g.global.Acquire(ctx, w); err != nil {
+		k.sem.Release(w)
+		drop()
+		return nil, gateError(ctx, err)
+	}
+	release = sync.OnceFunc(func() {
+		g.global.Release(w)
+		k.sem.Release(w)
+		drop()
+	})
+	if calls != nil && calls.hold(release) {
+		return nop, nil
+	}
+	return release, nil
+}
+
+// gateError is the error of a call whose context ended while its answer waited.
+func gateError(ctx context.Context, err error) error {
+	kind := KindTransport
+	if ctx.Err() == context.DeadlineExceeded {
+		kind = KindTimeout
+	}
+	return &Error{Kind: kind, Err: fmt.Errorf("waiting to decode a large answer: %w", err)}
+}

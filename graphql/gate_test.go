@@ -1,0 +1,178 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+)
+
+// request is a v2 request's context as the gateway makes it: Calls whose end is
+// cancel's.
+func request(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return WithCalls(ctx, new(Calls)), cancel
+}
+
+// waits reports whether entering g for tenant with an answer of size bytes waits
+// (its context, given 30 ms, ends first); when it does not, the admission is released.
+// Either outcome is the gate's: the time only bounds how long a wait is watched.
+func waits(t *testing.T, g *answerGate, ctx context.Context, tenant [32]byte, size int) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	defer cancel()
+	release, err := g.enter(ctx, tenant, size)
+	if err == nil {
+		release()
+		return false
+	}
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Kind != KindTimeout || !strings.Contains(err.Error(), "large answer") {
+		t.Fatalf("err = %v, want the gate's timeout", err)
+	}
+	return true
+}
+
+// TestAnswerGate: a request's large answer holds its bytes until the request ends;
+// meanwhile another large answer of the same key waits (a key holds at most half the
+// budget), another key's does not, nor does an answer below LargeAnswer or a second
+// answer of the admitted request; when the request ends the key's next answer enters
+// and the gate forgets the idle key.
+func TestAnswerGate(t *testing.T) {
+	g := newAnswerGate(2 * LargeAnswer) // per key: LargeAnswer
+	a, b := [32]byte{'a'}, [32]byte{'b'}
+	first, end := request(t)
+	release, err := g.enter(first, a, LargeAnswer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release() // held by the request, not by the call
+	other, _ := request(t)
+	if !waits(t, g, other, a, LargeAnswer) {
+		t.Fatal("a second large answer of the key entered while the first request held its half")
+	}
+	if waits(t, g, other, a, LargeAnswer-1) {
+		t.Fatal("an answer below LargeAnswer waited")
+	}
+	if waits(t, g, first, a, 4*LargeAnswer) {
+		t.Fatal("the admitted request waited for its own admission")
+	}
+	third, _ := request(t)
+	if waits(t, g, third, b, 8*LargeAnswer) {
+		t.Fatal("another key's large answer waited although half the budget was free")
+	}
+	end()
+	release, err = g.enter(other, a, LargeAnswer) // waits for first's end, not for a timer
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	// other's admission is held until other ends; third's until third ends.
+	g.mu.Lock()
+	n := len(g.keys)
+	g.mu.Unlock()
+	if n == 0 {
+		t.Fatal("the gate forgot keys whose requests still hold it")
+	}
+}
+
+// TestAnswerGateForgetsIdleKeys: once every request of a key has ended, the gate holds
+// nothing for it (its map is bounded by the keys in flight).
+func TestAnswerGateForgetsIdleKeys(t *testing.T) {
+	g := newAnswerGate(2 * LargeAnswer)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel() // the request ends: its admission is released
+			ctx = WithCalls(ctx, new(Calls))
+			release, err := g.enter(ctx, [32]byte{byte(i % 3)}, LargeAnswer)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			release()
+		}()
+	}
+	wg.Wait()
+	// The releases run after each context's end, on their own goroutines.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		g.mu.Lock()
+		n := len(g.keys)
+		g.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d keys still held after every request ended", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if !g.global.TryAcquire(2 * LargeAnswer) {
+		t.Fatal("the budget was not given back whole")
+	}
+}
+
+// TestAnswerGateWithoutRequest: a call made outside a request (no Calls, or a context
+// that never ends) holds its admission only while its answer is decoded.
+func TestAnswerGateWithoutRequest(t *testing.T) {
+	g := newAnswerGate(2 * LargeAnswer)
+	for _, ctx := range []context.Context{context.Background(), WithCalls(context.Background(), new(Calls))} {
+		release, err := g.enter(ctx, [32]byte{'a'}, LargeAnswer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !waits(t, g, ctx, [32]byte{'a'}, LargeAnswer) {
+			t.Fatal("entered while the call held the key's half")
+		}
+		release()
+		if waits(t, g, ctx, [32]byte{'a'}, LargeAnswer) {
+			t.Fatal("still held after the call released it")
+		}
+	}
+	if newAnswerGate(-1) != nil {
+		t.Fatal("a negative AnswerMemory still gates")
+	}
+}
+
+// TestClientGatesLargeAnswers: the client passes a large answer through the gate
+// before decoding it, holds it for the rest of the request, and a second request of
+// the same key waits until then (AnswerMemory of two large answers: one per key).
+func TestClientGatesLargeAnswers(t *testing.T) {
+	body := `{"data":{"x":"` + strings.Repeat("a", LargeAnswer) + `"}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL, Options{AnswerMemory: 2 * LargeAnswer, MaxAttempts: 1})
+	call := func(ctx context.Context) error {
+		var data struct{ X string }
+		return c.MakeRequest(WithAPIKey(ctx, "NRAK-ONE"), &gql.Request{OpName: "Q", Query: "query Q { x }"}, &gql.Response{Data: &data})
+	}
+	first, end := request(t)
+	if err := call(first); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := request(t)
+	short, cancel := context.WithTimeout(other, 30*time.Millisecond)
+	defer cancel()
+	var ge *Error
+	if err := call(short); !errors.As(err, &ge) || ge.Kind != KindTimeout {
+		t.Fatalf("second request's err = %v, want a timeout waiting for the gate", err)
+	}
+	end()
+	if err := call(other); err != nil {
+		t.Fatalf("after the first request ended: %v", err)
+	}
+}
