@@ -324,7 +324,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		// Identical concurrent queries of one key share one round trip (a storm of cron
 		// jobs firing at the same minute); the key's hash is part of the flight key, so
 		// tenants never share. Mutations are never collapsed.
-		key := flightKey(tenantOf(ctx), buf.Bytes())
+		key := c.docs.flightKey(tenantOf(ctx), req.Query, buf.Bytes())
 		var v any
 		var shared bool
 		v, err, shared = c.flight.Do(key, func() (any, error) { return c.fetch(ctx, buf.Bytes()) })
@@ -531,10 +531,6 @@ func readBodyInto(dst []byte, r io.Reader, size, limit int64) ([]byte, error) {
 // the operation first, fragments after it).
 func isQuery(doc string) bool {
 	return strings.HasPrefix(strings.TrimSpace(doc), "query")
-}
-
-func flightKey(tenant [32]byte, body []byte) string {
-	return string(tenant[:]) + string(body)
 }
 
 func statusKind(status int) Kind {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
 
 	gql "github.com/Khan/genqlient/graphql"
@@ -109,5 +111,110 @@ func TestPlainNameMut(t *testing.T) {
 		if !plainName(s) {
 			t.Errorf("plainName(%q) = false", s)
 		}
+	}
+}
+
+// TestFlightKey: two requests get the same flight key exactly when their key and
+// every byte they send are the same, whether the document is kept (its number in the
+// key) or not (the whole body); a kept document's text is not in the key.
+func TestFlightKey(t *testing.T) {
+	var d documents
+	a, b := [32]byte{'a'}, [32]byte{'b'}
+	key := func(tenant [32]byte, doc, name string, vars any) (string, int) {
+		var buf bytes.Buffer
+		if err := d.encodeRequest(&buf, &gql.Request{Query: doc, OpName: name, Variables: vars}); err != nil {
+			t.Fatal(err)
+		}
+		return d.flightKey(tenant, doc, buf.Bytes()), buf.Len()
+	}
+	v1, v2 := map[string]any{"guid": "X"}, map[string]any{"guid": "Y"}
+	docs := []string{AppShow_Operation, AppList_Operation, "query Q { a }", "query Q { b }"}
+	seen := map[string]string{}
+	for _, doc := range docs {
+		for _, tenant := range [][32]byte{a, b} {
+			for _, name := range []string{"Q", "R"} {
+				for _, vars := range []any{v1, v2, nil} {
+					k, n := key(tenant, doc, name, vars)
+					if again, _ := key(tenant, doc, name, vars); again != k {
+						t.Fatalf("the same request has two keys (%.40s)", doc)
+					}
+					what := fmt.Sprint(tenant[0], doc, name, vars)
+					if prev, dup := seen[k]; dup {
+						t.Fatalf("%q and %q share a flight key", prev, what)
+					}
+					seen[k] = what
+					q, _ := d.quoted(doc)
+					if strings.Contains(k, string(q)) || len(k) != 32+1+8+n-len(`{"query":`)-len(q) {
+						t.Fatalf("%.40s: key of %d bytes for a body of %d: the document is in it", doc, len(k), n)
+					}
+				}
+			}
+		}
+	}
+	// A document beyond maxDocuments is not kept: its key is the whole body, still
+	// apart from a kept document's.
+	d.n.Store(maxDocuments)
+	k, n := key(a, "query Q { c }", "Q", v1)
+	if len(k) <= n {
+		t.Fatalf("unkept document: key of %d bytes, body %d", len(k), n)
+	}
+	if _, dup := seen[k]; dup {
+		t.Fatal("an unkept document shares a kept one's key")
+	}
+}
+
+// TestDocumentNumbersUnique: documents kept concurrently get distinct numbers.
+func TestDocumentNumbersUnique(t *testing.T) {
+	var d documents
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := d.quoted(fmt.Sprintf("query Q%d { a }", i%16)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	ids := map[int64]bool{}
+	d.m.Range(func(_, v any) bool {
+		id := v.(*document).id
+		if ids[id] {
+			t.Errorf("number %d kept twice", id)
+		}
+		ids[id] = true
+		return true
+	})
+	if len(ids) != 16 {
+		t.Fatalf("%d documents kept, want 16", len(ids))
+	}
+}
+
+// BenchmarkFlightKey is the flight key of an application show (a 1.2 KB document):
+// keyed by the kept document's number, and by the whole body as for a document that is
+// not kept (every query's key before issue 18's fifth round; BenchmarkGatewayApplicationShow
+// went from 14.9 to 11.2 KB a request with it).
+func BenchmarkFlightKey(b *testing.B) {
+	var d documents
+	var buf bytes.Buffer
+	req := &gql.Request{Query: AppShow_Operation, OpName: "AppShow", Variables: map[string]any{"guid": "MTAwMDAwMXxBUE18QVBQTElDQVRJT058MzE0MjIxNTIy", "accountId": 1000001,
+		"inventory": "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('Apdex', 'HttpDispatcher') AND appId = 314221522 FACET appId, host, realAgentId SINCE 1763632800 UNTIL 1763640000 LIMIT MAX"}}
+	if err := d.encodeRequest(&buf, req); err != nil {
+		b.Fatal(err)
+	}
+	m := map[string]int{}
+	for _, tt := range []struct {
+		name string
+		doc  string
+	}{{"kept", AppShow_Operation}, {"whole body", "not kept"}} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				k := d.flightKey([32]byte{'a'}, tt.doc, buf.Bytes())
+				m[k]++ // singleflight hashes the key into its map
+				delete(m, k)
+			}
+		})
 	}
 }
