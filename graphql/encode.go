@@ -52,7 +52,8 @@ func (d *documents) quoted(doc string) ([]byte, error) {
 // they send are the same. A kept document stands in the key as its number instead of
 // its text (0.5 to 1.2 KB; the key is copied and hashed on every query:
 // BenchmarkFlightKey); two kept documents never share a number (each candidate draws
-// its own from ids before LoadOrStore), so the key still tells every request apart. Any other document is keyed by the whole body.
+// its own from ids before LoadOrStore), so the key still tells every request apart.
+// Any other document is keyed by the whole body.
 func (d *documents) flightKey(tenant [32]byte, doc string, body []byte) string {
 	v, ok := d.m.Load(doc)
 	if !ok {
