@@ -69,11 +69,12 @@ const minRowJSON = 100
 // (minRowJSON each), so a request for names without data allocates no more than the
 // answer it read. Each field it sets is one the answer holds, as a value or as null,
 // and null decodes to nil over it (TestPresizedMetricDataNulls), so d reads the same
-// after decoding as without it.
-func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) {
+// after decoding as without it; "data": null is presizeOutlines's case (unpresize). It
+// says whether it set anything.
+func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) bool {
 	rows := TimesliceRows(ctx)
 	if len(rows) == 0 || d.Actor != nil {
-		return
+		return false
 	}
 	budget := size / minRowJSON
 	acct := new(MetricDataActorAccount)
@@ -96,4 +97,5 @@ func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) {
 		}
 	}
 	d.Actor = &MetricDataActor{Account: acct}
+	return true
 }

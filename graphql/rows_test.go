@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -24,18 +25,24 @@ func timesliceAnswer(n0, n1 int) string {
 	return `{"data":{"actor":{"entity":{"guid":"g","accountId":1},"account":{"q0":{"results":` + rows(n0) + `},"q1":{"results":` + rows(n1) + `}}}}}`
 }
 
-// metricDataOver decodes body as the MetricData answer of a request made with ctx.
-func metricDataOver(t *testing.T, ctx context.Context, body string) *MetricDataResponse {
+// decodeOver has the client decode body as the answer to a request made with ctx into
+// data, and returns the client's error.
+func decodeOver(t *testing.T, ctx context.Context, body string, data any) error {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
+	return NewClient(srv.URL, Options{MaxAttempts: 1}).MakeRequest(ctx,
+		&gql.Request{OpName: "Q", Query: "query Q { x }"}, &gql.Response{Data: data})
+}
+
+// metricDataOver decodes body as the MetricData answer of a request made with ctx.
+func metricDataOver(t *testing.T, ctx context.Context, body string) *MetricDataResponse {
+	t.Helper()
 	var data MetricDataResponse
-	err := NewClient(srv.URL, Options{MaxAttempts: 1}).MakeRequest(ctx,
-		&gql.Request{OpName: "MetricData", Query: "query MetricData { x }"}, &gql.Response{Data: &data})
-	if err != nil {
+	if err := decodeOver(t, ctx, body, &data); err != nil && !strings.Contains(body, `"errors"`) {
 		t.Fatal(err)
 	}
 	return &data
@@ -78,6 +85,8 @@ func TestPresizedMetricData(t *testing.T) {
 func TestPresizedMetricDataNulls(t *testing.T) {
 	for _, body := range []string{
 		`{"data":{"actor":null}}`,
+		`{"data":null,"errors":[{"message":"boom","path":["actor","account"]}]}`,
+		`{"errors":[{"message":"no"}]}`,
 		`{"data":{"actor":{"entity":{"guid":"g","accountId":1},"account":null}}}`,
 		`{"data":{"actor":{"entity":{"guid":"g","accountId":1},"account":{"q0":null,"q1":{"results":null}}}}}`,
 		`{"data":{"actor":{"entity":{"guid":"g","accountId":1},"account":{"q0":{"results":[]},"q1":{"results":[]}}}}}`,
@@ -88,6 +97,59 @@ func TestPresizedMetricDataNulls(t *testing.T) {
 		sized := metricDataOver(t, WithTimesliceRows(context.Background(), 50, 50), body)
 		if !reflect.DeepEqual(plain, sized) {
 			t.Errorf("%.80s…: with the hint %+v, without %+v", body, sized.Actor, plain.Actor)
+		}
+	}
+}
+
+// outlinePage is an AppList answer with n applications.
+func outlinePage(n int) string {
+	apps := make([]string, n)
+	for i := range apps {
+		apps[i] = fmt.Sprintf(`{"__typename":"ApmApplicationEntityOutline","guid":"MXxBUE18QVBQTElDQVRJT058%d","accountId":1,"name":"app %d","reporting":true,"alertSeverity":"NOT_ALERTING","applicationId":%d,"language":"go","settings":{"apdexTarget":0.5,"serverSideConfig":false},"apmSummary":null,"apmBrowserSummary":null}`, i, i, i+1)
+	}
+	return `{"data":{"actor":{"entitySearch":{"count":` + fmt.Sprint(n) + `,"results":{"nextCursor":null,"entities":[` + strings.Join(apps, ",") + `]}},"browsers":null}}}`
+}
+
+// TestPresizedOutlines: an application search page is decoded into a slice of its
+// final capacity (at most a page, at most what the answer can hold), and every answer
+// (a page, an empty or null page, null data, no data) reads as it does decoded without
+// it (encoding/json's reading of the same answer is the reference).
+func TestPresizedOutlines(t *testing.T) {
+	for _, tt := range []struct {
+		body    string
+		wantCap int
+	}{
+		{outlinePage(200), 200},
+		{outlinePage(3), len(outlinePage(3)) / minOutlineJSON}, // 4: what 900 bytes can hold
+		{outlinePage(0), -1},
+		{`{"data":{"actor":{"entitySearch":{"count":0,"results":null}}}}`, -1},
+		{`{"data":{"actor":{"entitySearch":null,"browsers":null}}}`, -1},
+		{`{"data":{"actor":null}}`, -1},
+		{`{"data":null,"errors":[{"message":"boom","path":["actor"]}]}`, -1},
+		{`{"errors":[{"message":"no"}]}`, -1},
+	} {
+		var got AppListResponse
+		err := decodeOver(t, context.Background(), tt.body, &got)
+		if err != nil && !strings.Contains(tt.body, `"errors"`) {
+			t.Fatal(err)
+		}
+		want := AppListResponse{}
+		wire := struct {
+			Data *AppListResponse `json:"data"`
+		}{&want}
+		if err := json.Unmarshal([]byte(tt.body), &wire); err != nil {
+			t.Fatal(err)
+		}
+		if wire.Data == nil {
+			want = AppListResponse{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60s…: presized %+v, want %+v", tt.body, got.Actor, want.Actor)
+		}
+		if tt.wantCap >= 0 {
+			if c := cap(got.Actor.EntitySearch.Results.Entities); c != tt.wantCap {
+				t.Errorf("%d applications decoded into a capacity of %d", len(got.Actor.EntitySearch.Results.Entities), c)
+			}
 		}
 	}
 }
