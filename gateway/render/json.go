@@ -1,7 +1,6 @@
 package render
 
 import (
-	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -16,6 +15,22 @@ func JSON(dst []byte, doc v2.Document) []byte {
 	if md, ok := metricDataSource(doc); ok {
 		return metricDataJSON(dst, md) // the same bytes, written directly (metricdata.go)
 	}
+	// The same bytes, written directly (applications.go).
+	switch d := doc.(type) {
+	case *v2.ApplicationList:
+		if d != nil {
+			return applicationListJSON(dst, d)
+		}
+	case *v2.ApplicationShow:
+		if d != nil {
+			return applicationShowJSON(dst, d)
+		}
+	}
+	return genericJSON(dst, doc)
+}
+
+// genericJSON is JSON through the generic encoder (doc's EncodeV2).
+func genericJSON(dst []byte, doc v2.Document) []byte {
 	e := jsonEncoders.Get().(*jsonEncoder)
 	e.reset(dst)
 	e.buf = append(e.buf, '{')
@@ -105,14 +120,7 @@ func (e *jsonEncoder) Int(name string, v int64) {
 
 func (e *jsonEncoder) Float(name string, v float64) {
 	e.key(name)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		e.buf = append(e.buf, "null"...)
-		return
-	}
-	if v == 0 {
-		v = 0 // -0 → 0
-	}
-	e.buf = appendFloat(e.buf, v)
+	e.buf = appendJSONFloat(e.buf, v)
 }
 
 func (e *jsonEncoder) String(name string, v string) {

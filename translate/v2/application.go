@@ -126,6 +126,11 @@ var applicationLinkTemplates = [...][2]string{
 	{"application.servers", "/v2/servers?ids={server_ids}"},
 }
 
+// ApplicationLinkTemplates are the top-level links of application responses, as (name,
+// URL template) pairs in REST v2's order (a copy: the direct JSON writer of
+// gateway/render writes them as encodeApplicationLinkTemplates does).
+func ApplicationLinkTemplates() [6][2]string { return applicationLinkTemplates }
+
 func encodeApplicationLinkTemplates(e Encoder) {
 	e.BeginObject("links")
 	for _, kv := range applicationLinkTemplates {
