@@ -31,6 +31,12 @@ func appendETag(b, body []byte) []byte {
 	return append(b, '"')
 }
 
+// bodyTag is body's tag, quoted, as a header value.
+func bodyTag(body []byte) string {
+	var tag [etagLen]byte
+	return string(appendETag(tag[:0], body))
+}
+
 // etagMatches reports whether an If-None-Match value names etag: "*", or a list of
 // tags of which one equals it (weak comparison, RFC 9110 §13.1.2: a W/ prefix is
 // ignored).

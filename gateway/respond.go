@@ -17,9 +17,10 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		rd, _ = render.ForFormat("json")
 	}
 	var body []byte
+	var etag string // the body's tag, when a remembered rendering has it
 	memo, shared := doc.(memoized)
 	if shared {
-		body, shared = memo.Rendered(rd.ContentType())
+		body, etag, shared = memo.Rendered(rd.ContentType())
 	}
 	if !shared {
 		buf := render.GetBuffer()
@@ -27,7 +28,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		*buf = rd.Render((*buf)[:0], doc)
 		body = *buf
 		if memo != nil && memo.Shared() && len(body) <= maxRemembered {
-			memo.Remember(rd.ContentType(), bytes.Clone(body))
+			etag = bodyTag(body)
+			memo.Remember(rd.ContentType(), bytes.Clone(body), etag)
 		}
 	}
 	h := w.Header()
@@ -37,8 +39,9 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	slots.set(h, "Content-Length", strconv.Itoa(len(body)))
 	slots.set(h, "Cache-Control", "max-age=0, private, must-revalidate")
 	if status == http.StatusOK {
-		var tag [etagLen]byte
-		etag := string(appendETag(tag[:0], body))
+		if etag == "" {
+			etag = bodyTag(body)
+		}
 		slots.set(h, "Etag", etag)
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
@@ -64,8 +67,8 @@ const maxRemembered = 64 << 10
 // many requests), so it is rendered once per format.
 type memoized interface {
 	Shared() bool
-	Rendered(format string) ([]byte, bool)
-	Remember(format string, b []byte)
+	Rendered(format string) (body []byte, etag string, ok bool)
+	Remember(format string, body []byte, etag string)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

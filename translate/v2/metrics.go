@@ -82,22 +82,32 @@ func (r *RenderMemo) Share() { r.shared = true }
 // Shared reports whether Share was called.
 func (r *RenderMemo) Shared() bool { return r.shared }
 
-// Rendered returns the bytes remembered for format.
-func (r *RenderMemo) Rendered(format string) ([]byte, bool) {
+// rendering is a remembered rendering: the bytes and the validator (ETag) the
+// renderer computed for them.
+type rendering struct {
+	body []byte
+	tag  string
+}
+
+// Rendered returns the bytes and tag remembered for format.
+func (r *RenderMemo) Rendered(format string) (body []byte, tag string, ok bool) {
 	if !r.shared {
-		return nil, false
+		return nil, "", false
 	}
 	v, ok := r.m.Load(format)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
-	return v.([]byte), true
+	rd := v.(*rendering)
+	return rd.body, rd.tag, true
 }
 
-// Remember keeps b (which the caller must not change afterwards) for format.
-func (r *RenderMemo) Remember(format string, b []byte) {
+// Remember keeps b (which the caller must not change afterwards) and its tag (the
+// ETag the renderer computed from b, so that a cache hit need not hash b again) for
+// format.
+func (r *RenderMemo) Remember(format string, b []byte, tag string) {
 	if r.shared {
-		r.m.Store(format, b)
+		r.m.Store(format, &rendering{body: b, tag: tag})
 	}
 }
 
