@@ -23,6 +23,7 @@ type Metrics struct {
 	authRefused *prometheus.CounterVec // authguard.go
 	upstream    *prometheus.CounterVec
 	upstreamDur *prometheus.HistogramVec
+	answerWait  prometheus.Histogram
 	cache       *prometheus.CounterVec
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
@@ -92,6 +93,11 @@ func NewMetrics() *Metrics {
 			Name: "v2bridge_upstream_duration_seconds", Help: "NerdGraph request latency, by operation.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"operation"}),
+		answerWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "v2bridge_large_answer_wait_seconds",
+			Help:    "Time a large NerdGraph answer (256 KiB or more) waited for the memory budget of answers being decoded and answered (graphql.Options.AnswerMemory); only answers that waited.",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}),
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_cache_requests_total", Help: "Cache lookups, by cache and result (hit or miss).",
 		}, []string{"cache", "result"}),
@@ -113,7 +119,7 @@ func NewMetrics() *Metrics {
 			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by route and cap (translate/caps.go).",
 		}, []string{"route", "cap"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.cache, m.compare, m.calls, m.degraded,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.answerWait, m.cache, m.compare, m.calls, m.degraded,
 		m.compareErrors, m.compareFallbacks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.ops = newOpsMetrics(m.reg, time.Now)
@@ -135,6 +141,9 @@ func (m *Metrics) ObserveUpstream(op string, d time.Duration, err error) {
 	m.upstream.WithLabelValues(op, class).Inc()
 	m.upstreamDur.WithLabelValues(op).Observe(d.Seconds())
 }
+
+// ObserveAnswerWait is a graphql.Options.ObserveAnswerWait hook.
+func (m *Metrics) ObserveAnswerWait(d time.Duration) { m.answerWait.Observe(d.Seconds()) }
 
 // ObserveCache is a translate.Options.ObserveCache hook.
 func (m *Metrics) ObserveCache(cache string, hit bool) {

@@ -65,6 +65,9 @@ type Options struct {
 	// no bound). One key holds at most half of it; a call waits for room until its
 	// context ends.
 	AnswerMemory int64
+	// ObserveAnswerWait, when set, is told how long each large answer that had to wait
+	// for AnswerMemory waited (the wait before a failure too) — for metrics.
+	ObserveAnswerWait func(time.Duration)
 	// MaxAttempts bounds the tries of one query (default 3; 1 disables retries).
 	// Queries are retried on rate limits, NerdGraph timeouts and server or transport
 	// failures, with jittered exponential backoff that honours Retry-After and never
@@ -181,7 +184,7 @@ func NewClient(endpoint string, opts Options) *Client {
 		opts.HTTPClient = tracedHTTPClient(opts.HTTPClient, opts.TracerProvider)
 	}
 	c := &Client{endpoint: endpoint, opts: opts, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }},
-		gate: newAnswerGate(opts.AnswerMemory)}
+		gate: newAnswerGate(opts.AnswerMemory, opts.ObserveAnswerWait)}
 	if opts.TracerProvider != nil {
 		c.tracer = opts.TracerProvider.Tracer(tracerName)
 	}

@@ -57,16 +57,9 @@ type Calls struct {
 	admitted atomic.Bool
 }
 
-// hold keeps the request's admission to the answer gate until the request's context
-// ends. It says false, and the caller releases once its answer is decoded, when another
-// call of the request holds one already or the context can never end.
-func (c *Calls) hold(release func()) bool {
-	if c.req == nil || c.req.Done() == nil || !c.admitted.CompareAndSwap(false, true) {
-		return false
-	}
-	context.AfterFunc(c.req, release)
-	return true
-}
+// canHold says whether the request's admission to the answer gate can be held until
+// its context ends: c is a request's (WithCalls) whose context can end.
+func (c *Calls) canHold() bool { return c != nil && c.req != nil && c.req.Done() != nil }
 
 // SetDeadline makes every NerdGraph call counted in c end by t. Call it before handing
 // the context on.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -30,10 +31,11 @@ const DefaultAnswerMemoryPerCPU = 2 << 20
 // always finds room within a turn, and answers below LargeAnswer (almost every
 // request) never wait.
 type answerGate struct {
-	global *semaphore.Weighted
-	perKey int64
-	mu     sync.Mutex
-	keys   map[[32]byte]*keyGate // by key hash; dropped when no request of the key is in it
+	global  *semaphore.Weighted
+	perKey  int64
+	observe func(time.Duration) // Options.ObserveAnswerWait; nil: none
+	mu      sync.Mutex
+	keys    map[[32]byte]*keyGate // by key hash; dropped when no request of the key is in it
 }
 
 type keyGate struct {
@@ -42,8 +44,8 @@ type keyGate struct {
 }
 
 // newAnswerGate is a gate of budget bytes (0: DefaultAnswerMemoryPerCPU per CPU; < 0:
-// no gate).
-func newAnswerGate(budget int64) *answerGate {
+// no gate), telling observe how long each answer that waited waited.
+func newAnswerGate(budget int64, observe func(time.Duration)) *answerGate {
 	if budget < 0 {
 		return nil
 	}
@@ -51,21 +53,26 @@ func newAnswerGate(budget int64) *answerGate {
 		budget = int64(DefaultAnswerMemoryPerCPU) * int64(runtime.GOMAXPROCS(0))
 	}
 	budget = max(budget, 2*LargeAnswer)
-	return &answerGate{global: semaphore.NewWeighted(budget), perKey: budget / 2, keys: map[[32]byte]*keyGate{}}
+	return &answerGate{global: semaphore.NewWeighted(budget), perKey: budget / 2, observe: observe, keys: map[[32]byte]*keyGate{}}
 }
 
 func nop() {}
 
 // enter waits until an answer of size bytes for tenant may be decoded. The returned
 // release is to be called once the answer is decoded; when the request's Calls hold the
-// admission instead (released when the request ends), it does nothing.
+// admission instead (released when the request's context ends), it does nothing.
 func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (release func(), err error) {
 	if g == nil || size < LargeAnswer {
 		return nop, nil
 	}
+	// A request whose context can end holds its admission until then; the first of its
+	// calls to get here takes it for all of them, before it waits, so that a call of the
+	// same request running beside it never waits for an admission only the request's
+	// end releases.
 	calls := CallsFrom(ctx)
-	if calls != nil && calls.admitted.Load() {
-		return nop, nil
+	held := calls.canHold()
+	if held && !calls.admitted.CompareAndSwap(false, true) {
+		return nop, nil // the request is in, or on its way in
 	}
 	w := min(int64(size), g.perKey)
 	g.mu.Lock()
@@ -83,13 +90,11 @@ func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (rele
 		}
 		g.mu.Unlock()
 	}
-	if err := k.sem.Acquire(ctx, w); err != nil {
+	if err := g.acquire(ctx, k.sem, w); err != nil {
 		drop()
-		return nil, gateError(ctx, err)
-	}
-	if err := g.global.Acquire(ctx, w); err != nil {
-		k.sem.Release(w)
-		drop()
+		if held {
+			calls.admitted.Store(false)
+		}
 		return nil, gateError(ctx, err)
 	}
 	release = sync.OnceFunc(func() {
@@ -97,10 +102,34 @@ func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (rele
 		k.sem.Release(w)
 		drop()
 	})
-	if calls != nil && calls.hold(release) {
+	if held {
+		context.AfterFunc(calls.req, release)
 		return nop, nil
 	}
 	return release, nil
+}
+
+// acquire takes w of the key's half and of the budget, telling g.observe how long that
+// took when it could not be taken at once.
+func (g *answerGate) acquire(ctx context.Context, key *semaphore.Weighted, w int64) error {
+	if key.TryAcquire(w) {
+		if g.global.TryAcquire(w) {
+			return nil
+		}
+		key.Release(w)
+	}
+	start := time.Now()
+	if g.observe != nil {
+		defer func() { g.observe(time.Since(start)) }()
+	}
+	if err := key.Acquire(ctx, w); err != nil {
+		return err
+	}
+	if err := g.global.Acquire(ctx, w); err != nil {
+		key.Release(w)
+		return err
+	}
+	return nil
 }
 
 // gateError is the error of a call whose context ended while its answer waited.

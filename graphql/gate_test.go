@@ -47,7 +47,7 @@ func waits(t *testing.T, g *answerGate, ctx context.Context, tenant [32]byte, si
 // answer of the admitted request; when the request ends the key's next answer enters
 // and the gate forgets the idle key.
 func TestAnswerGate(t *testing.T) {
-	g := newAnswerGate(2 * LargeAnswer) // per key: LargeAnswer
+	g := newAnswerGate(2*LargeAnswer, nil) // per key: LargeAnswer
 	a, b := [32]byte{'a'}, [32]byte{'b'}
 	first, end := request(t)
 	release, err := g.enter(first, a, LargeAnswer)
@@ -87,7 +87,7 @@ func TestAnswerGate(t *testing.T) {
 // TestAnswerGateForgetsIdleKeys: once every request of a key has ended, the gate holds
 // nothing for it (its map is bounded by the keys in flight).
 func TestAnswerGateForgetsIdleKeys(t *testing.T) {
-	g := newAnswerGate(2 * LargeAnswer)
+	g := newAnswerGate(2*LargeAnswer, nil)
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
@@ -127,7 +127,7 @@ func TestAnswerGateForgetsIdleKeys(t *testing.T) {
 // TestAnswerGateWithoutRequest: a call made outside a request (no Calls, or a context
 // that never ends) holds its admission only while its answer is decoded.
 func TestAnswerGateWithoutRequest(t *testing.T) {
-	g := newAnswerGate(2 * LargeAnswer)
+	g := newAnswerGate(2*LargeAnswer, nil)
 	for _, ctx := range []context.Context{context.Background(), WithCalls(context.Background(), new(Calls))} {
 		release, err := g.enter(ctx, [32]byte{'a'}, LargeAnswer)
 		if err != nil {
@@ -141,7 +141,7 @@ func TestAnswerGateWithoutRequest(t *testing.T) {
 			t.Fatal("still held after the call released it")
 		}
 	}
-	if newAnswerGate(-1) != nil {
+	if newAnswerGate(-1, nil) != nil {
 		t.Fatal("a negative AnswerMemory still gates")
 	}
 }
@@ -155,7 +155,11 @@ func TestClientGatesLargeAnswers(t *testing.T) {
 		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
-	c := NewClient(srv.URL, Options{AnswerMemory: 2 * LargeAnswer, MaxAttempts: 1})
+	var waits []time.Duration
+	var mu sync.Mutex
+	c := NewClient(srv.URL, Options{AnswerMemory: 2 * LargeAnswer, MaxAttempts: 1,
+		ObserveAnswerWait: func(d time.Duration) { mu.Lock(); waits = append(waits, d); mu.Unlock() }})
+	observed := func() int { mu.Lock(); defer mu.Unlock(); return len(waits) }
 	call := func(ctx context.Context) error {
 		var data struct{ X string }
 		return c.MakeRequest(WithAPIKey(ctx, "NRAK-ONE"), &gql.Request{OpName: "Q", Query: "query Q { x }"}, &gql.Response{Data: &data})
@@ -164,6 +168,9 @@ func TestClientGatesLargeAnswers(t *testing.T) {
 	if err := call(first); err != nil {
 		t.Fatal(err)
 	}
+	if n := observed(); n != 0 {
+		t.Fatalf("an answer that entered at once was observed waiting (%d)", n)
+	}
 	other, _ := request(t)
 	short, cancel := context.WithTimeout(other, 30*time.Millisecond)
 	defer cancel()
@@ -171,8 +178,39 @@ func TestClientGatesLargeAnswers(t *testing.T) {
 	if err := call(short); !errors.As(err, &ge) || ge.Kind != KindTimeout {
 		t.Fatalf("second request's err = %v, want a timeout waiting for the gate", err)
 	}
+	if n := observed(); n != 1 {
+		t.Fatalf("the answer that waited (and gave up) observed %d times, want 1", n)
+	}
 	end()
 	if err := call(other); err != nil {
 		t.Fatalf("after the first request ended: %v", err)
+	}
+}
+
+// TestAnswerGateConcurrentCallsOfOneRequest: calls of one request made side by side,
+// each with an answer as large as the key's whole half, all enter: the first takes the
+// request's admission before it waits, the others pass, and none waits for an admission
+// only the request's own end would release.
+func TestAnswerGateConcurrentCallsOfOneRequest(t *testing.T) {
+	g := newAnswerGate(2*LargeAnswer, nil)
+	req, _ := request(t)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(req, 5*time.Second) // a deadlock fails, it does not hang
+			defer cancel()
+			release, err := g.enter(ctx, [32]byte{'a'}, 4*LargeAnswer)
+			if err != nil {
+				t.Errorf("a call of the request waited for the request: %v", err)
+				return
+			}
+			release()
+		}()
+	}
+	wg.Wait()
+	if !waits(t, g, context.Background(), [32]byte{'a'}, LargeAnswer) {
+		t.Fatal("the request's admission was not held once its calls were decoded")
 	}
 }

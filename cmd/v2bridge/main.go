@@ -237,7 +237,7 @@ Ctrl-C stops the demo.
 func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
 	copts := ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
-		TracerProvider: tp}
+		ObserveAnswerWait: m.ObserveAnswerWait, TracerProvider: tp}
 	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
 		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
 		if cfg.Store.SharesCache() {

@@ -92,7 +92,8 @@ func TestDashboardAndAlertsMatchMetrics(t *testing.T) {
 	// The panels cover what operators asked for.
 	for _, name := range []string{"v2bridge_requests_total", "v2bridge_v2_calls_total", "v2bridge_upstream_duration_seconds",
 		"v2bridge_upstream_round_trips_per_request", "v2bridge_cache_requests_total", "v2bridge_upstream_breaker_open",
-		"v2bridge_rate_limited_total", "v2bridge_compare_total", "v2bridge_rest_v2_days_until_shutdown"} {
+		"v2bridge_rate_limited_total", "v2bridge_compare_total", "v2bridge_rest_v2_days_until_shutdown",
+		"v2bridge_large_answer_wait_seconds"} {
 		if !used[name] {
 			t.Errorf("no panel or rule uses %s", name)
 		}
