@@ -357,7 +357,7 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 	if md, ok := resp.Data.(*MetricDataResponse); ok {
 		presized = presizeTimeslices(ctx, md, len(ans.body))
 	} else {
-		presized = presizeOutlines(resp.Data, len(ans.body))
+		presized = presizeOutlines(req, resp.Data, len(ans.body))
 	}
 	wire := wireResponse{Data: resp.Data}
 	decodeErr := UnmarshalJSON(ans.body, &wire)

@@ -29,13 +29,19 @@ func timesliceAnswer(n0, n1 int) string {
 // data, and returns the client's error.
 func decodeOver(t *testing.T, ctx context.Context, body string, data any) error {
 	t.Helper()
+	return decodeWith(t, ctx, nil, body, data)
+}
+
+// decodeWith is decodeOver for a request with variables.
+func decodeWith(t *testing.T, ctx context.Context, vars any, body string, data any) error {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
 	return NewClient(srv.URL, Options{MaxAttempts: 1}).MakeRequest(ctx,
-		&gql.Request{OpName: "Q", Query: "query Q { x }"}, &gql.Response{Data: data})
+		&gql.Request{OpName: "Q", Query: "query Q { x }", Variables: vars}, &gql.Response{Data: data})
 }
 
 // metricDataOver decodes body as the MetricData answer of a request made with ctx.
@@ -150,6 +156,51 @@ func TestPresizedOutlines(t *testing.T) {
 			if c := cap(got.Actor.EntitySearch.Results.Entities); c != tt.wantCap {
 				t.Errorf("%d applications decoded into a capacity of %d", len(got.Actor.EntitySearch.Results.Entities), c)
 			}
+		}
+	}
+}
+
+// TestPresizedInventory: an AppList answer with its inventory decodes into a buffer
+// given back by ReleaseInventory (its rows overwrite whatever the buffer held) and
+// reads as encoding/json reads it, whatever the account part holds; without the
+// inventory asked for, the account is left alone.
+func TestPresizedInventory(t *testing.T) {
+	page := outlinePage(2)
+	with := func(account string) string {
+		return strings.Replace(page, `"browsers":null}`, `"browsers":null,"account":`+account+`}`, 1)
+	}
+	rows := `[{"facet":["1","h","2"],"lastSeen":1}]`
+	for _, tt := range []struct {
+		body          string
+		withInventory bool
+	}{
+		{with(`{"inventory":{"results":` + rows + `}}`), true},
+		{with(`{"inventory":{"results":[]}}`), true},
+		{with(`{"inventory":{"results":null}}`), true},
+		{with(`{"inventory":null}`), true},
+		{with(`null`), true},
+		{page, false},
+		{`{"data":null,"errors":[{"message":"boom","path":["actor"]}]}`, true},
+	} {
+		stale := json.RawMessage(strings.Repeat("x", 4096)) // a buffer's earlier rows
+		ReleaseInventory(stale)
+		var got AppListResponse
+		err := decodeWith(t, context.Background(), &__AppListInput{WithInventory: tt.withInventory}, tt.body, &got)
+		if err != nil && !strings.Contains(tt.body, `"errors"`) {
+			t.Fatal(err)
+		}
+		want := AppListResponse{}
+		wire := struct {
+			Data *AppListResponse `json:"data"`
+		}{&want}
+		if err := json.Unmarshal([]byte(tt.body), &wire); err != nil {
+			t.Fatal(err)
+		}
+		if wire.Data == nil {
+			want = AppListResponse{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.90s…: presized %+v, want %+v", tt.body, got.Actor.Account, want.Actor.Account)
 		}
 	}
 }

@@ -356,6 +356,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	if acct := actor.GetAccount(); acct != nil && acct.Inventory != nil {
 		var rows int
 		p.inventory, rows = parseInventory(ctx, t, acct.Inventory.Results)
+		ng.ReleaseInventory(acct.Inventory.Results) // read: nothing refers to it now
 		p.invFull = rows >= MaxFacets
 		if p.invFull && len(ids) == 0 {
 			t.cursors.Set(c.cacheKey("apps-many"), true)
