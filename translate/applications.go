@@ -652,7 +652,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 // rows there were (5000: the facets may have been cut, translate/caps.go). The rows
 // are read in one pass over the answer (graphql.EachFacetRow, which refuses what the
 // JSON decoder refuses) straight into the fold, without a slice of rows or a copy of
-// each facet: BenchmarkInventoryParse.
+// each facet: BenchmarkInventoryParse (translate/ids_test.go).
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
 	var f inventoryFold
 	f.init(len(results))
@@ -792,6 +792,9 @@ func (f rawFacet) int() (int64, bool) {
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		b = b[1 : len(b)-1]
 	}
+	if n, ok := plainInt(b); ok {
+		return n, true // the inventory's ids: no string copy for strconv
+	}
 	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 		return n, true
 	}
@@ -800,6 +803,29 @@ func (f rawFacet) int() (int64, bool) {
 }
 
 // str reads the facet as a string ("" when it is not one).
+// plainInt reads b when it is a decimal integer of 1 to 18 digits, optionally negative,
+// as strconv.ParseInt would (TestPlainIntAgreesWithParseInt); anything else is left to it.
+func plainInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 func (f rawFacet) str() string {
 	if len(f) < 2 || f[0] != '"' {
 		return ""

@@ -1,6 +1,9 @@
 package translate
 
 import (
+	"context"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,6 +43,62 @@ func TestRawFacetStr(t *testing.T) {
 	for _, tt := range tests {
 		if got := rawFacet(tt.in).str(); got != tt.want {
 			t.Errorf("rawFacet(%s).str() = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPlainIntAgreesWithParseInt: where plainInt reads a number, it is strconv.ParseInt's;
+// where it does not, rawFacet.int falls back to strconv. Signs, zeros, 18 and 19
+// digits, bytes around the digits.
+func TestPlainIntAgreesWithParseInt(t *testing.T) {
+	ins := []string{"0", "7", "-7", "+7", "007", "-0", "", "-", "12a", "a12", " 1", "1 ", "1.0", "1e3",
+		"999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807", "/", ":"}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 5000 {
+		b := make([]byte, r.IntN(21))
+		for i := range b {
+			b[i] = "0123456789-+:/ ."[r.IntN(16)]
+		}
+		ins = append(ins, string(b))
+	}
+	read := 0
+	for _, in := range ins {
+		n, ok := plainInt([]byte(in))
+		if !ok {
+			continue
+		}
+		read++
+		want, err := strconv.ParseInt(in, 10, 64)
+		if err != nil || want != n {
+			t.Fatalf("plainInt(%q) = %d; strconv: %d, %v", in, n, want, err)
+		}
+	}
+	if read < 100 {
+		t.Fatalf("only %d inputs read: the test shows little", read)
+	}
+}
+
+// BenchmarkInventoryParse reads an account-wide inventory of 427 rows (the demo
+// account's list page 1), shaped as NerdGraph answers it, into the applications' hosts,
+// instances and last reports.
+func BenchmarkInventoryParse(b *testing.B) {
+	raw := []byte{'['}
+	for i := range 427 {
+		if i > 0 {
+			raw = append(raw, ',')
+		}
+		app, agent := 300000000+i/2*7919, 800000000+i*104729
+		host := "worker-" + strconv.Itoa(i%17) + ".dc1.example.net"
+		raw = append(raw, `{"appId":"`+strconv.Itoa(app)+`","facet":["`+strconv.Itoa(app)+`","`+host+`","`+strconv.Itoa(agent)+
+			`"],"host":"`+host+`","lastSeen":`+strconv.Itoa(1795175940000+i*1000)+`,"realAgentId":"`+strconv.Itoa(agent)+`"}`...)
+	}
+	raw = append(raw, ']')
+	tr := New(nil, Options{})
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if inv, rows := parseInventory(context.Background(), tr, raw); rows != 427 || len(inv) != 214 {
+			b.Fatalf("%d rows, %d applications", rows, len(inv))
 		}
 	}
 }
