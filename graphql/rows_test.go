@@ -107,6 +107,23 @@ func TestPresizedMetricDataNulls(t *testing.T) {
 	}
 }
 
+// appListReference is encoding/json's reading of an AppList answer's data (zero for
+// null or no data): what the client's decoding must equal.
+func appListReference(t *testing.T, body string) AppListResponse {
+	t.Helper()
+	var want AppListResponse
+	wire := struct {
+		Data *AppListResponse `json:"data"`
+	}{&want}
+	if err := json.Unmarshal([]byte(body), &wire); err != nil {
+		t.Fatal(err)
+	}
+	if wire.Data == nil {
+		return AppListResponse{}
+	}
+	return want
+}
+
 // outlinePage is an AppList answer with n applications.
 func outlinePage(n int) string {
 	apps := make([]string, n)
@@ -139,16 +156,7 @@ func TestPresizedOutlines(t *testing.T) {
 		if err != nil && !strings.Contains(tt.body, `"errors"`) {
 			t.Fatal(err)
 		}
-		want := AppListResponse{}
-		wire := struct {
-			Data *AppListResponse `json:"data"`
-		}{&want}
-		if err := json.Unmarshal([]byte(tt.body), &wire); err != nil {
-			t.Fatal(err)
-		}
-		if wire.Data == nil {
-			want = AppListResponse{}
-		}
+		want := appListReference(t, tt.body)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%.60s…: presized %+v, want %+v", tt.body, got.Actor, want.Actor)
 		}
@@ -189,16 +197,7 @@ func TestPresizedInventory(t *testing.T) {
 		if err != nil && !strings.Contains(tt.body, `"errors"`) {
 			t.Fatal(err)
 		}
-		want := AppListResponse{}
-		wire := struct {
-			Data *AppListResponse `json:"data"`
-		}{&want}
-		if err := json.Unmarshal([]byte(tt.body), &wire); err != nil {
-			t.Fatal(err)
-		}
-		if wire.Data == nil {
-			want = AppListResponse{}
-		}
+		want := appListReference(t, tt.body)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%.90s…: presized %+v, want %+v", tt.body, got.Actor.Account, want.Actor.Account)
 		}

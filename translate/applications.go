@@ -802,7 +802,6 @@ func (f rawFacet) int() (int64, bool) {
 	return int64(x), err == nil && x == math.Trunc(x)
 }
 
-// str reads the facet as a string ("" when it is not one).
 // plainInt reads b when it is a decimal integer of 1 to 18 digits, optionally negative,
 // as strconv.ParseInt would (TestPlainIntAgreesWithParseInt); anything else is left to it.
 func plainInt(b []byte) (int64, bool) {
@@ -826,6 +825,7 @@ func plainInt(b []byte) (int64, bool) {
 	return n, true
 }
 
+// str reads the facet as a string ("" when it is not one).
 func (f rawFacet) str() string {
 	if len(f) < 2 || f[0] != '"' {
 		return ""
