@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -212,5 +213,28 @@ func TestAnswerGateConcurrentCallsOfOneRequest(t *testing.T) {
 	wg.Wait()
 	if !waits(t, g, context.Background(), [32]byte{'a'}, LargeAnswer) {
 		t.Fatal("the request's admission was not held once its calls were decoded")
+	}
+}
+
+// TestAnswerGateBudget: AnswerMemory 0 is the default, DefaultAnswerMemoryPerCPU per
+// CPU, of which a key holds half; a budget below two large answers is raised to two.
+func TestAnswerGateBudget(t *testing.T) {
+	for _, tt := range []struct {
+		given, want int64
+	}{
+		{0, int64(DefaultAnswerMemoryPerCPU) * int64(runtime.GOMAXPROCS(0))},
+		{1, 2 * LargeAnswer},
+		{64 << 20, 64 << 20},
+	} {
+		g := newAnswerGate(tt.given, nil)
+		if g == nil {
+			t.Fatalf("AnswerMemory %d: no gate", tt.given)
+		}
+		if g.perKey != tt.want/2 {
+			t.Errorf("AnswerMemory %d: a key holds %d, want %d", tt.given, g.perKey, tt.want/2)
+		}
+		if !g.global.TryAcquire(tt.want) || g.global.TryAcquire(1) {
+			t.Errorf("AnswerMemory %d: the budget is not %d", tt.given, tt.want)
+		}
 	}
 }

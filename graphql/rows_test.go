@@ -54,6 +54,17 @@ func metricDataOver(t *testing.T, ctx context.Context, body string) *MetricDataR
 	return &data
 }
 
+// TestPresizedMetricDataSkippedChunks: a count of 0 leaves its chunk alone, as the
+// chunks a query skips with @include are not in the answer at all.
+func TestPresizedMetricDataSkippedChunks(t *testing.T) {
+	body := `{"data":{"actor":{"entity":{"guid":"g","accountId":1},"account":{"q0":{"results":[]}}}}}` + strings.Repeat(" ", 10_000)
+	plain := metricDataOver(t, context.Background(), body)
+	sized := metricDataOver(t, WithTimesliceRows(context.Background(), 50, 0, 0, 0), body)
+	if !reflect.DeepEqual(plain, sized) {
+		t.Fatalf("with counts of 0 %+v, without %+v", sized.Actor.Account, plain.Actor.Account)
+	}
+}
+
 // TestPresizedMetricData: with WithTimesliceRows the chunks' rows are decoded into
 // slices of exactly the counted capacity (one allocation, no growth), the rows are the
 // same as without it, and counts beyond the answer's size are cut to what it can hold.
@@ -104,6 +115,7 @@ func TestPresizedMetricDataNulls(t *testing.T) {
 		if !reflect.DeepEqual(plain, sized) {
 			t.Errorf("%.80s…: with the hint %+v, without %+v", body, sized.Actor, plain.Actor)
 		}
+
 	}
 }
 
