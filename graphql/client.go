@@ -111,38 +111,14 @@ type Client struct {
 // keySlots holds one semaphore per user key (by hash), created on demand and dropped
 // when idle, so the number held is bounded by the keys in flight.
 type keySlots struct {
-	mu   sync.Mutex
-	sems map[[32]byte]*keySem
-}
-
-type keySem struct {
-	ch    chan struct{}
-	users int
+	sems keyed[chan struct{}]
 }
 
 func (k *keySlots) acquire(ctx context.Context, key string, n int) (release func(), err error) {
-	h := sha256.Sum256([]byte(key))
-	k.mu.Lock()
-	if k.sems == nil {
-		k.sems = map[[32]byte]*keySem{}
-	}
-	s := k.sems[h]
-	if s == nil {
-		s = &keySem{ch: make(chan struct{}, n)}
-		k.sems[h] = s
-	}
-	s.users++
-	k.mu.Unlock()
-	done := func() {
-		k.mu.Lock()
-		if s.users--; s.users == 0 {
-			delete(k.sems, h)
-		}
-		k.mu.Unlock()
-	}
+	ch, done := k.sems.take(sha256.Sum256([]byte(key)), func() chan struct{} { return make(chan struct{}, n) })
 	select {
-	case s.ch <- struct{}{}:
-		return func() { <-s.ch; done() }, nil
+	case ch <- struct{}{}:
+		return func() { <-ch; done() }, nil
 	case <-ctx.Done():
 		done()
 		return nil, &Error{Kind: KindRateLimited, Err: fmt.Errorf("waiting for one of %d NerdGraph slots of this key: %w", n, ctx.Err())}

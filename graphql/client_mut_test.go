@@ -315,8 +315,8 @@ func TestKeySlotsMut(t *testing.T) {
 		t.Fatal(err)
 	}
 	relA()
-	if len(k.sems) != 1 {
-		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", len(k.sems))
+	if k.sems.len() != 1 {
+		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", k.sems.len())
 	}
 	relC, err := k.acquire(ctx, "NRAK-A", 2)
 	if err != nil {
@@ -331,8 +331,8 @@ func TestKeySlotsMut(t *testing.T) {
 	}
 	relB()
 	relC()
-	if len(k.sems) != 0 {
-		t.Fatalf("%d semaphores after every call left, want 0", len(k.sems))
+	if k.sems.len() != 0 {
+		t.Fatalf("%d semaphores after every call left, want 0", k.sems.len())
 	}
 }
 

@@ -255,8 +255,8 @@ func TestConcurrencyPerKey(t *testing.T) {
 	if p := peak.Load(); p > 3 || p < 2 {
 		t.Fatalf("peak concurrency of one key = %d, want at most 3", p)
 	}
-	if len(c.slots.sems) != 0 {
-		t.Fatalf("%d semaphores left after the calls", len(c.slots.sems))
+	if c.slots.sems.len() != 0 {
+		t.Fatalf("%d semaphores left after the calls", c.slots.sems.len())
 	}
 }
 

@@ -33,14 +33,8 @@ const DefaultAnswerMemoryPerCPU = 2 << 20
 type answerGate struct {
 	global  *semaphore.Weighted
 	perKey  int64
-	observe func(time.Duration) // Options.ObserveAnswerWait; nil: none
-	mu      sync.Mutex
-	keys    map[[32]byte]*keyGate // by key hash; dropped when no request of the key is in it
-}
-
-type keyGate struct {
-	sem   *semaphore.Weighted
-	users int
+	observe func(time.Duration)        // Options.ObserveAnswerWait; nil: none
+	keys    keyed[*semaphore.Weighted] // each key's half, by key hash, while a request of it is in
 }
 
 // newAnswerGate is a gate of budget bytes (0: DefaultAnswerMemoryPerCPU per CPU; < 0:
@@ -53,7 +47,7 @@ func newAnswerGate(budget int64, observe func(time.Duration)) *answerGate {
 		budget = int64(DefaultAnswerMemoryPerCPU) * int64(runtime.GOMAXPROCS(0))
 	}
 	budget = max(budget, 2*LargeAnswer)
-	return &answerGate{global: semaphore.NewWeighted(budget), perKey: budget / 2, observe: observe, keys: map[[32]byte]*keyGate{}}
+	return &answerGate{global: semaphore.NewWeighted(budget), perKey: budget / 2, observe: observe}
 }
 
 func nop() {}
@@ -75,22 +69,8 @@ func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (rele
 		return nop, nil // the request is in, or on its way in
 	}
 	w := min(int64(size), g.perKey)
-	g.mu.Lock()
-	k := g.keys[tenant]
-	if k == nil {
-		k = &keyGate{sem: semaphore.NewWeighted(g.perKey)}
-		g.keys[tenant] = k
-	}
-	k.users++
-	g.mu.Unlock()
-	drop := func() {
-		g.mu.Lock()
-		if k.users--; k.users == 0 {
-			delete(g.keys, tenant)
-		}
-		g.mu.Unlock()
-	}
-	if err := g.acquire(ctx, k.sem, w); err != nil {
+	half, drop := g.keys.take(tenant, func() *semaphore.Weighted { return semaphore.NewWeighted(g.perKey) })
+	if err := g.acquire(ctx, half, w); err != nil {
 		drop()
 		if held {
 			calls.admitted.Store(false)
@@ -99,7 +79,7 @@ func (g *answerGate) enter(ctx context.Context, tenant [32]byte, size int) (rele
 	}
 	release = sync.OnceFunc(func() {
 		g.global.Release(w)
-		k.sem.Release(w)
+		half.Release(w)
 		drop()
 	})
 	if held {

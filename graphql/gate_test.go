@@ -77,10 +77,7 @@ func TestAnswerGate(t *testing.T) {
 	}
 	release()
 	// other's admission is held until other ends; third's until third ends.
-	g.mu.Lock()
-	n := len(g.keys)
-	g.mu.Unlock()
-	if n == 0 {
+	if n := g.keys.len(); n == 0 {
 		t.Fatal("the gate forgot keys whose requests still hold it")
 	}
 }
@@ -109,9 +106,7 @@ func TestAnswerGateForgetsIdleKeys(t *testing.T) {
 	// The releases run after each context's end, on their own goroutines.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		g.mu.Lock()
-		n := len(g.keys)
-		g.mu.Unlock()
+		n := g.keys.len()
 		if n == 0 {
 			break
 		}
