@@ -48,7 +48,7 @@ func FuzzWriteBodies(f *testing.F) {
 				t.Fatalf("%s: %T %v maps to %d %q, not a v2 4xx (content type %q, body %q)", what, err, err, ve.Status, ve.Title, contentType, body)
 			}
 		}
-		rq, err := g.readRequest(r)
+		rq, err := g.readRequest(r, nil)
 		if err != nil {
 			check("read", err)
 			return

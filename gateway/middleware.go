@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gorilla/mux"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -36,12 +37,14 @@ type reqState struct {
 	publicBase    string // passthrough: the gateway's base as the caller reached it
 	// vars are the matched route's path variables when routeIndex matched the route
 	// itself (routes.go); nil when gorilla/mux put them in the request's context.
-	vars map[string]string
+	vars  map[string]string
+	match mux.RouteMatch // routeIndex's match, kept here to save an allocation
 
 	mu       sync.Mutex
 	degraded []string
 	caps     translate.Notes // limits the reads met (X-V2bridge-Degraded; translate/caps.go)
 
+	rq  request      // the v2 request as readRequest read it, kept here to save an allocation
 	hdr headerSlots  // the response's header values (headers.go)
 	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
 }

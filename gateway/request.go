@@ -48,8 +48,15 @@ func apiKey(h http.Header) string {
 }
 
 // readRequest reads what every route needs; errors are v2 errors for the caller.
-func (g *Gateway) readRequest(r *http.Request) (*request, error) {
-	rq := &request{http: r, format: formatOf(r), vars: routeVars(r)}
+// With the request's state st (nil: none), the request is kept in it.
+func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
+	var rq *request
+	if st != nil {
+		rq = &st.rq // one allocation a request fewer; the state lives as long
+	} else {
+		rq = new(request)
+	}
+	*rq = request{http: r, format: formatOf(r), vars: routeVars(r)}
 	var body []byte
 	var err error
 	if r.Body != nil && r.Body != http.NoBody {

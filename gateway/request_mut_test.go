@@ -59,7 +59,7 @@ func TestReadRequestBodyLimitMut(t *testing.T) {
 	for _, tt := range tests {
 		req := httptest.NewRequest(http.MethodPost, "/v2/alerts_policies.json", strings.NewReader(tt.body))
 		req.Header.Set("Content-Type", "application/json")
-		rq, err := g.readRequest(req)
+		rq, err := g.readRequest(req, nil)
 		if tt.wantStatus != 0 {
 			var e *v2.Error
 			if !errors.As(err, &e) || e.Status != tt.wantStatus {

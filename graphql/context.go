@@ -18,7 +18,13 @@ const (
 // The key's SHA-256 (its breaker, retry budget and flight identity) is computed here,
 // once per request, instead of at each of them.
 func WithAPIKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, keyAPIKey, &callerKey{key: key, sum: tenantID(key)})
+	return WithAPIKeySum(ctx, key, tenantID(key))
+}
+
+// WithAPIKeySum is WithAPIKey for a caller that has already hashed the key: sum must be
+// sha256.Sum256([]byte(key)) (translate.KeySum gives both).
+func WithAPIKeySum(ctx context.Context, key string, sum [sha256.Size]byte) context.Context {
+	return context.WithValue(ctx, keyAPIKey, &callerKey{key: key, sum: sum})
 }
 
 // callerKey is the API key on a context and its SHA-256.

@@ -16,10 +16,18 @@ type Caller struct {
 
 // HashKey returns the hex SHA-256 of an API key.
 func HashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
+	hash, _ := KeySum(key)
+	return hash
+}
+
+// KeySum returns the hex SHA-256 of an API key and the SHA-256 itself, for a caller
+// that needs both (the gateway hands the sum to graphql.WithAPIKeySum, so a request
+// hashes its key once).
+func KeySum(key string) (hash string, sum [sha256.Size]byte) {
+	sum = sha256.Sum256([]byte(key))
 	var dst [2 * sha256.Size]byte
 	hex.Encode(dst[:], sum[:])
-	return string(dst[:])
+	return string(dst[:]), sum
 }
 
 // Short is the first 8 hex characters of the key hash, safe for logs and reports.

@@ -149,7 +149,7 @@ func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
 		return nil, fmt.Errorf("log level: %w", err)
 	}
 	encCfg := zap.NewProductionEncoderConfig()
-	encCfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	encCfg.EncodeTime = gateway.NewISO8601TimeEncoder() // what zapcore.ISO8601TimeEncoder writes, cheaper
 	var enc zapcore.Encoder
 	if console {
 		encCfg.EncodeLevel = zapcore.CapitalLevelEncoder

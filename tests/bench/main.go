@@ -483,7 +483,7 @@ func report(rs []result, rss float64) {
 // line per request) into io.Discard, so the measured gateway pays for its access log.
 func accessLogger() *zap.Logger {
 	cfg := zap.NewProductionEncoderConfig()
-	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	cfg.EncodeTime = gateway.NewISO8601TimeEncoder() // as cmd/v2bridge newLogger
 	enc := zapcore.NewJSONEncoder(cfg)
 	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(io.Discard), zapcore.InfoLevel))
 }

@@ -68,6 +68,9 @@ type param struct{ key, value string }
 // percent-encoding, more than MaxParams pairs (or '&' separators), or more than MaxNames names[] /
 // MaxValues values[] distinct values is a *ParamError.
 func ParseParams(rawQuery, rawForm string) (Params, error) {
+	if rawQuery == "" && rawForm == "" {
+		return Params{}, nil // most shows and lists: nothing to allocate
+	}
 	n := strings.Count(rawQuery, "&") + strings.Count(rawForm, "&") + 2
 	if n > MaxParams+2 {
 		return Params{}, paramError("", "more than "+strconv.Itoa(MaxParams)+" parameters")
