@@ -143,13 +143,28 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
+// newLogger logs to w as each line comes (the demo and the simulator, watched in a
+// terminal).
 func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
+	return newLoggerTo(level, console, zapcore.AddSync(w))
+}
+
+// newBufferedLogger logs to w through gateway.LogSink (serve: a line a request); stop
+// flushes what is buffered and ends the sink's flushing.
+func newBufferedLogger(level string, console bool, w io.Writer) (log *zap.Logger, stop func(), err error) {
+	sink := gateway.LogSink(w)
+	if log, err = newLoggerTo(level, console, sink); err != nil {
+		return nil, nil, err
+	}
+	return log, func() { _ = sink.Stop() }, nil
+}
+
+func newLoggerTo(level string, console bool, ws zapcore.WriteSyncer) (*zap.Logger, error) {
 	lvl, err := zapcore.ParseLevel(level)
 	if err != nil {
 		return nil, fmt.Errorf("log level: %w", err)
 	}
-	encCfg := zap.NewProductionEncoderConfig()
-	encCfg.EncodeTime = gateway.NewISO8601TimeEncoder() // what zapcore.ISO8601TimeEncoder writes, cheaper
+	encCfg := gateway.LogEncoderConfig()
 	var enc zapcore.Encoder
 	if console {
 		encCfg.EncodeLevel = zapcore.CapitalLevelEncoder
@@ -157,7 +172,7 @@ func newLogger(level string, console bool, w io.Writer) (*zap.Logger, error) {
 	} else {
 		enc = zapcore.NewJSONEncoder(encCfg)
 	}
-	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(w), lvl)), nil
+	return zap.New(zapcore.NewCore(enc, ws, lvl)), nil
 }
 
 // newSimulator builds the simulator over the embedded demo data.
@@ -294,11 +309,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	modes, _ := cfg.modes()
 	retained, _ := cfg.retainedAlerts()
-	log, err := newLogger(cfg.LogLevel, cfg.LogFormat == "console", stderr)
+	log, stopLog, err := newBufferedLogger(cfg.LogLevel, cfg.LogFormat == "console", stderr)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = log.Sync() }()
+	defer stopLog() // flushes the buffered lines
 	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
 	if err != nil {
 		return err

@@ -198,12 +198,17 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
 	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
 		}
-	}()
+	}
+	defer stop()
 	base := "http://" + addr
 	get := func(path string) string {
 		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
@@ -242,6 +247,7 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	if _, ok := out["v2bridge_compare_total"]; !ok {
 		t.Fatalf("no comparison was counted; families: %v", names)
 	}
+	stop() // serve writes its buffered log lines as it stops
 	return out, logs.String()
 }
 

@@ -374,7 +374,7 @@ func serveFleetChild(upstream string) error {
 	}
 	tr := translate.New(ng.NewClient(upstream, copts), topts)
 	h := gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
-		accessLogger()).Handler()
+		servedLogger()).Handler()
 	addr, stop := serve(h)
 	defer stop()
 	fmt.Println(addr)

@@ -155,7 +155,7 @@ func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
 	tr := translate.New(client, topts)
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, accessLogger()).Handler()
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, servedLogger()).Handler()
 }
 
 // extras are the parts of the run beyond the fair table: the scale scenarios and the
@@ -479,11 +479,23 @@ func report(rs []result, rss float64) {
 	fmt.Println("allocations, bytes and RSS are each server's own process (a server per process; load generator and canned upstream in the parent)")
 }
 
-// accessLogger logs as `v2bridge serve` does in production (JSON, info level, one
-// line per request) into io.Discard, so the measured gateway pays for its access log.
+// accessLogger encodes as `v2bridge serve` does in production (JSON, info level, one
+// line per request) into io.Discard, so an in-process benchmark pays for encoding its
+// access log and nothing of a file.
 func accessLogger() *zap.Logger {
-	cfg := zap.NewProductionEncoderConfig()
-	cfg.EncodeTime = gateway.NewISO8601TimeEncoder() // as cmd/v2bridge newLogger
-	enc := zapcore.NewJSONEncoder(cfg)
+	enc := zapcore.NewJSONEncoder(gateway.LogEncoderConfig())
 	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(io.Discard), zapcore.InfoLevel))
+}
+
+// servedLogger logs as `v2bridge serve` does in production, to a file descriptor
+// through gateway.LogSink (serve writes to its standard error; the servers under test
+// write to /dev/null), so a measured gateway process pays for its access log's system
+// calls as a deployed one does. Without /dev/null it is accessLogger.
+func servedLogger() *zap.Logger {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return accessLogger()
+	}
+	enc := zapcore.NewJSONEncoder(gateway.LogEncoderConfig())
+	return zap.New(zapcore.NewCore(enc, gateway.LogSink(null), zapcore.InfoLevel))
 }

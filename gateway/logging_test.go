@@ -1,10 +1,15 @@
 package gateway
 
 import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
 
@@ -97,5 +102,95 @@ func BenchmarkISO8601TimeEncoder(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestLogSinkFlushes: lines logged through LogSink reach the writer whole and in order
+// on Sync, and those after it on Stop (serve's end).
+func TestLogSinkFlushes(t *testing.T) {
+	var w syncWriter
+	sink := LogSink(&w)
+	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(LogEncoderConfig()), sink, zapcore.InfoLevel))
+	for i := range 100 {
+		log.Info("request", zap.Int("n", i))
+	}
+	if err := log.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, w.String(), 0, 100)
+	for i := 100; i < 150; i++ {
+		log.Info("request", zap.Int("n", i))
+	}
+	if err := sink.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, w.String(), 0, 150)
+}
+
+// checkLines checks that text is the JSON lines n = from … to-1, in order.
+func checkLines(t *testing.T, text string, from, to int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) != to-from {
+		t.Fatalf("%d lines, want %d", len(lines), to-from)
+	}
+	for i, l := range lines {
+		var line struct {
+			Msg string `json:"msg"`
+			N   int    `json:"n"`
+		}
+		if err := json.Unmarshal([]byte(l), &line); err != nil || line.Msg != "request" || line.N != from+i {
+			t.Fatalf("line %d: %q (%v)", i, l, err)
+		}
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// BenchmarkLogSink is an access-log line written to a pipe (what serve's standard error
+// usually is) as it is logged, and through LogSink.
+func BenchmarkLogSink(b *testing.B) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	for _, bc := range []struct {
+		name string
+		ws   zapcore.WriteSyncer
+	}{
+		{"direct", zapcore.AddSync(w)},
+		{"LogSink", LogSink(w)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(LogEncoderConfig()), bc.ws, zapcore.InfoLevel))
+			b.ReportAllocs()
+			for b.Loop() {
+				log.Info("request", zap.String("request_id", "0123456789abcdef"), zap.String("method", "GET"),
+					zap.String("route", "applications.show"), zap.String("path", "/v2/applications/314221522.json"),
+					zap.Int("status", 200), zap.Int("bytes", 1234), zap.Duration("duration", 53*time.Microsecond))
+			}
+			_ = log.Sync()
+		})
+		if s, ok := bc.ws.(*zapcore.BufferedWriteSyncer); ok {
+			_ = s.Stop()
+		}
 	}
 }

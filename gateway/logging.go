@@ -1,11 +1,36 @@
 package gateway
 
 import (
+	"io"
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
+
+// LogEncoderConfig is how v2bridge's JSON and console logs are encoded: zap's
+// production fields, times in ISO 8601 (NewISO8601TimeEncoder).
+func LogEncoderConfig() zapcore.EncoderConfig {
+	cfg := zap.NewProductionEncoderConfig()
+	cfg.EncodeTime = NewISO8601TimeEncoder()
+	return cfg
+}
+
+// LogFlushInterval is the longest a line waits in LogSink's buffer.
+const LogFlushInterval = time.Second
+
+// LogSink is the buffered writer `v2bridge serve` logs through: lines collect in
+// 256 KiB (zap's default) and reach w when the buffer fills, at least every
+// LogFlushInterval, and on Sync or Stop (serve stops it as it ends; zap syncs after a
+// line above error level, before a fatal exit). Written directly, each access-log
+// line was a write system call of its own: BenchmarkLogSink, 7 fields to a pipe, 1.75–
+// 1.81 µs a line directly, 0.81–0.86 µs through the sink. The price is that a process
+// killed outright loses the lines of its last second. Stop it to end its flushing
+// goroutine.
+func LogSink(w io.Writer) *zapcore.BufferedWriteSyncer {
+	return &zapcore.BufferedWriteSyncer{WS: zapcore.AddSync(w), FlushInterval: LogFlushInterval}
+}
 
 // iso8601 is the layout zapcore.ISO8601TimeEncoder writes.
 const iso8601 = "2006-01-02T15:04:05.000Z0700"
