@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap/zapcore"
+
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
@@ -38,8 +40,9 @@ type memory struct {
 // startChild re-executes this binary with -serve kind and waits for its addresses.
 // The child lives until its standard input closes (stop, or this process ending).
 // With profileDir set, the child writes its CPU profile to profileDir/<kind>.pprof.
-func startChild(kind, upstream, bodyFile, profileDir string) (*child, error) {
-	c, addrs, err := launch(kind, []string{"-serve", kind, "-upstream", upstream, "-body", bodyFile, "-cpuprofile", profileDir}, nil, 2)
+func startChild(kind, upstream, bodyFile, profileDir string, flags ...string) (*child, error) {
+	args := append([]string{"-serve", kind, "-upstream", upstream, "-body", bodyFile, "-cpuprofile", profileDir}, flags...)
+	c, addrs, err := launch(kind, args, nil, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +102,17 @@ func (c *child) stop() {
 
 // serveChild is the child's side: serve one server under test and, on a second
 // listener, this process's allocation counters and peak RSS; exit when stdin closes.
-func serveChild(kind, upstream, bodyFile, profileDir string) error {
+func serveChild(kind, upstream, bodyFile, profileDir, logLevel string) error {
+	level, err := zapcore.ParseLevel(logLevel)
+	if err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
 	var h http.Handler
 	switch kind {
 	case "gateway", "gateway-cached":
-		h = newGateway(upstream, kind == "gateway-cached")
+		h = newGatewayWith(upstream, kind == "gateway-cached", 0, level)
 	case "gateway-scale":
-		h = newGatewayWith(upstream, false, 10*time.Minute)
+		h = newGatewayWith(upstream, false, 10*time.Minute, zapcore.InfoLevel)
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {

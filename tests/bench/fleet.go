@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap/zapcore"
+
 	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
@@ -374,7 +376,7 @@ func serveFleetChild(upstream string) error {
 	}
 	tr := translate.New(ng.NewClient(upstream, copts), topts)
 	h := gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
-		servedLogger()).Handler()
+		servedLogger(zapcore.InfoLevel)).Handler()
 	addr, stop := serve(h)
 	defer stop()
 	fmt.Println(addr)

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
@@ -38,16 +41,25 @@ func gatewayOver(client *ng.Client) http.Handler { return gatewayWith(client, -1
 // gatewayWith is the gateway with the given metric data and entity cache TTL (-1: no
 // cache).
 func gatewayWith(client *ng.Client, cacheTTL time.Duration) http.Handler {
+	return gatewayLogged(client, cacheTTL, accessLogger())
+}
+
+// gatewayLogged is gatewayWith logging to log.
+func gatewayLogged(client *ng.Client, cacheTTL time.Duration, log *zap.Logger) http.Handler {
 	now := func() time.Time { return clock }
 	tr := translate.New(client, translate.Options{Now: now, MetricDataTTL: cacheTTL, EntityTTL: cacheTTL})
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, accessLogger()).Handler()
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1}, tr, log).Handler()
 }
 
 func benchRoute(b *testing.B, path string) { benchRouteTTL(b, path, -1) }
 
 func benchRouteTTL(b *testing.B, path string, cacheTTL time.Duration) {
+	benchRouteLogged(b, path, cacheTTL, accessLogger())
+}
+
+func benchRouteLogged(b *testing.B, path string, cacheTTL time.Duration, log *zap.Logger) {
 	body := record(b, path)
-	h := gatewayWith(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}), cacheTTL)
+	h := gatewayLogged(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{HTTPClient: &http.Client{Transport: &cannedTransport{body: body}}}), cacheTTL, log)
 	req := httptest.NewRequest("GET", path, nil)
 	req.Header.Set("X-Api-Key", key)
 	req.Header.Set("X-Account-ID", "1000001")
@@ -88,6 +100,14 @@ func BenchmarkGatewayMetricDataCached(b *testing.B) {
 // entity cache: routing, the cache and the remembered rendering.
 func BenchmarkGatewayApplicationShowCached(b *testing.B) {
 	benchRouteTTL(b, "/v2/applications/314221522.json", time.Minute)
+}
+
+// BenchmarkGatewayApplicationShowCachedQuiet is BenchmarkGatewayApplicationShowCached
+// with the logger at warn (serve's log_level: warn): no access-log line for a request
+// that succeeded. The difference is what the line costs a cached answer.
+func BenchmarkGatewayApplicationShowCachedQuiet(b *testing.B) {
+	quiet := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(gateway.LogEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.WarnLevel))
+	benchRouteLogged(b, "/v2/applications/314221522.json", time.Minute, quiet)
 }
 
 // BenchmarkGatewayMetricData10x180 is the gateway's own cost of 10 names × 180 slices.

@@ -88,6 +88,7 @@ func main() {
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
 	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
+	logLevel := flag.String("log-level", "info", "the measured gateway processes' log level: info writes a line a request, as serve does by default; warn only the failures' lines, as serve with log_level: warn")
 	fleetOn := flag.Bool("fleet", true, "run the fleet of 3 scenario (fleet.go; skipped without redis-server or valkey-server)")
 	flag.Parse()
 	if *serveKind == fleetServeKind {
@@ -95,7 +96,7 @@ func main() {
 		return
 	}
 	if *serveKind != "" {
-		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile); err != nil {
+		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile, *logLevel); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}
@@ -121,7 +122,11 @@ func main() {
 			points = append(points, n)
 		}
 	}
-	extra := extras{scale: specs, scaleN: max(*scaleN, 1), curve: points, curveD: *curveD}
+	if _, err := zapcore.ParseLevel(*logLevel); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: -log-level:", err)
+		os.Exit(2)
+	}
+	extra := extras{scale: specs, scaleN: max(*scaleN, 1), curve: points, curveD: *curveD, logLevel: *logLevel}
 	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1), extra); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -142,12 +147,12 @@ func serve(h http.Handler) (string, func()) {
 }
 
 func newGateway(upstream string, metricCache bool) http.Handler {
-	return newGatewayWith(upstream, metricCache, 0)
+	return newGatewayWith(upstream, metricCache, 0, zapcore.InfoLevel)
 }
 
 // newGatewayWith is newGateway with the metric names window (0: the default day; the
 // scale scenarios use 10 minutes, since the simulator generates every row it scans).
-func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration) http.Handler {
+func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration, level zapcore.Level) http.Handler {
 	now := func() time.Time { return clock }
 	client := ng.NewClient(upstream, ng.Options{})
 	topts := translate.Options{Now: now, MetricNamesWindow: namesWindow}
@@ -155,7 +160,7 @@ func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
 	tr := translate.New(client, topts)
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, servedLogger()).Handler()
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, servedLogger(level)).Handler()
 }
 
 // extras are the parts of the run beyond the fair table: the scale scenarios and the
@@ -165,6 +170,8 @@ type extras struct {
 	scaleN int
 	curve  []int
 	curveD time.Duration
+	// logLevel is the measured gateway processes' log level (-log-level).
+	logLevel string
 }
 
 func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int, extra extras) error {
@@ -219,12 +226,12 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	stopCapGW()
 	stopCap()
 
-	gw, err := startChild("gateway", upURL+"/graphql", "", profileDir)
+	gw, err := startChild("gateway", upURL+"/graphql", "", profileDir, "-log-level", extra.logLevel)
 	if err != nil {
 		return err
 	}
 	defer gw.stop()
-	cached, err := startChild("gateway-cached", upURL+"/graphql", "", profileDir)
+	cached, err := startChild("gateway-cached", upURL+"/graphql", "", profileDir, "-log-level", extra.logLevel)
 	if err != nil {
 		return err
 	}
@@ -306,6 +313,9 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	}
 	rss := gwMem.PeakRSSMB
 	report(results, rss)
+	if extra.logLevel != "info" {
+		fmt.Printf("the measured gateways logged at %s: no access-log line for a request that succeeded (serve logs at info by default)\n", extra.logLevel)
+	}
 	if len(curve) > 0 {
 		reportCurve(curve)
 	}
@@ -318,7 +328,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	}
 	if out != "" {
 		_ = os.MkdirAll(filepath.Dir(out), 0o755)
-		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss,
+		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss, "gateway_log_level": extra.logLevel,
 			"results": results, "curve": curve, "scale": scaled}, "", "  ")
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			return err
@@ -490,12 +500,12 @@ func accessLogger() *zap.Logger {
 // servedLogger logs as `v2bridge serve` does in production, to a file descriptor
 // through gateway.LogSink (serve writes to its standard error; the servers under test
 // write to /dev/null), so a measured gateway process pays for its access log's system
-// calls as a deployed one does. Without /dev/null it is accessLogger.
-func servedLogger() *zap.Logger {
+// calls as a deployed one does (without /dev/null: io.Discard), at level (-log-level).
+func servedLogger(level zapcore.Level) *zap.Logger {
+	enc := zapcore.NewJSONEncoder(gateway.LogEncoderConfig())
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
-		return accessLogger()
+		return zap.New(zapcore.NewCore(enc, zapcore.AddSync(io.Discard), level))
 	}
-	enc := zapcore.NewJSONEncoder(gateway.LogEncoderConfig())
-	return zap.New(zapcore.NewCore(enc, gateway.LogSink(null), zapcore.InfoLevel))
+	return zap.New(zapcore.NewCore(enc, gateway.LogSink(null), level))
 }
