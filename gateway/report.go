@@ -383,6 +383,8 @@ func operationText(name string) string {
 		return ng.AppList_Operation
 	case "AppNamePage":
 		return ng.AppNamePage_Operation
+	case "AppInventory":
+		return ng.AppInventory_Operation
 	case "AppShow":
 		return ng.AppShow_Operation
 	case "AppHosts":

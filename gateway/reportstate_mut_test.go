@@ -245,7 +245,7 @@ func TestServeReportMut(t *testing.T) {
 	for _, u := range doc.Usage {
 		rows = append(rows, u.Caller+" "+u.Agent+" "+u.Route+" "+u.Mode+" "+n2s(u.Count)+" "+u.Operation)
 	}
-	listOps := strings.Join(operations()["applications.list"], ", ") // the route table's (AppList, NrqlQuery, ...)
+	listOps := strings.Join(operations()["applications.list"], ", ") // the route table's (AppList, AppInventory, ...)
 	wantRows := "aaaaaaaa all applications.list translate 5 " + listOps + "|bbbbbbbb all applications.list translate 3 " + listOps + "|" +
 		"bbbbbbbb all applications.show compare 12 AppShow"
 	if strings.Join(rows, "|") != wantRows || !strings.Contains(doc.Source, "Prometheus at "+prom.URL) {

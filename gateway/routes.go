@@ -56,7 +56,7 @@ type Route struct {
 func Routes() []Route {
 	return []Route{
 		{
-			Name: "applications.list", Operations: []string{"AppList", "NrqlQuery", "AppNamePage"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
+			Name: "applications.list", Operations: []string{"AppList", "AppInventory", "AppNamePage"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
 			Fidelity: Approximate,
 			Note: "summaries are NerdGraph's rolling values; `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
 				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +

@@ -416,22 +416,25 @@ func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (i
 		if err != nil {
 			return err
 		}
-		resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
+		resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
 		if err != nil {
 			return fmt.Errorf("inventory of %d applications: %w", len(ids), err)
 		}
-		var results []*json.RawMessage
+		var results json.RawMessage
 		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
 			results = acct.Nrql.Results
 		}
-		if len(results) >= MaxFacets && len(ids) > 1 {
+		part, rows := map[int64]*appInventory{}, 0
+		if len(results) > 0 { // no account or no nrql: no rows, as before
+			part, rows = parseInventory(ctx, t, results)
+		}
+		if rows >= MaxFacets && len(ids) > 1 {
 			half := len(ids) / 2
 			if err := read(ids[:half]); err != nil {
 				return err
 			}
 			return read(ids[half:])
 		}
-		part, rows := parseInventoryRows(ctx, t, results)
 		capped = capped || rows >= MaxFacets
 		for id, a := range part {
 			inv[id] = a
@@ -664,26 +667,6 @@ func parseInventory(ctx context.Context, t *Translator, results json.RawMessage)
 	return f.finish(ctx, t), rows
 }
 
-// parseInventoryRows is parseInventory over NrqlQuery's results (a value per row).
-func parseInventoryRows(ctx context.Context, t *Translator, results []*json.RawMessage) (map[int64]*appInventory, int) {
-	var f inventoryFold
-	f.init(0)
-	var facet [][]byte
-	for _, r := range results {
-		var row inventoryRow
-		if r == nil || ng.UnmarshalJSON(*r, &row) != nil {
-			t.warn(ctx, "inventory row", fmt.Errorf("unexpected row"))
-			continue
-		}
-		facet = facet[:0]
-		for _, v := range row.Facet {
-			facet = append(facet, v)
-		}
-		f.add(facet, row.LastSeen)
-	}
-	return f.finish(ctx, t), len(results)
-}
-
 // inventoryFold folds inventory rows into each application's hosts, instances and
 // last report.
 type inventoryFold struct {
@@ -767,12 +750,6 @@ func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*ap
 		slices.Sort(a.hosts)
 	}
 	return f.inv
-}
-
-// inventoryRow is one row of inventoryNRQL as NrqlQuery's results hold it.
-type inventoryRow struct {
-	Facet    []rawFacet `json:"facet"`
-	LastSeen float64    `json:"lastSeen"`
 }
 
 // rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a

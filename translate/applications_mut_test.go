@@ -151,7 +151,7 @@ func TestListPageNeverLaterCursorMut(t *testing.T) {
 
 // fullInventoryFake is appsFake(n) whose account-wide inventory comes back with NRQL's
 // 5000 facets (the n applications' rows, then rows of applications not in the search),
-// and only when AppList asks for it (withInventory); NrqlQuery answers the inventory of
+// and only when AppList asks for it (withInventory); AppInventory answers the inventory of
 // the applications it names (host-<id mod 3>, agent 1000+id).
 func fullInventoryFake(n int) *opFake {
 	return withAnswer(appsFake(n), func(op string, vars map[string]any, data any) (any, error) {
@@ -171,7 +171,7 @@ func fullInventoryFake(n int) *opFake {
 			}
 			actorOf(data)["account"] = map[string]any{"inventory": map[string]any{"results": rows}}
 			return data, nil
-		case "NrqlQuery":
+		case "AppInventory":
 			m := invIDsRe.FindStringSubmatch(fmt.Sprint(vars["query"]))
 			var rows []map[string]any
 			for _, s := range strings.Split(m[1]+m[2], ", ") {
@@ -202,7 +202,7 @@ func TestListFilteredInventoryOfMatchesMut(t *testing.T) {
 	if a := l.Applications[1]; fmt.Sprint(a.Links.ApplicationInstances) != "[1004]" || fmt.Sprint(a.Links.ApplicationHosts) != fmt.Sprint([]int64{HostID(1, 4, "host-1")}) {
 		t.Errorf("app 4's links %+v", a.Links)
 	}
-	qs := sentQueries(f, "NrqlQuery", "query")
+	qs := sentQueries(f, "AppInventory", "query")
 	if len(qs) != 1 || !strings.Contains(qs[0], "appId IN (2, 4, 6, 8, 10) ") {
 		t.Fatalf("inventory reads %q, want one for the 5 matches", qs)
 	}
@@ -265,7 +265,7 @@ func TestAppListInventoryFlagMut(t *testing.T) {
 		t.Errorf("app 3 read without the account-wide inventory: %+v", a.Links)
 	}
 	// Every read came back cut or without it: 4 per-page inventory reads.
-	if got := f.count("NrqlQuery"); got != 4 {
+	if got := f.count("AppInventory"); got != 4 {
 		t.Errorf("%d per-page inventory reads, want 4", got)
 	}
 }

@@ -26,7 +26,7 @@ var invIDsRe = regexp.MustCompile(`appId (?:IN \(([^)]*)\)|= (\d+))`)
 func inventoryFake(perRead int) *opFake {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
-		if op != "NrqlQuery" {
+		if op != "AppInventory" {
 			return nil, fmt.Errorf("unexpected %s", op)
 		}
 		m := invIDsRe.FindStringSubmatch(fmt.Sprint(vars["query"]))
@@ -82,7 +82,7 @@ func TestInventoryHalvingMut(t *testing.T) {
 			p := &appPage{apps: outlines(tt.ids...), invFull: true}
 			var notes Notes
 			p.completeInventory(WithNotes(context.Background(), &notes), tr, Caller{AccountID: 1})
-			if got := f.count("NrqlQuery"); got != tt.wantReads {
+			if got := f.count("AppInventory"); got != tt.wantReads {
 				t.Errorf("%d reads, want %d", got, tt.wantReads)
 			}
 			for _, id := range tt.ids {

@@ -112,7 +112,7 @@ func TestPartialAnswersAreDeclared(t *testing.T) {
 		list, nrql := &sim.Faults{}, &sim.Faults{}
 		e := start(t, list, nrql)
 		list.Set(&sim.Fault{Operation: "AppList", PartialPath: "account"})
-		nrql.Set(&sim.Fault{Operation: "NrqlQuery", ErrorClass: "TIMEOUT"})
+		nrql.Set(&sim.Fault{Operation: "AppInventory", ErrorClass: "TIMEOUT"})
 		r := e.get(t, "/v2/applications.json?filter[name]=a", key1, "X-Account-ID", "1000001")
 		if r.status != 200 || !strings.Contains(r.header.Get("X-V2bridge-Degraded"), string(translate.CapInventoryFailed)) || anyLinked(hosts(t, r)) {
 			t.Fatalf("status %d, degraded %q: %s", r.status, r.header.Get("X-V2bridge-Degraded"), r.body)
