@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/v2bridge/v2bridge/configs"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
@@ -36,15 +34,7 @@ func (t cannedSet) RoundTrip(r *http.Request) (*http.Response, error) {
 //
 //	go test -run '^$' -bench GatewayNameFilter -benchmem ./tests/bench
 func BenchmarkGatewayNameFilter(b *testing.B) {
-	l, err := sim.ParseScale("apps=2000,hosts=3,names=10")
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := sim.ParseData(configs.DemoData())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+	l, s, err := largeSim("apps=2000,hosts=3,names=10")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -86,16 +86,8 @@ func (s scaleScenario) path(l sim.LargeAccount) string {
 func runScale(specs []string, n int) ([]scaleResult, error) {
 	var out []scaleResult
 	for _, spec := range specs {
-		l, err := sim.ParseScale(spec)
-		if err != nil {
-			return nil, err
-		}
 		start := time.Now()
-		data, err := sim.ParseData(configs.DemoData())
-		if err != nil {
-			return nil, err
-		}
-		s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+		l, s, err := largeSim(spec)
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +112,21 @@ func runScale(specs []string, n int) ([]scaleResult, error) {
 		stopSim()
 	}
 	return out, nil
+}
+
+// largeSim is the demo simulator with spec's generated account (sim.ParseScale), at the
+// harness's fixed clock.
+func largeSim(spec string) (sim.LargeAccount, *sim.Server, error) {
+	l, err := sim.ParseScale(spec)
+	if err != nil {
+		return l, nil, err
+	}
+	data, err := sim.ParseData(configs.DemoData())
+	if err != nil {
+		return l, nil, err
+	}
+	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+	return l, s, err
 }
 
 func scaleRequest(base, path string, l sim.LargeAccount) (status int, calls int64, degraded string, items int, err error) {

@@ -10,7 +10,6 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
@@ -19,15 +18,7 @@ import (
 // (replayer): the gateway's own cost of the page, in one process, for a profile.
 func BenchmarkScalePage(b *testing.B) {
 	for _, spec := range []string{"apps=264,hosts=3,names=5000", "apps=50000,hosts=3,names=5000"} {
-		l, err := sim.ParseScale(spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data, err := sim.ParseData(configs.DemoData())
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+		l, s, err := largeSim(spec)
 		if err != nil {
 			b.Fatal(err)
 		}
