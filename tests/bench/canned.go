@@ -50,9 +50,17 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.c.mu.Unlock()
 }
 
+// captureWriter keeps what is written through it and its status (0: none written,
+// which net/http sends as 200).
 type captureWriter struct {
 	http.ResponseWriter
-	buf bytes.Buffer
+	status int
+	buf    bytes.Buffer
+}
+
+func (c *captureWriter) WriteHeader(status int) {
+	c.status = status
+	c.ResponseWriter.WriteHeader(status)
 }
 
 func (c *captureWriter) Write(p []byte) (int, error) {

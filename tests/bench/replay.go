@@ -41,28 +41,11 @@ func (p *replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.misses.Add(1)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
-	cw := &statusCapture{ResponseWriter: w}
+	cw := &captureWriter{ResponseWriter: w}
 	p.next.ServeHTTP(cw, r)
 	if cw.status == 0 || cw.status == http.StatusOK {
 		p.mu.Lock()
 		p.answers[string(b)] = cw.buf.Bytes()
 		p.mu.Unlock()
 	}
-}
-
-// statusCapture keeps what is written through it and its status.
-type statusCapture struct {
-	http.ResponseWriter
-	status int
-	buf    bytes.Buffer
-}
-
-func (c *statusCapture) WriteHeader(status int) {
-	c.status = status
-	c.ResponseWriter.WriteHeader(status)
-}
-
-func (c *statusCapture) Write(p []byte) (int, error) {
-	c.buf.Write(p)
-	return c.ResponseWriter.Write(p)
 }
