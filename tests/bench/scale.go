@@ -56,10 +56,12 @@ type scaleResult struct {
 	P50ms     float64 `json:"p50_ms"`
 	MaxMs     float64 `json:"max_ms"`
 	Items     int     `json:"items"`
-	// ReplayedCPUus and ReplayedP50ms are the same requests again with the simulator's
-	// answers replayed at once (replayer): the gateway's own cost of the page.
+	// ReplayedCPUus and ReplayedP50ms are Replays more of the same request with the
+	// simulator's answers replayed at once (replayer): the gateway's own cost of the
+	// page.
 	// ReplayMisses counts the requests they made that had no recorded answer (0, or
 	// the figures are partly the simulator's again).
+	Replays       int     `json:"replays"`
 	ReplayedCPUus float64 `json:"gateway_cpu_us_per_req_replayed"`
 	ReplayedP50ms float64 `json:"p50_ms_replayed"`
 	ReplayMisses  int64   `json:"replay_misses"`
@@ -82,8 +84,8 @@ func (s scaleScenario) path(l sim.LargeAccount) string {
 }
 
 // runScale measures every scale scenario on each spec's account, n requests each after
-// the first.
-func runScale(specs []string, n int) ([]scaleResult, error) {
+// the first, then replays requests with the simulator's answers replayed.
+func runScale(specs []string, n, replays int) ([]scaleResult, error) {
 	var out []scaleResult
 	for _, spec := range specs {
 		start := time.Now()
@@ -100,7 +102,7 @@ func runScale(specs []string, n int) ([]scaleResult, error) {
 			return nil, err
 		}
 		for _, sc := range scaleScenarios {
-			r, err := measureScale(gw, rp, sc, l, n)
+			r, err := measureScale(gw, rp, sc, l, n, replays)
 			if err != nil {
 				gw.stop()
 				stopSim()
@@ -156,9 +158,9 @@ func scaleRequest(base, path string, l sim.LargeAccount) (status int, calls int6
 	return resp.StatusCode, calls, resp.Header.Get("X-V2bridge-Degraded"), items, nil
 }
 
-func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount, n int) (scaleResult, error) {
+func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount, n, replays int) (scaleResult, error) {
 	path := sc.path(l)
-	r := scaleResult{Scenario: sc.Name, Apps: l.Apps, Requests: n}
+	r := scaleResult{Scenario: sc.Name, Apps: l.Apps, Requests: n, Replays: replays}
 	first, err := gw.mem()
 	if err != nil {
 		return r, err
@@ -197,7 +199,7 @@ func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount,
 	defer rp.on.Store(false)
 	misses := rp.misses.Load()
 	lat = lat[:0]
-	for range n {
+	for range replays {
 		t0 := time.Now()
 		if _, _, _, _, err := scaleRequest(gw.url, path, l); err != nil {
 			return r, fmt.Errorf("%s replayed: %w", sc.Name, err)
@@ -210,9 +212,9 @@ func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount,
 	}
 	r.ReplayMisses = rp.misses.Load() - misses
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if n > 0 {
-		r.ReplayedCPUus = float64(replayed.CPUNanos-after.CPUNanos) / 1e3 / float64(n)
-		r.ReplayedP50ms = ms(lat[n/2])
+	if replays > 0 {
+		r.ReplayedCPUus = float64(replayed.CPUNanos-after.CPUNanos) / 1e3 / float64(replays)
+		r.ReplayedP50ms = ms(lat[replays/2])
 	}
 	return r, nil
 }
