@@ -191,12 +191,23 @@ func presizeOutlines(req *gql.Request, data any, size int) bool {
 				Results: &AppSearchPageActorEntitySearchResultsEntitySearchResult{Entities: outlines(size)}}}
 			return true
 		}
+	case *AppInventoryResponse:
+		// A page's inventory rows (translate inventoryFor) go into a pooled buffer as
+		// AppList's account-wide ones do; the translator gives it back once read.
+		if d.Actor == nil {
+			if buf := inventoryBuffer(); buf != nil {
+				d.Actor = &AppInventoryActor{Account: &AppInventoryActorAccount{
+					Nrql: &AppInventoryActorAccountNrqlNrdbResultContainer{Results: buf}}}
+				return true
+			}
+		}
 	}
 	return false
 }
 
 // inventoryBuffers holds the buffers of AppList's account-wide inventory rows (a raw
-// JSON array, about 170 bytes a row: 72 KB for the demo account's 427), given back by
+// JSON array, about 170 bytes a row: 72 KB for the demo account's 427) and of
+// AppInventory's rows of one page (~100 KB for 200 applications × 3 hosts), given back by
 // ReleaseInventory once read: json.RawMessage copies the rows into the buffer it holds
 // when it has the room (its UnmarshalJSON appends to it), so a page's rows are not a new
 // allocation each. A pool, like gateway/render's buffers: it holds no caller's data
@@ -215,8 +226,8 @@ func inventoryBuffer() json.RawMessage {
 	return nil
 }
 
-// ReleaseInventory gives the buffer of an AppList answer's inventory rows back for the
-// next answer, once they have been read. raw must not be used afterwards.
+// ReleaseInventory gives the buffer of an AppList or AppInventory answer's inventory
+// rows back for the next answer, once they have been read. raw must not be used afterwards.
 func ReleaseInventory(raw json.RawMessage) {
 	if cap(raw) == 0 || cap(raw) > maxInventoryBuffer {
 		return
@@ -233,6 +244,8 @@ func unpresize(data any) {
 		*d = AppListResponse{}
 	case *AppSearchPageResponse:
 		*d = AppSearchPageResponse{}
+	case *AppInventoryResponse:
+		*d = AppInventoryResponse{}
 	case *MetricDataResponse:
 		*d = MetricDataResponse{}
 	}

@@ -219,3 +219,39 @@ func TestPresizedInventory(t *testing.T) {
 		}
 	}
 }
+
+// TestPresizedAppInventory: a page inventory decoded over a pooled buffer (a stale one,
+// its earlier rows longer than the answer's) is the answer encoding/json reads, in
+// every shape the answer can take.
+func TestPresizedAppInventory(t *testing.T) {
+	rows := `[{"facet":["1","h","2"],"lastSeen":1},{"facet":["3","g","4"],"lastSeen":2}]`
+	for _, body := range []string{
+		`{"data":{"actor":{"account":{"nrql":{"results":` + rows + `}}}}}`,
+		`{"data":{"actor":{"account":{"nrql":{"results":[]}}}}}`,
+		`{"data":{"actor":{"account":{"nrql":{"results":null}}}}}`,
+		`{"data":{"actor":{"account":{"nrql":null}}}}`,
+		`{"data":{"actor":{"account":null}}}`,
+		`{"data":{"actor":null}}`,
+		`{"data":null,"errors":[{"message":"boom","path":["actor"]}]}`,
+	} {
+		ReleaseInventory(json.RawMessage(strings.Repeat("x", 4096)))
+		var got AppInventoryResponse
+		err := decodeWith(t, context.Background(), nil, body, &got)
+		if err != nil && !strings.Contains(body, `"errors"`) {
+			t.Fatal(err)
+		}
+		var want AppInventoryResponse
+		wire := struct {
+			Data *AppInventoryResponse `json:"data"`
+		}{&want}
+		if err := json.Unmarshal([]byte(body), &wire); err != nil {
+			t.Fatal(err)
+		}
+		if wire.Data == nil {
+			want = AppInventoryResponse{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: presized %+v, want %+v", body, got.Actor, want.Actor)
+		}
+	}
+}

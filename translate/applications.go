@@ -428,6 +428,7 @@ func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (i
 		if len(results) > 0 { // no account or no nrql: no rows, as before
 			part, rows = parseInventory(ctx, t, results)
 		}
+		ng.ReleaseInventory(results) // read: nothing refers to it now
 		if rows >= MaxFacets && len(ids) > 1 {
 			half := len(ids) / 2
 			if err := read(ids[:half]); err != nil {
