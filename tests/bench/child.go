@@ -113,28 +113,14 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel string) error {
 		h = newGatewayWith(upstream, kind == "gateway-cached", 0, level)
 	case "gateway-scale":
 		h = newGatewayWith(upstream, false, 10*time.Minute, zapcore.InfoLevel)
-	case "plain", "plain-headers":
+	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {
 			return err
 		}
-		hdr := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
-		if kind == "plain-headers" {
-			b, err := os.ReadFile(bodyFile + ".header")
-			if err != nil {
-				return err
-			}
-			hdr = http.Header{}
-			if err := json.Unmarshal(b, &hdr); err != nil {
-				return fmt.Errorf("%s.header: %w", bodyFile, err)
-			}
-		}
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body)
-			h := w.Header()
-			for k, v := range hdr {
-				h[k] = v
-			}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			_, _ = w.Write(body)
 		})
 	case "proxy":

@@ -83,7 +83,7 @@ func main() {
 	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
 	scale := flag.String("scale", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the scale scenarios' accounts (sim.ParseScale specs separated by ';'; empty: none)")
 	scaleN := flag.Int("scale-n", 20, "requests per scale scenario after the first")
-	scaleReplays := flag.Int("scale-replays", 200, "requests per scale scenario with the simulator's answers replayed (the gateway's own cost; cheap, so many)")
+	scaleReplays := flag.Int("scale-replays", 200, "least requests per scale scenario with the simulator's answers replayed, which also take at least 2 s (the gateway's own cost; cheap, so many)")
 	curve := flag.String("curve", "1,10,50,200", "the load curve's connection counts for show and metric data (empty: none)")
 	curveD := flag.Duration("curve-d", 2*time.Second, "measured duration per point of the load curve and server")
 	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
@@ -169,9 +169,10 @@ func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration
 type extras struct {
 	scale  []string
 	scaleN int
-	// scaleReplays is the requests measured per scale scenario with the answers
-	// replayed: a page costs 1–3 ms of CPU, and the process's CPU time moves in
-	// scheduler ticks and garbage-collection cycles, so 20 of them spread ±30 %.
+	// scaleReplays is the least requests measured per scale scenario with the
+	// answers replayed (and at least minReplayTime of them): a page costs 1–3 ms of
+	// CPU, and the process's CPU time moves in scheduler ticks and garbage-collection
+	// cycles, so 20 of them spread ±30 %.
 	scaleReplays int
 	curve        []int
 	curveD       time.Duration
@@ -256,20 +257,12 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if sc.Cached {
 			g = cached
 		}
-		v2body, v2hdr := requestHeader(g.url, sc)
+		v2body, _ := request(g.url, sc, 0)
 		bodyFile := filepath.Join(os.TempDir(), fmt.Sprintf("v2bridge-bench-%d.body", os.Getpid()))
 		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
 			return err
 		}
-		hb, _ := json.Marshal(v2hdr)
-		if err := os.WriteFile(bodyFile+".header", hb, 0o600); err != nil {
-			return err
-		}
 		plain, err := startChild("plain", "", bodyFile, profileDir)
-		if err != nil {
-			return err
-		}
-		plainH, err := startChild("plain-headers", "", bodyFile, profileDir)
 		if err != nil {
 			return err
 		}
@@ -281,7 +274,6 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		}{
 			{"gateway", g, sc},
 			{"plain net/http", plain, sc},
-			{"plain, v2 headers", plainH, sc},
 			{"ReverseProxy", rp, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql)}},
 		}
 		for _, srv := range servers {
@@ -313,7 +305,6 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 			results = append(results, r)
 		}
 		plain.stop()
-		plainH.stop()
 		_ = os.Remove(bodyFile)
 	}
 	var curve []curvePoint
@@ -336,7 +327,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	}
 	var scaled []scaleResult
 	if len(extra.scale) > 0 {
-		if scaled, err = runScale(extra.scale, extra.scaleN, extra.scaleReplays); err != nil {
+		if scaled, err = runScale(extra.scale, extra.scaleN, extra.scaleReplays, profileDir); err != nil {
 			return err
 		}
 		reportScale(scaled)
@@ -414,23 +405,6 @@ func request(base string, sc scenario, n int64) ([]byte, int) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return b, resp.StatusCode
-}
-
-func requestHeader(base string, sc scenario) ([]byte, http.Header) {
-	path := strings.ReplaceAll(sc.Path, "{n}", "0")
-	req, _ := http.NewRequest(sc.Method, base+path, strings.NewReader(sc.Body))
-	req.Header.Set("X-Api-Key", key)
-	req.Header.Set("X-Account-ID", "1000001")
-	resp, err := transport.RoundTrip(req)
-	if err != nil {
-		return nil, nil
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	h := resp.Header.Clone()
-	h.Del("Date")
-	h.Del("Content-Length")
-	return b, h
 }
 
 func load(base string, sc scenario, conns int, d time.Duration) {

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,9 +58,9 @@ type scaleResult struct {
 	P50ms     float64 `json:"p50_ms"`
 	MaxMs     float64 `json:"max_ms"`
 	Items     int     `json:"items"`
-	// ReplayedCPUus and ReplayedP50ms are Replays more of the same request with the
-	// simulator's answers replayed at once (replayer): the gateway's own cost of the
-	// page.
+	// ReplayedCPUus and ReplayedP50ms are Replays more of the same request (at least
+	// -scale-replays, for at least minReplayTime) with the simulator's answers
+	// replayed at once (replayer): the gateway's own cost of the page.
 	// ReplayMisses counts the requests they made that had no recorded answer (0, or
 	// the figures are partly the simulator's again).
 	Replays       int     `json:"replays"`
@@ -84,8 +86,10 @@ func (s scaleScenario) path(l sim.LargeAccount) string {
 }
 
 // runScale measures every scale scenario on each spec's account, n requests each after
-// the first, then replays requests with the simulator's answers replayed.
-func runScale(specs []string, n, replays int) ([]scaleResult, error) {
+// the first, then replays requests with the simulator's answers replayed. With a
+// profileDir, each account's gateway writes its CPU profile to
+// profileDir/scale-<apps>/gateway-scale.pprof.
+func runScale(specs []string, n, replays int, profileDir string) ([]scaleResult, error) {
 	var out []scaleResult
 	for _, spec := range specs {
 		start := time.Now()
@@ -96,7 +100,15 @@ func runScale(specs []string, n, replays int) ([]scaleResult, error) {
 		rp := newReplayer(s)
 		simURL, stopSim := serve(rp)
 		fmt.Printf("scale %s: simulator ready in %.1f s\n", spec, time.Since(start).Seconds())
-		gw, err := startChild("gateway-scale", simURL+sim.Path, "", "")
+		dir := ""
+		if profileDir != "" {
+			dir = filepath.Join(profileDir, fmt.Sprintf("scale-%d", l.Apps))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				stopSim()
+				return nil, err
+			}
+		}
+		gw, err := startChild("gateway-scale", simURL+sim.Path, "", dir)
 		if err != nil {
 			stopSim()
 			return nil, err
@@ -158,9 +170,12 @@ func scaleRequest(base, path string, l sim.LargeAccount) (status int, calls int6
 	return resp.StatusCode, calls, resp.Header.Get("X-V2bridge-Degraded"), items, nil
 }
 
+// minReplayTime is the least time the replayed requests of a scale scenario take.
+const minReplayTime = 2 * time.Second
+
 func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount, n, replays int) (scaleResult, error) {
 	path := sc.path(l)
-	r := scaleResult{Scenario: sc.Name, Apps: l.Apps, Requests: n, Replays: replays}
+	r := scaleResult{Scenario: sc.Name, Apps: l.Apps, Requests: n}
 	first, err := gw.mem()
 	if err != nil {
 		return r, err
@@ -199,23 +214,26 @@ func measureScale(gw *child, rp *replayer, sc scaleScenario, l sim.LargeAccount,
 	defer rp.on.Store(false)
 	misses := rp.misses.Load()
 	lat = lat[:0]
-	for range replays {
+	// At least replays requests and at least minReplayTime: a request answered from the
+	// list cache costs ~0.1 ms, and 200 of them are a window short enough for one
+	// garbage-collection cycle of the 50,000-application process's heap to fall in or
+	// not, which moved its CPU per request by a third between runs.
+	for start := time.Now(); len(lat) < replays || time.Since(start) < minReplayTime; {
 		t0 := time.Now()
 		if _, _, _, _, err := scaleRequest(gw.url, path, l); err != nil {
 			return r, fmt.Errorf("%s replayed: %w", sc.Name, err)
 		}
 		lat = append(lat, time.Since(t0))
 	}
+	r.Replays = len(lat)
 	replayed, err := gw.mem()
 	if err != nil {
 		return r, err
 	}
 	r.ReplayMisses = rp.misses.Load() - misses
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if replays > 0 {
-		r.ReplayedCPUus = float64(replayed.CPUNanos-after.CPUNanos) / 1e3 / float64(replays)
-		r.ReplayedP50ms = ms(lat[replays/2])
-	}
+	r.ReplayedCPUus = float64(replayed.CPUNanos-after.CPUNanos) / 1e3 / float64(len(lat))
+	r.ReplayedP50ms = ms(lat[len(lat)/2])
 	return r, nil
 }
 
@@ -245,7 +263,11 @@ func reportScale(rs []scaleResult) {
 		if a.ReplayedCPUus > 0 {
 			replayed = fmt.Sprintf("%.2f", b.ReplayedCPUus/a.ReplayedCPUus)
 		}
-		fmt.Printf("%-32s %d apps ÷ %d apps: gateway CPU per request %.2f (answers replayed: %s), of the first request %.2f, round trips %d → %d\n",
-			name, b.Apps, a.Apps, b.CPUus/a.CPUus, replayed, b.ColdCPUus/a.ColdCPUus, a.ColdCalls, b.ColdCalls)
+		differ := "" // a page's cost compares pages of one size only
+		if a.Items != b.Items {
+			differ = fmt.Sprintf(" (not the same page: %d items → %d)", a.Items, b.Items)
+		}
+		fmt.Printf("%-32s %d apps ÷ %d apps: gateway CPU per request %.2f (answers replayed: %s), of the first request %.2f, round trips %d → %d%s\n",
+			name, b.Apps, a.Apps, b.CPUus/a.CPUus, replayed, b.ColdCPUus/a.ColdCPUus, a.ColdCalls, b.ColdCalls, differ)
 	}
 }
