@@ -41,6 +41,7 @@ type fileConfig struct {
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
 	RetainedAlerts           string            `yaml:"retained_alerts"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
+	AnswerMemory             int64             `yaml:"answer_memory"`
 	BrowserLoader            string            `yaml:"browser_loader"`
 	Compare                  compareConfig     `yaml:"compare"`
 	Report                   reportConfig      `yaml:"report"`
@@ -320,6 +321,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))
 	}
+	if m := c.AnswerMemory; m != 0 && m != -1 && m < 2*ng.LargeAnswer {
+		errs = append(errs, fmt.Errorf("answer_memory: %d bytes is less than two large answers (%d); 0 is the default, -1 no bound", m, 2*ng.LargeAnswer))
+	}
 	if c.RateLimitPerMinute < 0 {
 		errs = append(errs, errors.New("rate_limit_per_minute: must not be negative (0 disables the limit)"))
 	}
@@ -528,4 +532,10 @@ func (s storeConfig) open(getenv func(string) string, log *zap.Logger, window ti
 			zap.String("store", u.Scheme+"://"+u.Host), zap.String("key_prefix", s.KeyPrefix), zap.Bool("shared_cache", s.SharedCache))
 	}
 	return st, nil
+}
+
+// upstreamOptions are the NerdGraph client's limits as configured (upstream_timeout,
+// answer_memory); newGateway adds the hooks.
+func (c *fileConfig) upstreamOptions() ng.Options {
+	return ng.Options{Timeout: c.UpstreamTimeout, AnswerMemory: c.AnswerMemory}
 }

@@ -218,7 +218,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer flushTraces(stopTracing, log)
-	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, 30*time.Second, log, translate.Options{}, tp)
+	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
 	base := "http://" + gwLn.Addr().String()
 	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
@@ -249,10 +249,12 @@ Ctrl-C stops the demo.
 `, base, endpoint, demoReportToken)
 }
 
-func newGateway(endpoint string, cfg gateway.Config, upstreamTimeout time.Duration, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
+// newGateway builds the gateway over the NerdGraph client at endpoint; copts holds the
+// client's configured limits (upstreamOptions), to which it adds the user agent, the
+// metrics' hooks and tracing.
+func newGateway(endpoint string, cfg gateway.Config, copts ng.Options, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
 	m := gateway.NewMetrics()
-	copts := ng.Options{Timeout: upstreamTimeout, UserAgent: "v2bridge/" + version, Observe: m.ObserveUpstream,
-		ObserveAnswerWait: m.ObserveAnswerWait, TracerProvider: tp}
+	copts.UserAgent, copts.Observe, copts.ObserveAnswerWait, copts.TracerProvider = "v2bridge/"+version, m.ObserveUpstream, m.ObserveAnswerWait, tp
 	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
 		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
 		if cfg.Store.SharesCache() {
@@ -362,7 +364,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Fallback:     cfg.Compare.Fallback,
 			FallbackFor:  perRouteFallback(cfg.Compare),
 		},
-	}, cfg.UpstreamTimeout, log, translate.Options{
+	}, cfg.upstreamOptions(), log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,

@@ -69,6 +69,8 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 		{"unparsable listen", "listen: not-an-address\n", []string{"listen", "not-an-address"}},
 		{"listen port out of range", "listen: ':70000'\npprof_listen: 'localhost'\n", []string{"listen", "70000", "pprof_listen"}},
 		{"upstream timeout longer than the request", "request_timeout: 10s\nupstream_timeout: 30s\n", []string{"upstream_timeout", "request_timeout"}},
+		{"answer memory below two large answers", "answer_memory: 1000\n", []string{"answer_memory", "524288"}},
+		{"answer memory below -1", "answer_memory: -2\n", []string{"answer_memory"}},
 		{"every problem listed", "listen: nope\nrequest_timeout: 5s\nupstream_timeout: 6s\nlog_level: loud\n", []string{"listen", "upstream_timeout", "log_level"}},
 		{"bad hash and bad level", "log_level: loud\nkeys:\n  - sha256: nothex\n    user_key_file: /nonexistent\n",
 			[]string{"log_level", "keys[0].sha256", "keys[0].user_key_file"}},
@@ -92,6 +94,37 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// answer_memory and upstream_timeout reach the NerdGraph client's options: serve's
+// client is built from upstreamOptions.
+func TestUpstreamOptionsFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		yaml    string
+		timeout time.Duration
+		memory  int64
+	}{
+		{"", 30 * time.Second, 0},
+		{"upstream_timeout: 20s\nanswer_memory: 8388608\n", 20 * time.Second, 8 << 20},
+		{"answer_memory: -1\n", 30 * time.Second, -1},
+		{"answer_memory: 524288\n", 30 * time.Second, 512 << 10},
+	} {
+		path := filepath.Join(dir, "c.yaml")
+		if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := loadConfig(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.validate(func(string) string { return "" }); err != nil {
+			t.Fatalf("%q: %v", tt.yaml, err)
+		}
+		if o := cfg.upstreamOptions(); o.Timeout != tt.timeout || o.AnswerMemory != tt.memory {
+			t.Errorf("%q: timeout %v, answer memory %d; want %v, %d", tt.yaml, o.Timeout, o.AnswerMemory, tt.timeout, tt.memory)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -21,7 +22,7 @@ import (
 // data: reports written, no differences, the key never printed or written.
 func TestVerifyCommand(t *testing.T) {
 	upstream := demoUpstream(t)
-	rest := httptest.NewServer(newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, 10*time.Second,
+	rest := httptest.NewServer(newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, ng.Options{Timeout: 10 * time.Second},
 		zap.NewNop(), translate.Options{}, nil).Handler())
 	defer rest.Close()
 
