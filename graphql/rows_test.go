@@ -123,19 +123,20 @@ func TestPresizedMetricDataNulls(t *testing.T) {
 	}
 }
 
-// appListReference is encoding/json's reading of an AppList answer's data (zero for
-// null or no data): what the client's decoding must equal.
-func appListReference(t *testing.T, body string) AppListResponse {
+// reference is encoding/json's reading of an answer's data (zero for "data": null),
+// what a presized decode must equal.
+func reference[T any](t *testing.T, body string) T {
 	t.Helper()
-	var want AppListResponse
+	var want T
 	wire := struct {
-		Data *AppListResponse `json:"data"`
+		Data *T `json:"data"`
 	}{&want}
 	if err := json.Unmarshal([]byte(body), &wire); err != nil {
 		t.Fatal(err)
 	}
 	if wire.Data == nil {
-		return AppListResponse{}
+		var zero T
+		return zero
 	}
 	return want
 }
@@ -172,7 +173,7 @@ func TestPresizedOutlines(t *testing.T) {
 		if err != nil && !strings.Contains(tt.body, `"errors"`) {
 			t.Fatal(err)
 		}
-		want := appListReference(t, tt.body)
+		want := reference[AppListResponse](t, tt.body)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%.60s…: presized %+v, want %+v", tt.body, got.Actor, want.Actor)
 		}
@@ -213,7 +214,7 @@ func TestPresizedInventory(t *testing.T) {
 		if err != nil && !strings.Contains(tt.body, `"errors"`) {
 			t.Fatal(err)
 		}
-		want := appListReference(t, tt.body)
+		want := reference[AppListResponse](t, tt.body)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%.90s…: presized %+v, want %+v", tt.body, got.Actor.Account, want.Actor.Account)
 		}
@@ -240,17 +241,7 @@ func TestPresizedAppInventory(t *testing.T) {
 		if err != nil && !strings.Contains(body, `"errors"`) {
 			t.Fatal(err)
 		}
-		var want AppInventoryResponse
-		wire := struct {
-			Data *AppInventoryResponse `json:"data"`
-		}{&want}
-		if err := json.Unmarshal([]byte(body), &wire); err != nil {
-			t.Fatal(err)
-		}
-		if wire.Data == nil {
-			want = AppInventoryResponse{}
-		}
-		if !reflect.DeepEqual(got, want) {
+		if want := reference[AppInventoryResponse](t, body); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: presized %+v, want %+v", body, got.Actor, want.Actor)
 		}
 	}
