@@ -207,7 +207,7 @@ func presizeOutlines(req *gql.Request, data any, size int) bool {
 
 // inventoryBuffers holds the buffers of AppList's account-wide inventory rows (a raw
 // JSON array, about 170 bytes a row: 72 KB for the demo account's 427) and of
-// AppInventory's rows of one page (~100 KB for 200 applications × 3 hosts), given back by
+// AppInventory's rows of one page (about 100 KB for 200 applications × 3 hosts), given back by
 // ReleaseInventory once read: json.RawMessage copies the rows into the buffer it holds
 // when it has the room (its UnmarshalJSON appends to it), so a page's rows are not a new
 // allocation each. A pool, like gateway/render's buffers: it holds no caller's data
