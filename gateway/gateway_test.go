@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -121,6 +122,10 @@ func TestRecoveryAndLogHygiene(t *testing.T) {
 // Retry-After; another key is unaffected.
 func TestRateLimit(t *testing.T) {
 	g := New(Config{}, nil, nil)
+	// One minute's window throughout: on the wall clock the 1001 calls could straddle
+	// a minute and find a new window (CI saw "remaining after 1000 = 893").
+	at := time.Date(2026, 11, 25, 15, 44, 30, 0, time.UTC)
+	g.limit.now = func() time.Time { return at }
 	h := g.Handler()
 	call := func(key string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", "/v2/applications.json", nil)
