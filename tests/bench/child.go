@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,7 +103,7 @@ func (c *child) stop() {
 
 // serveChild is the child's side: serve one server under test and, on a second
 // listener, this process's allocation counters and peak RSS; exit when stdin closes.
-func serveChild(kind, upstream, bodyFile, profileDir, logLevel string) error {
+func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest string) error {
 	level, err := zapcore.ParseLevel(logLevel)
 	if err != nil {
 		return fmt.Errorf("-log-level: %w", err)
@@ -118,11 +119,14 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel string) error {
 		if err != nil {
 			return err
 		}
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			_, _ = w.Write(body)
-		})
+		h = newPlain(body)
+	case "floor":
+		path, query, _ := strings.Cut(floorRequest, "?")
+		f, err := newFloorFromFiles(bodyFile, path, query, level) // floor.go
+		if err != nil {
+			return err
+		}
+		h = f
 	case "proxy":
 		target, err := url.Parse(upstream)
 		if err != nil {
@@ -177,4 +181,21 @@ func profileCPU(file string) (func(), error) {
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
 	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
+}
+
+// newPlain is the plain server: the physical limit for a v2 answer. It answers body
+// with its length, so a body larger than net/http's 2 KiB response buffer is not sent
+// chunked (a chunk header and a last write for the terminating chunk more), as the
+// gateway's is not either; the header values are built once (net/http copies them per
+// response).
+func newPlain(body []byte) http.Handler {
+	contentType := []string{"application/json; charset=utf-8"}
+	contentLength := []string{strconv.Itoa(len(body))}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		hdr := w.Header()
+		hdr["Content-Type"] = contentType
+		hdr["Content-Length"] = contentLength
+		_, _ = w.Write(body)
+	})
 }

@@ -1,7 +1,8 @@
 // Command bench is v2bridge's side-by-side load harness (`make bench`): the gateway in
 // front of a canned NerdGraph upstream, against a plain net/http server answering the
 // same v2 body and an httputil.ReverseProxy forwarding the equivalent GraphQL request,
-// with the same closed-loop load. It prints req/s, p50, p99, allocations and bytes per
+// with the same closed-loop load; answers from the gateway's cache are also set beside
+// the contract floor (floor.go: the least any gateway under the same contract does). It prints req/s, p50, p99, allocations and bytes per
 // request and peak RSS, the gateway's ratios to both baselines, and writes the same as
 // JSON (bench/latest.json). Absolute numbers vary between machines; the ratios are
 // measured in one run.
@@ -9,7 +10,7 @@
 // Each server under test runs in a process of its own (this binary re-executed with
 // -serve), so its allocations, CPU time per request and peak RSS are its own; the
 // parent holds the load generator and the canned upstream. Each scenario's measured
-// time is split into rounds (-rounds) that take the three servers in turn, so the
+// time is split into rounds (-rounds) that take the servers in turn, so the
 // ratios do not depend on which server ran during a slow spell of the machine.
 package main
 
@@ -86,9 +87,10 @@ func main() {
 	scaleReplays := flag.Int("scale-replays", 200, "least requests per scale scenario with the simulator's answers replayed, which also take at least 2 s (the gateway's own cost; cheap, so many)")
 	curve := flag.String("curve", "1,10,50,200", "the load curve's connection counts for show and metric data (empty: none)")
 	curveD := flag.Duration("curve-d", 2*time.Second, "measured duration per point of the load curve and server")
-	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, proxy) and report its memory")
+	serveKind := flag.String("serve", "", "internal: serve one server under test (gateway, gateway-cached, plain, floor, proxy) and report its memory")
 	upstream := flag.String("upstream", "", "internal: the canned upstream's URL (with -serve)")
-	bodyFile := flag.String("body", "", "internal: the file the plain server answers with (with -serve plain)")
+	bodyFile := flag.String("body", "", "internal: the file the plain server and the contract floor answer with (with -serve plain or floor)")
+	floorRequest := flag.String("floor-request", "", "internal: the request the contract floor answers (path?query, with -serve floor)")
 	logLevel := flag.String("log-level", "info", "the measured gateway processes' log level: info writes a line a request, as serve does by default; warn only the failures' lines, as serve with log_level: warn")
 	fleetOn := flag.Bool("fleet", true, "run the fleet of 3 scenario (fleet.go; skipped without redis-server or valkey-server)")
 	flag.Parse()
@@ -97,7 +99,7 @@ func main() {
 		return
 	}
 	if *serveKind != "" {
-		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile, *logLevel); err != nil {
+		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile, *logLevel, *floorRequest); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}
@@ -256,7 +258,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if sc.Cached {
 			g = cached
 		}
-		v2body, _ := request(g.url, sc, 0)
+		v2body, v2header, _ := requestWithHeader(g.url, sc, 0)
 		bodyFile := filepath.Join(os.TempDir(), fmt.Sprintf("v2bridge-bench-%d.body", os.Getpid()))
 		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
 			return err
@@ -266,14 +268,29 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 			return err
 		}
 		gql := gqlBodies[sc.Name]
-		servers := []struct {
+		type server struct {
 			name string
 			c    *child
 			sc   scenario
-		}{
+		}
+		servers := []server{
 			{"gateway", g, sc},
 			{"plain net/http", plain, sc},
 			{"ReverseProxy", rp, scenario{Name: sc.Name, Method: "POST", Path: "/graphql", Body: string(gql)}},
+		}
+		var floor *child
+		if sc.Cached { // floor.go: the contract floor, for answers served from a cache
+			hdr, err := json.Marshal(v2header)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(bodyFile+headerSuffix, hdr, 0o600); err != nil {
+				return err
+			}
+			if floor, err = startChild("floor", "", bodyFile, profileDir, "-floor-request", sc.Path, "-log-level", extra.logLevel); err != nil {
+				return err
+			}
+			servers = append(servers, server{floorServer, floor, sc})
 		}
 		for _, srv := range servers {
 			load(srv.c.url, srv.sc, conns, warm)
@@ -304,6 +321,10 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 			results = append(results, r)
 		}
 		plain.stop()
+		if floor != nil {
+			floor.stop()
+			_ = os.Remove(bodyFile + headerSuffix)
+		}
 		_ = os.Remove(bodyFile)
 	}
 	var curve []curvePoint
@@ -389,6 +410,12 @@ func (c *bodyCapture) wrap(next http.Handler) http.Handler {
 var transport = &http.Transport{MaxIdleConnsPerHost: 1024, MaxIdleConns: 1024}
 
 func request(base string, sc scenario, n int64) ([]byte, int) {
+	b, _, status := requestWithHeader(base, sc, n)
+	return b, status
+}
+
+// requestWithHeader is request with the answer's header.
+func requestWithHeader(base string, sc scenario, n int64) ([]byte, http.Header, int) {
 	path := strings.ReplaceAll(sc.Path, "{n}", fmt.Sprint(n))
 	req, _ := http.NewRequest(sc.Method, base+path, strings.NewReader(sc.Body))
 	req.Header.Set("X-Api-Key", key)
@@ -399,11 +426,11 @@ func request(base string, sc scenario, n int64) ([]byte, int) {
 	}
 	resp, err := transport.RoundTrip(req)
 	if err != nil {
-		return nil, 0
+		return nil, nil, 0
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return b, resp.StatusCode
+	return b, resp.Header, resp.StatusCode
 }
 
 func load(base string, sc scenario, conns int, d time.Duration) {
@@ -489,6 +516,10 @@ func report(rs []result, rss float64) {
 		p, rp := by[r.Scenario]["plain net/http"], by[r.Scenario]["ReverseProxy"]
 		fmt.Printf("%-34s gateway/ReverseProxy %.2f  gateway/plain %.2f  p99 over ReverseProxy %+.2f ms  CPU over plain %+.1f µs/req\n",
 			r.Scenario, r.RPS/rp.RPS, r.RPS/p.RPS, r.P99ms-rp.P99ms, r.CPUus-p.CPUus)
+		if f, ok := by[r.Scenario][floorServer]; ok {
+			fmt.Printf("%-34s floor/plain %.2f  gateway/floor %.2f  floor CPU over plain %+.1f µs/req  gateway CPU over floor %+.1f µs/req\n",
+				"", f.RPS/p.RPS, r.RPS/f.RPS, f.CPUus-p.CPUus, r.CPUus-f.CPUus)
+		}
 	}
 	fmt.Printf("\npeak RSS of the gateway process (uncached) over the whole run: %.1f MB\n", rss)
 	fmt.Println("allocations, bytes and RSS are each server's own process (a server per process; load generator and canned upstream in the parent)")
