@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/tests/harness"
@@ -126,6 +127,9 @@ func TestRandomKeyFloodIsBounded(t *testing.T) {
 // past its failed authentications gets 429 with Retry-After for unaccepted keys, while
 // an accepted key from the same address is still served.
 func TestRejectedKeyCacheAndAddressLimit(t *testing.T) {
+	// The address limit's window is the wall-clock minute: the three refusals below
+	// must fall in one, or the fourth call is not limited.
+	awayFromMinuteEnd(5 * time.Second)
 	h := harness.Start(t, gateway.Config{AuthFailuresPerMinute: 3})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	if r := e.get(t, "/v2/applications.json", key1); r.status != 200 {
