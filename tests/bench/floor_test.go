@@ -104,10 +104,18 @@ func fieldKeys(t *testing.T, logs []observer.LoggedEntry) []string {
 	return keys
 }
 
-// BenchmarkFloorApplicationShow is the contract floor's handler on the cached show, to
-// set beside BenchmarkGatewayApplicationShowCached (both log through accessLogger).
-func BenchmarkFloorApplicationShow(b *testing.B) {
-	const path = "/v2/applications/314221522.json"
+// BenchmarkFloorApplicationShow and BenchmarkFloorMetricData are the contract floor's
+// handler on BenchmarkGatewayApplicationShowCached's and BenchmarkGatewayMetricDataCached's
+// requests, to set beside them (both log through accessLogger, both with the test's
+// recorder).
+func BenchmarkFloorApplicationShow(b *testing.B) { benchFloor(b, "/v2/applications/314221522.json") }
+
+func BenchmarkFloorMetricData(b *testing.B) {
+	benchFloor(b, "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z")
+}
+
+// benchFloor serves path from the floor, with the gateway's cached answer to it.
+func benchFloor(b *testing.B, path string) {
 	canned := record(b, path)
 	gw := gatewayLogged(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{
 		HTTPClient: &http.Client{Transport: &cannedTransport{body: canned}}}), time.Minute, accessLogger())
@@ -117,7 +125,8 @@ func BenchmarkFloorApplicationShow(b *testing.B) {
 	gw.ServeHTTP(httptest.NewRecorder(), req)
 	hit := httptest.NewRecorder()
 	gw.ServeHTTP(hit, req)
-	fl, err := newFloor(path, "", key, hit.Body.Bytes(), hit.Header(), accessLogger())
+	p, q, _ := strings.Cut(path, "?")
+	fl, err := newFloor(p, q, key, hit.Body.Bytes(), hit.Header(), accessLogger())
 	if err != nil {
 		b.Fatal(err)
 	}
