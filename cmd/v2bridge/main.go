@@ -458,15 +458,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // serveUntil serves h on ln until ctx ends, then shuts down gracefully: no new
 // connections, in-flight requests get up to 30 s to finish.
 func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, log *zap.Logger) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          zap.NewStdLog(log),
-	}
+	srv := gateway.NewServer(h, log)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

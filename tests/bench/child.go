@@ -143,7 +143,7 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest str
 		}
 		defer stopProfile()
 	}
-	addr, stop := serve(h)
+	addr, stop := serveOn(serverFor(kind, h))
 	defer stop()
 	stats, stopStats := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		var ms runtime.MemStats

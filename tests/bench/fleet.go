@@ -377,7 +377,7 @@ func serveFleetChild(upstream string) error {
 	tr := translate.New(ng.NewClient(upstream, copts), topts)
 	h := gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
 		servedLogger(zapcore.InfoLevel)).Handler()
-	addr, stop := serve(h)
+	addr, stop := serveOn(serverFor(fleetServeKind, h))
 	defer stop()
 	fmt.Println(addr)
 	_, _ = io.Copy(io.Discard, os.Stdin)

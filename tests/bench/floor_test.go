@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
@@ -157,5 +158,21 @@ func TestPlainNotChunked(t *testing.T) {
 	got, _ := io.ReadAll(resp.Body)
 	if resp.ContentLength != int64(len(body)) || len(resp.TransferEncoding) != 0 || !bytes.Equal(got, body) {
 		t.Fatalf("plain: Content-Length %d, Transfer-Encoding %v, body equal %v", resp.ContentLength, resp.TransferEncoding, bytes.Equal(got, body))
+	}
+}
+
+// Every measured server but the plain one answers on the gateway's own server, with
+// serve's timeouts; the plain server, the physical limit, has none but the header's.
+func TestServerFor(t *testing.T) {
+	want := gateway.NewServer(nil, nil)
+	for _, kind := range []string{"gateway", "gateway-cached", "gateway-scale", "proxy", "floor", fleetServeKind} {
+		got := serverFor(kind, nil)
+		if got.ReadTimeout != want.ReadTimeout || got.WriteTimeout != want.WriteTimeout || got.IdleTimeout != want.IdleTimeout ||
+			got.ReadHeaderTimeout != want.ReadHeaderTimeout || got.MaxHeaderBytes != want.MaxHeaderBytes || got.ReadTimeout == 0 {
+			t.Errorf("%s: server %+v, want serve's timeouts", kind, got)
+		}
+	}
+	if p := serverFor("plain", nil); p.ReadTimeout != 0 || p.WriteTimeout != 0 {
+		t.Errorf("plain: read %v write %v, want none", p.ReadTimeout, p.WriteTimeout)
 	}
 }

@@ -139,14 +139,32 @@ func main() {
 	}
 }
 
+// serve serves h on a loopback port with a bare server (the plain server, the canned
+// upstream and the harness's own helpers).
 func serve(h http.Handler) (string, func()) {
+	return serveOn(&http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second})
+}
+
+// serveOn serves srv on a loopback port.
+func serveOn(srv *http.Server) (string, func()) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		panic(err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }
+}
+
+// serverFor is the server a measured process of kind answers on: the gateway's own
+// (gateway.NewServer: serve's timeouts, so a measured gateway pays for their deadlines
+// as a deployed one does) for the gateways, their ReverseProxy peer (configured as the
+// gateway is) and the contract floor (which any deployed gateway runs behind such
+// timeouts); a bare one for the plain server, the physical limit.
+func serverFor(kind string, h http.Handler) *http.Server {
+	if kind == "plain" {
+		return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	}
+	return gateway.NewServer(h, nil)
 }
 
 func newGateway(upstream string, metricCache bool) http.Handler {
