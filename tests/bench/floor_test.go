@@ -131,16 +131,7 @@ func benchFloor(b *testing.B, path string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	cpu := cpuTime()
-	for b.Loop() {
-		rec := httptest.NewRecorder()
-		fl.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			b.Fatalf("%d", rec.Code)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	benchServe(b, fl, req)
 }
 
 // The plain server sends a body larger than net/http's response buffer with its
