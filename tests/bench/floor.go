@@ -70,7 +70,9 @@ type floorAnswer struct {
 }
 
 type floor struct {
-	router   *mux.Router
+	router *mux.Router
+	// mu is the read lock a shared cache takes on a lookup (go-cache's is an
+	// RWMutex), though nothing writes answers once the floor is made.
 	mu       sync.RWMutex
 	answers  map[floorAnswer][]byte
 	static   http.Header // the captured header's values that do not change per request
