@@ -2,9 +2,9 @@
 // front of a canned NerdGraph upstream, against a plain net/http server answering the
 // same v2 body and an httputil.ReverseProxy forwarding the equivalent GraphQL request,
 // with the same closed-loop load; answers from the gateway's cache are also set beside
-// the contract floor (floor.go: the least any gateway under the same contract does). It prints req/s, p50, p99, allocations and bytes per
-// request and peak RSS, the gateway's ratios to both baselines, and writes the same as
-// JSON (bench/latest.json). Absolute numbers vary between machines; the ratios are
+// the contract floor (floor.go: the least any gateway under the same contract does).
+// It prints req/s, p50, p99, allocations and bytes per request and peak RSS, the
+// gateway's ratios to the baselines, and writes the same as JSON (bench/latest.json). Absolute numbers vary between machines; the ratios are
 // measured in one run.
 //
 // Each server under test runs in a process of its own (this binary re-executed with
