@@ -45,11 +45,7 @@ func TestFloorAnswersAsGateway(t *testing.T) {
 		"/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&period=60&from=2026-11-20T09:00:00Z&to=2026-11-20T12:00:00Z",
 	} {
 		t.Run(path, func(t *testing.T) {
-			body := recordAll(t, "GET", path, "").bodies
-			var canned []byte
-			for _, b := range body {
-				canned = b
-			}
+			canned := record(t, path)
 			gwCore, gwLogs := observer.New(zapcore.InfoLevel)
 			gw := gatewayLogged(ng.NewClient("http://nerdgraph.invalid/graphql", ng.Options{
 				HTTPClient: &http.Client{Transport: &cannedTransport{body: canned}}}), time.Minute, zap.New(gwCore))
