@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
 // The contract floor (-serve floor) is the third baseline of the cached scenarios: what
@@ -26,8 +28,8 @@ import (
 // the v2 contract's and X-V2bridge-Fidelity), after:
 //
 //   - matching the path with gorilla/mux (the design card's router; Router.Match on a
-//     router holding only the scenario's route, so no request copy and one route's
-//     regular expressions);
+//     router holding only the scenario's route, with the gateway's template for it, so
+//     no request copy and one route's regular expressions);
 //   - hashing the API key (cache keys carry the caller's identity: the brief's tenancy
 //     rule) and finding the answer in a map keyed by that hash and the request;
 //   - counting the request in Prometheus (a counter and a duration histogram, their
@@ -44,21 +46,26 @@ import (
 // headerSuffix names the file beside the body file that holds the captured header.
 const headerSuffix = ".header"
 
-// floorTemplate is the gorilla/mux template of a request path, in the form the gateway
-// registers its routes: each number a [0-9]+ variable, the extension {format:json|xml}
-// ("/v2/applications/1.json" → "/v2/applications/{v1:[0-9]+}.{format:json|xml}").
-func floorTemplate(p string) (string, error) {
-	ext := strings.LastIndexByte(p, '.')
-	if ext < 0 || (p[ext:] != ".json" && p[ext:] != ".xml") {
-		return "", fmt.Errorf("floor: %q has no .json or .xml extension", p)
-	}
-	segs := strings.Split(p[:ext], "/")
-	for i, s := range segs {
-		if s != "" && strings.Trim(s, "0123456789") == "" {
-			segs[i] = fmt.Sprintf("{v%d:[0-9]+}", i)
+// floorRoute is the gateway's route (from its table, gateway.Routes) that answers a GET
+// of path under /v2, with the gorilla/mux template the gateway registers for it.
+func floorRoute(path string) (gateway.Route, string, error) {
+	r := mux.NewRouter()
+	r.UseEncodedPath()
+	routes := map[*mux.Route]gateway.Route{}
+	templates := map[*mux.Route]string{}
+	for _, rt := range gateway.Routes() {
+		if rt.Prefix || rt.Legacy {
+			continue
 		}
+		tpl := "/v2" + rt.Path + ".{format:json|xml}"
+		m := r.Handle(tpl, http.NotFoundHandler()).Methods(rt.Methods...)
+		routes[m], templates[m] = rt, tpl
 	}
-	return strings.Join(segs, "/") + ".{format:json|xml}", nil
+	var m mux.RouteMatch
+	if !r.Match(httptest.NewRequest(http.MethodGet, path, nil), &m) || m.MatchErr != nil {
+		return gateway.Route{}, "", fmt.Errorf("floor: no gateway route answers GET %s", path)
+	}
+	return routes[m.Route], templates[m.Route], nil
 }
 
 // floorAnswer is a cached answer's place in the floor's cache: the caller's key hash
@@ -80,16 +87,19 @@ type floor struct {
 	duration prometheus.Observer
 	log      *zap.Logger
 	fields   sync.Pool
+	route    string // the gateway's name of the route, as its access log gives it
+	fidelity string
 }
 
 // newFloor is the floor for the scenario whose first request (path, query) the gateway
 // answered with body and header, for API key apiKey.
 func newFloor(path, query, apiKey string, body []byte, header http.Header, log *zap.Logger) (*floor, error) {
-	tpl, err := floorTemplate(path)
+	rt, tpl, err := floorRoute(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &floor{router: mux.NewRouter(), answers: map[floorAnswer][]byte{}, static: http.Header{}, log: log}
+	f := &floor{router: mux.NewRouter(), answers: map[floorAnswer][]byte{}, static: http.Header{}, log: log,
+		route: rt.Name, fidelity: string(rt.Fidelity)}
 	f.router.UseEncodedPath()
 	f.router.Handle(tpl, http.NotFoundHandler()).Methods(http.MethodGet) // matched, never called
 	f.answers[floorAnswer{sha256.Sum256([]byte(apiKey)), path, query}] = body
@@ -106,8 +116,8 @@ func newFloor(path, query, apiKey string, body []byte, header http.Header, log *
 	durations := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "floor_request_duration_seconds", Help: "duration",
 		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}}, []string{"route"})
 	reg.MustRegister(requests, durations)
-	f.count = requests.WithLabelValues("route", "GET", "200")
-	f.duration = durations.WithLabelValues("route")
+	f.count = requests.WithLabelValues(f.route, "GET", "200")
+	f.duration = durations.WithLabelValues(f.route)
 	return f, nil
 }
 
@@ -172,17 +182,17 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fields := append((*fp)[:0],
 		zap.String("request_id", id),
 		zap.String("method", r.Method),
-		zap.String("route", "applications.show"),
+		zap.String("route", f.route),
 		zap.String("path", r.URL.Path),
 		zap.Int("status", http.StatusOK),
 		zap.Int("bytes", len(body)),
 		zap.Duration("duration", time.Since(start)),
 		zap.Int64("upstream_calls", 0),
 		zap.Duration("upstream", 0),
-		zap.String("fidelity", "approximate"),
+		zap.String("fidelity", f.fidelity),
 		zap.String("caller", hex.EncodeToString(sum[:4])),
 		zap.Int64("account", 1000001),
-		zap.String("account_source", "key"),
+		zap.String("account_source", "header"), // the harness sends X-Account-ID
 	)
 	ce.Write(fields...)
 	clear(fields)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -19,18 +20,18 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-func TestFloorTemplate(t *testing.T) {
-	for _, tt := range []struct{ path, want string }{
-		{"/v2/applications/314221522.json", "/v2/applications/{v3:[0-9]+}.{format:json|xml}"},
-		{"/v2/applications/314221522/metrics/data.json", "/v2/applications/{v3:[0-9]+}/metrics/data.{format:json|xml}"},
-		{"/v2/applications.xml", "/v2/applications.{format:json|xml}"},
-		{"/accounts/1/v2/applications/2.json", "/accounts/{v2:[0-9]+}/v2/applications/{v5:[0-9]+}.{format:json|xml}"},
-		{"/v2/applications", ""},
-		{"/v2/applications.csv", ""},
+// The floor routes a request with the gateway's own route and template.
+func TestFloorRoute(t *testing.T) {
+	for _, tt := range []struct{ path, name, tpl string }{
+		{"/v2/applications/314221522.json", "applications.show", "/v2/applications/{id:[0-9]+}.{format:json|xml}"},
+		{"/v2/applications/314221522/metrics/data.xml", "applications.metric_data", "/v2/applications/{id:[0-9]+}/metrics/data.{format:json|xml}"},
+		{"/v2/applications.json", "applications.list", "/v2/applications.{format:json|xml}"},
+		{"/v2/applications", "", ""},
+		{"/v2/no_such_thing.json", "", ""},
 	} {
-		got, err := floorTemplate(tt.path)
-		if got != tt.want || (err != nil) != (tt.want == "") {
-			t.Errorf("floorTemplate(%q) = %q, %v; want %q", tt.path, got, err, tt.want)
+		rt, tpl, err := floorRoute(tt.path)
+		if rt.Name != tt.name || tpl != tt.tpl || (err != nil) != (tt.name == "") {
+			t.Errorf("floorRoute(%q) = %q, %q, %v; want %q, %q", tt.path, rt.Name, tpl, err, tt.name, tt.tpl)
 		}
 	}
 }
@@ -79,6 +80,13 @@ func TestFloorAnswersAsGateway(t *testing.T) {
 			}
 			if g, w := fieldKeys(t, flLogs.All()), fieldKeys(t, gwLogs.All()[1:]); !slices.Equal(g, w) {
 				t.Errorf("floor's access-log fields %v, gateway's %v", g, w)
+			}
+			// The values that do not change per request are the gateway's too.
+			fv, gv := flLogs.All()[0].ContextMap(), gwLogs.All()[1].ContextMap()
+			for _, k := range []string{"method", "route", "path", "status", "bytes", "upstream_calls", "fidelity", "caller", "account", "account_source"} {
+				if fmt.Sprint(fv[k]) != fmt.Sprint(gv[k]) {
+					t.Errorf("access-log %s: floor %v, gateway %v", k, fv[k], gv[k])
+				}
 			}
 			if rec := get(fl, "NRAK-SOMEONE-ELSE"); rec.Code == http.StatusOK {
 				t.Error("the floor answered another key from the first key's cache")
