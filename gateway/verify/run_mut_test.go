@@ -112,11 +112,13 @@ func TestRunReadPlanMut(t *testing.T) {
 		rep.Tolerance != 0.05 || rep.REST != rs.URL {
 		t.Errorf("report header %v %v %d %v %q", rep.Started, rep.Finished, rep.Sample, rep.Tolerance, rep.REST)
 	}
-	// 7 lists, 6 reads for each of 2 applications, 1 key transaction, 1 mobile
-	// application, 3 condition lists, then one host and one instance of application 1
-	// (application 2's hosts and instances are 404s on both sides).
-	if len(rep.Exchanges) != 7+12+1+1+3+2 || len(rest.calls) != len(rep.Exchanges) || len(tr.calls) != len(rep.Exchanges) {
-		t.Fatalf("%d exchanges (REST %d, translation %d calls), want 26:\n%s", len(rep.Exchanges), len(rest.calls), len(tr.calls),
+	// 7 lists, a filter[name] probe for each of 2 applications (names "a" and "b": only
+	// the other case, "A" and "B", 404s on both sides), 6 reads for each, 1 key
+	// transaction, 1 mobile application, 3 condition lists, then one host and one
+	// instance of application 1 (application 2's hosts and instances are 404s on both
+	// sides).
+	if len(rep.Exchanges) != 7+2+12+1+1+3+2 || len(rest.calls) != len(rep.Exchanges) || len(tr.calls) != len(rep.Exchanges) {
+		t.Fatalf("%d exchanges (REST %d, translation %d calls), want 28:\n%s", len(rep.Exchanges), len(rest.calls), len(tr.calls),
 			strings.Join(rest.calls, "\n"))
 	}
 	for _, p := range []string{"/v2/applications/3.json", "/v2/applications/1/hosts/12.json"} {
@@ -163,7 +165,7 @@ func TestRunReadPlanMut(t *testing.T) {
 	if len(rep.Routes) != 20 || app == nil || app.Requests != 2 || app.Errors != 1 || app.RoundTrips != 4 || app.Counts[Different] != 1 {
 		t.Errorf("%d routes, applications.show %+v", len(rep.Routes), app)
 	}
-	if !strings.Contains(progress.String(), "["+strings.Repeat("#", 30)+"] 26/26") || !strings.Contains(progress.String(), "[####"+strings.Repeat(".", 26)+"] 1/7 ") ||
+	if !strings.Contains(progress.String(), "["+strings.Repeat("#", 30)+"] 28/28") || !strings.Contains(progress.String(), "[####"+strings.Repeat(".", 26)+"] 1/7 ") ||
 		!strings.HasSuffix(progress.String(), "\n") {
 		t.Errorf("progress %q", progress.String())
 	}
@@ -172,7 +174,7 @@ func TestRunReadPlanMut(t *testing.T) {
 	if err := rep.WriteSummary(&sum); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"26 requests on 20 routes, sample 2, tolerance 5%", "applications.show", "1 error(s)",
+	for _, want := range []string{"28 requests on 20 routes, sample 2, tolerance 5%", "applications.show", "1 error(s)",
 		"not compared: /v2/applications/2.json: a side's body is not JSON", "field(s) differ or are missing on one side:"} {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
