@@ -62,6 +62,11 @@ const (
 	// deployments of the application in DeploymentMemory, so one NRQL may not have
 	// ingested yet can be missing from the list.
 	CapRecentDeployments Cap = "recent deployments: 1000 remembered per application"
+	// CapNameLike: filter[name] was narrowed by the entity search's name LIKE
+	// (name_filter: like), which nothing New Relic publishes shows to return every
+	// application REST's substring match returns; an application it leaves out is
+	// missing from the list.
+	CapNameLike Cap = "filter[name]: entity search name LIKE"
 )
 
 // The parts of an answer a read can lose to a failed sub-query: NerdGraph answers the
@@ -129,6 +134,9 @@ var capRules = []capRule{
 	{"deployments.go deployLedger.remember (deployments this replica recorded, merged into lists until NRQL has them)", "RememberedDeployments (1000) per caller and application",
 		"the oldest is dropped first (NRQL has it after its ingest latency, minutes); a list while one dropped is younger than DeploymentMemory is declared",
 		CapRecentDeployments},
+	{"applications.go ListApplications with name_filter: like (namefilter.go)", "entitySearch name LIKE: a match documented only as fuzzy, by token",
+		"REST's case-insensitive substring match is applied to what LIKE returns; whether LIKE returned every application that match accepts is unknown, so every such answer is declared (v2bridge verify's filter[name] probes test it on the account)",
+		CapNameLike},
 	{"metrics.go metricDataNRQL", "TIMESERIES: 366 buckets; FACET metricTimesliceName: 5000 facets",
 		"a window of more than 366 slices is a 422 before any read; each query facets at most MetricChunk (50) names", ""},
 	{"applications.go / browser.go / mobile.go / keytransactions.go entity searches", "entitySearch: 200 entities a page",

@@ -26,7 +26,7 @@ func TestCapRulesTable(t *testing.T) {
 			caps[r.cap] = true
 		}
 	}
-	for _, c := range []Cap{CapInventory, CapViolations, CapHosts, CapKeyTxStats, CapMetricNames, CapDeployments, CapRecentDeployments} {
+	for _, c := range []Cap{CapInventory, CapViolations, CapHosts, CapKeyTxStats, CapMetricNames, CapDeployments, CapRecentDeployments, CapNameLike} {
 		if !caps[c] {
 			t.Errorf("cap %q has no rule", c)
 		}

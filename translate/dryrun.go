@@ -3,11 +3,11 @@ package translate
 import gql "github.com/Khan/genqlient/graphql"
 
 // DryRun returns a Translator that builds exactly the operations t would (same clock,
-// same metric-name window, same warnings) but sends them through client and starts
+// same metric-name window, same name filter, same warnings) but sends them through client and starts
 // with empty caches, so every round trip of a request shows. `v2bridge explain` gives
 // it a graphql.Recorder, which sends nothing.
 func (t *Translator) DryRun(client gql.Client) *Translator {
-	return New(client, Options{Now: t.now, MetricNamesWindow: t.namesWindow, Warn: t.warn})
+	return New(client, Options{Now: t.now, MetricNamesWindow: t.namesWindow, NameLike: t.nameLike, Warn: t.warn})
 }
 
 // CachedAccounts returns the accounts a key reaches when this translator already holds

@@ -22,6 +22,15 @@ import (
 // README.md, "filter[name]", holds the evidence table). Sending name LIKE would drop
 // applications REST lists; so the whole (language-filtered) search is read, but only
 // the fields the exact match needs.
+//
+// An operator may choose otherwise for their account (name_filter: like,
+// Options.NameLike): the search then carries `name LIKE` and the name pass reads only
+// what it returns, REST's exact match still applied, and every such answer declares
+// CapNameLike. `v2bridge verify` against a gateway so configured sends filter[name]
+// probes cut from the account's own names (a fragment inside a word, the other case,
+// a fragment across a separator; gateway/verify nameProbes) and reports an application
+// LIKE left out as missing_in_translation: evidence for that account, not for
+// NerdGraph, so the default stays read.
 
 // largeAccount is whether the name pass costs a filtered list no more round trips than
 // the full read: the account is known (for CursorTTL) to exceed its account-wide

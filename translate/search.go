@@ -36,6 +36,18 @@ func (q *SearchQuery) EqInt(prop string, n int64) *SearchQuery {
 	return q.add(prop, nil, prop+" = "+strconv.FormatInt(n, 10))
 }
 
+// Like adds `prop LIKE 'value'`.
+func (q *SearchQuery) Like(prop, value string) *SearchQuery {
+	v, err := QuoteSearch(value)
+	return q.add(prop, err, prop+" LIKE "+v)
+}
+
+// quotable is whether QuoteSearch accepts s.
+func quotable(s string) bool {
+	_, err := QuoteSearch(s)
+	return err == nil
+}
+
 // InInts adds `prop IN ('1', '2')` (ids are compared as strings, as domainId is one).
 func (q *SearchQuery) InInts(prop string, ns []int64) *SearchQuery {
 	if len(ns) == 0 {

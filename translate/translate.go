@@ -59,6 +59,11 @@ type Options struct {
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
+	// NameLike narrows filter[name] with the entity search's `name LIKE` (the
+	// configuration's name_filter: like), REST's exact match applied to what it
+	// returns; every such answer declares CapNameLike. Off, the search is read
+	// without it (namefilter.go says why).
+	NameLike bool
 }
 
 // Translator answers v2 requests from NerdGraph. It is safe for concurrent use.
@@ -79,6 +84,7 @@ type Translator struct {
 	attempts *attemptLedger
 
 	namesWindow time.Duration
+	nameLike    bool
 }
 
 // EntityTTL is the default lifetime of a cached application show: short, so summaries
@@ -134,6 +140,7 @@ func New(client gql.Client, opts Options) *Translator {
 		attempts: newAttemptLedger(opts.WriteAttemptWindow),
 
 		namesWindow: opts.MetricNamesWindow,
+		nameLike:    opts.NameLike,
 	}
 	if opts.MaxCacheBytes == 0 {
 		opts.MaxCacheBytes = DefaultCacheMaxBytes

@@ -43,6 +43,7 @@ type fileConfig struct {
 	MaxInFlight              int               `yaml:"max_in_flight"`
 	AnswerMemory             int64             `yaml:"answer_memory"`
 	BrowserLoader            string            `yaml:"browser_loader"`
+	NameFilter               string            `yaml:"name_filter"`
 	Compare                  compareConfig     `yaml:"compare"`
 	Report                   reportConfig      `yaml:"report"`
 	Cache                    cacheConfig       `yaml:"cache"`
@@ -146,6 +147,7 @@ func defaultConfig() fileConfig {
 		RESTUpstream:       "us",
 		MaxInFlight:        1000,
 		BrowserLoader:      "LITE",
+		NameFilter:         "read",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
@@ -299,6 +301,11 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	case "LITE", "SPA", "PRO":
 	default:
 		errs = append(errs, fmt.Errorf("browser_loader: %q is not LITE, SPA or PRO", c.BrowserLoader))
+	}
+	switch c.NameFilter {
+	case "read", "like":
+	default:
+		errs = append(errs, fmt.Errorf("name_filter: %q is not read or like", c.NameFilter))
 	}
 	if c.Cache.MaxBytes <= 0 {
 		errs = append(errs, errors.New("cache.max_bytes: must be positive"))

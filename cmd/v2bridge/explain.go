@@ -139,7 +139,7 @@ func explainGateway(path string) (*gateway.Gateway, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow})
+	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow, NameLike: cfg.NameFilter == "like"})
 	return gateway.New(gateway.Config{
 		DefaultAccountID:    cfg.DefaultAccountID,
 		UseCreateDeployment: cfg.UseCreateDeployment,

@@ -22,6 +22,10 @@ func TestExplainCommand(t *testing.T) {
 	if err := os.WriteFile(cfgFile, []byte("default_account_id: 77\nuse_create_deployment: true\nroutes:\n  applications.show: passthrough\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	likeFile := filepath.Join(dir, "like.yaml")
+	if err := os.WriteFile(likeFile, []byte("name_filter: like\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	const metricData = "GET /v2/applications/123/metrics/data.json?names[]=HttpDispatcher&values[]=call_count"
 	tests := []struct {
 		name  string
@@ -57,6 +61,16 @@ func TestExplainCommand(t *testing.T) {
 		{"route in passthrough mode", []string{"--config", cfgFile, "GET /v2/applications/1.json"}, "", func(t *testing.T, x gateway.Explanation) {
 			if x.Mode != gateway.ModePassthrough || !strings.Contains(x.ModeNote, "forwards") || len(x.Calls) != 1 {
 				t.Fatalf("%+v", x)
+			}
+		}},
+		{"name_filter: like", []string{"--config", likeFile, "--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x gateway.Explanation) {
+			if len(x.Calls) == 0 || x.Calls[0].Operation != "AppNamePage" || !strings.Contains(string(x.Calls[0].Variables), "name LIKE 'heck'") {
+				t.Fatalf("%+v", x.Calls)
+			}
+		}},
+		{"name_filter: read", []string{"--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x gateway.Explanation) {
+			if len(x.Calls) == 0 || strings.Contains(string(x.Calls[0].Variables), "LIKE") {
+				t.Fatalf("%+v", x.Calls)
 			}
 		}},
 		{"retired", []string{"GET /v2/labels.json"}, "", func(t *testing.T, x gateway.Explanation) {

@@ -369,6 +369,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
+		NameLike: cfg.NameFilter == "like",
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {

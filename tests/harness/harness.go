@@ -41,6 +41,8 @@ type Options struct {
 	UpstreamTimeout time.Duration
 	// AuthTTL is translate.Options.AuthTTL (default translate.AuthTTL).
 	AuthTTL time.Duration
+	// NameLike is translate.Options.NameLike (name_filter: like).
+	NameLike bool
 }
 
 // Start runs the simulator with the demo data and a gateway configured by cfg in front
@@ -70,7 +72,8 @@ func StartWith(t testing.TB, o Options) *Env {
 		m = gateway.NewMetrics()
 	}
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout})
-	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache, AuthTTL: o.AuthTTL})
+	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache, AuthTTL: o.AuthTTL,
+		NameLike: o.NameLike})
 	cfg.Metrics = m
 	if cfg.Now == nil {
 		cfg.Now = now
