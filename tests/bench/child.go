@@ -20,6 +20,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // child is a server under test running in a process of its own.
@@ -114,6 +115,8 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest str
 		h = newGatewayWith(upstream, kind == "gateway-cached", 0, level)
 	case "gateway-scale":
 		h = newGatewayWith(upstream, false, 10*time.Minute, zapcore.InfoLevel)
+	case "gateway-scale-like": // name_filter: like
+		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1, NameLike: true}, zapcore.InfoLevel)
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {

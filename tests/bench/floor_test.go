@@ -160,7 +160,7 @@ func TestPlainNotChunked(t *testing.T) {
 // serve's timeouts; the plain server, the physical limit, has none but the header's.
 func TestServerFor(t *testing.T) {
 	want := gateway.NewServer(nil, nil)
-	for _, kind := range []string{"gateway", "gateway-cached", "gateway-scale", "proxy", "floor", fleetServeKind} {
+	for _, kind := range []string{"gateway", "gateway-cached", "gateway-scale", "gateway-scale-like", "proxy", "floor", fleetServeKind} {
 		got := serverFor(kind, nil)
 		if got.ReadTimeout != want.ReadTimeout || got.WriteTimeout != want.WriteTimeout || got.IdleTimeout != want.IdleTimeout ||
 			got.ReadHeaderTimeout != want.ReadHeaderTimeout || got.MaxHeaderBytes != want.MaxHeaderBytes || got.ReadTimeout == 0 {

@@ -174,13 +174,19 @@ func newGateway(upstream string, metricCache bool) http.Handler {
 // newGatewayWith is newGateway with the metric names window (0: the default day; the
 // scale scenarios use 10 minutes, since the simulator generates every row it scans).
 func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration, level zapcore.Level) http.Handler {
-	now := func() time.Time { return clock }
-	client := ng.NewClient(upstream, ng.Options{})
-	topts := translate.Options{Now: now, MetricNamesWindow: namesWindow}
+	topts := translate.Options{MetricNamesWindow: namesWindow}
 	if !metricCache {
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
-	tr := translate.New(client, topts)
+	return newGatewayOpts(upstream, topts, level)
+}
+
+// newGatewayOpts is newGatewayWith with the translator's options given (their clock
+// is the harness's).
+func newGatewayOpts(upstream string, topts translate.Options, level zapcore.Level) http.Handler {
+	now := func() time.Time { return clock }
+	topts.Now = now
+	tr := translate.New(ng.NewClient(upstream, ng.Options{}), topts)
 	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, servedLogger(level)).Handler()
 }
 

@@ -25,7 +25,10 @@ func BenchmarkScalePage(b *testing.B) {
 		rp := newReplayer(s)
 		up := httptest.NewServer(rp)
 		h := newGatewayWith(up.URL+sim.Path, false, 10*time.Minute, zapcore.InfoLevel)
-		for _, sc := range []scaleScenario{scaleScenarios[0], scaleScenarios[1], scaleScenarios[4]} {
+		for _, sc := range scaleScenarios {
+			if sc.Name != "list page 1" && sc.Name != "list middle page" && sc.Name != "filter[ids] of 200" {
+				continue
+			}
 			b.Run(fmt.Sprintf("%s/apps=%d", sc.Name, l.Apps), func(b *testing.B) {
 				req := httptest.NewRequest("GET", sc.path(l), nil)
 				req.Header.Set("X-Api-Key", l.Key)
