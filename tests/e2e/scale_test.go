@@ -4,8 +4,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 // The NerdGraph round trips of the list paths on an account of more than a page of
@@ -65,6 +68,39 @@ func TestScaleRoundTrips(t *testing.T) {
 			if got := strings.Count(string(r.body), `"id":`); got != tt.items {
 				t.Errorf("%s: %d objects, want %d", tt.name, got, tt.items)
 			}
+		}
+	}
+}
+
+// With name_filter: like, filter[name] on the same account costs 2 round trips whatever
+// the account's size — the search narrowed by name LIKE, then the matches' page by id —
+// and says so in X-V2bridge-Degraded; REST's match still decides what is listed.
+func TestScaleRoundTripsNameLike(t *testing.T) {
+	l, err := sim.ParseScale("apps=1000,hosts=3,names=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.ID, l.Key = 3000001, keyLarge
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RequestTimeout: 5 * time.Minute},
+		UpstreamTimeout: 4 * time.Minute, Sim: []sim.Option{sim.WithLargeAccount(l)}, NameLike: true})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	for _, tt := range []struct {
+		name, path string
+		calls      int64
+		items      int
+	}{
+		// The key's first request looks up its account too.
+		{"filter[name] matching 1, first", "/v2/applications.json?filter[name]=large-app-0042-", 1 + 2, 1},
+		{"filter[name] matching 10", "/v2/applications.json?filter[name]=team007", 2, 10},
+		{"filter[name] matching none", "/v2/applications.json?filter[name]=no-such-app", 1, 0}, // nothing to read by id
+		{"filter[name] matching 1", "/v2/applications.json?filter[name]=LARGE-APP-0043-", 2, 1},
+	} {
+		r := e.get(t, tt.path, keyLarge)
+		calls, _ := strconv.ParseInt(r.header.Get("X-V2bridge-Upstream-Calls"), 10, 64)
+		if r.status != 200 || calls != tt.calls || strings.Count(string(r.body), `"id":`) != tt.items ||
+			r.header.Get("X-V2bridge-Degraded") != "filter[name]: entity search name LIKE" {
+			t.Errorf("%s: %d, %d round trips (want %d), %d objects (want %d), degraded %q", tt.name, r.status, calls, tt.calls,
+				strings.Count(string(r.body), `"id":`), tt.items, r.header.Get("X-V2bridge-Degraded"))
 		}
 	}
 }
