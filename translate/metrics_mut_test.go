@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,53 @@ func TestMetricRowOrderMut(t *testing.T) {
 	}
 	if name, ok, end := runAt([]sliceRaw{row("a"), row("a"), row("b")}, 0); name != "a" || !ok || end != 2 {
 		t.Errorf("runAt = %q, %v, %d; want a, true, 2", name, ok, end)
+	}
+}
+
+// metricDocKey is the cached metric answer's whole per-request key work: one
+// allocation, the key itself, in c.cacheKey's layout (so dropKey's prefix finds it);
+// and dedupe copies nothing when the names are already distinct and non-empty, as the
+// gateway passes them. Allocation counts do not depend on the machine's load.
+func TestMetricDocKeyAllocations(t *testing.T) {
+	c := Caller{KeyHash: "0123456789abcdef0123456789abcdef", AccountID: 1000001}
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-30 * time.Minute)
+	r := MetricDataRequest{Names: []string{"HttpDispatcher", "Apdex"}, From: &from, To: &now}
+	w, err := resolveWindow(r, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := metricDocKey(c, MetricScope{AppID: 314221522}, r.Names, r, w)
+	if !strings.HasPrefix(key, c.cacheKey("metric-doc", "")) || !strings.HasSuffix(key, "2,14:HttpDispatcher5:Apdex0,") {
+		t.Fatalf("key %q", key)
+	}
+	if n := testing.AllocsPerRun(100, func() { metricDocKey(c, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w) }); n != 1 {
+		t.Errorf("%v allocations a key, want 1", n)
+	}
+	for _, tt := range []struct{ in, want []string }{
+		{[]string{"a", "b"}, []string{"a", "b"}},
+		{[]string{"a", "", "b", "a"}, []string{"a", "b"}},
+		{[]string{""}, []string{}},
+		{nil, nil},
+	} {
+		if got := dedupe(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("dedupe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkMetricDocKey is metricDocKey on a cached answer's request (one name).
+func BenchmarkMetricDocKey(b *testing.B) {
+	c := Caller{KeyHash: "0123456789abcdef0123456789abcdef", AccountID: 1000001}
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-30 * time.Minute)
+	r := MetricDataRequest{Names: []string{"HttpDispatcher"}, From: &from, To: &now}
+	w, err := resolveWindow(r, now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		metricDocKey(c, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w)
 	}
 }
