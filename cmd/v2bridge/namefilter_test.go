@@ -1,15 +1,9 @@
 package main
 
 import (
-	"context"
-	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
@@ -43,33 +37,8 @@ func TestServeNameFilter(t *testing.T) {
 		{"name_filter: read\n", ""},
 		{"name_filter: like\n", "filter[name]: entity search name LIKE"},
 	} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		cfgPath := filepath.Join(t.TempDir(), "v2bridge.yaml")
-		if err := os.WriteFile(cfgPath, []byte("listen: "+addr+"\nupstream: "+upstream.URL+sim.Path+"\n"+tc.setting), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		var logs syncBuffer
-		done := make(chan error, 1)
-		go func() {
-			done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
-		}()
-		base := "http://" + addr
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if resp, err := http.Get(base + "/healthz"); err == nil {
-				resp.Body.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("serve did not start: %s", logs.String())
-			}
-		}
-		req, _ := http.NewRequest("GET", base+"/v2/applications.json?filter[name]=a", nil)
+		s := startServe(t, "upstream: "+upstream.URL+sim.Path+"\n"+tc.setting)
+		req, _ := http.NewRequest("GET", s.base+"/v2/applications.json?filter[name]=a", nil)
 		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -79,8 +48,7 @@ func TestServeNameFilter(t *testing.T) {
 		if got := resp.Header.Get("X-V2bridge-Degraded"); resp.StatusCode != http.StatusOK || got != tc.want {
 			t.Errorf("%q: %d, X-V2bridge-Degraded %q; want 200 and %q", tc.setting, resp.StatusCode, got, tc.want)
 		}
-		cancel()
-		if err := <-done; err != nil {
+		if err := s.stop(); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -180,45 +178,13 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 		_, _ = io.WriteString(w, `{"application":{"id":314221522,"name":"somewhere else"}}`)
 	}))
 	defer rest.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cfgPath := filepath.Join(t.TempDir(), "v2bridge.yaml")
-	cfg := "listen: " + addr + "\nupstream: " + upstream.URL + sim.Path + "\nrest_upstream: " + rest.URL + "/v2\n" +
-		"routes:\n  applications.show: compare\ncompare:\n  primary: graph\n"
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs syncBuffer
-	go func() {
-		done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
-	}()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		}
-	}
-	defer stop()
-	base := "http://" + addr
+	srv := startServe(t, "upstream: "+upstream.URL+sim.Path+"\nrest_upstream: "+rest.URL+"/v2\n"+
+		"routes:\n  applications.show: compare\ncompare:\n  primary: graph\n")
+	base := srv.base
 	get := func(path string) string {
 		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
 		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
-		var resp *http.Response
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
-				break
-			}
-		}
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,8 +213,10 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	if _, ok := out["v2bridge_compare_total"]; !ok {
 		t.Fatalf("no comparison was counted; families: %v", names)
 	}
-	stop() // serve writes its buffered log lines as it stops
-	return out, logs.String()
+	if err := srv.stop(); err != nil { // serve writes its buffered log lines as it stops
+		t.Errorf("serve: %v", err)
+	}
+	return out, srv.logs.String()
 }
 
 type dto struct{ labels map[string]bool }

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,43 +67,13 @@ func TestServeFleet(t *testing.T) {
 	m.RequireAuth("store-pw-123")
 	t.Setenv("V2BRIDGE_TEST_STORE_PASSWORD", "store-pw-123")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var logs syncBuffer
+	var replicas []*served
 	var bases []string
-	var dones []chan error
 	for range 2 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		cfgPath := filepath.Join(t.TempDir(), "v2bridge.yaml")
-		cfg := "listen: " + addr + "\nupstream: " + upstream.URL + sim.Path + "\nrate_limit_per_minute: 10\n" +
-			"store:\n  url: redis://" + m.Addr() + "/0\n  password_env: V2BRIDGE_TEST_STORE_PASSWORD\n  key_prefix: \"fleet" + "-test:\"\n"
-		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			done <- run(ctx, []string{"serve", "--config", cfgPath}, strings.NewReader(""), io.Discard, &logs)
-		}()
-		dones = append(dones, done)
-		bases = append(bases, "http://"+addr)
-	}
-	for _, base := range bases {
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if resp, err := http.Get(base + "/healthz"); err == nil {
-				resp.Body.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("serve did not start: %s", logs.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		r := startServe(t, "upstream: "+upstream.URL+sim.Path+"\nrate_limit_per_minute: 10\n"+
+			"store:\n  url: redis://"+m.Addr()+"/0\n  password_env: V2BRIDGE_TEST_STORE_PASSWORD\n  key_prefix: \"fleet"+"-test:\"\n")
+		replicas = append(replicas, r)
+		bases = append(bases, r.base)
 	}
 	remaining := func(base string) string {
 		req, _ := http.NewRequest("GET", base+"/v2/applications.json", nil)
@@ -134,13 +100,12 @@ func TestServeFleet(t *testing.T) {
 	if len(m.Keys()) == 0 || !strings.HasPrefix(m.Keys()[0], "fleet-test:") {
 		t.Fatalf("store keys %v, want the key_prefix", m.Keys())
 	}
-	cancel()
-	for _, d := range dones {
-		if err := <-d; err != nil {
+	for _, r := range replicas {
+		if err := r.stop(); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
 	}
-	if strings.Contains(logs.String(), "store-pw-123") {
+	if strings.Contains(replicas[0].logs.String()+replicas[1].logs.String(), "store-pw-123") {
 		t.Fatal("the store password reached the log")
 	}
 }
