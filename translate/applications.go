@@ -149,11 +149,13 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 		s := v.(string)
 		return &s, true, nil
 	}
-	// Start from the nearest cached earlier page and hop forward.
+	// Start from the nearest cached earlier page and hop forward. Only page n's cursor
+	// was looked up in the fleet's store (above): the scan reads this replica's
+	// cursors alone, so a cold page costs no store round trip per page before it.
 	from := 1
 	var cur *string
 	for k := n - 1; k >= 2; k-- {
-		if v, ok := t.cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
+		if v, ok := t.cursors.getLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
 			s := v.(string)
 			from, cur = k, &s
 			break

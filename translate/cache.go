@@ -47,8 +47,15 @@ func NewCache(name string, ttl time.Duration, max int, observe func(cache string
 	return c
 }
 
-// Get returns the cached value of key.
-func (c *Cache) Get(key string) (any, bool) {
+// Get returns the cached value of key: this replica's, else the fleet's store's (when
+// the cache is shared).
+func (c *Cache) Get(key string) (any, bool) { return c.get(key, true) }
+
+// getLocal is Get without the fleet's store: for a scan over many keys, each of which
+// would otherwise cost a store round trip when missing here.
+func (c *Cache) getLocal(key string) (any, bool) { return c.get(key, false) }
+
+func (c *Cache) get(key string, shared bool) (any, bool) {
 	if c == nil {
 		return nil, false
 	}
@@ -63,7 +70,7 @@ func (c *Cache) Get(key string) (any, bool) {
 		keyHash, _, _ := strings.Cut(key, "|")
 		ok = c.auth.fresh(keyHash)
 	}
-	if !ok && c.shared != nil {
+	if !ok && shared && c.shared != nil {
 		v, ok = c.getShared(key)
 	}
 	if c.observe != nil {

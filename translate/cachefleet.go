@@ -43,9 +43,12 @@ type cacheCodec struct {
 
 // sharedCodecs are the caches whose answers are shared and how: the application show
 // (entities), the metric data document (metrics; the raw series entries of the same
-// cache stay local) and a key's account list (accounts). Every other cache (list
-// pages, cursors, names) stays per replica. Each type round-trips through JSON
-// without loss (TestSharedCodecsRoundTrip).
+// cache stay local), a key's account list (accounts), and the application search's
+// page cursors with the marks of a large account (cursors), so that Link paging
+// through a load balancer costs what it costs on one replica and a walk to a cold
+// page done by one replica serves the others. Every other cache (filtered lists,
+// metric names) stays per replica. Each type round-trips through JSON without loss
+// (TestSharedCodecsRoundTrip).
 func sharedCodecs() map[string]cacheCodec {
 	return map[string]cacheCodec{
 		"entities": {
@@ -83,6 +86,29 @@ func sharedCodecs() map[string]cacheCodec {
 					Summarize: m.Summarize}
 				d.Share()
 				return d, true
+			},
+		},
+		"cursors": {
+			// A page's cursor (string) or a mark that the account is large (true:
+			// manyApps, largeAccount); a NerdGraph cursor is opaque and not tied to the
+			// connection or replica that read it.
+			encode: func(v any) ([]byte, bool) {
+				switch v.(type) {
+				case string, bool:
+					return marshalShared(v)
+				}
+				return nil, false
+			},
+			decode: func(b []byte) (any, bool) {
+				var v any
+				if json.Unmarshal(b, &v) != nil {
+					return nil, false
+				}
+				switch v.(type) {
+				case string, bool:
+					return v, true
+				}
+				return nil, false
 			},
 		},
 		"accounts": {

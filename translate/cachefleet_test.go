@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -28,7 +29,8 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		cache string
 		v     any
-	}{{"entities", show}, {"metric_data", md}, {"accounts", []int64{1000001, 1000002}}} {
+	}{{"entities", show}, {"metric_data", md}, {"accounts", []int64{1000001, 1000002}},
+		{"cursors", "Mjo6ZW50aXR5U2VhcmNo\"+/="}, {"cursors", true}} {
 		c := codecs[tc.cache]
 		b, ok := c.encode(tc.v)
 		if !ok {
@@ -68,7 +70,17 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 	if _, ok := codecs["entities"].encode(&v2.ApplicationShow{Application: v2.Application{Summary: &v2.ApplicationSummary{ApdexScore: nan()}}}); ok {
 		t.Fatal("a NaN was encoded")
 	}
-	for _, name := range []string{"cursors", "lists", "metric_names"} {
+	for _, bad := range []any{1, []string{"x"}, nil} {
+		if _, ok := codecs["cursors"].encode(bad); ok {
+			t.Fatalf("cursors encoded %#v", bad)
+		}
+	}
+	for _, b := range []string{"1", "null", "[]", "{}", "not json"} {
+		if v, ok := codecs["cursors"].decode([]byte(b)); ok {
+			t.Fatalf("cursors decoded %s as %#v", b, v)
+		}
+	}
+	for _, name := range []string{"lists", "metric_names"} {
 		if _, ok := codecs[name]; ok {
 			t.Fatalf("%s is shared", name)
 		}
@@ -93,5 +105,49 @@ func BenchmarkSharedShowDecode(b *testing.B) {
 		if _, ok := c.decode(enc); !ok {
 			b.Fatal("decode")
 		}
+	}
+}
+
+// Cursors are shared through the fleet's store (the "cursors" codec): a page walked to
+// through replica A is read by replica B without a hop. A cold page asks the store for
+// its own cursor only: the scan for the nearest earlier cursor reads this replica's
+// cache (getLocal), so page 50 costs one store lookup, not 49.
+func TestSharedCursors(t *testing.T) {
+	store := newMemCache()
+	f := appsFake(50 * PageSize)
+	replica := func() *Translator { return New(f, Options{SharedCache: store}) }
+	a, b := replica(), replica()
+	c := Caller{KeyHash: "kh", AccountID: 1}
+	store.gets = 0
+	if _, _, err := a.ListApplications(context.Background(), c, AppListRequest{Page: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if hops := f.count("AppCursor"); hops != 49 {
+		t.Fatalf("A's cold page 50: %d hops, want 49", hops)
+	}
+	// The lookups: page 50's cursor and the mark of a large account (manyApps); none
+	// for pages 2 to 49.
+	if store.gets != 2 {
+		t.Fatalf("A's cold page 50 made %d store lookups, want 2", store.gets)
+	}
+	for _, page := range []int{50, 17} {
+		l, _, err := b.ListApplications(context.Background(), c, AppListRequest{Page: page})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hops := f.count("AppCursor"); hops != 49 {
+			t.Fatalf("B's page %d: %d more hops, want none", page, hops-49)
+		}
+		if want := int64((page-1)*PageSize + 1); len(l.Applications) != PageSize || l.Applications[0].ID != want {
+			t.Fatalf("B's page %d starts at %d, want %d", page, l.Applications[0].ID, want)
+		}
+	}
+	// Another key reads none of them.
+	other := Caller{KeyHash: "other", AccountID: 1}
+	if _, _, err := b.ListApplications(context.Background(), other, AppListRequest{Page: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if hops := f.count("AppCursor"); hops != 49+2 {
+		t.Fatalf("another key's page 3: %d hops, want 2", hops-49)
 	}
 }

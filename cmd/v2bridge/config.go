@@ -100,6 +100,13 @@ type compareRouteConfig struct {
 	Fallback *bool `yaml:"fallback"`
 }
 
+// sharedWindow is the longest TTL an entry of the shared cache can have (the store's
+// accounting window, fleet.CacheOptions.Window): the TTLs of the caches that have a
+// codec in translate/cachefleet.go (shows, metric data, accounts, cursors).
+func (c cacheConfig) sharedWindow() time.Duration {
+	return max(c.EntityTTL, c.MetricDataTTL, c.AccountTTL, c.CursorTTL)
+}
+
 // cacheConfig sizes the caches (every entry is keyed by the caller's identity).
 type cacheConfig struct {
 	CursorTTL  time.Duration `yaml:"cursor_ttl"`

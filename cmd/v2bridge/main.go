@@ -321,7 +321,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer flushTraces(stopTracing, log)
-	store, err := cfg.Store.open(os.Getenv, log, max(cfg.Cache.EntityTTL, cfg.Cache.MetricDataTTL, cfg.Cache.AccountTTL)) // fleet mode (config.go); nil without store.url
+	store, err := cfg.Store.open(os.Getenv, log, cfg.Cache.sharedWindow()) // fleet mode (config.go); nil without store.url
 	if err != nil {
 		return err
 	}

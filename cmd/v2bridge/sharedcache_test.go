@@ -28,3 +28,27 @@ func TestStoreSharedCacheOpen(t *testing.T) {
 		_ = st.Close()
 	}
 }
+
+// The store's accounting window is the longest TTL of a shared entry, cursors included
+// (cache.cursor_ttl): an entry that outlived the window would escape the byte budget.
+func TestSharedWindow(t *testing.T) {
+	base := defaultConfig().Cache
+	for _, tc := range []struct {
+		name string
+		set  func(*cacheConfig)
+		want time.Duration
+	}{
+		{"defaults: the account list's 10m", func(*cacheConfig) {}, 10 * time.Minute},
+		{"cursors longest", func(c *cacheConfig) { c.CursorTTL = 30 * time.Minute }, 30 * time.Minute},
+		{"shows longest", func(c *cacheConfig) { c.EntityTTL = 20 * time.Minute }, 20 * time.Minute},
+		{"metric data longest", func(c *cacheConfig) { c.MetricDataTTL = 15 * time.Minute }, 15 * time.Minute},
+		{"accounts longest", func(c *cacheConfig) { c.AccountTTL = time.Hour }, time.Hour},
+		{"lists do not count (not shared)", func(c *cacheConfig) { c.ListTTL = 2 * time.Hour }, 10 * time.Minute},
+	} {
+		c := base
+		tc.set(&c)
+		if got := c.sharedWindow(); got != tc.want {
+			t.Errorf("%s: window %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
