@@ -43,11 +43,11 @@ type cacheCodec struct {
 
 // sharedCodecs are the caches whose answers are shared and how: the application show
 // (entities), the metric data document (metrics; the raw series entries of the same
-// cache stay local), a key's account list (accounts), and the application search's
-// page cursors with the marks of a large account (cursors), so that Link paging
-// through a load balancer costs what it costs on one replica and a walk to a cold
-// page done by one replica serves the others. Every other cache (filtered lists,
-// metric names) stays per replica. Each type round-trips through JSON without loss
+// cache stay local), a key's account list (accounts), the application search's page
+// cursors with the marks of a large account (cursors), so that Link paging through a
+// load balancer costs what it costs on one replica and a walk to a cold page done by
+// one replica serves the others, and a name pass's matching ids (name_matches). Every
+// other cache (lists, metric names) stays per replica. Each type round-trips through JSON without loss
 // (TestSharedCodecsRoundTrip).
 func sharedCodecs() map[string]cacheCodec {
 	return map[string]cacheCodec{
@@ -111,21 +111,27 @@ func sharedCodecs() map[string]cacheCodec {
 				return nil, false
 			},
 		},
-		"accounts": {
-			encode: func(v any) ([]byte, bool) {
-				ids, ok := v.([]int64)
-				if !ok {
-					return nil, false
-				}
-				return marshalShared(ids)
-			},
-			decode: func(b []byte) (any, bool) {
-				var ids []int64
-				if json.Unmarshal(b, &ids) != nil {
-					return nil, false
-				}
-				return ids, true
-			},
+		"accounts":     int64sCodec(), // a key's accounts
+		"name_matches": int64sCodec(), // the name pass's matching ids (namefilter.go)
+	}
+}
+
+// int64sCodec carries a []int64.
+func int64sCodec() cacheCodec {
+	return cacheCodec{
+		encode: func(v any) ([]byte, bool) {
+			ids, ok := v.([]int64)
+			if !ok {
+				return nil, false
+			}
+			return marshalShared(ids)
+		},
+		decode: func(b []byte) (any, bool) {
+			var ids []int64
+			if json.Unmarshal(b, &ids) != nil {
+				return nil, false
+			}
+			return ids, true
 		},
 	}
 }

@@ -30,7 +30,8 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 		cache string
 		v     any
 	}{{"entities", show}, {"metric_data", md}, {"accounts", []int64{1000001, 1000002}},
-		{"cursors", "Mjo6ZW50aXR5U2VhcmNo\"+/="}, {"cursors", true}} {
+		{"cursors", "Mjo6ZW50aXR5U2VhcmNo\"+/="}, {"cursors", true}, {"name_matches", []int64{42, 7, 1 << 40}},
+		{"name_matches", []int64{}}} {
 		c := codecs[tc.cache]
 		b, ok := c.encode(tc.v)
 		if !ok {

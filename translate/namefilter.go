@@ -52,12 +52,6 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 	}
 }
 
-// matchedApps is the name pass of a filtered list in the list cache: the REST ids of
-// the matching applications, in the search's order (by name).
-type matchedApps struct {
-	ids []int64
-}
-
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
 // (largeAccount): a name pass reads every page of the search with AppNamePage (guid, name,
@@ -105,10 +99,13 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 }
 
 // matchingApps is the name pass: the REST ids of the search's applications that
-// r.matchesEntity accepts, in the search's order.
+// r.matchesEntity accepts, in the search's order (by name). They are kept for ListTTL
+// in the name_matches cache, which a fleet shares (store.shared_cache): a pass one
+// replica read serves the others, so a large account's filter costs the fleet one pass
+// a minute, not one a replica.
 func (t *Translator) matchingApps(ctx context.Context, key, query string, r AppListRequest) ([]int64, error) {
-	if v, ok := t.lists.Get(key); ok {
-		return v.(matchedApps).ids, nil
+	if v, ok := t.matches.Get(key); ok {
+		return v.([]int64), nil
 	}
 	ids := []int64{}
 	var cursor *string
@@ -132,7 +129,7 @@ func (t *Translator) matchingApps(ctx context.Context, key, query string, r AppL
 			break
 		}
 	}
-	t.lists.Set(key, matchedApps{ids: ids})
+	t.matches.Set(key, ids)
 	return ids, nil
 }
 

@@ -73,6 +73,7 @@ type Translator struct {
 	warn     func(ctx context.Context, what string, err error)
 	cursors  *Cache
 	lists    *Cache
+	matches  *Cache // the name pass's matching ids (namefilter.go), shared in a fleet
 	accounts *Cache
 	metrics  *Cache
 	names    *Cache
@@ -132,6 +133,7 @@ func New(client gql.Client, opts Options) *Translator {
 		warn:     opts.Warn,
 		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
 		lists:    NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		matches:  NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
 		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
 		metrics:  metricCache(opts),
 		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
@@ -145,7 +147,7 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.MaxCacheBytes == 0 {
 		opts.MaxCacheBytes = DefaultCacheMaxBytes
 	}
-	caches := []*Cache{t.cursors, t.lists, t.accounts, t.metrics, t.names, t.entities}
+	caches := []*Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities}
 	for _, c := range caches {
 		if c != nil {
 			c.auth = auth

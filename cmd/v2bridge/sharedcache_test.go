@@ -29,8 +29,9 @@ func TestStoreSharedCacheOpen(t *testing.T) {
 	}
 }
 
-// The store's accounting window is the longest TTL of a shared entry, cursors included
-// (cache.cursor_ttl): an entry that outlived the window would escape the byte budget.
+// The store's accounting window is the longest TTL of a shared entry, cursors
+// (cache.cursor_ttl) and name matches (cache.list_ttl) included: an entry that
+// outlived the window would escape the byte budget.
 func TestSharedWindow(t *testing.T) {
 	base := defaultConfig().Cache
 	for _, tc := range []struct {
@@ -43,7 +44,8 @@ func TestSharedWindow(t *testing.T) {
 		{"shows longest", func(c *cacheConfig) { c.EntityTTL = 20 * time.Minute }, 20 * time.Minute},
 		{"metric data longest", func(c *cacheConfig) { c.MetricDataTTL = 15 * time.Minute }, 15 * time.Minute},
 		{"accounts longest", func(c *cacheConfig) { c.AccountTTL = time.Hour }, time.Hour},
-		{"lists do not count (not shared)", func(c *cacheConfig) { c.ListTTL = 2 * time.Hour }, 10 * time.Minute},
+		{"name matches longest (list_ttl)", func(c *cacheConfig) { c.ListTTL = 2 * time.Hour }, 2 * time.Hour},
+		{"metric names do not count (not shared)", func(c *cacheConfig) { c.MaxEntries = 1 }, 10 * time.Minute},
 	} {
 		c := base
 		tc.set(&c)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -10,11 +11,12 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
-// Shared cursors (store.shared_cache): the application search's page cursors and the
-// mark of a large account live in the store, so Link paging through a load balancer
-// that sends each page to another replica costs what it costs on one replica, and a
-// walk to a cold page done by one replica serves the others. The control (no shared
-// cache) shows the walks each replica makes on its own.
+// A large account's list through a fleet (store.shared_cache): the application
+// search's page cursors, the mark of a large account and a name pass's matching ids
+// live in the store, so Link paging through a load balancer that sends each page to
+// another replica costs what it costs on one replica, a walk to a cold page done by
+// one replica serves the others, and so does a filter[name] pass. The control (no
+// shared cache) shows what each replica reads on its own.
 
 // fleetCursorsApps is the large account's size: 5 pages, and an account-wide inventory
 // past NRDB's 5000 facets (so the account is marked large).
@@ -134,6 +136,40 @@ func TestFleetSharedCursorsColdWalk(t *testing.T) {
 			}
 			if len(pb.ids) != 200 || pb.ids[0] != pa.ids[0] || pb.ids[199] != pa.ids[199] {
 				t.Fatalf("B's page 4 differs from A's")
+			}
+		})
+	}
+}
+
+// A filter[name] pass on a large account (every page of names, then the matches by
+// id) read through A serves B: B reads only the page's applications by id. Without
+// the store B reads every page of names again.
+func TestFleetSharedNamePass(t *testing.T) {
+	const filter = "/v2/applications.json?filter[name]=team007"
+	for _, shared := range []bool{true, false} {
+		t.Run(map[bool]string{true: "shared", false: "control"}[shared], func(t *testing.T) {
+			f := newCursorFleet(t, shared)
+			a, b := f.replicas[0], f.replicas[1]
+			for _, srv := range []*httptest.Server{a, b} { // both know the account is large
+				getCursorPage(t, f, srv, 1)
+			}
+			passes := func() int64 { return f.sim.RequestsByOperation()["AppNamePage"] }
+			ra := fleetDoKey(t, a, keyLarge, http.MethodGet, filter, "")
+			if n := passes(); ra.status != 200 || n != fleetCursorsApps/200 {
+				t.Fatalf("A: %d after %d name pages, want 200 after %d", ra.status, n, fleetCursorsApps/200)
+			}
+			rb := fleetDoKey(t, b, keyLarge, http.MethodGet, filter, "")
+			calls := upstreamCalls(t, rb)
+			if shared {
+				if n := passes(); n != fleetCursorsApps/200 || calls != "1" {
+					t.Fatalf("B: %s round trips, %d name pages in all; want 1 (the matches by id) and A's %d",
+						calls, n, fleetCursorsApps/200)
+				}
+			} else if n := passes(); n != 2*fleetCursorsApps/200 {
+				t.Fatalf("control: %d name pages, want B to read all %d again", n, fleetCursorsApps/200)
+			}
+			if !bytes.Equal(ra.body, rb.body) || bytes.Count(ra.body, []byte(`"health_status"`)) != 10 {
+				t.Fatalf("A and B answer differently, or not the 10 matches:\n%.300s\n%.300s", ra.body, rb.body)
 			}
 		})
 	}
