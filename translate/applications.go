@@ -307,13 +307,30 @@ type appPage struct {
 // costs about the same on 300 or 50,000 applications; smaller accounts keep their one
 // round trip.
 func (t *Translator) manyApps(c Caller) bool {
+	v, ok := t.cursors.Get(c.cacheKey("apps-many"))
+	return ok && v == true
+}
+
+// withoutInventory is whether a list page leaves the account-wide inventory out: the
+// account is large (manyApps), or that inventory failed on this account of more than a
+// page within CursorTTL (an NRQL timeout: NerdGraph's nrql runs 5 s by default and the
+// query grows with the account; each failure also costs the client's retries), so
+// the next pages do not wait for it again and read the page's inventory instead, as
+// the page that met the failure did (completeInventory). The "apps-many" entry holds
+// which: true (cut at 5000 facets) or invFailedMark.
+func (t *Translator) withoutInventory(c Caller) bool {
 	_, ok := t.cursors.Get(c.cacheKey("apps-many"))
 	return ok
 }
 
+// invFailedMark is the "apps-many" entry of an account whose account-wide inventory
+// failed (withoutInventory); unlike true, it says nothing of the account's size
+// (largeAccount).
+const invFailedMark = "inventory failed"
+
 // appListPage reads one search page of applications with the browser applications and
 // the inventory: of ids when the request names them (filter[ids]), else account-wide,
-// unless the account is known to hold more than a page (manyApps).
+// unless it is left out (withoutInventory: the account is large, or it failed).
 func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cursor *string, ids []int64) (*appPage, error) {
 	browserQuery, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
 	if err != nil {
@@ -323,9 +340,10 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	if err != nil {
 		return nil, err
 	}
-	withInventory := len(ids) > 0 || !t.manyApps(c)
+	withInventory := len(ids) > 0 || !t.withoutInventory(c)
 	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
 	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
+	invFailed := false
 	if err != nil {
 		if !ng.OnlyAt(err, "actor.account", "actor.browsers") {
 			return nil, fmt.Errorf("application list: %w", err)
@@ -333,6 +351,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		t.warn(ctx, "application list enrichment", err)
 		if failedAt(err, "actor.account") {
 			p.invMissing = true // read again for the page's applications (completeInventory)
+			invFailed = withInventory && len(ids) == 0
 		}
 		if failedAt(err, "actor.browsers") {
 			p.caps = append(p.caps, CapBrowsersFailed)
@@ -344,6 +363,9 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		if es.Count != nil {
 			p.count = *es.Count
 			t.noteAppCount(c, p.count) // namefilter.go
+			if invFailed && p.count > PageSize {
+				t.cursors.Set(c.cacheKey("apps-many"), invFailedMark) // withoutInventory
+			}
 		}
 		if res := es.Results; res != nil {
 			p.next = res.NextCursor

@@ -89,9 +89,10 @@ func sharedCodecs() map[string]cacheCodec {
 			},
 		},
 		"cursors": {
-			// A page's cursor (string) or a mark that the account is large (true:
-			// manyApps, largeAccount); a NerdGraph cursor is opaque and not tied to the
-			// connection or replica that read it.
+			// A page's cursor (string) or why a list page leaves the account-wide
+			// inventory out (true: the account is large, manyApps; invFailedMark:
+			// that inventory failed; withoutInventory); a NerdGraph cursor is opaque
+			// and not tied to the connection or replica that read it.
 			encode: func(v any) ([]byte, bool) {
 				switch v.(type) {
 				case string, bool:

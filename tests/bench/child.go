@@ -114,9 +114,11 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest str
 	case "gateway", "gateway-cached":
 		h = newGatewayWith(upstream, kind == "gateway-cached", 0, level)
 	case "gateway-scale":
-		h = newGatewayWith(upstream, false, 10*time.Minute, zapcore.InfoLevel)
+		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1},
+			zapcore.InfoLevel, scaleTimeout)
 	case "gateway-scale-like": // name_filter: like
-		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1, NameLike: true}, zapcore.InfoLevel)
+		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1, NameLike: true},
+			zapcore.InfoLevel, scaleTimeout)
 	case "plain":
 		body, err := os.ReadFile(bodyFile)
 		if err != nil {

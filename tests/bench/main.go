@@ -178,16 +178,28 @@ func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration
 	if !metricCache {
 		topts.MetricDataTTL, topts.EntityTTL = -1, -1
 	}
-	return newGatewayOpts(upstream, topts, level)
+	return newGatewayOpts(upstream, topts, level, 0)
 }
 
+// scaleTimeout bounds one NerdGraph call and one request of the scale scenarios'
+// gateways (gateway-scale, gateway-scale-like), in place of the defaults (30 s and
+// 60 s). The scale table counts round trips and the gateway's own CPU, not the
+// simulator's speed, and the simulator computes the first list page's account-wide
+// inventory of 50,000 applications × 3 hosts (150,000 rows, cut at 5000 facets) in
+// more than 30 s on a slower 2-core machine: on 2026-11-27's, list page 1 of the
+// 50,000-application account answered 504 after 30 s, and the breaker then opened for
+// the account's other scenarios (503). A deployed gateway keeps the defaults.
+const scaleTimeout = 10 * time.Minute
+
 // newGatewayOpts is newGatewayWith with the translator's options given (their clock
-// is the harness's).
-func newGatewayOpts(upstream string, topts translate.Options, level zapcore.Level) http.Handler {
+// is the harness's) and the NerdGraph call's and the request's timeout (0: the
+// defaults).
+func newGatewayOpts(upstream string, topts translate.Options, level zapcore.Level, timeout time.Duration) http.Handler {
 	now := func() time.Time { return clock }
 	topts.Now = now
-	tr := translate.New(ng.NewClient(upstream, ng.Options{}), topts)
-	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000}, tr, servedLogger(level)).Handler()
+	tr := translate.New(ng.NewClient(upstream, ng.Options{Timeout: timeout}), topts)
+	return gateway.New(gateway.Config{Now: now, RateLimitPerMinute: -1, MaxInFlight: 100000, RequestTimeout: timeout},
+		tr, servedLogger(level)).Handler()
 }
 
 // extras are the parts of the run beyond the fair table: the scale scenarios and the

@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/v2bridge/v2bridge/graphql/sim"
@@ -125,4 +129,82 @@ func TestPartialAnswersAreDeclared(t *testing.T) {
 			t.Fatalf("after recovery: status %d, degraded %q", r.status, r.header.Get("X-V2bridge-Degraded"))
 		}
 	})
+}
+
+// An account of more than a page whose account-wide inventory failed (an NRQL timeout
+// in NerdGraph's partial answer) does not wait for that query on every list: for
+// CursorTTL its pages leave it out and read the page's inventory, as the page that met
+// the failure did. Before, every page 1 sent it again (with the client's retries), so
+// on an account whose inventory query times out each list paid the timeout. A
+// one-page account keeps sending it (its page's inventory is the same query), and the
+// failure says nothing of the account's size: filter[name] stays the full read.
+func TestFailedInventoryNotResent(t *testing.T) {
+	var mu sync.Mutex
+	var sent []bool // withInventory of each AppList, in order
+	record := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			var req struct {
+				OperationName string         `json:"operationName"`
+				Variables     map[string]any `json:"variables"`
+			}
+			if json.Unmarshal(b, &req) == nil && req.OperationName == "AppList" {
+				mu.Lock()
+				sent = append(sent, req.Variables["withInventory"] == true)
+				mu.Unlock()
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	take := func() []bool {
+		mu.Lock()
+		defer mu.Unlock()
+		out := sent
+		sent = nil
+		return out
+	}
+	f := &sim.Faults{}
+	h := harness.StartWith(t, harness.Options{Sim: []sim.Option{sim.WithMiddleware(func(next http.Handler) http.Handler {
+		return record(f.Middleware(next))
+	})}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	// The fault nulls `account` whether the request asked for it or not, so it is on for
+	// the requests that meet the failure only: the others show what is sent next.
+	for _, tc := range []struct {
+		name, key, account, path string
+		fault                    bool
+		want                     string // withInventory of the AppLists sent
+	}{
+		{"264 applications, failed", key1, "1000001", "/v2/applications.json", true, "[true true true]"}, // the client's retries
+		{"264 applications, page 1 again", key1, "1000001", "/v2/applications.json", false, "[false]"},
+		{"264 applications, page 2", key1, "1000001", "/v2/applications.json?page=2", false, "[false]"},
+		{"another key of the account: its own", keyMulti, "1000001", "/v2/applications.json", false, "[true]"},
+		{"one page, failed", key2, "1000002", "/v2/applications.json", true, "[true true true]"},
+		{"one page, again", key2, "1000002", "/v2/applications.json", false, "[true]"},
+	} {
+		if tc.fault {
+			f.Set(&sim.Fault{Operation: "AppList", PartialPath: "account"})
+		}
+		r := e.get(t, tc.path, tc.key, "X-Account-ID", tc.account)
+		f.Set(nil)
+		if r.status != 200 || r.header.Get("X-V2bridge-Degraded") != "" {
+			t.Fatalf("%s: status %d, degraded %q", tc.name, r.status, r.header.Get("X-V2bridge-Degraded"))
+		}
+		if !strings.Contains(string(r.body), `"application_hosts":[`) {
+			t.Fatalf("%s: no host links (the page's inventory was not read): %.300s", tc.name, r.body)
+		}
+		if got := fmt.Sprint(take()); got != tc.want {
+			t.Errorf("%s: AppList sent withInventory %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	// The failure is not a size: filter[name] on the 264 applications stays the full
+	// read (listFiltered, its pages' AppLists), not the large account's name pass.
+	before := e.sim.RequestsByOperation()["AppNamePage"]
+	if r := e.get(t, "/v2/applications.json?filter[name]=a", key1, "X-Account-ID", "1000001"); r.status != 200 {
+		t.Fatalf("filter[name]: %d", r.status)
+	}
+	if n := e.sim.RequestsByOperation()["AppNamePage"] - before; n != 0 {
+		t.Fatalf("filter[name] took the large account's name pass (%d name pages) after an inventory failure", n)
+	}
 }
