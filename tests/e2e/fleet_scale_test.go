@@ -2,13 +2,11 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,8 +35,7 @@ const fleetCursorsApps = 1000
 // inventory costs a third), with each AppList's withInventory recorded.
 type cursorFleet struct {
 	*fleetEnv
-	mu  sync.Mutex
-	inv []bool // withInventory of each AppList since the last take
+	asks inventoryAsks // partial_test.go
 }
 
 func newCursorFleet(t *testing.T, shared bool, hosts int) *cursorFleet {
@@ -49,39 +46,14 @@ func newCursorFleet(t *testing.T, shared bool, hosts int) *cursorFleet {
 	}
 	l.ID, l.Key = 3000001, keyLarge
 	cf := &cursorFleet{}
-	record := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(b))
-			var req struct {
-				OperationName string         `json:"operationName"`
-				Variables     map[string]any `json:"variables"`
-			}
-			if json.Unmarshal(b, &req) == nil && req.OperationName == "AppList" {
-				cf.mu.Lock()
-				cf.inv = append(cf.inv, req.Variables["withInventory"] == true)
-				cf.mu.Unlock()
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
 	cf.fleetEnv = newFleetWith(t, fleetOptions{replicas: 3, store: true, limit: -1, sharedCache: shared,
-		upstreamTimeout: 4 * time.Minute, sim: []sim.Option{sim.WithLargeAccount(l)}, wrap: record})
+		upstreamTimeout: 4 * time.Minute, sim: []sim.Option{sim.WithLargeAccount(l)}, wrap: cf.asks.wrap})
 	return cf
 }
 
 // askedInventory reports whether any AppList since the last call asked for the
-// account-wide inventory (a retry repeats the same request).
-func (cf *cursorFleet) askedInventory() bool {
-	cf.mu.Lock()
-	defer cf.mu.Unlock()
-	any := false
-	for _, b := range cf.inv {
-		any = any || b
-	}
-	cf.inv = nil
-	return any
-}
+// account-wide inventory.
+func (cf *cursorFleet) askedInventory() bool { return slices.Contains(cf.asks.take(), true) }
 
 // cursorPage is one page of the large account's list through srv: the entity-search
 // hops made for it (AppCursor operations at the simulator) and its ids.

@@ -132,6 +132,41 @@ func TestPartialAnswersAreDeclared(t *testing.T) {
 	})
 }
 
+// inventoryAsks records whether each AppList the simulator receives asks for the
+// account-wide inventory (its withInventory variable).
+type inventoryAsks struct {
+	mu    sync.Mutex
+	asked []bool
+}
+
+func (a *inventoryAsks) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		var req struct {
+			OperationName string         `json:"operationName"`
+			Variables     map[string]any `json:"variables"`
+		}
+		if json.Unmarshal(b, &req) == nil && req.OperationName == "AppList" {
+			a.mu.Lock()
+			a.asked = append(a.asked, req.Variables["withInventory"] == true)
+			a.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// take returns what the AppLists since the last call asked, a retry of the same
+// request counted once (the client retries a partial answer; under -race a simulated
+// NRQL can also pass NerdGraph's 5 s and be retried).
+func (a *inventoryAsks) take() []bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := slices.Compact(a.asked)
+	a.asked = nil
+	return out
+}
+
 // An account of more than a page whose account-wide inventory failed (an NRQL timeout
 // in NerdGraph's partial answer) does not wait for that query on every list: for
 // CursorTTL its pages leave it out and read the page's inventory, as the page that met
@@ -140,37 +175,10 @@ func TestPartialAnswersAreDeclared(t *testing.T) {
 // one-page account keeps sending it (its page's inventory is the same query), and the
 // failure says nothing of the account's size: filter[name] stays the full read.
 func TestFailedInventoryNotResent(t *testing.T) {
-	var mu sync.Mutex
-	var sent []bool // withInventory of each AppList, in order
-	record := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(b))
-			var req struct {
-				OperationName string         `json:"operationName"`
-				Variables     map[string]any `json:"variables"`
-			}
-			if json.Unmarshal(b, &req) == nil && req.OperationName == "AppList" {
-				mu.Lock()
-				sent = append(sent, req.Variables["withInventory"] == true)
-				mu.Unlock()
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-	// take returns what the AppLists since the last call asked, a retry of the same
-	// request counted once (the client retries a partial answer; under -race a
-	// simulated NRQL can also pass NerdGraph's 5 s and be retried).
-	take := func() []bool {
-		mu.Lock()
-		defer mu.Unlock()
-		out := slices.Compact(sent)
-		sent = nil
-		return out
-	}
+	asks := &inventoryAsks{}
 	f := &sim.Faults{}
 	h := harness.StartWith(t, harness.Options{Sim: []sim.Option{sim.WithMiddleware(func(next http.Handler) http.Handler {
-		return record(f.Middleware(next))
+		return asks.wrap(f.Middleware(next))
 	})}})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	// The fault nulls `account` whether the request asked for it or not, so it is on for
@@ -198,7 +206,7 @@ func TestFailedInventoryNotResent(t *testing.T) {
 		if !strings.Contains(string(r.body), `"application_hosts":[`) {
 			t.Fatalf("%s: no host links (the page's inventory was not read): %.300s", tc.name, r.body)
 		}
-		if got := fmt.Sprint(take()); got != tc.want {
+		if got := fmt.Sprint(asks.take()); got != tc.want {
 			t.Errorf("%s: AppList sent withInventory %s, want %s", tc.name, got, tc.want)
 		}
 	}
