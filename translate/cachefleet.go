@@ -47,8 +47,8 @@ type cacheCodec struct {
 // cursors with the marks of a large account (cursors), so that Link paging through a
 // load balancer costs what it costs on one replica and a walk to a cold page done by
 // one replica serves the others, and a name pass's matching ids (name_matches). Every
-// other cache (lists, metric names) stays per replica. Each type round-trips through JSON without loss
-// (TestSharedCodecsRoundTrip).
+// other cache (lists, metric names) stays per replica. Each type round-trips through
+// JSON without loss (TestSharedCodecsRoundTrip).
 func sharedCodecs() map[string]cacheCodec {
 	return map[string]cacheCodec{
 		"entities": {

@@ -112,7 +112,8 @@ func BenchmarkSharedShowDecode(b *testing.B) {
 // Cursors are shared through the fleet's store (the "cursors" codec): a page walked to
 // through replica A is read by replica B without a hop. A cold page asks the store for
 // its own cursor only: the scan for the nearest earlier cursor reads this replica's
-// cache (getLocal), so page 50 costs one store lookup, not 49.
+// cache (getLocal), so page 50 costs 2 store lookups (its cursor and the account's
+// mark), not 50.
 func TestSharedCursors(t *testing.T) {
 	store := newMemCache()
 	f := appsFake(50 * PageSize)
