@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,27 +101,30 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 	groups := map[string]*group{}
 	var order []string
 	var scanErr error
+	// A row's facet values and group key are built in scratch space, copied only for
+	// a group's first row.
+	rowValues := make([]any, len(p.facets))
+	var rowKey []byte
 	err = src.Scan(ctx, scan, func(r Row) bool {
 		if p.where != nil && !evalCond(p.where, r) {
 			return true
 		}
-		key, values := "", []any(nil)
-		if len(p.facets) > 0 {
-			var b strings.Builder
-			values = make([]any, len(p.facets))
-			for i, f := range p.facets {
-				v, ok := attrValue(f, r)
-				if !ok || v == nil {
-					return true // rows without the facet attribute are not faceted
-				}
-				values[i] = v
-				b.WriteString(facetString(v))
-				b.WriteByte(0)
+		rowKey = rowKey[:0]
+		for i, f := range p.facets {
+			v, ok := attrValue(f, r)
+			if !ok || v == nil {
+				return true // rows without the facet attribute are not faceted
 			}
-			key = b.String()
+			rowValues[i] = v
+			rowKey = append(appendFacetString(rowKey, v), 0)
 		}
-		g := groups[key]
+		g := groups[string(rowKey)]
 		if g == nil {
+			key := string(rowKey)
+			var values []any
+			if len(p.facets) > 0 {
+				values = slices.Clone(rowValues)
+			}
 			g = &group{values: values, buckets: make([][]aggState, max(p.nBuckets, 1))}
 			groups[key] = g
 			order = append(order, key)
@@ -265,6 +269,19 @@ func (p *plan) facetFields(row map[string]any, values []any) {
 	for i, f := range p.facets {
 		row[f.Name()] = facetString(values[i])
 	}
+}
+
+// appendFacetString appends facetString(v) to b.
+func appendFacetString(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		return append(b, x...)
+	case float64:
+		return strconv.AppendFloat(b, x, 'f', -1, 64)
+	case bool:
+		return strconv.AppendBool(b, x)
+	}
+	return fmt.Append(b, v)
 }
 
 func facetString(v any) string {
@@ -691,11 +708,15 @@ func evalCompare(c *Comparison, r Row) bool {
 	case c.IsNull != nil:
 		return (left == nil) != c.IsNull.Not
 	case c.In != nil:
-		in := false
-		for _, v := range c.In {
-			if equal(left, v.value()) {
-				in = true
-				break
+		var in bool
+		if c.in != nil {
+			in = c.in.has(left)
+		} else {
+			for _, v := range c.In {
+				if equal(left, v.value()) {
+					in = true
+					break
+				}
 			}
 		}
 		return left != nil && in != c.NotIn
@@ -736,6 +757,59 @@ func evalCompare(c *Comparison, r Row) bool {
 		return a > b
 	}
 	return a >= b
+}
+
+// valueSet is an IN list's values, decoded once: has(x) is whether equal(x, v) holds
+// for one of them (TestValueSetAgreesWithEqual).
+type valueSet struct {
+	values []any
+	nums   map[float64]struct{}
+	strs   map[string]struct{}
+	bools  [2]bool // false, true
+}
+
+func newValueSet(in []*Value) *valueSet {
+	s := &valueSet{values: make([]any, len(in)), nums: map[float64]struct{}{}, strs: map[string]struct{}{}}
+	for i, v := range in {
+		s.values[i] = v.value()
+		switch x := s.values[i].(type) {
+		case float64:
+			s.nums[x] = struct{}{}
+		case string:
+			s.strs[x] = struct{}{}
+		case bool:
+			s.bools[boolIndex(x)] = true
+		}
+	}
+	return s
+}
+
+func (s *valueSet) has(x any) bool {
+	switch x := x.(type) {
+	case nil:
+		return false
+	case float64:
+		_, ok := s.nums[x] // NaN is no key, as NaN == NaN is false
+		return ok
+	case string:
+		_, ok := s.strs[x]
+		return ok
+	case bool:
+		return s.bools[boolIndex(x)]
+	}
+	for _, v := range s.values { // other types compare as equal does: by facetString
+		if equal(x, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (v *Value) value() any {

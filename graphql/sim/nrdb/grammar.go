@@ -79,6 +79,10 @@ type Comparison struct {
 	NotLike bool     `parser:" | @Not? Like"`
 	Like    *string  `parser:"   @String"`
 	IsNull  *IsNull  `parser:" | Is @@ )"`
+
+	// in holds In's values decoded once (Parse's prepare); nil for a Comparison built
+	// otherwise, which evalCompare then decodes per row.
+	in *valueSet
 }
 
 // IsNull is the tail of IS [NOT] NULL.

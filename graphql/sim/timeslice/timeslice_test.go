@@ -141,6 +141,16 @@ func TestScopedCopies(t *testing.T) {
 	if row["c"] != want {
 		t.Fatalf("unscoped count %v, want %v", row["c"], want)
 	}
+	// A scoped copy's values are its own, generated once per row however many
+	// aggregates read them (the source generates them on the first read).
+	wantScoped := 0.0
+	for m := 0; m < 10; m++ {
+		wantScoped += g.ScopedTimeslice(10, 2, "Custom/Billing/charge", scopes[0], t0.Add(time.Duration(m)*time.Minute), 0.5).Count
+	}
+	row = run("SELECT count(newrelic.timeslice.value) AS 'c', count(newrelic.timeslice.value) AS 'd' FROM Metric WHERE realAgentId = '2' AND scope = '" + scopes[0] + "' AND metricTimesliceName = 'Custom/Billing/charge'")
+	if row["c"] != wantScoped || row["d"] != wantScoped || wantScoped == want {
+		t.Fatalf("scoped counts %v and %v, want %v (unscoped %v)", row["c"], row["d"], wantScoped, want)
+	}
 	if row := run("SELECT count(newrelic.timeslice.value) AS 'c' FROM Metric WHERE realAgentId = 2"); row["c"] != 0.0 {
 		t.Fatalf("realAgentId compared with a number matched: %v", row)
 	}
