@@ -3,6 +3,8 @@ package graphql
 import (
 	stdjson "encoding/json"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -204,5 +206,51 @@ func TestStrPlainTable(t *testing.T) {
 		if got := strPlain[c] == 1; got != want {
 			t.Errorf("strPlain[%#x] = %v, want %v", c, got, want)
 		}
+	}
+}
+
+// TestStop8: the lowest byte stop8 marks is the first '"', '\\' or control character
+// of the word (little-endian), and it marks none when there is none; checked on every
+// word of one stop byte at each position over random plain bytes, and on random words.
+func TestStop8(t *testing.T) {
+	first := func(w uint64) int {
+		for k := 0; k < 8; k++ {
+			if c := byte(w >> (8 * k)); c == '"' || c == '\\' || c < 0x20 {
+				return k
+			}
+		}
+		return 8
+	}
+	check := func(w uint64) {
+		t.Helper()
+		m := stop8(w)
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := first(w); got != want {
+			t.Fatalf("stop8(%#016x): first stop at %d, want %d", w, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	plain := func() byte {
+		for {
+			if c := byte(rng.Uint32()); c >= 0x20 && c != '"' && c != '\\' {
+				return c
+			}
+		}
+	}
+	for range 2000 {
+		var w uint64
+		for k := 0; k < 8; k++ {
+			w |= uint64(plain()) << (8 * k)
+		}
+		check(w)
+		for k := 0; k < 8; k++ {
+			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x01} {
+				check(w&^(0xff<<(8*k)) | uint64(c)<<(8*k))
+			}
+		}
+		check(rng.Uint64())
 	}
 }
