@@ -46,7 +46,11 @@ func newAuthGuard(cfg Config) *authGuard {
 		limit = DefaultAuthFailuresPerMinute
 	}
 	if limit > 0 {
-		ag.failures = newRateLimiter(limit, time.Now)
+		now := cfg.Now
+		if now == nil {
+			now = time.Now
+		}
+		ag.failures = newRateLimiter(limit, now)
 		ag.failures.maxWindows = maxGuardEntries
 	}
 	return ag

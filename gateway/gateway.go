@@ -76,7 +76,8 @@ type Config struct {
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
-	// Now is the clock (default time.Now); tests share one with the simulator.
+	// Now is the clock (default time.Now), also of the per-key rate limit's and the
+	// failed-authentication limit's minute windows; tests share one with the simulator.
 	Now func() time.Time
 	// BrowserLoader is the loader type of browser applications created through
 	// POST /v2/browser_applications (default LITE: REST v2 created basic page-load apps).
@@ -153,7 +154,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready},
 		slots: make(chan struct{}, cfg.MaxInFlight), compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
 	if cfg.RateLimitPerMinute > 0 {
-		g.limit = newRateLimiter(cfg.RateLimitPerMinute, time.Now)
+		g.limit = newRateLimiter(cfg.RateLimitPerMinute, cfg.Now)
 		if cfg.Store != nil {
 			g.limit.shared = cfg.Store
 		}

@@ -214,3 +214,20 @@ func TestAuthGuardMut(t *testing.T) {
 		t.Error("refused key admitted with the address limit off")
 	}
 }
+
+// TestLimitersUseConfiguredClock: the per-key rate limit and the failed-authentication
+// limit count in the minute of Config.Now, so a test's frozen clock keeps them in one
+// window (the e2e limit tests do not wait for a minute's start).
+func TestLimitersUseConfiguredClock(t *testing.T) {
+	at := time.Date(2026, 11, 20, 12, 0, 30, 0, time.UTC)
+	g := New(Config{Now: func() time.Time { return at }, RateLimitPerMinute: 5}, nil, nil)
+	if got := g.limit.now(); !got.Equal(at) {
+		t.Errorf("rate limit clock %v, want the configured %v", got, at)
+	}
+	if got := g.guard.failures.now(); !got.Equal(at) {
+		t.Errorf("failed-authentication limit clock %v, want the configured %v", got, at)
+	}
+	if ag := newAuthGuard(Config{}); ag.failures.now == nil {
+		t.Error("no clock without Config.Now")
+	}
+}

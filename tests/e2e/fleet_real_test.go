@@ -109,7 +109,6 @@ func roundRobin(t *testing.T, replicas []*httptest.Server) *httptest.Server {
 // store.
 func TestFleetRealServer(t *testing.T) {
 	srv := startRealRedis(t)
-	awayFromMinuteEnd(30 * time.Second)
 	faults := &sim.Faults{}
 	f := newFleetWith(t, fleetOptions{replicas: 3, store: true, limit: 1000, upstreamTimeout: 10 * time.Second,
 		sim: []sim.Option{sim.WithMiddleware(faults.Middleware)}, storeAddr: srv.addr})

@@ -122,20 +122,10 @@ func fleetDo(t *testing.T, srv *httptest.Server, method, path, body string, hdr 
 	return (&env{}).do(t, method, srv.URL+path, key1, rd, hdr...) // a header given later wins (X-Api-Key too)
 }
 
-// awayFromMinuteEnd waits, if needed, so that need fits in the current minute (the
-// rate limit's window is the wall-clock minute).
-func awayFromMinuteEnd(need time.Duration) {
-	now := time.Now()
-	if left := now.Truncate(time.Minute).Add(time.Minute).Sub(now); left < need {
-		time.Sleep(left + 50*time.Millisecond)
-	}
-}
-
 // limitedPath is what the rate-limit tests call: any route counts against the key's
 // limit, and an application show is answered from the entity cache after its first
-// read, so a run of calls stays well inside one minute-window under -race on a loaded
-// machine (the list's hour-long inventory NRQL did not: a test that crossed the
-// window's end counted two windows).
+// read. The limit's window is the minute of the gateway's clock, which the tests fix
+// (clock), so a run of calls never crosses a window's end however slowly it runs.
 const limitedPath = "/v2/applications/314221522.json"
 
 // countAllowed sends calls requests of key1 round-robin over the replicas and returns
@@ -161,7 +151,6 @@ func (f *fleetEnv) countAllowed(t *testing.T, calls int) (allowed int, last resp
 // three times — the control that shows the test fails without the store.
 func TestFleetRateLimit(t *testing.T) {
 	const limit = 40
-	awayFromMinuteEnd(15 * time.Second)
 	islands := newFleet(t, 3, false, limit)
 	if got, _ := islands.countAllowed(t, 3*limit); got != 3*limit {
 		t.Fatalf("without the store: %d of %d allowed, want %d (each replica its own limit)", got, 3*limit, 3*limit)
@@ -245,7 +234,6 @@ func TestFleetWriteRetirement(t *testing.T) {
 // reaches the other replicas once it returns.
 func TestFleetStoreDown(t *testing.T) {
 	const limit = 30
-	awayFromMinuteEnd(20 * time.Second)
 	f := newFleet(t, 2, true, limit)
 	if got, _ := f.countAllowed(t, 10); got != 10 {
 		t.Fatalf("before the outage: %d of 10 allowed", got)
