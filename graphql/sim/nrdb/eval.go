@@ -284,16 +284,13 @@ func appendFacetString(b []byte, v any) []byte {
 	return fmt.Append(b, v)
 }
 
+// facetString is a value's text as a facet (appendFacetString's, without a copy for a
+// string).
 func facetString(v any) string {
-	switch x := v.(type) {
-	case string:
+	if x, ok := v.(string); ok {
 		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
 	}
-	return fmt.Sprint(v)
+	return string(appendFacetString(nil, v))
 }
 
 func newPlan(q *Query, now time.Time) (*plan, error) {

@@ -1,6 +1,7 @@
 package nrdb
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -80,12 +81,24 @@ func TestParsePreparesEveryInList(t *testing.T) {
 	}
 }
 
-// TestAppendFacetStringAgrees: the group key built in scratch space is facetString's.
-func TestAppendFacetStringAgrees(t *testing.T) {
-	for _, v := range []any{"", "a\x00b", "café", 0.0, math.Copysign(0, -1), 1e21, 1.5, -3.0, math.NaN(),
-		math.Inf(-1), true, false, int64(7), []string{"x"}, Timeslice{Count: 2}} {
-		if got, want := string(appendFacetString([]byte("k"), v)), "k"+facetString(v); got != want {
-			t.Errorf("%#v: %q, want %q", v, got, want)
+// TestFacetText: a facet's text, appended to a group key or returned alone, is a
+// string as it is, a number in strconv's shortest 'f' form, a boolean as true/false, and
+// anything else as fmt prints it.
+func TestFacetText(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{"", ""}, {"a\x00b", "a\x00b"}, {"café", "café"}, {0.0, "0"}, {math.Copysign(0, -1), "-0"},
+		{1e21, "1000000000000000000000"}, {1.5, "1.5"}, {-3.0, "-3"}, {math.NaN(), "NaN"},
+		{math.Inf(-1), "-Inf"}, {true, "true"}, {false, "false"}, {int64(7), "7"}, {[]string{"x"}, "[x]"},
+		{Timeslice{Count: 2}, fmt.Sprint(Timeslice{Count: 2})},
+	} {
+		if got := string(appendFacetString([]byte("k"), tt.v)); got != "k"+tt.want {
+			t.Errorf("appendFacetString(%#v) = %q, want %q", tt.v, got, "k"+tt.want)
+		}
+		if got := facetString(tt.v); got != tt.want {
+			t.Errorf("facetString(%#v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
 }
