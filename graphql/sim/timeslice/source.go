@@ -74,8 +74,7 @@ type row struct {
 	gen    *Generator
 	app    *App
 	inst   *Instance
-	name   string
-	nameAt int    // name's index in app.Names
+	nameAt int    // the metric name's index in app.Names
 	scope  string // "" for the unscoped row, which has no scope attribute
 	minute time.Time
 	at     any            // minute as the timestamp attribute (epoch ms, a float64), boxed once a scan
@@ -89,9 +88,9 @@ type row struct {
 func (r *row) timeslice() nrdb.Timeslice {
 	if !r.hasTS {
 		if r.scope != "" {
-			r.ts = r.gen.ScopedTimeslice(r.app.AppID, r.inst.ID, r.name, r.scope, r.minute, r.app.ApdexT)
+			r.ts = r.gen.ScopedTimeslice(r.app.AppID, r.inst.ID, r.app.Names[r.nameAt], r.scope, r.minute, r.app.ApdexT)
 		} else {
-			r.ts = r.gen.Timeslice(r.app.AppID, r.inst.ID, r.name, r.minute, r.app.ApdexT)
+			r.ts = r.gen.Timeslice(r.app.AppID, r.inst.ID, r.app.Names[r.nameAt], r.minute, r.app.ApdexT)
 		}
 		r.hasTS = true
 	}
@@ -193,12 +192,12 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 					}
 				}
 				for m := first; m.Before(sc.End); m = m.Add(time.Minute) {
-					*r = row{gen: &s.gen, app: app, inst: inst, name: name, nameAt: nameAt, minute: m, at: at(m)}
+					*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, minute: m, at: at(m)}
 					if !fn(r) {
 						return nil
 					}
 					for _, scope := range scopes {
-						*r = row{gen: &s.gen, app: app, inst: inst, name: name, nameAt: nameAt, scope: scope, minute: m, at: at(m)}
+						*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, scope: scope, minute: m, at: at(m)}
 						if !fn(r) {
 							return nil
 						}
