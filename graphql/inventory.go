@@ -1,18 +1,38 @@
 package graphql
 
-// EachFacetRow reads an NRQL result array of faceted rows, such as the applications'
-// inventory ([{"facet":[appId, host, realAgentId], "lastSeen": ms, ...}, ...]), in one
-// pass over data: row is called with each row's facet values as written (the JSON text
-// of each, slices of data: valid until data changes; the facet slice itself only
-// during the call) and its lastSeen. It returns the number of rows.
+// The member names of an inventory row besides NerdGraph's own "facet": the aliases
+// translate's inventoryNRQL gives its uniques() (AS 'hosts', AS 'agents') and its
+// max(timestamp) (AS 'lastSeen').
+const (
+	InventoryHosts    = "hosts"
+	InventoryAgents   = "agents"
+	InventoryLastSeen = "lastSeen"
+)
+
+// InventoryRow is one row of the applications' inventory NRQL as EachInventoryRow
+// reads it: values as written (JSON text, slices of the answer: valid until it
+// changes; the row and its slices themselves only during the call).
+type InventoryRow struct {
+	// Facet is the facet's value (FACET appId: one attribute, so a single value, not a
+	// list); nil when the row has none.
+	Facet []byte
+	// Hosts and Agents are the uniques() lists' values.
+	Hosts, Agents [][]byte
+	// LastSeen is max(timestamp) in epoch milliseconds.
+	LastSeen float64
+}
+
+// EachInventoryRow reads an NRQL result array of inventory rows
+// ([{"facet": appId, "hosts": [...], "agents": [...], "lastSeen": ms, ...}, ...]) in
+// one pass over data, calling row with each. It returns the number of rows.
 //
 // It decodes what goccy/go-json (and encoding/json) decode into
-// []struct{Facet []json.RawMessage; LastSeen float64} and refuses what they refuse
-// (TestFacetRowsAgree, FuzzFacetRows): JSON null is no rows; a null row is a row
-// without facets; keys match case-insensitively; unknown keys are skipped; a later
-// duplicate key wins. On an error, rows already passed to row are to be discarded
-// by the caller (a decoder refuses the whole array).
-func EachFacetRow(data []byte, row func(facet [][]byte, lastSeen float64)) (int, error) {
+// []struct{Facet json.RawMessage; Hosts, Agents []json.RawMessage; LastSeen float64}
+// and refuses what they refuse (TestInventoryRowsAgree, FuzzInventoryRows): JSON null
+// is no rows; a null row is a row without values; keys match case-insensitively;
+// unknown keys are skipped; a later duplicate key wins. On an error, rows already
+// passed to row are to be discarded by the caller (a decoder refuses the whole array).
+func EachInventoryRow(data []byte, row func(r *InventoryRow)) (int, error) {
 	s := scanner{b: data}
 	if s.peek() == 0 {
 		return 0, errEnd
@@ -29,49 +49,58 @@ func EachFacetRow(data []byte, row func(facet [][]byte, lastSeen float64)) (int,
 		}
 		return 0, errNotArray
 	}
-	var facet [][]byte
+	var r InventoryRow
 	n := 0
+	member := func(s *scanner, key []byte) (err error) {
+		switch {
+		case keyIs(key, "facet"):
+			r.Facet, err = s.value()
+		case keyIs(key, InventoryHosts):
+			r.Hosts, err = s.list(r.Hosts[:0])
+		case keyIs(key, InventoryAgents):
+			r.Agents, err = s.list(r.Agents[:0])
+		case keyIs(key, InventoryLastSeen):
+			err = s.float(&r.LastSeen)
+		}
+		return err
+	}
 	err := s.array(func(s *scanner) error {
 		n++
-		facet = facet[:0]
-		var lastSeen float64
+		r = InventoryRow{Hosts: r.Hosts[:0], Agents: r.Agents[:0]}
 		switch s.peek() {
 		case 'n':
 			if err := s.literal("null"); err != nil {
 				return err
 			}
 		case '{':
-			err := s.object(func(s *scanner, key []byte) error {
-				switch {
-				case keyIs(key, "facet"):
-					facet = facet[:0]
-					if null, err := s.null(); null || err != nil {
-						return err
-					}
-					if s.peek() != '[' {
-						return s.typeError("array")
-					}
-					return s.array(func(s *scanner) error {
-						v, err := s.value()
-						facet = append(facet, v)
-						return err
-					})
-				case keyIs(key, "lastSeen"):
-					return s.float(&lastSeen)
-				}
-				return nil
-			})
-			if err != nil {
+			if err := s.object(member); err != nil {
 				return err
 			}
 		default:
 			return s.typeError("object")
 		}
-		row(facet, lastSeen)
+		row(&r)
 		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
 	return n, s.end()
+}
+
+// list reads an array into dst as a decoder fills a []json.RawMessage: each value's
+// text; null leaves dst empty; anything but an array is a type error.
+func (s *scanner) list(dst [][]byte) ([][]byte, error) {
+	if null, err := s.null(); null || err != nil {
+		return dst, err
+	}
+	if s.peek() != '[' {
+		return dst, s.typeError("array")
+	}
+	err := s.array(func(s *scanner) error {
+		v, err := s.value()
+		dst = append(dst, v)
+		return err
+	})
+	return dst, err
 }

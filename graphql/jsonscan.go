@@ -11,9 +11,9 @@ import (
 )
 
 // scanner reads JSON text (RFC 8259) in one pass without reflection, for the few
-// selections decoded by hand (EachFacetRow). It accepts and
+// selections decoded by hand (EachInventoryRow). It accepts and
 // refuses exactly what encoding/json and goccy/go-json accept and refuse for these
-// shapes (TestFacetRowsAgree, FuzzFacetRows): strict number and
+// shapes (TestInventoryRowsAgree, FuzzInventoryRows): strict number and
 // literal grammar, no raw control characters in strings, valid escapes, invalid UTF-8
 // kept (replaced by U+FFFD where a string is decoded), nesting at most maxDepth.
 type scanner struct {

@@ -245,7 +245,7 @@ func TestIsHexMut(t *testing.T) {
 
 // TestUnquoteMut decodes string contents as encoding/json does: every escape,
 // surrogate pairs and lone or misordered surrogates, the code points around the
-// surrogates, valid UTF-8 and invalid bytes. EachFacetRow decodes only keys, where
+// surrogates, valid UTF-8 and invalid bytes. EachInventoryRow decodes only keys, where
 // none of these can turn into an ASCII letter, so this is visible only here.
 // Kills jsonscan.go:264:9 and 264:35 CONDITIONALS_NEGATION (an invalid byte kept
 // instead of U+FFFD), 291:47 CONDITIONALS_BOUNDARY (\ud800 not a surrogate: the pair
@@ -283,7 +283,7 @@ func TestUnquoteMut(t *testing.T) {
 func TestKeyIsMut(t *testing.T) {
 	alpha := []string{"a", "z", "A", "Z", "`", "{", "@", "[", "k", "s", "\u017f", "\u212a", "é"}
 	keys := []string{""}
-	names := []string{"facet", "lastSeen"}
+	names := []string{"facet", "lastSeen", "hosts", "agents"}
 	for _, x := range alpha {
 		keys = append(keys, x)
 		for _, y := range alpha {
@@ -314,7 +314,7 @@ func TestKeyIsMut(t *testing.T) {
 // Kills jsonscan.go:477:9 and 477:19 CONDITIONALS_BOUNDARY (upper('a'), upper('z')),
 // 469:8 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION (isASCII of 0x80, of ASCII).
 // (isASCII only chooses whether object decodes a key before keyIs, which reads a
-// byte 0x80 as U+FFFD either way: not visible through EachFacetRow.)
+// byte 0x80 as U+FFFD either way: not visible through EachInventoryRow.)
 func TestUpperIsASCIIMut(t *testing.T) {
 	for c := range 256 {
 		want := byte(c)
@@ -336,7 +336,7 @@ func TestUpperIsASCIIMut(t *testing.T) {
 // TestSmallIntMut checks which numbers smallInt converts (integers of 1 to 15
 // digits) and that it converts them as ParseFloat does. float falls back on
 // ParseFloat for what smallInt declines, so a smallInt that declines more is seen
-// only here (a slower path); one that accepts more is seen by TestFacetRowsAgree.
+// only here (a slower path); one that accepts more is seen by TestInventoryRowsAgree.
 // Kills jsonscan.go:521:15 CONDITIONALS_NEGATION (declines all), 521:33
 // CONDITIONALS_BOUNDARY (declines 15 digits) and CONDITIONALS_NEGATION (declines up
 // to 15, overflows on more), 526:8 and 526:19 CONDITIONALS_BOUNDARY (declines '0',
@@ -366,7 +366,7 @@ func TestSmallIntMut(t *testing.T) {
 	}
 }
 
-// checkStdRows compares EachFacetRow with encoding/json alone on data, and checks
+// checkStdRows compares EachInventoryRow with encoding/json alone on data, and checks
 // that data is accepted or refused as ok says (for inputs past goccy's reach or
 // where goccy and encoding/json need not agree, such as nesting at the limit).
 func checkStdRows(t *testing.T, name string, data []byte, ok bool) {
@@ -377,7 +377,7 @@ func checkStdRows(t *testing.T, name string, data []byte, ok bool) {
 	}
 	got, n, err := scanRows(data)
 	if (err == nil) != ok {
-		t.Fatalf("%s: EachFacetRow error %v, encoding/json %v", name, err, wantErr)
+		t.Fatalf("%s: EachInventoryRow error %v, encoding/json %v", name, err, wantErr)
 	}
 	if ok && (n != len(want) || !sameRows(got, want)) {
 		t.Fatalf("%s: %d rows, encoding/json %d", name, n, len(want))
@@ -414,7 +414,7 @@ func TestDepthMut(t *testing.T) {
 	} {
 		data := []byte(`[{"facet":[` + c.facet + `],"lastSeen":1}]`)
 		checkStdRows(t, c.name, data, c.ok)
-		if _, err := EachFacetRow(data, func([][]byte, float64) {}); !c.ok && !errors.Is(err, errTooDeep) {
+		if _, err := EachInventoryRow(data, func(*InventoryRow) {}); !c.ok && !errors.Is(err, errTooDeep) {
 			t.Errorf("%s: %v, want %v", c.name, err, errTooDeep)
 		}
 	}
@@ -423,9 +423,9 @@ func TestDepthMut(t *testing.T) {
 }
 
 // TestObjectArrayNotThereMut calls object and array where the next value is not an
-// object or an array, which their callers (EachFacetRow, skip) never do: each
+// object or an array, which their callers (EachInventoryRow, skip) never do: each
 // answers a syntax error at that value without moving past it, or errEnd at the end.
-// Reaches jsonscan.go:340–342 and 392–394, which EachFacetRow cannot.
+// Reaches jsonscan.go:340–342 and 392–394, which EachInventoryRow cannot.
 func TestObjectArrayNotThereMut(t *testing.T) {
 	for _, c := range []struct{ in, object, array string }{
 		{"", "end", "end"},

@@ -6,21 +6,33 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	gojson "github.com/goccy/go-json"
 )
 
-// facetRow is what EachFacetRow must agree with: a row decoded by a JSON decoder.
-type facetRow struct {
-	Facet    []stdjson.RawMessage `json:"facet"`
+// inventoryRow is what EachInventoryRow must agree with: a row decoded by a JSON
+// decoder.
+type inventoryRow struct {
+	Facet    stdjson.RawMessage   `json:"facet"`
+	Hosts    []stdjson.RawMessage `json:"hosts"`
+	Agents   []stdjson.RawMessage `json:"agents"`
 	LastSeen float64              `json:"lastSeen"`
 }
 
-// facetCorpus holds inventory answers the scanner must read as the decoders do:
+// inventoryCorpus holds inventory answers the scanner must read as the decoders do:
 // escapes, surrogates, nulls where strings and arrays belong, unknown, duplicate and
-// case-folded keys, numbers at the edges, wrong types and malformed input.
-var facetCorpus = []string{
+// case-folded keys, numbers at the edges, wrong types and malformed input. Rows of
+// the former shape (FACET appId, host, realAgentId: the facet a list) are inputs too.
+var inventoryCorpus = []string{
+	`[{"agents":["858888264","858888265"],"appId":"924224343","facet":"924224343","hosts":["worker-08.dc1.example.net","worker-02.dc1.example.net"],"lastSeen":1795175940000}]`,
+	`[{"facet":7,"hosts":["\u00e9-host",""],"agents":[3,4,"5"],"lastSeen":1.7e12},{"facet":8,"hosts":[],"agents":[]}]`,
+	`[{"facet":7,"hosts":null,"agents":null},{"facet":null,"hosts":["a"],"hosts":["b","c"],"agents":[1],"AGENTS":[2]}]`,
+	`[{"facet":7,"Hosts":["a"],"ho\u017fts":["b"],"agent\u017f":[1]}]`,
+	`[{"facet":7,"hosts":"a"}]`, `[{"facet":7,"agents":{}}]`, `[{"facet":7,"hosts":[1,{"x":[]},null,true]}]`,
+	`[{"facet":7,"hosts":["a",]}]`, `[{"facet":7,"hosts":["a"}]`, `[{"facet":7,"agents":[1 2]}]`, `[{"facet":7,"hosts":[`,
+	`[{"facet":{"a":[1]},"hosts":["h"]}]`, `[{"facet":[1,"a",2],"lastSeen":5}]`, `[{"facet":"7","lastSeen":null}]`,
 	`[{"appId":"924224343","facet":["924224343","worker-08.dc1.example.net","858888264"],"host":"worker-08.dc1.example.net","lastSeen":1795175940000,"realAgentId":"858888264"}]`,
 	`[{"facet":[7,"\u00e9-host",3],"lastSeen":1.7e12},{"facet":[7,"",4],"lastSeen":1}]`,
 	`[{"facet":[7,"h\ud83d\ude00\"\\\/\b\f\n\r\t",3],"lastSeen":0}]`,
@@ -97,26 +109,32 @@ var facetCorpus = []string{
 	`[{"facet":[1],"lastSeen":1e}]`, `[{"facet":[9,0,-9,-0,90.9e9],"lastSeen":9}]`, `[{"facet":[/]}]`, `[{"facet":[:]}]`,
 }
 
-func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]facetRow, error) {
-	var rows []facetRow
+func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]inventoryRow, error) {
+	var rows []inventoryRow
 	err := unmarshal(data, &rows)
 	return rows, err
 }
 
-func scanRows(data []byte) ([]facetRow, int, error) {
-	var rows []facetRow
-	n, err := EachFacetRow(data, func(facet [][]byte, lastSeen float64) {
-		r := facetRow{LastSeen: lastSeen}
-		for _, f := range facet {
-			r.Facet = append(r.Facet, append(stdjson.RawMessage(nil), f...))
+func scanRows(data []byte) ([]inventoryRow, int, error) {
+	var rows []inventoryRow
+	keep := func(vs [][]byte) (out []stdjson.RawMessage) {
+		for _, v := range vs {
+			out = append(out, append(stdjson.RawMessage(nil), v...))
 		}
-		rows = append(rows, r)
+		return out
+	}
+	n, err := EachInventoryRow(data, func(r *InventoryRow) {
+		rows = append(rows, inventoryRow{Facet: append(stdjson.RawMessage(nil), r.Facet...),
+			Hosts: keep(r.Hosts), Agents: keep(r.Agents), LastSeen: r.LastSeen})
 	})
 	return rows, n, err
 }
 
-// sameRows compares rows, taking a row without facets as equal to a null facet.
-func sameRows(a, b []facetRow) bool {
+// sameRows compares rows, taking an empty list as equal to a null one.
+func sameRows(a, b []inventoryRow) bool {
+	same := func(x, y []stdjson.RawMessage) bool {
+		return slices.EqualFunc(x, y, func(p, q stdjson.RawMessage) bool { return string(p) == string(q) })
+	}
 	if len(a) != len(b) {
 		return false
 	}
@@ -124,21 +142,16 @@ func sameRows(a, b []facetRow) bool {
 		if a[i].LastSeen != b[i].LastSeen && !(a[i].LastSeen != a[i].LastSeen && b[i].LastSeen != b[i].LastSeen) {
 			return false
 		}
-		if len(a[i].Facet) != len(b[i].Facet) {
+		if string(a[i].Facet) != string(b[i].Facet) || !same(a[i].Hosts, b[i].Hosts) || !same(a[i].Agents, b[i].Agents) {
 			return false
-		}
-		for k := range a[i].Facet {
-			if string(a[i].Facet[k]) != string(b[i].Facet[k]) {
-				return false
-			}
 		}
 	}
 	return true
 }
 
-// checkFacetRows fails t when EachFacetRow reads data otherwise than goccy/go-json
-// and encoding/json decode it (they must agree with each other first).
-func checkFacetRows(t *testing.T, data []byte) {
+// checkInventoryRows fails t when EachInventoryRow reads data otherwise than
+// goccy/go-json and encoding/json decode it (they must agree with each other first).
+func checkInventoryRows(t *testing.T, data []byte) {
 	t.Helper()
 	want, wantErr := decodeRows(stdjson.Unmarshal, data)
 	goccy, goccyErr := decodeRows(gojson.Unmarshal, data)
@@ -157,17 +170,17 @@ func checkFacetRows(t *testing.T, data []byte) {
 	}
 }
 
-func TestFacetRowsAgree(t *testing.T) {
-	for i, c := range facetCorpus {
-		t.Run(fmt.Sprint(i), func(t *testing.T) { checkFacetRows(t, []byte(c)) })
+func TestInventoryRowsAgree(t *testing.T) {
+	for i, c := range inventoryCorpus {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkInventoryRows(t, []byte(c)) })
 	}
 }
 
-func FuzzFacetRows(f *testing.F) {
-	for _, c := range facetCorpus {
+func FuzzInventoryRows(f *testing.F) {
+	for _, c := range inventoryCorpus {
 		f.Add([]byte(c))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkFacetRows(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkInventoryRows(t, data) })
 }
 
 func TestKeyIsFoldsAsEncodingJSON(t *testing.T) {

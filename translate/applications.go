@@ -72,6 +72,8 @@ type appInventory struct {
 	hosts     []string
 	instances []int64
 	lastSeen  time.Time
+	// capped: its hosts or agents filled uniques() (MaxUniques); some are missing.
+	capped bool
 	// hostRoom and instanceRoom hold the first hosts and instances (most applications
 	// have one or two), so that they come with the inventory's own allocation.
 	hostRoom     [2]string
@@ -290,8 +292,9 @@ type appPage struct {
 	next      *string
 	browsers  map[int64]browserInfo
 	inventory map[int64]*appInventory
-	// invFull: the account-wide inventory came back with NRQL's 5000 facets, so it
-	// may lack applications (completeInventory reads theirs again).
+	// invFull: the inventory came back with as many applications as its LIMIT
+	// (accountInventoryApps account-wide), so it may lack some (completeInventory
+	// reads the page's again).
 	invFull bool
 	// invMissing: the page was read without an inventory (the account's is known to
 	// exceed 5000 facets: manyApps); completeInventory reads the page's.
@@ -300,12 +303,11 @@ type appPage struct {
 }
 
 // manyApps is whether the caller's account-wide inventory is known (from an earlier
-// list, for CursorTTL) to exceed NRQL's 5000 facets (about 2,500 applications of one
-// host): it is then cut, read again for the page anyway (completeInventory), and grows
-// with the account while the page does not. Such an account's pages leave it out and
-// read the page's inventory in the second round trip they would make anyway, so a page
-// costs about the same on 300 or 50,000 applications; smaller accounts keep their one
-// round trip.
+// list, for CursorTTL) to exceed accountInventoryApps applications: it is then cut,
+// read again for the page anyway (completeInventory), and grows with the account
+// while the page does not. Such an account's pages leave it out and read the page's
+// inventory in the second round trip they would make anyway, so a page costs about
+// the same on 300 or 50,000 applications; smaller accounts keep their one round trip.
 func (t *Translator) manyApps(c Caller) bool {
 	v, ok := t.cursors.Get(c.cacheKey("apps-many"))
 	return ok && v == true
@@ -328,6 +330,14 @@ func (t *Translator) withoutInventory(c Caller) bool {
 // (largeAccount).
 const invFailedMark = "inventory failed"
 
+// accountInventoryApps is the most applications a list page's account-wide inventory
+// reads (its LIMIT): five pages' worth. Up to there one round trip answers the page,
+// with at most five times the rows the page's own inventory has; past it the account is
+// marked large (manyApps) and its pages read their own, which costs the same at any
+// size. A LIMIT of 5000 would let a page of an account of 4,000 applications read
+// 4,000 rows every time.
+const accountInventoryApps = 5 * PageSize
+
 // appListPage reads one search page of applications with the browser applications and
 // the inventory: of ids when the request names them (filter[ids]), else account-wide,
 // unless it is left out (withoutInventory: the account is large, or it failed).
@@ -336,7 +346,11 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	if err != nil {
 		return nil, err
 	}
-	inv, err := inventoryNRQL(ids, t.until())
+	limit := accountInventoryApps
+	if len(ids) > 0 {
+		limit = MaxFacets
+	}
+	inv, err := inventoryNRQL(ids, t.until(), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -387,10 +401,14 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		}
 	}
 	if acct := actor.GetAccount(); acct != nil && acct.Inventory != nil {
-		var rows int
-		p.inventory, rows = parseInventory(ctx, t, acct.Inventory.Results)
+		var read invRead
+		p.inventory, read = parseInventory(ctx, t, acct.Inventory.Results)
 		ng.ReleaseInventory(acct.Inventory.Results) // read: nothing refers to it now
-		p.invFull = rows >= MaxFacets
+		p.invFull = read.rows >= limit
+		if read.capped && !p.invFull && p.cappedApp() {
+			p.caps = append(p.caps, CapInventory)
+			noteCap(ctx, CapInventory)
+		}
 		if p.invFull && len(ids) == 0 {
 			t.cursors.Set(c.cacheKey("apps-many"), true)
 		}
@@ -398,9 +416,9 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 	return p, nil
 }
 
-// completeInventory replaces a full account-wide inventory (5000 facets: some
-// applications' instances may be missing) by one read for the page's applications
-// (inventoryFor); an application that alone fills 5000 facets is declared.
+// completeInventory replaces a full inventory (as many applications as its LIMIT: some
+// of the page's may be missing) by one read for the page's applications
+// (inventoryFor); an application whose hosts or agents fill uniques() is declared.
 func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
 	if !p.invFull && !p.invMissing {
 		return
@@ -433,50 +451,43 @@ func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller
 	p.invFull, p.invMissing = false, false
 }
 
-// inventoryFor reads the inventory of the applications ids: one query for all of them,
-// and when it comes back with 5000 facets, one per half of the ids, recursively (a
-// round trip each). capped is true when a single application has 5000 facets or more
-// (its inventory is then the 5000 most recently seen).
-func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (inv map[int64]*appInventory, capped bool, err error) {
-	inv = map[int64]*appInventory{}
-	until := t.until()
-	var read func(ids []int64) error
-	read = func(ids []int64) error {
-		if len(ids) == 0 {
-			return nil
-		}
-		q, err := inventoryNRQL(ids, until)
-		if err != nil {
-			return err
-		}
-		resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
-		if err != nil {
-			return fmt.Errorf("inventory of %d applications: %w", len(ids), err)
-		}
-		var results json.RawMessage
-		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
-			results = acct.Nrql.Results
-		}
-		part, rows := map[int64]*appInventory{}, 0
-		if len(results) > 0 { // no account or no nrql: no rows, as before
-			part, rows = parseInventory(ctx, t, results)
-		}
-		ng.ReleaseInventory(results) // read: nothing refers to it now
-		if rows >= MaxFacets && len(ids) > 1 {
-			half := len(ids) / 2
-			if err := read(ids[:half]); err != nil {
-				return err
-			}
-			return read(ids[half:])
-		}
-		capped = capped || rows >= MaxFacets
-		for id, a := range part {
-			inv[id] = a
-		}
-		return nil
+// inventoryFor reads the inventory of the applications ids, a page's (at most
+// PageSize, so far fewer rows than NRQL's LIMIT MAX): one round trip. capped is true
+// when an application's hosts or agents fill uniques() (MaxUniques: the first ones met
+// are kept).
+func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (map[int64]*appInventory, bool, error) {
+	if len(ids) == 0 {
+		return map[int64]*appInventory{}, false, nil
 	}
-	err = read(ids)
-	return inv, capped, err
+	q, err := inventoryNRQL(ids, t.until(), MaxFacets)
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
+	if err != nil {
+		return nil, false, fmt.Errorf("inventory of %d applications: %w", len(ids), err)
+	}
+	var results json.RawMessage
+	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
+		results = acct.Nrql.Results
+	}
+	if len(results) == 0 { // no account or no nrql: no rows
+		return map[int64]*appInventory{}, false, nil
+	}
+	inv, read := parseInventory(ctx, t, results)
+	ng.ReleaseInventory(results) // read: nothing refers to it now
+	return inv, read.capped, nil
+}
+
+// cappedApp is whether an application of the page has an inventory that filled
+// uniques() (an account-wide inventory can hold such an application on another page).
+func (p *appPage) cappedApp() bool {
+	for _, f := range p.apps {
+		if inv := p.inventory[appIDOf(f)]; inv != nil && inv.capped {
+			return true
+		}
+	}
+	return false
 }
 
 // addApps adds the APM applications of a search page (any other entity type skipped).
@@ -684,59 +695,64 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 	return a
 }
 
-// parseInventory reads the rows of inventoryNRQL: one row per (appId, host,
-// realAgentId) facet with lastSeen in epoch milliseconds. It also returns how many
-// rows there were (5000: the facets may have been cut, translate/caps.go). The rows
-// are read in one pass over the answer (graphql.EachFacetRow, which refuses what the
-// JSON decoder refuses) straight into the fold, without a slice of rows or a copy of
-// each facet: BenchmarkInventoryParse (translate/ids_test.go).
-func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, int) {
+// invRead is what parseInventory saw besides the inventory: how many rows (the
+// applications' LIMIT may have cut them) and whether an application's hosts or agents
+// filled uniques() (MaxUniques: the rest are missing, translate/caps.go).
+type invRead struct {
+	rows   int
+	capped bool
+}
+
+// parseInventory reads the rows of inventoryNRQL: one row per application with its
+// hosts, agents and lastSeen in epoch milliseconds. The rows are read in one pass over
+// the answer (graphql.EachInventoryRow, which refuses what the JSON decoder refuses)
+// straight into the fold, without a slice of rows or a copy of each value:
+// BenchmarkInventoryParse (translate/ids_test.go).
+func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, invRead) {
 	var f inventoryFold
 	f.init(len(results))
-	rows, err := ng.EachFacetRow(results, f.add)
+	rows, err := ng.EachInventoryRow(results, f.add)
 	if err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
-		return map[int64]*appInventory{}, 0
+		return map[int64]*appInventory{}, invRead{}
 	}
-	return f.finish(ctx, t), rows
+	return f.finish(ctx, t), invRead{rows: rows, capped: f.capped}
 }
 
 // inventoryFold folds inventory rows into each application's hosts, instances and
 // last report.
 type inventoryFold struct {
 	inv map[int64]*appInventory
-	// hosts interns host names: a host appears in a row per agent and application.
+	// hosts interns host names: a host appears in the row of each application on it.
 	hosts map[string]string
 	// slab holds the appInventory values handed out (one allocation per slabN
 	// applications instead of one each).
 	slab  []appInventory
 	slabN int
-	// bad are the facet counts of the rows without 3 facets, warned in order by finish.
-	bad []int
+	// bad counts the rows whose facet is not an application id, warned by finish.
+	bad int
+	// capped: a row's hosts or agents list has MaxUniques values.
+	capped bool
 }
 
 // init sizes the fold for an answer of size bytes (0: unknown): an inventory row is
-// about 170 bytes and an application has one to three rows (the demo account: 72 KB,
-// 427 rows, 264 applications).
+// about 160 bytes, one per application (the demo account: 36 KB, 222 rows).
 func (f *inventoryFold) init(size int) {
-	f.inv = make(map[int64]*appInventory, size/256)
-	f.hosts = make(map[string]string, size/1200)
-	// An application show's answer has a few rows: a slab of 64 there was 8 KB of a
+	f.inv = make(map[int64]*appInventory, size/160)
+	f.hosts = make(map[string]string, size/400)
+	// An application show's answer has one row: a slab of 64 there was 8 KB of a
 	// 23 KB request (BenchmarkGatewayApplicationShow).
-	f.slabN = min(max(size/256, 1), 64)
+	f.slabN = min(max(size/160, 1), 64)
 }
 
-func (f *inventoryFold) add(facet [][]byte, lastSeen float64) {
-	if len(facet) != 3 {
-		f.bad = append(f.bad, len(facet))
+func (f *inventoryFold) add(r *ng.InventoryRow) {
+	app, ok := rawFacet(r.Facet).int()
+	if !ok {
+		f.bad++
 		return
 	}
-	app, okApp := rawFacet(facet[0]).int()
-	if !okApp {
-		return
-	}
-	host := f.host(rawFacet(facet[1]))
-	agent, okAgent := rawFacet(facet[2]).int()
+	capped := len(r.Hosts) >= MaxUniques || len(r.Agents) >= MaxUniques
+	f.capped = f.capped || capped
 	a := f.inv[app]
 	if a == nil {
 		if len(f.slab) == 0 {
@@ -748,15 +764,23 @@ func (f *inventoryFold) add(facet [][]byte, lastSeen float64) {
 		a.hosts, a.instances = a.hostRoom[:0], a.instanceRoom[:0]
 		f.inv[app] = a
 	}
-	if host != "" && !slices.Contains(a.hosts, host) {
-		a.hosts = append(a.hosts, host)
+	// uniques() lists each value once; finish sorts and drops what still repeats (two
+	// texts of one value, or a second row of the application), so an application of
+	// 10,000 hosts is not compared pairwise.
+	for _, v := range r.Hosts {
+		if host := f.host(rawFacet(v)); host != "" {
+			a.hosts = append(a.hosts, host)
+		}
 	}
-	if okAgent && !slices.Contains(a.instances, agent) {
-		a.instances = append(a.instances, agent)
+	for _, v := range r.Agents {
+		if agent, ok := rawFacet(v).int(); ok {
+			a.instances = append(a.instances, agent)
+		}
 	}
-	if ts := time.UnixMilli(int64(lastSeen)); ts.After(a.lastSeen) {
+	if ts := time.UnixMilli(int64(r.LastSeen)); ts.After(a.lastSeen) {
 		a.lastSeen = ts
 	}
+	a.capped = a.capped || capped
 }
 
 // host is the facet's string (rawFacet.str), interned.
@@ -776,12 +800,14 @@ func (f *inventoryFold) host(v rawFacet) string {
 }
 
 func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*appInventory {
-	for _, n := range f.bad {
-		t.warn(ctx, "inventory row", fmt.Errorf("unexpected row with %d facets", n))
+	if f.bad > 0 {
+		t.warn(ctx, "inventory rows", fmt.Errorf("%d rows without an application id", f.bad))
 	}
 	for _, a := range f.inv {
 		slices.Sort(a.instances)
+		a.instances = slices.Compact(a.instances)
 		slices.Sort(a.hosts)
+		a.hosts = slices.Compact(a.hosts)
 	}
 	return f.inv
 }
@@ -912,13 +938,13 @@ func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id in
 }
 
 // readApplication is applicationWithBrowser, and whether the application's inventory
-// met NRQL's 5000 facets (5000 or more agent instances in the inventory window: its links are
-// the 5000 most recently seen; noted on ctx).
+// filled uniques() (MaxUniques or more hosts or agent instances in the inventory
+// window: its links are the first ones met; noted on ctx).
 func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, bool, error) {
 	if id <= 0 {
 		return nil, nil, false, ErrApplicationNotFound()
 	}
-	inv, err := inventoryNRQL([]int64{id}, t.until())
+	inv, err := inventoryNRQL([]int64{id}, t.until(), MaxFacets)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -960,9 +986,9 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 	var invMap map[int64]*appInventory
 	capped := false
 	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Inventory != nil {
-		var rows int
-		invMap, rows = parseInventory(ctx, t, acct.Inventory.Results)
-		if capped = rows >= MaxFacets; capped {
+		var read invRead
+		invMap, read = parseInventory(ctx, t, acct.Inventory.Results)
+		if capped = read.capped; capped {
 			noteCap(ctx, CapInventory)
 		}
 	}

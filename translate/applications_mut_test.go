@@ -149,8 +149,8 @@ func TestListPageNeverLaterCursorMut(t *testing.T) {
 	}
 }
 
-// fullInventoryFake is appsFake(n) whose account-wide inventory comes back with NRQL's
-// 5000 facets (the n applications' rows, then rows of applications not in the search),
+// fullInventoryFake is appsFake(n) whose account-wide inventory comes back full
+// (accountInventoryApps rows: the n applications', then applications not in the search),
 // and only when AppList asks for it (withInventory); AppInventory answers the inventory of
 // the applications it names (host-<id mod 3>, agent 1000+id).
 func fullInventoryFake(n int) *opFake {
@@ -161,13 +161,13 @@ func fullInventoryFake(n int) *opFake {
 				delete(actorOf(data), "account")
 				return data, nil
 			}
-			rows := make([]map[string]any, 0, MaxFacets)
-			for i := 1; len(rows) < MaxFacets; i++ {
+			rows := make([]map[string]any, 0, accountInventoryApps)
+			for i := 1; len(rows) < accountInventoryApps; i++ {
 				id := i
 				if i > n {
 					id = 100000 + i
 				}
-				rows = append(rows, map[string]any{"facet": []any{id, "host-" + strconv.Itoa(id%3), 1000 + id}, "lastSeen": 1.7e12})
+				rows = append(rows, invRow(id, []any{"host-" + strconv.Itoa(id%3)}, []any{1000 + id}, 1.7e12))
 			}
 			actorOf(data)["account"] = map[string]any{"inventory": map[string]any{"results": rows}}
 			return data, nil
@@ -176,7 +176,7 @@ func fullInventoryFake(n int) *opFake {
 			var rows []map[string]any
 			for _, s := range strings.Split(m[1]+m[2], ", ") {
 				id, _ := strconv.Atoi(s)
-				rows = append(rows, map[string]any{"facet": []any{id, "host-" + strconv.Itoa(id%3), 1000 + id}, "lastSeen": 1.7e12})
+				rows = append(rows, invRow(id, []any{"host-" + strconv.Itoa(id%3)}, []any{1000 + id}, 1.7e12))
 			}
 			return nrqlAnswer(rows), nil
 		}
@@ -187,7 +187,7 @@ func fullInventoryFake(n int) *opFake {
 // Mutants applications.go:194:13 CONDITIONALS_NEGATION (r.Host == "" → !=) and :240:12
 // CONDITIONALS_NEGATION (matchesEntity's r.Name != "" → ==): without filter[host] the
 // name matches are kept before the inventory is read, so when the account-wide
-// inventory came back cut (5000 facets) the page's inventory is read for the matches
+// inventory came back cut (accountInventoryApps rows) the page's inventory is read for the matches
 // alone.
 func TestListFilteredInventoryOfMatchesMut(t *testing.T) {
 	f := fullInventoryFake(10)
@@ -228,9 +228,9 @@ func TestListNameAndHostFilterMut(t *testing.T) {
 }
 
 // Mutants applications.go:315:28 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION
-// (len(ids) > 0), :359:20 CONDITIONALS_BOUNDARY (rows >= MaxFacets → >) and :360:28
+// (len(ids) > 0), CONDITIONALS_BOUNDARY (read.rows >= limit → >) and
 // CONDITIONALS_NEGATION (len(ids) == 0 → !=): an account-wide inventory that comes back
-// with exactly 5000 facets marks the account as holding many applications, so its
+// with exactly accountInventoryApps rows marks the account as holding many applications, so its
 // later pages are read without it (and their applications' inventory read in the second
 // round trip); a filter[ids] read asks for the ids' inventory anyway and never marks
 // the account (its inventory is not the account's).
@@ -253,7 +253,7 @@ func TestAppListInventoryFlagMut(t *testing.T) {
 		t.Fatalf("withInventory %s before the account-wide inventory came back cut, want [true true]", got)
 	}
 	if !tr.manyApps(c) {
-		t.Fatal("5000 facets did not mark the account")
+		t.Fatal("a full account-wide inventory did not mark the account")
 	}
 	l := list(AppListRequest{})
 	list(AppListRequest{IDs: []int64{3}})
@@ -264,9 +264,10 @@ func TestAppListInventoryFlagMut(t *testing.T) {
 	if a := l.Applications[2]; a.ID != 3 || fmt.Sprint(a.Links.ApplicationInstances) != "[1003]" {
 		t.Errorf("app 3 read without the account-wide inventory: %+v", a.Links)
 	}
-	// Every read came back cut or without it: 4 per-page inventory reads.
-	if got := f.count("AppInventory"); got != 4 {
-		t.Errorf("%d per-page inventory reads, want 4", got)
+	// The account-wide reads came back cut or without it: 2 per-page inventory reads.
+	// The filter[ids] reads' rows (the fake's 1000) are under their LIMIT MAX.
+	if got := f.count("AppInventory"); got != 2 {
+		t.Errorf("%d per-page inventory reads, want 2", got)
 	}
 }
 
@@ -395,18 +396,13 @@ func TestShowApplicationZeroMut(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:924:48 and :924:73 CONDITIONALS_NEGATION (acct != nil &&
-// acct.Inventory != nil), :927:20 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION (rows
-// >= MaxFacets) and :933:42 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION (len(lost) >
-// 0): an application shows its inventory (hosts, instances, last report); a complete
-// answer is cached for EntityTTL, one whose inventory met 5000 facets is declared and
-// read again each time.
+// Mutants of readApplication (acct != nil && acct.Inventory != nil, read.capped,
+// len(lost) > 0): an application shows its inventory (hosts, instances, last report);
+// a complete answer is cached for EntityTTL, one whose agents filled uniques() is
+// declared and read again each time.
 func TestShowApplicationInventoryMut(t *testing.T) {
-	row := func(agent int) map[string]any {
-		return map[string]any{"facet": []any{7, "web-" + strconv.Itoa(agent%2), agent}, "lastSeen": float64(1.7e12 + agent)}
-	}
 	c := Caller{AccountID: 1}
-	f := appShowFake(nil, []map[string]any{row(2), row(1)})
+	f := appShowFake(nil, []map[string]any{invRow(7, []any{"web-0", "web-1"}, []any{2, 1}, 1.7e12)})
 	tr := New(f, Options{})
 	for i := 0; i < 2; i++ {
 		var notes Notes
@@ -428,11 +424,11 @@ func TestShowApplicationInventoryMut(t *testing.T) {
 		t.Errorf("%d reads for two shows, want 1 (cached)", got)
 	}
 
-	rows := make([]map[string]any, MaxFacets)
-	for i := range rows {
-		rows[i] = row(i + 1)
+	agents := make([]any, MaxUniques)
+	for i := range agents {
+		agents[i] = i + 1
 	}
-	f = appShowFake(nil, rows)
+	f = appShowFake(nil, []map[string]any{invRow(7, []any{"web-0", "web-1"}, agents, 1.7e12)})
 	tr = New(f, Options{})
 	for i := 0; i < 2; i++ {
 		var notes Notes
@@ -440,8 +436,8 @@ func TestShowApplicationInventoryMut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if notes.String() != string(CapInventory) || len(doc.Application.Links.ApplicationInstances) != MaxFacets {
-			t.Fatalf("show %d of 5000 facets: notes %q, %d instances", i, notes.String(), len(doc.Application.Links.ApplicationInstances))
+		if notes.String() != string(CapInventory) || len(doc.Application.Links.ApplicationInstances) != MaxUniques {
+			t.Fatalf("show %d of 10000 agents: notes %q, %d instances", i, notes.String(), len(doc.Application.Links.ApplicationInstances))
 		}
 	}
 	if got := f.count("AppShow"); got != 2 {
@@ -456,12 +452,12 @@ func TestShowApplicationInventoryMut(t *testing.T) {
 // an escaped name is never answered for another text.
 func TestInventoryHostInterningMut(t *testing.T) {
 	tr := New(nil, Options{})
-	inv, rows := parseInventory(context.Background(), tr, []byte(`[`+
-		`{"facet":[1,"web-1",11],"lastSeen":1},{"facet":[2,"web-1",12],"lastSeen":1},`+
-		`{"facet":[3,"\\n",13],"lastSeen":1},{"facet":[4,"\n",14],"lastSeen":1},`+
-		`{"facet":[5,"a\\\\b",15],"lastSeen":1},{"facet":[6,"a\\b",16],"lastSeen":1}]`))
-	if rows != 6 || len(inv) != 6 {
-		t.Fatalf("%d rows, %d applications", rows, len(inv))
+	inv, read := parseInventory(context.Background(), tr, []byte(`[`+
+		`{"facet":1,"hosts":["web-1"],"agents":[11],"lastSeen":1},{"facet":2,"hosts":["web-1"],"agents":[12],"lastSeen":1},`+
+		`{"facet":3,"hosts":["\\n"],"agents":[13],"lastSeen":1},{"facet":4,"hosts":["\n"],"agents":[14],"lastSeen":1},`+
+		`{"facet":5,"hosts":["a\\\\b"],"agents":[15],"lastSeen":1},{"facet":6,"hosts":["a\\b"],"agents":[16],"lastSeen":1}]`))
+	if read.rows != 6 || len(inv) != 6 {
+		t.Fatalf("%d rows, %d applications", read.rows, len(inv))
 	}
 	h1, h2 := inv[1].hosts[0], inv[2].hosts[0]
 	if h1 != "web-1" || h2 != "web-1" || unsafe.StringData(h1) != unsafe.StringData(h2) {
@@ -497,8 +493,8 @@ func TestRawFacetIntMut(t *testing.T) {
 		}
 	}
 	tr := New(nil, Options{})
-	inv, _ := parseInventory(context.Background(), tr, []byte(`[{"facet":["7","h","70"],"lastSeen":1},`+
-		`{"facet":["x","h",1],"lastSeen":1},{"facet":[8,"h","agent"],"lastSeen":1}]`))
+	inv, _ := parseInventory(context.Background(), tr, []byte(`[{"facet":"7","hosts":["h"],"agents":["70"],"lastSeen":1},`+
+		`{"facet":"x","hosts":["h"],"agents":[1],"lastSeen":1},{"facet":8,"hosts":["h"],"agents":["agent"],"lastSeen":1}]`))
 	if len(inv) != 2 || inv[7] == nil || fmt.Sprint(inv[7].instances) != "[70]" || inv[8] == nil || len(inv[8].instances) != 0 {
 		t.Fatalf("inventory %v", inv)
 	}
@@ -516,7 +512,7 @@ func TestInventoryFoldSizingMut(t *testing.T) {
 			if i > 1 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, `{"facet":[%d,"host-%d.example.internal",%d],"lastSeen":1.7e12}`, i, i%5, 1000+i)
+			fmt.Fprintf(&b, `{"facet":%d,"hosts":["host-%d.example.internal"],"agents":[%d],"lastSeen":1.7e12}`, i, i%5, 1000+i)
 		}
 		b.WriteByte(']')
 		return []byte(b.String())

@@ -52,7 +52,7 @@ type Cap string
 
 // The caps a read can declare. Each is "<what was read>: <limit>".
 const (
-	CapInventory   Cap = "inventory: nrql facet limit 5000"
+	CapInventory   Cap = "inventory: nrql uniques limit 10000"
 	CapViolations  Cap = "violations: nrql facet limit 5000"
 	CapHosts       Cap = "application hosts: nrql facet limit 5000"
 	CapKeyTxStats  Cap = "key transaction summary: nrql facet limit 5000"
@@ -112,11 +112,11 @@ type capRule struct {
 
 // capRules is every limited read of the gateway (tests walk it).
 var capRules = []capRule{
-	{"nrql.go inventoryNRQL (account-wide: application list, filter[host])", "FACET appId, host, realAgentId: 5000 facets",
-		"max(timestamp) first, so the facets kept are the newest; a result of 5000 rows is read again per application (the page's ids, halved until each part is under the cap)",
-		CapInventory},
-	{"nrql.go inventoryNRQL (one application: application show)", "FACET appId, host, realAgentId: 5000 facets",
-		"an application with 5000 or more agent instances in the inventory window (an hour): served from the newest 5000, declared", CapInventory},
+	{"nrql.go inventoryNRQL (account-wide: application list, filter[host])", "FACET appId LIMIT 1000 (accountInventoryApps): applications",
+		"max(timestamp) first, so the applications kept are the newest; a result of 1000 rows is read again for the page's applications (at most 200 rows, one round trip) and the account's next pages read only theirs (manyApps)",
+		""},
+	{"nrql.go inventoryNRQL (application show, a page's applications)", "uniques(host, 10000), uniques(realAgentId, 10000): values per application",
+		"an application with 10000 or more hosts or agent instances in the inventory window (an hour): served from the first 10000 met, declared", CapInventory},
 	{"violations.go Violations", "FACET incidentId: 5000 facets",
 		"max(timestamp) first (newest incidents kept); a full result is followed by the window UNTIL its oldest kept event (+1 ms, UNTIL is exclusive), incidents seen once keep their first (complete) aggregates; at most violationReads reads, then declared",
 		CapViolations},

@@ -55,21 +55,24 @@ func TestNotes(t *testing.T) {
 
 func TestInventoryNRQL(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	base := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')"
+	base := "SELECT max(timestamp) AS 'lastSeen', uniques(host, 10000) AS 'hosts', uniques(realAgentId, 10000) AS 'agents'" +
+		" FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')"
 	// An hour back: the hosts and instances membership window (InventoryWindow).
-	tail := " FACET appId, host, realAgentId SINCE 1795172400000 UNTIL 1795176000000 LIMIT MAX"
+	tail := " FACET appId SINCE 1795172400000 UNTIL 1795176000000 LIMIT "
 	tests := []struct {
-		give []int64
-		want string
+		give  []int64
+		limit int
+		want  string
 	}{
-		{nil, base + tail},
-		{[]int64{7}, base + " AND appId = 7" + tail},
-		{[]int64{7, 8, 9}, base + " AND appId IN (7, 8, 9)" + tail},
+		{nil, accountInventoryApps, base + tail + "1000"},
+		{[]int64{7}, MaxFacets, base + " AND appId = 7" + tail + "MAX"},
+		{[]int64{7, 8, 9}, MaxFacets, base + " AND appId IN (7, 8, 9)" + tail + "MAX"},
+		{[]int64{7, 8, 9}, MaxFacets - 1, base + " AND appId IN (7, 8, 9)" + tail + "4999"},
 	}
 	for _, tt := range tests {
-		got, err := inventoryNRQL(tt.give, until)
+		got, err := inventoryNRQL(tt.give, until, tt.limit)
 		if err != nil || got != tt.want {
-			t.Errorf("inventoryNRQL(%v) = %q, %v; want %q", tt.give, got, err, tt.want)
+			t.Errorf("inventoryNRQL(%v, %d) = %q, %v; want %q", tt.give, tt.limit, got, err, tt.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -78,27 +79,30 @@ func TestPlainIntAgreesWithParseInt(t *testing.T) {
 	}
 }
 
-// BenchmarkInventoryParse reads an account-wide inventory of 427 rows (the demo
-// account's list page 1), shaped as NerdGraph answers it, into the applications' hosts,
-// instances and last reports.
+// BenchmarkInventoryParse reads an account-wide inventory of 222 applications of one
+// to three hosts and agents (the demo account's list page 1), shaped as NerdGraph
+// answers it, into the applications' hosts, instances and last reports.
 func BenchmarkInventoryParse(b *testing.B) {
-	raw := []byte{'['}
-	for i := range 427 {
-		if i > 0 {
-			raw = append(raw, ',')
+	rows := make([]map[string]any, 222)
+	for i := range rows {
+		app := strconv.Itoa(300000000 + i*7919)
+		var hosts, agents []any
+		for k := range 1 + i%3 {
+			hosts = append(hosts, "worker-"+strconv.Itoa((i+k)%17)+".dc1.example.net")
+			agents = append(agents, strconv.Itoa(800000000+(i*3+k)*104729))
 		}
-		app, agent := 300000000+i/2*7919, 800000000+i*104729
-		host := "worker-" + strconv.Itoa(i%17) + ".dc1.example.net"
-		raw = append(raw, `{"appId":"`+strconv.Itoa(app)+`","facet":["`+strconv.Itoa(app)+`","`+host+`","`+strconv.Itoa(agent)+
-			`"],"host":"`+host+`","lastSeen":`+strconv.Itoa(1795175940000+i*1000)+`,"realAgentId":"`+strconv.Itoa(agent)+`"}`...)
+		rows[i] = invRow(app, hosts, agents, float64(1795175940000+i*1000))
 	}
-	raw = append(raw, ']')
+	raw, err := json.Marshal(rows)
+	if err != nil {
+		b.Fatal(err)
+	}
 	tr := New(nil, Options{})
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if inv, rows := parseInventory(context.Background(), tr, raw); rows != 427 || len(inv) != 214 {
-			b.Fatalf("%d rows, %d applications", rows, len(inv))
+		if inv, read := parseInventory(context.Background(), tr, raw); read.rows != 222 || len(inv) != 222 {
+			b.Fatalf("%d rows, %d applications", read.rows, len(inv))
 		}
 	}
 }

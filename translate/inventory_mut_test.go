@@ -14,39 +14,40 @@ import (
 )
 
 // Tests of the per-page inventory read (applications.go completeInventory and
-// inventoryFor) written for mutants no own test reached (issue 22): a read that comes
-// back with NRQL's 5000 facets is read again per half of the applications until each
-// part is under 5000; one application alone at 5000 is declared (CapInventory).
+// inventoryFor): one read for the page's applications; an application whose agents
+// fill uniques() (MaxUniques) is declared (CapInventory).
 
 var invIDsRe = regexp.MustCompile(`appId (?:IN \(([^)]*)\)|= (\d+))`)
 
-// inventoryFake answers inventoryNRQL: a read of more than perRead applications comes
-// back full (5000 facets); otherwise one row per application (host "h<id>"), but
-// application 99 alone fills 5000.
-func inventoryFake(perRead int) *opFake {
+// invRow is one row of inventoryNRQL's answer: an application's hosts and agents
+// (uniques() lists) and its last timeslice.
+func invRow(app any, hosts, agents []any, lastSeen float64) map[string]any {
+	return map[string]any{"facet": app, "appId": app, "hosts": hosts, "agents": agents, "lastSeen": lastSeen}
+}
+
+// inventoryFake answers inventoryNRQL with one row per application it names (host
+// "h<id>", agent 1), but application 99 has MaxUniques agents.
+func inventoryFake() *opFake {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
 		if op != "AppInventory" {
 			return nil, fmt.Errorf("unexpected %s", op)
 		}
 		m := invIDsRe.FindStringSubmatch(fmt.Sprint(vars["query"]))
-		ids := strings.Split(m[1]+m[2], ", ")
-		row := func(id string, agent int) string {
-			return `{"facet":[` + id + `,"h` + id + `",` + strconv.Itoa(agent) + `],"lastSeen":1.7e12}`
-		}
-		var rows []string
-		switch {
-		case len(ids) > perRead || (len(ids) == 1 && ids[0] == "99"):
-			rows = make([]string, MaxFacets)
-			for i := range rows {
-				rows[i] = row(ids[0], i)
+		var rows []map[string]any
+		for _, id := range strings.Split(m[1]+m[2], ", ") {
+			n, _ := strconv.Atoi(id)
+			agents := []any{1}
+			if n == 99 {
+				agents = make([]any, MaxUniques)
+				for i := range agents {
+					agents[i] = strconv.Itoa(i + 1)
+				}
 			}
-		default:
-			for _, id := range ids {
-				rows = append(rows, row(id, 1))
-			}
+			rows = append(rows, invRow(id, []any{"h" + id}, agents, 1.7e12))
 		}
-		return json.RawMessage(`{"actor":{"account":{"nrql":{"results":[` + strings.Join(rows, ",") + `]}}}}`), nil
+		b, err := json.Marshal(nrqlAnswer(rows))
+		return json.RawMessage(b), err
 	}
 	return f
 }
@@ -59,36 +60,41 @@ func outlines(ids ...int) []appFields {
 	return out
 }
 
-// Mutants applications.go:400-405 (len(results) >= MaxFacets && len(ids) > 1, the
-// halves) and :354-375 (completeInventory's conditions and the cap it declares).
-func TestInventoryHalvingMut(t *testing.T) {
+// completeInventory reads a full or missing inventory again in one round trip for the
+// page's applications, and declares the cap only when one of them filled uniques().
+func TestCompleteInventory(t *testing.T) {
 	tests := []struct {
-		name      string
-		ids       []int
-		perRead   int
-		wantReads int
-		wantCap   bool
+		name    string
+		ids     []int
+		missing bool
+		wantCap bool
 	}{
-		{"one read", []int{1, 2, 3}, 3, 1, false},
-		{"halved twice", []int{1, 2, 3, 4, 5, 6, 7, 8}, 2, 7, false},
-		{"odd halves", []int{1, 2, 3, 4, 5}, 2, 5, false}, // 5 → 2 + 3 → 3 → 1 + 2
-		{"one application at 5000", []int{99}, 5, 1, true},
-		{"declared after halving", []int{1, 99}, 1, 3, true},
+		{"full", []int{1, 2, 3}, false, false},
+		{"missing", []int{1, 2, 3, 4, 5, 6, 7, 8}, true, false},
+		{"one application at MaxUniques", []int{99}, false, true},
+		{"among others", []int{1, 99, 5}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := inventoryFake(tt.perRead)
+			f := inventoryFake()
 			tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
-			p := &appPage{apps: outlines(tt.ids...), invFull: true}
+			p := &appPage{apps: outlines(tt.ids...), invFull: !tt.missing, invMissing: tt.missing}
 			var notes Notes
 			p.completeInventory(WithNotes(context.Background(), &notes), tr, Caller{AccountID: 1})
-			if got := f.count("AppInventory"); got != tt.wantReads {
-				t.Errorf("%d reads, want %d", got, tt.wantReads)
+			if got := f.count("AppInventory"); got != 1 {
+				t.Errorf("%d reads, want 1", got)
 			}
 			for _, id := range tt.ids {
 				inv := p.inventory[int64(id)]
 				if inv == nil || len(inv.hosts) != 1 || inv.hosts[0] != "h"+strconv.Itoa(id) {
 					t.Errorf("application %d: inventory %+v", id, inv)
+				}
+				if want := 1; id == 99 {
+					if len(inv.instances) != MaxUniques {
+						t.Errorf("application 99: %d instances, want %d", len(inv.instances), MaxUniques)
+					}
+				} else if len(inv.instances) != want {
+					t.Errorf("application %d: instances %v", id, inv.instances)
 				}
 			}
 			if got := notes.String() == string(CapInventory); got != tt.wantCap || (len(p.caps) == 1) != tt.wantCap {
@@ -100,7 +106,7 @@ func TestInventoryHalvingMut(t *testing.T) {
 		})
 	}
 	// A complete page is left alone; an empty one is only marked complete.
-	f := inventoryFake(10)
+	f := inventoryFake()
 	tr := New(f, Options{})
 	p := &appPage{apps: outlines(1)}
 	p.completeInventory(context.Background(), tr, Caller{AccountID: 1})
@@ -108,5 +114,44 @@ func TestInventoryHalvingMut(t *testing.T) {
 	empty.completeInventory(context.Background(), tr, Caller{AccountID: 1})
 	if f.count("") != 0 || p.inventory != nil || empty.invMissing {
 		t.Errorf("%d reads for complete and empty pages", f.count(""))
+	}
+}
+
+// A list page declares the uniques() cap only when one of its own applications filled
+// it: the account-wide inventory also holds the applications of other pages.
+func TestListDeclaresCappedApplicationOfThePage(t *testing.T) {
+	many := make([]any, MaxUniques)
+	for i := range many {
+		many[i] = i + 1
+	}
+	for _, tt := range []struct {
+		name    string
+		capped  int // the application whose agents fill uniques()
+		wantCap bool
+	}{
+		{"on the page", 150, true},
+		{"on page 2", 250, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := withAnswer(appsFake(300), func(op string, _ map[string]any, data any) (any, error) {
+				if op == "AppList" {
+					rows := actorOf(data)["account"].(map[string]any)["inventory"].(map[string]any)["results"].([]map[string]any)
+					rows[tt.capped-1]["agents"] = many
+				}
+				return data, nil
+			})
+			tr := New(f, Options{})
+			var notes Notes
+			l, _, err := tr.ListApplications(WithNotes(context.Background(), &notes), Caller{AccountID: 1}, AppListRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := notes.String() == string(CapInventory); got != tt.wantCap {
+				t.Errorf("declared %q, want the cap: %v", notes.String(), tt.wantCap)
+			}
+			if tt.wantCap && len(l.Applications[tt.capped-1].Links.ApplicationInstances) != MaxUniques {
+				t.Errorf("application %d: %d instances", tt.capped, len(l.Applications[tt.capped-1].Links.ApplicationInstances))
+			}
+		})
 	}
 }

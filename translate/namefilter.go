@@ -34,9 +34,10 @@ import (
 
 // largeAccount is whether the name pass costs a filtered list no more round trips than
 // the full read: the account is known (for CursorTTL) to exceed its account-wide
-// inventory (manyApps), or an earlier search counted more applications than NRQL's
-// 5000 facets (noteAppCount) — one facet or more each, so that inventory is cut, or it
-// timed out, which leaves manyApps unknown and the full read's answer without links.
+// inventory (manyApps), or an earlier search counted more applications than that
+// inventory reads (accountInventoryApps, noteAppCount): so it is cut when they report,
+// or it timed out, which leaves manyApps unknown and the full read's answer without
+// links.
 func (t *Translator) largeAccount(c Caller) bool {
 	if t.manyApps(c) {
 		return true
@@ -47,7 +48,7 @@ func (t *Translator) largeAccount(c Caller) bool {
 
 // noteAppCount records an application search's count (appListPage) for largeAccount.
 func (t *Translator) noteAppCount(c Caller, count int) {
-	if count > MaxFacets {
+	if count > accountInventoryApps {
 		t.cursors.Set(c.cacheKey("apps-large"), true)
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // The name pass is chosen for an account known to be large: its account-wide inventory
-// was found cut (manyApps) or a search counted more than 5000 applications.
+// was found cut (manyApps) or a search counted more applications than it reads
+// (accountInventoryApps).
 func TestLargeAccount(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -20,8 +21,8 @@ func TestLargeAccount(t *testing.T) {
 	}{
 		{"unknown", false, 0, false},
 		{"a page", false, 200, false},
-		{"at 5000", false, MaxFacets, false},
-		{"past 5000", false, MaxFacets + 1, true},
+		{"at the inventory's LIMIT", false, accountInventoryApps, false},
+		{"past it", false, accountInventoryApps + 1, true},
 		{"inventory cut", true, 0, true},
 	}
 	for _, tt := range tests {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// nrql.go:113 ARITHMETIC_BASE (`256 + 12*len(appIDs)` → `-`, the builder's size hint
+// ARITHMETIC_BASE of inventoryNRQL's size hint (`320 + 12*len(appIDs)` → `-`, the builder's size hint
 // in inventoryNRQL): a query of many applications is built in full (a negative hint
 // would panic in Grow).
 func TestInventoryNRQLManyAppsMut(t *testing.T) {
@@ -18,9 +18,10 @@ func TestInventoryNRQLManyAppsMut(t *testing.T) {
 		ids[i] = int64(1000 + i)
 		list[i] = strconv.FormatInt(ids[i], 10)
 	}
-	got, err := inventoryNRQL(ids, until)
-	want := "SELECT max(timestamp) AS 'lastSeen' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')" +
-		" AND appId IN (" + strings.Join(list, ", ") + ") FACET appId, host, realAgentId SINCE 1795172400000 UNTIL 1795176000000 LIMIT MAX"
+	got, err := inventoryNRQL(ids, until, MaxFacets)
+	want := "SELECT max(timestamp) AS 'lastSeen', uniques(host, 10000) AS 'hosts', uniques(realAgentId, 10000) AS 'agents'" +
+		" FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')" +
+		" AND appId IN (" + strings.Join(list, ", ") + ") FACET appId SINCE 1795172400000 UNTIL 1795176000000 LIMIT MAX"
 	if err != nil || got != want {
 		t.Fatalf("inventoryNRQL(40 apps) = %q, %v; want %q", got, err, want)
 	}

@@ -78,9 +78,9 @@ func TestWriteScopedEveryCountMut(t *testing.T) {
 // whose first character is escaped in the JSON answer is decoded, not kept escaped.
 func TestInventoryEscapedHostMut(t *testing.T) {
 	tr := New(nil, Options{})
-	inv, rows := parseInventory(context.Background(), tr, []byte(`[{"facet":[7,"\u00e9-host",3],"lastSeen":1.7e12},{"facet":[7,"",4],"lastSeen":1}]`))
-	if rows != 2 || inv[7] == nil || strings.Join(inv[7].hosts, ",") != "é-host" || len(inv[7].instances) != 2 {
-		t.Fatalf("%d rows, inventory %+v", rows, inv[7])
+	inv, read := parseInventory(context.Background(), tr, []byte(`[{"facet":7,"hosts":["\u00e9-host"],"agents":[3],"lastSeen":1.7e12},{"facet":7,"hosts":[""],"agents":[4],"lastSeen":1}]`))
+	if read.rows != 2 || inv[7] == nil || strings.Join(inv[7].hosts, ",") != "é-host" || len(inv[7].instances) != 2 {
+		t.Fatalf("%d rows, inventory %+v", read.rows, inv[7])
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 )
 
 // The caps tests run the gateway against a simulator holding one large account (the
-// demo data plus sim.WithLargeAccount), big enough to exceed NRDB's 5000-facet limit
-// (translate/caps.go): each read either reads past it or declares it with
+// demo data plus sim.WithLargeAccount), big enough to exceed NRDB's limits (5000
+// facets, 10,000 uniques() values: translate/caps.go): each read either reads past it or declares it with
 // X-V2bridge-Degraded.
 
 const keyLarge = "NRAK-LARGE-ACCOUNT"
@@ -121,9 +121,11 @@ type capsApps struct {
 	} `json:"application"`
 }
 
-// The account-wide inventory (FACET appId, host, realAgentId) of 11 applications with
-// 500 instances each is 5500 facets: every application's links list all its instances
-// and hosts, on the plain list and on the filter[host] list, without a degraded signal.
+// The account-wide inventory of 11 applications with 500 instances each: 5500
+// (application, host, instance) triples, but one row per application (FACET appId with
+// uniques() lists), so one read holds it all. Every application's links list all its
+// instances and hosts, on the plain list and on the filter[host] list, without a
+// degraded signal.
 func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 	e := newCapsEnv(t, sim.LargeAccount{Apps: 11, InstancesPerApp: 500, ReportingFor: 2 * time.Minute})
 	r := e.get(t, "/v2/applications.json", keyLarge)
@@ -133,10 +135,10 @@ func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 	if d := r.header.Get("X-V2bridge-Degraded"); d != "" {
 		t.Fatalf("degraded: %s", d)
 	}
-	// The key's accounts, AppList (its inventory full), the 11 applications again
-	// (full), then 5 and 6.
-	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "5" {
-		t.Errorf("the list cost %s round trips, want 5", got)
+	// The key's accounts, then AppList with the whole inventory (a facet per instance
+	// made this 5: the inventory cut, read again for the 11, then for 5 and 6).
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "2" {
+		t.Errorf("the list cost %s round trips, want 2", got)
 	}
 	var b capsApps
 	if err := json.Unmarshal(r.body, &b); err != nil {
@@ -162,39 +164,54 @@ func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 	}
 }
 
-// One application with more agent instances than 5000 facets can hold: the show, the
-// instances list and the hosts list answer with the 5000 NRDB kept and say so
-// (X-V2bridge-Degraded, v2bridge_degraded_total).
+// One application with more agent instances than 5000 facets can hold: the instances
+// list answers with the 5000 NRDB kept and says so (X-V2bridge-Degraded,
+// v2bridge_degraded_total). The show lists every instance: its inventory is a uniques()
+// list per application (10,000 values), not a facet per instance.
 func TestCapsOneApplicationBeyondFacetLimitIsDeclared(t *testing.T) {
 	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: 5004, ReportingFor: 2 * time.Minute})
 	id := e.large.LargeAppID(0)
-	cases := []struct {
-		url, route string
-		cap        translate.Cap
-	}{
-		{fmt.Sprintf("/v2/applications/%d.json", id), "applications.show", translate.CapInventory},
-		{fmt.Sprintf("/v2/applications/%d/instances.json", id), "application_instances.list", translate.CapHosts},
+	r := e.get(t, fmt.Sprintf("/v2/applications/%d.json", id), keyLarge)
+	var b capsApps
+	if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 || b.Application == nil {
+		t.Fatalf("show: %d %s", r.status, r.body)
 	}
-	for _, c := range cases {
-		r := e.get(t, c.url, keyLarge)
-		if r.status != 200 {
-			t.Fatalf("%s: %d %s", c.url, r.status, r.body)
+	if d := r.header.Get("X-V2bridge-Degraded"); d != "" || len(b.Application.Links.Instances) != 5004 {
+		t.Errorf("show: %d instances, degraded %q; want 5004, none", len(b.Application.Links.Instances), d)
+	}
+	e.checkDeclared(t, fmt.Sprintf("/v2/applications/%d/instances.json", id), "application_instances.list", translate.CapHosts)
+}
+
+// One application with more agent instances than uniques() keeps (10,000): the show
+// answers with the first 10,000 NRDB met and says so.
+func TestCapsOneApplicationBeyondUniquesLimitIsDeclared(t *testing.T) {
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: translate.MaxUniques + 4, ReportingFor: 2 * time.Minute})
+	id := e.large.LargeAppID(0)
+	e.checkDeclared(t, fmt.Sprintf("/v2/applications/%d.json", id), "applications.show", translate.CapInventory)
+}
+
+// checkDeclared gets url and fails t unless the answer is a 200 that declares cap, in
+// its header and in the route's v2bridge_degraded_total.
+func (e *capsEnv) checkDeclared(t *testing.T, url, route string, cap translate.Cap) {
+	t.Helper()
+	r := e.get(t, url, keyLarge)
+	if r.status != 200 {
+		t.Fatalf("%s: %d %s", url, r.status, r.body)
+	}
+	if d := r.header.Get("X-V2bridge-Degraded"); !strings.Contains(d, string(cap)) {
+		t.Errorf("%s: X-V2bridge-Degraded %q, want it to name %q", url, d, cap)
+	}
+	// The counter moves after the answer is written (the middleware's deferred
+	// accounting): give it a moment.
+	n := 0.0
+	for wait := 0; wait < 100; wait++ {
+		if n = testutil.ToFloat64(e.metrics.DegradedCounter(route, string(cap))); n != 0 {
+			break
 		}
-		if d := r.header.Get("X-V2bridge-Degraded"); !strings.Contains(d, string(c.cap)) {
-			t.Errorf("%s: X-V2bridge-Degraded %q, want it to name %q", c.url, d, c.cap)
-		}
-		// The counter moves after the answer is written (the middleware's deferred
-		// accounting): give it a moment.
-		n := 0.0
-		for wait := 0; wait < 100; wait++ {
-			if n = testutil.ToFloat64(e.metrics.DegradedCounter(c.route, string(c.cap))); n != 0 {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		if n != 1 {
-			t.Errorf("%s: v2bridge_degraded_total{route=%q} = %v, want 1", c.url, c.route, n)
-		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n != 1 {
+		t.Errorf("%s: v2bridge_degraded_total{route=%q} = %v, want 1", url, route, n)
 	}
 }
 

@@ -30,9 +30,10 @@ const fleetCursorsApps = 1000
 // NerdGraph's 5 s and the client then retries the partial answer.
 
 // cursorFleet is three replicas over one store and a simulator holding the large
-// account (keyLarge) with hosts hosts an application (3: its account-wide inventory
-// passes 5000 facets, so the account is large; 1: it does not, and each simulated
-// inventory costs a third), with each AppList's withInventory recorded.
+// account (keyLarge) with hosts hosts an application (1: each simulated inventory
+// costs a third), with each AppList's withInventory recorded. Its 1000 applications
+// fill the account-wide inventory's LIMIT (translate accountInventoryApps), so the
+// first page marks the account large either way.
 type cursorFleet struct {
 	*fleetEnv
 	asks inventoryAsks // partial_test.go

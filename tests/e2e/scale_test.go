@@ -13,7 +13,8 @@ import (
 
 // The NerdGraph round trips of the list paths on an account of more than a page of
 // applications (issue 18's scale scenarios, on 1,000 applications of 3 hosts: the
-// account-wide inventory, 6,000 facets, is past NRDB's 5000). Round trips do not grow
+// account-wide inventory fills its LIMIT of 1,000 applications, translate
+// accountInventoryApps). Round trips do not grow
 // with the account: a page costs the search and the page's inventory, whatever the
 // account's size (tests/bench measures the same on 50,000 applications).
 func TestScaleRoundTrips(t *testing.T) {
@@ -34,7 +35,7 @@ func TestScaleRoundTrips(t *testing.T) {
 		items int // "id": occurrences (applications, hosts) or metric names
 	}{
 		// The first request of the account: the key's account, then the search with the
-		// account-wide inventory (cut at 5000 facets) and the page's inventory again.
+		// account-wide inventory (full: 1,000 rows) and the page's inventory again.
 		{"list page 1, first", "/v2/applications.json", 3, 200},
 		// The account is now known to hold more than a page: the search without the
 		// account-wide inventory, then the page's.
