@@ -297,7 +297,8 @@ type appPage struct {
 	// reads the page's again).
 	invFull bool
 	// invMissing: the page was read without an inventory (the account's is known to
-	// exceed 5000 facets: manyApps); completeInventory reads the page's.
+	// exceed accountInventoryApps: manyApps, or it failed); completeInventory reads
+	// the page's.
 	invMissing bool
 	caps       []Cap
 }
@@ -471,10 +472,10 @@ func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (m
 	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
 		results = acct.Nrql.Results
 	}
-	if len(results) == 0 { // no account or no nrql: no rows
-		return map[int64]*appInventory{}, false, nil
+	inv, read := map[int64]*appInventory{}, invRead{}
+	if len(results) > 0 { // no account or no nrql: no rows
+		inv, read = parseInventory(ctx, t, results)
 	}
-	inv, read := parseInventory(ctx, t, results)
 	ng.ReleaseInventory(results) // read: nothing refers to it now
 	return inv, read.capped, nil
 }

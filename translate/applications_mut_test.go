@@ -500,10 +500,10 @@ func TestRawFacetIntMut(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:704:44, :705:40 and :708:24 ARITHMETIC_BASE (size/256 →
-// size*256, size/1200 → size*1200): the fold's maps and first slab are sized for the
-// answer's bytes (about 170 per row), not for hundreds of times as many entries (the
-// mutants would size a 70 KB answer's maps for tens of millions).
+// Mutants of inventoryFold.init ARITHMETIC_BASE (size/160 → size*160, size/400 →
+// size*400): the fold's maps and first slab are sized for the answer's bytes (about 160
+// per row), not for thousands of times as many entries (the mutants would size a 36 KB
+// answer's maps for millions).
 func TestInventoryFoldSizingMut(t *testing.T) {
 	answer := func(n int) []byte {
 		var b strings.Builder
