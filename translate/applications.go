@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -418,8 +419,9 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 }
 
 // completeInventory replaces a full inventory (as many applications as its LIMIT: some
-// of the page's may be missing) by one read for the page's applications
-// (inventoryFor); an application whose hosts or agents fill uniques() is declared.
+// of the page's may be missing) by a read of the page's applications (inventoryFor:
+// one round trip for a page, one per MaxFacets for the matches of a filtered list); an
+// application whose hosts or agents fill uniques() is declared.
 func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
 	if !p.invFull && !p.invMissing {
 		return
@@ -452,32 +454,35 @@ func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller
 	p.invFull, p.invMissing = false, false
 }
 
-// inventoryFor reads the inventory of the applications ids, a page's (at most
-// PageSize, so far fewer rows than NRQL's LIMIT MAX): one round trip. capped is true
-// when an application's hosts or agents fill uniques() (MaxUniques: the first ones met
-// are kept).
+// inventoryFor reads the inventory of the applications ids: a page's, or every
+// application a filtered list read (listFiltered). Each row is one application, so a
+// read of at most MaxFacets ids is never cut: the ids are read in parts of MaxFacets, a
+// round trip each (one for a page). capped is true when an application's hosts or
+// agents fill uniques() (MaxUniques: the first ones met are kept).
 func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (map[int64]*appInventory, bool, error) {
-	if len(ids) == 0 {
-		return map[int64]*appInventory{}, false, nil
+	inv, capped := map[int64]*appInventory{}, false
+	until := t.until()
+	for part := range slices.Chunk(ids, MaxFacets) {
+		q, err := inventoryNRQL(part, until, MaxFacets)
+		if err != nil {
+			return nil, false, err
+		}
+		resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
+		if err != nil {
+			return nil, false, fmt.Errorf("inventory of %d applications: %w", len(part), err)
+		}
+		var results json.RawMessage
+		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
+			results = acct.Nrql.Results
+		}
+		if len(results) > 0 { // no account or no nrql: no rows
+			got, read := parseInventory(ctx, t, results)
+			maps.Copy(inv, got)
+			capped = capped || read.capped
+		}
+		ng.ReleaseInventory(results) // read: nothing refers to it now
 	}
-	q, err := inventoryNRQL(ids, t.until(), MaxFacets)
-	if err != nil {
-		return nil, false, err
-	}
-	resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
-	if err != nil {
-		return nil, false, fmt.Errorf("inventory of %d applications: %w", len(ids), err)
-	}
-	var results json.RawMessage
-	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
-		results = acct.Nrql.Results
-	}
-	inv, read := map[int64]*appInventory{}, invRead{}
-	if len(results) > 0 { // no account or no nrql: no rows
-		inv, read = parseInventory(ctx, t, results)
-	}
-	ng.ReleaseInventory(results) // read: nothing refers to it now
-	return inv, read.capped, nil
+	return inv, capped, nil
 }
 
 // cappedApp is whether an application of the page has an inventory that filled

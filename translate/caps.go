@@ -113,7 +113,7 @@ type capRule struct {
 // capRules is every limited read of the gateway (tests walk it).
 var capRules = []capRule{
 	{"nrql.go inventoryNRQL (account-wide: application list, filter[host])", "FACET appId LIMIT 1000 (accountInventoryApps): applications",
-		"max(timestamp) first, so the applications kept are the newest; a result of 1000 rows is read again for the page's applications (at most 200 rows, one round trip) and the account's next pages read only theirs (manyApps)",
+		"max(timestamp) first, so the applications kept are the newest; a result of 1000 rows is read again for the page's applications (at most 200 rows, one round trip; a filtered list's matches in reads of 5000 ids, which a row per application never cuts) and the account's next pages read only theirs (manyApps)",
 		""},
 	{"nrql.go inventoryNRQL (application show, a page's applications)", "uniques(host, 10000), uniques(realAgentId, 10000): values per application",
 		"an application with 10000 or more hosts or agent instances in the inventory window (an hour): served from the first 10000 met, declared", CapInventory},

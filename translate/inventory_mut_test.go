@@ -26,7 +26,8 @@ func invRow(app any, hosts, agents []any, lastSeen float64) map[string]any {
 }
 
 // inventoryFake answers inventoryNRQL with one row per application it names (host
-// "h<id>", agent 1), but application 99 has MaxUniques agents.
+// "h<id>", agent 1), but application 99 has MaxUniques agents; as NRDB, it keeps at
+// most MaxFacets rows (LIMIT MAX).
 func inventoryFake() *opFake {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -44,7 +45,9 @@ func inventoryFake() *opFake {
 					agents[i] = strconv.Itoa(i + 1)
 				}
 			}
-			rows = append(rows, invRow(id, []any{"h" + id}, agents, 1.7e12))
+			if len(rows) < MaxFacets {
+				rows = append(rows, invRow(id, []any{"h" + id}, agents, 1.7e12))
+			}
 		}
 		b, err := json.Marshal(nrqlAnswer(rows))
 		return json.RawMessage(b), err
@@ -153,5 +156,36 @@ func TestListDeclaresCappedApplicationOfThePage(t *testing.T) {
 				t.Errorf("application %d: %d instances", tt.capped, len(l.Applications[tt.capped-1].Links.ApplicationInstances))
 			}
 		})
+	}
+}
+
+// A filtered list reads the inventory of every application it kept (listFiltered), so
+// inventoryFor can get more ids than one NRQL answer holds rows (MaxFacets): it reads
+// them in parts of MaxFacets, each never cut, and every application has its inventory.
+// One query of all 12,000 would come back with 5000 rows and leave 7,000 without links.
+func TestInventoryForReadsInParts(t *testing.T) {
+	f := inventoryFake()
+	tr := New(f, Options{})
+	ids := make([]int64, 2*MaxFacets+2000)
+	for i := range ids {
+		ids[i] = int64(i + 1)
+	}
+	inv, capped, err := tr.inventoryFor(context.Background(), Caller{AccountID: 1}, ids)
+	if err != nil || !capped { // application 99 (in the first part) fills uniques()
+		t.Fatalf("err %v, capped %v", err, capped)
+	}
+	if got := f.count("AppInventory"); got != 3 {
+		t.Errorf("%d reads, want 3", got)
+	}
+	var sizes []int
+	for _, q := range sentQueries(f, "AppInventory", "query") {
+		m := invIDsRe.FindStringSubmatch(q)
+		sizes = append(sizes, len(strings.Split(m[1]+m[2], ", ")))
+	}
+	if fmt.Sprint(sizes) != "[5000 5000 2000]" {
+		t.Errorf("reads of %v ids", sizes)
+	}
+	if len(inv) != len(ids) || inv[1] == nil || inv[int64(len(ids))] == nil {
+		t.Errorf("%d applications with an inventory, want %d", len(inv), len(ids))
 	}
 }
