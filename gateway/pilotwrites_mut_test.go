@@ -109,9 +109,11 @@ func TestPassthroughRewriteMut(t *testing.T) {
 		}
 	}
 	// No answer from REST v2: a REST-shaped 502, never a 500.
-	dead := httptest.NewServer(http.NotFoundHandler())
+	// The server aborts every request (no answer), and keeps its port: a closed port
+	// could be taken by another test's server.
+	dead := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	defer dead.Close()
 	deadURL, _ := url.Parse(dead.URL + "/v2")
-	dead.Close()
 	rec := httptest.NewRecorder()
 	New(Config{}, nil, nil).newPassthrough(deadURL).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), `"error"`) {

@@ -199,8 +199,9 @@ func TestRunNeedsApplicationsMut(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not list applications") {
 		t.Errorf("Run with a 401 application list = %v", err)
 	}
-	dead := httptest.NewServer(http.NotFoundHandler())
-	dead.Close()
+	// Every request aborted (no answer); the port kept, so no other server takes it.
+	dead := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	defer dead.Close()
 	_, err = Run(context.Background(), Config{REST: Side{Base: dead.URL}, Translation: Side{Base: dead.URL}, PerMinute: 1 << 30})
 	if err == nil {
 		t.Error("Run with an unreachable REST side = nil error")

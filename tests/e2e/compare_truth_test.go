@@ -3,8 +3,8 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,27 +14,15 @@ import (
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// deadREST is a REST v2 base URL that never answers: its listener closes every
-// connection it accepts, so each request fails in transport. It holds its port until
-// the test ends: a port closed at once could be taken by another test's server (seen
-// in CI: the simulator's, whose 404 the caller then got as the REST side's answer).
+// deadREST is a REST v2 base URL that never answers: its server aborts every request,
+// so each fails in transport. It holds its port until the test ends: a port closed at
+// once could be taken by another test's server (seen in CI: the simulator's, whose 404
+// the caller then got as the REST side's answer).
 func deadREST(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return // closed by the cleanup
-			}
-			c.Close()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/v2"
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v2"
 }
 
 // An unreachable REST side is an error of that side, never a difference, in both
