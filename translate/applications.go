@@ -321,7 +321,7 @@ func (t *Translator) manyApps(c Caller) bool {
 // query grows with the account; each failure also costs the client's retries), so
 // the next pages do not wait for it again and read the page's inventory instead, as
 // the page that met the failure did (completeInventory). The "apps-many" entry holds
-// which: true (cut at 5000 facets) or invFailedMark.
+// which: true (full at accountInventoryApps) or invFailedMark.
 func (t *Translator) withoutInventory(c Caller) bool {
 	_, ok := t.cursors.Get(c.cacheKey("apps-many"))
 	return ok
