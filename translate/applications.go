@@ -669,19 +669,19 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			// newrelic-client-go pkg/entities/types.go); tests/contracts
 			// TestErrorRateIsAPercentEverywhere pins it.
 			a.Summary = arena.summary(v2.ApplicationSummary{
-				ResponseTime:  round(rt*1000, 3),
-				Throughput:    tp,
-				ErrorRate:     s.ErrorRate,
+				ResponseTime:  figure(rt * 1000),
+				Throughput:    figure(tp),
+				ErrorRate:     figure(s.ErrorRate),
 				ApdexTarget:   apdexTarget,
-				ApdexScore:    s.ApdexScore,
+				ApdexScore:    apdexFigure(s.ApdexScore),
 				HostCount:     int64(s.HostCount),
 				InstanceCount: int64(s.InstanceCount),
 			})
 		}
 		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
 			a.EndUser = &v2.EndUserSummary{
-				ResponseTime: bs.PageLoadTimeAverage,
-				Throughput:   bs.PageLoadThroughput,
+				ResponseTime: figure(bs.PageLoadTimeAverage),
+				Throughput:   figure(bs.PageLoadThroughput),
 				ApdexTarget:  deref(browser.apdexTarget),
 			}
 		}
@@ -1011,7 +1011,7 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// round rounds v to n decimal places (REST showed summaries at millisecond precision).
+// round rounds v to n decimal places.
 func round(v float64, n int) float64 {
 	p := math.Pow(10, float64(n))
 	return math.Round(v*p) / p

@@ -78,14 +78,14 @@ func (s hostStats) summary() v2.HostSummary {
 		c, total = s.OtherC, s.OtherS
 	}
 	if c > 0 {
-		out.ResponseTime = round(total/c*1000, 3)
-		out.Throughput = round(c/minutes, 3)
+		out.ResponseTime = figure(total / c * 1000)
+		out.Throughput = figure(c / minutes)
 	}
 	if calls := s.WebC + s.OtherC; calls > 0 {
-		out.ErrorRate = round(100*s.Errors/calls, 4)
+		out.ErrorRate = figure(100 * s.Errors / calls)
 	}
 	if n := s.ApdexS + s.ApdexT + s.ApdexF; n > 0 {
-		out.ApdexScore = round((s.ApdexS+s.ApdexT/2)/n, 2)
+		out.ApdexScore = apdexFigure((s.ApdexS + s.ApdexT/2) / n)
 	}
 	return out
 }

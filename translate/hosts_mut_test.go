@@ -36,7 +36,8 @@ func hostsFake(hostRows, instanceRows []map[string]any, reporting bool) *opFake 
 
 // Mutants of hostStats.summary (hosts.go:101-119): response time in ms over web calls
 // (background ones when there are none), throughput per minute of the 10-minute window,
-// error rate as a percent of all calls, Apdex (s + t/2) / (s + t + f), each rounded.
+// error rate as a percent of all calls, Apdex (s + t/2) / (s + t + f), each rounded as
+// REST showed them (figures.go).
 func TestHostSummaryMut(t *testing.T) {
 	tests := []struct {
 		name string
@@ -47,8 +48,11 @@ func TestHostSummaryMut(t *testing.T) {
 			v2.HostSummary{ResponseTime: 50, Throughput: 3, ErrorRate: 5, ApdexScore: 0.75, InstanceCount: 2}},
 		{"background only", hostStats{OtherC: 20, OtherS: 3, Errors: 1},
 			v2.HostSummary{ResponseTime: 150, Throughput: 2, ErrorRate: 5}},
-		{"rounding", hostStats{WebC: 3, WebS: 0.0012345, Errors: 1, ApdexS: 1, ApdexF: 2},
-			v2.HostSummary{ResponseTime: 0.412, Throughput: 0.3, ErrorRate: 33.3333, ApdexScore: 0.33}},
+		// three significant digits, Apdex two decimals (figures.go)
+		{"rounding", hostStats{WebC: 3, WebS: 1.23456, Errors: 1, ApdexS: 1, ApdexF: 2},
+			v2.HostSummary{ResponseTime: 412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
+		{"small", hostStats{WebC: 3, WebS: 0.0012345, Errors: 1, ApdexS: 1, ApdexF: 2},
+			v2.HostSummary{ResponseTime: 0.412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
 		{"nothing", hostStats{}, v2.HostSummary{}},
 	}
 	for _, tt := range tests {

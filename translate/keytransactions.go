@@ -300,16 +300,16 @@ func (k keyTx) v2(stats map[ktStatKey]ktStatRow) v2.KeyTransaction {
 	calls, errs, apdex := stats[ktStatKey{k.appID, names[0]}], stats[ktStatKey{k.appID, names[1]}], stats[ktStatKey{k.appID, names[2]}]
 	sum := &v2.KeyTransactionSummary{ApdexTarget: k.apdexTarget}
 	if calls.C > 0 {
-		sum.ResponseTime = round(calls.S/calls.C*1000, 3)
-		sum.Throughput = round(calls.C/KeyTransactionWindow.Minutes(), 3)
-		sum.ErrorRate = round(100*errs.C/calls.C, 4)
+		sum.ResponseTime = figure(calls.S / calls.C * 1000)
+		sum.Throughput = figure(calls.C / KeyTransactionWindow.Minutes())
+		sum.ErrorRate = figure(100 * errs.C / calls.C)
 		last := time.UnixMilli(int64(calls.Last)).UTC().Truncate(time.Second)
 		out.LastReportedAt = &last
 	}
 	// Apdex timeslices hold satisfied in count, tolerating in total, frustrated in
 	// totalExclusive.
 	if n := apdex.C + apdex.S + apdex.Ex; n > 0 {
-		sum.ApdexScore = round((apdex.C+apdex.S/2)/n, 2)
+		sum.ApdexScore = apdexFigure((apdex.C + apdex.S/2) / n)
 	}
 	out.Summary = sum
 	return out

@@ -89,6 +89,7 @@ func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to t
 	for i := range s.values {
 		v := &s.values[i]
 		if x, ok := v.compute(sums, seconds); ok {
+			x = v.shown(x)
 			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 		}
 	}

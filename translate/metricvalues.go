@@ -61,6 +61,20 @@ type ValueSpec struct {
 	Why    string
 	f      func(r raw, seconds float64) float64
 	isInt  bool
+	// score is an Apdex score, which REST shows to two decimals (figures.go).
+	score bool
+}
+
+// shown is x as REST v2 shows the value without raw=true (figures.go): a count as it
+// is, an Apdex score to two decimals, any other value to three significant digits.
+func (m *ValueSpec) shown(x float64) float64 {
+	switch {
+	case m.isInt:
+		return x
+	case m.score:
+		return apdexFigure(x)
+	}
+	return figure(x)
 }
 
 func per(x, seconds, unit float64) float64 { return ratio(x, seconds/unit) }
@@ -85,6 +99,12 @@ func pub(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
 func pubInt(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
 	m := pub(nrql, doc, f)
 	m.isInt = true
+	return m
+}
+
+func pubScore(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
+	m := pub(nrql, doc, f)
+	m.score = true
 	return m
 }
 
@@ -173,8 +193,8 @@ var apdexValues = map[string]ValueSpec{
 	// apdex()'s count field: s + t + f, by the same table's alternatives for s, t and f.
 	"count": {NRQL: "apdex(" + tsv + ")", Scalar: "count(" + tsv + ") + sum(" + tsv + ") + sum(" + tsv + "['totalExclusive'])",
 		Doc: docMigrateApdex, Factor: 1, isInt: true, f: func(r raw, _ float64) float64 { return r.count + r.total + r.exclusive }},
-	"score":         pub("apdex("+tsv+")", docMigrateApdex, apdexScore),
-	"value":         pub("apdex("+tsv+")", docMigrateApdex, apdexScore),
+	"score":         pubScore("apdex("+tsv+")", docMigrateApdex, apdexScore),
+	"value":         pubScore("apdex("+tsv+")", docMigrateApdex, apdexScore),
 	"threshold":     pub("max("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.max }),
 	"threshold_min": pub("min("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.min }),
 }

@@ -133,7 +133,7 @@ func TestHostsAndInstances(t *testing.T) {
 			}
 		}
 	}
-	near(t, "host throughput", h0.ApplicationSummary.Throughput, float64(int64(calls/10*1000+0.5))/1000)
+	near(t, "host throughput", h0.ApplicationSummary.Throughput, harness.Figure(calls/10))
 
 	// Host- and instance-scoped metric data work with these ids.
 	for _, path := range []string{

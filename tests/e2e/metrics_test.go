@@ -14,6 +14,7 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -81,6 +82,17 @@ func near(t *testing.T, what string, got, want float64) {
 	}
 }
 
+// nearFigures is near for a value derived from values REST showed to three
+// significant digits (translate/figures.go): each is off by at most half a unit of its
+// third digit, 0.5 %, so what is derived from them may be off by about as much of the
+// magnitude of its parts (scale).
+func nearFigures(t *testing.T, what string, got, want, scale float64) {
+	t.Helper()
+	if math.Abs(got-want) > 0.011*math.Abs(scale) {
+		t.Errorf("%s = %v, want %v (within 1.1 %% of %v)", what, got, want, scale)
+	}
+}
+
 // The seed's derived values computed from gateway answers equal the same values
 // computed from the simulator's raw timeslices.
 func TestMetricDerivedValues(t *testing.T) {
@@ -104,21 +116,23 @@ func TestMetricDerivedValues(t *testing.T) {
 		raw[n] = rawSums(t, n, from, to)
 	}
 	http, other, errs := raw["HttpDispatcher"], raw["OtherTransaction/all"], raw["Errors/all"]
+	// call_count and error_count are counts, shown exact
 	near(t, "error rate", 100*got["Errors/all"]["error_count"]/(got["HttpDispatcher"]["call_count"]+got["OtherTransaction/all"]["call_count"]),
 		100*errs.Count/(http.Count+other.Count))
 	queue := raw["WebFrontend/QueueTime"]
-	near(t, "response time",
+	response := http.Total/http.Count*1000 + queue.Count*(queue.Total/queue.Count*1000)/http.Count
+	nearFigures(t, "response time",
 		got["HttpDispatcher"]["average_call_time"]+got["WebFrontend/QueueTime"]["call_count"]*got["WebFrontend/QueueTime"]["average_response_time"]/got["HttpDispatcher"]["call_count"],
-		http.Total/http.Count*1000+queue.Count*(queue.Total/queue.Count*1000)/http.Count)
+		response, response)
 	db := raw["Datastore/MySQL/allWeb"]
-	near(t, "datastore time",
+	nearFigures(t, "datastore time",
 		got["Datastore/MySQL/allWeb"]["average_response_time"]*got["Datastore/MySQL/allWeb"]["call_count"]/got["HttpDispatcher"]["call_count"],
-		db.Total/db.Count*1000*db.Count/http.Count)
+		db.Total/db.Count*1000*db.Count/http.Count, db.Total/db.Count*1000*db.Count/http.Count)
 	eu, rb := raw["EndUser"], raw["EndUser/RB"]
-	near(t, "page rendering",
-		got["EndUser"]["average_fe_response_time"]-got["EndUser/RB"]["average_dom_content_load_time"],
-		eu.TotalExclusive/eu.Count*1000-rb.Total/rb.Count*1000)
-	near(t, "web application time", got["EndUser"]["total_app_time"]/got["EndUser"]["call_count"], eu.SumOfSquares/eu.Count)
+	fe, dom := eu.TotalExclusive/eu.Count*1000, rb.Total/rb.Count*1000
+	nearFigures(t, "page rendering",
+		got["EndUser"]["average_fe_response_time"]-got["EndUser/RB"]["average_dom_content_load_time"], fe-dom, fe+dom)
+	nearFigures(t, "web application time", got["EndUser"]["total_app_time"]/got["EndUser"]["call_count"], eu.SumOfSquares/eu.Count, eu.SumOfSquares/eu.Count)
 }
 
 func TestMetricDataOneRoundTripFor120Names(t *testing.T) {
@@ -250,9 +264,10 @@ func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 		v[m.Name] = m.Timeslices[0].Values
 	}
 	s := show.Application.Summary
+	// both show REST's figures: three significant digits, Apdex two decimals
 	near(t, "throughput", s.Throughput, v["HttpDispatcher"]["calls_per_minute"])
-	near(t, "response time", s.ResponseTime, math.Round(v["HttpDispatcher"]["average_response_time"]*1000)/1000)
-	near(t, "error rate", s.ErrorRate, 100*v["Errors/all"]["error_count"]/(v["HttpDispatcher"]["call_count"]+v["OtherTransaction/all"]["call_count"]))
+	near(t, "response time", s.ResponseTime, v["HttpDispatcher"]["average_response_time"])
+	near(t, "error rate", s.ErrorRate, harness.Figure(100*v["Errors/all"]["error_count"]/(v["HttpDispatcher"]["call_count"]+v["OtherTransaction/all"]["call_count"])))
 	near(t, "apdex score", s.ApdexScore, v["Apdex"]["score"])
 }
 
@@ -418,7 +433,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 					if !ok {
 						t.Fatalf("%s slice %d: no %s in %v", w.name, i, tt.value, sl.Values)
 					}
-					if x := want[i] * spec.Factor; math.Abs(g-x) > 1e-9*math.Max(1, math.Abs(x)) {
+					if x := harness.MetricFigure(tt.value, want[i]*spec.Factor); math.Abs(g-x) > 1e-9*math.Max(1, math.Abs(x)) {
 						t.Fatalf("%s slice %s: gateway %v, published NRQL %v (%s)", w.name, sl.From, g, x, spec.NRQL)
 					}
 				}
@@ -448,8 +463,8 @@ func TestInstanceMetricDataFollowsPublishedNRQL(t *testing.T) {
 		if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 || len(b.MetricData.Metrics) != 1 {
 			t.Fatalf("%s: %d %s", value, r.status, r.body)
 		}
-		if g := b.MetricData.Metrics[0].Timeslices[0].Values[value]; want[0] == 0 || math.Abs(g-want[0]) > 1e-9*want[0] {
-			t.Errorf("%s: gateway %v, published NRQL %v", value, g, want[0])
+		if g, x := b.MetricData.Metrics[0].Timeslices[0].Values[value], harness.MetricFigure(value, want[0]); want[0] == 0 || math.Abs(g-x) > 1e-9*x {
+			t.Errorf("%s: gateway %v, published NRQL %v shown as REST showed it %v", value, g, want[0], x)
 		}
 	}
 }
