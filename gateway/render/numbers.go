@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -15,14 +16,68 @@ const maxExactInt = 1 << 53
 // magnitude is its integer's digits, which AppendInt writes without the shortest-digits
 // search: most metric values (counts, call counts, whole milliseconds) are integral, and
 // the search was a fifth of a 10-name × 180-slice answer's CPU
-// (BenchmarkGatewayMetricData10x180; TestAppendFloatMatchesStrconv).
+// (BenchmarkGatewayMetricData10x180). A short decimal (REST's figures: three
+// significant digits, translate/figures.go) skips the search too (appendShortDecimal;
+// TestAppendFloatMatchesStrconv, BenchmarkAppendFloat).
 func appendFloat(b []byte, v float64) []byte {
 	if v > -maxExactInt && v < maxExactInt {
 		if i := int64(v); float64(i) == v {
 			return strconv.AppendInt(b, i, 10)
 		}
+		if out, ok := appendShortDecimal(b, v); ok {
+			return out
+		}
 	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// pow10 are the powers of ten appendShortDecimal scales by, each exact.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
+
+// appendShortDecimal appends v, not integral, when it is a decimal d of at most 9
+// decimals and 15 significant digits that reads back as v: then d is v's shortest
+// decimal, which strconv would find. Two decimals of at most 15 significant digits
+// never read back as the same float64 (its 15.95 digits), so no shorter one, and no
+// other of the same length, reads back as v. ok is false for any other value.
+func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
+	a := v
+	if a < 0 {
+		a = -a
+	}
+	for k := 1; k < len(pow10); k++ {
+		m := a * pow10[k]
+		if m >= 1e15 {
+			return b, false
+		}
+		if m != math.Trunc(m) {
+			continue
+		}
+		// m·10^-k is a decimal; it is v's when the correctly rounded quotient is v.
+		if m/pow10[k] != a {
+			return b, false
+		}
+		u := uint64(m)
+		for k > 0 && u%10 == 0 {
+			u /= 10
+			k--
+		}
+		if v < 0 {
+			b = append(b, '-')
+		}
+		var digits [20]byte
+		d := strconv.AppendUint(digits[:0], u, 10)
+		if len(d) <= k {
+			b = append(b, '0', '.')
+			for range k - len(d) {
+				b = append(b, '0')
+			}
+			return append(b, d...), true
+		}
+		b = append(b, d[:len(d)-k]...)
+		b = append(b, '.')
+		return append(b, d[len(d)-k:]...), true
+	}
+	return b, false
 }
 
 // appendTime appends t in UTC as t.UTC().AppendFormat(b, v2.TimeLayout) does
