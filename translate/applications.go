@@ -1013,6 +1013,6 @@ func deref[T any](p *T) T {
 
 // round rounds v to n decimal places.
 func round(v float64, n int) float64 {
-	p := math.Pow(10, float64(n))
+	p := math.Pow10(n)
 	return math.Round(v*p) / p
 }
