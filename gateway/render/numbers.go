@@ -61,21 +61,31 @@ func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
 			u /= 10
 			k--
 		}
-		if v < 0 {
-			b = append(b, '-')
+		// the digits from the last: k decimals, the point, the integer part ("0" at least)
+		var text [24]byte
+		i := len(text)
+		for range k {
+			q := u / 10
+			i--
+			text[i] = byte('0' + u - q*10)
+			u = q
 		}
-		var digits [20]byte
-		d := strconv.AppendUint(digits[:0], u, 10)
-		if len(d) <= k {
-			b = append(b, '0', '.')
-			for range k - len(d) {
-				b = append(b, '0')
+		i--
+		text[i] = '.'
+		for {
+			q := u / 10
+			i--
+			text[i] = byte('0' + u - q*10)
+			u = q
+			if u == 0 {
+				break
 			}
-			return append(b, d...), true
 		}
-		b = append(b, d[:len(d)-k]...)
-		b = append(b, '.')
-		return append(b, d[len(d)-k:]...), true
+		if v < 0 {
+			i--
+			text[i] = '-'
+		}
+		return append(b, text[i:]...), true
 	}
 	return b, false
 }
