@@ -112,7 +112,7 @@ func Routes() []Route {
 				"the same membership as the application's links); summaries over the last 10 minutes only (REST's host and " +
 				"instance summary window: zeros for a host silent that long); ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
-				"timeslices; health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
+				"timeslices, shown as REST showed them (three significant digits, Apdex scores to two decimals); health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
 				"hosts or instances (NRQL's facet limit: an application with more says so in `X-V2bridge-Degraded`)",
 			handle: hostsHandler(false),
 		},
@@ -242,7 +242,7 @@ func Routes() []Route {
 			Name: "key_transactions.list", Operations: []string{"KeyTransactionSearch", "KeyTransactionDetails", "NrqlQuery"},
 			Methods: []string{http.MethodGet}, Path: "/key_transactions", Fidelity: Approximate,
 			Note: "KeyTransactionEntity (configuration cached for the list TTL) and one NRQL over the transaction's timeslices " +
-				"for the ten-minute `application_summary`; `end_user_summary` is omitted (no per-transaction browser source); " +
+				"for the ten-minute `application_summary` (three significant digits, Apdex scores to two decimals, as REST showed them); `end_user_summary` is omitted (no per-transaction browser source); " +
 				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id; a page whose applications share " +
 				"metric names beyond NRQL's 5000 facets is read per half of its applications (a round trip each)",
 			handle: handleKeyTransactionList,
