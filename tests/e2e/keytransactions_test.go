@@ -32,11 +32,16 @@ type keyTxJSON struct {
 func TestKeyTransactions(t *testing.T) {
 	e := newEnv(t)
 	var list struct {
-		KeyTransactions []keyTxJSON `json:"key_transactions"`
+		KeyTransactions []keyTxJSON       `json:"key_transactions"`
+		Links           map[string]string `json:"links"`
 	}
 	r := e.get(t, "/v2/key_transactions.json", key1)
 	if err := json.Unmarshal(r.body, &list); err != nil || r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
+	}
+	// the list's links block, as the show's (paultyng/go-newrelic's recorded list)
+	if len(list.Links) != 1 || list.Links["key_transaction.application"] != "/v2/applications/{application_id}" {
+		t.Errorf("list links %v", list.Links)
 	}
 	if n := len(list.KeyTransactions); n != 3 || list.KeyTransactions[0].ID != 3001 || list.KeyTransactions[2].ID != 3003 {
 		t.Fatalf("list %+v", list.KeyTransactions)

@@ -59,13 +59,18 @@ type KeyTransactionList struct{ KeyTransactions []KeyTransaction }
 // Root is the XML root element.
 func (*KeyTransactionList) Root() string { return "key_transactions_response" }
 
-// EncodeV2 writes {"key_transactions":[...]}.
+// EncodeV2 writes {"key_transactions":[...],"links":{...}}. The list carries the
+// show's link template too, as REST's other lists do: paultyng/go-newrelic's
+// api key transactions test answers queryKeyTransactions with it (newrelic-client-go's
+// fixture leaves the block out, as the docs' and its own application lists do, which
+// REST answered with theirs).
 func (l *KeyTransactionList) EncodeV2(e Encoder) {
 	e.BeginArray("key_transactions", "key_transaction")
 	for i := range l.KeyTransactions {
 		l.KeyTransactions[i].EncodeV2(e)
 	}
 	e.EndArray()
+	encodeKeyTransactionLinks(e)
 }
 
 // KeyTransactionShow is the body of GET /v2/key_transactions/{id}.
@@ -77,6 +82,12 @@ func (*KeyTransactionShow) Root() string { return "key_transaction_response" }
 // EncodeV2 writes {"key_transaction":{...},"links":{...}}.
 func (s *KeyTransactionShow) EncodeV2(e Encoder) {
 	s.KeyTransaction.EncodeV2(e)
+	encodeKeyTransactionLinks(e)
+}
+
+// encodeKeyTransactionLinks writes the top-level links block of key transactions
+// (docs-website summary-data-examples-v2.mdx).
+func encodeKeyTransactionLinks(e Encoder) {
 	e.BeginObject("links")
 	e.String("key_transaction.application", "/v2/applications/{application_id}")
 	e.EndObject()
