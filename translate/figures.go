@@ -19,9 +19,11 @@ import (
 //   - summaries: docs-website .../application-examples-v2/summary-data-examples-v2.mdx
 //     ("response_time": 304, "throughput": 4570, "error_rate": 0.0016, end user 3.73
 //     and 0.333; a key transaction's 74.1 and 98.3), newrelic-client-go's
-//     pkg/apm tests (5.91, 400, 0.667, 0.263, 12.3, 3.8, 1660, 0.381), and an application
-//     host's in ambitioninc/newrelic-api newrelic_api/tests/application_hosts_tests.py
-//     (195, 22.2, 0.98; restv2/examples/application_hosts_list.json).
+//     pkg/apm tests (5.91, 400, 0.667, 3.8, 1660, 0.381), another Go REST v2 client's
+//     testApplicationJSON (0.263, 12.3; restv2/examples/application_show.json), and an
+//     application host's in ambitioninc/newrelic-api
+//     newrelic_api/tests/application_hosts_tests.py (195, 22.2, 0.98;
+//     restv2/examples/application_hosts_list.json).
 //
 // Every one of those 30-odd figures has at most three significant digits, and none of
 // the counts (call_count 99770 and 724, host and instance counts) is rounded. Apdex
