@@ -210,8 +210,11 @@ func Routes() []Route {
 		{
 			Name: "mobile_applications.list", Operations: []string{"MobileSearch"}, Methods: []string{http.MethodGet},
 			Path: "/mobile_applications", Fidelity: Approximate,
-			Note: "from `mobileSummary`: `active_users`, `interaction_time` and `unresolved_crash_count` have no source and are " +
-				"omitted; throughput = HTTP requests a minute; `supports_crash_data` always true",
+			Note: "from `mobileSummary`, NerdGraph's rolling values (REST's summary covered the last 30 minutes): " +
+				"`active_users`, `interaction_time` and `unresolved_crash_count` have no source and are omitted; " +
+				"throughput = HTTP requests a minute; `response_time` in seconds (NerdGraph's, and REST's in the one recorded answer); " +
+				"throughput, response time and calls per session shown as REST showed them (three significant digits), the rates unrounded; " +
+				"`supports_crash_data` always true",
 			handle: handleMobileList,
 		},
 		{

@@ -1010,9 +1010,3 @@ func deref[T any](p *T) T {
 	}
 	return *p
 }
-
-// round rounds v to n decimal places.
-func round(v float64, n int) float64 {
-	p := math.Pow10(n)
-	return math.Round(v*p) / p
-}

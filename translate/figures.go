@@ -30,6 +30,8 @@ import (
 // scores have at most two decimals (0.97, 0.75, 0.78 in summaries, 0.85, 0.86, 0.9
 // in metric data's XML, restv2/examples/metric_data_response.xml), as New Relic shows
 // Apdex everywhere. raw=true is REST's "unformatted raw values" and is not rounded.
+// The one recorded mobile_summary rounds the same way and leaves its rates unrounded
+// (buildMobile, mobile.go).
 
 // pow10 are the powers of ten a float64 holds exactly.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,

@@ -156,3 +156,39 @@ func BenchmarkFigure(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestMobileFiguresAsREST: the recorded mobile_summary of ambitioninc/newrelic-api
+// (tests/testdata/restv2/mobile_application_show.json), from values NerdGraph's
+// mobileSummary could hold for it, comes out as recorded: throughput, response time
+// (seconds) and calls per session to three significant digits, the rates unrounded.
+func TestMobileFiguresAsREST(t *testing.T) {
+	launches, requests, sessions := 9792, 71193, 9792
+	rate, seconds := 71193.4, 0.42813
+	failed, remote := 1.2271918170353238, 0.10091960945281904
+	id, name, reporting := 123456, "SampleApp", true
+	m := buildMobile(mobileOutline{id: &id, name: &name, reporting: &reporting,
+		summary: &ng.MobileSummary{AppLaunchCount: &launches, HttpRequestCount: &requests,
+			MobileSessionCount: &sessions, HttpRequestRate: &rate, HttpResponseTimeAverage: &seconds,
+			NetworkFailureRate: &failed, HttpErrorRate: &remote}})
+	want := v2.MobileSummary{LaunchCount: 9792, Throughput: 71200, ResponseTime: 0.428, CallsPerSession: 7.27,
+		FailedCallRate: 1.2271918170353238, RemoteErrorRate: 0.10091960945281904}
+	if m.Summary == nil || *m.Summary != want {
+		t.Errorf("mobile_summary %+v, want %+v", m.Summary, want)
+	}
+}
+
+// mobileOutline is a mobile application as buildMobile reads one.
+type mobileOutline struct {
+	id        *int
+	name      *string
+	reporting *bool
+	summary   *ng.MobileSummary
+}
+
+func (o mobileOutline) GetGuid() *string                          { return nil }
+func (o mobileOutline) GetAccountId() *int                        { return nil }
+func (o mobileOutline) GetName() *string                          { return o.name }
+func (o mobileOutline) GetReporting() *bool                       { return o.reporting }
+func (o mobileOutline) GetAlertSeverity() *ng.EntityAlertSeverity { return nil }
+func (o mobileOutline) GetApplicationId() *int                    { return o.id }
+func (o mobileOutline) GetMobileSummary() *ng.MobileSummary       { return o.summary }

@@ -20,19 +20,33 @@ type mobileFields interface {
 	GetMobileSummary() *ng.MobileSummary
 }
 
+// buildMobile maps a mobile application and its mobileSummary to REST's object. The
+// one recorded REST answer with a mobile_summary (ambitioninc/newrelic-api
+// newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff, kept in
+// tests/testdata/restv2/mobile_application_recorded.json) shows how REST wrote it:
+//
+//   - throughput 71200, response_time 0.428, calls_per_session 7.27 and interaction_time
+//     0.298: three significant digits, as every other measured figure REST showed
+//     (figures.go); failed_call_rate 1.2271918170353238 and remote_error_rate
+//     0.10091960945281904 unrounded, as the docs' crash_rate 28.155339805825243
+//     (docs-website .../mobile-examples-v2/mobile-crash-count-crash-rate-example-v2.mdx);
+//   - response_time in seconds: 0.428 is a typical mobile HTTP response in seconds and
+//     no mobile network answers in 0.428 ms. NerdGraph's httpResponseTimeAverage is
+//     Seconds too (real schema, type MobileAppSummaryData), so it is passed through,
+//     not × 1000 as APM's milliseconds are.
 func buildMobile(f mobileFields) v2.MobileApplication {
 	m := v2.MobileApplication{ID: int64(deref(f.GetApplicationId())), Name: deref(f.GetName()), Reporting: deref(f.GetReporting())}
 	m.HealthStatus = healthStatus(m.Reporting, f.GetAlertSeverity())
 	if s := f.GetMobileSummary(); s != nil && m.Reporting {
 		sum := &v2.MobileSummary{
 			LaunchCount:     int64(deref(s.AppLaunchCount)),
-			Throughput:      deref(s.HttpRequestRate),
-			ResponseTime:    round(deref(s.HttpResponseTimeAverage)*1000, 3),
+			Throughput:      figure(deref(s.HttpRequestRate)),
+			ResponseTime:    figure(deref(s.HttpResponseTimeAverage)),
 			FailedCallRate:  deref(s.NetworkFailureRate),
 			RemoteErrorRate: deref(s.HttpErrorRate),
 		}
 		if n := deref(s.MobileSessionCount); n > 0 {
-			sum.CallsPerSession = round(float64(deref(s.HttpRequestCount))/float64(n), 2)
+			sum.CallsPerSession = figure(float64(deref(s.HttpRequestCount)) / float64(n))
 		}
 		m.Summary = sum
 		m.Crash = &v2.CrashSummary{SupportsCrashData: true, CrashCount: int64(deref(s.CrashCount)), CrashRate: deref(s.CrashRate)}

@@ -22,9 +22,9 @@ func mobileJSON(typename string, id int, reporting bool, sessions int) map[strin
 			"networkFailureRate": 0.25}}
 }
 
-// Mutants mobile.go:26 (summary only while reporting), :30 ARITHMETIC_BASE (seconds to
-// ms), :34 (calls per session only with sessions) and :35 ARITHMETIC_BASE (requests /
-// sessions), :47, :54, :58 (the search's cursor loop and nulls), :66 (only mobile
+// Mutants mobile.go:26 (summary only while reporting), :30 (the response time; in
+// seconds since 2026-11-27, TestMobileFiguresAsREST), :34 (calls per session only with
+// sessions) and :35 ARITHMETIC_BASE (requests / sessions), :47, :54, :58 (the search's cursor loop and nulls), :66 (only mobile
 // entities): the list reads every page; each application's summary maps NerdGraph's
 // fields to REST's.
 func TestListMobileApplicationsMut(t *testing.T) {
@@ -48,7 +48,7 @@ func TestListMobileApplicationsMut(t *testing.T) {
 		t.Fatalf("%d applications, %d reads: %+v", len(l.Applications), f.count(""), l.Applications)
 	}
 	a := l.Applications[0]
-	wantSum := v2.MobileSummary{LaunchCount: 10, Throughput: 3.5, ResponseTime: 12.346, CallsPerSession: 3.5, FailedCallRate: 0.25, RemoteErrorRate: 0.5}
+	wantSum := v2.MobileSummary{LaunchCount: 10, Throughput: 3.5, ResponseTime: 0.0123, CallsPerSession: 3.5, FailedCallRate: 0.25, RemoteErrorRate: 0.5}
 	if a.ID != 1 || a.Name != "m1" || !a.Reporting || a.Summary == nil || *a.Summary != wantSum ||
 		a.Crash == nil || *a.Crash != (v2.CrashSummary{SupportsCrashData: true, CrashCount: 2, CrashRate: 0.2}) {
 		t.Errorf("reporting application: %+v %+v %+v", a, a.Summary, a.Crash)

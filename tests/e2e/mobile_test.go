@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 type mobileJSON struct {
@@ -15,8 +17,11 @@ type mobileJSON struct {
 	Reporting        bool
 	ApplicationToken string `json:"application_token"`
 	MobileSummary    *struct {
-		LaunchCount  int64   `json:"launch_count"`
-		ResponseTime float64 `json:"response_time"`
+		LaunchCount     int64   `json:"launch_count"`
+		Throughput      float64 `json:"throughput"`
+		ResponseTime    float64 `json:"response_time"`
+		CallsPerSession float64 `json:"calls_per_session"`
+		FailedCallRate  float64 `json:"failed_call_rate"`
 	} `json:"mobile_summary"`
 	CrashSummary *struct {
 		CrashCount int64   `json:"crash_count"`
@@ -41,9 +46,16 @@ func TestMobileApplications(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	m := show.MobileApplication
-	if m.Name != "Shop iOS" || m.MobileSummary == nil || m.MobileSummary.LaunchCount != 1840 || m.MobileSummary.ResponseTime != 412 ||
+	if m.Name != "Shop iOS" || m.MobileSummary == nil || m.MobileSummary.LaunchCount != 1840 ||
 		m.CrashSummary == nil || m.CrashSummary.CrashCount != 12 {
 		t.Fatalf("show %+v", m)
+	}
+	// configs/demo-data.yaml: 1504.0 requests a minute, 0.412 s, 45120 requests in 1840
+	// sessions, a failure rate of 0.4; shown as REST wrote them (translate buildMobile):
+	// seconds, three significant digits, the rate as it is.
+	if s := *m.MobileSummary; s.Throughput != harness.Figure(1504) || s.ResponseTime != 0.412 ||
+		s.CallsPerSession != harness.Figure(45120.0/1840) || s.FailedCallRate != 0.4 {
+		t.Fatalf("mobile_summary %+v, want 1500, 0.412, 24.5, 0.4", s)
 	}
 	golden(t, "mobile_application_show.json", r.body)
 	if r := e.get(t, "/v2/mobile_applications/601483800.json", key1); r.status != 404 {

@@ -308,8 +308,8 @@ func Matrix() []Row {
 		"choice: REST's fields as newrelic-client-go decodes them (incidents: id, opened_at, closed_at, incident_preference, links.policy_id, links.violations; violations: id, duration, entity, links.policy_id and the rest of REST's violation)",
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
 	m.tested("RES-OPEN-04", "fields of mobile application records: not shown", ev(Examples, Sim),
-		"choice: REST's mobile_application from its swagger (reconstructed example); fields without a NerdGraph source are declared",
-		shapes+"TestShapes/mobile_application_show.reconstructed.json", e2e+"TestMobileApplications")
+		"choice: REST's mobile_application as a recorded answer shows it (ambitioninc/newrelic-api's test, tests/testdata/restv2/mobile_application_show.json), figures as REST wrote them; fields without a NerdGraph source are declared",
+		shapes+"TestShapes/mobile_application_show.json", e2e+"TestMobileApplications")
 	m.approx("RES-OPEN-05", "condition types other than apm_app_metric and their field sets: not shown", "alerts_conditions.list",
 		"choice: every APM, browser, mobile and servers condition is answered in its NRQL form with its REST type, because NerdGraph exposes them only in that form; NRQL conditions under alerts_nrql_conditions")
 
@@ -417,7 +417,7 @@ func Matrix() []Row {
 
 	m.in(secEPMobile)
 	m.tested("EP-MOB-01", "GET /v2/mobile_applications.json", ev(Sim), "", e2e+"TestMobileApplications")
-	m.tested("EP-MOB-02", "GET /v2/mobile_applications/<id>.json", ev(Sim, Examples), "", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.reconstructed.json")
+	m.tested("EP-MOB-02", "GET /v2/mobile_applications/<id>.json", ev(Sim, Examples), "", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.json")
 	m.tested("EP-MOB-03", "GET /v2/mobile_applications/<id>/metrics/data.json", ev(Sim), "", e2e+"TestMobileApplications")
 	m.tested("EP-MOB-04", "POST /v2/mobile_applications.json", ev(Sim), "", e2e+"TestMobileApplications")
 
@@ -442,7 +442,7 @@ func Matrix() []Row {
 		"choice: incidents and violations in REST's shape (RES-OPEN-03), paged with page",
 		compat+"TestIncidents", e2e+"TestViolationsPaging")
 	m.tested("EP-OPEN-04", "payloads of the mobile application endpoints: not shown", ev(Sim, Examples),
-		"choice: mobile_application(s) per REST's swagger; create takes {mobile_application: {name}}", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.reconstructed.json")
+		"choice: mobile_application(s) per REST's swagger; create takes {mobile_application: {name}}", e2e+"TestMobileApplications", shapes+"TestShapes/mobile_application_show.json")
 	m.tested("EP-OPEN-05", "payloads of application update and application delete: not shown", ev(Sim, Client),
 		"choice: as EP-APP-03 and EP-APP-04", e2e+"TestApplicationUpdate", e2e+"TestApplicationDelete", compat+"TestUpdateAndDeleteApplication")
 	m.approx("EP-OPEN-06", "payload of deployment delete: not shown", "deployments.delete", "choice: not served, 501 (EP-DEP-03)")
