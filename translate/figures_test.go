@@ -118,25 +118,35 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 			"account": map[string]any{"q0": map[string]any{"results": rows}}}}, nil
 	}
 	tr := New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }})
-	ask := func(raw bool, values ...string) []v2.Timeslice {
+	ask := func(raw bool, names []string, values ...string) []v2.Timeslice {
 		t.Helper()
 		md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{
-			Names: []string{"HttpDispatcher", "Apdex"}, Values: values, From: &from, To: &to, Raw: raw})
-		if err != nil || len(md.Metrics) != 2 {
+			Names: names, Values: values, From: &from, To: &to, Raw: raw})
+		if err != nil || len(md.Metrics) != len(names) {
 			t.Fatalf("%v, %d metrics", err, len(md.Metrics))
 		}
-		return []v2.Timeslice{md.Metrics[0].Timeslices[0], md.Metrics[1].Timeslices[0]}
+		var out []v2.Timeslice
+		for _, m := range md.Metrics {
+			out = append(out, m.Timeslices[0])
+		}
+		return out
 	}
-	got := ask(false, "average_response_time", "calls_per_minute", "call_count", "min_response_time", "max_response_time",
+	both := []string{"HttpDispatcher", "Apdex"}
+	got := ask(false, both, "average_response_time", "calls_per_minute", "call_count", "min_response_time", "max_response_time",
 		"average_value", "total_call_time_per_minute", "score", "s", "threshold")
 	if s, want := valuesString(got[0].Values), "[{average_response_time 364 false} {calls_per_minute 99800 false} {call_count 99770 true} "+
 		"{min_response_time 3.5 false} {max_response_time 85000 false} {average_value 0.364 false} {total_call_time_per_minute 36300 false}]"; s != want {
 		t.Errorf("HttpDispatcher %s, want %s", s, want)
 	}
-	if s, want := valuesString(got[1].Values), "[{score 0.89 false} {s 40 true} {threshold 0.5 false}]"; s != want {
+	// Apdex shares none of the first name's values (firstNameValues); asked alone, its own.
+	if s := valuesString(got[1].Values); s != "[]" {
+		t.Errorf("Apdex after HttpDispatcher %s, want none", s)
+	}
+	got = ask(false, []string{"Apdex"}, "score", "s", "threshold")
+	if s, want := valuesString(got[0].Values), "[{score 0.89 false} {s 40 true} {threshold 0.5 false}]"; s != want {
 		t.Errorf("Apdex %s, want %s", s, want)
 	}
-	raw := ask(true)
+	raw := ask(true, both)
 	if s, want := valuesString(raw[0].Values), "[{count 99770 true} {total_call_time 36328.45 false} {total_exclusive_time 0 false} "+
 		"{min_call_time 0.0035 false} {max_call_time 85.0123 false} {sum_of_squares 0 false}]"; s != want {
 		t.Errorf("raw %s, want %s", s, want)

@@ -44,6 +44,10 @@ var _ v2.Document = (*MetricDoc)(nil)
 func newMetricDoc(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *MetricDoc {
 	d := &MetricDoc{from: w.from, to: w.to, since: w.since, until: w.until, notFound: []string{}, found: []string{},
 		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
+	asked := r.Values
+	if len(asked) > 0 && len(names) > 1 {
+		asked = firstNameValues(names[0], asked)
+	}
 	for _, name := range names {
 		slices, ok := series[name]
 		if !ok || !anyData(slices) {
@@ -52,8 +56,12 @@ func newMetricDoc(names []string, r MetricDataRequest, w metricWindow, series ma
 		}
 		d.found = append(d.found, name)
 		s := docSeries{name: name, slices: slices}
-		if !r.Raw {
-			s.values = resolveValues(nil, name, r.Values)
+		switch {
+		case r.Raw:
+		case len(r.Values) == 0:
+			s.values = resolveValues(nil, name, nil) // the name's own values
+		default:
+			s.values = resolveAsked(nil, name, asked)
 		}
 		d.series = append(d.series, s)
 	}

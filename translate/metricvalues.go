@@ -254,11 +254,21 @@ type metricClass struct {
 	apdex    bool // values from apdexValues
 }
 
+// The call-time family's values as REST listed them: docs-website
+// .../application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx lists
+// ActiveRecord/Account/create's nine, and ambitioninc/newrelic-api's recorded
+// Agent/MetricsReported/count lists the same nine
+// (newrelic_api/tests/application_instances_tests.py @ 18ff4409). HttpDispatcher
+// served two more: docs-website .../basic-functions/extract-metric-timeslice-data.mdx
+// answers it, without values[], with these nine, total_call_time_per_minute after
+// average_value, and average_call_time last.
 var (
 	timesliceValues = []string{"average_response_time", "calls_per_minute", "call_count", "min_response_time",
+		"max_response_time", "average_exclusive_time", "average_value", "requests_per_minute", "standard_deviation"}
+	dispatcherValues = []string{"average_response_time", "calls_per_minute", "call_count", "min_response_time",
 		"max_response_time", "average_exclusive_time", "average_value", "total_call_time_per_minute",
-		"requests_per_minute", "standard_deviation"}
-	genericValues = append(slices.Clone(timesliceValues), "average_call_time", "average_time", "count",
+		"requests_per_minute", "standard_deviation", "average_call_time"}
+	genericValues = append(slices.Clone(timesliceValues), "total_call_time_per_minute", "average_call_time", "average_time", "count",
 		"total_value", "min_value", "max_value", "rate", "throughput", "total_time", "as_percentage")
 	classApdex   = metricClass{defaults: []string{"s", "t", "f", "count", "score", "value", "threshold", "threshold_min"}, apdex: true}
 	classMemory  = metricClass{defaults: []string{"used_bytes_by_host", "used_mb_by_host", "total_used_mb"}, accepts: genericValues}
@@ -267,9 +277,10 @@ var (
 	classEndUser = metricClass{defaults: []string{"average_response_time", "average_fe_response_time", "average_be_response_time",
 		"average_network_time", "total_network_time", "network_time_percentage", "total_fe_time", "fe_time_percentage",
 		"total_app_time", "average_app_time", "call_count", "calls_per_minute"}, accepts: genericValues}
-	classEndUserRB = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"}, accepts: genericValues}
-	classQueue     = metricClass{defaults: timesliceValues, accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
-	classDefault   = metricClass{defaults: timesliceValues, accepts: genericValues}
+	classEndUserRB  = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"}, accepts: genericValues}
+	classQueue      = metricClass{defaults: timesliceValues, accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
+	classDispatcher = metricClass{defaults: dispatcherValues, accepts: genericValues}
+	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}
 )
 
 // classify picks a metric name's value vocabulary (MAPPING.md §2.7).
@@ -289,6 +300,8 @@ func classify(name string) metricClass {
 		return classEndUser
 	case name == "WebFrontend/QueueTime":
 		return classQueue
+	case name == "HttpDispatcher":
+		return classDispatcher
 	}
 	return classDefault
 }
@@ -297,19 +310,45 @@ func (c metricClass) allows(value string) bool {
 	return slices.Contains(c.defaults, value) || slices.Contains(c.accepts, value)
 }
 
+// firstNameValues narrows a request's values[] to those its first metric name serves,
+// in the order asked. REST answered "values from multiple metrics that don't share all
+// requested value fields" for one metric name only: in docs-website
+// src/content/docs/apis/rest-api-v2/application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx,
+// names[]=EndUser&names[]=EndUser/Apdex with values call_count, average_response_time
+// and score answers EndUser's call_count and average_response_time and EndUser/Apdex
+// with "values": {} (score is not an EndUser value, and EndUser/Apdex has neither of
+// the others). Each name then serves those of the narrowed values it has.
+func firstNameValues(first string, values []string) []string {
+	c := classify(first)
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if _, ok := valueOf(c, first, v); ok && c.allows(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // namedValue is a REST value resolved for one metric name.
 type namedValue struct {
 	name string
 	ValueSpec
 }
 
-// resolveValues appends to out the served values among those asked for a name
-// (unknown or unsupported ones are dropped, as REST did).
+// resolveValues appends to out the served values among those asked for a name, or
+// the name's own values when none are asked (unknown or unsupported ones are dropped,
+// as REST did).
 func resolveValues(out []namedValue, name string, values []string) []namedValue {
-	c := classify(name)
 	if len(values) == 0 {
-		values = c.defaults
+		values = classify(name).defaults
 	}
+	return resolveAsked(out, name, values)
+}
+
+// resolveAsked appends to out the values among those asked that the name serves;
+// none asked is none served.
+func resolveAsked(out []namedValue, name string, values []string) []namedValue {
+	c := classify(name)
 	for _, v := range values {
 		if !c.allows(v) {
 			continue

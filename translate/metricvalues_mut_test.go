@@ -153,9 +153,10 @@ func TestMetricValueVocabularyMut(t *testing.T) {
 		{"EndUser", "average_response_time", []string{"average_fe_response_time"}, nil, 12},
 		{"EndUser/x", "average_response_time", nil, nil, 12},
 		{"BrowserX", "average_response_time", nil, nil, 12},
-		{"WebFrontend/QueueTime", "average_response_time", []string{"average_queue_time", "total_queue_time"}, nil, 10},
-		{"HttpDispatcher", "average_response_time", []string{"total_time"}, []string{"average_queue_time", "percent", "utilization"}, 10},
-		{"XApdex", "average_response_time", nil, []string{"s"}, 10},
+		{"WebFrontend/QueueTime", "average_response_time", []string{"average_queue_time", "total_queue_time"}, nil, 9},
+		{"HttpDispatcher", "average_response_time", []string{"total_time"}, []string{"average_queue_time", "percent", "utilization"}, 11},
+		{"HttpDispatcherX", "average_response_time", []string{"total_call_time_per_minute", "average_call_time"}, nil, 9},
+		{"XApdex", "average_response_time", nil, []string{"s"}, 9},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,5 +205,38 @@ func TestMetricValueVocabularyMut(t *testing.T) {
 	}
 	if _, ok := rawValue("average", mutRaw); ok {
 		t.Error("an unknown raw value served")
+	}
+}
+
+// TestValuesOfTheFirstName: values[] asked of several names are those the first name
+// serves (firstNameValues), as docs-website's list-your-app-id-metric-timeslice-data-v2.mdx
+// shows: EndUser and EndUser/Apdex asked for call_count, average_response_time and
+// score answer EndUser's two and EndUser/Apdex "values": {}.
+func TestValuesOfTheFirstName(t *testing.T) {
+	row := []sliceRaw{{C: 724, S: 1527.64, Ex: 3, Mn: 0.5, Mx: 0.5}}
+	series := map[string][]sliceRaw{"EndUser": row, "EndUser/Apdex": row, "HttpDispatcher": row}
+	asked := []string{"call_count", "average_response_time", "score"}
+	for _, c := range []struct {
+		names  []string
+		values []string
+		want   [][]string
+	}{
+		{[]string{"EndUser", "EndUser/Apdex"}, asked, [][]string{{"call_count", "average_response_time"}, {}}},
+		{[]string{"EndUser/Apdex", "EndUser"}, asked, [][]string{{"score"}, {}}},
+		{[]string{"EndUser/Apdex"}, asked, [][]string{{"score"}}},
+		{[]string{"EndUser", "HttpDispatcher"}, asked, [][]string{{"call_count", "average_response_time"}, {"call_count", "average_response_time"}}},
+		// without values[], every name serves its own
+		{[]string{"EndUser", "EndUser/Apdex"}, nil, [][]string{classify("EndUser").defaults, classApdex.defaults}},
+	} {
+		d := newMetricDoc(c.names, MetricDataRequest{Values: c.values, Summarize: true}, metricWindow{}, series)
+		for i, s := range d.series {
+			got := []string{}
+			for _, v := range s.values {
+				got = append(got, v.name)
+			}
+			if !slices.Equal(got, c.want[i]) {
+				t.Errorf("%v %v: %s serves %v, want %v", c.names, c.values, s.name, got, c.want[i])
+			}
+		}
 	}
 }

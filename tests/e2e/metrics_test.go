@@ -47,6 +47,26 @@ func (e *env) metricData(t *testing.T, query string) (metricDataBody, response) 
 	return b, r
 }
 
+// summaries asks each name for the values of its own family, one request a name (as a
+// REST client had to: values[] asked of several names are served only as far as the
+// first name has them, translate firstNameValues), summarized over [from, to), and
+// returns each name's values.
+func (e *env) summaries(t *testing.T, names, values []string, from, to time.Time) map[string]map[string]float64 {
+	t.Helper()
+	got := map[string]map[string]float64{}
+	for _, n := range names {
+		b, r := e.metricData(t, url.Values{"names[]": {n}, "values[]": values,
+			"from": {from.Format(time.RFC3339)}, "to": {to.Format(time.RFC3339)}, "summarize": {"true"}}.Encode())
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", n, r.status, r.body)
+		}
+		for _, m := range b.MetricData.Metrics {
+			got[m.Name] = m.Timeslices[0].Values
+		}
+	}
+	return got
+}
+
 // rawSums adds up the simulator's raw timeslices of a metric over [from, to).
 func rawSums(t *testing.T, name string, from, to time.Time) nrdb.Timeslice {
 	t.Helper()
@@ -100,17 +120,8 @@ func TestMetricDerivedValues(t *testing.T) {
 	from, to := clock.Add(-time.Hour), clock
 	names := []string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "WebFrontend/QueueTime",
 		"Datastore/MySQL/allWeb", "EndUser", "EndUser/RB"}
-	q := url.Values{"names[]": names, "values[]": {"call_count", "error_count", "average_call_time", "average_response_time",
-		"average_fe_response_time", "average_dom_content_load_time", "total_app_time"},
-		"from": {from.Format(time.RFC3339)}, "to": {to.Format(time.RFC3339)}, "summarize": {"true"}}
-	b, r := e.metricData(t, q.Encode())
-	if r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
-	}
-	got := map[string]map[string]float64{}
-	for _, m := range b.MetricData.Metrics {
-		got[m.Name] = m.Timeslices[0].Values
-	}
+	got := e.summaries(t, names, []string{"call_count", "error_count", "average_call_time", "average_response_time",
+		"average_fe_response_time", "average_dom_content_load_time", "total_app_time"}, from, to)
 	raw := map[string]nrdb.Timeslice{}
 	for _, n := range names {
 		raw[n] = rawSums(t, n, from, to)
@@ -252,17 +263,9 @@ func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 	if err := json.Unmarshal(r.body, &show); err != nil {
 		t.Fatal(err)
 	}
-	from := clock.Add(-sim.SummaryWindow).Format(time.RFC3339)
-	b, r := e.metricData(t, url.Values{"names[]": {"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"},
-		"values[]": {"calls_per_minute", "average_response_time", "call_count", "error_count", "score"},
-		"from":     {from}, "to": {clock.Format(time.RFC3339)}, "summarize": {"true"}}.Encode())
-	if r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
-	}
-	v := map[string]map[string]float64{}
-	for _, m := range b.MetricData.Metrics {
-		v[m.Name] = m.Timeslices[0].Values
-	}
+	v := e.summaries(t, []string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"},
+		[]string{"calls_per_minute", "average_response_time", "call_count", "error_count", "score"},
+		clock.Add(-sim.SummaryWindow), clock)
 	s := show.Application.Summary
 	// both show REST's figures: three significant digits, Apdex two decimals
 	near(t, "throughput", s.Throughput, v["HttpDispatcher"]["calls_per_minute"])
