@@ -20,7 +20,8 @@ const (
 //	hosts  hosts per application, two agent instances each (default 1)
 //	names  metric names of the first application besides the defaults (default 0)
 //	teams  application i is named large-app-<i>-team<i mod teams> (default 100:
-//	       "team007" matches apps/100 applications, "large-app-0042-" one)
+//	       "team007" matches apps/100 applications, "large-app-0042-" one, and
+//	       "large-app-0" those below 1000)
 //
 // The account is ScaleAccountID, reached by ScaleKey alone; give it to the simulator
 // with WithLargeAccount.

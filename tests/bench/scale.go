@@ -37,6 +37,10 @@ var scaleScenarios = []scaleScenario{
 	{Name: "filter[name] matching apps/100", Path: "/v2/applications.json?filter[name]=team007"},
 	{Name: "filter[name] matching 1, like", Path: "/v2/applications.json?filter[name]={name1}", Like: true},
 	{Name: "filter[name] matching apps/100, like", Path: "/v2/applications.json?filter[name]=team007", Like: true},
+	// A page of 200 matches on both accounts (all 264 of the small one, the first 1000
+	// of the large): the filtered page's cost side by side, which apps/100 (3 matches
+	// on the small account) cannot show.
+	{Name: "filter[name] matching a full page", Path: "/v2/applications.json?filter[name]=large-app-0"},
 	{Name: "filter[ids] of 200", Path: "/v2/applications.json?filter[ids]={ids}"},
 	{Name: "hosts of one application", Path: "/v2/applications/{app1}/hosts.json"},
 	{Name: "metric names (5000+ names)", Path: "/v2/applications/{app0}/metrics.json"},

@@ -53,6 +53,8 @@ func TestScaleRoundTrips(t *testing.T) {
 		// so every page of the account is read (5 here), and then the matches' inventory.
 		{"filter[name] matching 1", "/v2/applications.json?filter[name]=large-app-0042-", 5 + 1, 1},
 		{"filter[name] matching 10", "/v2/applications.json?filter[name]=team007", 5 + 1, 10},
+		// every application below 1000 (all of them here): the first page of 200 matches
+		{"filter[name] matching a full page", "/v2/applications.json?filter[name]=large-app-0", 5 + 1, 200},
 	}
 	for _, tt := range tests {
 		r := e.get(t, tt.path, keyLarge)
