@@ -61,6 +61,10 @@ type nrqlConditionBody struct {
 		} `json:"nrql"`
 		Signal *struct {
 			AggregationWindow text `json:"aggregation_window"`
+			SlideBy           text `json:"slide_by"`
+			AggregationMethod text `json:"aggregation_method"`
+			AggregationDelay  text `json:"aggregation_delay"`
+			AggregationTimer  text `json:"aggregation_timer"`
 			EvaluationOffset  text `json:"evaluation_offset"`
 			FillOption        text `json:"fill_option"`
 			FillValue         text `json:"fill_value"`
@@ -97,8 +101,9 @@ func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, e
 		in.Query, in.SinceValue = c.Nrql.Query, c.Nrql.SinceValue.s
 	}
 	if s := c.Signal; s != nil {
-		in.Signal = &translate.SignalInput{AggregationWindow: s.AggregationWindow.s, EvaluationOffset: s.EvaluationOffset.s,
-			FillOption: s.FillOption.s, FillValue: s.FillValue.s}
+		in.Signal = &translate.SignalInput{AggregationWindow: s.AggregationWindow.s, SlideBy: s.SlideBy.s,
+			AggregationMethod: s.AggregationMethod.s, AggregationDelay: s.AggregationDelay.s, AggregationTimer: s.AggregationTimer.s,
+			EvaluationOffset: s.EvaluationOffset.s, FillOption: s.FillOption.s, FillValue: s.FillValue.s}
 	}
 	if x := c.Expiration; x != nil {
 		in.Expiration = &translate.ExpirationInput{ExpirationDuration: x.ExpirationDuration.s,

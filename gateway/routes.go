@@ -292,15 +292,19 @@ func Routes() []Route {
 			Name: "alerts_nrql_conditions.list", Operations: []string{"NrqlConditions"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_nrql_conditions", Fidelity: Approximate,
 			Note: "nrqlConditionsSearch by policy; static and baseline conditions; terms as strings; `since_value` is the " +
-				"CADENCE aggregation delay in windows; `value_function`, `expected_groups` and `ignore_overlap` have no NerdGraph " +
-				"field and are omitted",
+				"CADENCE aggregation delay in windows; the signal's `slide_by`, `aggregation_method` (as the docs write it: " +
+				"`EVENT_FLOW`), `aggregation_delay` and `aggregation_timer` are NerdGraph's, written when set (REST's answer for " +
+				"them is unpublished; the create body's types are used); `value_function`, `expected_groups` and `ignore_overlap` " +
+				"have no NerdGraph field and are omitted",
 			handle: handleNrqlConditionList,
 		},
 		{
 			Name: "alerts_nrql_conditions.create", Operations: []string{"NrqlConditionStaticCreate", "NrqlConditionBaselineCreate"},
 			Methods: []string{http.MethodPost}, Path: "/alerts_nrql_conditions/policies/{policy_id:[0-9]+}", Fidelity: Approximate,
 			Note: "alertsNrqlConditionStaticCreate or alertsNrqlConditionBaselineCreate by `type`, 201; REST's input rules " +
-				"checked first; `value_function: sum` and outlier conditions are refused with 422; never retried",
+				"checked first, the signal's `slide_by`, `aggregation_method`, `aggregation_delay` and `aggregation_timer` " +
+				"included (sent as NerdGraph's signal fields); `value_function: sum` and outlier conditions are refused with 422; " +
+				"never retried",
 			handle: handleNrqlConditionCreate,
 		},
 		{
@@ -324,7 +328,9 @@ func Routes() []Route {
 			Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
 			Note: "retained by New Relic (passed through with `retained_alerts: passthrough`); translated: the account's NRQL " +
 				"conditions whose WHERE clause lists the entity (`appId IN`, `appName IN`, `entity.guid IN`, read by an NRQL " +
-				"parser), in the nrql_condition fields under `conditions`; legacy metric conditions cannot be listed",
+				"parser), in the nrql_condition fields under `conditions`; legacy metric conditions cannot be listed; " +
+				"`entity_type` `KeyTransaction`, `Server` and `Plugin` (types REST listed) answer 501 naming the replacement: " +
+				"their conditions are not translated",
 			handle: handleEntityConditionList,
 		},
 		{

@@ -37075,8 +37075,10 @@ func (v *NrqlConditionFieldsNrqlAlertsNrqlConditionQuery) GetQuery() string { re
 // How the condition aggregates its signal.
 type NrqlConditionFieldsSignalAlertsNrqlConditionSignal struct {
 	AggregationWindow *float64                       `json:"aggregationWindow"`
+	SlideBy           *float64                       `json:"slideBy"`
 	AggregationDelay  *float64                       `json:"aggregationDelay"`
 	AggregationMethod *AlertsSignalAggregationMethod `json:"aggregationMethod"`
+	AggregationTimer  *float64                       `json:"aggregationTimer"`
 	FillOption        *AlertsFillOption              `json:"fillOption"`
 	FillValue         *float64                       `json:"fillValue"`
 }
@@ -37086,6 +37088,9 @@ func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationWindo
 	return v.AggregationWindow
 }
 
+// GetSlideBy returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.SlideBy, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetSlideBy() *float64 { return v.SlideBy }
+
 // GetAggregationDelay returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationDelay, and is useful for accessing the field via an interface.
 func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationDelay() *float64 {
 	return v.AggregationDelay
@@ -37094,6 +37099,11 @@ func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationDelay
 // GetAggregationMethod returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationMethod, and is useful for accessing the field via an interface.
 func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationMethod() *AlertsSignalAggregationMethod {
 	return v.AggregationMethod
+}
+
+// GetAggregationTimer returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.AggregationTimer, and is useful for accessing the field via an interface.
+func (v *NrqlConditionFieldsSignalAlertsNrqlConditionSignal) GetAggregationTimer() *float64 {
+	return v.AggregationTimer
 }
 
 // GetFillOption returns NrqlConditionFieldsSignalAlertsNrqlConditionSignal.FillOption, and is useful for accessing the field via an interface.
@@ -41319,8 +41329,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}
@@ -41393,8 +41405,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}
@@ -41469,8 +41483,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}
@@ -41545,8 +41561,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}
@@ -41621,8 +41639,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}
@@ -41708,8 +41728,10 @@ fragment NrqlConditionFields on AlertsNrqlCondition {
 	}
 	signal {
 		aggregationWindow
+		slideBy
 		aggregationDelay
 		aggregationMethod
+		aggregationTimer
 		fillOption
 		fillValue
 	}

@@ -35,9 +35,15 @@ type TermInput struct {
 	Duration, Operator, Priority, Threshold, TimeFunction *string
 }
 
-// SignalInput is REST's signal block.
+// SignalInput is REST's signal block. Besides the window, the evaluation offset and
+// the fill, REST's create body carries the streaming settings slide_by,
+// aggregation_method, aggregation_delay and aggregation_timer (docs-website
+// src/content/docs/alerts/scale-automate/rest-api/rest-api-calls-alerts.mdx,
+// "Create NRQL conditions for policies"); each is sent as the NerdGraph signal field
+// of the same name.
 type SignalInput struct {
-	AggregationWindow, EvaluationOffset, FillOption, FillValue *string
+	AggregationWindow, SlideBy, AggregationMethod, AggregationDelay, AggregationTimer *string
+	EvaluationOffset, FillOption, FillValue                                           *string
 }
 
 // ExpirationInput is REST's expiration block.
@@ -77,6 +83,12 @@ var (
 	restFillOptions = map[string]ng.AlertsFillOption{
 		"none": ng.AlertsFillOptionNone, "last_value": ng.AlertsFillOptionLastValue, "static": ng.AlertsFillOptionStatic,
 	}
+	// restAggregationMethods are the aggregation methods by their lower-case names (the
+	// docs write EVENT_FLOW; any case is read).
+	restAggregationMethods = map[string]ng.AlertsSignalAggregationMethod{
+		"event_flow": ng.AlertsSignalAggregationMethodEventFlow, "event_timer": ng.AlertsSignalAggregationMethodEventTimer,
+		"cadence": ng.AlertsSignalAggregationMethodCadence,
+	}
 )
 
 // term is a validated REST term in NerdGraph's units.
@@ -93,6 +105,15 @@ func lower(p *string) string {
 		return ""
 	}
 	return strings.ToLower(strings.TrimSpace(*p))
+}
+
+// wholeSeconds is a NerdGraph Seconds value as REST's whole seconds (nil when unset).
+func wholeSeconds(v *float64) *int64 {
+	if v == nil {
+		return nil
+	}
+	n := int64(math.Round(*v))
+	return &n
 }
 
 func parseNumber(op, field string, p *string, positiveInt bool) (float64, error) {
@@ -204,6 +225,37 @@ func (in *NrqlConditionInput) parts(op string, baseline bool) (conditionParts, e
 			}
 			sig.AggregationWindow = &v
 		}
+		if s.SlideBy != nil {
+			v, err := parseNumber(op, "nrql_condition.signal.slide_by", s.SlideBy, true)
+			if err != nil {
+				return p, err
+			}
+			sig.SlideBy = &v
+		}
+		if s.AggregationMethod != nil {
+			m, ok := restAggregationMethods[lower(s.AggregationMethod)]
+			if !ok {
+				return p, errConditionValidation(op, "nrql_condition.signal.aggregation_method must be event_flow, event_timer or cadence")
+			}
+			sig.AggregationMethod = &m
+		}
+		if s.AggregationDelay != nil {
+			v, err := parseNumber(op, "nrql_condition.signal.aggregation_delay", s.AggregationDelay, false)
+			if err == nil && (v < 0 || v != math.Trunc(v)) {
+				err = errConditionValidation(op, fmt.Sprintf("nrql_condition.signal.aggregation_delay must be a whole number of seconds, got %q", strings.TrimSpace(*s.AggregationDelay)))
+			}
+			if err != nil {
+				return p, err
+			}
+			sig.AggregationDelay = &v
+		}
+		if s.AggregationTimer != nil {
+			v, err := parseNumber(op, "nrql_condition.signal.aggregation_timer", s.AggregationTimer, true)
+			if err != nil {
+				return p, err
+			}
+			sig.AggregationTimer = &v
+		}
 		if s.EvaluationOffset != nil {
 			v, err := parseNumber(op, "nrql_condition.signal.evaluation_offset", s.EvaluationOffset, true)
 			if err != nil {
@@ -314,6 +366,10 @@ func nrqlConditionOf(f ng.NrqlConditionFields) v2.NrqlCondition {
 			sig.EvaluationOffset = formatNumber(*s.AggregationDelay / *s.AggregationWindow)
 			c.SinceValue = sig.EvaluationOffset
 		}
+	}
+	sig.SlideBy, sig.AggregationDelay, sig.AggregationTimer = wholeSeconds(s.SlideBy), wholeSeconds(s.AggregationDelay), wholeSeconds(s.AggregationTimer)
+	if s.AggregationMethod != nil {
+		sig.AggregationMethod = string(*s.AggregationMethod)
 	}
 	if s.FillOption != nil {
 		sig.FillOption = strings.ToLower(string(*s.FillOption))

@@ -277,7 +277,11 @@ var (
 	classEndUser = metricClass{defaults: []string{"average_response_time", "average_fe_response_time", "average_be_response_time",
 		"average_network_time", "total_network_time", "network_time_percentage", "total_fe_time", "fe_time_percentage",
 		"total_app_time", "average_app_time", "call_count", "calls_per_minute"}, accepts: genericValues}
-	classEndUserRB  = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"}, accepts: genericValues}
+	// EndUser/RB also serves the request queuing time: docs-website
+	// .../browser-examples-v2/obtaining-browser-end-user-page-load-time-data-v2.mdx asks
+	// names[]=EndUser/RB&values[]=average_queue_time ("returned in milliseconds").
+	classEndUserRB = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"},
+		accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
 	classQueue      = metricClass{defaults: timesliceValues, accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
 	classDispatcher = metricClass{defaults: dispatcherValues, accepts: genericValues}
 	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}

@@ -148,7 +148,7 @@ func TestMetricValueVocabularyMut(t *testing.T) {
 		{"CPU/User Time", "as_percentage", []string{"percent", "time_percentage"}, []string{"average_fe_response_time"}, 6},
 		{"GC/PS Scavenge", "as_percentage", []string{"percent"}, nil, 6},
 		{"Errors/all", "errors_per_minute", []string{"count"}, []string{"percent"}, 2},
-		{"EndUser/RB", "average_dom_content_load_time", nil, nil, 3},
+		{"EndUser/RB", "average_dom_content_load_time", []string{"average_queue_time", "total_queue_time"}, []string{"s"}, 3},
 		{"EndUser/RB/x", "average_dom_content_load_time", nil, nil, 3},
 		{"EndUser", "average_response_time", []string{"average_fe_response_time"}, nil, 12},
 		{"EndUser/x", "average_response_time", nil, nil, 12},

@@ -317,3 +317,74 @@ func TestLegacyConditionTypePerSourceProduct(t *testing.T) {
 		})
 	}
 }
+
+// The streaming settings of REST's create body (docs-website
+// alerts/scale-automate/rest-api/rest-api-calls-alerts.mdx: slide_by,
+// aggregation_method, aggregation_delay, aggregation_timer) reach NerdGraph and come
+// back in the answer and the list, on create and on update; an unknown aggregation
+// method is REST's 422, not dropped.
+func TestNrqlConditionSignalSettings(t *testing.T) {
+	e := newEnv(t)
+	type signal struct {
+		AggregationWindow string `json:"aggregation_window"`
+		SlideBy           *int64 `json:"slide_by"`
+		AggregationMethod string `json:"aggregation_method"`
+		AggregationDelay  *int64 `json:"aggregation_delay"`
+		AggregationTimer  *int64 `json:"aggregation_timer"`
+		FillOption        string `json:"fill_option"`
+	}
+	type answer struct {
+		NrqlCondition struct {
+			ID     int64   `json:"id"`
+			Signal *signal `json:"signal"`
+		} `json:"nrql_condition"`
+	}
+	body := `{"nrql_condition":{"name":"streaming","enabled":true,"terms":[{"duration":"5","operator":"above","priority":"critical","threshold":"1","time_function":"all"}],
+		"nrql":{"query":"SELECT count(*) FROM Transaction"},
+		"signal":{"aggregation_window":"60","slide_by":30,"aggregation_method":"EVENT_FLOW","aggregation_delay":90,"fill_option":"none"}}}`
+	r := e.do(t, http.MethodPost, "/v2/alerts_nrql_conditions/policies/1002.json", key1, strings.NewReader(body), "Content-Type", "application/json")
+	var created answer
+	if err := json.Unmarshal(r.body, &created); err != nil || r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	s := created.NrqlCondition.Signal
+	if s == nil || s.AggregationWindow != "60" || s.SlideBy == nil || *s.SlideBy != 30 || s.AggregationMethod != "EVENT_FLOW" ||
+		s.AggregationDelay == nil || *s.AggregationDelay != 90 || s.AggregationTimer != nil {
+		t.Fatalf("created signal %s", r.body)
+	}
+	// update to the timer method; the list shows what NerdGraph now holds
+	upd := `{"nrql_condition":{"type":"static","signal":{"aggregation_method":"event_timer","aggregation_timer":"45"}}}`
+	id := created.NrqlCondition.ID
+	r = e.do(t, http.MethodPut, fmt.Sprintf("/v2/alerts_nrql_conditions/%d.json", id), key1, strings.NewReader(upd), "Content-Type", "application/json")
+	if r.status != 200 {
+		t.Fatalf("update: %d %s", r.status, r.body)
+	}
+	r = e.get(t, "/v2/alerts_nrql_conditions.json?policy_id=1002", key1)
+	var raw struct {
+		NrqlConditions []struct {
+			ID     int64   `json:"id"`
+			Signal *signal `json:"signal"`
+		} `json:"nrql_conditions"`
+	}
+	if err := json.Unmarshal(r.body, &raw); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range raw.NrqlConditions {
+		if c.ID != id {
+			continue
+		}
+		found = true
+		if s := c.Signal; s == nil || s.AggregationMethod != "EVENT_TIMER" || s.AggregationTimer == nil || *s.AggregationTimer != 45 {
+			t.Errorf("listed signal %+v", c.Signal)
+		}
+	}
+	if !found {
+		t.Fatalf("condition %d not listed: %s", id, r.body)
+	}
+	bad := strings.Replace(body, `"EVENT_FLOW"`, `"sliding"`, 1)
+	r = e.do(t, http.MethodPost, "/v2/alerts_nrql_conditions/policies/1002.json", key1, strings.NewReader(bad), "Content-Type", "application/json")
+	if r.status != 422 || !strings.Contains(string(r.body), "aggregation_method") {
+		t.Fatalf("unknown aggregation method: %d %s", r.status, r.body)
+	}
+}

@@ -27,6 +27,14 @@ func encodeTerms(e Encoder, terms []Term) {
 // NrqlSignal is the signal block of an NRQL condition (strings, as REST sent them).
 type NrqlSignal struct {
 	AggregationWindow string
+	// SlideBy, AggregationDelay and AggregationTimer are whole seconds, nil when unset,
+	// written as JSON numbers (REST's create body types them integer);
+	// AggregationMethod is NerdGraph's name, as the docs write it (EVENT_FLOW), "" when
+	// unset.
+	SlideBy           *int64
+	AggregationMethod string
+	AggregationDelay  *int64
+	AggregationTimer  *int64
 	EvaluationOffset  string // "" when the condition has no aggregation delay
 	FillOption        string
 	FillValue         string // "" when unset
@@ -83,6 +91,18 @@ func (c *NrqlCondition) EncodeV2(e Encoder) {
 		e.BeginObject("signal")
 		if s.AggregationWindow != "" {
 			e.String("aggregation_window", s.AggregationWindow)
+		}
+		if s.SlideBy != nil {
+			e.Int("slide_by", *s.SlideBy)
+		}
+		if s.AggregationMethod != "" {
+			e.String("aggregation_method", s.AggregationMethod)
+		}
+		if s.AggregationDelay != nil {
+			e.Int("aggregation_delay", *s.AggregationDelay)
+		}
+		if s.AggregationTimer != nil {
+			e.Int("aggregation_timer", *s.AggregationTimer)
 		}
 		if s.EvaluationOffset != "" {
 			e.String("evaluation_offset", s.EvaluationOffset)
