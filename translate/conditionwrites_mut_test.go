@@ -327,3 +327,44 @@ func TestDeleteNrqlConditionMut(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalStreamingSettings: REST's slide_by, aggregation_method, aggregation_delay
+// and aggregation_timer are sent as NerdGraph's signal fields, and wrong ones are
+// REST's 422 before anything is sent.
+func TestSignalStreamingSettings(t *testing.T) {
+	c := Caller{AccountID: 1}
+	w := newCondWriteFake()
+	tr := New(w, Options{})
+	in := condInput()
+	in.Signal = &SignalInput{AggregationWindow: sp("60"), SlideBy: sp("30"), AggregationMethod: sp("Event_Flow"), AggregationDelay: sp("0")}
+	if _, err := tr.CreateNrqlCondition(context.Background(), c, 9, in); err != nil {
+		t.Fatal(err)
+	}
+	if v := lastVars(w.opFake, "condition"); !strings.Contains(v, `"slideBy":30`) || !strings.Contains(v, `"aggregationMethod":"EVENT_FLOW"`) ||
+		!strings.Contains(v, `"aggregationDelay":0`) || strings.Contains(v, "aggregationTimer") {
+		t.Errorf("signal sent %s", v)
+	}
+	in.Signal = &SignalInput{AggregationMethod: sp("event_timer"), AggregationTimer: sp("45")}
+	if _, err := tr.CreateNrqlCondition(context.Background(), c, 9, in); err != nil ||
+		!strings.Contains(lastVars(w.opFake, "condition"), `"aggregationTimer":45`) {
+		t.Errorf("timer: %v %s", err, lastVars(w.opFake, "condition"))
+	}
+	sent := w.count("")
+	var ve *v2.Error
+	for _, s := range []SignalInput{
+		{AggregationMethod: sp("sliding")},
+		{SlideBy: sp("0")},
+		{SlideBy: sp("x")},
+		{AggregationDelay: sp("-1")},
+		{AggregationDelay: sp("1.5")},
+		{AggregationTimer: sp("2.5")},
+	} {
+		in.Signal = &s
+		if _, err := tr.CreateNrqlCondition(context.Background(), c, 9, in); !errors.As(err, &ve) || ve.Status != 422 {
+			t.Errorf("%+v: %v, want 422", s, err)
+		}
+	}
+	if w.count("") != sent {
+		t.Error("an invalid signal was sent")
+	}
+}
