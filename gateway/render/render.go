@@ -7,9 +7,14 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Content types of the two wire formats.
+// Content types of the two wire formats. REST's published JSON answers carry
+// "Content-Type: application/json" without a charset (docs-website
+// .../basic-functions/extract-metric-timeslice-data.mdx, the 429 of
+// .../api-overload-protection-handling-429-errors.mdx, and the deployments list of
+// apm/new-relic-apm/maintenance/record-monitor-deployments.mdx); RFC 8259 defines no
+// charset parameter for it. No XML answer's headers are published.
 const (
-	ContentTypeJSON = "application/json; charset=utf-8"
+	ContentTypeJSON = "application/json"
 	ContentTypeXML  = "application/xml; charset=utf-8"
 )
 

@@ -505,7 +505,7 @@ func TestForFormat(t *testing.T) {
 		wantOK          bool
 		wantContentType string
 	}{
-		{"json", true, "application/json; charset=utf-8"},
+		{"json", true, "application/json"},
 		{"xml", true, "application/xml; charset=utf-8"},
 		{"XML", true, "application/xml; charset=utf-8"},
 		{"html", false, ""},

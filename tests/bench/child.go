@@ -194,7 +194,7 @@ func profileCPU(file string) (func(), error) {
 // gateway's is not either; the header values are built once (net/http copies them per
 // response).
 func newPlain(body []byte) http.Handler {
-	contentType := []string{"application/json; charset=utf-8"}
+	contentType := []string{"application/json"} // the gateway's (render.ContentTypeJSON)
 	contentLength := []string{strconv.Itoa(len(body))}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
