@@ -23,7 +23,7 @@ type mobileFields interface {
 // buildMobile maps a mobile application and its mobileSummary to REST's object. The
 // one recorded REST answer with a mobile_summary (ambitioninc/newrelic-api
 // newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff, kept in
-// tests/testdata/restv2/mobile_application_recorded.json) shows how REST wrote it:
+// tests/testdata/restv2/mobile_application_show.json) shows how REST wrote it:
 //
 //   - throughput 71200, response_time 0.428, calls_per_session 7.27 and interaction_time
 //     0.298: three significant digits, as every other measured figure REST showed
