@@ -107,6 +107,23 @@ func lower(p *string) string {
 	return strings.ToLower(strings.TrimSpace(*p))
 }
 
+// signalSeconds reads an optional signal field of whole seconds, at least least (nil
+// when not sent).
+func signalSeconds(op, name string, p *string, least float64) (*float64, error) {
+	if p == nil {
+		return nil, nil
+	}
+	field := "nrql_condition.signal." + name
+	v, err := parseNumber(op, field, p, false)
+	if err == nil && (v < least || v != math.Trunc(v)) {
+		err = errConditionValidation(op, fmt.Sprintf("%s must be a whole number of seconds of at least %g, got %q", field, least, strings.TrimSpace(*p)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // wholeSeconds is a NerdGraph Seconds value as REST's whole seconds (nil when unset).
 func wholeSeconds(v *float64) *int64 {
 	if v == nil {
@@ -225,13 +242,6 @@ func (in *NrqlConditionInput) parts(op string, baseline bool) (conditionParts, e
 			}
 			sig.AggregationWindow = &v
 		}
-		if s.SlideBy != nil {
-			v, err := parseNumber(op, "nrql_condition.signal.slide_by", s.SlideBy, true)
-			if err != nil {
-				return p, err
-			}
-			sig.SlideBy = &v
-		}
 		if s.AggregationMethod != nil {
 			m, ok := restAggregationMethods[lower(s.AggregationMethod)]
 			if !ok {
@@ -239,22 +249,15 @@ func (in *NrqlConditionInput) parts(op string, baseline bool) (conditionParts, e
 			}
 			sig.AggregationMethod = &m
 		}
-		if s.AggregationDelay != nil {
-			v, err := parseNumber(op, "nrql_condition.signal.aggregation_delay", s.AggregationDelay, false)
-			if err == nil && (v < 0 || v != math.Trunc(v)) {
-				err = errConditionValidation(op, fmt.Sprintf("nrql_condition.signal.aggregation_delay must be a whole number of seconds, got %q", strings.TrimSpace(*s.AggregationDelay)))
-			}
-			if err != nil {
-				return p, err
-			}
-			sig.AggregationDelay = &v
+		var err error
+		if sig.SlideBy, err = signalSeconds(op, "slide_by", s.SlideBy, 1); err != nil {
+			return p, err
 		}
-		if s.AggregationTimer != nil {
-			v, err := parseNumber(op, "nrql_condition.signal.aggregation_timer", s.AggregationTimer, true)
-			if err != nil {
-				return p, err
-			}
-			sig.AggregationTimer = &v
+		if sig.AggregationDelay, err = signalSeconds(op, "aggregation_delay", s.AggregationDelay, 0); err != nil {
+			return p, err
+		}
+		if sig.AggregationTimer, err = signalSeconds(op, "aggregation_timer", s.AggregationTimer, 1); err != nil {
+			return p, err
 		}
 		if s.EvaluationOffset != nil {
 			v, err := parseNumber(op, "nrql_condition.signal.evaluation_offset", s.EvaluationOffset, true)
