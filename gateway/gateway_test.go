@@ -149,7 +149,7 @@ func TestRateLimit(t *testing.T) {
 	if rec.Code != 429 || strings.TrimSpace(rec.Body.String()) != "{}" {
 		t.Fatalf("1001st call: %d %q", rec.Code, rec.Body.String())
 	}
-	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"} {
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "X-RateLimit-Docs"} {
 		if rec.Header().Get(h) == "" {
 			t.Errorf("429 lacks %s", h)
 		}

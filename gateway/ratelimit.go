@@ -90,6 +90,11 @@ func (l *rateLimiter) forget(key string) {
 	}
 }
 
+// rateLimitDocs is the X-RateLimit-Docs of REST's 429, as docs-website
+// src/content/docs/apis/rest-api-v2/basic-functions/api-overload-protection-handling-429-errors.mdx
+// shows it ("Hyperlink to this document").
+const rateLimitDocs = "https://docs.newrelic.com/docs/apis/rest-api-v2/requirements/api-overload-protection-preventing-429-errors"
+
 func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int, reset time.Time) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))

@@ -762,6 +762,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 				g.cfg.Metrics.rateLimited.Inc()
 				secs := int(time.Until(reset).Seconds()) + 1
 				w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+				w.Header().Set("X-RateLimit-Docs", rateLimitDocs)
 				g.writeDoc(w, r, format, http.StatusTooManyRequests, v2.EmptyDocument{})
 				return
 			}
