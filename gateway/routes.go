@@ -73,7 +73,10 @@ func Routes() []Route {
 			Name: "applications.update", Operations: []string{"AppShow", "AppUpdate"}, Methods: []string{http.MethodPut},
 			Path: "/applications/{id:[0-9]+}", Fidelity: Approximate,
 			Note: "one read and one mutation document with only the changed fields (alias, Apdex, the browser app's " +
-				"Apdex and loader; RUM switched on with a Lite agent); `use_server_side_config` is read-only as in REST; " +
+				"Apdex and loader; RUM switched on with a Lite agent); an `end_user_apdex_threshold` sent with " +
+				"`enable_real_user_monitoring: true` to an application without browser monitoring (the docs' alias example) is set " +
+				"on the browser application the enable creates: one more read and update, or 503 with Retry-After while NerdGraph " +
+				"does not show it yet (the enable applied; the same PUT again sets the threshold); `use_server_side_config` is read-only as in REST; " +
 				"the answer is the read with the changes applied; idempotent by construction, so a retry after a " +
 				"502/504 \"may have been recorded\" sends only what still differs",
 			handle: handleApplicationUpdate,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -52,12 +53,21 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	if browser != nil && browser.appID != 0 {
 		browserGUID = AppGUID(c.AccountID, DomainBrowser, browser.appID)
 	}
+	// afterEnable is an end user Apdex threshold sent with enable_real_user_monitoring
+	// true to an application without browser monitoring (the docs' alias example,
+	// docs-website .../application-examples-v2/change-alias-your-application-v2.mdx,
+	// sends both): it is set on the browser application the enable creates.
+	var afterEnable *float64
 	if v := in.EndUserApdexThreshold; v != nil && (app.Settings.EndUserApdexThreshold == nil || *v != *app.Settings.EndUserApdexThreshold) {
-		if browser == nil {
+		switch {
+		case browser != nil:
+			br.BrowserConfig, updateBrowser = &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: v}, true
+		case in.EnableRealUserMonitoring != nil && *in.EnableRealUserMonitoring:
+			afterEnable = v
+		default:
 			return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application",
 				Messages: []string{"end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true"}}
 		}
-		br.BrowserConfig, updateBrowser = &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: v}, true
 	}
 	if v := in.EnableRealUserMonitoring; v != nil && *v != app.Settings.EnableRealUserMonitoring {
 		switch {
@@ -77,32 +87,14 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	if err != nil {
 		return nil, appWriteError(err, id, "application update")
 	}
-	var problems []string
-	var class ng.AgentApplicationSettingsUpdateErrorClass
-	if r := resp.Apm; r != nil {
-		for _, e := range r.Errors {
-			if e != nil {
-				problems = append(problems, deref(e.Field)+": "+deref(e.Description))
-				class = deref(e.ErrorClass)
-			}
-		}
+	if err := appUpdateProblems(resp.Apm, resp.Browser); err != nil {
+		return nil, err
 	}
-	if r := resp.Browser; r != nil {
-		for _, e := range r.Errors {
-			if e != nil {
-				problems = append(problems, deref(e.Field)+": "+deref(e.Description))
-				class = deref(e.ErrorClass)
-			}
+	if afterEnable != nil {
+		if err := t.setEnabledBrowserApdex(ctx, c, id, guid, *afterEnable); err != nil {
+			return nil, err
 		}
-	}
-	if len(problems) > 0 {
-		switch class {
-		case ng.AgentApplicationSettingsUpdateErrorClassAccessDenied:
-			return nil, &v2.Error{Status: 403, Title: "New Relic API access has not been enabled", Messages: problems}
-		case ng.AgentApplicationSettingsUpdateErrorClassNotFound:
-			return nil, ErrApplicationNotFound()
-		}
-		return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: problems}
+		br.BrowserConfig = &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: afterEnable}
 	}
 	// The answer is the read overlaid with what changed (a re-read could race NerdGraph's
 	// eventual consistency).
@@ -200,4 +192,77 @@ func appWriteError(err error, id int64, what string) error {
 		return &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: []string{msg}}
 	}
 	return err
+}
+
+// settingsError is one error of an agentApplicationSettingsUpdate answer.
+type settingsError interface {
+	GetErrorClass() *ng.AgentApplicationSettingsUpdateErrorClass
+	GetField() *string
+	GetDescription() *string
+}
+
+// appUpdateProblems is REST's error for the settings errors an AppUpdate answered (nil
+// when there are none).
+func appUpdateProblems(apm *ng.AppUpdateApmAgentApplicationSettingsUpdateResult, browser *ng.AppUpdateBrowserAgentApplicationSettingsUpdateResult) error {
+	var errs []settingsError
+	if apm != nil {
+		for _, e := range apm.Errors {
+			if e != nil {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if browser != nil {
+		for _, e := range browser.Errors {
+			if e != nil {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	problems := make([]string, 0, len(errs))
+	var class ng.AgentApplicationSettingsUpdateErrorClass
+	for _, e := range errs {
+		problems = append(problems, deref(e.GetField())+": "+deref(e.GetDescription()))
+		class = deref(e.GetErrorClass())
+	}
+	switch class {
+	case ng.AgentApplicationSettingsUpdateErrorClassAccessDenied:
+		return &v2.Error{Status: 403, Title: "New Relic API access has not been enabled", Messages: problems}
+	case ng.AgentApplicationSettingsUpdateErrorClassNotFound:
+		return ErrApplicationNotFound()
+	}
+	return &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: problems}
+}
+
+// enabledBrowserWait is the Retry-After of an end user Apdex threshold whose browser
+// application, just created by the same update, NerdGraph does not show yet.
+const enabledBrowserWait = 5 * time.Second
+
+// setEnabledBrowserApdex sets the end user Apdex threshold of the browser application
+// the same update just created by switching real user monitoring on: a read finds it
+// (one round trip) and a second update sets it (one more). While NerdGraph does not show
+// the new browser application yet (entities are indexed asynchronously) the answer is
+// 503 with Retry-After, saying what was applied: the same PUT again finds real user
+// monitoring on and sends only the threshold, so nothing is applied twice.
+func (t *Translator) setEnabledBrowserApdex(ctx context.Context, c Caller, id int64, guid string, v float64) error {
+	_, b, err := t.applicationWithBrowser(ctx, c, id)
+	if err != nil {
+		return fmt.Errorf("application %d after switching real user monitoring on: %w", id, err)
+	}
+	if b == nil || b.appID == 0 {
+		return &retryLater{ve: &v2.Error{Status: 503, Title: "Real user monitoring was switched on (and the other settings applied), " +
+			"but its browser application is not readable yet: send the same request again to set end_user_apdex_threshold"},
+			after: enabledBrowserWait}
+	}
+	settings := ng.AgentApplicationSettingsUpdateInput{BrowserConfig: &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: &v}}
+	loader := BrowserLoader
+	resp, err := ng.AppUpdate(ctx, t.client, guid, ng.AgentApplicationSettingsUpdateInput{}, false,
+		AppGUID(c.AccountID, DomainBrowser, b.appID), settings, true, ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader}, false)
+	if err != nil {
+		return appWriteError(err, id, "application update")
+	}
+	return appUpdateProblems(resp.Apm, resp.Browser)
 }

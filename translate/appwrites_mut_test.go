@@ -263,3 +263,51 @@ func TestDeleteApplicationMut(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// TestUpdateApplicationEnableThenThreshold: an end user Apdex threshold sent with
+// enable_real_user_monitoring true to an application without browser monitoring is set
+// on the browser application the enable creates (setEnabledBrowserApdex); while
+// NerdGraph does not show it yet the answer is 503 with Retry-After, after the enable
+// was sent once.
+func TestUpdateApplicationEnableThenThreshold(t *testing.T) {
+	in := AppUpdateInput{Name: sptr("store"), EndUserApdexThreshold: f64(4), EnableRealUserMonitoring: bptr(true)}
+	a := newAppFake()
+	a.reporting = true
+	a.update = func(vars map[string]any) (any, error) {
+		if vars["enableBrowser"] == true {
+			a.browser = true // the enable creates the browser application (guid of id 70)
+		}
+		return map[string]any{}, nil
+	}
+	show, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.count("AppUpdate") != 2 || a.count("AppShow") != 2 {
+		t.Fatalf("%d updates, %d reads, want 2 and 2", a.count("AppUpdate"), a.count("AppShow"))
+	}
+	last := a.calls[len(a.calls)-1].vars
+	if b, _ := json.Marshal(last["browserSettings"]); string(b) != `{"browserConfig":{"apdexTarget":4}}` ||
+		last["browser"] != AppGUID(1, DomainBrowser, 70) || last["enableBrowser"] != false || last["updateApm"] != false {
+		t.Errorf("second update %v", last)
+	}
+	if s := show.Application.Settings; s.EndUserApdexThreshold == nil || *s.EndUserApdexThreshold != 4 || !s.EnableRealUserMonitoring || show.Application.Name != "store" {
+		t.Errorf("answer %+v", s)
+	}
+
+	// NerdGraph does not show the new browser application yet.
+	a = newAppFake()
+	a.reporting = true
+	_, err = New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, in)
+	var ve *v2.Error
+	var ge *ng.Error
+	if !errors.As(err, &ve) || ve.Status != 503 || !errors.As(err, &ge) || ge.RetryAfter <= 0 || a.count("AppUpdate") != 1 {
+		t.Fatalf("browser not readable: %v (%d updates)", err, a.count("AppUpdate"))
+	}
+	// Without enable_real_user_monitoring the threshold is still refused, before anything is sent.
+	a = newAppFake()
+	if _, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, AppUpdateInput{EndUserApdexThreshold: f64(4)}); !errors.As(err, &ve) ||
+		ve.Status != 422 || a.count("AppUpdate") != 0 {
+		t.Fatalf("threshold without RUM: %v", err)
+	}
+}

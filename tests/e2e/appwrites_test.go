@@ -103,3 +103,31 @@ func TestApplicationDelete(t *testing.T) {
 		t.Fatal("the reporting app's delete reached NerdGraph")
 	}
 }
+
+// The docs' alias change (docs-website
+// .../application-examples-v2/change-alias-your-application-v2.mdx) sends the end user
+// Apdex threshold with enable_real_user_monitoring true, in one PUT, also to an
+// application without browser monitoring: RUM is switched on, then the new browser
+// application's threshold is set (a read and a second update).
+func TestApplicationUpdateEnablesRUMWithThreshold(t *testing.T) {
+	e := newEnv(t)
+	e.get(t, "/v2/applications.json", key1)
+	body := `{"application":{"name":"Alias per the docs","settings":{"app_apdex_threshold":0.5,"end_user_apdex_threshold":4,"enable_real_user_monitoring":true}}}`
+	r, b := e.put(t, "/v2/applications/107756728.json", body)
+	s := b.Application.Settings
+	if r.status != 200 || b.Application.Name != "Alias per the docs" || !s.EnableRealUserMonitoring ||
+		s.EndUserApdexThreshold == nil || *s.EndUserApdexThreshold != 4 {
+		t.Fatalf("update: %d %s", r.status, r.body)
+	}
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "4" {
+		t.Errorf("upstream calls = %s, want 4 (read, update, read, update)", got)
+	}
+	after := e.show(t, "107756728").Application.Settings
+	if !after.EnableRealUserMonitoring || after.EndUserApdexThreshold == nil || *after.EndUserApdexThreshold != 4 {
+		t.Fatalf("show after update: %+v", after)
+	}
+	// The same PUT again changes nothing: one read.
+	if r, _ := e.put(t, "/v2/applications/107756728.json", body); r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != "1" {
+		t.Fatalf("repeat: %d, %s calls", r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+	}
+}
