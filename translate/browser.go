@@ -16,7 +16,11 @@ import (
 
 // BrowserListRequest is a parsed GET /v2/browser_applications.
 type BrowserListRequest struct {
-	Name string // filter[name]: case-insensitive substring
+	// Name is filter[name]: a case-insensitive substring, or several separated by
+	// commas, any of which matches ("To get information for multiple apps, separate
+	// the name or ID values with a comma": docs-website
+	// src/content/docs/apis/rest-api-v2/browser-examples-v2/add-or-list-browser-apps-api-v2.mdx).
+	Name string
 	IDs  []int64
 	Page int
 }
@@ -36,9 +40,16 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 	if err != nil {
 		return nil, Paging{}, err
 	}
+	var names []string // the comma-separated names, blank ones left out (a trailing comma matches nothing more)
+	for _, n := range strings.Split(r.Name, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
 	var kept []browserOutline
 	for _, b := range all {
-		if (r.Name == "" || containsFold(b.name, r.Name)) && (len(r.IDs) == 0 || slices.Contains(r.IDs, b.id)) {
+		if (len(names) == 0 || slices.ContainsFunc(names, func(n string) bool { return containsFold(b.name, n) })) &&
+			(len(r.IDs) == 0 || slices.Contains(r.IDs, b.id)) {
 			kept = append(kept, b)
 		}
 	}

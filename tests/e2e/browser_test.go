@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +56,15 @@ func TestBrowserApplications(t *testing.T) {
 		_ = json.Unmarshal(e.get(t, "/v2/browser_applications.json?"+q, key1).body, &got)
 		if len(got.BrowserApplications) != 1 || got.BrowserApplications[0].ID != c.ID || got.BrowserApplications[0].BrowserMonitoringKey != c.BrowserMonitoringKey {
 			t.Fatalf("%s: %+v", q, got.BrowserApplications)
+		}
+	}
+	// Several names separated by commas: any of them matches (docs-website
+	// add-or-list-browser-apps-api-v2.mdx); blank parts match nothing more.
+	for q, want := range map[string]int{"marketing,no such name": 1, "marketing," + first.Name: 2, "marketing, ,": 1} {
+		var got browserBody
+		_ = json.Unmarshal(e.get(t, "/v2/browser_applications.json?filter[name]="+url.QueryEscape(q), key1).body, &got)
+		if len(got.BrowserApplications) != want {
+			t.Errorf("filter[name]=%s: %d applications, want %d", q, len(got.BrowserApplications), want)
 		}
 	}
 	if r := e.do(t, http.MethodPost, "/v2/browser_applications.json", key1, strings.NewReader(`{"browser_application":{}}`)); r.status != 422 {
