@@ -323,12 +323,10 @@ func (c metricClass) allows(value string) bool {
 // with "values": {} (score is not an EndUser value, and EndUser/Apdex has neither of
 // the others). Each name then serves those of the narrowed values it has.
 func firstNameValues(first string, values []string) []string {
-	c := classify(first)
-	out := make([]string, 0, len(values))
-	for _, v := range values {
-		if _, ok := valueOf(c, first, v); ok && c.allows(v) {
-			out = append(out, v)
-		}
+	served := resolveAsked(nil, first, values)
+	out := make([]string, len(served))
+	for i, v := range served {
+		out[i] = v.name
 	}
 	return out
 }
