@@ -10,6 +10,8 @@ const (
 	gw      = "gateway:"
 	ngql    = "graphql:"
 	trans   = "translate:"
+	mig     = "migrate:"
+	stt     = "state:"
 	schemas = "schema:"
 )
 
