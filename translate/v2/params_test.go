@@ -429,3 +429,25 @@ func FuzzParseParams(f *testing.F) {
 		}
 	})
 }
+
+func TestParseParamsLimitEdgesMut(t *testing.T) {
+	pairs := make([]string, MaxParams)
+	for i := range pairs {
+		pairs[i] = "k=v"
+	}
+	exact := strings.Join(pairs, "&")
+	// params.go:72 `MaxParams+2` → `MaxParams-2`, and params.go:98 `> MaxParams` → `>=`,
+	// reject exactly MaxParams pairs.
+	if _, err := ParseParams(exact, ""); err != nil {
+		t.Errorf("ParseParams(%d pairs): %v, want accepted", MaxParams, err)
+	}
+	// params.go:72 `n > MaxParams+2` → `>=`: MaxParams pairs and a trailing '&' (MaxParams
+	// separators, no extra pair) must still be accepted.
+	if _, err := ParseParams(exact+"&", ""); err != nil {
+		t.Errorf("ParseParams(%d pairs + trailing &): %v, want accepted", MaxParams, err)
+	}
+	// One pair more is refused.
+	if _, err := ParseParams(exact, "k=v"); err == nil {
+		t.Errorf("ParseParams(%d pairs): accepted, want a ParamError", MaxParams+1)
+	}
+}

@@ -330,3 +330,76 @@ func TestDeploymentCreatedFieldsMut(t *testing.T) {
 		t.Errorf("event sent %s", ev)
 	}
 }
+
+// Mutants deployments.go:85, :88, :91 (ParseDeploymentTimestamp): ISO 8601 in UTC to
+// the second is read; another offset, a fraction or another format is 422.
+func TestParseDeploymentTimestampMut(t *testing.T) {
+	want := time.Date(2019, 10, 8, 0, 15, 36, 0, time.UTC)
+	for s, ok := range map[string]bool{
+		"2019-10-08T00:15:36Z": true, "2019-10-08T00:15:36+00:00": true,
+		"2019-10-08T02:15:36+02:00": false, "2019-10-08T00:15:36.5Z": false, "2019-10-08 00:15:36": false, "": false,
+	} {
+		got, err := ParseDeploymentTimestamp(s)
+		var ve *v2.Error
+		if ok && (err != nil || !got.Equal(want) || got.Location() != time.UTC) {
+			t.Errorf("%q: %v, %v", s, got, err)
+		}
+		if !ok && (!errors.As(err, &ve) || ve.Status != 422) {
+			t.Errorf("%q: %v, want 422", s, err)
+		}
+	}
+}
+
+// Mutant deployments.go:412 INCREMENT_DECREMENT (`read++` → `read--`): full reads that
+// always move back stop after deploymentReads (20) reads, declared. The fake refuses a
+// 26th read, so the mutant fails instead of reading back to the window's start.
+func TestDeploymentListReadBoundMut(t *testing.T) {
+	d := newDepFake(nil)
+	create := d.answer
+	d.answer = func(op string, vars map[string]any) (any, error) {
+		if op != "Deployments" {
+			return create(op, vars)
+		}
+		if d.count("Deployments") > deploymentReads+5 {
+			return nil, errors.New("fake: too many reads")
+		}
+		m := rangeRe.FindStringSubmatch(fmt.Sprint(vars["query"]))
+		until, _ := strconv.ParseInt(m[2], 10, 64)
+		// 5000 rows of one deployment 2 ms before this read's end: each read moves 1 ms.
+		row := `{"timestamp":` + strconv.FormatInt(until-2, 10) + `,"changeTrackingId":"x` + strconv.Itoa(d.count("")) + `","version":"v"},`
+		b := []byte(`{"actor":{"entity":{"__typename":"ApmApplicationEntity","guid":"` + AppGUID(1, DomainAPM, 7) +
+			`","accountId":1},"account":{"deployments":{"results":[`)
+		b = append(b, strings.Repeat(row, MaxFacets)...)
+		b = append(b[:len(b)-1], "]}}}}"...)
+		return json.RawMessage(b), nil
+	}
+	now := depNow
+	var notes Notes
+	if _, err := depTranslator(d, &now).ListDeployments(WithNotes(context.Background(), &notes), Caller{AccountID: 1}, 7, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.count("Deployments") != deploymentReads || notes.String() != string(CapDeployments) {
+		t.Fatalf("%d reads (want %d), notes %q", d.count("Deployments"), deploymentReads, notes.String())
+	}
+}
+
+// Mutant deployments.go:510 CONDITIONALS_NEGATION (`dedup == ""` → `!=`): rows without
+// deploymentId or changeTrackingId are told apart by their whole row, so two such
+// deployments are both listed.
+func TestDeploymentRowsWithoutIDMut(t *testing.T) {
+	base := depNow.UnixMilli() - 60_000
+	d := newDepFake(func(int, int64, int64) []map[string]any {
+		return []map[string]any{
+			{"timestamp": float64(base), "version": "a"},
+			{"timestamp": float64(base - 1000), "version": "b"},
+		}
+	})
+	now := depNow
+	l, err := depTranslator(d, &now).ListDeployments(context.Background(), Caller{AccountID: 1}, 7, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Doc.Deployments) != 2 || l.Doc.Deployments[0].Revision != "a" || l.Doc.Deployments[1].Revision != "b" {
+		t.Fatalf("%+v, want a and b", l.Doc.Deployments)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -157,5 +159,20 @@ func TestAppHostsCapMut(t *testing.T) {
 		if got, want := notes.String() != "", n == MaxFacets || n == -MaxFacets; got != want {
 			t.Errorf("%d rows: declared %v", n, got)
 		}
+	}
+}
+
+// hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
+// HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
+func TestHostStatsWindowsMut(t *testing.T) {
+	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	q, err := hostStatsNRQL(7, "host", until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ten := "timestamp >= " + strconv.FormatInt(until.Add(-10*time.Minute).UnixMilli(), 10) + ")"
+	rng := "SINCE " + strconv.FormatInt(until.Add(-time.Hour).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
+	if strings.Count(q, ten) != 8 || !strings.Contains(q, rng) || !strings.Contains(q, "appId = 7 AND "+UnscopedNRQL) || !strings.Contains(q, " FACET host ") {
+		t.Fatalf("query %s", q)
 	}
 }

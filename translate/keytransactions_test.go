@@ -291,3 +291,17 @@ func TestKeyTxApplicationIDNullMut(t *testing.T) {
 		t.Fatalf("list %+v, %v; want one key transaction of application 9", l, err)
 	}
 }
+
+// keytransactions.go:186 ARITHMETIC_BASE / INVERT_NEGATIVES: a key transaction's
+// summary reads the KeyTransactionWindow (10 minutes) before until.
+func TestKeyTxStatsWindowMut(t *testing.T) {
+	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	q, err := keyTxStatsNRQL([]keyTx{{id: 1, appID: 7, metricName: "WebTransaction/Controller/x"}}, until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "SINCE " + strconv.FormatInt(until.Add(-10*time.Minute).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
+	if !strings.Contains(q, want) || !strings.Contains(q, "appId IN (7)") {
+		t.Fatalf("query %s, want %s", q, want)
+	}
+}

@@ -90,31 +90,3 @@ func TestOptionalCacheMut(t *testing.T) {
 		}
 	}
 }
-
-// cache.go:215 CONDITIONALS_BOUNDARY (`a.ttl < 0` → `<= 0` in keyAuth.fresh): only a
-// negative TTL turns the check off; a TTL of 0 serves a cached answer only at the very
-// instant NerdGraph accepted the key. (New never builds a TTL of 0, see the waived
-// cachefleet.go:138/:178; this pins keyAuth's own rule.)
-func TestKeyAuthFreshTTLMut(t *testing.T) {
-	t0 := time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
-	for _, tt := range []struct {
-		ttl   time.Duration
-		after time.Duration
-		want  bool
-	}{
-		{0, 0, true}, {0, time.Nanosecond, false},
-		{-1, time.Hour, true},
-		{time.Second, time.Second, true}, {time.Second, time.Second + 1, false},
-	} {
-		now := t0
-		a := &keyAuth{ttl: tt.ttl, now: func() time.Time { return now }, seen: map[string]time.Time{}}
-		a.accepted("h")
-		now = t0.Add(tt.after)
-		if got := a.fresh("h"); got != tt.want {
-			t.Errorf("ttl %v, %v after acceptance: fresh %v, want %v", tt.ttl, tt.after, got, tt.want)
-		}
-		if !a.fresh("never-seen") {
-			t.Errorf("ttl %v: a key never seen is held back", tt.ttl)
-		}
-	}
-}

@@ -355,3 +355,52 @@ type violationResult struct {
 	key  string
 	last int64
 }
+
+// Mutant violations.go:130 CONDITIONALS_BOUNDARY (`last > 0` → `>= 0`): a row without
+// lastSeen does not count as the oldest event, so a full read is still followed by the
+// read that ends at the oldest real lastSeen + 1 ms (the mutant ends at 1 ms, makes no
+// progress and cuts the list).
+func TestViolationsFullReadRowWithoutLastSeenMut(t *testing.T) {
+	full := make([]map[string]any, 0, MaxFacets)
+	for i := 0; i < MaxFacets; i++ {
+		full = append(full, violRow(int64(10_000+i), 2_000_000+int64(i), 0))
+	}
+	delete(full[MaxFacets-1], "lastSeen")
+	tr, f := violTranslator(func(call int) []map[string]any {
+		if call == 0 {
+			return full
+		}
+		return nil
+	})
+	start := time.UnixMilli(1)
+	var notes Notes
+	if _, _, err := tr.Violations(WithNotes(context.Background(), &notes), Caller{AccountID: 1}, ViolationsRequest{Start: &start}); err != nil {
+		t.Fatal(err)
+	}
+	if f.count("NrqlQuery") != 2 || notes.String() != "" {
+		t.Fatalf("%d reads, notes %q; want 2 reads, no cap", f.count("NrqlQuery"), notes.String())
+	}
+	if _, until := sentRange(t, f, 1); until != 2_000_001 {
+		t.Errorf("second read UNTIL %d, want 2000001", until)
+	}
+}
+
+// Mutant violations.go:149 CONDITIONALS_BOUNDARY (`OpenedAt >` → `>=` in the stable
+// sort): violations opened in the same millisecond keep NRQL's order, so a page holds
+// the same ones on every read.
+func TestViolationsTieOrderMut(t *testing.T) {
+	rows := []map[string]any{violRow(3, 5000, 0), violRow(1, 5000, 0), violRow(2, 5000, 0), violRow(9, 9000, 0)}
+	tr, _ := violTranslator(func(int) []map[string]any { return rows })
+	start := time.UnixMilli(1)
+	l, _, err := tr.Violations(context.Background(), Caller{AccountID: 1}, ViolationsRequest{Start: &start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, v := range l.Violations {
+		ids = append(ids, v.ID)
+	}
+	if fmt.Sprint(ids) != "[9 3 1 2]" {
+		t.Fatalf("order %v, want [9 3 1 2]", ids)
+	}
+}

@@ -254,3 +254,13 @@ func TestScopeNRQLMut(t *testing.T) {
 		}
 	}
 }
+
+// metrics.go:329 ARITHMETIC_BASE (len(slices)*width → /): values[] naming only values the
+// metric does not serve give slices without values, not a panic.
+func TestMetricDataNoServedValueMut(t *testing.T) {
+	tr, _ := mdTranslator()
+	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}, Values: []string{"no_such_value"}})
+	if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 || len(md.Metrics[0].Timeslices[0].Values) != 0 {
+		t.Fatalf("%+v, %v", md, err)
+	}
+}

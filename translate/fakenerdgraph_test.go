@@ -69,3 +69,39 @@ func (f *opFake) count(op string) int {
 func nrqlAnswer(rows []map[string]any) map[string]any {
 	return map[string]any{"actor": map[string]any{"account": map[string]any{"nrql": map[string]any{"results": rows}}}}
 }
+
+// withAnswer wraps f's answers: edit may change (or replace) the data object of op (nil
+// when f had none).
+func withAnswer(f *opFake, edit func(op string, vars map[string]any, data any) (any, error)) *opFake {
+	orig := f.answer
+	f.answer = func(op string, vars map[string]any) (any, error) {
+		data, err := orig(op, vars)
+		if err != nil {
+			data = nil
+		}
+		d, e := edit(op, vars, data)
+		if d == nil && e == nil {
+			return nil, err // an op edit leaves alone keeps f's error
+		}
+		return d, e
+	}
+	return f
+}
+
+// actorOf is the actor object of a fake answer built as nested maps.
+func actorOf(data any) map[string]any {
+	return data.(map[string]any)["actor"].(map[string]any)
+}
+
+// sentQueries are the values of the variable name of every op call f received.
+func sentQueries(f *opFake, op, name string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		if c.op == op {
+			out = append(out, fmt.Sprint(c.vars[name]))
+		}
+	}
+	return out
+}
