@@ -16,14 +16,14 @@ import (
 //     every kind (literals under 45 bytes), so only the initial capacity changes.
 //   - applications.go:119 and :207 CONDITIONALS_BOUNDARY (last < 1 → <= 1): when last is
 //     1 the branch sets it to 1.
-//   - deployments.go:585 CONDITIONALS_BOUNDARY: see TestDeploymentMemoryMut.
+//   - deployments.go:585 CONDITIONALS_BOUNDARY: see TestDeploymentMemory.
 //   - hosts.go:167 and :168 CONDITIONALS_BOUNDARY (sort comparators < → <=): hosts and
 //     instances are unique by the compared key; hosts.go:179 (r.Page < 1 → <= 1): sets
 //     page 1 to 1.
 
 // cache.go:55 CONDITIONALS_NEGATION (ok && c.auth != nil): a cached answer is not served
 // to a key NerdGraph has not accepted within the auth TTL.
-func TestCacheGetChecksKeyMut(t *testing.T) {
+func TestCacheGetChecksKey(t *testing.T) {
 	tr := New(nil, Options{AuthTTL: time.Second})
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr.auth.now = func() time.Time { return now }
@@ -44,7 +44,7 @@ func TestCacheGetChecksKeyMut(t *testing.T) {
 // stores entries; cachebytes.go:31, :39 and :43 CONDITIONALS_BOUNDARY: an entry exactly
 // the bound is stored, entries that exactly fill the bound are all kept, and a new one
 // evicts only as many as it needs.
-func TestCacheByteBoundEdgesMut(t *testing.T) {
+func TestCacheByteBoundEdges(t *testing.T) {
 	tr := New(nil, Options{MaxCacheBytes: -1})
 	tr.lists.Set("k|1|a", 1)
 	if _, ok := tr.lists.Get("k|1|a"); !ok {
@@ -82,7 +82,7 @@ func TestCacheByteBoundEdgesMut(t *testing.T) {
 // expired answers would stay in memory, and in the byte count, until read or evicted
 // for room): every cache sweeps expired entries every two TTLs. Listed as cache.go:37 A
 // (not addressed) by the first translate pass.
-func TestCacheJanitorMut(t *testing.T) {
+func TestCacheJanitor(t *testing.T) {
 	if got := janitorInterval(t, NewCache("lists", time.Minute, 10, nil).c); got != 2*time.Minute {
 		t.Fatalf("janitor interval %v, want 2m", got)
 	}
@@ -109,7 +109,7 @@ func janitorInterval(t *testing.T, c any) time.Duration {
 // negative TTL turns the check off; a TTL of 0 serves a cached answer only at the very
 // instant NerdGraph accepted the key. (New never builds a TTL of 0, see the waived
 // cachefleet.go:138/:178; this pins keyAuth's own rule.)
-func TestKeyAuthFreshTTLMut(t *testing.T) {
+func TestKeyAuthFreshTTL(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		ttl   time.Duration

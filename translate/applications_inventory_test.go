@@ -198,7 +198,7 @@ func TestInventoryForReadsInParts(t *testing.T) {
 // (IndexByte(inner, '\\') < 0): a host name is interned (the rows of one host share one
 // string), and only a name read as written (no escape) is kept under its JSON text, so
 // an escaped name is never answered for another text.
-func TestInventoryHostInterningMut(t *testing.T) {
+func TestInventoryHostInterning(t *testing.T) {
 	tr := New(nil, Options{})
 	inv, read := parseInventory(context.Background(), tr, []byte(`[`+
 		`{"facet":1,"hosts":["web-1"],"agents":[11],"lastSeen":1},{"facet":2,"hosts":["web-1"],"agents":[12],"lastSeen":1},`+
@@ -224,7 +224,7 @@ func TestInventoryHostInterningMut(t *testing.T) {
 // nil → !=): a facet is an integer written as a JSON number or a numeric string, read
 // exactly (past float64's 2^53); anything else is not one, so its row names no
 // application or instance.
-func TestRawFacetIntMut(t *testing.T) {
+func TestRawFacetInt(t *testing.T) {
 	tests := []struct {
 		in   string
 		want int64
@@ -252,7 +252,7 @@ func TestRawFacetIntMut(t *testing.T) {
 // size*400): the fold's maps and first slab are sized for the answer's bytes (about 160
 // per row), not for thousands of times as many entries (the mutants would size a 36 KB
 // answer's maps for millions).
-func TestInventoryFoldSizingMut(t *testing.T) {
+func TestInventoryFoldSizing(t *testing.T) {
 	answer := func(n int) []byte {
 		var b strings.Builder
 		b.WriteByte('[')
@@ -289,7 +289,7 @@ func TestInventoryFoldSizingMut(t *testing.T) {
 
 // applications.go:643 CONDITIONALS_BOUNDARY (IndexByte(inner, '\\') < 0): a host name
 // whose first character is escaped in the JSON answer is decoded, not kept escaped.
-func TestInventoryEscapedHostMut(t *testing.T) {
+func TestInventoryEscapedHost(t *testing.T) {
 	tr := New(nil, Options{})
 	inv, read := parseInventory(context.Background(), tr, []byte(`[{"facet":7,"hosts":["\u00e9-host"],"agents":[3],"lastSeen":1.7e12},{"facet":7,"hosts":[""],"agents":[4],"lastSeen":1}]`))
 	if read.rows != 2 || inv[7] == nil || strings.Join(inv[7].hosts, ",") != "é-host" || len(inv[7].instances) != 2 {

@@ -35,7 +35,7 @@ func TestAppArenaPartsAreSeparate(t *testing.T) {
 // :556:27 CONDITIONALS_BOUNDARY (hostIDs' room < n → <=): the arena hands out its own
 // elements while it has room (the page's parts in one allocation per kind,
 // BenchmarkGatewayApplicationsList), and a block of host ids is used to its last id.
-func TestAppArenaUsesItsRoomMut(t *testing.T) {
+func TestAppArenaUsesItsRoom(t *testing.T) {
 	a := newAppArena(2)
 	t1 := a.time(time.Unix(1, 0))
 	s1 := a.summary(v2.ApplicationSummary{HostCount: 1})
@@ -66,7 +66,7 @@ func TestAppArenaUsesItsRoomMut(t *testing.T) {
 // 0) and :617:28 ARITHMETIC_BASE (rt*1000 → rt/1000): the summary's response time is in
 // milliseconds; an application with no web throughput (0) shows its non-web
 // transactions, one with web throughput its web ones.
-func TestAppSummaryWebOrNonWebMut(t *testing.T) {
+func TestAppSummaryWebOrNonWeb(t *testing.T) {
 	tests := []struct {
 		name     string
 		summary  map[string]any

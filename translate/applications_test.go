@@ -83,7 +83,7 @@ func appsTranslator(n int) (*Translator, *opFake) {
 // (len+PageSize-1)/PageSize, (Page-1)*PageSize and lo+PageSize; CONDITIONALS_BOUNDARY
 // and NEGATION in last < 1 and Page < last): filtered lists of 0, 200, 201 and 225
 // matches, every page and one past the end.
-func TestListFilteredPagingMut(t *testing.T) {
+func TestListFilteredPaging(t *testing.T) {
 	tests := []struct {
 		name      string
 		apps      int
@@ -128,7 +128,7 @@ func TestListFilteredPagingMut(t *testing.T) {
 // Mutants applications.go:166 CONDITIONALS_NEGATION (the list cache) and the key's
 // parts: one read serves every page and the filter in any case; another host, another
 // caller or a write to the account reads again.
-func TestListFilteredCacheKeyMut(t *testing.T) {
+func TestListFilteredCacheKey(t *testing.T) {
 	tr, f := appsTranslator(450)
 	a := Caller{KeyHash: "a", AccountID: 1}
 	steps := []struct {
@@ -165,7 +165,7 @@ func TestListFilteredCacheKeyMut(t *testing.T) {
 
 // Mutant applications.go:206 CONDITIONALS_NEGATION (exclude_links): the page served
 // without links does not take them from the cached list, which keeps them.
-func TestListFilteredExcludeLinksMut(t *testing.T) {
+func TestListFilteredExcludeLinks(t *testing.T) {
 	tr, _ := appsTranslator(20)
 	c := Caller{AccountID: 1}
 	l, _, err := tr.ListApplications(context.Background(), c, AppListRequest{Name: "alpha", ExcludeLinks: true})
@@ -189,7 +189,7 @@ func TestListFilteredExcludeLinksMut(t *testing.T) {
 // Mutants of listPage and cursorFor (applications.go:111-123, 129-158): rel=last from
 // the search's count, a next page only when the search has a cursor, page N reached by
 // N-1 cursor hops once (then cached), a page past the end empty with no last.
-func TestListPageCursorsMut(t *testing.T) {
+func TestListPageCursors(t *testing.T) {
 	tests := []struct {
 		apps, page   int
 		wantLen      int
@@ -234,7 +234,7 @@ func TestListPageCursorsMut(t *testing.T) {
 
 // A later page starts from the nearest cached cursor (applications.go:137 loop bounds):
 // after page 2, page 4 takes one hop from page 3's cursor, which page 2's read cached.
-func TestListPageNearestCursorMut(t *testing.T) {
+func TestListPageNearestCursor(t *testing.T) {
 	tr, f := appsTranslator(1000)
 	c := Caller{AccountID: 1}
 	for _, page := range []int{2, 4} {
@@ -269,7 +269,7 @@ func appIDs(l *v2.ApplicationList) []int64 {
 // Mutant applications.go:87:16 CONDITIONALS_NEGATION (r.Language != "" → ==): the
 // language filter is sent in the entity search (lower-cased), and an unfiltered list
 // sends none (the mutant asks for language = ”, which no application has).
-func TestListLanguageInSearchMut(t *testing.T) {
+func TestListLanguageInSearch(t *testing.T) {
 	tr, f := appsTranslator(10)
 	c := Caller{AccountID: 1}
 	if _, _, err := tr.ListApplications(context.Background(), c, AppListRequest{}); err != nil {
@@ -288,7 +288,7 @@ func TestListLanguageInSearchMut(t *testing.T) {
 // account (a search counted more than 5000 applications) filter[host] still reads every
 // application's inventory (listFiltered); the name pass (listMatched) has no inventory
 // and would list nothing.
-func TestListHostFilterLargeAccountMut(t *testing.T) {
+func TestListHostFilterLargeAccount(t *testing.T) {
 	f := withAnswer(appsFake(450), func(op string, _ map[string]any, data any) (any, error) {
 		if op == "AppList" {
 			actorOf(data)["entitySearch"].(map[string]any)["count"] = MaxFacets + 1000
@@ -321,7 +321,7 @@ func TestListHostFilterLargeAccountMut(t *testing.T) {
 // later one. Page 2's read cached the cursors of pages 2 and 3; when page 2's is gone
 // (its CursorTTL ended first, or the cache was full when it was set) page 2 is read
 // again from page 1, not served page 3's applications.
-func TestListPageNeverLaterCursorMut(t *testing.T) {
+func TestListPageNeverLaterCursor(t *testing.T) {
 	tr, f := appsTranslator(1000)
 	c := Caller{AccountID: 1}
 	l, _, err := tr.ListApplications(context.Background(), c, AppListRequest{Page: 2})
@@ -385,7 +385,7 @@ func fullInventoryFake(n int) *opFake {
 // name matches are kept before the inventory is read, so when the account-wide
 // inventory came back cut (accountInventoryApps rows) the page's inventory is read for the matches
 // alone.
-func TestListFilteredInventoryOfMatchesMut(t *testing.T) {
+func TestListFilteredInventoryOfMatches(t *testing.T) {
 	f := fullInventoryFake(10)
 	tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
 	l, _, err := tr.ListApplications(context.Background(), Caller{AccountID: 1}, AppListRequest{Name: "alpha"})
@@ -407,7 +407,7 @@ func TestListFilteredInventoryOfMatchesMut(t *testing.T) {
 // Mutant applications.go:247:12 CONDITIONALS_NEGATION (matches' r.Name != "" → ==):
 // filter[name] with filter[host] keeps the applications that match both (with a host
 // filter nothing is kept before the inventory, so matches alone applies the name).
-func TestListNameAndHostFilterMut(t *testing.T) {
+func TestListNameAndHostFilter(t *testing.T) {
 	tr, _ := appsTranslator(30)
 	l, _, err := tr.ListApplications(context.Background(), Caller{AccountID: 1}, AppListRequest{Name: "ALPHA", Host: "host-1"})
 	if err != nil {
@@ -430,7 +430,7 @@ func TestListNameAndHostFilterMut(t *testing.T) {
 // later pages are read without it (and their applications' inventory read in the second
 // round trip); a filter[ids] read asks for the ids' inventory anyway and never marks
 // the account (its inventory is not the account's).
-func TestAppListInventoryFlagMut(t *testing.T) {
+func TestAppListInventoryFlag(t *testing.T) {
 	f := fullInventoryFake(10)
 	tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
 	c := Caller{AccountID: 1}
@@ -470,7 +470,7 @@ func TestAppListInventoryFlagMut(t *testing.T) {
 // Mutants applications.go:342:33 and :342:53 CONDITIONALS_NEGATION (b != nil && b.Results
 // != nil): a list shows the browser application injected into an APM application
 // (real user monitoring on, its end-user Apdex threshold).
-func TestAppListInjectedBrowserMut(t *testing.T) {
+func TestAppListInjectedBrowser(t *testing.T) {
 	f := withAnswer(appsFake(3), func(op string, _ map[string]any, data any) (any, error) {
 		if op == "AppList" {
 			actorOf(data)["browsers"] = map[string]any{"results": map[string]any{"entities": []any{

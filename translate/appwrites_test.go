@@ -80,7 +80,7 @@ func sptr(v string) *string  { return &v }
 // (nothing to change), :82 (err), :109-:127 (the answer overlaid with the changes): PUT
 // sends one document with only what changed, to the right guid, and answers the
 // application with the changes applied; a PUT that changes nothing sends nothing.
-func TestUpdateApplicationMut(t *testing.T) {
+func TestUpdateApplication(t *testing.T) {
 	tests := []struct {
 		name    string
 		browser bool
@@ -143,7 +143,7 @@ func TestUpdateApplicationMut(t *testing.T) {
 // (application missing), :82 (err → appWriteError), :90/:92/:98 (errors of the answer
 // and their class): refusals send nothing; the answer's errors map to 403, 404 or 422
 // with "field: description"; a timeout may hide an applied update (504).
-func TestUpdateApplicationErrorsMut(t *testing.T) {
+func TestUpdateApplicationErrors(t *testing.T) {
 	var ve *v2.Error
 	refused := []struct {
 		name    string
@@ -208,7 +208,7 @@ func TestUpdateApplicationErrorsMut(t *testing.T) {
 // (success false): DELETE refuses a reporting application (409, nothing sent), deletes
 // once and answers the application; after a timeout, a retry that finds it gone answers
 // 200 with it without sending again.
-func TestDeleteApplicationMut(t *testing.T) {
+func TestDeleteApplication(t *testing.T) {
 	var ve *v2.Error
 	c := Caller{AccountID: 1}
 	a := newAppFake()

@@ -68,7 +68,7 @@ func newBrowserFake(apps []map[string]any) *browserFake {
 // non-empty page), :67-:92 (the cached search, its cursor loop, non-browser and id-less
 // entities, the serving APM id as REST id), :106-:131 (details in groups of 25 per
 // alias, empty groups sent as [], nulls and other entities skipped, script decoded).
-func TestListBrowserApplicationsMut(t *testing.T) {
+func TestListBrowserApplications(t *testing.T) {
 	apps := []map[string]any{browserApp(11, 7, "Shop front"), browserApp(12, 0, "Blog"),
 		{"__typename": "ApmApplicationEntityOutline", "guid": "x", "applicationId": 3, "name": "apm"},
 		{"__typename": "BrowserApplicationEntityOutline", "guid": "y", "name": "no id"}}
@@ -131,7 +131,7 @@ func TestListBrowserApplicationsMut(t *testing.T) {
 
 // Mutant browser.go:106 ARITHMETIC_BASE (`i/25`): a page of 60 applications asks for
 // their details in aliases of 25 (25, 25, 10, then empty lists, never null).
-func TestBrowserDetailsGroupsMut(t *testing.T) {
+func TestBrowserDetailsGroups(t *testing.T) {
 	var apps []map[string]any
 	for i := 1; i <= 60; i++ {
 		apps = append(apps, browserApp(100+i, 0, fmt.Sprint("b", i)))
@@ -161,7 +161,7 @@ func TestBrowserDetailsGroupsMut(t *testing.T) {
 // Mutants of decodeScript (browser.go:156) and licenseKey (:168-:184): the key comes
 // from info.licenseKey, else licenseKey, else the script; a quoted snippet is decoded
 // once, anything else kept.
-func TestBrowserKeyAndScriptMut(t *testing.T) {
+func TestBrowserKeyAndScript(t *testing.T) {
 	raw := func(s string) *json.RawMessage { r := json.RawMessage(s); return &r }
 	for _, tt := range []struct {
 		script string
@@ -190,7 +190,7 @@ func TestBrowserKeyAndScriptMut(t *testing.T) {
 // guid), :210 (no settings): POST creates once with the loader given and answers the
 // id of the guid, the decoded script and its key; a blank name sends nothing; a null
 // answer may hide a created application (502); a timeout 504, a rejection 422.
-func TestCreateBrowserApplicationMut(t *testing.T) {
+func TestCreateBrowserApplication(t *testing.T) {
 	script, _ := json.Marshal(`<script>licenseKey:"k1"</script>`)
 	var answer any
 	b := newBrowserFake(nil)

@@ -11,7 +11,7 @@ import (
 // Condition timer and number boundaries (issue 22), written against mutants of
 // conditions.go parseNumber (`v <= 0` → `v < 0`, `v != Trunc(v)` → `==`) and parts.
 
-func TestConditionNumberBoundariesMut(t *testing.T) {
+func TestConditionNumberBoundaries(t *testing.T) {
 	tests := []struct {
 		give        string
 		positiveInt bool
@@ -40,10 +40,10 @@ func TestConditionNumberBoundariesMut(t *testing.T) {
 	}
 }
 
-// TestConditionTimersMut: the timers of a NRQL condition body reach NerdGraph as given
+// TestConditionTimers: the timers of a NRQL condition body reach NerdGraph as given
 // (violation_time_limit_seconds, aggregation_window, evaluation_offset,
 // expiration_duration, since_value) and a zero or fractional one is refused.
-func TestConditionTimersMut(t *testing.T) {
+func TestConditionTimers(t *testing.T) {
 	in := NrqlConditionInput{
 		SinceValue:                sp("3"),
 		ViolationTimeLimitSeconds: sp("86400"),

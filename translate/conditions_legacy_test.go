@@ -11,7 +11,7 @@ import (
 
 // Mutants conditions.go:673-674 (violation_close_timer: whole hours, only from 3600 s),
 // :662-668 (product and policy filters), and the synthetics list's filter (:699-714).
-func TestLegacyConditionListsMut(t *testing.T) {
+func TestLegacyConditionLists(t *testing.T) {
 	conds := []map[string]any{asCond(1, "APM", 3599.0), asCond(2, "BROWSER", 3600.0), asCond(3, "MOBILE", 7199.0),
 		asCond(4, "NRQL", 7200.0), asCond(5, "SYNTHETICS", 86400.0), asCond(6, "APM", nil)}
 	conds = append(conds, asCond(7, "APM", 86400.0))

@@ -75,7 +75,7 @@ func asCond(id int, product string, limit any) map[string]any {
 }
 
 // Mutants of nrqlConditionOf and restTerm (conditions.go:297-333, 340-356).
-func TestNrqlConditionShapeMut(t *testing.T) {
+func TestNrqlConditionShape(t *testing.T) {
 	term := func(op, occ string, seconds float64) map[string]any {
 		return map[string]any{"__typename": "AlertsNrqlConditionTerms", "operator": op, "priority": "CRITICAL", "threshold": 2.5, "thresholdDuration": seconds, "thresholdOccurrences": occ}
 	}
@@ -127,7 +127,7 @@ func TestNrqlConditionShapeMut(t *testing.T) {
 }
 
 // REST pages of 200 over NerdGraph's cursor pages (conditions.go:364-394 and pageOf).
-func TestNrqlConditionPagesMut(t *testing.T) {
+func TestNrqlConditionPages(t *testing.T) {
 	var conds []map[string]any
 	for i := 1; i <= 201; i++ {
 		conds = append(conds, nrqlCond(i, "9", nil))

@@ -89,7 +89,7 @@ func lastVars(f *opFake, key string) string {
 // :432/:435 and :443/:446 (err, null answer per type), :450 (null: unknown outcome):
 // a static or baseline condition is created once with REST's defaults; refused bodies
 // send nothing.
-func TestCreateNrqlConditionMut(t *testing.T) {
+func TestCreateNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	w := newCondWriteFake()
 	tr := New(w, Options{})
@@ -165,7 +165,7 @@ func TestCreateNrqlConditionMut(t *testing.T) {
 // NOT_FOUND names the policy on create and the condition otherwise; a rejection is 422
 // with NerdGraph's first message; a delete's unknown outcome says "deletion"; the check
 // path names the policy when known.
-func TestConditionWriteErrorMut(t *testing.T) {
+func TestConditionWriteError(t *testing.T) {
 	var ve *v2.Error
 	for _, tt := range []struct {
 		err    error
@@ -203,7 +203,7 @@ func TestConditionWriteErrorMut(t *testing.T) {
 // :547/:560 (terms only when sent), :551/:564 (err), :554/:567 (null), :571 (unknown
 // outcome) and nrqlCondition (:490-:507): an update sends only the fields given, by the
 // condition's type.
-func TestUpdateNrqlConditionMut(t *testing.T) {
+func TestUpdateNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	var ve *v2.Error
 	t.Run("read picks the type", func(t *testing.T) {
@@ -287,7 +287,7 @@ func TestUpdateNrqlConditionMut(t *testing.T) {
 // Mutants conditions.go:490-:507 (nrqlCondition: NOT_FOUND, nulls, errors), :581/:585
 // (DeleteNrqlCondition): a delete reads the condition, deletes it once and answers it;
 // a missing one is 404 and nothing is deleted; a failed read is an error.
-func TestDeleteNrqlConditionMut(t *testing.T) {
+func TestDeleteNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	var ve *v2.Error
 	w := newCondWriteFake()

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// TestDeploymentLimitsMut pins REST v2's deployment limits in characters, not bytes,
+// TestDeploymentLimits pins REST v2's deployment limits in characters, not bytes,
 // at each edge (deployments.go Validate: `n > f.max` → `>=`, RuneCount → len, `r >
 // 0xFFFF` → `>=`, `Timestamp.After(now)`).
-func TestDeploymentLimitsMut(t *testing.T) {
+func TestDeploymentLimits(t *testing.T) {
 	now := time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)
 	s := func(v string) *string { return &v }
 	bmp := "\uFFFF" // the last 3-byte character: allowed

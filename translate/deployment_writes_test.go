@@ -22,7 +22,7 @@ import (
 
 // Mutants deployments.go:130-137 (prevSent, d != nil, wait > 0) and findDeployment
 // (:154-168).
-func TestDeploymentRetryAfterUnknownMut(t *testing.T) {
+func TestDeploymentRetryAfterUnknown(t *testing.T) {
 	for _, found := range []bool{false, true} {
 		t.Run(fmt.Sprintf("found %v", found), func(t *testing.T) {
 			var sentMs float64
@@ -79,7 +79,7 @@ func TestDeploymentRetryAfterUnknownMut(t *testing.T) {
 
 // Mutants of writeError (deployments.go:290-320) and outcomeUnknown: which failures may
 // hide a recorded deployment, which are refusals, which name a missing application.
-func TestDeploymentWriteErrorMut(t *testing.T) {
+func TestDeploymentWriteError(t *testing.T) {
 	dial := &net.OpError{Op: "dial", Err: errors.New("refused")}
 	read := &net.OpError{Op: "read", Err: errors.New("reset")}
 	tests := []struct {
@@ -120,7 +120,7 @@ func TestDeploymentWriteErrorMut(t *testing.T) {
 // The legacy mutation (deployments.go:227-240): changeTrackingCreateDeployment with the
 // caller's timestamp; its deploymentId is the surrogate id's key; a null answer is an
 // unknown outcome, not a success.
-func TestDeploymentLegacyCreateMut(t *testing.T) {
+func TestDeploymentLegacyCreate(t *testing.T) {
 	for _, null := range []bool{false, true} {
 		d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 		create := d.answer
@@ -156,7 +156,7 @@ func TestDeploymentLegacyCreateMut(t *testing.T) {
 // without an application id skipped; two matches are none) — the legacy v0 write names
 // its application, so after a timeout the identical retry must find the application by
 // name to look the deployment up, and must not send it again while it may exist.
-func TestDeploymentNamedRetryMut(t *testing.T) {
+func TestDeploymentNamedRetry(t *testing.T) {
 	app := func(name string, id any) map[string]any {
 		return map[string]any{"__typename": "ApmApplicationEntityOutline", "guid": "g", "accountId": 1, "name": name, "reporting": true, "applicationId": id}
 	}
@@ -241,7 +241,7 @@ func TestDeploymentNamedRetryMut(t *testing.T) {
 // Idempotency-Key replays its recorded answer without a second write; the same key with
 // another body (another revision, or another application) is refused with 422 and sends
 // nothing; without a key, the same body for two applications is two writes.
-func TestDeploymentIdempotencyKeyScopeMut(t *testing.T) {
+func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
 	tr := depTranslator(d, &now)
@@ -286,7 +286,7 @@ func TestDeploymentIdempotencyKeyScopeMut(t *testing.T) {
 // the application (`name = '...'`), an id write names its guid; the created event's
 // entity gives a named write its application id, which the answer carries and under
 // which the replica remembers the deployment (listed before NRQL has it).
-func TestDeploymentCreatedEntityMut(t *testing.T) {
+func TestDeploymentCreatedEntity(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
 	tr := depTranslator(d, &now)
@@ -326,7 +326,7 @@ func TestDeploymentCreatedEntityMut(t *testing.T) {
 // in memory until read). go-cache exposes no accessor for its cleanup interval; the test
 // reads the janitor's interval by reflection (github.com/patrickmn/go-cache cache.go:
 // Cache embeds *cache, whose janitor holds Interval).
-func TestDeployLedgerJanitorMut(t *testing.T) {
+func TestDeployLedgerJanitor(t *testing.T) {
 	if got := janitorInterval(t, newDeployLedger().recent); got != 2*DeploymentMemory {
 		t.Fatalf("janitor interval %v, want %v", got, 2*DeploymentMemory)
 	}
@@ -337,7 +337,7 @@ func TestDeployLedgerJanitorMut(t *testing.T) {
 // dropped when its last holder or waiter leaves, so the map does not grow with every
 // application written to; while one holds it, a waiter whose context ends is refused
 // and the lock stays.
-func TestDeployLockRefsMut(t *testing.T) {
+func TestDeployLockRefs(t *testing.T) {
 	l := newDeployLedger()
 	ctx := context.Background()
 	for app := int64(1); app <= 3; app++ {

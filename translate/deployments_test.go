@@ -79,7 +79,7 @@ func depTranslator(d *depFake, now *time.Time) *Translator {
 // !ts.After(latest)): a timestamp equal to the latest deployment (NRQL's or the one this
 // replica recorded, whichever is later) is refused, one a second later accepted; the
 // check reads one row (LIMIT 1); no timestamp, no check.
-func TestDeploymentLaterThanLatestMut(t *testing.T) {
+func TestDeploymentLaterThanLatest(t *testing.T) {
 	latest := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
 	d := newDepFake(func(int, int64, int64) []map[string]any {
 		return []map[string]any{depRow("a", latest.UnixMilli()), depRow("b", latest.UnixMilli()-60_000)}
@@ -126,7 +126,7 @@ func TestDeploymentLaterThanLatestMut(t *testing.T) {
 
 // With no deployment at all, any past timestamp is accepted (deployments.go:395
 // !latest.IsZero()).
-func TestDeploymentFirstMut(t *testing.T) {
+func TestDeploymentFirst(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
 	tr := depTranslator(d, &now)
@@ -140,7 +140,7 @@ func TestDeploymentFirstMut(t *testing.T) {
 // :398 deploymentsUntil, :405 since) and of ListDeployments' paging (pageOf,
 // applications.go:32-34): 201 deployments newest first on two pages; another account's
 // application is a 404.
-func TestDeploymentListWindowAndPagingMut(t *testing.T) {
+func TestDeploymentListWindowAndPaging(t *testing.T) {
 	var rows []map[string]any
 	for i := 0; i < 201; i++ {
 		rows = append(rows, depRow("d"+strconv.Itoa(i), depNow.UnixMilli()-int64(i)*1000))
@@ -200,7 +200,7 @@ func TestDeploymentListWindowAndPagingMut(t *testing.T) {
 // Mutants of deployments' re-reads (deployments.go:411-426): a full read (5000 rows)
 // is followed by one ending 1 ms after its oldest row, dropping rows already read; a
 // read that makes no progress, or the 20th, stops and is declared.
-func TestDeploymentListReReadsMut(t *testing.T) {
+func TestDeploymentListReReads(t *testing.T) {
 	base := depNow.UnixMilli() - 10_000_000
 	full := func(from int) []map[string]any {
 		rs := make([]map[string]any, MaxFacets)
@@ -253,7 +253,7 @@ func TestDeploymentListReReadsMut(t *testing.T) {
 // now.Sub(r.at) < DeploymentMemory): a deployment recorded here is listed before NRQL
 // has it, once when NRQL has it (same surrogate id), and no longer after
 // DeploymentMemory; another caller does not see it.
-func TestDeploymentMemoryMut(t *testing.T) {
+func TestDeploymentMemory(t *testing.T) {
 	nrqlHas := false
 	var recorded map[string]any
 	d := newDepFake(func(int, int64, int64) []map[string]any {
@@ -313,7 +313,7 @@ func TestDeploymentMemoryMut(t *testing.T) {
 
 // The recorded deployment's fields come from the mutation's answer: surrogate id of
 // the change-tracking id, the timestamp sent (the caller's), the application.
-func TestDeploymentCreatedFieldsMut(t *testing.T) {
+func TestDeploymentCreatedFields(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
 	ts := time.Date(2026, 11, 20, 11, 59, 0, 0, time.UTC)
@@ -333,7 +333,7 @@ func TestDeploymentCreatedFieldsMut(t *testing.T) {
 
 // Mutants deployments.go:85, :88, :91 (ParseDeploymentTimestamp): ISO 8601 in UTC to
 // the second is read; another offset, a fraction or another format is 422.
-func TestParseDeploymentTimestampMut(t *testing.T) {
+func TestParseDeploymentTimestamp(t *testing.T) {
 	want := time.Date(2019, 10, 8, 0, 15, 36, 0, time.UTC)
 	for s, ok := range map[string]bool{
 		"2019-10-08T00:15:36Z": true, "2019-10-08T00:15:36+00:00": true,
@@ -353,7 +353,7 @@ func TestParseDeploymentTimestampMut(t *testing.T) {
 // Mutant deployments.go:412 INCREMENT_DECREMENT (`read++` → `read--`): full reads that
 // always move back stop after deploymentReads (20) reads, declared. The fake refuses a
 // 26th read, so the mutant fails instead of reading back to the window's start.
-func TestDeploymentListReadBoundMut(t *testing.T) {
+func TestDeploymentListReadBound(t *testing.T) {
 	d := newDepFake(nil)
 	create := d.answer
 	d.answer = func(op string, vars map[string]any) (any, error) {
@@ -386,7 +386,7 @@ func TestDeploymentListReadBoundMut(t *testing.T) {
 // Mutant deployments.go:510 CONDITIONALS_NEGATION (`dedup == ""` → `!=`): rows without
 // deploymentId or changeTrackingId are told apart by their whole row, so two such
 // deployments are both listed.
-func TestDeploymentRowsWithoutIDMut(t *testing.T) {
+func TestDeploymentRowsWithoutID(t *testing.T) {
 	base := depNow.UnixMilli() - 60_000
 	d := newDepFake(func(int, int64, int64) []map[string]any {
 		return []map[string]any{

@@ -70,7 +70,7 @@ func newEntFake(query string) *entFake {
 
 // Mutants of CheckEntityType (entityconditions.go:48-:58): REST's three editable types
 // pass, KeyTransaction/Server/Plugin are 501, anything else 406.
-func TestCheckEntityTypeMut(t *testing.T) {
+func TestCheckEntityType(t *testing.T) {
 	var ve *v2.Error
 	for typ, want := range map[string]int{"Application": 0, "BrowserApplication": 0, "MobileApplication": 0,
 		"KeyTransaction": 501, "Server": 501, "Plugin": 501, "application": 406, "": 406} {
@@ -89,7 +89,7 @@ func TestCheckEntityTypeMut(t *testing.T) {
 // once and only for APM applications, its error), :116-:119 (named), :132-:165 (the
 // list's cursor loop, nulls, unreadable queries skipped): GET lists every NRQL
 // condition whose WHERE clause names the entity, over every page.
-func TestListEntityConditionsMut(t *testing.T) {
+func TestListEntityConditions(t *testing.T) {
 	guid := AppGUID(1, DomainAPM, 7)
 	q := func(where string) string { return "SELECT count(*) FROM Transaction WHERE " + where }
 	conds := []map[string]any{
@@ -155,7 +155,7 @@ func TestListEntityConditionsMut(t *testing.T) {
 // condition's own type; a condition that already names it is answered without a
 // write; no WHERE clause, no list or no list of the entity's kind is 409; a missing
 // condition is 404, or 501 when the id is a legacy condition's.
-func TestAddEntityConditionMut(t *testing.T) {
+func TestAddEntityCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	app := EntityRef{Type: "Application", ID: 7}
 	base := "SELECT count(*) FROM Transaction WHERE "
@@ -231,7 +231,7 @@ func TestAddEntityConditionMut(t *testing.T) {
 // again after each edit, errors): DELETE removes the entity from every list naming it
 // in one write; a condition not naming it is answered without a write; removing a
 // list's last entity is 409.
-func TestRemoveEntityConditionMut(t *testing.T) {
+func TestRemoveEntityCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	app := EntityRef{Type: "Application", ID: 7}
 	base := "SELECT count(*) FROM Transaction WHERE "
@@ -267,7 +267,7 @@ func TestRemoveEntityConditionMut(t *testing.T) {
 // entityconditions.go:314 CONDITIONALS_NEGATION (`f.GetId() == want` in
 // isLegacyCondition): an id is a legacy condition only when the search, over all its
 // pages, lists that id.
-func TestIsLegacyConditionMut(t *testing.T) {
+func TestIsLegacyCondition(t *testing.T) {
 	f := condPages([]map[string]any{asCond(5, "APM", nil), asCond(6, "BROWSER", nil), asCond(8, "APM", nil)})
 	tr := New(f, Options{})
 	for id, want := range map[int64]bool{5: true, 8: true, 7: false} {

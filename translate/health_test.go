@@ -8,7 +8,7 @@ import (
 
 // health.go:28 CONDITIONALS_NEGATION (`sev == ""` in severityHealth): a severity held
 // by value maps like the pointer healthStatus takes, "" like null.
-func TestSeverityHealthMut(t *testing.T) {
+func TestSeverityHealth(t *testing.T) {
 	for _, tt := range []struct {
 		reporting bool
 		sev       gq.EntityAlertSeverity

@@ -40,7 +40,7 @@ func hostsFake(hostRows, instanceRows []map[string]any, reporting bool) *opFake 
 // (background ones when there are none), throughput per minute of the 10-minute window,
 // error rate as a percent of all calls, Apdex (s + t/2) / (s + t + f), each rounded as
 // REST showed them (figures.go).
-func TestHostSummaryMut(t *testing.T) {
+func TestHostSummary(t *testing.T) {
 	tests := []struct {
 		name string
 		give hostStats
@@ -68,7 +68,7 @@ func TestHostSummaryMut(t *testing.T) {
 
 // Mutants of appHosts, Hosts and Host (hosts.go:143-241): hosts sorted by name with
 // their instances, instances by id, filter[hostname] and filter[ids], pages, 404s.
-func TestAppHostsMut(t *testing.T) {
+func TestAppHosts(t *testing.T) {
 	hostRows := []map[string]any{
 		{"facet": "web-b", "host": "web-b", "web_c": 10.0, "web_s": 1.0, "instances": 2.0},
 		{"facet": "web-a", "host": "web-a", "web_c": 20.0, "web_s": 1.0, "instances": 1.0},
@@ -141,7 +141,7 @@ func TestAppHostsMut(t *testing.T) {
 
 // A full answer (5000 facets) of hosts or of instances is declared (hosts.go:127
 // CONDITIONALS_BOUNDARY, both sides): 4999 rows are not.
-func TestAppHostsCapMut(t *testing.T) {
+func TestAppHostsCap(t *testing.T) {
 	for _, n := range []int{MaxFacets - 1, MaxFacets, -(MaxFacets - 1), -MaxFacets} { // negative: instance rows
 		rows := make([]map[string]any, max(n, -n))
 		for i := range rows {
@@ -164,7 +164,7 @@ func TestAppHostsCapMut(t *testing.T) {
 
 // hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
 // HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
-func TestHostStatsWindowsMut(t *testing.T) {
+func TestHostStatsWindows(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := hostStatsNRQL(7, "host", until)
 	if err != nil {

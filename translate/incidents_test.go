@@ -32,7 +32,7 @@ func policyPage(next any, ps ...map[string]any) map[string]any {
 // (activatedAt over createdAt), :87 (no policy), :92 (numeric and other incident ids),
 // :100 (the issue cursor loop), :106-:112 (further policy pages) and :122 (preferences
 // filled from them).
-func TestIncidentsMut(t *testing.T) {
+func TestIncidents(t *testing.T) {
 	act := int64(1500)
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -105,7 +105,7 @@ func TestIncidentsMut(t *testing.T) {
 // Mutants incidents.go:59, :63, :77, :108, :112: a failed read is an error, a null
 // account or aiIssues is an empty list, a failed or null policy page leaves the
 // preference empty.
-func TestIncidentsNullsAndErrorsMut(t *testing.T) {
+func TestIncidentsNullsAndErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		answer  func(op string) (any, error)

@@ -98,7 +98,7 @@ func newKtFake(ids ...string) *ktFake {
 
 // Mutants of keyTxID (keytransactions.go:59): a domain id REST clients can hold
 // (1..2^31-1) is the id; 0, 2^31 and a non-number get a surrogate.
-func TestKeyTxIDMut(t *testing.T) {
+func TestKeyTxID(t *testing.T) {
 	for dom, want := range map[string]int64{"1": 1, strconv.Itoa(math.MaxInt32): math.MaxInt32,
 		"0": SurrogateID("key-transaction", 1, "0"), strconv.Itoa(math.MaxInt32 + 1): SurrogateID("key-transaction", 1, strconv.Itoa(math.MaxInt32+1)),
 		"-3": SurrogateID("key-transaction", 1, "-3"), "abc": SurrogateID("key-transaction", 1, "abc")} {
@@ -113,7 +113,7 @@ func TestKeyTxIDMut(t *testing.T) {
 // pages, other accounts skipped, sorted by id), :302-:324 (v2: transaction name, the
 // summary only while reporting, response time, throughput per minute, error rate,
 // Apdex, last reported), :330-:340 (filters): the list maps every figure.
-func TestListKeyTransactionsMut(t *testing.T) {
+func TestListKeyTransactions(t *testing.T) {
 	k := newKtFake("103", "101", "102")
 	k.other = "104"
 	last := ktClock.Add(-90*time.Second + 400*time.Millisecond)
@@ -180,7 +180,7 @@ func TestListKeyTransactionsMut(t *testing.T) {
 // Mutants keytransactions.go:23 ARITHMETIC_BASE (4*25) and :136/:139 (i/25): 130 key
 // transactions are read in details requests of 100, each in aliases of 25 (never a null
 // list).
-func TestKeyTxDetailsBatchesMut(t *testing.T) {
+func TestKeyTxDetailsBatches(t *testing.T) {
 	var ids []string
 	for i := 1; i <= 130; i++ {
 		ids = append(ids, strconv.Itoa(1000+i))
@@ -217,7 +217,7 @@ func TestKeyTxDetailsBatchesMut(t *testing.T) {
 // answers without the entity read; otherwise the entity of that domain id is read; an
 // id the entity read does not resolve (a surrogate) is looked up in the full list;
 // unknown is 404; a failed read is an error.
-func TestShowKeyTransactionMut(t *testing.T) {
+func TestShowKeyTransaction(t *testing.T) {
 	c := Caller{AccountID: 1}
 	k := newKtFake("101", "abc")
 	tr := New(k, Options{Now: func() time.Time { return ktClock }})
@@ -251,7 +251,7 @@ func TestShowKeyTransactionMut(t *testing.T) {
 // keytransactions.go:121 CONDITIONALS_BOUNDARY (`lo < len(guids)` → `<=`): no key
 // transaction, or exactly one full batch of them, takes no details request beyond the
 // batches (none for none, one for 100).
-func TestKeyTxDetailsNoEmptyBatchMut(t *testing.T) {
+func TestKeyTxDetailsNoEmptyBatch(t *testing.T) {
 	for _, n := range []int{0, ktDetailsBatch} {
 		var ids []string
 		for i := 1; i <= n; i++ {
@@ -271,7 +271,7 @@ func TestKeyTxDetailsNoEmptyBatchMut(t *testing.T) {
 // keytransactions.go:76 CONDITIONALS_NEGATION (`o.ApplicationId != nil` in
 // buildKeyTx): an application entity whose applicationId is null leaves the id to the
 // application's guid (the mutant dereferences the null id).
-func TestKeyTxApplicationIDNullMut(t *testing.T) {
+func TestKeyTxApplicationIDNull(t *testing.T) {
 	k := newKtFake("101")
 	orig := k.answer
 	k.answer = func(op string, vars map[string]any) (any, error) {
@@ -294,7 +294,7 @@ func TestKeyTxApplicationIDNullMut(t *testing.T) {
 
 // keytransactions.go:186 ARITHMETIC_BASE / INVERT_NEGATIVES: a key transaction's
 // summary reads the KeyTransactionWindow (10 minutes) before until.
-func TestKeyTxStatsWindowMut(t *testing.T) {
+func TestKeyTxStatsWindow(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := keyTxStatsNRQL([]keyTx{{id: 1, appID: 7, metricName: "WebTransaction/Controller/x"}}, until)
 	if err != nil {

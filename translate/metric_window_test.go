@@ -10,9 +10,9 @@ import (
 // written against surviving mutants of `make mutate PKG=./translate` (gremlins v0.6.0).
 // Each case says which mutant (file:line, changed operator) it kills.
 
-// TestDefaultPeriodBoundariesMut pins REST v2's period-by-range table at each edge
+// TestDefaultPeriodBoundaries pins REST v2's period-by-range table at each edge
 // (REFERENCE.md §6; metrics.go defaultPeriod: every `span <= X` → `span < X`).
-func TestDefaultPeriodBoundariesMut(t *testing.T) {
+func TestDefaultPeriodBoundaries(t *testing.T) {
 	const day = 24 * time.Hour
 	tests := []struct {
 		span time.Duration
@@ -43,10 +43,10 @@ func TestDefaultPeriodBoundariesMut(t *testing.T) {
 	}
 }
 
-// TestResolveWindowBoundariesMut pins the 60-second minimum, from == to, the 8-day
+// TestResolveWindowBoundaries pins the 60-second minimum, from == to, the 8-day
 // "old window" rule, period coarsening only, and the 366-slice limit (metrics.go
 // resolveWindow).
-func TestResolveWindowBoundariesMut(t *testing.T) {
+func TestResolveWindowBoundaries(t *testing.T) {
 	now := time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
 	tests := []struct {
@@ -105,8 +105,8 @@ func TestResolveWindowBoundariesMut(t *testing.T) {
 // the table's periods are whole minutes, so p.Truncate(time.Minute) == w.period), :93:16
 // (w.period < time.Minute → <=: sets the minute it already is). :329:51 (the capacity
 // hint len(slices)*width → /) is not equivalent: with no served value width is 0 and the
-// division panics; TestMetricDataNoServedValueMut pins that case.
-func TestMetricWindowEdgesMut(t *testing.T) {
+// division panics; TestMetricDataNoServedValue pins that case.
+func TestMetricWindowEdges(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	at := now.Add(-time.Hour)
 	_, err := resolveWindow(MetricDataRequest{From: &at, To: &at}, now)

@@ -89,7 +89,7 @@ func names(prefix string, n int) []string {
 // Mutants metrics.go:204-216 (the name bounds, the chunk loop) and :253-263 (the
 // @include flags): 1, 50, 51 and 200 names take 1, 1, 2 and 4 queries; 201 names and
 // none are refused; duplicates and empty names count once.
-func TestMetricDataChunksMut(t *testing.T) {
+func TestMetricDataChunks(t *testing.T) {
 	tests := []struct {
 		names       []string
 		wantQueries int
@@ -141,7 +141,7 @@ func TestMetricDataChunksMut(t *testing.T) {
 // Mutants of buildMetricData and anyData (metrics.go:318-375): found and not found in
 // request order, slices sorted, each slice's own length in per-minute values, the
 // whole window when summarized (to = until - 1 s), raw values, integer flags.
-func TestMetricDataDocumentMut(t *testing.T) {
+func TestMetricDataDocument(t *testing.T) {
 	tr, _ := mdTranslator()
 	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
 	to := time.Date(2026, 11, 20, 11, 5, 0, 0, time.UTC)
@@ -193,7 +193,7 @@ func valuesString(vs []v2.MetricValue) string {
 // Mutants of MetricData's cache (metrics.go:222-241): the same request is answered from
 // the cache; other values reuse the cached series; another scope or caller reads again;
 // another account's application is a 404.
-func TestMetricDataCacheMut(t *testing.T) {
+func TestMetricDataCache(t *testing.T) {
 	tr, f := mdTranslator()
 	a := Caller{KeyHash: "a", AccountID: 1}
 	steps := []struct {
@@ -236,7 +236,7 @@ func TestMetricDataCacheMut(t *testing.T) {
 
 // Mutants of scopeNRQL (metrics.go:153-166): appId as a number, host and realAgentId
 // (as a string) only when given, mobile applications by entity.guid.
-func TestScopeNRQLMut(t *testing.T) {
+func TestScopeNRQL(t *testing.T) {
 	tests := []struct {
 		s    MetricScope
 		want string
@@ -257,7 +257,7 @@ func TestScopeNRQLMut(t *testing.T) {
 
 // metrics.go:329 ARITHMETIC_BASE (len(slices)*width → /): values[] naming only values the
 // metric does not serve give slices without values, not a panic.
-func TestMetricDataNoServedValueMut(t *testing.T) {
+func TestMetricDataNoServedValue(t *testing.T) {
 	tr, _ := mdTranslator()
 	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}, Values: []string{"no_such_value"}})
 	if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 || len(md.Metrics[0].Timeslices[0].Values) != 0 {

@@ -38,7 +38,7 @@ func metricNamesFake(account int, rows ...any) *opFake {
 // another account's entity: 404), :94/:96 (null rows, rows of names), :102/:105 (the
 // 10000 cap, declared): the names of the scope are read once, sorted and
 // de-duplicated, filtered by a case-sensitive substring, 1000 a page.
-func TestMetricNamesMut(t *testing.T) {
+func TestMetricNames(t *testing.T) {
 	f := metricNamesFake(1, map[string]any{"names": []string{"b/2", "Apdex", "a/1", "b/2"}}, nil, map[string]any{"names": []string{"HttpDispatcher"}})
 	tr := New(f, Options{Now: func() time.Time { return mnClock }})
 	c := Caller{AccountID: 1}

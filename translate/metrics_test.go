@@ -193,7 +193,7 @@ func TestTimesliceSumsAreUnscoped(t *testing.T) {
 // capacity of metricDocKey's buffer): a host name longer than 96 bytes, or many short
 // values[] (which the gateway passes as given), still give a key naming them all (a
 // negative capacity would panic in make).
-func TestMetricDocKeyCapacityMut(t *testing.T) {
+func TestMetricDocKeyCapacity(t *testing.T) {
 	w := metricWindow{period: time.Minute}
 	host := strings.Repeat("h", 200)
 	values := make([]string, 60)
@@ -223,7 +223,7 @@ func TestMetricDocKeyCapacityMut(t *testing.T) {
 // CONDITIONALS_NEGATION (`isName == ok` in facetIs): a chunk is grouped when each name's
 // rows are one run (an empty chunk is), rows without a name order first, and a row
 // continues a run of its own name, or a nameless row one of nameless rows.
-func TestMetricRowOrderMut(t *testing.T) {
+func TestMetricRowOrder(t *testing.T) {
 	row := func(facet any) sliceRaw { return sliceRaw{Facet: facet} }
 	for _, tt := range []struct {
 		name string

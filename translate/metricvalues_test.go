@@ -23,7 +23,7 @@ var mutRaw = raw{count: 10, total: 4, exclusive: 1.5, min: 0.1, max: 0.9, sumSqu
 // mutSeconds is the slice's length: 2 minutes.
 const mutSeconds = 120.0
 
-func TestMetricValueFormulasMut(t *testing.T) {
+func TestMetricValueFormulas(t *testing.T) {
 	// network = sum - sum(totalExclusive) - sum(sumOfSquares) = 4 - 1.5 - 0.5 = 2.
 	want := map[string]float64{
 		"average_response_time":      4.0 / 10 * 1000,
@@ -104,7 +104,7 @@ func TestMetricValueFormulasMut(t *testing.T) {
 // Mutants metricvalues.go:69 CONDITIONALS_NEGATION (ratio's b == 0) and compute's
 // finiteness (:290): an empty slice gives 0, never NaN; an infinite aggregate is not a
 // value.
-func TestMetricValueEdgesMut(t *testing.T) {
+func TestMetricValueEdges(t *testing.T) {
 	empty := raw{}
 	for _, name := range []string{"average_response_time", "calls_per_minute", "rate", "average_app_time", "time_percentage"} {
 		spec := metricValues[name]
@@ -133,7 +133,7 @@ func TestMetricValueEdgesMut(t *testing.T) {
 
 // Mutants of classify, valueOf, resolveValues and rawValue (metricvalues.go:222-330):
 // each family's vocabulary, CPU/User Time's own percent row, unknown values dropped.
-func TestMetricValueVocabularyMut(t *testing.T) {
+func TestMetricValueVocabulary(t *testing.T) {
 	tests := []struct {
 		name       string
 		wantFirst  string

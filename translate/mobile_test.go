@@ -27,7 +27,7 @@ func mobileJSON(typename string, id int, reporting bool, sessions int) map[strin
 // sessions) and :35 ARITHMETIC_BASE (requests / sessions), :47, :54, :58 (the search's cursor loop and nulls), :66 (only mobile
 // entities): the list reads every page; each application's summary maps NerdGraph's
 // fields to REST's.
-func TestListMobileApplicationsMut(t *testing.T) {
+func TestListMobileApplications(t *testing.T) {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
 		if op != "MobileSearch" {
@@ -76,7 +76,7 @@ func TestListMobileApplicationsMut(t *testing.T) {
 
 // Mutants mobile.go:77 (err), :81 (not mobile, other account: 404): one application by
 // id; another account's or a missing one is 404.
-func TestShowMobileApplicationMut(t *testing.T) {
+func TestShowMobileApplication(t *testing.T) {
 	var ent any
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -110,7 +110,7 @@ func TestShowMobileApplicationMut(t *testing.T) {
 // a mobile application is created once with the given name; the answer carries the id
 // of its guid and the agent's token; a blank name sends nothing; a null answer may hide
 // a created application (502).
-func TestCreateMobileApplicationMut(t *testing.T) {
+func TestCreateMobileApplication(t *testing.T) {
 	var answer any = map[string]any{"agentApplicationCreateMobile": map[string]any{"guid": AppGUID(1, DomainMobile, 77), "name": "new", "applicationToken": "tok"}}
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {

@@ -29,7 +29,7 @@ func policiesAnswer(next any, ps ...map[string]any) map[string]any {
 // == "" || exact case), :65 (the cursor loop): filter[name] is sent to NerdGraph and
 // then matched with its exact case; every page of the search is read; a null alerts
 // object is an empty list, not a failure; an error is an error.
-func TestListPoliciesMut(t *testing.T) {
+func TestListPolicies(t *testing.T) {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
 		if op != "Policies" {
@@ -75,7 +75,7 @@ func TestListPoliciesMut(t *testing.T) {
 // :89 (the check path), :91 (null answer): a policy is created once with REST's default
 // PER_POLICY or the given preference; a bad body sends nothing (422); a null answer
 // or a timeout may hide a created policy (502/504), a rejection is 422.
-func TestCreatePolicyMut(t *testing.T) {
+func TestCreatePolicy(t *testing.T) {
 	var answer func(vars map[string]any) (any, error)
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -135,7 +135,7 @@ func TestCreatePolicyMut(t *testing.T) {
 // Mutants policies.go:100 (blank name), :103 (incident_preference given), :111 (err),
 // :117 (null answer) and isNotFound (:146): only the fields given are sent; a blank
 // name or unknown preference sends nothing; NOT_FOUND and a null answer are 404.
-func TestUpdatePolicyMut(t *testing.T) {
+func TestUpdatePolicy(t *testing.T) {
 	var answer func(vars map[string]any) (any, error)
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -189,7 +189,7 @@ func TestUpdatePolicyMut(t *testing.T) {
 // Mutants policies.go:127 (read err), :131 (the nullable chain), :135 (delete err) and
 // isNotFound: DELETE reads the policy first and answers it; a missing policy is 404
 // and nothing is deleted; NOT_FOUND from the delete is 404; a timeout 504.
-func TestDeletePolicyMut(t *testing.T) {
+func TestDeletePolicy(t *testing.T) {
 	var delErr error
 	exists := true
 	f := &opFake{}

@@ -114,7 +114,7 @@ func FuzzQuoteSearch(f *testing.F) {
 // `_` anywhere, `.` and digits only after the first character, ASCII letters and
 // digits only. search.go:89:10 and :90:10 CONDITIONALS_BOUNDARY (`r < 128` → `<=`) are
 // equivalent: U+0080 is a control character, neither letter nor digit.
-func TestValidPropertyMut(t *testing.T) {
+func TestValidProperty(t *testing.T) {
 	for p, want := range map[string]bool{
 		"": false, "_": true, "a_b": true, "_a": true,
 		"a.b": true, "a.": true, ".a": false,

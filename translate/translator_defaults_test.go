@@ -30,7 +30,7 @@ import (
 // metric-data or entity TTL takes its default and a negative one switches the cache
 // off, a zero MaxCacheBytes is DefaultCacheMaxBytes and a negative one no bound, a nil
 // Warn is a no-op and a set one is kept.
-func TestNewDefaultsMut(t *testing.T) {
+func TestNewDefaults(t *testing.T) {
 	type want struct {
 		cursors, lists, accounts, names time.Duration
 		metrics, entities               time.Duration // -1: no cache
@@ -78,7 +78,7 @@ func TestNewDefaultsMut(t *testing.T) {
 
 // translate.go:204 CONDITIONALS_BOUNDARY (`ttl < 0` → `<= 0` in optionalCache): only a
 // negative TTL switches the cache off; a TTL of 0 is a cache (go-cache: no expiry).
-func TestOptionalCacheMut(t *testing.T) {
+func TestOptionalCache(t *testing.T) {
 	o := Options{MaxEntries: 3}
 	if c := optionalCache("x", -time.Second, o); c != nil {
 		t.Fatal("a negative ttl gave a cache")

@@ -61,7 +61,7 @@ func violTranslator(rows func(call int) []map[string]any) (*Translator, *opFake)
 // Mutants violations.go:26 ARITHMETIC_BASE (30*24*time.Hour), :34 ARITHMETIC_BASE and
 // INVERT_NEGATIVES (now.Add(-window)), :35 CONDITIONALS_NEGATION (r.Start != nil), and
 // the window's end (now to the second plus 1 s).
-func TestViolationsWindowMut(t *testing.T) {
+func TestViolationsWindow(t *testing.T) {
 	tr, f := violTranslator(func(int) []map[string]any { return nil })
 	if _, _, err := tr.Violations(context.Background(), Caller{AccountID: 1}, ViolationsRequest{}); err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestViolationsWindowMut(t *testing.T) {
 
 // Mutants violations.go:60 CONDITIONALS_BOUNDARY and NEGATION (opened before start_date,
 // after end_date: both edges are kept), :63 CONDITIONALS_NEGATION (only_open).
-func TestViolationsDateFilterMut(t *testing.T) {
+func TestViolationsDateFilter(t *testing.T) {
 	start := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
 	end := time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC)
 	s, e := start.UnixMilli(), end.UnixMilli()
@@ -125,7 +125,7 @@ func TestViolationsDateFilterMut(t *testing.T) {
 // Mutants violations.go:69 ARITHMETIC_BASE/INVERT_NEGATIVES ((page-1)*PageSize), :70
 // ARITHMETIC_BASE (lo+PageSize), :72 CONDITIONALS_BOUNDARY and NEGATION (hi < len: a
 // next page only when one is left): 200 and 201 violations, pages 0 to 3.
-func TestViolationsPagingMut(t *testing.T) {
+func TestViolationsPaging(t *testing.T) {
 	for _, n := range []int{200, 201} {
 		var rows []map[string]any
 		for i := 1; i <= n; i++ {
@@ -165,7 +165,7 @@ func TestViolationsPagingMut(t *testing.T) {
 // Mutant violations.go:51 CONDITIONALS_NEGATION (the list cache): pages and end_date
 // or only_open changes reuse one read per caller and start_date; another start_date, or
 // another caller, reads again.
-func TestViolationsCacheKeyMut(t *testing.T) {
+func TestViolationsCacheKey(t *testing.T) {
 	tr, f := violTranslator(func(int) []map[string]any { return []map[string]any{violRow(1, 1000, 0)} })
 	s1 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	s2 := s1.Add(time.Millisecond)
@@ -197,7 +197,7 @@ func TestViolationsCacheKeyMut(t *testing.T) {
 // :142, :143): a read of 5000 facets is followed by one ending at the oldest lastSeen + 1
 // ms; an incident met twice keeps its first read; fewer than 5000 ends; the answers are
 // newest first.
-func TestViolationsReReadFullMut(t *testing.T) {
+func TestViolationsReReadFull(t *testing.T) {
 	full := make([]map[string]any, 0, MaxFacets)
 	for i := 0; i < MaxFacets; i++ {
 		full = append(full, violRow(int64(10_000+i), 2_000_000+int64(i), 0))
@@ -242,7 +242,7 @@ func TestViolationsReReadFullMut(t *testing.T) {
 // Mutants violations.go:143 (no progress: the next end is not before this one) and :149
 // CONDITIONALS_BOUNDARY/NEGATION (reads == violationReads): full reads that never move
 // stop at once, declared; full reads that always move stop after 40, declared.
-func TestViolationsReadLimitsMut(t *testing.T) {
+func TestViolationsReadLimits(t *testing.T) {
 	t.Run("no progress", func(t *testing.T) {
 		full := make([]map[string]any, MaxFacets)
 		for i := range full {
@@ -287,7 +287,7 @@ func TestViolationsReadLimitsMut(t *testing.T) {
 // productName: the duration of an open and a closed violation, the close event in any
 // case, an incident id that is not a number, a row without openTime, priority and
 // entity fields.
-func TestViolationOfMut(t *testing.T) {
+func TestViolationOf(t *testing.T) {
 	now := time.UnixMilli(100_000)
 	guid := GUID{AccountID: 1, Domain: "INFRA", Type: "HOST", DomainID: "77"}.String()
 	tests := []struct {
@@ -360,7 +360,7 @@ type violationResult struct {
 // lastSeen does not count as the oldest event, so a full read is still followed by the
 // read that ends at the oldest real lastSeen + 1 ms (the mutant ends at 1 ms, makes no
 // progress and cuts the list).
-func TestViolationsFullReadRowWithoutLastSeenMut(t *testing.T) {
+func TestViolationsFullReadRowWithoutLastSeen(t *testing.T) {
 	full := make([]map[string]any, 0, MaxFacets)
 	for i := 0; i < MaxFacets; i++ {
 		full = append(full, violRow(int64(10_000+i), 2_000_000+int64(i), 0))
@@ -388,7 +388,7 @@ func TestViolationsFullReadRowWithoutLastSeenMut(t *testing.T) {
 // Mutant violations.go:149 CONDITIONALS_BOUNDARY (`OpenedAt >` → `>=` in the stable
 // sort): violations opened in the same millisecond keep NRQL's order, so a page holds
 // the same ones on every read.
-func TestViolationsTieOrderMut(t *testing.T) {
+func TestViolationsTieOrder(t *testing.T) {
 	rows := []map[string]any{violRow(3, 5000, 0), violRow(1, 5000, 0), violRow(2, 5000, 0), violRow(9, 9000, 0)}
 	tr, _ := violTranslator(func(int) []map[string]any { return rows })
 	start := time.UnixMilli(1)

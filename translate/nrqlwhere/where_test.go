@@ -90,7 +90,7 @@ func must(s string, err error) string {
 
 // where.go:295 CONDITIONALS_BOUNDARY (`len(s) < 2` → `<= 2` in unquote): the empty
 // string literal (two single quotes) is the value "", not the quotes.
-func TestEmptyStringInListMut(t *testing.T) {
+func TestEmptyStringInList(t *testing.T) {
 	p, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestEmptyStringInListMut(t *testing.T) {
 // a backslash escapes the next byte; a backslash with nothing after it is kept. (The
 // lexer never hands over such a literal, `'a\'` being unterminated: this pins unquote's
 // own rule, which the mutants break with an index past the end.)
-func TestUnquoteMut(t *testing.T) {
+func TestUnquote(t *testing.T) {
 	for in, want := range map[string]string{
 		`''`: "", `'a'`: "a", `'it\'s'`: "it's", `'a\\b'`: `a\b`, `'a\'`: `a\`, `'\'`: `\`, `x`: "x", ``: "",
 	} {
@@ -127,7 +127,7 @@ func TestUnquoteMut(t *testing.T) {
 // whereClauses' token switch (where.go:174-179) are attributed to the empty
 // whitespace/comment case, which has no statement, so gremlins reports them NOT
 // COVERED although TestEntityLists executes them.
-func TestEntityListsMoreMut(t *testing.T) {
+func TestEntityListsMore(t *testing.T) {
 	p, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -430,7 +430,7 @@ func FuzzParseParams(f *testing.F) {
 	})
 }
 
-func TestParseParamsLimitEdgesMut(t *testing.T) {
+func TestParseParamsLimitEdges(t *testing.T) {
 	pairs := make([]string, MaxParams)
 	for i := range pairs {
 		pairs[i] = "k=v"

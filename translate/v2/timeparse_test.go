@@ -154,7 +154,7 @@ func FuzzParseTime(f *testing.F) {
 	})
 }
 
-func TestParseTimeBoundariesMut(t *testing.T) {
+func TestParseTimeBoundaries(t *testing.T) {
 	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
 		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
 	}
@@ -193,7 +193,7 @@ func TestParseTimeBoundariesMut(t *testing.T) {
 	}
 }
 
-func TestParseTimeRejectsMut(t *testing.T) {
+func TestParseTimeRejects(t *testing.T) {
 	for _, give := range []string{
 		// timeparse.go:102 `p.i > start` → `>=` makes spaces() always true, so digits
 		// straight after the clock would be read as an offset.
@@ -209,7 +209,7 @@ func TestParseTimeRejectsMut(t *testing.T) {
 	}
 }
 
-func TestShortenMut(t *testing.T) {
+func TestShorten(t *testing.T) {
 	exact := strings.Repeat("a", 64)
 	// timeparse.go:199 `len(s) <= limit` → `<` would shorten a 64-byte value.
 	if got := shorten(exact); got != exact {
