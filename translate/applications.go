@@ -63,7 +63,7 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	}
 	query, err := q.Build()
 	if err != nil {
-		return nil, Paging{}, &v2.Error{Status: 422, Title: "Invalid filter: " + err.Error()}
+		return nil, Paging{}, v2.Unprocessable("Invalid filter: " + err.Error())
 	}
 	if like {
 		noteCap(ctx, CapNameLike) // namefilter.go

@@ -69,8 +69,7 @@ type invRead struct {
 // parseInventory reads the rows of inventoryNRQL: one row per application with its
 // hosts, agents and lastSeen in epoch milliseconds. The rows are read in one pass over
 // the answer (graphql.EachInventoryRow, which refuses what the JSON decoder refuses)
-// straight into the fold, without a slice of rows or a copy of each value:
-// BenchmarkInventoryParse (translate/ids_test.go).
+// straight into the fold, without a slice of rows or a copy of each value.
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, invRead) {
 	var f inventoryFold
 	f.init(len(results))
@@ -99,12 +98,11 @@ type inventoryFold struct {
 }
 
 // init sizes the fold for an answer of size bytes (0: unknown): an inventory row is
-// about 160 bytes, one per application (the demo account: 36 KB, 222 rows).
+// about 160 bytes, one per application.
 func (f *inventoryFold) init(size int) {
 	f.inv = make(map[int64]*appInventory, size/160)
 	f.hosts = make(map[string]string, size/400)
-	// An application show's answer has one row: a slab of 64 there was 8 KB of a
-	// 23 KB request (BenchmarkGatewayApplicationShow).
+	// An application show's answer has one row: its slab is one value, not 64.
 	f.slabN = min(max(size/160, 1), 64)
 }
 

@@ -33,7 +33,7 @@ type browserInfo struct {
 // appArena hands out the parts of a page's application objects (last report time,
 // summary, links and host ids) from one allocation per kind for the page instead of
 // one per application each: the page and its parts live and die together (the list
-// cache keeps the page whole). BenchmarkGatewayApplicationsList.
+// cache keeps the page whole).
 type appArena struct {
 	times     []time.Time
 	summaries []v2.ApplicationSummary
@@ -121,7 +121,7 @@ func appIDFrom(id int64, guid string) int64 {
 	return 0
 }
 
-// buildApplication maps one application entity to REST v2's object (MAPPING.md §1.12).
+// buildApplication maps one application entity to REST v2's object.
 func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool, arena *appArena) v2.Application {
 	id := appIDOf(f)
 	a := v2.Application{

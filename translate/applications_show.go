@@ -44,7 +44,7 @@ func (t *Translator) wroteAccount(c Caller) { t.writes.bump(c.AccountID) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
 func ErrApplicationNotFound() *v2.Error {
-	return &v2.Error{Status: 404, Title: "No Application found with the given ID"}
+	return v2.NotFound("No Application found with the given ID")
 }
 
 func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.Application, error) {

@@ -13,7 +13,7 @@ import (
 
 // ErrConditionNotFound is REST's 404 for an unknown condition id.
 func ErrConditionNotFound() *v2.Error {
-	return &v2.Error{Status: 404, Title: "No Alerts condition was found with the given ID"}
+	return v2.NotFound("No Alerts condition was found with the given ID")
 }
 
 // nrqlConditionOf renders NerdGraph's condition in REST's shape.

@@ -58,7 +58,7 @@ const (
 
 // errConditionValidation is REST's 422 for a condition body, naming the field.
 func errConditionValidation(op, msg string) *v2.Error {
-	return &v2.Error{Status: 422, Title: "Validation error occurred while trying to " + op + " the alert condition", Messages: []string{msg}}
+	return v2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", msg)
 }
 
 var (

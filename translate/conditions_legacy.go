@@ -10,9 +10,8 @@ import (
 )
 
 // legacySources is, for every AlertsAsNrqlSourceProduct (the only field of an
-// AlertsAsNrqlCondition that says where a condition came from: the real schema,
-// /work/shared/nerdgraph/full/nerdgraph-2026-04-19.graphql, gives it no metric, entity
-// list or REST type), the REST v2 `type` GET /v2/alerts_conditions reports, or "" for
+// AlertsAsNrqlCondition that says where a condition came from: NerdGraph's schema gives
+// it no metric, entity list or REST type), the REST v2 `type` GET /v2/alerts_conditions reports, or "" for
 // products whose conditions that route never listed. REST's types are apm_app_metric,
 // apm_kt_metric, apm_jvm_metric, browser_metric, mobile_metric and servers_metric
 // (https://docs.newrelic.com/docs/alerts/rest-api-alerts/new-relic-alerts-rest-api/alerts-conditions-api-field-names#type).
@@ -58,7 +57,8 @@ func legacyProducts() []ng.AlertsAsNrqlSourceProduct {
 }
 
 // ListConditions answers GET /v2/alerts_conditions?policy_id= from the NRQL form of
-// the policy's APM, browser, mobile and servers conditions (lossy; MAPPING.md §2.15).
+// the policy's APM, browser, mobile and servers conditions (lossy: the NRQL form keeps
+// no metric or entity list).
 func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.ConditionList, Paging, error) {
 	page = max(page, 1)
 	pid := policyIDParam(policyID)

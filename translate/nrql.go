@@ -97,8 +97,8 @@ func QuoteNRQL(s string) (string, error) {
 var inventoryMetrics = []string{"HttpDispatcher", "OtherTransaction/all"}
 
 // InventoryWindow is how far back host and instance membership looks: REST v2's lists
-// of hosts and instances "cover those that reported in approximately the last hour"
-// (/work/shared/seed/000_a4310d0e47461102.txt, What the service does). The hosts and
+// of hosts and instances cover those that reported in approximately the last hour.
+// The hosts and
 // instances routes and the application's links.application_hosts and
 // links.application_instances all use it, so they list the same members; summaries
 // keep their own windows (HostSummaryWindow).
