@@ -6,23 +6,7 @@ import (
 	"time"
 )
 
-// Tests for mutants that survived the "before" run of `make mutate PKG=./translate/...`
-// (issue 22; tests/MUTATION.md lists that run's survivors).
-//
-// Equivalent survivors (waived in tests/MUTATION.md; no behaviour tells them apart):
-//   - applications.go:640 CONDITIONALS_BOUNDARY (len(f) < 2 → <= 2 in rawFacet.str): a
-//     2-byte facet is `""` or does not start with a quote; "" either way.
-//   - caller.go:41:22 and :43:15 ARITHMETIC_BASE: cacheKeyAt's b.Grow hint stays >= 0 for
-//     every kind (literals under 45 bytes), so only the initial capacity changes.
-//   - applications.go:119 and :207 CONDITIONALS_BOUNDARY (last < 1 → <= 1): when last is
-//     1 the branch sets it to 1.
-//   - deployments.go:585 CONDITIONALS_BOUNDARY: see TestDeploymentMemory.
-//   - hosts.go:167 and :168 CONDITIONALS_BOUNDARY (sort comparators < → <=): hosts and
-//     instances are unique by the compared key; hosts.go:179 (r.Page < 1 → <= 1): sets
-//     page 1 to 1.
-
-// cache.go:55 CONDITIONALS_NEGATION (ok && c.auth != nil): a cached answer is not served
-// to a key NerdGraph has not accepted within the auth TTL.
+// A cached answer is not served to a key NerdGraph has not accepted within the auth TTL.
 func TestCacheGetChecksKey(t *testing.T) {
 	tr := New(nil, Options{AuthTTL: time.Second})
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -40,10 +24,9 @@ func TestCacheGetChecksKey(t *testing.T) {
 	}
 }
 
-// cache.go:80 CONDITIONALS_BOUNDARY (maxBytes > 0 → >= 0): a cache without a byte bound
-// stores entries; cachebytes.go:31, :39 and :43 CONDITIONALS_BOUNDARY: an entry exactly
-// the bound is stored, entries that exactly fill the bound are all kept, and a new one
-// evicts only as many as it needs.
+// A cache without a byte bound stores entries; an entry exactly the bound is stored,
+// entries that exactly fill the bound are all kept, and a new one evicts only as many as
+// it needs.
 func TestCacheByteBoundEdges(t *testing.T) {
 	tr := New(nil, Options{MaxCacheBytes: -1})
 	tr.lists.Set("k|1|a", 1)
@@ -78,10 +61,8 @@ func TestCacheByteBoundEdges(t *testing.T) {
 	}
 }
 
-// Mutant cache.go:41 ARITHMETIC_BASE (`gocache.New(ttl, 2*ttl)` → `2/ttl`: no janitor, so
-// expired answers would stay in memory, and in the byte count, until read or evicted
-// for room): every cache sweeps expired entries every two TTLs. Listed as cache.go:37 A
-// (not addressed) by the first translate pass.
+// Every cache sweeps expired entries every two TTLs, so expired answers do not stay in
+// memory, and in the byte count, until read or evicted for room.
 func TestCacheJanitor(t *testing.T) {
 	if got := janitorInterval(t, NewCache("lists", time.Minute, 10, nil).c); got != 2*time.Minute {
 		t.Fatalf("janitor interval %v, want 2m", got)
@@ -105,10 +86,9 @@ func janitorInterval(t *testing.T, c any) time.Duration {
 	return time.Duration(j.Elem().FieldByName("Interval").Int())
 }
 
-// cache.go:215 CONDITIONALS_BOUNDARY (`a.ttl < 0` → `<= 0` in keyAuth.fresh): only a
-// negative TTL turns the check off; a TTL of 0 serves a cached answer only at the very
-// instant NerdGraph accepted the key. (New never builds a TTL of 0, see the waived
-// cachefleet.go:138/:178; this pins keyAuth's own rule.)
+// Only a negative TTL turns the key check off; a TTL of 0 serves a cached answer only at
+// the very instant NerdGraph accepted the key (New never builds a TTL of 0; this pins
+// keyAuth's own rule).
 func TestKeyAuthFreshTTL(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {

@@ -193,11 +193,9 @@ func TestInventoryForReadsInParts(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:746:12 and :746:25 CONDITIONALS_NEGATION (len(v) >= 2 &&
-// v[0] == '"') and :752:35 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION
-// (IndexByte(inner, '\\') < 0): a host name is interned (the rows of one host share one
-// string), and only a name read as written (no escape) is kept under its JSON text, so
-// an escaped name is never answered for another text.
+// A host name is interned (the rows of one host share one string), and only a name read
+// as written (no escape) is kept under its JSON text, so an escaped name is never
+// answered for another text.
 func TestInventoryHostInterning(t *testing.T) {
 	tr := New(nil, Options{})
 	inv, read := parseInventory(context.Background(), tr, []byte(`[`+
@@ -218,12 +216,9 @@ func TestInventoryHostInterning(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:791:25 and :791:47 CONDITIONALS_NEGATION, :791:43
-// ARITHMETIC_BASE and INVERT_NEGATIVES (b[len(b)-1] → b[len(b)+1]), :791:12
-// CONDITIONALS_NEGATION (len(b) >= 2 → < 2) and :794:56 CONDITIONALS_NEGATION (err ==
-// nil → !=): a facet is an integer written as a JSON number or a numeric string, read
-// exactly (past float64's 2^53); anything else is not one, so its row names no
-// application or instance.
+// A facet is an integer written as a JSON number or a numeric string, read exactly (past
+// float64's 2^53); anything else is not one, so its row names no application or
+// instance.
 func TestRawFacetInt(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -248,10 +243,8 @@ func TestRawFacetInt(t *testing.T) {
 	}
 }
 
-// Mutants of inventoryFold.init ARITHMETIC_BASE (size/160 → size*160, size/400 →
-// size*400): the fold's maps and first slab are sized for the answer's bytes (about 160
-// per row), not for thousands of times as many entries (the mutants would size a 36 KB
-// answer's maps for millions).
+// The fold's maps and first slab are sized for the answer's bytes (about 160 per row),
+// not for thousands of times as many entries.
 func TestInventoryFoldSizing(t *testing.T) {
 	answer := func(n int) []byte {
 		var b strings.Builder
@@ -277,9 +270,9 @@ func TestInventoryFoldSizing(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return (after.TotalAlloc - before.TotalAlloc) / runs
 	}
-	// One row (a show's answer is a few): its fold fits in about 1.2 KB. The mutants
-	// allocate about 8 KB (a slab of 64), 300 KB and 3 MB (the maps' hints) for it.
-	// The least of three measures, so that another goroutine's allocations do not count.
+	// One row (a show's answer is a few): its fold stays small, well under a slab of 64 or
+	// maps sized for thousands of rows. The least of three measures, so that another
+	// goroutine's allocations do not count.
 	results := answer(1)
 	got := min(bytesPer(results), bytesPer(results), bytesPer(results))
 	if got > 3<<10 {
@@ -287,8 +280,8 @@ func TestInventoryFoldSizing(t *testing.T) {
 	}
 }
 
-// applications.go:643 CONDITIONALS_BOUNDARY (IndexByte(inner, '\\') < 0): a host name
-// whose first character is escaped in the JSON answer is decoded, not kept escaped.
+// A host name whose first character is escaped in the JSON answer is decoded, not kept
+// escaped.
 func TestInventoryEscapedHost(t *testing.T) {
 	tr := New(nil, Options{})
 	inv, read := parseInventory(context.Background(), tr, []byte(`[{"facet":7,"hosts":["\u00e9-host"],"agents":[3],"lastSeen":1.7e12},{"facet":7,"hosts":[""],"agents":[4],"lastSeen":1}]`))

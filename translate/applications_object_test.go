@@ -31,10 +31,8 @@ func TestAppArenaPartsAreSeparate(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:536:13 CONDITIONALS_NEGATION (arenaPut's len == cap → !=) and
-// :556:27 CONDITIONALS_BOUNDARY (hostIDs' room < n → <=): the arena hands out its own
-// elements while it has room (the page's parts in one allocation per kind,
-// BenchmarkGatewayApplicationsList), and a block of host ids is used to its last id.
+// The arena hands out its own elements while it has room (the page's parts in one
+// allocation per kind), and a block of host ids is used to its last id.
 func TestAppArenaUsesItsRoom(t *testing.T) {
 	a := newAppArena(2)
 	t1 := a.time(time.Unix(1, 0))
@@ -62,10 +60,8 @@ func TestAppArenaUsesItsRoom(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:609:10 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION (tp <=
-// 0) and :617:28 ARITHMETIC_BASE (rt*1000 → rt/1000): the summary's response time is in
-// milliseconds; an application with no web throughput (0) shows its non-web
-// transactions, one with web throughput its web ones.
+// The summary's response time is in milliseconds; an application with no web throughput
+// (0) shows its non-web transactions, one with web throughput its web ones.
 func TestAppSummaryWebOrNonWeb(t *testing.T) {
 	tests := []struct {
 		name     string

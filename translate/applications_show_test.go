@@ -31,9 +31,8 @@ func appShowFake(s map[string]any, rows []map[string]any) *opFake {
 	return f
 }
 
-// Mutants applications.go:880:8 CONDITIONALS_BOUNDARY (id <= 0 → < 0): application 0 is
-// not found, without asking NerdGraph (whose guid of domain id 0 would name an
-// application without an applicationId: REST id 0).
+// Application 0 is not found, without asking NerdGraph (whose guid of domain id 0 would
+// name an application without an applicationId: REST id 0).
 func TestShowApplicationZero(t *testing.T) {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -50,10 +49,9 @@ func TestShowApplicationZero(t *testing.T) {
 	}
 }
 
-// Mutants of readApplication (acct != nil && acct.Inventory != nil, read.capped,
-// len(lost) > 0): an application shows its inventory (hosts, instances, last report);
-// a complete answer is cached for EntityTTL, one whose agents filled uniques() is
-// declared and read again each time.
+// An application shows its inventory (hosts, instances, last report); a complete answer
+// is cached for EntityTTL, one whose agents filled uniques() is declared and read again
+// each time.
 func TestShowApplicationInventory(t *testing.T) {
 	c := Caller{AccountID: 1}
 	f := appShowFake(nil, []map[string]any{invRow(7, []any{"web-0", "web-1"}, []any{2, 1}, 1.7e12)})
@@ -99,9 +97,8 @@ func TestShowApplicationInventory(t *testing.T) {
 	}
 }
 
-// cache.go:124 ARITHMETIC_BASE / INVERT_NEGATIVES (the write count's mask 1<<62-1) and
-// caller.go:53 CONDITIONALS_BOUNDARY (gen >= 0): every write count gives its own key,
-// the first one included (kind@0, never the unscoped kind).
+// Every write count gives its own cache key, the first one included (kind@0, never the
+// unscoped kind).
 func TestWriteScopedEveryCount(t *testing.T) {
 	tr := New(nil, Options{})
 	c := Caller{KeyHash: "h", AccountID: 1}

@@ -12,11 +12,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET /v2/applications' list paths (applications.go) written for mutants that
-// no own test reached (issue 22): the post-filtered list (filter[name], filter[host],
-// filter[language]) — its pages, rel=last, its cache key and the links it drops — and
-// the entity-search pages with their cursor hops. NerdGraph is appsFake: an account of
-// n APM applications, 200 a search page, each on host "host-<id mod 3>".
+// GET /v2/applications' list paths: the post-filtered list (filter[name], filter[host],
+// filter[language]) with its pages, rel=last, cache key and dropped links, and the
+// entity-search pages with their cursor hops. NerdGraph is appsFake: an account of n APM
+// applications, 200 a search page, each on host "host-<id mod 3>".
 
 // appsFake answers AppList, AppSearchPage and AppCursor over n applications; app i
 // (1-based) is named "Alpha-i" when i is even, "beta-i" when odd, language java for
@@ -79,10 +78,8 @@ func appsTranslator(n int) (*Translator, *opFake) {
 	return New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }}), f
 }
 
-// Mutants of listFiltered's paging (applications.go:197-205: ARITHMETIC_BASE in
-// (len+PageSize-1)/PageSize, (Page-1)*PageSize and lo+PageSize; CONDITIONALS_BOUNDARY
-// and NEGATION in last < 1 and Page < last): filtered lists of 0, 200, 201 and 225
-// matches, every page and one past the end.
+// listFiltered's paging: filtered lists of 0, 200, 201 and 225 matches, every page and
+// one past the end.
 func TestListFilteredPaging(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -125,9 +122,8 @@ func TestListFilteredPaging(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:166 CONDITIONALS_NEGATION (the list cache) and the key's
-// parts: one read serves every page and the filter in any case; another host, another
-// caller or a write to the account reads again.
+// The filtered list is cached: one read serves every page and the filter in any case;
+// another host, another caller or a write to the account reads again.
 func TestListFilteredCacheKey(t *testing.T) {
 	tr, f := appsTranslator(450)
 	a := Caller{KeyHash: "a", AccountID: 1}
@@ -163,8 +159,8 @@ func TestListFilteredCacheKey(t *testing.T) {
 	}
 }
 
-// Mutant applications.go:206 CONDITIONALS_NEGATION (exclude_links): the page served
-// without links does not take them from the cached list, which keeps them.
+// A page served without links (exclude_links) does not take them from the cached list,
+// which keeps them.
 func TestListFilteredExcludeLinks(t *testing.T) {
 	tr, _ := appsTranslator(20)
 	c := Caller{AccountID: 1}
@@ -186,9 +182,9 @@ func TestListFilteredExcludeLinks(t *testing.T) {
 	}
 }
 
-// Mutants of listPage and cursorFor (applications.go:111-123, 129-158): rel=last from
-// the search's count, a next page only when the search has a cursor, page N reached by
-// N-1 cursor hops once (then cached), a page past the end empty with no last.
+// listPage and cursorFor: rel=last from the search's count, a next page only when the
+// search has a cursor, page N reached by N-1 cursor hops once (then cached), a page past
+// the end empty with no last.
 func TestListPageCursors(t *testing.T) {
 	tests := []struct {
 		apps, page   int
@@ -232,8 +228,8 @@ func TestListPageCursors(t *testing.T) {
 	}
 }
 
-// A later page starts from the nearest cached cursor (applications.go:137 loop bounds):
-// after page 2, page 4 takes one hop from page 3's cursor, which page 2's read cached.
+// A later page starts from the nearest cached cursor: after page 2, page 4 takes one hop
+// from page 3's cursor, which page 2's read cached.
 func TestListPageNearestCursor(t *testing.T) {
 	tr, f := appsTranslator(1000)
 	c := Caller{AccountID: 1}
@@ -266,9 +262,8 @@ func appIDs(l *v2.ApplicationList) []int64 {
 	return ids
 }
 
-// Mutant applications.go:87:16 CONDITIONALS_NEGATION (r.Language != "" → ==): the
-// language filter is sent in the entity search (lower-cased), and an unfiltered list
-// sends none (the mutant asks for language = ”, which no application has).
+// The language filter is sent in the entity search (lower-cased), and an unfiltered
+// list sends none.
 func TestListLanguageInSearch(t *testing.T) {
 	tr, f := appsTranslator(10)
 	c := Caller{AccountID: 1}
@@ -284,10 +279,9 @@ func TestListLanguageInSearch(t *testing.T) {
 	}
 }
 
-// Mutant applications.go:97:12 CONDITIONALS_NEGATION (r.Host == "" → !=): on a large
-// account (a search counted more than 5000 applications) filter[host] still reads every
-// application's inventory (listFiltered); the name pass (listMatched) has no inventory
-// and would list nothing.
+// On a large account (a search counted more than 5000 applications) filter[host] still
+// reads every application's inventory (listFiltered); the name pass (listMatched) has no
+// inventory and would list nothing.
 func TestListHostFilterLargeAccount(t *testing.T) {
 	f := withAnswer(appsFake(450), func(op string, _ map[string]any, data any) (any, error) {
 		if op == "AppList" {
@@ -316,11 +310,10 @@ func TestListHostFilterLargeAccount(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:146:13 ARITHMETIC_BASE and INVERT_NEGATIVES (k := n - 1 →
-// n + 1): page n starts from the nearest cached cursor of an earlier page, never from a
-// later one. Page 2's read cached the cursors of pages 2 and 3; when page 2's is gone
-// (its CursorTTL ended first, or the cache was full when it was set) page 2 is read
-// again from page 1, not served page 3's applications.
+// Page n starts from the nearest cached cursor of an earlier page, never from a later
+// one. Page 2's read cached the cursors of pages 2 and 3; when page 2's is gone (its
+// CursorTTL ended first, or the cache was full when it was set) page 2 is read again
+// from page 1, not served page 3's applications.
 func TestListPageNeverLaterCursor(t *testing.T) {
 	tr, f := appsTranslator(1000)
 	c := Caller{AccountID: 1}
@@ -380,11 +373,9 @@ func fullInventoryFake(n int) *opFake {
 	})
 }
 
-// Mutants applications.go:194:13 CONDITIONALS_NEGATION (r.Host == "" → !=) and :240:12
-// CONDITIONALS_NEGATION (matchesEntity's r.Name != "" → ==): without filter[host] the
-// name matches are kept before the inventory is read, so when the account-wide
-// inventory came back cut (accountInventoryApps rows) the page's inventory is read for the matches
-// alone.
+// Without filter[host] the name matches are kept before the inventory is read, so when
+// the account-wide inventory came back cut (accountInventoryApps rows) the page's
+// inventory is read for the matches alone.
 func TestListFilteredInventoryOfMatches(t *testing.T) {
 	f := fullInventoryFake(10)
 	tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
@@ -404,7 +395,6 @@ func TestListFilteredInventoryOfMatches(t *testing.T) {
 	}
 }
 
-// Mutant applications.go:247:12 CONDITIONALS_NEGATION (matches' r.Name != "" → ==):
 // filter[name] with filter[host] keeps the applications that match both (with a host
 // filter nothing is kept before the inventory, so matches alone applies the name).
 func TestListNameAndHostFilter(t *testing.T) {
@@ -423,13 +413,11 @@ func TestListNameAndHostFilter(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:315:28 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION
-// (len(ids) > 0), CONDITIONALS_BOUNDARY (read.rows >= limit → >) and
-// CONDITIONALS_NEGATION (len(ids) == 0 → !=): an account-wide inventory that comes back
-// with exactly accountInventoryApps rows marks the account as holding many applications, so its
-// later pages are read without it (and their applications' inventory read in the second
-// round trip); a filter[ids] read asks for the ids' inventory anyway and never marks
-// the account (its inventory is not the account's).
+// An account-wide inventory that comes back with exactly accountInventoryApps rows
+// marks the account as holding many applications, so its later pages are read without
+// it (and their applications' inventory read in the second round trip); a filter[ids]
+// read asks for the ids' inventory anyway and never marks the account (its inventory is
+// not the account's).
 func TestAppListInventoryFlag(t *testing.T) {
 	f := fullInventoryFake(10)
 	tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
@@ -467,9 +455,8 @@ func TestAppListInventoryFlag(t *testing.T) {
 	}
 }
 
-// Mutants applications.go:342:33 and :342:53 CONDITIONALS_NEGATION (b != nil && b.Results
-// != nil): a list shows the browser application injected into an APM application
-// (real user monitoring on, its end-user Apdex threshold).
+// A list shows the browser application injected into an APM application (real user
+// monitoring on, its end-user Apdex threshold).
 func TestAppListInjectedBrowser(t *testing.T) {
 	f := withAnswer(appsFake(3), func(op string, _ map[string]any, data any) (any, error) {
 		if op == "AppList" {
