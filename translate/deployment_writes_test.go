@@ -14,14 +14,12 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of deployment writes whose outcome is unknown (deployments.go CreateDeployment,
-// findDeployment, writeError) written for mutants no own test reached (issue 22): a
-// deployment is never sent twice while it may have been recorded. After a timeout, an
-// identical retry looks for it first: found, it is answered; not found within
-// DeploymentSettle, the retry waits (503, nothing sent); after that, it is sent again.
+// Deployment writes whose outcome is unknown: a deployment is never sent twice while it
+// may have been recorded. After a timeout, an identical retry looks for it first: found,
+// it is answered; not found within DeploymentSettle, the retry waits (503, nothing sent);
+// after that, it is sent again.
 
-// Mutants deployments.go:130-137 (prevSent, d != nil, wait > 0) and findDeployment
-// (:154-168).
+// CreateDeployment's retry after an unknown outcome, and findDeployment.
 func TestDeploymentRetryAfterUnknown(t *testing.T) {
 	for _, found := range []bool{false, true} {
 		t.Run(fmt.Sprintf("found %v", found), func(t *testing.T) {
@@ -77,8 +75,8 @@ func TestDeploymentRetryAfterUnknown(t *testing.T) {
 	}
 }
 
-// Mutants of writeError (deployments.go:290-320) and outcomeUnknown: which failures may
-// hide a recorded deployment, which are refusals, which name a missing application.
+// writeError and outcomeUnknown: which failures may hide a recorded deployment, which
+// are refusals, which name a missing application.
 func TestDeploymentWriteError(t *testing.T) {
 	dial := &net.OpError{Op: "dial", Err: errors.New("refused")}
 	read := &net.OpError{Op: "read", Err: errors.New("reset")}
@@ -117,9 +115,9 @@ func TestDeploymentWriteError(t *testing.T) {
 	}
 }
 
-// The legacy mutation (deployments.go:227-240): changeTrackingCreateDeployment with the
-// caller's timestamp; its deploymentId is the surrogate id's key; a null answer is an
-// unknown outcome, not a success.
+// The legacy mutation: changeTrackingCreateDeployment with the caller's timestamp; its
+// deploymentId is the surrogate id's key; a null answer is an unknown outcome, not a
+// success.
 func TestDeploymentLegacyCreate(t *testing.T) {
 	for _, null := range []bool{false, true} {
 		d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
@@ -151,11 +149,10 @@ func TestDeploymentLegacyCreate(t *testing.T) {
 	}
 }
 
-// Mutants deployments.go:156 (findDeployment of a named write: appID 0, the lookup's
-// error or no match), :179-:191 (appIDByName: an exact, case-sensitive name; entities
-// without an application id skipped; two matches are none) — the legacy v0 write names
-// its application, so after a timeout the identical retry must find the application by
-// name to look the deployment up, and must not send it again while it may exist.
+// The legacy v0 write names its application, so after a timeout the identical retry
+// must find the application by name (an exact, case-sensitive name; entities without an
+// application id skipped; two matches are none) to look the deployment up, and must not
+// send it again while it may exist.
 func TestDeploymentNamedRetry(t *testing.T) {
 	app := func(name string, id any) map[string]any {
 		return map[string]any{"__typename": "ApmApplicationEntityOutline", "guid": "g", "accountId": 1, "name": name, "reporting": true, "applicationId": id}
@@ -235,12 +232,9 @@ func TestDeploymentNamedRetry(t *testing.T) {
 	}
 }
 
-// Mutants deployments.go:113 CONDITIONALS_NEGATION (`in.AppName != ""` → `==`: every
-// application id shares the attempt key "name:") and :122 CONDITIONALS_NEGATION
-// (`in.IdempotencyKey != ""` → `==`: a key is looked up by content instead). An
-// Idempotency-Key replays its recorded answer without a second write; the same key with
-// another body (another revision, or another application) is refused with 422 and sends
-// nothing; without a key, the same body for two applications is two writes.
+// An Idempotency-Key replays its recorded answer without a second write; the same key
+// with another body (another revision, or another application) is refused with 422 and
+// sends nothing; without a key, the same body for two applications is two writes.
 func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
@@ -280,12 +274,10 @@ func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	}
 }
 
-// Mutants deployments.go:241 CONDITIONALS_NEGATION (which entity search the event
-// names), :275:35 and :275:50 CONDITIONALS_NEGATION (`ent != nil && *ent != nil`) and
-// :276 CONDITIONALS_NEGATION (`f.GetApplicationId() != nil`): a legacy v0 write names
-// the application (`name = '...'`), an id write names its guid; the created event's
-// entity gives a named write its application id, which the answer carries and under
-// which the replica remembers the deployment (listed before NRQL has it).
+// A legacy v0 write names the application (`name = '...'`), an id write names its guid;
+// the created event's entity gives a named write its application id, which the answer
+// carries and under which the replica remembers the deployment (listed before NRQL has
+// it).
 func TestDeploymentCreatedEntity(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
@@ -321,22 +313,19 @@ func TestDeploymentCreatedEntity(t *testing.T) {
 	}
 }
 
-// Mutant deployments.go:544 ARITHMETIC_BASE (`2*DeploymentMemory` → `2/DeploymentMemory`,
-// a cleanup interval of 0: go-cache starts no janitor, so expired deployments would stay
-// in memory until read). go-cache exposes no accessor for its cleanup interval; the test
-// reads the janitor's interval by reflection (github.com/patrickmn/go-cache cache.go:
-// Cache embeds *cache, whose janitor holds Interval).
+// The deployment ledger sweeps expired deployments every 2×DeploymentMemory. go-cache
+// exposes no accessor for its cleanup interval; the test reads the janitor's interval by
+// reflection (github.com/patrickmn/go-cache: Cache embeds *cache, whose janitor holds
+// Interval).
 func TestDeployLedgerJanitor(t *testing.T) {
 	if got := janitorInterval(t, newDeployLedger().recent); got != 2*DeploymentMemory {
 		t.Fatalf("janitor interval %v, want %v", got, 2*DeploymentMemory)
 	}
 }
 
-// Mutants deployments.go:556 INCREMENT_DECREMENT (`al.refs++`), :560 INCREMENT_DECREMENT
-// (`al.refs--`) and CONDITIONALS_NEGATION (`al.refs == 0`): the per-application lock is
-// dropped when its last holder or waiter leaves, so the map does not grow with every
-// application written to; while one holds it, a waiter whose context ends is refused
-// and the lock stays.
+// The per-application lock is dropped when its last holder or waiter leaves, so the map
+// does not grow with every application written to; while one holds it, a waiter whose
+// context ends is refused and the lock stays.
 func TestDeployLockRefs(t *testing.T) {
 	l := newDeployLedger()
 	ctx := context.Background()

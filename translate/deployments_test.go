@@ -14,9 +14,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the deployment rules and lists (deployments.go) written for mutants that no
-// own test reached (issue 22): REST's "later than the most recent deployment" rule, the
-// list's window, paging and re-reads past 5000 rows, and the replica's memory of its
+// The deployment rules and lists: REST's "later than the most recent deployment" rule,
+// the list's window, paging and re-reads past 5000 rows, and the replica's memory of its
 // own writes (merged until NRQL has them, for DeploymentMemory). NerdGraph is depFake:
 // application 7 of account 1 with the deployments in rows (timestamps in ms).
 
@@ -74,11 +73,9 @@ func depTranslator(d *depFake, now *time.Time) *Translator {
 	return New(d, Options{Now: func() time.Time { return *now }})
 }
 
-// Mutants of checkLaterThanLatest (deployments.go:386-395: CONDITIONALS_NEGATION and
-// BOUNDARY on len(rows) > 0, d.Timestamp.After(latest), !latest.IsZero() &&
-// !ts.After(latest)): a timestamp equal to the latest deployment (NRQL's or the one this
-// replica recorded, whichever is later) is refused, one a second later accepted; the
-// check reads one row (LIMIT 1); no timestamp, no check.
+// A timestamp equal to the latest deployment (NRQL's or the one this replica recorded,
+// whichever is later) is refused, one a second later accepted; the check reads one row
+// (LIMIT 1); no timestamp, no check.
 func TestDeploymentLaterThanLatest(t *testing.T) {
 	latest := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
 	d := newDepFake(func(int, int64, int64) []map[string]any {
@@ -124,8 +121,7 @@ func TestDeploymentLaterThanLatest(t *testing.T) {
 	}
 }
 
-// With no deployment at all, any past timestamp is accepted (deployments.go:395
-// !latest.IsZero()).
+// With no deployment at all, any past timestamp is accepted.
 func TestDeploymentFirst(t *testing.T) {
 	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
 	now := depNow
@@ -136,10 +132,8 @@ func TestDeploymentFirst(t *testing.T) {
 	}
 }
 
-// Mutants of the list's window (deployments.go:43 ARITHMETIC_BASE 90*24*time.Hour,
-// :398 deploymentsUntil, :405 since) and of ListDeployments' paging (pageOf,
-// applications.go:32-34): 201 deployments newest first on two pages; another account's
-// application is a 404.
+// The list covers 90 days; 201 deployments come newest first on two pages; another
+// account's application is a 404.
 func TestDeploymentListWindowAndPaging(t *testing.T) {
 	var rows []map[string]any
 	for i := 0; i < 201; i++ {
@@ -197,9 +191,8 @@ func TestDeploymentListWindowAndPaging(t *testing.T) {
 	}
 }
 
-// Mutants of deployments' re-reads (deployments.go:411-426): a full read (5000 rows)
-// is followed by one ending 1 ms after its oldest row, dropping rows already read; a
-// read that makes no progress, or the 20th, stops and is declared.
+// A full read (5000 rows) is followed by one ending 1 ms after its oldest row, dropping
+// rows already read; a read that makes no progress, or the 20th, stops and is declared.
 func TestDeploymentListReReads(t *testing.T) {
 	base := depNow.UnixMilli() - 10_000_000
 	full := func(from int) []map[string]any {
@@ -249,10 +242,8 @@ func TestDeploymentListReReads(t *testing.T) {
 	})
 }
 
-// Mutants of the replica's memory (deployments.go:428-436 merge, :571/:589
-// now.Sub(r.at) < DeploymentMemory): a deployment recorded here is listed before NRQL
-// has it, once when NRQL has it (same surrogate id), and no longer after
-// DeploymentMemory; another caller does not see it.
+// A deployment recorded here is listed before NRQL has it, once when NRQL has it (same
+// surrogate id), and no longer after DeploymentMemory; another caller does not see it.
 func TestDeploymentMemory(t *testing.T) {
 	nrqlHas := false
 	var recorded map[string]any
@@ -296,9 +287,7 @@ func TestDeploymentMemory(t *testing.T) {
 	if n := count(c); n != 0 {
 		t.Fatalf("%d listed after DeploymentMemory, want 0", n)
 	}
-	// A second write keeps the first in memory (deployments.go:585 CONDITIONALS_NEGATION);
-	// keeping one exactly DeploymentMemory old there (BOUNDARY) is equivalent: recalled
-	// filters with the same rule.
+	// A second write keeps the first in memory.
 	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "two"}, now, false); err != nil {
 		t.Fatal(err)
 	}
@@ -331,8 +320,8 @@ func TestDeploymentCreatedFields(t *testing.T) {
 	}
 }
 
-// Mutants deployments.go:85, :88, :91 (ParseDeploymentTimestamp): ISO 8601 in UTC to
-// the second is read; another offset, a fraction or another format is 422.
+// ParseDeploymentTimestamp reads ISO 8601 in UTC to the second; another offset, a
+// fraction or another format is 422.
 func TestParseDeploymentTimestamp(t *testing.T) {
 	want := time.Date(2019, 10, 8, 0, 15, 36, 0, time.UTC)
 	for s, ok := range map[string]bool{
@@ -350,9 +339,8 @@ func TestParseDeploymentTimestamp(t *testing.T) {
 	}
 }
 
-// Mutant deployments.go:412 INCREMENT_DECREMENT (`read++` → `read--`): full reads that
-// always move back stop after deploymentReads (20) reads, declared. The fake refuses a
-// 26th read, so the mutant fails instead of reading back to the window's start.
+// Full reads that always move back stop after deploymentReads (20) reads, declared. The
+// fake refuses a 26th read.
 func TestDeploymentListReadBound(t *testing.T) {
 	d := newDepFake(nil)
 	create := d.answer
@@ -383,9 +371,8 @@ func TestDeploymentListReadBound(t *testing.T) {
 	}
 }
 
-// Mutant deployments.go:510 CONDITIONALS_NEGATION (`dedup == ""` → `!=`): rows without
-// deploymentId or changeTrackingId are told apart by their whole row, so two such
-// deployments are both listed.
+// Rows without deploymentId or changeTrackingId are told apart by their whole row, so
+// two such deployments are both listed.
 func TestDeploymentRowsWithoutID(t *testing.T) {
 	base := depNow.UnixMilli() - 60_000
 	d := newDepFake(func(int, int64, int64) []map[string]any {

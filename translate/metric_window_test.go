@@ -6,12 +6,7 @@ import (
 	"time"
 )
 
-// Parameter boundaries of the metric window and the deployment rules (issue 22),
-// written against surviving mutants of `make mutate PKG=./translate` (gremlins v0.6.0).
-// Each case says which mutant (file:line, changed operator) it kills.
-
-// TestDefaultPeriodBoundaries pins REST v2's period-by-range table at each edge
-// (REFERENCE.md §6; metrics.go defaultPeriod: every `span <= X` → `span < X`).
+// TestDefaultPeriodBoundaries pins REST v2's period-by-range table at each edge.
 func TestDefaultPeriodBoundaries(t *testing.T) {
 	const day = 24 * time.Hour
 	tests := []struct {
@@ -28,8 +23,8 @@ func TestDefaultPeriodBoundaries(t *testing.T) {
 		{21 * day, false, 3 * time.Hour}, {21*day + time.Second, false, 6 * time.Hour},
 		{42 * day, false, 6 * time.Hour}, {42*day + time.Second, false, 12 * time.Hour},
 		{63 * day, false, 12 * time.Hour}, {63*day + time.Second, false, 3 * day},
-		// Old windows: ten evenly spaced points, rounded up to a whole minute, at least
-		// one minute (metrics.go:118 `span <= 4*day` → `<`; `- 1` → `+ 1`).
+		// Old windows: ten evenly spaced points, rounded up to a whole minute, at least one
+		// minute.
 		{4 * day, true, 576 * time.Minute},
 		{4*day + time.Second, true, time.Hour},
 		{100 * time.Minute, true, 10 * time.Minute},
@@ -55,15 +50,15 @@ func TestResolveWindowBoundaries(t *testing.T) {
 		wantErr    bool
 		wantPeriod time.Duration
 	}{
-		// metrics.go:87 `span < time.Minute` → `<=` refuses exactly 60 s.
+		// Exactly 60 s is accepted.
 		{"exactly 60 s", MetricDataRequest{From: at(-time.Hour), To: at(-time.Hour + time.Minute)}, false, time.Minute},
 		{"59 s", MetricDataRequest{From: at(-time.Hour), To: at(-time.Hour + 59*time.Second)}, true, 0},
-		// metrics.go:84 `span < 0` → `<= 0`: from == to is the "too short" error, not "before".
+		// from == to is the "too short" error, not "before".
 		{"to before from", MetricDataRequest{From: at(-time.Hour), To: at(-2 * time.Hour)}, true, 0},
-		// metrics.go:90 `> 8*24h` → `>=`: a start exactly 8 days ago is not old.
+		// A start exactly 8 days ago is not old.
 		{"start exactly 8 days ago", MetricDataRequest{From: at(-8 * 24 * time.Hour), To: at(-8*24*time.Hour + 100*time.Minute)}, false, time.Minute},
 		{"start 8 days and 1 minute ago", MetricDataRequest{From: at(-8*24*time.Hour - time.Minute), To: at(-8*24*time.Hour + 99*time.Minute)}, false, 10 * time.Minute},
-		// metrics.go:92 `p > w.period` → `>=`/`<`: a period finer than the default is ignored.
+		// A period finer than the default is ignored.
 		{"finer period ignored", MetricDataRequest{From: at(-7 * time.Hour), To: at(0), Period: 60}, false, 5 * time.Minute},
 		{"coarser period taken", MetricDataRequest{From: at(-7 * time.Hour), To: at(0), Period: 3600}, false, time.Hour},
 		{"period truncated to minutes", MetricDataRequest{From: at(-time.Hour), To: at(0), Period: 150}, false, 2 * time.Minute},
@@ -79,7 +74,7 @@ func TestResolveWindowBoundaries(t *testing.T) {
 			t.Errorf("%s: period %v, want %v", tt.name, w.period, tt.wantPeriod)
 		}
 	}
-	// metrics.go:104 `n > 366` → `>=`: 366 slices are accepted, 367 refused.
+	// 366 slices are accepted, 367 refused.
 	for n, wantErr := range map[int]bool{366: false, 367: true} {
 		req := MetricDataRequest{From: at(-time.Duration(n) * 3 * 24 * time.Hour), To: at(0), Period: 3 * 24 * 3600}
 		// Align so the range is exactly n periods.
@@ -97,15 +92,8 @@ func TestResolveWindowBoundaries(t *testing.T) {
 	}
 }
 
-// Survivors of `make mutate PKG=./translate FILES='^(metrics|metricvalues)\.go$'` on this
-// branch: metrics.go:83 CONDITIONALS_BOUNDARY (span < 0: an empty range is "too short",
-// not "reversed"); the 8-day edge of the old-window rule (:89, killed already) is pinned
-// too. Equivalent ones (waived in tests/MUTATION.md): :90:14 (r.Period > 0 → >= 0: a
-// period of 0 gives p = 0, never above the table's period), :91:52 (p > w.period → >=:
-// the table's periods are whole minutes, so p.Truncate(time.Minute) == w.period), :93:16
-// (w.period < time.Minute → <=: sets the minute it already is). :329:51 (the capacity
-// hint len(slices)*width → /) is not equivalent: with no served value width is 0 and the
-// division panics; TestMetricDataNoServedValue pins that case.
+// An empty range is "too short", not "reversed"; a start exactly 8 days old keeps the
+// minute period, one a second older takes the old-window period.
 func TestMetricWindowEdges(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	at := now.Add(-time.Hour)

@@ -13,8 +13,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET /v2/alerts_violations (violations.go) written for mutants that no own
-// test reached (issue 22): the default window, the start_date/end_date filter edges,
+// GET /v2/alerts_violations: the default window, the start_date/end_date filter edges,
 // only_open, paging at 200, the list cache key, the re-read of a full (5000-facet) read
 // and the fields of one violation. NerdGraph is opFake answering NrqlQuery; the row shape
 // is violationsNRQL's aliases.
@@ -58,9 +57,8 @@ func violTranslator(rows func(call int) []map[string]any) (*Translator, *opFake)
 	return New(f, Options{Now: func() time.Time { return violClock }}), f
 }
 
-// Mutants violations.go:26 ARITHMETIC_BASE (30*24*time.Hour), :34 ARITHMETIC_BASE and
-// INVERT_NEGATIVES (now.Add(-window)), :35 CONDITIONALS_NEGATION (r.Start != nil), and
-// the window's end (now to the second plus 1 s).
+// The default window is the last 30 days, start_date moves its start, and its end is
+// now to the second plus 1 s.
 func TestViolationsWindow(t *testing.T) {
 	tr, f := violTranslator(func(int) []map[string]any { return nil })
 	if _, _, err := tr.Violations(context.Background(), Caller{AccountID: 1}, ViolationsRequest{}); err != nil {
@@ -82,8 +80,8 @@ func TestViolationsWindow(t *testing.T) {
 	}
 }
 
-// Mutants violations.go:60 CONDITIONALS_BOUNDARY and NEGATION (opened before start_date,
-// after end_date: both edges are kept), :63 CONDITIONALS_NEGATION (only_open).
+// Violations opened exactly at start_date or end_date are kept; only_open keeps the
+// open ones.
 func TestViolationsDateFilter(t *testing.T) {
 	start := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
 	end := time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC)
@@ -122,9 +120,8 @@ func TestViolationsDateFilter(t *testing.T) {
 	}
 }
 
-// Mutants violations.go:69 ARITHMETIC_BASE/INVERT_NEGATIVES ((page-1)*PageSize), :70
-// ARITHMETIC_BASE (lo+PageSize), :72 CONDITIONALS_BOUNDARY and NEGATION (hi < len: a
-// next page only when one is left): 200 and 201 violations, pages 0 to 3.
+// Pages of 200: 200 and 201 violations, pages 0 to 3; a next page only when one is
+// left.
 func TestViolationsPaging(t *testing.T) {
 	for _, n := range []int{200, 201} {
 		var rows []map[string]any
@@ -162,9 +159,8 @@ func TestViolationsPaging(t *testing.T) {
 	}
 }
 
-// Mutant violations.go:51 CONDITIONALS_NEGATION (the list cache): pages and end_date
-// or only_open changes reuse one read per caller and start_date; another start_date, or
-// another caller, reads again.
+// The list is cached: pages and end_date or only_open changes reuse one read per caller
+// and start_date; another start_date, or another caller, reads again.
 func TestViolationsCacheKey(t *testing.T) {
 	tr, f := violTranslator(func(int) []map[string]any { return []map[string]any{violRow(1, 1000, 0)} })
 	s1 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
@@ -193,10 +189,9 @@ func TestViolationsCacheKey(t *testing.T) {
 	}
 }
 
-// Mutants of readViolations (violations.go:111 INCREMENT_DECREMENT, :126, :130, :139,
-// :142, :143): a read of 5000 facets is followed by one ending at the oldest lastSeen + 1
-// ms; an incident met twice keeps its first read; fewer than 5000 ends; the answers are
-// newest first.
+// A read of 5000 facets is followed by one ending at the oldest lastSeen + 1 ms; an
+// incident met twice keeps its first read; fewer than 5000 ends; the answers are newest
+// first.
 func TestViolationsReReadFull(t *testing.T) {
 	full := make([]map[string]any, 0, MaxFacets)
 	for i := 0; i < MaxFacets; i++ {
@@ -239,9 +234,8 @@ func TestViolationsReReadFull(t *testing.T) {
 	}
 }
 
-// Mutants violations.go:143 (no progress: the next end is not before this one) and :149
-// CONDITIONALS_BOUNDARY/NEGATION (reads == violationReads): full reads that never move
-// stop at once, declared; full reads that always move stop after 40, declared.
+// Full reads that never move stop at once, declared; full reads that always move stop
+// after 40, declared.
 func TestViolationsReadLimits(t *testing.T) {
 	t.Run("no progress", func(t *testing.T) {
 		full := make([]map[string]any, MaxFacets)
@@ -283,10 +277,9 @@ func TestViolationsReadLimits(t *testing.T) {
 	})
 }
 
-// Mutants of violationOf (violations.go:171, :175, :179, :192, :197, :200, :209) and
-// productName: the duration of an open and a closed violation, the close event in any
-// case, an incident id that is not a number, a row without openTime, priority and
-// entity fields.
+// violationOf and productName: the duration of an open and a closed violation, the close
+// event in any case, an incident id that is not a number, a row without openTime,
+// priority and entity fields.
 func TestViolationOf(t *testing.T) {
 	now := time.UnixMilli(100_000)
 	guid := GUID{AccountID: 1, Domain: "INFRA", Type: "HOST", DomainID: "77"}.String()
@@ -356,10 +349,8 @@ type violationResult struct {
 	last int64
 }
 
-// Mutant violations.go:130 CONDITIONALS_BOUNDARY (`last > 0` → `>= 0`): a row without
-// lastSeen does not count as the oldest event, so a full read is still followed by the
-// read that ends at the oldest real lastSeen + 1 ms (the mutant ends at 1 ms, makes no
-// progress and cuts the list).
+// A row without lastSeen does not count as the oldest event, so a full read is still
+// followed by the read that ends at the oldest real lastSeen + 1 ms.
 func TestViolationsFullReadRowWithoutLastSeen(t *testing.T) {
 	full := make([]map[string]any, 0, MaxFacets)
 	for i := 0; i < MaxFacets; i++ {
@@ -385,9 +376,8 @@ func TestViolationsFullReadRowWithoutLastSeen(t *testing.T) {
 	}
 }
 
-// Mutant violations.go:149 CONDITIONALS_BOUNDARY (`OpenedAt >` → `>=` in the stable
-// sort): violations opened in the same millisecond keep NRQL's order, so a page holds
-// the same ones on every read.
+// Violations opened in the same millisecond keep NRQL's order, so a page holds the same
+// ones on every read.
 func TestViolationsTieOrder(t *testing.T) {
 	rows := []map[string]any{violRow(3, 5000, 0), violRow(1, 5000, 0), violRow(2, 5000, 0), violRow(9, 9000, 0)}
 	tr, _ := violTranslator(func(int) []map[string]any { return rows })
