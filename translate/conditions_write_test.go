@@ -12,11 +12,9 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the NRQL condition writes (conditions.go CreateNrqlCondition,
-// UpdateNrqlCondition, DeleteNrqlCondition, nrqlCondition, conditionWriteError) written
-// for mutants no own test reached (issue 22; the dry run at f9be12a listed 49 of
-// conditions.go NOT COVERED, all in these paths). NerdGraph is opFake; a condition is
-// nrqlCond's NrqlConditionFields answer (conditionlists_mut_test.go).
+// The NRQL condition writes (CreateNrqlCondition, UpdateNrqlCondition,
+// DeleteNrqlCondition, nrqlCondition, conditionWriteError). NerdGraph is opFake; a
+// condition is nrqlCond's NrqlConditionFields answer (conditions_test.go).
 
 // condWriteFake answers the condition operations: the read of condition 5 (static, or
 // baseline, of policy 9; missing), and each mutation with the condition it was sent.
@@ -84,11 +82,9 @@ func lastVars(f *opFake, key string) string {
 	return string(b)
 }
 
-// Mutants conditions.go:399-413 (type, name, query, terms required; parts), :417
-// (enabled defaults to true), :422/:425 (baseline: direction defaults to UPPER_ONLY),
-// :432/:435 and :443/:446 (err, null answer per type), :450 (null: unknown outcome):
-// a static or baseline condition is created once with REST's defaults; refused bodies
-// send nothing.
+// A static or baseline condition is created once with REST's defaults (enabled true;
+// baseline direction UPPER_ONLY); type, name, query and terms are required, and refused
+// bodies send nothing; an error or a null answer per type is an unknown outcome.
 func TestCreateNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	w := newCondWriteFake()
@@ -161,10 +157,9 @@ func TestCreateNrqlCondition(t *testing.T) {
 	}
 }
 
-// Mutants of conditionWriteError (conditions.go:465-487) and checkConditions (:456):
-// NOT_FOUND names the policy on create and the condition otherwise; a rejection is 422
-// with NerdGraph's first message; a delete's unknown outcome says "deletion"; the check
-// path names the policy when known.
+// conditionWriteError and checkConditions: NOT_FOUND names the policy on create and the
+// condition otherwise; a rejection is 422 with NerdGraph's first message; a delete's
+// unknown outcome says "deletion"; the check path names the policy when known.
 func TestConditionWriteError(t *testing.T) {
 	var ve *v2.Error
 	for _, tt := range []struct {
@@ -198,11 +193,10 @@ func TestConditionWriteError(t *testing.T) {
 	}
 }
 
-// Mutants conditions.go:512/:515 (blank name or query), :525 (type given: no read),
-// :527-:533 (the read picks the mutation and the policy), :539 (query or offset sent),
-// :547/:560 (terms only when sent), :551/:564 (err), :554/:567 (null), :571 (unknown
-// outcome) and nrqlCondition (:490-:507): an update sends only the fields given, by the
-// condition's type.
+// An update sends only the fields given, by the condition's type: a blank name or query
+// is refused; a body that names its type is not read first, else the read picks the
+// mutation and the policy; terms only when sent; errors, nulls and unknown outcomes per
+// type.
 func TestUpdateNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	var ve *v2.Error
@@ -284,9 +278,8 @@ func TestUpdateNrqlCondition(t *testing.T) {
 	})
 }
 
-// Mutants conditions.go:490-:507 (nrqlCondition: NOT_FOUND, nulls, errors), :581/:585
-// (DeleteNrqlCondition): a delete reads the condition, deletes it once and answers it;
-// a missing one is 404 and nothing is deleted; a failed read is an error.
+// A delete reads the condition, deletes it once and answers it; a missing one is 404 and
+// nothing is deleted; a failed read is an error.
 func TestDeleteNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	var ve *v2.Error

@@ -12,10 +12,9 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the application hosts and instances (hosts.go) written for mutants no own
-// test reached (issue 22): the summary formulas over the 10-minute window, web calls
-// before background ones, the filters, paging, the 404s and the host-name lookup.
-// NerdGraph is an opFake answering AppHosts for application 7 of account 1.
+// The application hosts and instances: the summary formulas over the 10-minute window,
+// web calls before background ones, the filters, paging, the 404s and the host-name
+// lookup. NerdGraph is an opFake answering AppHosts for application 7 of account 1.
 
 func hostsFake(hostRows, instanceRows []map[string]any, reporting bool) *opFake {
 	f := &opFake{}
@@ -36,10 +35,9 @@ func hostsFake(hostRows, instanceRows []map[string]any, reporting bool) *opFake 
 	return f
 }
 
-// Mutants of hostStats.summary (hosts.go:101-119): response time in ms over web calls
-// (background ones when there are none), throughput per minute of the 10-minute window,
-// error rate as a percent of all calls, Apdex (s + t/2) / (s + t + f), each rounded as
-// REST showed them (figures.go).
+// hostStats.summary: response time in ms over web calls (background ones when there are
+// none), throughput per minute of the 10-minute window, error rate as a percent of all
+// calls, Apdex (s + t/2) / (s + t + f), each rounded as REST showed them (figures.go).
 func TestHostSummary(t *testing.T) {
 	tests := []struct {
 		name string
@@ -66,8 +64,8 @@ func TestHostSummary(t *testing.T) {
 	}
 }
 
-// Mutants of appHosts, Hosts and Host (hosts.go:143-241): hosts sorted by name with
-// their instances, instances by id, filter[hostname] and filter[ids], pages, 404s.
+// appHosts, Hosts and Host: hosts sorted by name with their instances, instances by id,
+// filter[hostname] and filter[ids], pages, 404s.
 func TestAppHosts(t *testing.T) {
 	hostRows := []map[string]any{
 		{"facet": "web-b", "host": "web-b", "web_c": 10.0, "web_s": 1.0, "instances": 2.0},
@@ -139,8 +137,7 @@ func TestAppHosts(t *testing.T) {
 	}
 }
 
-// A full answer (5000 facets) of hosts or of instances is declared (hosts.go:127
-// CONDITIONALS_BOUNDARY, both sides): 4999 rows are not.
+// A full answer (5000 facets) of hosts or of instances is declared: 4999 rows are not.
 func TestAppHostsCap(t *testing.T) {
 	for _, n := range []int{MaxFacets - 1, MaxFacets, -(MaxFacets - 1), -MaxFacets} { // negative: instance rows
 		rows := make([]map[string]any, max(n, -n))
@@ -162,8 +159,8 @@ func TestAppHostsCap(t *testing.T) {
 	}
 }
 
-// hosts.go:39 and :54 ARITHMETIC_BASE / INVERT_NEGATIVES: the summaries count the last
-// HostSummaryWindow (10 minutes) inside an InventoryWindow (1 hour) read.
+// The summaries count the last HostSummaryWindow (10 minutes) inside an InventoryWindow
+// (1 hour) read.
 func TestHostStatsWindows(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := hostStatsNRQL(7, "host", until)

@@ -14,12 +14,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET /v2/key_transactions and /v2/key_transactions/{id} (keytransactions.go)
-// written for mutants no own test reached (issue 22; the dry run at f9be12a listed 55
-// of keytransactions.go NOT COVERED: the search, details, summary and show paths).
-// NerdGraph is ktFake: key transactions of account 1 by domain id (KeyTransactionSearch
-// in pages of two, KeyTransactionDetails, KeyTransactionShow,
-// graphql/operations/keytransactions.graphql) and the summary query's rows (NrqlQuery).
+// GET /v2/key_transactions and /v2/key_transactions/{id}. NerdGraph is ktFake: key
+// transactions of account 1 by domain id (KeyTransactionSearch in pages of two,
+// KeyTransactionDetails, KeyTransactionShow, graphql/operations/keytransactions.graphql)
+// and the summary query's rows (NrqlQuery).
 
 var ktClock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
@@ -96,8 +94,8 @@ func newKtFake(ids ...string) *ktFake {
 	return k
 }
 
-// Mutants of keyTxID (keytransactions.go:59): a domain id REST clients can hold
-// (1..2^31-1) is the id; 0, 2^31 and a non-number get a surrogate.
+// keyTxID: a domain id REST clients can hold (1..2^31-1) is the id; 0, 2^31 and a
+// non-number get a surrogate.
 func TestKeyTxID(t *testing.T) {
 	for dom, want := range map[string]int64{"1": 1, strconv.Itoa(math.MaxInt32): math.MaxInt32,
 		"0": SurrogateID("key-transaction", 1, "0"), strconv.Itoa(math.MaxInt32 + 1): SurrogateID("key-transaction", 1, strconv.Itoa(math.MaxInt32+1)),
@@ -108,11 +106,10 @@ func TestKeyTxID(t *testing.T) {
 	}
 }
 
-// Mutants keytransactions.go:19 (the ten-minute window), :66-:78 (buildKeyTx: account,
-// type, application from the outline or its guid), :93-:128 (the cached search, its
-// pages, other accounts skipped, sorted by id), :302-:324 (v2: transaction name, the
-// summary only while reporting, response time, throughput per minute, error rate,
-// Apdex, last reported), :330-:340 (filters): the list maps every figure.
+// The list maps every figure: the ten-minute window; account, type and application from
+// the outline or its guid; the cached search, its pages, other accounts skipped, sorted
+// by id; the transaction name, the summary only while reporting (response time,
+// throughput per minute, error rate, Apdex, last reported); the filters.
 func TestListKeyTransactions(t *testing.T) {
 	k := newKtFake("103", "101", "102")
 	k.other = "104"
@@ -177,9 +174,8 @@ func TestListKeyTransactions(t *testing.T) {
 	}
 }
 
-// Mutants keytransactions.go:23 ARITHMETIC_BASE (4*25) and :136/:139 (i/25): 130 key
-// transactions are read in details requests of 100, each in aliases of 25 (never a null
-// list).
+// 130 key transactions are read in details requests of 100, each in aliases of 25 (never
+// a null list).
 func TestKeyTxDetailsBatches(t *testing.T) {
 	var ids []string
 	for i := 1; i <= 130; i++ {
@@ -213,10 +209,9 @@ func TestKeyTxDetailsBatches(t *testing.T) {
 	}
 }
 
-// Mutants keytransactions.go:359-:398 (ShowKeyTransaction, findKeyTx): a cached list
-// answers without the entity read; otherwise the entity of that domain id is read; an
-// id the entity read does not resolve (a surrogate) is looked up in the full list;
-// unknown is 404; a failed read is an error.
+// ShowKeyTransaction: a cached list answers without the entity read; otherwise the
+// entity of that domain id is read; an id the entity read does not resolve (a surrogate)
+// is looked up in the full list; unknown is 404; a failed read is an error.
 func TestShowKeyTransaction(t *testing.T) {
 	c := Caller{AccountID: 1}
 	k := newKtFake("101", "abc")
@@ -248,9 +243,8 @@ func TestShowKeyTransaction(t *testing.T) {
 	}
 }
 
-// keytransactions.go:121 CONDITIONALS_BOUNDARY (`lo < len(guids)` → `<=`): no key
-// transaction, or exactly one full batch of them, takes no details request beyond the
-// batches (none for none, one for 100).
+// No key transaction, or exactly one full batch of them, takes no details request beyond
+// the batches (none for none, one for 100).
 func TestKeyTxDetailsNoEmptyBatch(t *testing.T) {
 	for _, n := range []int{0, ktDetailsBatch} {
 		var ids []string
@@ -268,9 +262,8 @@ func TestKeyTxDetailsNoEmptyBatch(t *testing.T) {
 	}
 }
 
-// keytransactions.go:76 CONDITIONALS_NEGATION (`o.ApplicationId != nil` in
-// buildKeyTx): an application entity whose applicationId is null leaves the id to the
-// application's guid (the mutant dereferences the null id).
+// An application entity whose applicationId is null leaves the id to the application's
+// guid.
 func TestKeyTxApplicationIDNull(t *testing.T) {
 	k := newKtFake("101")
 	orig := k.answer
@@ -292,8 +285,7 @@ func TestKeyTxApplicationIDNull(t *testing.T) {
 	}
 }
 
-// keytransactions.go:186 ARITHMETIC_BASE / INVERT_NEGATIVES: a key transaction's
-// summary reads the KeyTransactionWindow (10 minutes) before until.
+// A key transaction's summary reads the KeyTransactionWindow (10 minutes) before until.
 func TestKeyTxStatsWindow(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := keyTxStatsNRQL([]keyTx{{id: 1, appID: 7, metricName: "WebTransaction/Controller/x"}}, until)

@@ -10,9 +10,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the mobile application routes (mobile.go) written for mutants no own test
-// reached (issue 22; the dry run at f9be12a listed all 16 of mobile.go NOT COVERED).
-// NerdGraph is opFake; answers follow graphql/operations/mobile.graphql.
+// The mobile application routes. NerdGraph is opFake; answers follow
+// graphql/operations/mobile.graphql.
 
 func mobileJSON(typename string, id int, reporting bool, sessions int) map[string]any {
 	return map[string]any{"__typename": typename, "guid": AppGUID(1, DomainMobile, int64(id)), "accountId": 1,
@@ -22,11 +21,10 @@ func mobileJSON(typename string, id int, reporting bool, sessions int) map[strin
 			"networkFailureRate": 0.25}}
 }
 
-// Mutants mobile.go:26 (summary only while reporting), :30 (the response time; in
-// seconds since 2026-11-27, TestMobileFiguresAsREST), :34 (calls per session only with
-// sessions) and :35 ARITHMETIC_BASE (requests / sessions), :47, :54, :58 (the search's cursor loop and nulls), :66 (only mobile
-// entities): the list reads every page; each application's summary maps NerdGraph's
-// fields to REST's.
+// The list reads every page of the search (nulls skipped, only mobile entities); each
+// application's summary maps NerdGraph's fields to REST's: only while reporting, the
+// response time in seconds (TestMobileFiguresAsREST), calls per session (requests /
+// sessions) only with sessions.
 func TestListMobileApplications(t *testing.T) {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -74,8 +72,7 @@ func TestListMobileApplications(t *testing.T) {
 	}
 }
 
-// Mutants mobile.go:77 (err), :81 (not mobile, other account: 404): one application by
-// id; another account's or a missing one is 404.
+// One application by id; another account's or a missing one is 404.
 func TestShowMobileApplication(t *testing.T) {
 	var ent any
 	f := &opFake{}
@@ -106,8 +103,7 @@ func TestShowMobileApplication(t *testing.T) {
 	}
 }
 
-// Mutants mobile.go:90 (name required), :94 (err), :98 (null answer), :102 (bad guid):
-// a mobile application is created once with the given name; the answer carries the id
+// A mobile application is created once with the given name; the answer carries the id
 // of its guid and the agent's token; a blank name sends nothing; a null answer may hide
 // a created application (502).
 func TestCreateMobileApplication(t *testing.T) {

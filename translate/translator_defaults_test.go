@@ -7,29 +7,11 @@ import (
 	"time"
 )
 
-// Tests written for the survivors of the translate tree's mutation run (issue 22,
-// fourth pass at 5855b87): New's defaults (translate.go), optionalCache, and the auth
-// TTL of 0 in keyAuth.fresh (cache.go). Further survivors are killed in
-// cachebytes_mut_test.go, attempts_mut_test.go, health_mut_test.go,
-// metrics_mut_test.go, nrql_mut_test.go, entitylegacy_mut_test.go and
-// keytransactions_mut_test.go.
-//
-// Equivalent survivors (package translate), besides those already waived in
-// tests/MUTATION.md:
-//   - deployments.go:619:55 CONDITIONALS_BOUNDARY (`>= DeploymentMemory` → `>` in
-//     remember): the waived :592:21 mutant, moved. The mutant keeps deployments exactly
-//     DeploymentMemory old; recalled drops them with `<`, and when the
-//     RememberedDeployments bound then drops them instead, rd.dropped is set to their
-//     time, already DeploymentMemory old, so `cut` stays false; the same final list
-//     results in every other case. (Only a recall whose clock reads earlier than that
-//     of the remember before it could still see the kept deployment: the clock is
-//     taken as monotonic, as in the waiver of :592.)
-
-// Mutants translate.go:94-:138 (New's defaults): a zero or negative TTL takes its
-// default (5 min cursors, 1 min lists, 10 min accounts, 10 min metric names), a zero
-// metric-data or entity TTL takes its default and a negative one switches the cache
-// off, a zero MaxCacheBytes is DefaultCacheMaxBytes and a negative one no bound, a nil
-// Warn is a no-op and a set one is kept.
+// New's defaults: a zero or negative TTL takes its default (5 min cursors, 1 min lists,
+// 10 min accounts, 10 min metric names), a zero metric-data or entity TTL takes its
+// default and a negative one switches the cache off, a zero MaxCacheBytes is
+// DefaultCacheMaxBytes and a negative one no bound, a nil Warn is a no-op and a set one
+// is kept.
 func TestNewDefaults(t *testing.T) {
 	type want struct {
 		cursors, lists, accounts, names time.Duration
@@ -76,8 +58,8 @@ func TestNewDefaults(t *testing.T) {
 	}
 }
 
-// translate.go:204 CONDITIONALS_BOUNDARY (`ttl < 0` → `<= 0` in optionalCache): only a
-// negative TTL switches the cache off; a TTL of 0 is a cache (go-cache: no expiry).
+// Only a negative TTL switches an optional cache off; a TTL of 0 is a cache (go-cache: no
+// expiry).
 func TestOptionalCache(t *testing.T) {
 	o := Options{MaxEntries: 3}
 	if c := optionalCache("x", -time.Second, o); c != nil {

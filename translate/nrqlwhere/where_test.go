@@ -88,8 +88,7 @@ func must(s string, err error) string {
 	return s
 }
 
-// where.go:295 CONDITIONALS_BOUNDARY (`len(s) < 2` → `<= 2` in unquote): the empty
-// string literal (two single quotes) is the value "", not the quotes.
+// The empty string literal (two single quotes) is the value "", not the quotes.
 func TestEmptyStringInList(t *testing.T) {
 	p, err := New()
 	if err != nil {
@@ -104,10 +103,9 @@ func TestEmptyStringInList(t *testing.T) {
 	}
 }
 
-// where.go:301 CONDITIONALS_BOUNDARY and ARITHMETIC_BASE (`i+1 < len(s)` in unquote):
-// a backslash escapes the next byte; a backslash with nothing after it is kept. (The
+// A backslash escapes the next byte; a backslash with nothing after it is kept. (The
 // lexer never hands over such a literal, `'a\'` being unterminated: this pins unquote's
-// own rule, which the mutants break with an index past the end.)
+// own rule.)
 func TestUnquote(t *testing.T) {
 	for in, want := range map[string]string{
 		`''`: "", `'a'`: "a", `'it\'s'`: "it's", `'a\\b'`: `a\b`, `'a\'`: `a\`, `'\'`: `\`, `x`: "x", ``: "",
@@ -118,15 +116,8 @@ func TestUnquote(t *testing.T) {
 	}
 }
 
-// Tests written for mutants no own test reached (issue 22): negative numbers and
-// booleans in an entity list (where.go:243-250), nested NOT groups (walkCond,
-// :261-269), several WHERE clauses, a clause keyword inside parentheses, and
-// List.Index (:310-316).
-//
-// Not reachable by gremlins' coverage: the mutants in the `case` conditions of
-// whereClauses' token switch (where.go:174-179) are attributed to the empty
-// whitespace/comment case, which has no statement, so gremlins reports them NOT
-// COVERED although TestEntityLists executes them.
+// Negative numbers and booleans in an entity list, nested NOT groups (walkCond), several
+// WHERE clauses, a clause keyword inside parentheses, and List.Index.
 func TestEntityListsMore(t *testing.T) {
 	p, err := New()
 	if err != nil {

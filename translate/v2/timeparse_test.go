@@ -163,21 +163,21 @@ func TestParseTimeBoundaries(t *testing.T) {
 		give string
 		want time.Time
 	}{
-		// timeparse.go:66 `y < 1` → `y <= 1` rejects year 1.
+		// Year 1 is accepted.
 		{"first printable year", "0001-01-01T00:00:00Z", utc(1, 1, 1, 0, 0, 0, 0)},
-		// timeparse.go:66 `y > 9999` → `y >= 9999` rejects year 9999.
+		// Year 9999 is accepted.
 		{"last printable year", "9999-12-31T23:59:59Z", utc(9999, 12, 31, 23, 59, 59, 0)},
-		// timeparse.go:126 `minute > 59` → `>=` rejects minute 59.
+		// Minute 59 is accepted.
 		{"minute 59", "2021-03-04T10:59Z", utc(2021, 3, 4, 10, 59, 0, 0)},
-		// timeparse.go:133 `sec > 59` → `>=` rejects second 59.
+		// Second 59 is accepted.
 		{"second 59", "2021-03-04T10:00:59Z", utc(2021, 3, 4, 10, 0, 59, 0)},
-		// timeparse.go:140 `'0' <= c` → `'0' < c` stops the fraction at a leading 0.
+		// A fraction may start with 0.
 		{"fraction starting with 0", "2021-03-04T10:00:00.05Z", utc(2021, 3, 4, 10, 0, 0, 50_000_000)},
-		// timeparse.go:140 `c <= '9'` → `c < '9'` stops the fraction at a 9.
+		// A fraction may hold a 9.
 		{"fraction with 9", "2021-03-04T10:00:00.9Z", utc(2021, 3, 4, 10, 0, 0, 900_000_000)},
-		// timeparse.go:177 `hh > 23` → `>=` rejects a +23 offset.
+		// A +23:00 offset is accepted.
 		{"offset +23:00", "2021-03-04T23:00:00+23:00", utc(2021, 3, 4, 0, 0, 0, 0)},
-		// timeparse.go:183 `mm > 59` → `>=` rejects offset minutes 59.
+		// Offset minutes 59 are accepted.
 		{"offset -00:59", "2021-03-04T10:00:00-00:59", utc(2021, 3, 4, 10, 59, 0, 0)},
 	}
 	for _, tt := range tests {
@@ -195,12 +195,11 @@ func TestParseTimeBoundaries(t *testing.T) {
 
 func TestParseTimeRejects(t *testing.T) {
 	for _, give := range []string{
-		// timeparse.go:102 `p.i > start` → `>=` makes spaces() always true, so digits
-		// straight after the clock would be read as an offset.
+		// Digits straight after the clock are not read as an offset.
 		"2021-03-04T10:0005:00",
-		// timeparse.go:66: year 0 (after an offset) is not printable as YYYY.
+		// Year 0 (after an offset) is not printable as YYYY.
 		"0001-01-01T00:00:00+01:00",
-		// timeparse.go:66: year 10000 (after an offset).
+		// Year 10000 (after an offset).
 		"9999-12-31T23:30:00-01:00",
 	} {
 		if got, err := ParseTime(give); err == nil {
@@ -211,18 +210,17 @@ func TestParseTimeRejects(t *testing.T) {
 
 func TestShorten(t *testing.T) {
 	exact := strings.Repeat("a", 64)
-	// timeparse.go:199 `len(s) <= limit` → `<` would shorten a 64-byte value.
+	// A 64-byte value is not shortened.
 	if got := shorten(exact); got != exact {
 		t.Errorf("shorten(64 bytes) = %q, want it unchanged", got)
 	}
-	// timeparse.go:203 `cut > 0` → `cut <= 0` never backs off, splitting the 'é' (2 bytes)
-	// that straddles byte 64.
+	// Shortening backs off rather than split the 'é' (2 bytes) that straddles byte 64.
 	split := strings.Repeat("a", 63) + "é" + "tail"
 	if got, want := shorten(split), strings.Repeat("a", 63)+"…"; got != want {
 		t.Errorf("shorten(split rune) = %q, want %q", got, want)
 	}
-	// timeparse.go:203 `cut > 0` → `cut >= 0` walks below zero (a panic) on bytes that are
-	// all UTF-8 continuation bytes.
+	// Bytes that are all UTF-8 continuation bytes shorten to the ellipsis, without walking
+	// below zero.
 	if got := shorten(strings.Repeat("\x80", 70)); got != "…" {
 		t.Errorf("shorten(continuation bytes) = %q, want %q", got, "…")
 	}
