@@ -12,10 +12,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of PUT and DELETE /v2/applications/{id} (appwrites.go) written for mutants no own
-// test reached (issue 22; the dry run at f9be12a listed all 40 of appwrites.go NOT
-// COVERED). NerdGraph is appFake: application 7 of account 1 (AppShow,
-// graphql/operations/applications.graphql), optionally with an injected browser
+// PUT and DELETE /v2/applications/{id}. NerdGraph is appFake: application 7 of account 1
+// (AppShow, graphql/operations/applications.graphql), optionally with an injected browser
 // application 70, and the AppUpdate / AppDelete mutations
 // (graphql/operations/application_writes.graphql).
 
@@ -74,12 +72,9 @@ func f64(v float64) *float64 { return &v }
 func bptr(v bool) *bool      { return &v }
 func sptr(v string) *string  { return &v }
 
-// Mutants appwrites.go:36 (read err), :42 (a new name: only when it differs) and :43
-// (blank), :48 (app Apdex differs), :52 (browser guid), :55 (end-user Apdex differs) and
-// :56 (needs a browser application), :62 (RUM differs), :64/:66 (enable, disable), :77
-// (nothing to change), :82 (err), :109-:127 (the answer overlaid with the changes): PUT
-// sends one document with only what changed, to the right guid, and answers the
-// application with the changes applied; a PUT that changes nothing sends nothing.
+// PUT sends one document with only what changed (name, Apdex thresholds, real user
+// monitoring), to the right guid, and answers the application with the changes applied;
+// a PUT that changes nothing sends nothing.
 func TestUpdateApplication(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -139,10 +134,9 @@ func TestUpdateApplication(t *testing.T) {
 	}
 }
 
-// Mutants appwrites.go:43 (blank name), :56 (end-user Apdex without browser), :36
-// (application missing), :82 (err → appWriteError), :90/:92/:98 (errors of the answer
-// and their class): refusals send nothing; the answer's errors map to 403, 404 or 422
-// with "field: description"; a timeout may hide an applied update (504).
+// Refusals (a blank name, an end-user Apdex without a browser application, a missing
+// application) send nothing; the answer's errors map to 403, 404 or 422 with "field:
+// description"; a timeout may hide an applied update (504).
 func TestUpdateApplicationErrors(t *testing.T) {
 	var ve *v2.Error
 	refused := []struct {
@@ -203,11 +197,9 @@ func TestUpdateApplicationErrors(t *testing.T) {
 	}
 }
 
-// Mutants appwrites.go:143 (read err), :145 (a remembered delete found gone), :155
-// (still reporting), :169 (a "reporting" refusal), :174 (unknown outcome), :186
-// (success false): DELETE refuses a reporting application (409, nothing sent), deletes
-// once and answers the application; after a timeout, a retry that finds it gone answers
-// 200 with it without sending again.
+// DELETE refuses a reporting application (409, nothing sent), deletes once and answers
+// the application; after a timeout, a retry that finds it gone answers 200 with it
+// without sending again.
 func TestDeleteApplication(t *testing.T) {
 	var ve *v2.Error
 	c := Caller{AccountID: 1}

@@ -11,10 +11,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the browser application routes (browser.go) written for mutants no own test
-// reached (issue 22; the dry run at f9be12a listed all 35 of browser.go NOT COVERED).
-// NerdGraph is browserFake: BrowserSearch in pages of two, BrowserDetails per guid
-// group, BrowserCreate (graphql/operations/browser.graphql).
+// The browser application routes. NerdGraph is browserFake: BrowserSearch in pages of
+// two, BrowserDetails per guid group, BrowserCreate (graphql/operations/browser.graphql).
 
 type browserFake struct {
 	*opFake
@@ -64,10 +62,10 @@ func newBrowserFake(apps []map[string]any) *browserFake {
 	return b
 }
 
-// Mutants browser.go:36 (err), :41 (name and ids filters), :47 (details only for a
-// non-empty page), :67-:92 (the cached search, its cursor loop, non-browser and id-less
-// entities, the serving APM id as REST id), :106-:131 (details in groups of 25 per
-// alias, empty groups sent as [], nulls and other entities skipped, script decoded).
+// The list: name and ids filters; the cached search, its cursor loop, non-browser and
+// id-less entities skipped, the serving APM id as REST id; details only for a non-empty
+// page, in groups of 25 per alias, empty groups sent as [], nulls and other entities
+// skipped, script decoded.
 func TestListBrowserApplications(t *testing.T) {
 	apps := []map[string]any{browserApp(11, 7, "Shop front"), browserApp(12, 0, "Blog"),
 		{"__typename": "ApmApplicationEntityOutline", "guid": "x", "applicationId": 3, "name": "apm"},
@@ -129,8 +127,8 @@ func TestListBrowserApplications(t *testing.T) {
 	}
 }
 
-// Mutant browser.go:106 ARITHMETIC_BASE (`i/25`): a page of 60 applications asks for
-// their details in aliases of 25 (25, 25, 10, then empty lists, never null).
+// A page of 60 applications asks for their details in aliases of 25 (25, 25, 10, then
+// empty lists, never null).
 func TestBrowserDetailsGroups(t *testing.T) {
 	var apps []map[string]any
 	for i := 1; i <= 60; i++ {
@@ -158,9 +156,8 @@ func TestBrowserDetailsGroups(t *testing.T) {
 	}
 }
 
-// Mutants of decodeScript (browser.go:156) and licenseKey (:168-:184): the key comes
-// from info.licenseKey, else licenseKey, else the script; a quoted snippet is decoded
-// once, anything else kept.
+// decodeScript and licenseKey: the key comes from info.licenseKey, else licenseKey, else
+// the script; a quoted snippet is decoded once, anything else kept.
 func TestBrowserKeyAndScript(t *testing.T) {
 	raw := func(s string) *json.RawMessage { r := json.RawMessage(s); return &r }
 	for _, tt := range []struct {
@@ -186,10 +183,9 @@ func TestBrowserKeyAndScript(t *testing.T) {
 	}
 }
 
-// Mutants browser.go:192 (name required), :197 (err), :201 (null answer), :205 (bad
-// guid), :210 (no settings): POST creates once with the loader given and answers the
-// id of the guid, the decoded script and its key; a blank name sends nothing; a null
-// answer may hide a created application (502); a timeout 504, a rejection 422.
+// POST creates once with the loader given and answers the id of the guid, the decoded
+// script and its key; a blank name sends nothing; a null answer may hide a created
+// application (502); a timeout 504, a rejection 422.
 func TestCreateBrowserApplication(t *testing.T) {
 	script, _ := json.Marshal(`<script>licenseKey:"k1"</script>`)
 	var answer any

@@ -11,12 +11,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the entity-condition routes (entityconditions.go) written for mutants no own
-// test reached (issue 22; the dry run at f9be12a listed all 74 of entityconditions.go
-// NOT COVERED). NerdGraph is entFake: the account's NRQL conditions (condPages,
-// conditionlists_mut_test.go), condition 5 with a given query, its static update (the
+// The entity-condition routes. NerdGraph is entFake: the account's NRQL conditions
+// (condPages, conditions_test.go), condition 5 with a given query, its static update (the
 // query sent is kept), legacy conditions (AsNrqlConditions) and APM application 7 named
-// "shop" (appFake's AppShow, appwrites_mut_test.go).
+// "shop" (appFake's AppShow, appwrites_test.go).
 
 type entFake struct {
 	*opFake
@@ -68,8 +66,8 @@ func newEntFake(query string) *entFake {
 	return e
 }
 
-// Mutants of CheckEntityType (entityconditions.go:48-:58): REST's three editable types
-// pass, KeyTransaction/Server/Plugin are 501, anything else 406.
+// CheckEntityType: REST's three editable types pass, KeyTransaction/Server/Plugin are
+// 501, anything else 406.
 func TestCheckEntityType(t *testing.T) {
 	var ve *v2.Error
 	for typ, want := range map[string]int{"Application": 0, "BrowserApplication": 0, "MobileApplication": 0,
@@ -85,10 +83,9 @@ func TestCheckEntityType(t *testing.T) {
 	}
 }
 
-// Mutants entityconditions.go:80-:102 (value: appId, entity.guid, the name looked up
-// once and only for APM applications, its error), :116-:119 (named), :132-:165 (the
-// list's cursor loop, nulls, unreadable queries skipped): GET lists every NRQL
-// condition whose WHERE clause names the entity, over every page.
+// GET lists every NRQL condition whose WHERE clause names the entity (appId,
+// entity.guid, or the name, looked up once and only for APM applications), over every
+// page; nulls and unreadable queries are skipped.
 func TestListEntityConditions(t *testing.T) {
 	guid := AppGUID(1, DomainAPM, 7)
 	q := func(where string) string { return "SELECT count(*) FROM Transaction WHERE " + where }
@@ -149,12 +146,11 @@ func TestListEntityConditions(t *testing.T) {
 	}
 }
 
-// Mutants entityconditions.go:190-:257 (editEntityCondition) and :267-:292 (addTo,
-// literal): PUT appends the entity to the condition's list (an appId list takes the
-// id, a name list the application's name) and sends the new query once with the
-// condition's own type; a condition that already names it is answered without a
-// write; no WHERE clause, no list or no list of the entity's kind is 409; a missing
-// condition is 404, or 501 when the id is a legacy condition's.
+// PUT appends the entity to the condition's list (an appId list takes the id, a name
+// list the application's name) and sends the new query once with the condition's own
+// type; a condition that already names it is answered without a write; no WHERE clause,
+// no list or no list of the entity's kind is 409; a missing condition is 404, or 501 when
+// the id is a legacy condition's.
 func TestAddEntityCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	app := EntityRef{Type: "Application", ID: 7}
@@ -227,10 +223,9 @@ func TestAddEntityCondition(t *testing.T) {
 	})
 }
 
-// Mutants entityconditions.go:233-:252 (the remove loop: each list in turn, parsed
-// again after each edit, errors): DELETE removes the entity from every list naming it
-// in one write; a condition not naming it is answered without a write; removing a
-// list's last entity is 409.
+// DELETE removes the entity from every list naming it in one write (each list in turn,
+// parsed again after each edit); a condition not naming it is answered without a write;
+// removing a list's last entity is 409.
 func TestRemoveEntityCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
 	app := EntityRef{Type: "Application", ID: 7}
@@ -264,9 +259,7 @@ func TestRemoveEntityCondition(t *testing.T) {
 	}
 }
 
-// entityconditions.go:314 CONDITIONALS_NEGATION (`f.GetId() == want` in
-// isLegacyCondition): an id is a legacy condition only when the search, over all its
-// pages, lists that id.
+// An id is a legacy condition only when the search, over all its pages, lists that id.
 func TestIsLegacyCondition(t *testing.T) {
 	f := condPages([]map[string]any{asCond(5, "APM", nil), asCond(6, "BROWSER", nil), asCond(8, "APM", nil)})
 	tr := New(f, Options{})

@@ -10,10 +10,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET /v2/alerts_incidents (incidents.go) written for mutants no own test
-// reached (issue 22; the dry run at f9be12a listed all 23 of incidents.go NOT COVERED).
-// NerdGraph is opFake answering Incidents (graphql/operations/alerts.graphql) and, for
-// the further pages of policies, Policies.
+// GET /v2/alerts_incidents. NerdGraph is opFake answering Incidents
+// (graphql/operations/alerts.graphql) and, for the further pages of policies, Policies.
 
 var incClock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
@@ -27,11 +25,9 @@ func policyPage(next any, ps ...map[string]any) map[string]any {
 	return map[string]any{"policiesSearch": map[string]any{"nextCursor": next, "policies": ps}}
 }
 
-// Mutants incidents.go:22 and :53 ARITHMETIC_BASE/INVERT_NEGATIVES (the 30-day window),
-// :36 (the cached list), :59, :63, :68 (policies of the first page only), :69, :77, :84
-// (activatedAt over createdAt), :87 (no policy), :92 (numeric and other incident ids),
-// :100 (the issue cursor loop), :106-:112 (further policy pages) and :122 (preferences
-// filled from them).
+// The 30-day window, the cached list, activatedAt over createdAt, no policy, numeric and
+// other incident ids, the issue cursor loop, and the preferences filled from the
+// policies of the first page and the further policy pages.
 func TestIncidents(t *testing.T) {
 	act := int64(1500)
 	f := &opFake{}
@@ -102,9 +98,8 @@ func TestIncidents(t *testing.T) {
 	}
 }
 
-// Mutants incidents.go:59, :63, :77, :108, :112: a failed read is an error, a null
-// account or aiIssues is an empty list, a failed or null policy page leaves the
-// preference empty.
+// A failed read is an error, a null account or aiIssues is an empty list, a failed or
+// null policy page leaves the preference empty.
 func TestIncidentsNullsAndErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name    string

@@ -13,14 +13,13 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET .../metrics/data's round trip (metrics.go MetricData, fetchMetricData,
-// buildMetricData) written for mutants no own test reached (issue 22): names chunked
-// 50 a query into at most 4, found and not found, slice lengths in the per-minute
-// values (the slice's own, or the whole window when summarized), raw values, integer
-// values, the cache per caller, scope and query, and the scope's WHERE clause.
-// NerdGraph is an opFake answering MetricData for application 7 of account 1: every
-// name reports count 3, sum 1.5 per slice, but names starting "None" have no rows and
-// names starting "Zero" only empty ones.
+// GET .../metrics/data's round trip (MetricData, fetchMetricData, buildMetricData):
+// names chunked 50 a query into at most 4, found and not found, slice lengths in the
+// per-minute values (the slice's own, or the whole window when summarized), raw values,
+// integer values, the cache per caller, scope and query, and the scope's WHERE clause.
+// NerdGraph is an opFake answering MetricData for application 7 of account 1: every name
+// reports count 3, sum 1.5 per slice, but names starting "None" have no rows and names
+// starting "Zero" only empty ones.
 
 var metricNamesRe = regexp.MustCompile(`metricTimesliceName IN \((.*)\) FACET`)
 
@@ -86,9 +85,8 @@ func names(prefix string, n int) []string {
 	return out
 }
 
-// Mutants metrics.go:204-216 (the name bounds, the chunk loop) and :253-263 (the
-// @include flags): 1, 50, 51 and 200 names take 1, 1, 2 and 4 queries; 201 names and
-// none are refused; duplicates and empty names count once.
+// 1, 50, 51 and 200 names take 1, 1, 2 and 4 queries; 201 names and none are refused;
+// duplicates and empty names count once.
 func TestMetricDataChunks(t *testing.T) {
 	tests := []struct {
 		names       []string
@@ -138,9 +136,9 @@ func TestMetricDataChunks(t *testing.T) {
 	}
 }
 
-// Mutants of buildMetricData and anyData (metrics.go:318-375): found and not found in
-// request order, slices sorted, each slice's own length in per-minute values, the
-// whole window when summarized (to = until - 1 s), raw values, integer flags.
+// buildMetricData and anyData: found and not found in request order, slices sorted, each
+// slice's own length in per-minute values, the whole window when summarized (to = until
+// - 1 s), raw values, integer flags.
 func TestMetricDataDocument(t *testing.T) {
 	tr, _ := mdTranslator()
 	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
@@ -190,9 +188,8 @@ func valuesString(vs []v2.MetricValue) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// Mutants of MetricData's cache (metrics.go:222-241): the same request is answered from
-// the cache; other values reuse the cached series; another scope or caller reads again;
-// another account's application is a 404.
+// The same request is answered from the cache; other values reuse the cached series;
+// another scope or caller reads again; another account's application is a 404.
 func TestMetricDataCache(t *testing.T) {
 	tr, f := mdTranslator()
 	a := Caller{KeyHash: "a", AccountID: 1}
@@ -234,8 +231,8 @@ func TestMetricDataCache(t *testing.T) {
 	}
 }
 
-// Mutants of scopeNRQL (metrics.go:153-166): appId as a number, host and realAgentId
-// (as a string) only when given, mobile applications by entity.guid.
+// scopeNRQL: appId as a number, host and realAgentId (as a string) only when given,
+// mobile applications by entity.guid.
 func TestScopeNRQL(t *testing.T) {
 	tests := []struct {
 		s    MetricScope
@@ -255,8 +252,8 @@ func TestScopeNRQL(t *testing.T) {
 	}
 }
 
-// metrics.go:329 ARITHMETIC_BASE (len(slices)*width → /): values[] naming only values the
-// metric does not serve give slices without values, not a panic.
+// values[] naming only values the metric does not serve give slices without values, not
+// a panic.
 func TestMetricDataNoServedValue(t *testing.T) {
 	tr, _ := mdTranslator()
 	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}, Values: []string{"no_such_value"}})

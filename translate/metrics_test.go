@@ -189,10 +189,8 @@ func TestTimesliceSumsAreUnscoped(t *testing.T) {
 	}
 }
 
-// metrics.go:291 and :296 ARITHMETIC_BASE (`96 + len(s.Host)`, `len(x) + 4`: the
-// capacity of metricDocKey's buffer): a host name longer than 96 bytes, or many short
-// values[] (which the gateway passes as given), still give a key naming them all (a
-// negative capacity would panic in make).
+// A host name longer than 96 bytes, or many short values[] (which the gateway passes as
+// given), still give a metricDocKey naming them all.
 func TestMetricDocKeyCapacity(t *testing.T) {
 	w := metricWindow{period: time.Minute}
 	host := strings.Repeat("h", 200)
@@ -218,11 +216,9 @@ func TestMetricDocKeyCapacity(t *testing.T) {
 	}
 }
 
-// metrics.go:411 CONDITIONALS_NEGATION (`i < len(rows)` in grouped), :434
-// INVERT_NEGATIVES and ARITHMETIC_BASE (`return -1` in compareRows), :446
-// CONDITIONALS_NEGATION (`isName == ok` in facetIs): a chunk is grouped when each name's
-// rows are one run (an empty chunk is), rows without a name order first, and a row
-// continues a run of its own name, or a nameless row one of nameless rows.
+// A chunk is grouped when each name's rows are one run (an empty chunk is), rows without
+// a name order first, and a row continues a run of its own name, or a nameless row one
+// of nameless rows.
 func TestMetricRowOrder(t *testing.T) {
 	row := func(facet any) sliceRaw { return sliceRaw{Facet: facet} }
 	for _, tt := range []struct {

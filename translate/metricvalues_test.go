@@ -7,14 +7,12 @@ import (
 	"testing"
 )
 
-// Tests of the metric value formulas (metricvalues.go) written for mutants no own test
-// reached (issue 22): every served value computed from one raw slice, each expected
-// number worked out by hand from the published NRQL of New Relic's "Migrate metric
-// timeslice queries to NRQL" tables (docMigrate; newrelic/docs-website
+// The metric value formulas: every served value computed from one raw slice, each
+// expected number worked out by hand from the published NRQL of New Relic's "Migrate
+// metric timeslice queries to NRQL" tables (docMigrate; newrelic/docs-website
 // src/content/docs/apis/rest-api-v2/migrate-to-nrql.mdx) over the same aggregates, and
-// the vocabulary of each metric family (MAPPING.md §2.7). A mutant that flips an
-// operator or a unit factor in any formula (metricvalues.go:66-179 ARITHMETIC_BASE)
-// changes its row.
+// the vocabulary of each metric family. An operator or a unit factor changed in any
+// formula changes its row.
 
 // mutRaw has a distinct value per aggregate, so a formula reading the wrong one shows.
 var mutRaw = raw{count: 10, total: 4, exclusive: 1.5, min: 0.1, max: 0.9, sumSquares: 0.5,
@@ -101,9 +99,7 @@ func TestMetricValueFormulas(t *testing.T) {
 	}
 }
 
-// Mutants metricvalues.go:69 CONDITIONALS_NEGATION (ratio's b == 0) and compute's
-// finiteness (:290): an empty slice gives 0, never NaN; an infinite aggregate is not a
-// value.
+// An empty slice gives 0, never NaN; an infinite aggregate is not a value.
 func TestMetricValueEdges(t *testing.T) {
 	empty := raw{}
 	for _, name := range []string{"average_response_time", "calls_per_minute", "rate", "average_app_time", "time_percentage"} {
@@ -131,8 +127,8 @@ func TestMetricValueEdges(t *testing.T) {
 	}
 }
 
-// Mutants of classify, valueOf, resolveValues and rawValue (metricvalues.go:222-330):
-// each family's vocabulary, CPU/User Time's own percent row, unknown values dropped.
+// classify, valueOf, resolveValues and rawValue: each family's vocabulary, CPU/User
+// Time's own percent row, unknown values dropped.
 func TestMetricValueVocabulary(t *testing.T) {
 	tests := []struct {
 		name       string

@@ -11,10 +11,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of the alert policy routes (policies.go) and of createError (browser.go) written
-// for mutants no own test reached (issue 22; the dry run at f9be12a listed all 27 of
-// policies.go NOT COVERED). NerdGraph is opFake; answers follow the PolicyFields fragment
-// (graphql/operations/alerts.graphql).
+// The alert policy routes and createError (browser.go). NerdGraph is opFake; answers
+// follow the PolicyFields fragment (graphql/operations/alerts.graphql).
 
 func policyJSON(id, name, pref string) map[string]any {
 	return map[string]any{"id": id, "name": name, "incidentPreference": pref, "accountId": 1}
@@ -25,10 +23,9 @@ func policiesAnswer(next any, ps ...map[string]any) map[string]any {
 		"policiesSearch": map[string]any{"nextCursor": next, "totalCount": len(ps), "policies": ps}}}}}
 }
 
-// Mutants policies.go:44 (name != ""), :51 (err), :56 (the nullable chain), :61 (name
-// == "" || exact case), :65 (the cursor loop): filter[name] is sent to NerdGraph and
-// then matched with its exact case; every page of the search is read; a null alerts
-// object is an empty list, not a failure; an error is an error.
+// filter[name] is sent to NerdGraph and then matched with its exact case; every page of
+// the search is read; a null alerts object is an empty list, not a failure; an error is
+// an error.
 func TestListPolicies(t *testing.T) {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
@@ -71,10 +68,9 @@ func TestListPolicies(t *testing.T) {
 	}
 }
 
-// Mutants policies.go:76 (name required), :80 (incident_preference given), :88 (err),
-// :89 (the check path), :91 (null answer): a policy is created once with REST's default
-// PER_POLICY or the given preference; a bad body sends nothing (422); a null answer
-// or a timeout may hide a created policy (502/504), a rejection is 422.
+// A policy is created once with REST's default PER_POLICY or the given preference; a bad
+// body sends nothing (422); a null answer or a timeout may hide a created policy
+// (502/504), a rejection is 422.
 func TestCreatePolicy(t *testing.T) {
 	var answer func(vars map[string]any) (any, error)
 	f := &opFake{}
@@ -132,9 +128,8 @@ func TestCreatePolicy(t *testing.T) {
 	}
 }
 
-// Mutants policies.go:100 (blank name), :103 (incident_preference given), :111 (err),
-// :117 (null answer) and isNotFound (:146): only the fields given are sent; a blank
-// name or unknown preference sends nothing; NOT_FOUND and a null answer are 404.
+// Only the fields given are sent; a blank name or unknown preference sends nothing;
+// NOT_FOUND and a null answer are 404.
 func TestUpdatePolicy(t *testing.T) {
 	var answer func(vars map[string]any) (any, error)
 	f := &opFake{}
@@ -186,9 +181,8 @@ func TestUpdatePolicy(t *testing.T) {
 	}
 }
 
-// Mutants policies.go:127 (read err), :131 (the nullable chain), :135 (delete err) and
-// isNotFound: DELETE reads the policy first and answers it; a missing policy is 404
-// and nothing is deleted; NOT_FOUND from the delete is 404; a timeout 504.
+// DELETE reads the policy first and answers it; a missing policy is 404 and nothing is
+// deleted; NOT_FOUND from the delete is 404; a timeout 504.
 func TestDeletePolicy(t *testing.T) {
 	var delErr error
 	exists := true
