@@ -8,9 +8,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Condition timer and number boundaries (issue 22), written against mutants of
-// conditions.go parseNumber (`v <= 0` → `v < 0`, `v != Trunc(v)` → `==`) and parts.
-
+// parseNumber refuses 0, negatives and fractions where a whole positive number is asked,
+// and takes any number elsewhere.
 func TestConditionNumberBoundaries(t *testing.T) {
 	tests := []struct {
 		give        string
@@ -21,7 +20,7 @@ func TestConditionNumberBoundaries(t *testing.T) {
 		{"1", true, 1, false},
 		{" 3600 ", true, 3600, false},
 		{"60.0", true, 60, false},
-		{"0", true, 0, true},  // `v <= 0` → `v < 0` accepts a zero timer
+		{"0", true, 0, true},  // a zero timer
 		{"-1", true, 0, true}, // negative timers
 		{"1.5", true, 0, true},
 		{"0.5", true, 0, true},

@@ -9,8 +9,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Mutants conditions.go:673-674 (violation_close_timer: whole hours, only from 3600 s),
-// :662-668 (product and policy filters), and the synthetics list's filter (:699-714).
+// violation_close_timer in whole hours, only from 3600 s; the product and policy
+// filters; the synthetics list's filter.
 func TestLegacyConditionLists(t *testing.T) {
 	conds := []map[string]any{asCond(1, "APM", 3599.0), asCond(2, "BROWSER", 3600.0), asCond(3, "MOBILE", 7199.0),
 		asCond(4, "NRQL", 7200.0), asCond(5, "SYNTHETICS", 86400.0), asCond(6, "APM", nil)}

@@ -74,7 +74,7 @@ func asCond(id int, product string, limit any) map[string]any {
 		"terms": []any{map[string]any{"__typename": "AlertsNrqlConditionTerms", "operator": "BELOW", "priority": "WARNING", "threshold": 1.0, "thresholdDuration": 600.0, "thresholdOccurrences": "ALL"}}}
 }
 
-// Mutants of nrqlConditionOf and restTerm (conditions.go:297-333, 340-356).
+// nrqlConditionOf and restTerm render NerdGraph's condition in REST's shape.
 func TestNrqlConditionShape(t *testing.T) {
 	term := func(op, occ string, seconds float64) map[string]any {
 		return map[string]any{"__typename": "AlertsNrqlConditionTerms", "operator": op, "priority": "CRITICAL", "threshold": 2.5, "thresholdDuration": seconds, "thresholdOccurrences": occ}
@@ -126,7 +126,7 @@ func TestNrqlConditionShape(t *testing.T) {
 	}
 }
 
-// REST pages of 200 over NerdGraph's cursor pages (conditions.go:364-394 and pageOf).
+// REST pages of 200 over NerdGraph's cursor pages.
 func TestNrqlConditionPages(t *testing.T) {
 	var conds []map[string]any
 	for i := 1; i <= 201; i++ {

@@ -171,7 +171,7 @@ func TestConditionWriteError(t *testing.T) {
 		{&ng.Error{Kind: ng.KindNotFound}, condCreate, 404, "Alerts policy"},
 		{&ng.Error{Kind: ng.KindNotFound}, condUpdate, 404, ErrConditionNotFound().Title},
 		{&ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "bad nrql"}, {Message: "x"}}}, condUpdate, 422, ""},
-		{&ng.Error{Kind: ng.KindInvalid}, condUpdate, 422, ""}, // conditions.go:478:21 B: no message, no index out of range
+		{&ng.Error{Kind: ng.KindInvalid}, condUpdate, 422, ""}, // no message, no index out of range
 		{&ng.Error{Kind: ng.KindTimeout}, "delete", 504, "NRQL condition deletion"},
 		{&ng.Error{Kind: ng.KindServer, Status: 500}, condUpdate, 502, "policy_id=9"},
 	} {

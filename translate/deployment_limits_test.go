@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// TestDeploymentLimits pins REST v2's deployment limits in characters, not bytes,
-// at each edge (deployments.go Validate: `n > f.max` → `>=`, RuneCount → len, `r >
-// 0xFFFF` → `>=`, `Timestamp.After(now)`).
+// TestDeploymentLimits pins REST v2's deployment limits (Validate) in characters, not
+// bytes, at each edge, and refuses a timestamp in the future.
 func TestDeploymentLimits(t *testing.T) {
 	now := time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)
 	s := func(v string) *string { return &v }

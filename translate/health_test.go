@@ -6,8 +6,7 @@ import (
 	gq "github.com/v2bridge/v2bridge/graphql"
 )
 
-// health.go:28 CONDITIONALS_NEGATION (`sev == ""` in severityHealth): a severity held
-// by value maps like the pointer healthStatus takes, "" like null.
+// A severity held by value maps like the pointer healthStatus takes, "" like null.
 func TestSeverityHealth(t *testing.T) {
 	for _, tt := range []struct {
 		reporting bool

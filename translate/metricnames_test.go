@@ -13,10 +13,9 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Tests of GET .../metrics (metricnames.go) written for mutants no own test reached
-// (issue 22; the dry run at f9be12a listed all 19 of metricnames.go NOT COVERED).
-// NerdGraph is opFake answering MetricNames (graphql/operations/metrics.graphql): the
-// scope's entity and rows of uniques(metricTimesliceName).
+// GET .../metrics. NerdGraph is opFake answering MetricNames
+// (graphql/operations/metrics.graphql): the scope's entity and rows of
+// uniques(metricTimesliceName).
 
 var mnClock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
@@ -33,11 +32,9 @@ func metricNamesFake(account int, rows ...any) *opFake {
 	return f
 }
 
-// Mutants metricnames.go:21 ARITHMETIC_BASE (the one-day window), :33 (page < 1),
-// :42/:53 (the cache; the name filter), :79 (SINCE now - window), :81-:89 (errors,
-// another account's entity: 404), :94/:96 (null rows, rows of names), :102/:105 (the
-// 10000 cap, declared): the names of the scope are read once, sorted and
-// de-duplicated, filtered by a case-sensitive substring, 1000 a page.
+// The names of the scope over one day are read once (cached), sorted and de-duplicated,
+// filtered by a case-sensitive substring, 1000 a page; null rows are none, another
+// account's entity is 404, and the 10000 cap is declared.
 func TestMetricNames(t *testing.T) {
 	f := metricNamesFake(1, map[string]any{"names": []string{"b/2", "Apdex", "a/1", "b/2"}}, nil, map[string]any{"names": []string{"HttpDispatcher"}})
 	tr := New(f, Options{Now: func() time.Time { return mnClock }})

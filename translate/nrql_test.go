@@ -7,9 +7,7 @@ import (
 	"time"
 )
 
-// ARITHMETIC_BASE of inventoryNRQL's size hint (`320 + 12*len(appIDs)` → `-`, the builder's size hint
-// in inventoryNRQL): a query of many applications is built in full (a negative hint
-// would panic in Grow).
+// A query of many applications is built in full.
 func TestInventoryNRQLManyApps(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	ids := make([]int64, 40)

@@ -109,11 +109,8 @@ func FuzzQuoteSearch(f *testing.F) {
 	})
 }
 
-// Mutants of validProperty (search.go:88-:90, `case` expressions: gremlins reports them
-// NOT COVERED whatever runs them, so each was applied by hand with go test -overlay):
-// `_` anywhere, `.` and digits only after the first character, ASCII letters and
-// digits only. search.go:89:10 and :90:10 CONDITIONALS_BOUNDARY (`r < 128` → `<=`) are
-// equivalent: U+0080 is a control character, neither letter nor digit.
+// validProperty: `_` anywhere, `.` and digits only after the first character, ASCII
+// letters and digits only.
 func TestValidProperty(t *testing.T) {
 	for p, want := range map[string]bool{
 		"": false, "_": true, "a_b": true, "_a": true,

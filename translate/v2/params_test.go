@@ -436,13 +436,12 @@ func TestParseParamsLimitEdges(t *testing.T) {
 		pairs[i] = "k=v"
 	}
 	exact := strings.Join(pairs, "&")
-	// params.go:72 `MaxParams+2` → `MaxParams-2`, and params.go:98 `> MaxParams` → `>=`,
-	// reject exactly MaxParams pairs.
+	// Exactly MaxParams pairs are accepted.
 	if _, err := ParseParams(exact, ""); err != nil {
 		t.Errorf("ParseParams(%d pairs): %v, want accepted", MaxParams, err)
 	}
-	// params.go:72 `n > MaxParams+2` → `>=`: MaxParams pairs and a trailing '&' (MaxParams
-	// separators, no extra pair) must still be accepted.
+	// MaxParams pairs and a trailing '&' (MaxParams separators, no extra pair) are still
+	// accepted.
 	if _, err := ParseParams(exact+"&", ""); err != nil {
 		t.Errorf("ParseParams(%d pairs + trailing &): %v, want accepted", MaxParams, err)
 	}
