@@ -1,13 +1,27 @@
 package gateway
 
 import (
+	"flag"
 	"os"
 	"strings"
 	"testing"
 )
 
+func init() {
+	// -update rewrites README.md's route table and docs/fidelity.md (registered here
+	// unless another test file of the package already did).
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the generated files")
+	}
+}
+
+func updatingDocs() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
 const (
-	tableBegin = "<!-- routes:begin (generated from gateway.Routes; UPDATE_README=1 go test ./gateway -run Readme) -->\n"
+	tableBegin = "<!-- routes:begin (generated from gateway.Routes; go test ./gateway -run Readme -update) -->\n"
 	tableEnd   = "<!-- routes:end -->"
 )
 
@@ -25,13 +39,32 @@ func TestReadmeRouteTable(t *testing.T) {
 	got := s[i+len(tableBegin) : j]
 	want := RouteTable()
 	if got != want {
-		if os.Getenv("UPDATE_README") == "1" {
+		if updatingDocs() {
 			if err := os.WriteFile("../README.md", []byte(s[:i+len(tableBegin)]+want+s[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Fatalf("README route table is stale; run UPDATE_README=1 go test ./gateway -run Readme\nwant:\n%s", want)
+		t.Fatalf("README route table is stale; run go test ./gateway -run Readme -update\nwant:\n%s", want)
+	}
+}
+
+// docs/fidelity.md must equal the page generated from the route table in code.
+func TestFidelityDocIsCurrent(t *testing.T) {
+	const path = "../docs/fidelity.md"
+	want := FidelityMarkdown()
+	if updatingDocs() {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./gateway -run Fidelity -update)", err)
+	}
+	if string(got) != want {
+		t.Fatal("docs/fidelity.md is stale: run go test ./gateway -run Fidelity -update")
 	}
 }
 
@@ -46,6 +79,36 @@ func TestRouteTablePaths(t *testing.T) {
 	} {
 		if !strings.Contains(table, row) {
 			t.Errorf("route table lacks %q", row)
+		}
+	}
+}
+
+// The README's note is the note's first sentence, cut to noteLineMax runes at a clause
+// break outside parentheses and code, marked with " …" whenever anything was left out;
+// docs/fidelity.md carries every note whole.
+func TestRouteTableOneLineNotes(t *testing.T) {
+	for _, c := range []struct{ note, want string }{
+		{"as applications.list", "as applications.list"},
+		{"NerdGraph has no mutation. Use NRQL conditions.", "NerdGraph has no mutation. …"},
+		{strings.Repeat("a", 60) + "; b (c; d) `e; f` " + strings.Repeat("g", 100), strings.Repeat("a", 60) + " …"},
+		{"short; " + strings.Repeat("word ", 30), "short; " + strings.TrimSpace(strings.Repeat("word ", 18)) + " …"},
+		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 20)) + " …"},
+	} {
+		if got := OneLineNote(c.note); got != c.want {
+			t.Errorf("OneLineNote(%q) = %q, want %q", c.note, got, c.want)
+		}
+	}
+	doc := FidelityMarkdown()
+	for _, r := range Routes() {
+		line := OneLineNote(r.Note)
+		if n := len([]rune(strings.TrimSuffix(line, " …"))); n > noteLineMax {
+			t.Errorf("%s: one-line note of %d runes", r.Name, n)
+		}
+		if strings.Count(line, "`")%2 != 0 {
+			t.Errorf("%s: one-line note cuts a code span: %q", r.Name, line)
+		}
+		if !strings.Contains(doc, "\n"+r.Note+"\n") {
+			t.Errorf("docs/fidelity.md lacks the whole note of %s", r.Name)
 		}
 	}
 }
