@@ -8,7 +8,7 @@ import (
 
 // noteLineMax is the longest one-line note the README's route table carries, in runes,
 // before the ellipsis marker (it keeps README.md under 15 KB).
-const noteLineMax = 100
+const noteLineMax = 80
 
 // RouteTable renders Routes() as the README's markdown table: name, methods, path,
 // fidelity and a one-line note. The one-line note is OneLineNote of the route's Note;
@@ -24,9 +24,9 @@ func RouteTable() string {
 	return b.String()
 }
 
-// FidelityMarkdown renders docs/fidelity.md: every route of Routes() with its methods,
-// path, fidelity, the NerdGraph operations that answer it and its whole note, then the
-// real REST v2 paths that are answered 501 (UnsupportedRESTPaths).
+// FidelityMarkdown renders docs/fidelity.md: every route of Routes() with its fidelity and
+// whole note (the README's table has its methods and path), then the real REST v2 paths
+// that are answered 501 (UnsupportedRESTPaths).
 func FidelityMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Fidelity, route by route\n\n" +
@@ -36,16 +36,11 @@ func FidelityMarkdown() string {
 		"- `" + string(Exact) + "`: differs from REST v2 only in values NerdGraph reports differently over time;\n" +
 		"- `" + string(Approximate) + "`: the fields the note names are derived, omitted or synthesised;\n" +
 		"- `" + string(Unsupported) + "`: NerdGraph has no path; the route answers a v2 error naming the replacement.\n\n" +
-		"The README's route table carries the first sentence of each note; this page the whole note.\n\n")
+		"The README's route table has each route's methods, path and the first sentence of its\n" +
+		"note; this page has the whole note.\n\n")
 	b.WriteString("## Routes\n\n")
 	for _, r := range Routes() {
-		path, methods := routeDisplay(r)
-		b.WriteString("### `" + r.Name + "`\n\n")
-		b.WriteString(methods + " " + path + " · **" + string(r.Fidelity) + "**")
-		if len(r.Operations) > 0 {
-			b.WriteString(" · NerdGraph: `" + strings.Join(r.Operations, "`, `") + "`")
-		}
-		b.WriteString("\n\n" + r.Note + "\n\n")
+		b.WriteString("### `" + r.Name + "`\n\n**" + string(r.Fidelity) + "**: " + r.Note + "\n\n")
 	}
 	b.WriteString("## REST v2 paths answered 501\n\n" +
 		"Paths that match no route answer a v2-shaped 404, except these real REST v2 paths, which\n" +
@@ -58,7 +53,7 @@ func FidelityMarkdown() string {
 }
 
 // OneLineNote is the README's note for a route: the note's first sentence (up to the
-// first ". "), and when that is longer than noteLineMax (100) runes, its part before the
+// first ". "), and when that is longer than noteLineMax (80) runes, its part before the
 // last "; " in the second half of that bound (else the last space), outside parentheses
 // and code spans where it can. A note cut either way ends with " …": docs/fidelity.md has the rest.
 func OneLineNote(note string) string {

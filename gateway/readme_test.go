@@ -91,8 +91,8 @@ func TestRouteTableOneLineNotes(t *testing.T) {
 		{"as applications.list", "as applications.list"},
 		{"NerdGraph has no mutation. Use NRQL conditions.", "NerdGraph has no mutation. …"},
 		{strings.Repeat("a", 60) + "; b (c; d) `e; f` " + strings.Repeat("g", 100), strings.Repeat("a", 60) + " …"},
-		{"short; " + strings.Repeat("word ", 30), "short; " + strings.TrimSpace(strings.Repeat("word ", 18)) + " …"},
-		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 20)) + " …"},
+		{"short; " + strings.Repeat("word ", 30), "short; " + strings.TrimSpace(strings.Repeat("word ", 14)) + " …"},
+		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 16)) + " …"},
 	} {
 		if got := OneLineNote(c.note); got != c.want {
 			t.Errorf("OneLineNote(%q) = %q, want %q", c.note, got, c.want)
@@ -107,7 +107,7 @@ func TestRouteTableOneLineNotes(t *testing.T) {
 		if strings.Count(line, "`")%2 != 0 {
 			t.Errorf("%s: one-line note cuts a code span: %q", r.Name, line)
 		}
-		if !strings.Contains(doc, "\n"+r.Note+"\n") {
+		if !strings.Contains(doc, "### `"+r.Name+"`\n\n**"+string(r.Fidelity)+"**: "+r.Note+"\n") {
 			t.Errorf("docs/fidelity.md lacks the whole note of %s", r.Name)
 		}
 	}
