@@ -43,11 +43,12 @@ func FidelityMarkdown() string {
 		b.WriteString("### `" + r.Name + "`\n\n**" + string(r.Fidelity) + "**: " + r.Note + "\n\n")
 	}
 	b.WriteString("## REST v2 paths answered 501\n\n" +
-		"Paths that match no route answer a v2-shaped 404, except these real REST v2 paths, which\n" +
-		"answer 501 naming the NerdGraph replacement (or pass through with `unmatched_passthrough`):\n\n" +
+		"Paths that match no route answer a v2-shaped 404, except real REST v2 paths under these\n" +
+		"segments, which answer 501 naming the NerdGraph replacement (or pass through with\n" +
+		"`unmatched_passthrough`):\n\n" +
 		"| path | answer |\n|---|---|\n")
 	for _, u := range UnsupportedRESTPaths() {
-		b.WriteString("| `/v2/" + u[0] + "` | " + cell(u[1]) + " |\n")
+		b.WriteString("| `/v2/" + u[0] + "…` | " + cell(u[1]) + " |\n")
 	}
 	return b.String()
 }
