@@ -36,8 +36,8 @@ func FidelityMarkdown() string {
 		"- `" + string(Exact) + "`: differs from REST v2 only in values NerdGraph reports differently over time;\n" +
 		"- `" + string(Approximate) + "`: the fields the note names are derived, omitted or synthesised;\n" +
 		"- `" + string(Unsupported) + "`: NerdGraph has no path; the route answers a v2 error naming the replacement.\n\n" +
-		"The README's route table has each route's methods, path and the first sentence of its\n" +
-		"note; this page has the whole note.\n\n")
+		"The README's route table has each route's methods, path and its note cut to a line;\n" +
+		"this page has the whole note.\n\n")
 	b.WriteString("## Routes\n\n")
 	for _, r := range Routes() {
 		b.WriteString("### `" + r.Name + "`\n\n**" + string(r.Fidelity) + "**: " + r.Note + "\n\n")
@@ -56,7 +56,8 @@ func FidelityMarkdown() string {
 // OneLineNote is the README's note for a route: the note's first sentence (up to the
 // first ". "), and when that is longer than noteLineMax (80) runes, its part before the
 // last "; " in the second half of that bound (else the last space), outside parentheses
-// and code spans where it can. A note cut either way ends with " …": docs/fidelity.md has the rest.
+// and code spans where it can. A note cut either way ends with " …"; docs/fidelity.md
+// has the rest.
 func OneLineNote(note string) string {
 	first := note
 	if i := strings.Index(note, ". "); i >= 0 {

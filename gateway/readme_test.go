@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"flag"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,42 @@ func TestRouteTableOneLineNotes(t *testing.T) {
 		if !strings.Contains(doc, "### `"+r.Name+"`\n\n**"+string(r.Fidelity)+"**: "+r.Note+"\n") {
 			t.Errorf("docs/fidelity.md lacks the whole note of %s", r.Name)
 		}
+	}
+}
+
+// The Markdown stays a product's documentation, not a notebook: README.md at most
+// 15,000 bytes, no file over 30,000 but the generated tests/spec/SPEC.md, and all of
+// it together at most 150,000.
+func TestMarkdownBudget(t *testing.T) {
+	total := 0
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != ".." && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		n, rel := int(info.Size()), filepath.ToSlash(strings.TrimPrefix(path, "../"))
+		total += n
+		switch {
+		case rel == "README.md" && n > 15000:
+			t.Errorf("README.md has %d bytes, more than 15,000", n)
+		case rel != "tests/spec/SPEC.md" && n > 30000:
+			t.Errorf("%s has %d bytes, more than 30,000", rel, n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total > 150000 {
+		t.Errorf("the Markdown files hold %d bytes together, more than 150,000", total)
 	}
 }
