@@ -192,8 +192,7 @@ func TestDocumentNumbersUnique(t *testing.T) {
 
 // BenchmarkFlightKey is the flight key of an application show (a 1.2 KB document):
 // keyed by the kept document's number, and by the whole body as for a document that is
-// not kept (every query's key before issue 18's fifth round; BenchmarkGatewayApplicationShow
-// went from 14.9 to 11.2 KB a request with it).
+// not kept.
 func BenchmarkFlightKey(b *testing.B) {
 	var d documents
 	var buf bytes.Buffer
