@@ -20,7 +20,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// Writes whose outcome is unknown (issue 17, item 4; translate/attempts.go).
+// Writes whose outcome is unknown (translate/attempts.go).
 
 const createOp = "DeploymentCreateEvent"
 

@@ -139,7 +139,8 @@ func TestSpecMetricDataOutputIsUTC(t *testing.T) {
 
 // EP-MET-06, RES-MET-04: summarize=true is one slice spanning the range; omitted, a
 // per-minute series. The summarized slice's to is the range's last minute + 59 s, as
-// REST's recorded answers show ("to": "2014-05-21T00:08:59+00:00", REFERENCE.md §6).
+// REST's recorded answers show ("to": "2014-05-21T00:08:59+00:00", newrelic/docs-website
+// src/content/docs/apis/rest-api-v2/application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx).
 func TestSpecMetricDataSummarize(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	q := url.Values{"names[]": {"HttpDispatcher"}, "from": {"2026-11-20T11:00:00Z"}, "to": {"2026-11-20T11:20:00Z"}}
@@ -164,7 +165,7 @@ func TestSpecMetricDataSummarize(t *testing.T) {
 
 // EP-MET-02, EP-MET-03: several names[] in one request; values[] selects value names,
 // omitted it returns every value the metric names listing gives for the metric (for a
-// web transaction metric the vocabulary of REST's recorded answers, REFERENCE.md §6).
+// web transaction metric the vocabulary of REST's recorded answers in tests/testdata/restv2).
 func TestSpecMetricDataNamesAndValues(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	q := url.Values{"names[]": {"HttpDispatcher", "Errors/all", "Nope/none"}, "summarize": {"true"}}
@@ -388,7 +389,9 @@ func TestSpecFormatBySuffix(t *testing.T) {
 // RES-APP-04, ST-01, ST-02, ST-03: health_status is a string and the values green and
 // gray appear; reporting is a boolean. The full value set is not shown: the gateway's
 // is green, orange, red (alert severity), gray (not reporting) and unknown (no alert
-// policy), MAPPING.md §1.8.
+// policy), as newrelic/docs-website
+// src/content/docs/apis/rest-api-v2/application-examples-v2/application-reporting-health-status-v2.mdx
+// names them.
 func TestSpecHealthStatusAndReporting(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	seen := map[string]bool{}
@@ -454,7 +457,8 @@ func TestSpecDeploymentListEnvelopeAndHeaders(t *testing.T) {
 }
 
 // RES-DEP-09: the deployments list (as every 200) carries a strong ETag, "<hex>" as
-// REST's Rails answers show (REFERENCE.md §1); the tag follows the content, and a GET
+// REST's Rails answers show (newrelic/docs-website
+// src/content/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data.mdx); the tag follows the content, and a GET
 // whose If-None-Match names it is answered 304 with no body, as Rails' conditional GET.
 func TestSpecDeploymentListETag(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
@@ -780,7 +784,8 @@ func TestSpecDeploymentMutations(t *testing.T) {
 }
 
 // EP-OPEN-08: the condition lists of external services and synthetic monitoring have
-// no path in the specification; both are real REST v2 paths (REFERENCE.md §3.12) in
+// no path in the specification; both are real REST v2 paths (newrelic/docs-website
+// src/content/docs/alerts/scale-automate/rest-api/rest-api-calls-alerts.mdx) in
 // alerts namespaces New Relic keeps. Translated (the demo's retained_alerts), the
 // synthetics list is served and external-service conditions answer REST's error body
 // in either format: 501, naming the NerdGraph replacement.
