@@ -98,7 +98,7 @@
 //     only for the same query, sort and key; anything else is an INVALID_INPUT
 //     "Invalid cursor" error.
 //
-// Alert conditions (conditions.go):
+// Alert conditions (conditions.go, conditionwrites.go):
 //   - nrqlConditionsSearch and asNrqlConditionsSearch list by id, 100 a page (the real
 //     page size is undocumented; the same as policiesSearch). Criteria: policyId and
 //     query are exact, name is exact ignoring case (as policiesSearch), nameLike and
