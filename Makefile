@@ -77,10 +77,11 @@ SOAKTIME ?= 3m
 soak:
 	$(GO) run ./tests/soak -d $(SOAKTIME)
 
-## docker: the container image v2bridge:$(VERSION), built with version, commit and date
+## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:latest (the image
+## configs/k8s/deployment.yaml names), built with version, commit and date
 docker:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
-		-t v2bridge:$(VERSION) .
+		-t v2bridge:$(VERSION) -t v2bridge:latest .
 
 ## mutate: mutation testing of one product package tree with each package's own tests (not the
 ## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):
