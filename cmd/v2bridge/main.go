@@ -212,7 +212,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
@@ -310,7 +310,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer stopLog() // flushes the buffered lines
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
