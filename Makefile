@@ -12,8 +12,7 @@ LISTEN    ?= 127.0.0.1:8080
 .PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak mutate
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN). Built, then
-## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error
-## (under `go run` it reported Error 1).
+## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error.
 run:
 	@if [ -x bin/v2bridge ]; then echo "make run: building bin/v2bridge (seconds when little changed)"; \
 	else echo "make run: building bin/v2bridge; the first build compiles every dependency, about a minute on 2 idle cores (several on a busy machine)"; fi

@@ -434,7 +434,7 @@ func (c fileConfig) modes() (map[string]gateway.Mode, error) {
 
 // retainedAlerts resolves retained_alerts: passthrough or translate; empty means
 // passthrough when rest_upstream is set (the shipped configuration sets it to us), as
-// New Relic keeps these namespaces on the REST API (MAPPING.md §0).
+// New Relic keeps these namespaces on the REST API.
 func (c fileConfig) retainedAlerts() (gateway.Mode, error) {
 	switch c.RetainedAlerts {
 	case "":
