@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
 // Every command the usage lists answers `help COMMAND`, `COMMAND --help` and
@@ -165,8 +168,9 @@ func TestEveryScalarKeyHasAVariable(t *testing.T) {
 	}
 }
 
-// A V2BRIDGE_ variable v2bridge does not read is a listed problem naming the nearest
-// one; the variables the file names (user_key_env, password_env, admin_token_env) and
+// A V2BRIDGE_ variable v2bridge does not read is a problem naming the nearest one,
+// listed by config check and logged as a warning by serve (which still starts); the
+// variables the file names (user_key_env, password_env, admin_token_env) and
 // V2BRIDGE_MEMORY_LIMIT are read.
 func TestUnknownVariablesAreProblems(t *testing.T) {
 	file := "keys:\n  - sha256: " + strings.Repeat("ab", 32) + "\n    user_key_env: V2BRIDGE_USER_KEY_TEAM_A\n" +
@@ -188,7 +192,8 @@ func TestUnknownVariablesAreProblems(t *testing.T) {
 		{"nothing near", append([]string{"V2BRIDGE_SOMETHING_ELSE_ENTIRELY=1"}, named...), []string{"V2BRIDGE_SOMETHING_ELSE_ENTIRELY: v2bridge reads no such variable"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := loadEffective(path, tc.environ, nil)
+			cfg, err := loadEffective(path, tc.environ, nil)
+			err = errors.Join(err, cfg.unknownEnv(tc.environ))
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatal(err)
@@ -210,6 +215,13 @@ func TestUnknownVariablesAreProblems(t *testing.T) {
 	err := run(context.Background(), []string{"config", "check", path}, strings.NewReader(""), &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "V2BRIDGE_UPSTRAEM: v2bridge reads no such variable (did you mean V2BRIDGE_UPSTREAM?)") {
 		t.Errorf("config check: %v", err)
+	}
+	srv := startServe(t, "upstream: "+demoUpstream(t).URL+sim.Path+"\n")
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if logs := srv.logs.String(); !strings.Contains(logs, "environment variables v2bridge does not read") || !strings.Contains(logs, "V2BRIDGE_UPSTRAEM") {
+		t.Errorf("serve did not warn about V2BRIDGE_UPSTRAEM:\n%s", logs)
 	}
 }
 

@@ -261,8 +261,9 @@ func editDistance(a, b string) int {
 
 // loadEffective is the configuration serve runs with: the file at path over the
 // defaults, then the V2BRIDGE_* variables of environ, then flags (override may be nil),
-// validated. Every problem is listed at once: unknown keys and variables, values that
-// do not parse, and what validate finds.
+// validated. Every problem is listed at once: unknown keys, values that do not parse,
+// and what validate finds. Variables v2bridge does not read are unknownEnv's: config
+// check lists them as problems, serve logs them as warnings.
 func loadEffective(path string, environ []string, override func(*fileConfig)) (fileConfig, error) {
 	cfg, err := loadConfig(path)
 	var unknown *unknownKeysError
@@ -281,7 +282,7 @@ func loadEffective(path string, environ []string, override func(*fileConfig)) (f
 		}
 	}
 	getenv := envLookup(environ)
-	errs := []error{err, cfg.applyEnv(getenv), cfg.unknownEnv(environ)}
+	errs := []error{err, cfg.applyEnv(getenv)}
 	if override != nil {
 		override(&cfg)
 	}

@@ -100,6 +100,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return errors.New("usage: v2bridge config check FILE")
 		}
 		cfg, err := loadEffective(args[2], os.Environ(), nil)
+		err = errors.Join(err, cfg.unknownEnv(os.Environ()))
 		if _, terr := tracingOn(os.Getenv); terr != nil {
 			err = errors.Join(err, terr)
 		}
@@ -310,6 +311,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer stopLog() // flushes the buffered lines
+	if err := cfg.unknownEnv(os.Environ()); err != nil {
+		log.Warn("environment variables v2bridge does not read", zap.Error(err))
+	}
 	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
