@@ -3,7 +3,7 @@ package graphql
 // Tests of the fleet-wide concurrency leases (leases.go) with a fake lease store,
 // written against mutants of `make mutate PKG=./graphql FILES='^leases\.go$'` (gremlins
 // v0.6.0) that no own-package test reached before (NOT COVERED): the leases were only
-// exercised through translate/fleet and tests/e2e.
+// exercised through state/fleet and tests/e2e.
 
 import (
 	"context"

@@ -20,7 +20,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -60,7 +60,7 @@ type fileConfig struct {
 	Store                    storeConfig       `yaml:"store"`
 }
 
-// storeConfig is fleet mode's shared store (issue 21, translate/fleet): empty url, every
+// storeConfig is fleet mode's shared store (issue 21, state/fleet): empty url, every
 // replica on its own.
 type storeConfig struct {
 	// URL is redis://host:port[/db] or rediss:// (TLS); Redis 6+ or Valkey. It must not
@@ -75,7 +75,7 @@ type storeConfig struct {
 	// Timeout bounds each store call; past it the replica uses its own state.
 	Timeout time.Duration `yaml:"timeout"`
 	// SharedCache keeps cached answers (application shows, metric data, account lists)
-	// in the store too, within the two byte bounds (translate/fleet/cache.go).
+	// in the store too, within the two byte bounds (state/fleet/cache.go).
 	SharedCache           bool  `yaml:"shared_cache"`
 	SharedCacheEntryBytes int64 `yaml:"shared_cache_entry_bytes"`
 	SharedCacheMaxBytes   int64 `yaml:"shared_cache_max_bytes"`
