@@ -19,8 +19,8 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/translate"
 	"github.com/v2bridge/v2bridge/state/fleet"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
