@@ -11,15 +11,14 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// REST v2's filter[name] on GET /v2/applications is a case-insensitive substring match
-// (/work/shared/restv2/REFERENCE.md, applications list). It is not pushed into the
-// entity search: the only partial name match there, name LIKE, is documented as a
+// REST v2's filter[name] on GET /v2/applications is a case-insensitive substring match.
+// It is not pushed into the entity search: the only partial name match there, name LIKE, is documented as a
 // fuzzy, token match ("Special characters (.,;:*-_) are treated as whitespace. For
 // example, name LIKE ':aws:' will match -aws. or foo aws.": the argument documentation
 // of Actor.entitySearch(query:), as generated from NerdGraph's introspection in
-// dynovaio/newrelic-sb-sdk src/newrelic_sb_sdk/graphql/objects.py @ 4891baaa; MAPPING.md
-// §1.5), and nothing published shows it matching a fragment inside a word (bench/
-// README.md, "filter[name]", holds the evidence table). Sending name LIKE would drop
+// dynovaio/newrelic-sb-sdk src/newrelic_sb_sdk/graphql/objects.py @ 4891baaa), and
+// nothing published shows it matching a fragment inside a word (bench/README.md,
+// "filter[name]", holds the evidence table). Sending name LIKE would drop
 // applications REST lists; so the whole (language-filtered) search is read, but only
 // the fields the exact match needs.
 //
@@ -56,9 +55,7 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
 // (largeAccount): a name pass reads every page of the search with AppNamePage (guid, name,
-// language: on 2,000 applications the request moves 46 % of the bytes of the full
-// read, with 53 % of its allocations and about 40 % of its CPU; BenchmarkGatewayNameFilter
-// in tests/bench) and keeps the REST ids REST's exact match
+// language: a fraction of the full read's bytes, allocations and CPU) and keeps the REST ids REST's exact match
 // accepts, for ListTTL; each page then reads its applications by id in one round trip
 // (AppList with the inventory scoped to the ids, as filter[ids]), kept for ListTTL too.
 // That is the round trips of listFiltered on such an account (every page, then the

@@ -59,7 +59,7 @@ func ErrInvalidAPIKey() *Error { return Unauthorized(TitleInvalidAPIKey) }
 func ErrAPIAccessNotEnabled() *Error { return Forbidden(TitleAPIAccessNotEnabled) }
 
 // ErrServer is the 500 REST v2 answered for internal failures.
-func ErrServer() *Error { return &Error{Status: 500, Title: TitleServerError} }
+func ErrServer() *Error { return ServerError(TitleServerError) }
 
 // The statuses a v2 answer can carry, one constructor each: every error the gateway
 // sends is built here, so the status a kind of failure gets is decided in one place.
