@@ -120,7 +120,7 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 	from := 1
 	var cur *string
 	for k := n - 1; k >= 2; k-- {
-		if v, ok := t.cursors.getLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
+		if v, ok := t.cursors.GetLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
 			s := v.(string)
 			from, cur = k, &s
 			break

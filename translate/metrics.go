@@ -274,7 +274,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		return doc, nil
 	}
 	doc.Share()
-	if t.metrics.shared != nil {
+	if t.metrics.Shared() {
 		md := doc.Model()
 		t.metrics.Set(docKey, md)
 		return md, nil

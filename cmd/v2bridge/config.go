@@ -19,6 +19,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -159,13 +160,13 @@ func defaultConfig() fileConfig {
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
-			MaxBytes: translate.DefaultCacheMaxBytes},
+			MaxBytes: state.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
 		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
-		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
+		WriteAttemptWindow:    state.DefaultWriteAttemptWindow,
 		Store: storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout,
 			SharedCacheEntryBytes: fleet.DefaultCacheEntryBytes, SharedCacheMaxBytes: fleet.DefaultCacheBytes},
 	}
