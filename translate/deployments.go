@@ -199,7 +199,7 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *v2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
 		// Check-then-write is serialised per application within this replica (and across
-		// the fleet with a store, deploysfleet.go), so two concurrent POSTs cannot both
+		// the fleet with a store, state.Deploys), so two concurrent POSTs cannot both
 		// pass the "later than the latest" rule.
 		unlock, err := t.deploys.Lock(ctx, c.AccountID, appID)
 		if err != nil {

@@ -103,7 +103,7 @@ type compareRouteConfig struct {
 
 // sharedWindow is the longest TTL an entry of the shared cache can have (the store's
 // accounting window, fleet.CacheOptions.Window): the TTLs of the caches that have a
-// codec in translate/cachefleet.go (shows, metric data, accounts, cursors, and the name
+// codec in translate.go's sharedCodecs (shows, metric data, accounts, cursors, and the name
 // pass's matches, which live for list_ttl).
 func (c cacheConfig) sharedWindow() time.Duration {
 	return max(c.EntityTTL, c.MetricDataTTL, c.AccountTTL, c.CursorTTL, c.ListTTL)
