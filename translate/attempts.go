@@ -51,8 +51,8 @@ import (
 
 // DeploymentSettle is how long after an unknown outcome a deployment that is not found
 // is still taken as possibly recorded: New Relic's own streaming alerts wait 2 minutes
-// for late data by default (docs-website
-// src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx).
+// for late data by default
+// (https://docs.newrelic.com/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts/).
 const DeploymentSettle = 2 * time.Minute
 
 // MaxIdempotencyKey is the longest Idempotency-Key accepted.
