@@ -105,6 +105,14 @@ func (c *Cache) Set(key string, v any) {
 	}
 }
 
+// SetLocal stores v under key in this replica's memory only, with the cache's default
+// lifetime: for marks that are this replica's own (what it holds locally), never shared.
+func (c *Cache) SetLocal(key string, v any) {
+	if c != nil {
+		c.setLocal(key, v, gocache.DefaultExpiration)
+	}
+}
+
 // setLocal stores v under key in this replica's memory for d (DefaultExpiration: the
 // cache's lifetime).
 func (c *Cache) setLocal(key string, v any, d time.Duration) {

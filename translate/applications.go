@@ -93,22 +93,31 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 	}
 	page.completeInventory(ctx, t, c)
 	if page.next != nil {
-		t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(r.Page+1)), *page.next)
+		t.keepCursor(c, query, r.Page+1, *page.next)
 	}
 	apps := page.build(c.AccountID, r.ExcludeLinks)
-	last := (page.count + PageSize - 1) / PageSize
-	if last < 1 {
-		last = 1
+	if page.count > 0 {
+		t.noteLastPage(c, query, page.count)
 	}
 	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
-		Paging{Page: r.Page, Last: last, HasNext: page.next != nil}, nil
+		Paging{Page: r.Page, Last: pagesOf(page.count), HasNext: page.next != nil}, nil
 }
 
 // cursorFor returns the entity-search cursor of page n (nil for page 1); ok is false
-// when the search has fewer pages.
+// when the search has fewer pages. Its work is bounded by the search's own size, not
+// by n: a page past the last one the search is known to have (its count, kept from
+// any page or cursor read) answers at once, the scan back for a cached cursor covers
+// at most the known pages, and every hop forward checks the request's context and
+// deadline.
 func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n int) (*string, bool, error) {
 	if n == 1 {
 		return nil, true, nil
+	}
+	// A page just past the known last one is walked to: an application created since
+	// the count was read may have opened it.
+	last, known := t.lastPage(c, query)
+	if known && n > last+1 {
+		return nil, false, nil
 	}
 	if v, ok := t.cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(n))); ok {
 		s := v.(string)
@@ -116,10 +125,11 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 	}
 	// Start from the nearest cached earlier page and hop forward. Only page n's cursor
 	// was looked up in the fleet's store (above): the scan reads this replica's
-	// cursors alone, so a cold page costs no store round trip per page before it.
+	// cursors alone, so a cold page costs no store round trip per page before it, and
+	// starts at the furthest page whose cursor this replica kept.
 	from := 1
 	var cur *string
-	for k := n - 1; k >= 2; k-- {
+	for k := min(n-1, t.furthestCursor(c, query)); k >= 2; k-- {
 		if v, ok := t.cursors.GetLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
 			s := v.(string)
 			from, cur = k, &s
@@ -127,18 +137,62 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 		}
 	}
 	for k := from; k < n; k++ {
+		if err := ng.Stopped(ctx); err != nil {
+			return nil, false, fmt.Errorf("application search page %d: %w", k, err)
+		}
 		resp, err := ng.AppCursor(ctx, t.client, query, cur)
 		if err != nil {
 			return nil, false, fmt.Errorf("application search page %d: %w", k, err)
 		}
-		if resp.Actor == nil || resp.Actor.EntitySearch == nil || resp.Actor.EntitySearch.Results == nil ||
-			resp.Actor.EntitySearch.Results.NextCursor == nil {
+		es := resp.GetActor().GetEntitySearch()
+		if es != nil && es.Count != nil {
+			t.noteLastPage(c, query, *es.Count)
+			if l := pagesOf(*es.Count); n > l {
+				return nil, false, nil
+			}
+		}
+		if es == nil || es.Results == nil || es.Results.NextCursor == nil {
 			return nil, false, nil
 		}
-		cur = resp.Actor.EntitySearch.Results.NextCursor
-		t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(k+1)), *cur)
+		cur = es.Results.NextCursor
+		t.keepCursor(c, query, k+1, *cur)
 	}
 	return cur, true, nil
+}
+
+// pagesOf is the number of REST pages a search of count applications has (1 for none).
+func pagesOf(count int) int { return max((count+PageSize-1)/PageSize, 1) }
+
+// keepCursor caches the cursor of page n of a search and notes n as the furthest page
+// whose cursor this replica holds, where the scan back for a cached cursor starts.
+func (t *Translator) keepCursor(c Caller, query string, n int, cursor string) {
+	t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(n)), cursor)
+	if n > t.furthestCursor(c, query) {
+		t.cursors.SetLocal(c.cacheKey("apps-furthest", query), n)
+	}
+}
+
+// furthestCursor is the furthest page of a search whose cursor this replica kept (0:
+// none).
+func (t *Translator) furthestCursor(c Caller, query string) int {
+	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-furthest", query)); ok {
+		return v.(int)
+	}
+	return 0
+}
+
+// lastPage is the last page of a search as its count was last read, if known.
+func (t *Translator) lastPage(c Caller, query string) (int, bool) {
+	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-last", query)); ok {
+		return v.(int), true
+	}
+	return 0, false
+}
+
+// noteLastPage keeps the page count of a search read with count results, for as long
+// as its cursors are kept.
+func (t *Translator) noteLastPage(c Caller, query string, count int) {
+	t.cursors.SetLocal(c.cacheKey("apps-last", query), pagesOf(count))
 }
 
 // listFiltered serves filters NerdGraph cannot apply with REST's semantics

@@ -84,6 +84,9 @@ func MethodNotAllowed(title string, messages ...string) *Error { return newError
 // NotAcceptable (406): the asked format cannot be served.
 func NotAcceptable(title string, messages ...string) *Error { return newError(406, title, messages) }
 
+// RequestTimeout (408): the request's body did not arrive in time.
+func RequestTimeout(title string, messages ...string) *Error { return newError(408, title, messages) }
+
 // Conflict (409): the change contradicts the resource's present state.
 func Conflict(title string, messages ...string) *Error { return newError(409, title, messages) }
 
