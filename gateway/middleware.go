@@ -116,6 +116,11 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		default:
 			st.route = "shed"
 			sw.Header().Set("Retry-After", "1")
+			if r.ContentLength != 0 {
+				// Close instead of reading an unread body to its end before answering,
+				// which a trickled body would make last until the read timeout.
+				sw.Header().Set("Connection", "close")
+			}
 			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
 				Title: "v2bridge is overloaded; retry after a second"})
 			annotateSpan(r, st, sw.status)

@@ -276,8 +276,8 @@ func (t *Translator) keyTxStatsInto(ctx context.Context, c Caller, ks []keyTx, u
 		if len(row.Facet) != 2 {
 			continue
 		}
-		app, err := strconv.ParseInt(fmt.Sprint(row.Facet[0]), 10, 64)
-		if err != nil {
+		app, ok := facetInt(row.Facet[0]) // a number of any size, or a string
+		if !ok {
 			continue
 		}
 		out[ktStatKey{app, fmt.Sprint(row.Facet[1])}] = row

@@ -75,6 +75,19 @@ func TestSlowBodiesLeaveAcceptedCallersServed(t *testing.T) {
 			t.Fatalf("an accepted caller got %d while slow bodies trickled: %s", r.status, r.body)
 		}
 	}
+	// One more is shed at once, its body unread: answered 503 and closed, not kept
+	// waiting for a body that never comes.
+	conn := slowPost(t, e.gw.URL, "NRAK-SLOW-BODY-XX")
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("a shed slow body got no answer: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !resp.Close {
+		t.Errorf("shed slow body: status %d, Retry-After %q, close %v; want 503, a Retry-After, the connection closed",
+			resp.StatusCode, resp.Header.Get("Retry-After"), resp.Close)
+	}
 }
 
 // A body that stops arriving is cut once it falls behind the minimum rate, and
