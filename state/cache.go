@@ -113,6 +113,13 @@ func (c *Cache) SetLocal(key string, v any) {
 	}
 }
 
+// SetLocalFor is SetLocal with a lifetime of its own, ttl.
+func (c *Cache) SetLocalFor(key string, v any, ttl time.Duration) {
+	if c != nil {
+		c.setLocal(key, v, ttl)
+	}
+}
+
 // setLocal stores v under key in this replica's memory for d (DefaultExpiration: the
 // cache's lifetime).
 func (c *Cache) setLocal(key string, v any, d time.Duration) {
