@@ -119,7 +119,7 @@ func TestWriteCounts(t *testing.T) {
 		}
 	}
 	// Both stores subscribed (Open subscribes in the background): a fixed sleep here
-	// failed under load (mutation runs).
+	// fails under load.
 	waitFor("subscribed", func() bool { return m.PubSubNumSub("t:writes")["t:writes"] >= 2 })
 	for range 2 {
 		if _, err := a.BumpWrites(context.Background(), 7); err != nil {
