@@ -42,8 +42,8 @@ func TestAllowFleetMut(t *testing.T) {
 	}{
 		{true, 6},  // store: 4
 		{true, 3},  // store: 7
-		{true, 5},  // store: 5 (lower; the mirror keeps 7)
-		{true, 2},  // store down: the replica's count goes on from 7 to 8
+		{true, 2},  // store: 5, lower than the 7 seen: the floor makes it 8
+		{true, 1},  // store down: the replica's count goes on from 8 to 9
 		{false, 0}, // store: 11 over the limit
 	}
 	for i, s := range steps {
@@ -54,5 +54,25 @@ func TestAllowFleetMut(t *testing.T) {
 		if want := at.Truncate(time.Minute).Add(time.Minute); !reset.Equal(want) {
 			t.Errorf("call %d: reset %v, want %v", i+1, reset, want)
 		}
+	}
+}
+
+// A store that restarts empty within a window does not hand a key its whole limit
+// again: the replica's view of the window is a floor.
+func TestFleetLimitSurvivesStoreRestartedEmpty(t *testing.T) {
+	at := time.Date(2026, 4, 20, 12, 0, 30, 0, time.UTC)
+	l := newRateLimiter(1000, func() time.Time { return at })
+	counts := make([]int, 0, 144)
+	for i := 1; i <= 141; i++ {
+		counts = append(counts, i)
+	}
+	counts = append(counts, 1, 2, 3) // the store restarted empty
+	l.shared = &scriptedShared{counts: counts}
+	var remaining int
+	for range counts {
+		_, remaining, _ = l.allowFleet(context.Background(), "k")
+	}
+	if remaining != 1000-144 {
+		t.Fatalf("remaining %d after 144 calls in the window, want %d", remaining, 1000-144)
 	}
 }

@@ -755,8 +755,8 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			ctx, cancel = context.WithTimeout(ctx, g.cfg.RequestTimeout)
 			defer cancel()
 		}
-		keyHash, keySum := translate.KeySum(key)
-		defer g.settle(r, st, keyHash) // authguard.go: usage rows only for accepted keys
+		keyHash, keySum := st.keyHashes(key) // admission.go
+		defer g.settle(r, st, keyHash)       // authguard.go: usage rows only for accepted keys
 		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
 			return
 		}
