@@ -42,7 +42,8 @@ type Config struct {
 	Store *fleet.Store
 	// Metrics are the gateway's series, which the pilot counts in (default: new ones).
 	Metrics *gateway.Metrics
-	// Now is the clock of the usage rows and the report (default time.Now).
+	// Now is the report's clock: the days left to the sunset (default time.Now). The
+	// usage rows take the gateway's (gateway.Call.At).
 	Now func() time.Time
 }
 
@@ -101,7 +102,8 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 }
 
 // Wire sets the gateway configuration's hooks to the pilot's: Passthrough, Compare,
-// Usage and Operator, and its Metrics to the pilot's.
+// Usage and Operator; and its Metrics to the pilot's, the series the pilot counts in
+// (build the pilot with the gateway's Metrics, or leave the gateway's unset).
 func (p *Pilot) Wire(c *gateway.Config) {
 	c.Metrics = p.cfg.Metrics
 	c.Passthrough = p.proxy
