@@ -41,7 +41,9 @@ func TestReportDaysLeft(t *testing.T) {
 
 // TestServeReport pins the report's access rule (no token: disabled; a wrong token:
 // 401) and its three forms (.json, .csv, HTML), from this replica's rows, the shared
-// store's or Prometheus's (whose failure is a 502).
+// store's or Prometheus's (whose failure is a 502). Prometheus's rows are ordered by
+// caller and route; rows of one caller and route in two modes keep an order sort.Slice
+// leaves unspecified, strict comparison or not.
 func TestServeReport(t *testing.T) {
 	get := func(g *Pilot, path, token string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, path, nil)
