@@ -15,6 +15,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
@@ -159,7 +160,7 @@ func defaultConfig() fileConfig {
 			MaxBytes: state.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
-		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
+		Report:                reportConfig{MaxCallers: migrate.DefaultReportMaxCallers, MaxAgents: migrate.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 		WriteAttemptWindow:    state.DefaultWriteAttemptWindow,

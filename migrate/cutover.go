@@ -1,4 +1,4 @@
-package gateway
+package migrate
 
 import (
 	"encoding/json"
@@ -7,9 +7,8 @@ import (
 	"sort"
 	"time"
 
-	"go.uber.org/zap"
-
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
 // CutoverRow is one route of the report's cut-over table: what callers do on it and
@@ -58,22 +57,22 @@ func lastVerify(path string) (map[string]*CutoverVerify, error) {
 	return out, nil
 }
 
-// cutover builds the table over the routes callers used, the routes verify covered and
-// the routes compared. A verify report that cannot be read is logged by the caller and
-// the table is built without it.
-func (g *Gateway) cutover(rows []Usage) ([]CutoverRow, error) {
+// cutover builds the table over the routes callers used (rows), the routes the verify
+// report at verifyFile covered and the routes compared (rates). A verify report that
+// cannot be read is returned as the error, and the table is built without it.
+func cutover(rows []Usage, verifyFile string, rates []CompareRate) ([]CutoverRow, error) {
 	calls := map[string]int64{}
 	for _, u := range rows {
 		calls[u.Route] += u.Count
 	}
-	ver, err := lastVerify(g.cfg.ReportVerifyFile)
+	ver, err := lastVerify(verifyFile)
 	cmp := map[string]*CompareRate{}
-	for _, c := range g.compareRates() {
+	for _, c := range rates {
 		c := c
 		cmp[c.Route] = &c
 	}
 	fidelity := map[string]string{}
-	for _, r := range Routes() {
+	for _, r := range gateway.Routes() {
 		fidelity[r.Name] = string(r.Fidelity)
 	}
 	names := map[string]bool{}
@@ -112,14 +111,4 @@ func (g *Gateway) cutover(rows []Usage) ([]CutoverRow, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
 	return out, err
-}
-
-// cutoverRows is cutover for the report pages: an unreadable verify report is logged
-// and left out.
-func (g *Gateway) cutoverRows(rows []Usage) []CutoverRow {
-	out, err := g.cutover(rows)
-	if err != nil {
-		g.log.Warn("usage report without the last verify result", zap.Error(err))
-	}
-	return out
 }
