@@ -115,10 +115,10 @@ const (
 // /v2bridge/explain behind the report's admin token.
 type explainer struct {
 	g            *gateway.Gateway
-	primaryGraph bool   // compare mode answers from NerdGraph (CompareSettings.PrimaryGraph)
+	primaryGraph bool       // compare mode answers from NerdGraph (CompareSettings.PrimaryGraph)
 	token        string     // the admin token; empty: /v2bridge/explain is disabled
 	gate         *adminGate // checks the token, slowing failed attempts per address (admin.go)
-	maxBody      int64  // the bound of a POSTed body to explain
+	maxBody      int64      // the bound of a POSTed body to explain
 	log          *zap.Logger
 }
 
