@@ -24,6 +24,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -43,7 +44,7 @@ const usage = `v2bridge — New Relic REST API v2 answered from NerdGraph
 usage:
   v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
-  v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge sim     [--listen 127.0.0.1:4000] [--scale apps=N,...]  the NerdGraph simulator alone
   v2bridge explain [--account N] [--data BODY] 'METHOD /v2/...'  the NerdGraph calls of a request, sent nowhere
   v2bridge verify  [--account ID] [--sample N]      compare REST v2 and the translation on your account
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
@@ -87,6 +88,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "explain":
 		return runExplain(ctx, args[1:], stdin, stdout, stderr)
 	case "verify":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "verify")
+		}
 		return runVerify(ctx, args[1:], os.Getenv, stdout, stderr)
 	case "config":
 		if wantsHelp(args[1:]) {
@@ -96,14 +100,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			_ = writeHelp(stderr, "config check")
 			return errors.New("usage: v2bridge config check FILE")
 		}
-		cfg, err := loadConfig(args[2])
-		if err != nil {
-			return err
-		}
-		if err := cfg.applyEnv(os.Getenv); err != nil {
-			return err
-		}
-		err = cfg.validate(os.Getenv)
+		cfg, err := loadEffective(args[2], os.Environ(), nil)
+		err = errors.Join(err, cfg.unknownEnv(os.Environ()))
 		if _, terr := tracingOn(os.Getenv); terr != nil {
 			err = errors.Join(err, terr)
 		}
@@ -133,6 +131,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
 		return nil
 	case "help", "-h", "--help":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "help")
+		}
 		if len(args) > 1 {
 			return writeHelp(stdout, helpName(args[1:]))
 		}
@@ -213,12 +214,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
 	defer flushTraces(stopTracing, log)
-	g := newGateway(endpoint, gateway.Config{ReportToken: demoReportToken}, ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
+	g, _ := newGateway(endpoint, gateway.Config{}, migrate.Config{ReportToken: demoReportToken}, ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
 	base := "http://" + gwLn.Addr().String()
 	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
@@ -249,10 +250,12 @@ Ctrl-C stops the demo.
 `, base, endpoint, demoReportToken)
 }
 
-// newGateway builds the gateway over the NerdGraph client at endpoint; copts holds the
-// client's configured limits (upstreamOptions), to which it adds the user agent, the
-// metrics' hooks and tracing.
-func newGateway(endpoint string, cfg gateway.Config, copts ng.Options, log *zap.Logger, topts translate.Options, tp trace.TracerProvider) *gateway.Gateway {
+// newGateway builds the gateway over the NerdGraph client at endpoint, wired to a
+// migration pilot built from mcfg (pass-through, compare, the usage report, explain);
+// copts holds the client's configured limits (upstreamOptions), to which it adds the
+// user agent, the metrics' hooks and tracing.
+func newGateway(endpoint string, cfg gateway.Config, mcfg migrate.Config, copts ng.Options, log *zap.Logger, topts translate.Options,
+	tp trace.TracerProvider) (*gateway.Gateway, *migrate.Pilot) {
 	m := gateway.NewMetrics()
 	copts.UserAgent, copts.Observe, copts.ObserveAnswerWait, copts.TracerProvider = "v2bridge/"+version, m.ObserveUpstream, m.ObserveAnswerWait, tp
 	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
@@ -265,9 +268,11 @@ func newGateway(endpoint string, cfg gateway.Config, copts ng.Options, log *zap.
 	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	tr := translate.New(client, topts)
-	cfg.Metrics = m
+	mcfg.Metrics, mcfg.Store, mcfg.RESTUpstream, mcfg.MaxBodyBytes, mcfg.Now = m, cfg.Store, cfg.RESTUpstream, cfg.MaxBodyBytes, cfg.Now
+	p := migrate.New(mcfg, log)
+	p.Wire(&cfg)
 	cfg.Ready = client.Ping
-	return gateway.New(cfg, tr, log)
+	return gateway.New(cfg, tr, log), p
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -277,23 +282,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfgPath, listen, upstream, logLevel := opts.cfgPath, opts.listen, opts.upstream, opts.logLevel
-	cfg, err := loadConfig(*cfgPath)
+	cfg, err := loadEffective(*cfgPath, os.Environ(), func(cfg *fileConfig) {
+		if *listen != "" {
+			cfg.Listen = *listen
+		}
+		if *upstream != "" {
+			cfg.Upstream = *upstream
+		}
+		if *logLevel != "" {
+			cfg.LogLevel = *logLevel
+		}
+	})
 	if err != nil {
-		return err
-	}
-	if err := cfg.applyEnv(os.Getenv); err != nil {
-		return err
-	}
-	if *listen != "" {
-		cfg.Listen = *listen
-	}
-	if *upstream != "" {
-		cfg.Upstream = *upstream
-	}
-	if *logLevel != "" {
-		cfg.LogLevel = *logLevel
-	}
-	if err := cfg.validate(os.Getenv); err != nil {
 		return err
 	}
 	endpoint, err := ng.ResolveEndpoint(cfg.Upstream)
@@ -316,7 +316,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer stopLog() // flushes the buffered lines
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err := cfg.unknownEnv(os.Environ()); err != nil {
+		log.Warn("environment variables v2bridge does not read", zap.Error(err))
+	}
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
@@ -332,34 +335,38 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	g := newGateway(endpoint, gateway.Config{
+	g, pilot := newGateway(endpoint, gateway.Config{
 		Store:            store,
 		PublicURL:        cfg.PublicURL,
 		DefaultAccountID: cfg.DefaultAccountID,
 		RequestTimeout:   cfg.RequestTimeout,
 		Keys:             keys,
 
-		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
-		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
-		UseCreateDeployment:      cfg.UseCreateDeployment,
-		RESTUpstream:             rest,
-		Modes:                    modes,
-		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
-		RetainedAlerts:           retained,
-		MaxInFlight:              cfg.MaxInFlight,
-		BrowserLoader:            cfg.BrowserLoader,
-		ReportStateFile:          cfg.Report.StateFile,
-		ReportToken:              reportToken,
-		ReportPrometheusURL:      cfg.Report.PrometheusURL,
-		ReportMaxCallers:         cfg.Report.MaxCallers,
-		ReportMaxAgents:          cfg.Report.MaxAgents,
-		RejectedKeyTTL:           offWhenZero(cfg.RejectedKeyTTL),
-		AuthFailuresPerMinute:    rateLimit(cfg.AuthFailuresPerMinute),
-		ReportVerifyFile:         cfg.Report.VerifyFile,
-		Compare: gateway.CompareSettings{
+		RejectUnmappedLegacyKeys:   cfg.RejectUnmappedLegacyKeys,
+		RateLimitPerMinute:         rateLimit(cfg.RateLimitPerMinute),
+		UseCreateDeployment:        cfg.UseCreateDeployment,
+		RESTUpstream:               rest,
+		Modes:                      modes,
+		UnmatchedPassthrough:       cfg.UnmatchedPassthrough,
+		RetainedAlerts:             retained,
+		MaxInFlight:                cfg.MaxInFlight,
+		MaxUnauthenticatedInFlight: cfg.MaxUnauthInFlight,
+		BodyMinRate:                offWhenZeroRate(cfg.BodyMinRate),
+		BodyGrace:                  cfg.BodyGrace,
+		BrowserLoader:              cfg.BrowserLoader,
+		RejectedKeyTTL:             offWhenZero(cfg.RejectedKeyTTL),
+		AuthFailuresPerMinute:      rateLimit(cfg.AuthFailuresPerMinute),
+	}, migrate.Config{
+		ReportStateFile:     cfg.Report.StateFile,
+		ReportToken:         reportToken,
+		ReportPrometheusURL: cfg.Report.PrometheusURL,
+		ReportMaxCallers:    cfg.Report.MaxCallers,
+		ReportMaxAgents:     cfg.Report.MaxAgents,
+		ReportVerifyFile:    cfg.Report.VerifyFile,
+		Compare: migrate.CompareSettings{
 			PrimaryGraph: cfg.Compare.Primary == "graph",
 			Timeout:      cfg.Compare.Timeout,
-			Options:      gateway.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
+			Options:      migrate.CompareOptions{Tolerance: cfg.Compare.Tolerance, Ignore: cfg.Compare.Ignore},
 			PerRoute:     perRouteCompare(cfg.Compare),
 			Fallback:     cfg.Compare.Fallback,
 			FallbackFor:  perRouteFallback(cfg.Compare),
@@ -397,7 +404,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer psrv.Close()
 	}
 	saved := make(chan error, 1)
-	go func() { saved <- g.RunReportState(ctx, 5*time.Second) }()
+	go func() { saved <- pilot.RunReportState(ctx, 5*time.Second) }()
 	defer func() {
 		if err := <-saved; err != nil {
 			log.Warn("usage report state not saved", zap.Error(err))
@@ -487,10 +494,10 @@ func rateLimit(n int) int {
 	return n
 }
 
-func perRouteCompare(c compareConfig) map[string]gateway.CompareOptions {
-	out := map[string]gateway.CompareOptions{}
+func perRouteCompare(c compareConfig) map[string]migrate.CompareOptions {
+	out := map[string]migrate.CompareOptions{}
 	for name, rc := range c.Routes {
-		o := gateway.CompareOptions{Tolerance: rc.Tolerance, Ignore: rc.Ignore}
+		o := migrate.CompareOptions{Tolerance: rc.Tolerance, Ignore: rc.Ignore}
 		if o.Tolerance == 0 {
 			o.Tolerance = c.Tolerance
 		}
@@ -518,4 +525,12 @@ func offWhenZero(ttl time.Duration) time.Duration {
 		return -1
 	}
 	return ttl
+}
+
+// offWhenZeroRate maps body_min_rate: 0 (no minimum rate) to the gateway's off value.
+func offWhenZeroRate(rate int64) int64 {
+	if rate == 0 {
+		return -1
+	}
+	return rate
 }

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// Readiness reflects this replica, not NerdGraph (issue 17 item 8): with NerdGraph
+// Readiness reflects this replica, not NerdGraph: with NerdGraph
 // failing every call, /readyz stays 200 (callers keep getting v2 502/503 bodies rather
 // than connection errors), /readyz?verbose and v2bridge_nerdgraph_reachable report
 // the outage, and draining makes /readyz 503 while requests are still answered.
@@ -44,7 +44,7 @@ func TestReadinessIgnoresNerdGraphAndDrains(t *testing.T) {
 
 // The admin handler serves the operator endpoints on their own listener.
 func TestAdminHandler(t *testing.T) {
-	h := harness.Start(t, gateway.Config{ReportToken: "tok"})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok"}})
 	admin := h.GW.AdminHandler()
 	for _, p := range []string{"/metrics", "/healthz", "/readyz", "/v2bridge/report.json"} {
 		req := httptest.NewRequest(http.MethodGet, p, nil)
