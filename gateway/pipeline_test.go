@@ -1,27 +1,56 @@
 package gateway
 
-// The request pipeline and the route index (routes.go), written against the survivors
-// of the gremlins run at b689aed: answers that succeed (no other test of this package
-// had NerdGraph answer a route), the rate limit's Retry-After, where a request's
-// deadline is kept, and which segment router a path picks.
-
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/gorilla/mux"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
-	"go.uber.org/zap"
-
 	"github.com/v2bridge/v2bridge/translate"
+	"go.uber.org/zap"
 )
+
+// TestLegacyLicenseKey: the pre-v2 deployments route takes X-License-Key when no API key
+// is sent, and an API key when one is; no key at all is a 401; a v2 route does not take
+// X-License-Key.
+func TestLegacyLicenseKey(t *testing.T) {
+	const key = "NRAK-0123456789ABCDEFGHIJKLMNOPQ"
+	tests := []struct {
+		name, target, header string
+		want401              bool
+	}{
+		{"legacy, license key", "/deployments.xml", "X-License-Key", false},
+		{"legacy, API key", "/deployments.xml", "X-Api-Key", false},
+		{"legacy, no key", "/deployments.xml", "", true},
+		{"v2, license key", "/v2/applications/5/deployments.json", "X-License-Key", true},
+		{"v2, API key", "/v2/applications/5/deployments.json", "X-Api-Key", false},
+	}
+	for _, tt := range tests {
+		g, client := explainGateway(Config{})
+		req := httptest.NewRequest("POST", tt.target, strings.NewReader("deployment[application_id]=5&deployment[revision]=r1"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if tt.header != "" {
+			req.Header.Set(tt.header, key)
+		}
+		req.Header.Set("X-Account-ID", "1000001")
+		rec := httptest.NewRecorder()
+		g.Handler().ServeHTTP(rec, req)
+		got401 := rec.Code == 401 && strings.Contains(rec.Body.String(), "No API key specified")
+		if got401 != tt.want401 {
+			t.Errorf("%s: %d %s, want 401 %v", tt.name, rec.Code, rec.Body, tt.want401)
+		}
+		if !tt.want401 && client.calls.Load() == 0 {
+			t.Errorf("%s: NerdGraph not asked", tt.name)
+		}
+	}
+}
 
 // answeringClient answers NerdGraph operations by name with answer's data (marshalled
 // into the operation's response), noting each call's operation, variables and whether
@@ -89,13 +118,9 @@ func serveAnswering(t *testing.T, cfg Config, c *answeringClient, r *http.Reques
 	return rec
 }
 
-// TestRouteAnswerMut: a list NerdGraph answers is a 200 with its document; a Link
-// header only when there is more than one page (none at all on a single page, not an
-// empty one). Kills routes.go:614:14 CONDITIONALS_NEGATION (`res.raw != nil` → `==`:
-// the document dropped for an empty raw body), :619:61 CONDITIONALS_NEGATION (`link !=
-// ""` → `==`: an empty Link on one page, none on page 2) and :624:13
-// CONDITIONALS_NEGATION (`status == 0` → `!=`: no status for a document).
-func TestRouteAnswerMut(t *testing.T) {
+// TestRouteAnswer: a list NerdGraph answers is a 200 with its document; a Link header
+// only when there is more than one page (none at all on a single page, not an empty one).
+func TestRouteAnswer(t *testing.T) {
 	tests := []struct {
 		target   string
 		wantBody string
@@ -122,11 +147,10 @@ func TestRouteAnswerMut(t *testing.T) {
 	}
 }
 
-// TestRequestDeadlineOnCallsMut: a request's deadline travels with its NerdGraph call
-// counter (the graphql client arms it), not as a context timer armed for every
-// request, cached or not. Kills routes.go:555:9 CONDITIONALS_NEGATION (`st != nil` →
-// `==`: a context.WithTimeout for every request).
-func TestRequestDeadlineOnCallsMut(t *testing.T) {
+// TestRequestDeadlineOnCalls: a request's deadline travels with its NerdGraph call
+// counter (the graphql client arms it), not as a context timer armed for every request,
+// cached or not.
+func TestRequestDeadlineOnCalls(t *testing.T) {
 	c := &answeringClient{answer: mobileAnswer}
 	rec := serveAnswering(t, Config{}, c, httptest.NewRequest(http.MethodGet, "/v2/mobile_applications.json", nil))
 	if rec.Code != http.StatusOK {
@@ -137,10 +161,9 @@ func TestRequestDeadlineOnCallsMut(t *testing.T) {
 	}
 }
 
-// TestRateLimitRetryAfterMut: the 429 of the per-key limit says to retry when the
-// window ends, in whole seconds rounded up. Kills routes.go:574:46 ARITHMETIC_BASE
-// (`int(...) + 1` → `- 1`).
-func TestRateLimitRetryAfterMut(t *testing.T) {
+// TestRateLimitRetryAfter: the 429 of the per-key limit says to retry when the window
+// ends, in whole seconds rounded up.
+func TestRateLimitRetryAfter(t *testing.T) {
 	g := New(Config{RateLimitPerMinute: 1}, nil, nil)
 	future := time.Now().Add(10 * time.Minute).Truncate(time.Minute)
 	g.limit.now = func() time.Time { return future }
@@ -164,49 +187,5 @@ func TestRateLimitRetryAfterMut(t *testing.T) {
 	ra, err := strconv.Atoi(rec.Header().Get("Retry-After"))
 	if lo, hi := int(after.Seconds())+1, int(before.Seconds())+1; err != nil || ra < lo || ra > hi {
 		t.Errorf("Retry-After %q, want %d..%d (the seconds to the window's end, rounded up)", rec.Header().Get("Retry-After"), lo, hi)
-	}
-}
-
-// TestRouteIndexPickMut: a path under /accounts/{id}/v2/ is given its shape's (or segment's)
-// router as the same path under /v2/ is (the full router, which answers the same, would try
-// every route before it); /accounts/ with nothing after the id is the full router's.
-// The segment is the path up to its first '/' or '.': "" when one comes first.
-// Kills routes.go:499:43 CONDITIONALS_BOUNDARY (`i >= 0` → `> 0`: "/accounts//v2/..."
-// sent to the full router) and CONDITIONALS_NEGATION (`i >= 0` → `< 0`: the account
-// prefix kept, so the full router for every account path; rest[-1:] panics for
-// "/accounts/1"), :517:39 CONDITIONALS_BOUNDARY (`i >= 0` → `> 0` in firstSegment: the
-// segment of ".json" taken as ".json").
-func TestRouteIndexPickMut(t *testing.T) {
-	x := New(Config{RateLimitPerMinute: -1}, nil, nil).router.(routeIndex)
-	apps, ok := x.bySegment["applications"]
-	if !ok {
-		t.Fatal("no router for the applications segment")
-	}
-	for _, tt := range []struct {
-		path string
-		want *mux.Router // a shape's router, the segment's, or the full router
-	}{
-		{"/v2/applications.json", x.byShape["applications"]},
-		{"/accounts/1000001/v2/applications.json", x.byShape["applications"]},
-		{"/accounts//v2/applications/5.json", x.byShape["applications/{}"]},
-		{"/accounts//v2/applications/5/hosts.csv", apps}, // no shape: the segment's router
-		{"/accounts/1000001", x.full},
-		{"/v2/nothing.json", x.full},
-	} {
-		if tt.want == nil {
-			t.Fatalf("%s: no such shape router", tt.path)
-		}
-		got := x.pick(httptest.NewRequest(http.MethodGet, "http://gw.test"+tt.path, nil))
-		if got != tt.want {
-			t.Errorf("pick(%s): segment router %v, full router %v; want another", tt.path, got == apps, got == x.full)
-		}
-	}
-	for p, want := range map[string]string{
-		"/applications/5.json": "applications", "applications.json": "applications", "applications": "applications",
-		".json": "", "/.json": "", "//applications": "", "": "",
-	} {
-		if got := firstSegment(p); got != want {
-			t.Errorf("firstSegment(%q) = %q, want %q", p, got, want)
-		}
 	}
 }

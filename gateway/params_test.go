@@ -1,15 +1,5 @@
 package gateway
 
-// Request parameters and bodies of the alert policy, violation, incident and mobile
-// routes (issue 22, whole-tree gremlins run at f9be12a): a refused parameter or body is
-// answered before NerdGraph is asked, a good request reaches NerdGraph and its failure
-// is the answer. Written ahead of gremlins reaching these files: every
-// CONDITIONALS_NEGATION of them (f9be12a lines, the same on main) was applied by hand
-// (go test -overlay) and is killed by TestRouteParamsMut: mobile.go:14, 18, 26, 30, 44,
-// 47, 55, 59; policies.go:20, 23, 33, 37, 45, 49, 57, 61, 65, 73, 77; violations.go:12,
-// 17, 23, 26, 30, 39, 42, 45, 49; keytransactions.go:13, 16, 20, 28, 32;
-// applications.go:22, 28, 36, 39, 43, 52, 56.
-
 import (
 	"context"
 	"errors"
@@ -21,10 +11,9 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
-	"go.uber.org/zap"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
+	"go.uber.org/zap"
 )
 
 // failingClient answers every NerdGraph call with a server error (v2: 502) and counts.
@@ -54,24 +43,24 @@ func serveFailing(t *testing.T, method, target, body string) (*httptest.Response
 	return rec, c.calls.Load()
 }
 
-func TestRouteParamsMut(t *testing.T) {
+func TestRouteParams(t *testing.T) {
 	tests := []struct {
 		method, target, body string
 		wantStatus           int
 		wantTitle            string // prefix of the error title; "" with a 502 (NerdGraph's failure)
 	}{
-		// violations.go handleViolations: each parameter's error, then the translator's.
+		// handleViolations: each parameter's error, then the translator's.
 		{"GET", "/v2/alerts_violations.json?start_date=bogus", "", 400, "Invalid parameter 'start_date'"},
 		{"GET", "/v2/alerts_violations.json?end_date=bogus", "", 400, "Invalid parameter 'end_date'"},
 		{"GET", "/v2/alerts_violations.json?only_open=maybe", "", 400, "Invalid parameter 'only_open'"},
 		{"GET", "/v2/alerts_violations.json?page=x", "", 400, "Invalid parameter 'page'"},
 		{"GET", "/v2/alerts_violations.json?start_date=2026-01-01T00:00:00Z&end_date=2026-01-02T00:00:00Z&only_open=true&page=2", "", 502, ""},
-		// violations.go handleIncidents
+		// handleIncidents
 		{"GET", "/v2/alerts_incidents.json?only_open=maybe", "", 400, "Invalid parameter 'only_open'"},
 		{"GET", "/v2/alerts_incidents.json?exclude_violations=maybe", "", 400, "Invalid parameter 'exclude_violations'"},
 		{"GET", "/v2/alerts_incidents.json?page=x", "", 400, "Invalid parameter 'page'"},
 		{"GET", "/v2/alerts_incidents.json?only_open=true&exclude_violations=false", "", 502, ""},
-		// policies.go
+		// the alert policy routes
 		{"GET", "/v2/alerts_policies.json?page=x", "", 400, "Invalid parameter 'page'"},
 		{"GET", "/v2/alerts_policies.json", "", 502, ""},
 		{"POST", "/v2/alerts_policies.json", "{", 400, "The request body is not valid JSON"},
@@ -82,7 +71,7 @@ func TestRouteParamsMut(t *testing.T) {
 		{"PUT", "/v2/alerts_policies/5.json", `{"policy":{"name":"p"}}`, 502, ""},
 		{"DELETE", "/v2/alerts_policies/0.json", "", 404, "No Alerts policy was found"},
 		{"DELETE", "/v2/alerts_policies/5.json", "", 502, ""},
-		// mobile.go
+		// the mobile application routes
 		{"GET", "/v2/mobile_applications.json?page=x", "", 400, "Invalid parameter 'page'"},
 		{"GET", "/v2/mobile_applications.json", "", 502, ""},
 		{"GET", "/v2/mobile_applications/0.json", "", 404, "No Mobile Application found"},
@@ -90,13 +79,13 @@ func TestRouteParamsMut(t *testing.T) {
 		{"POST", "/v2/mobile_applications.json", "{", 400, "The request body is not valid JSON"},
 		{"POST", "/v2/mobile_applications.json", "{}", 422, "The request body needs a"},
 		{"POST", "/v2/mobile_applications.json", `{"mobile_application":{"name":"m"}}`, 502, ""},
-		// keytransactions.go
+		// the key transaction routes
 		{"GET", "/v2/key_transactions.json?filter[ids]=x", "", 400, "Invalid parameter 'filter[ids]'"},
 		{"GET", "/v2/key_transactions.json?page=x", "", 400, "Invalid parameter 'page'"},
 		{"GET", "/v2/key_transactions.json?filter[ids]=1,2&page=1", "", 502, ""},
 		{"GET", "/v2/key_transactions/0.json", "", 404, "No Key Transaction found"},
 		{"GET", "/v2/key_transactions/5.json", "", 502, ""},
-		// applications.go
+		// the application routes
 		{"GET", "/v2/applications.json?filter[ids]=x", "", 400, "Invalid parameter 'filter[ids]'"},
 		{"GET", "/v2/applications.json?filter[id]=x", "", 400, "Invalid parameter 'filter[id]'"},
 		{"GET", "/v2/applications.json?exclude_links=maybe", "", 400, "Invalid parameter 'exclude_links'"},

@@ -1,18 +1,5 @@
 package gateway
 
-// The text rules of write bodies (textrules.go), written against its mutants in `make
-// mutate PKG=./gateway FILES='^textrules\.go$'` (gremlins v0.6.0), 58 of 119 NOT COVERED
-// by the package's own tests before: every character class edge, surrogate escapes,
-// field paths, form parameters. badRune's and jsonString's `case` expressions lie
-// outside Go's coverage blocks (gremlins keeps listing them NOT COVERED); these cases
-// kill them.
-//
-// Equivalent (tests/MUTATION.md): textrules.go:197 CONDITIONALS_BOUNDARY (`i+1 < len(b)`
-// → `<=`): it is evaluated only when hex4(b, i+2) succeeded, which needs i+6 <= len(b).
-// Equivalent survivors (gremlins run at b689aed): textrules.go:197:39 ARITHMETIC_BASE
-// (`i+1 < len(b)` → `i-1 < len(b)`) — the same reason: after hex4(b, i+2) succeeded,
-// i+6 <= len(b), so both comparisons are true.
-
 import (
 	"errors"
 	"testing"
@@ -20,10 +7,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// TestBadRuneEdgesMut: the edges of each class (textrules.go:95 `r == 0`, :97 tab,
-// newline and carriage return, :99 `r < 0x20`, `r == 0x7f`, `r >= 0x80 && r <= 0x9f`
-// boundaries, :100 the U+ code in upper-case hex, :101 the surrogate range).
-func TestBadRuneEdgesMut(t *testing.T) {
+// TestBadRuneEdges: the edges of each class: NUL; tab, newline and carriage return
+// allowed; the other C0 controls, DEL and the C1 controls (0x80 to 0x9f) refused and
+// named by their U+ code in upper-case hex; the surrogate range.
+func TestBadRuneEdges(t *testing.T) {
 	for r, want := range map[rune]string{
 		0: "contains a NUL character", '\t': "", '\n': "", '\r': "",
 		0x01: "contains a control character (U+1)", 0x1f: "contains a control character (U+1F)", 0x20: "",
@@ -37,10 +24,10 @@ func TestBadRuneEdgesMut(t *testing.T) {
 	}
 }
 
-// TestCheckBodyTextMut: which body is read how, the field each problem is named by,
-// and the surrogate-pair rule on escapes (textrules.go:135-:171 jsonText's frames and
-// paths, :183-:202 jsonString's escapes and pair bounds, :219-:223 hex4's bound).
-func TestCheckBodyTextMut(t *testing.T) {
+// TestCheckBodyText: which body is read how, the field each problem is named by,
+// and the surrogate-pair rule on escapes (jsonText's frames and paths, jsonString's
+// escapes and pair bounds, hex4's bound).
+func TestCheckBodyText(t *testing.T) {
 	tests := []struct {
 		name, ct, body, want string // want: the 422 title, "" for accepted
 	}{
@@ -99,12 +86,10 @@ func TestCheckBodyTextMut(t *testing.T) {
 	}
 }
 
-// TestJSONTextStrayPunctuationMut: a closing bracket, a comma or a colon outside any
-// object or array (a body the decoder will refuse with 400) is skipped, and the field
-// after it is still named. Kills textrules.go:127:18 (`len(stack) > 0` → `>= 0`),
-// :131:26 and :139:26 (`n > 0` → `>= 0`) CONDITIONALS_BOUNDARY: each indexes an empty
-// stack and panics.
-func TestJSONTextStrayPunctuationMut(t *testing.T) {
+// TestJSONTextStrayPunctuation: a closing bracket, a comma or a colon outside any object
+// or array (a body the decoder will refuse with 400) is skipped, and the field after it is
+// still named.
+func TestJSONTextStrayPunctuation(t *testing.T) {
 	for _, tt := range []struct{ body, want string }{
 		{`}`, ""},
 		{`]`, ""},
@@ -125,10 +110,9 @@ func TestJSONTextStrayPunctuationMut(t *testing.T) {
 	}
 }
 
-// TestBlankBodyNotJSONMut: a body of white space only, without a content type, is not
-// JSON (and has nothing to check). Kills textrules.go:54:16 CONDITIONALS_BOUNDARY
-// (`len(b) > 0` → `>= 0`: b[0] of the empty trimmed body panics).
-func TestBlankBodyNotJSONMut(t *testing.T) {
+// TestBlankBodyNotJSON: a body of white space only, without a content type, is not JSON
+// (and has nothing to check).
+func TestBlankBodyNotJSON(t *testing.T) {
 	for _, body := range []string{" ", "\r\n\t "} {
 		if isJSONBody("", []byte(body)) {
 			t.Errorf("isJSONBody(%q) = true", body)
@@ -139,12 +123,10 @@ func TestBlankBodyNotJSONMut(t *testing.T) {
 	}
 }
 
-// TestJSONEscapeCutShortInSpareCapacityMut: a \u escape cut short by the end of the
-// body is never completed from bytes past the body's end (a body read into a larger
-// buffer has them in its capacity). Kills textrules.go:219:6 ARITHMETIC_BASE (`i+4 >
-// len(b)` → `i-4 >`: hex4 reads b[i:i+4] beyond len(b) and finds the rest of an
-// escape of U+0001 there, or panics past the capacity).
-func TestJSONEscapeCutShortInSpareCapacityMut(t *testing.T) {
+// TestJSONEscapeCutShortInSpareCapacity: a \u escape cut short by the end of the body is
+// never completed from bytes past the body's end (a body read into a larger buffer has them
+// in its capacity).
+func TestJSONEscapeCutShortInSpareCapacity(t *testing.T) {
 	full := []byte(`{"a":"\u0001"}`)
 	for _, b := range [][]byte{full[:10], full[:10:10], full[:8], full[:8:8]} {
 		if err := checkBodyText("application/json", b); err != nil {

@@ -1,10 +1,5 @@
 package gateway
 
-// X-Account-ID with mapped keys (issue 22, parameter boundaries): which account a
-// request is scoped to when the key map (keys:) gives one, the path or a header names
-// one, or both. Written against mutants of routes.go (`acct == 0 || ...` and the
-// X-Account-Id override) and request.go resolveAccount (`id <= 0` → `< 0`).
-
 import (
 	"context"
 	"encoding/json"
@@ -16,10 +11,10 @@ import (
 	"testing"
 
 	gql "github.com/Khan/genqlient/graphql"
-	"go.uber.org/zap"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"go.uber.org/zap"
 )
 
 // accountSpy answers every NerdGraph call with an error after noting the account ids
@@ -50,7 +45,7 @@ func (s *accountSpy) first() string {
 	return s.accounts[0]
 }
 
-func TestAccountWithMappedKeysMut(t *testing.T) {
+func TestAccountWithMappedKeys(t *testing.T) {
 	legacy := "legacy-rest-key-0123456789abcdef"
 	tests := []struct {
 		name       string
@@ -62,9 +57,8 @@ func TestAccountWithMappedKeysMut(t *testing.T) {
 		{"map gives the account", "/v2/applications.json", nil, 0, "5"},
 		{"X-Account-ID overrides the map", "/v2/applications.json", map[string]string{"X-Account-ID": "7"}, 0, "7"},
 		{"path overrides the map", "/accounts/9/v2/applications.json", nil, 0, "9"},
-		// Bug found while writing this test: with a mapped key the NewRelic-Account-Id
-		// header (accepted by resolveAccount as an alias of X-Account-ID) was ignored and
-		// the request silently ran against the key map's account.
+		// NewRelic-Account-Id, resolveAccount's alias of X-Account-ID, also names the
+		// account over the key map's.
 		{"NewRelic-Account-Id overrides the map", "/v2/applications.json", map[string]string{"NewRelic-Account-Id": "8"}, 0, "8"},
 		{"path beats the header", "/accounts/9/v2/applications.json", map[string]string{"X-Account-ID": "7"}, 0, "9"},
 		{"header account 0 refused", "/v2/applications.json", map[string]string{"X-Account-ID": "0"}, http.StatusBadRequest, ""},
@@ -93,5 +87,63 @@ func TestAccountWithMappedKeysMut(t *testing.T) {
 				t.Errorf("NerdGraph asked about account %q, want %q (status %d %s)", got, tt.wantAcct, rec.Code, rec.Body)
 			}
 		})
+	}
+}
+
+// accountsClient answers the Accounts query with its accounts (or its error).
+type accountsClient struct {
+	accounts string // JSON list of {"id":n}
+	err      error
+}
+
+func (c *accountsClient) MakeRequest(_ context.Context, req *gql.Request, resp *gql.Response) error {
+	if c.err != nil {
+		return c.err
+	}
+	if req.OpName != "Accounts" {
+		return errors.New("accountsClient: only Accounts")
+	}
+	return json.Unmarshal([]byte(`{"actor":{"accounts":`+c.accounts+`}}`), resp.Data)
+}
+
+// TestResolveAccount: the key's only account, else default_account_id, else 403 for no
+// account and 422 for several; a refused key is a 401, another failure passes.
+func TestResolveAccount(t *testing.T) {
+	tests := []struct {
+		name       string
+		client     *accountsClient
+		def        int64
+		want       int64
+		wantSource string
+		wantStatus int // 0: no v2 error; -1: an error that is not a v2 error
+	}{
+		{"one account", &accountsClient{accounts: `[{"id":7}]`}, 0, 7, "single", 0},
+		{"one account beats the default", &accountsClient{accounts: `[{"id":7}]`}, 9, 7, "single", 0},
+		{"several, default", &accountsClient{accounts: `[{"id":7},{"id":8}]`}, 9, 9, "default", 0},
+		{"none, default", &accountsClient{accounts: `[]`}, 9, 9, "default", 0},
+		{"several, no default", &accountsClient{accounts: `[{"id":7},{"id":8}]`}, 0, 0, "", 422},
+		{"none, no default", &accountsClient{accounts: `[]`}, 0, 0, "", 403},
+		{"key refused", &accountsClient{err: &ng.Error{Kind: ng.KindAuth, Err: errors.New("no")}}, 0, 0, "", 401},
+		{"NerdGraph down", &accountsClient{err: &ng.Error{Kind: ng.KindServer, Status: 503, Err: errors.New("down")}}, 9, 0, "", -1},
+	}
+	for _, tt := range tests {
+		g := New(Config{DefaultAccountID: tt.def}, translate.New(tt.client, translate.Options{}), zap.NewNop())
+		rq := &request{http: httptest.NewRequest("GET", "/v2/applications.json", nil), vars: map[string]string{}}
+		id, source, err := g.resolveAccount(context.Background(), rq, translate.HashKey("NRAK-"+tt.name))
+		var e *v2.Error
+		switch {
+		case tt.wantStatus == 0:
+			if err != nil || id != tt.want || source != tt.wantSource {
+				t.Errorf("%s: (%d, %q, %v), want (%d, %q)", tt.name, id, source, err, tt.want, tt.wantSource)
+			}
+		case tt.wantStatus < 0:
+			if err == nil || errors.As(err, &e) {
+				t.Errorf("%s: error %v, want NerdGraph's failure as is", tt.name, err)
+			}
+		default:
+			if !errors.As(err, &e) || e.Status != tt.wantStatus {
+				t.Errorf("%s: (%d, %q, %v), want status %d", tt.name, id, source, err, tt.wantStatus)
+			}
+		}
 	}
 }

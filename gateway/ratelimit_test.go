@@ -1,14 +1,7 @@
 package gateway
 
-// The per-key rate limiter (ratelimit.go) and the failed-authentication guard
-// (authguard.go), written against mutants of `make mutate PKG=./gateway
-// FILES='^(ratelimit|authguard)\.go$'` (gremlins v0.6.0). The clock is a fake: nothing
-// here waits on it.
-//
-// Equivalent (tests/MUTATION.md): authguard.go:48 CONDITIONALS_BOUNDARY (`limit > 0` →
-// `>=`): limit is never 0 there (0 was replaced by DefaultAuthFailuresPerMinute above).
-
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -19,15 +12,56 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// scriptedShared answers Allow with its next scripted count (ok while count <= limit),
+// or an error when the script says -1.
+type scriptedShared struct{ counts []int }
+
+func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Time, _ time.Duration) (bool, int, error) {
+	c := s.counts[0]
+	s.counts = s.counts[1:]
+	if c < 0 {
+		return false, 0, errors.New("store down")
+	}
+	return c <= limit, c, nil
+}
+
+func (s *scriptedShared) Forget(context.Context, string, time.Time) {}
+
+// TestAllowFleet: the store's count decides and sets the remaining calls; when the store
+// fails the replica counts on from the highest count the store gave in the window (a lower
+// later count does not lower the mirror).
+func TestAllowFleet(t *testing.T) {
+	at := time.Date(2026, 4, 20, 12, 0, 30, 0, time.UTC)
+	l := newRateLimiter(10, func() time.Time { return at })
+	l.shared = &scriptedShared{counts: []int{4, 7, 5, -1, 11}}
+	steps := []struct {
+		ok        bool
+		remaining int
+	}{
+		{true, 6},  // store: 4
+		{true, 3},  // store: 7
+		{true, 5},  // store: 5 (lower; the mirror keeps 7)
+		{true, 2},  // store down: the replica's count goes on from 7 to 8
+		{false, 0}, // store: 11 over the limit
+	}
+	for i, s := range steps {
+		ok, remaining, reset := l.allowFleet(context.Background(), "k")
+		if ok != s.ok || remaining != s.remaining {
+			t.Errorf("call %d: (%v, %d), want (%v, %d)", i+1, ok, remaining, s.ok, s.remaining)
+		}
+		if want := at.Truncate(time.Minute).Add(time.Minute); !reset.Equal(want) {
+			t.Errorf("call %d: reset %v, want %v", i+1, reset, want)
+		}
+	}
+}
+
 type fakeClock struct{ t time.Time }
 
 func (c *fakeClock) now() time.Time { return c.t }
 
-// TestRateLimiterWindowMut pins the fixed window: calls left, refusal at the limit, the
-// reset time, a new minute, the sweep of old windows (ratelimit.go:44 `now.Sub(l.sweep) >
-// time.Minute` boundary and negation, :46 `w.start.Before(start)`, :62 `w.count >=
-// l.limit` boundary, :65 the count).
-func TestRateLimiterWindowMut(t *testing.T) {
+// TestRateLimiterWindow pins the fixed window: calls left, refusal at the limit, the
+// reset time, a new minute, the sweep of the windows of past minutes once a minute.
+func TestRateLimiterWindow(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 12, 0, 10, 0, time.UTC)
 	clk := &fakeClock{t0}
 	l := newRateLimiter(3, clk.now)
@@ -81,10 +115,9 @@ func TestRateLimiterWindowMut(t *testing.T) {
 	}
 }
 
-// TestRateLimiterBoundMut: with maxWindows, a key beyond the bound is refused and counts
-// as exhausted; known keys go on (ratelimit.go:53 `len(l.windows) >= l.maxWindows`
-// boundary, `l.maxWindows > 0`; :79 the same in exhausted; :88 `l.shared != nil`).
-func TestRateLimiterBoundMut(t *testing.T) {
+// TestRateLimiterBound: with maxWindows, a key beyond the bound is refused and counts
+// as exhausted; known keys go on; an empty bounded limiter is not exhausted.
+func TestRateLimiterBound(t *testing.T) {
 	clk := &fakeClock{time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	l := newRateLimiter(5, clk.now)
 	l.maxWindows = 2
@@ -113,11 +146,11 @@ func TestRateLimiterBoundMut(t *testing.T) {
 	}
 }
 
-// TestAuthGuardMut: the guard's configuration (authguard.go newAuthGuard: negative
-// disables, zero takes the default; :17 DefaultRejectedKeyTTL `30 * time.Second`),
-// admit's 429 with its Retry-After (:77 `+1`) and 401 for a refused key, and settle
-// (:99 `status == 401`, :100 `failures != nil`, :104 `g.limit != nil`).
-func TestAuthGuardMut(t *testing.T) {
+// TestAuthGuard: the guard's configuration (newAuthGuard: negative disables, zero
+// takes the default, DefaultRejectedKeyTTL is 30 s), admit's 429 with its Retry-After
+// in whole seconds rounded up and 401 for a refused key, and settle: a 401 counts a
+// failure and drops the key's rate-limit window.
+func TestAuthGuard(t *testing.T) {
 	if DefaultRejectedKeyTTL != 30*time.Second {
 		t.Errorf("DefaultRejectedKeyTTL = %v, want the documented 30s", DefaultRejectedKeyTTL)
 	}
@@ -161,7 +194,7 @@ func TestAuthGuardMut(t *testing.T) {
 	g.limit.allow("k1")
 	unauthorized("k1")
 	if _, kept := g.limit.windows["k1"]; kept {
-		t.Error("a refused key kept its rate-limit window (authguard.go:104 `g.limit != nil` negated)")
+		t.Error("a refused key kept its rate-limit window")
 	}
 	ok, _, err := admit("k1")
 	var ve *v2.Error
@@ -188,8 +221,8 @@ func TestAuthGuardMut(t *testing.T) {
 		t.Error("another address refused")
 	}
 
-	// The address is the peer's host without its port (authguard.go:59 `err != nil`
-	// negated), or the whole RemoteAddr when it has no port.
+	// The address is the peer's host without its port, or the whole RemoteAddr when it
+	// has no port.
 	for addr, want := range map[string]string{"192.0.2.7:1": "192.0.2.7", "[2001:db8::1]:80": "2001:db8::1", "pipe": "pipe"} {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.RemoteAddr = addr
@@ -198,8 +231,8 @@ func TestAuthGuardMut(t *testing.T) {
 		}
 	}
 
-	// A configured TTL is used as given (authguard.go:39 `ttl == 0` negated would put
-	// the 30 s default in its place): a 1 ns TTL has expired by the next request.
+	// A configured TTL is used as given, not replaced by the 30 s default: a 1 ns TTL
+	// has expired by the next request.
 	g = New(Config{RejectedKeyTTL: time.Nanosecond}, nil, nil)
 	unauthorized("k8")
 	time.Sleep(time.Millisecond) // lets the 1 ns entry expire; the assertion does not depend on the duration

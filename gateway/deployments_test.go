@@ -1,11 +1,5 @@
 package gateway
 
-// The deployment write's body and Idempotency-Key (deployments.go), written against its
-// NOT COVERED mutants in `make mutate PKG=./gateway FILES='^deployments\.go$'` (gremlins
-// v0.6.0): a retried write must carry one well-formed key or be refused before anything
-// is sent upstream. The body `case` expressions (:35, :44) lie outside Go's coverage
-// blocks; these cases kill them (checked by hand).
-
 import (
 	"errors"
 	"net/http"
@@ -17,11 +11,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// TestIdempotencyKeyMut: absent is fine; exactly one header of 1 to MaxIdempotencyKey
-// printable ASCII characters (deployments.go:101 `len(vs) == 0`, :105 `len(vs) == 1`,
-// `k != ""`, `len(k) <= Max` boundary, :106 `i < len(k)`, :107 `k[i] >= 0x20` and
-// `k[i] <= 0x7e` boundaries).
-func TestIdempotencyKeyMut(t *testing.T) {
+// TestIdempotencyKey: no header is no key; exactly one header of 1 to
+// MaxIdempotencyKey printable ASCII characters (0x20 to 0x7e, both ends included) is a
+// key; two headers, an empty one, one too long or one with another byte is refused.
+func TestIdempotencyKey(t *testing.T) {
 	max := strings.Repeat("k", translate.MaxIdempotencyKey)
 	tests := []struct {
 		name string
@@ -57,10 +50,10 @@ func TestIdempotencyKeyMut(t *testing.T) {
 	}
 }
 
-// TestParseDeploymentMut: form parameters (also for an empty body), XML and JSON, and
-// the errors of each (deployments.go:35 the form case, :38 the parameter lookup, :44
-// `body[0] == '<'`, :58 the missing object, :62 `Revision != nil`, :66 the empty timestamp).
-func TestParseDeploymentMut(t *testing.T) {
+// TestParseDeployment: form parameters (also for an empty body), XML (a body that
+// starts with '<') and JSON, and the errors of each: a missing deployment object, a
+// missing revision, an empty timestamp.
+func TestParseDeployment(t *testing.T) {
 	parse := func(ct, body, query string) (translate.DeploymentInput, error) {
 		r := httptest.NewRequest(http.MethodPost, "/v2/applications/1/deployments.json?"+query, strings.NewReader(body))
 		r.Header.Set("Content-Type", ct)

@@ -1,8 +1,5 @@
 package gateway
 
-// The scope of the metrics routes (issue 22, whole-tree gremlins run at f9be12a,
-// metrics_routes.go lines of that commit).
-
 import (
 	"context"
 	"errors"
@@ -13,13 +10,9 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// TestMetricScopeMut: an application, host or instance id of 0 is a 404 naming what
-// was not found; a host lookup that fails is the scope's error; good ids make the scope.
-// Kills metrics_routes.go:16:22 CONDITIONALS_BOUNDARY (`id <= 0` → `< 0`), :22:10
-// CONDITIONALS_NEGATION (host pathID `err != nil` → `==`), :25:67 CONDITIONALS_NEGATION
-// (HostName `err != nil` → `==`), :30:108 CONDITIONALS_NEGATION (instance pathID
-// `err != nil` → `==`).
-func TestMetricScopeMut(t *testing.T) {
+// TestMetricScope: an application, host or instance id of 0 is a 404 naming what was not
+// found; a host lookup that fails is the scope's error; good ids make the scope.
+func TestMetricScope(t *testing.T) {
 	g, client := explainGateway(Config{})
 	caller := translate.Caller{AccountID: 1000001, KeyHash: translate.HashKey("NRAK-0123456789ABCDEFGHIJKLMNOPQ")}
 	tests := []struct {

@@ -1,11 +1,5 @@
 package gateway
 
-// The legacy POST /deployments.xml (v0.go), written against the survivors of the
-// gremlins run at b689aed: its fields, how application_id is read, its 404, and its
-// error answers (cause logged, title prefix, Retry-After). The e2e tests
-// (tests/e2e/deployments_v0_test.go) cover the route end to end but lie outside
-// ./gateway, which the mutation run tests alone.
-
 import (
 	"context"
 	"errors"
@@ -64,14 +58,10 @@ func searchOf(c *answeringClient) string {
 	return ""
 }
 
-// TestV0DeploymentFieldsMut: application_id names the application by id when it is a
-// positive integer, else by name (the Ruby agent sends the name there); an optional
-// field sent empty is nil="true" like one not sent. Kills v0.go:30:33
-// CONDITIONALS_NEGATION (`v != ""` → `==`: the sent fields dropped, the empty ones
-// kept), :47:54 CONDITIONALS_NEGATION (`err == nil` → `!=`: an id searched as a name),
-// :47:66 CONDITIONALS_BOUNDARY (`n > 0` → `>= 0`: "0" taken as application 0) and
-// CONDITIONALS_NEGATION (`n > 0` → `<= 0`: "5" searched as a name, "-3" as an id).
-func TestV0DeploymentFieldsMut(t *testing.T) {
+// TestV0DeploymentFields: application_id names the application by id when it is a
+// positive integer, else by name (the Ruby agent sends the name there); an optional field
+// sent empty is nil="true" like one not sent.
+func TestV0DeploymentFields(t *testing.T) {
 	byID := func(id int64) string { return "id = '" + translate.AppGUID(1000001, translate.DomainAPM, id) + "'" }
 	byName := func(n string) string {
 		return "domain = 'APM' AND type = 'APPLICATION' AND accountId = 1000001 AND name = '" + n + "'"
@@ -112,10 +102,9 @@ func TestV0DeploymentFieldsMut(t *testing.T) {
 	}
 }
 
-// TestV0DeploymentNotFoundMut: an application NerdGraph does not know is v0's 404
-// naming it; another failure keeps its own status. Kills v0.go:65:39
-// CONDITIONALS_NEGATION (`ve.Status == http.StatusNotFound` → `!=`).
-func TestV0DeploymentNotFoundMut(t *testing.T) {
+// TestV0DeploymentNotFound: an application NerdGraph does not know is v0's 404 naming
+// it; another failure keeps its own status.
+func TestV0DeploymentNotFound(t *testing.T) {
 	notFound := &ng.Error{Kind: ng.KindInvalid, Status: 200, Errors: []ng.GraphQLError{{Message: "entity search matched 0 entities"}}}
 	tests := []struct {
 		name       string
@@ -144,16 +133,10 @@ func TestV0DeploymentNotFoundMut(t *testing.T) {
 	}
 }
 
-// TestWriteV0ErrorMut: v0's error answers. Retry-After goes with 429 and 503 only, and
-// never replaces one already set; the cause of a 5xx is kept for the access log (the
-// first one), a 4xx's is not; every title but a 401's says the deployment was not
-// recorded. Kills v0.go:112:11 CONDITIONALS_NEGATION (`cause != nil` → `==`), :112:31
-// CONDITIONALS_BOUNDARY (`ve.Status >= 500` → `>`) and CONDITIONALS_NEGATION (→ `<`),
-// :113:39 (`st != nil` → `==`) and :113:61 (`st.internal == nil` → `!=`)
-// CONDITIONALS_NEGATION, :120:71 CONDITIONALS_NEGATION (`ve.Status !=
-// http.StatusUnauthorized` → `==`), :125:16, :125:59 and :125:126 CONDITIONALS_NEGATION
-// (`== 429`, `== 503`, `Get("Retry-After") == ""` → `!=`).
-func TestWriteV0ErrorMut(t *testing.T) {
+// TestWriteV0Error: v0's error answers. Retry-After goes with 429 and 503 only, and
+// never replaces one already set; the cause of a 5xx is kept for the access log (the first
+// one), a 4xx's is not; every title but a 401's says the deployment was not recorded.
+func TestWriteV0Error(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	tests := []struct {
 		name       string

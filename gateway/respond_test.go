@@ -1,9 +1,5 @@
 package gateway
 
-// How a document is sent (respond.go) and its validator (etag.go), written against the
-// survivors of `make mutate PKG=./gateway FILES='^(etag|headers|respond)\.go$'`
-// (gremlins v0.6.0: 12 killed, 8 lived, 4 not covered before these tests).
-
 import (
 	"fmt"
 	"net/http"
@@ -13,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
-
 	"github.com/v2bridge/v2bridge/gateway/render"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -25,18 +20,19 @@ type strDoc struct {
 	v2.RenderMemo
 }
 
-func (d *strDoc) Root() string          { return "s_response" }
+func (d *strDoc) Root() string { return "s_response" }
+
 func (d *strDoc) EncodeV2(e v2.Encoder) { e.String("s", d.v) }
 
 // plainDoc is not memoized.
 type plainDoc struct{ v string }
 
-func (d plainDoc) Root() string          { return "s_response" }
+func (d plainDoc) Root() string { return "s_response" }
+
 func (d plainDoc) EncodeV2(e v2.Encoder) { e.String("s", d.v) }
 
-// TestAppendETagMut: the tag is the quoted big-endian hex of the body's xxhash64
-// (etag.go:20 `sum[7-i]` and `8 * i` ARITHMETIC_BASE).
-func TestAppendETagMut(t *testing.T) {
+// TestAppendETag: the tag is the quoted big-endian hex of the body's xxhash64.
+func TestAppendETag(t *testing.T) {
 	for _, body := range []string{"", "a", `{"applications":[]}`} {
 		want := fmt.Sprintf("%q", fmt.Sprintf("%016x", xxhash.Sum64String(body)))
 		if got := string(appendETag(nil, []byte(body))); got != want || len(got) != etagLen {
@@ -45,9 +41,8 @@ func TestAppendETagMut(t *testing.T) {
 	}
 }
 
-// TestETagMatchesMut: "*", a list, weak tags (etag.go:40 `t == "*"` and the equality
-// negated).
-func TestETagMatchesMut(t *testing.T) {
+// TestETagMatches: "*", a list, weak tags; a tag that differs does not match.
+func TestETagMatches(t *testing.T) {
 	const tag = `"0123456789abcdef"`
 	for inm, want := range map[string]bool{
 		"*":                          true,
@@ -65,11 +60,10 @@ func TestETagMatchesMut(t *testing.T) {
 	}
 }
 
-// TestWriteDocMut pins what writeDoc sends (respond.go:39 `status == 200`: only a 200
-// carries an ETag; :43 GET or HEAD only and a non-empty If-None-Match; :44 a matching tag
-// gives a 304 without body or Content-Length; :53 no body for HEAD; the JSON fallback of
-// an unknown format).
-func TestWriteDocMut(t *testing.T) {
+// TestWriteDoc pins what writeDoc sends: only a 200 carries an ETag; for GET or HEAD
+// only, a non-empty If-None-Match that names the tag gives a 304 without body or
+// Content-Length; no body for HEAD; JSON for an unknown format.
+func TestWriteDoc(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	send := func(method, format string, status int, inm string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, "/v2/x.json", nil)
@@ -116,10 +110,10 @@ func TestWriteDocMut(t *testing.T) {
 	}
 }
 
-// TestWriteDocMemoMut: a shared document is rendered once per format and served from its
-// memo; one over maxRemembered is not kept (respond.go:29 `len(body) <= maxRemembered`
-// boundary and negation, :21-:22 the memo's bytes used).
-func TestWriteDocMemoMut(t *testing.T) {
+// TestWriteDocMemo: a shared document is rendered once per format and served from its
+// memo when its rendering is at most maxRemembered bytes; a larger one, or one not
+// shared, is not kept.
+func TestWriteDocMemo(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	var etag string // the last answer's ETag
 	get := func(d v2.Document) string {
@@ -162,9 +156,8 @@ func TestWriteDocMemoMut(t *testing.T) {
 	}
 }
 
-// TestWriteRawMut: status 0 is a 200, HEAD has no body (respond.go:80 `status == 0`,
-// :88 the method).
-func TestWriteRawMut(t *testing.T) {
+// TestWriteRaw: status 0 is a 200, HEAD has no body.
+func TestWriteRaw(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	for _, tc := range []struct {
 		method       string
@@ -179,9 +172,8 @@ func TestWriteRawMut(t *testing.T) {
 	}
 }
 
-// TestAppendMSMut: Server-Timing's dur is in milliseconds with two decimals
-// (respond.go:75 `/ float64(time.Millisecond)` → `*`).
-func TestAppendMSMut(t *testing.T) {
+// TestAppendMS: Server-Timing's dur is in milliseconds with two decimals.
+func TestAppendMS(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "0.00", 1234567 * time.Microsecond: "1234.57", 5 * time.Microsecond: "0.01"} {
 		if got := string(appendMS(nil, d)); got != want {
 			t.Errorf("appendMS(%v) = %s, want %s", d, got, want)
@@ -192,9 +184,11 @@ func TestAppendMSMut(t *testing.T) {
 // discardWriter is a ResponseWriter that keeps nothing but its header.
 type discardWriter struct{ h http.Header }
 
-func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Header() http.Header { return w.h }
+
 func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (w *discardWriter) WriteHeader(int)             {}
+
+func (w *discardWriter) WriteHeader(int) {}
 
 // BenchmarkWriteDocRemembered is a 5 KB document answered from its remembered
 // rendering (a cached metric data answer's size): its tag is remembered with it, not
