@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strconv"
 
@@ -22,8 +21,8 @@ func handleApplicationsList(ctx context.Context, g *Gateway, rq *request) (*resu
 	if req.IDs, err = p.IDs("filter[ids]"); err != nil {
 		return nil, err
 	}
-	// filter[id] (one id) is the specification's third filter of this list
-	// (/work/shared/seed/000_a4310d0e47461102.txt, Endpoints); it adds to filter[ids].
+	// filter[id] (one id), the third filter REST v2 lists for this route, adds to
+	// filter[ids].
 	one, err := p.IDs("filter[id]")
 	if err != nil {
 		return nil, err
@@ -50,7 +49,7 @@ func handleApplicationsList(ctx context.Context, g *Gateway, rq *request) (*resu
 func handleApplicationsShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
 	if err != nil {
-		return nil, &v2.Error{Status: http.StatusNotFound, Title: translate.ErrApplicationNotFound().Title}
+		return nil, v2.NotFound(v2.TitleApplicationNotFound)
 	}
 	show, err := g.tr.ShowApplication(ctx, rq.caller, id)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"net/http"
 
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -29,14 +28,14 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 	var b applicationBody
 	switch {
 	case len(body) == 0:
-		return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs an "application" object`}
+		return in, v2.Unprocessable(`The request body needs an "application" object`)
 	case body[0] == '<':
 		var x struct {
 			XMLName xml.Name `xml:"application"`
 			applicationBody
 		}
 		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not a valid <application> XML document: " + err.Error()}
+			return in, v2.BadRequest("The request body is not a valid <application> XML document: " + err.Error())
 		}
 		b = x.applicationBody
 	default:
@@ -47,7 +46,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
 		}
 		if j.Application == nil {
-			return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs an "application" object`}
+			return in, v2.Unprocessable(`The request body needs an "application" object`)
 		}
 		b = *j.Application
 	}
@@ -57,15 +56,14 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 	}
 	for _, v := range []*float64{in.AppApdexThreshold, in.EndUserApdexThreshold} {
 		if v != nil && *v <= 0 {
-			return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Validation error occurred when updating the application",
-				Messages: []string{"Apdex thresholds must be positive"}}
+			return in, v2.Unprocessable("Validation error occurred when updating the application", "Apdex thresholds must be positive")
 		}
 	}
 	return in, nil
 }
 
 func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	id, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +79,7 @@ func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*res
 }
 
 func handleApplicationDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	id, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}

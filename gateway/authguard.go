@@ -10,7 +10,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Defaults of the unauthenticated-flood guard (issue 17 item 1).
+// Defaults of the unauthenticated-flood guard.
 const (
 	// DefaultRejectedKeyTTL is how long a key NerdGraph refused is answered 401 without
 	// asking NerdGraph again.
@@ -79,14 +79,13 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 		if over, reset := ag.failures.exhausted(clientAddress(r)); over {
 			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
 			w.Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(reset).Seconds())+1, 1)))
-			fail(&v2.Error{Status: http.StatusTooManyRequests,
-				Title: "Too many failed authentications from this address; retry later"})
+			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
 			return false
 		}
 	}
 	if _, ok := ag.rejected.Get(keyHash); ok {
 		ag.metrics.authRefused.WithLabelValues("rejected_key").Inc()
-		fail(&v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"})
+		fail(v2.ErrInvalidAPIKey())
 		return false
 	}
 	return true

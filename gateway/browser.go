@@ -47,7 +47,7 @@ func parseBrowserApplication(rq *request) (string, error) {
 		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {
-		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}
+		return "", v2.Unprocessable(`The request body needs a "browser_application" object with a name`)
 	}
 	return b.BrowserApplication.Name, nil
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// cacheCollector exports the translator caches' byte use and evictions (issue 17 item
-// 8): v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
+// cacheCollector exports the translator caches' byte use and evictions:
+// v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
 type cacheCollector struct{ tr *translate.Translator }
 
 var (

@@ -85,8 +85,7 @@ func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, e
 	}
 	c := b.NrqlCondition
 	if c == nil {
-		return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusUnprocessableEntity,
-			Title: "Validation error occurred while trying to " + op + " the alert condition", Messages: []string{`the body needs a "nrql_condition" object`}}
+		return translate.NrqlConditionInput{}, v2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", `the body needs a "nrql_condition" object`)
 	}
 	in := translate.NrqlConditionInput{Type: c.Type.s, Name: c.Name, Enabled: c.Enabled, RunbookURL: c.RunbookURL,
 		ValueFunction: c.ValueFunction.s, BaselineDirection: c.BaselineDirection.s, ViolationTimeLimitSeconds: c.ViolationTimeLimitSeconds.s}
@@ -204,7 +203,7 @@ func handleNrqlConditionDelete(ctx context.Context, g *Gateway, rq *request) (*r
 }
 
 // entityRef reads the entity of an entity-condition call: the path's entity_id and the
-// required entity_type (REFERENCE.md §3.13).
+// required entity_type.
 func entityRef(rq *request) (translate.EntityRef, error) {
 	id, err := pathID(rq, "entity_id", "No entity was found for the given ID")
 	if err != nil {

@@ -9,12 +9,11 @@ import (
 
 // REST v2 answered every 200 with a strong validator, `ETag: "<hex>"`, beside
 // `Cache-Control: max-age=0, private, must-revalidate` (Rails' defaults: the body's
-// digest, and a 304 with no body to a GET whose If-None-Match names it) — shared
-// REFERENCE.md §1, recorded deployments-list and application answers (D-EXT, D-DEPLOY);
-// the specification lists ETag among the deployments list's headers. The gateway's tag
-// is a digest of the bytes it sends, so equal answers carry equal tags on every replica;
-// its hex is xxhash64's (the value of Rails' MD5 is never compared by a client, only
-// echoed back), which costs about a microsecond for a 100 KB page.
+// digest, and a 304 with no body to a GET whose If-None-Match names it), as recorded
+// deployments-list and application answers show; the specification lists ETag among
+// the deployments list's headers. The gateway's tag is a digest of the bytes it sends,
+// so equal answers carry equal tags on every replica; its hex is xxhash64's (the value
+// of Rails' MD5 is never compared by a client, only echoed back).
 
 // etagLen is the length of a tag: 16 hex digits in quotes.
 const etagLen = 2 + 2*8

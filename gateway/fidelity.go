@@ -1,7 +1,7 @@
 package gateway
 
-// Fidelity says how closely a route's answer matches the real REST v2 API
-// (DESIGN.md rule 8). It is sent as X-V2bridge-Fidelity and listed in the README.
+// Fidelity says how closely a route's answer matches the real REST v2 API. It is sent
+// as X-V2bridge-Fidelity and listed in the README.
 type Fidelity string
 
 // The fidelity levels.

@@ -9,7 +9,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
-// Fleet mode (issue 21): with Config.Store set, the per-key rate limit is counted in
+// Fleet mode: with Config.Store set, the per-key rate limit is counted in
 // the shared store, so X-RateLimit-* show the fleet's numbers and N replicas allow
 // the limit once, not N times. When the store does not answer within its timeout the
 // replica counts on its own (per-replica limits, declared in the README); it keeps a

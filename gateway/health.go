@@ -14,7 +14,7 @@ import (
 // scrapes do not hammer NerdGraph.
 const ReadyCacheFor = 5 * time.Second
 
-// readiness is /readyz (issue 17 item 8). It reflects this replica's ability to answer
+// readiness is /readyz. It reflects this replica's ability to answer
 // — it is listening (it answers at all), its configuration is loaded (the gateway
 // exists) and it is not draining — and never NerdGraph's health: a NerdGraph incident
 // must not make every replica unready at once (callers would get connection errors

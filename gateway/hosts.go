@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -12,14 +11,14 @@ import (
 func pathID(rq *request, name, notFound string) (int64, error) {
 	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
 	if err != nil || id <= 0 {
-		return 0, &v2.Error{Status: http.StatusNotFound, Title: notFound}
+		return 0, v2.NotFound(notFound)
 	}
 	return id, nil
 }
 
 func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +40,7 @@ func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *requ
 
 func hostHandler(instance bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ type Metrics struct {
 	duration    *prometheus.HistogramVec
 	inFlight    prometheus.Gauge
 	rateLimited prometheus.Counter
-	authRefused *prometheus.CounterVec // authguard.go
+	authRefused *prometheus.CounterVec // requests refused before any NerdGraph call, by reason
 	upstream    *prometheus.CounterVec
 	upstreamDur *prometheus.HistogramVec
 	answerWait  prometheus.Histogram

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -14,7 +13,7 @@ import (
 func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.MetricScope, error) {
 	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
 	if err != nil || id <= 0 {
-		return translate.MetricScope{}, &v2.Error{Status: http.StatusNotFound, Title: translate.ErrApplicationNotFound().Title}
+		return translate.MetricScope{}, v2.NotFound(v2.TitleApplicationNotFound)
 	}
 	s := translate.MetricScope{AppID: id, Mobile: rq.mobile}
 	if rq.vars["host_id"] != "" {
@@ -77,7 +76,7 @@ func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, er
 		return nil, err
 	}
 	if req.Period < 0 {
-		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "period must be a positive number of seconds"}
+		return nil, v2.Unprocessable("period must be a positive number of seconds")
 	}
 	if req.Summarize, err = p.Bool("summarize"); err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ type reqState struct {
 	callerHash    string // first 8 hex characters of the key's SHA-256: logs, metrics, report
 	publicBase    string // passthrough: the gateway's base as the caller reached it
 	// vars are the matched route's path variables when routeIndex matched the route
-	// itself (routes.go); nil when gorilla/mux put them in the request's context.
+	// itself; nil when gorilla/mux put them in the request's context.
 	vars  map[string]string
 	match mux.RouteMatch // routeIndex's match, kept here to save an allocation
 
@@ -45,7 +45,7 @@ type reqState struct {
 	caps     translate.Notes // limits the reads met (X-V2bridge-Degraded; translate/caps.go)
 
 	rq  request      // the v2 request as readRequest read it, kept here to save an allocation
-	hdr headerSlots  // the response's header values (headers.go)
+	hdr headerSlots  // the response's header values
 	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
 }
 
@@ -110,8 +110,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		default:
 			st.route = "shed"
 			sw.Header().Set("Retry-After", "1")
-			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
-				Title: "v2bridge is overloaded; retry after a second"})
+			g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.Unavailable("v2bridge is overloaded; retry after a second"))
 			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
@@ -122,7 +121,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			if p := recover(); p != nil {
 				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 				if sw.status == 0 {
-					g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError})
+					g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.ErrServer())
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()

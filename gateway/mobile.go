@@ -45,7 +45,7 @@ func parseMobileApplication(rq *request) (string, error) {
 		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {
-		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}
+		return "", v2.Unprocessable(`The request body needs a "mobile_application" object with a name`)
 	}
 	return b.MobileApplication.Name, nil
 }

@@ -11,7 +11,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// linkHeader builds REST v2's RFC 5988 Link header (REFERENCE.md §5): absolute URLs to
+// linkHeader builds REST v2's RFC 5988 Link header: absolute URLs to
 // the gateway that repeat every parameter the caller sent (clients such as
 // newrelic-client-go do not re-add filters to a next URL), `page=` in every link,
 // `<url>; rel="x"` joined by ", ", commas inside URLs percent-encoded. First page:
@@ -43,9 +43,8 @@ func (g *Gateway) linkHeader(r *http.Request, params v2.Params, p translate.Pagi
 
 // publicBase is scheme://host of the gateway as callers reach it: public_url, else the
 // local address the connection was accepted on (the listen address). Never the
-// request's Host or X-Forwarded-* headers, which any caller can set (issue 17 item 7:
-// Host: evil.example must not put evil.example into Link). Behind a proxy, set
-// public_url.
+// request's Host or X-Forwarded-* headers, which any caller can set (Host:
+// evil.example must not put evil.example into Link). Behind a proxy, set public_url.
 func (g *Gateway) publicBase(r *http.Request) string {
 	if g.cfg.PublicURL != "" {
 		return strings.TrimRight(g.cfg.PublicURL, "/")

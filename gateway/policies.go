@@ -21,8 +21,7 @@ func parsePolicy(rq *request) (translate.PolicyInput, error) {
 		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
 	}
 	if b.Policy == nil {
-		return translate.PolicyInput{}, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Validation or internal error occurred",
-			Messages: []string{`the body needs a "policy" object`}}
+		return translate.PolicyInput{}, v2.Unprocessable("Validation or internal error occurred", `the body needs a "policy" object`)
 	}
 	return translate.PolicyInput{Name: b.Policy.Name, IncidentPreference: b.Policy.IncidentPreference}, nil
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // rateLimiter is REST v2's per-key limit: a fixed one-minute window per key hash
-// (REFERENCE.md §7: 1000 calls a minute, X-RateLimit-* headers, 429 with an empty
-// object body). Windows are kept per key hash only and swept as they expire.
+// (1000 calls a minute, X-RateLimit-* headers, 429 with an empty object body, as
+// rateLimitDocs describes). Windows are kept per key hash only and swept as they expire.
 type rateLimiter struct {
 	limit int
 	now   func() time.Time
@@ -18,7 +18,7 @@ type rateLimiter struct {
 	// closed for unknown addresses under a flood from more than that many).
 	maxWindows int
 
-	// shared, when set, counts calls fleet-wide (fleet.go); windows then mirror it.
+	// shared, when set, counts calls fleet-wide; windows then mirror it.
 	shared sharedLimit
 
 	mu      sync.Mutex

@@ -39,7 +39,7 @@ func formatOf(r *http.Request) string {
 }
 
 // apiKey returns the caller's key from Api-Key or X-Api-Key (any case). When both are
-// sent and differ, Api-Key wins (REFERENCE.md §2; New Relic's precedence is unknown).
+// sent and differ, Api-Key wins (New Relic documents both headers, not a precedence).
 func apiKey(h http.Header) string {
 	if k := strings.TrimSpace(h.Get("Api-Key")); k != "" {
 		return k
@@ -63,15 +63,14 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
 	}
 	if err != nil {
-		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "Could not read the request body"}
+		return nil, v2.BadRequest("Could not read the request body")
 	}
 	if int64(len(body)) > g.cfg.MaxBodyBytes {
-		return nil, &v2.Error{Status: http.StatusRequestEntityTooLarge,
-			Title: fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes)}
+		return nil, v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes))
 	}
 	rq.body = body
 	if isWrite(r.Method) {
-		if err := checkBodyText(r.Header.Get("Content-Type"), body); err != nil { // textrules.go
+		if err := checkBodyText(r.Header.Get("Content-Type"), body); err != nil {
 			return nil, err
 		}
 	}
@@ -108,14 +107,14 @@ func isFormBody(contentType string, body []byte) bool {
 	return body[0] != '{' && body[0] != '[' && body[0] != '<' && bytes.IndexByte(body, '=') > 0
 }
 
-// resolveAccount picks the one account a request is scoped to (DESIGN.md rule 5):
+// resolveAccount picks the one account a request is scoped to:
 // the /accounts/{id} path prefix, else the X-Account-ID header, else the key's only
 // account, else default_account_id, else a 422 naming those options.
 func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash string) (int64, string, error) {
 	if s := rq.vars["accountId"]; s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			return 0, "", &v2.Error{Status: http.StatusBadRequest, Title: "Invalid account id in the path"}
+			return 0, "", v2.BadRequest("Invalid account id in the path")
 		}
 		return id, "path", nil
 	}
@@ -124,7 +123,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		if s := strings.TrimSpace(rq.http.Header.Get(h.key)); s != "" {
 			id, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || id <= 0 {
-				return 0, "", &v2.Error{Status: http.StatusBadRequest, Title: "Invalid account id in the " + h.name + " header"}
+				return 0, "", v2.BadRequest("Invalid account id in the " + h.name + " header")
 			}
 			return id, "header", nil
 		}
@@ -133,7 +132,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if err != nil {
 		var ge *ng.Error
 		if errors.As(err, &ge) && ge.Kind == ng.KindAuth {
-			return 0, "", &v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"}
+			return 0, "", v2.ErrInvalidAPIKey()
 		}
 		return 0, "", err
 	}
@@ -144,11 +143,11 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		return g.cfg.DefaultAccountID, "default", nil
 	}
 	if len(ids) == 0 {
-		return 0, "", &v2.Error{Status: http.StatusForbidden, Title: "This API key reaches no New Relic account"}
+		return 0, "", v2.Forbidden("This API key reaches no New Relic account")
 	}
-	return 0, "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: "This API key reaches several New Relic accounts; " +
+	return 0, "", v2.Unprocessable("This API key reaches several New Relic accounts; " +
 		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
-		"or set default_account_id in the v2bridge configuration"}
+		"or set default_account_id in the v2bridge configuration")
 }
 
 // jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not
@@ -157,7 +156,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 func jsonBodyError(body []byte, err error, title string) *v2.Error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
-		return &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not valid JSON: " + err.Error()}
+		return v2.BadRequest("The request body is not valid JSON: " + err.Error())
 	}
-	return &v2.Error{Status: http.StatusUnprocessableEntity, Title: title, Messages: []string{err.Error()}}
+	return v2.Unprocessable(title, err.Error())
 }

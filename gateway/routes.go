@@ -182,9 +182,9 @@ func Routes() []Route {
 			Name: "deployments.delete", Methods: []string{http.MethodDelete}, Path: "/applications/{id:[0-9]+}/deployments/{deployment_id:[0-9]+}",
 			Fidelity: Unsupported,
 			Note:     "change-tracking events are immutable: 501 naming the replacement",
-			Retired: &v2.Error{Status: http.StatusNotImplemented, Title: "Deleting deployments is not supported: New Relic change tracking " +
+			Retired: v2.NotImplemented("Deleting deployments is not supported: New Relic change tracking " +
 				"events are immutable and NerdGraph has no delete for them. Record a new deployment instead, or route this call " +
-				"to the REST API with pass-through until July 31, 2027"},
+				"to the REST API with pass-through until July 31, 2027"),
 		},
 		{
 			Name: "deployments.v0", Operations: []string{"DeploymentCreateEvent"}, Methods: []string{http.MethodPost}, Path: "/deployments", Legacy: true,
@@ -418,7 +418,7 @@ func notImplemented(name, path string, methods []string, title string) Route {
 	}
 	return Route{
 		Name: name + ".unsupported", Methods: methods, Path: path, Prefix: true,
-		Fidelity: Unsupported, Note: title, Retired: &v2.Error{Status: http.StatusNotImplemented, Title: title},
+		Fidelity: Unsupported, Note: title, Retired: v2.NotImplemented(title),
 	}
 }
 
@@ -428,7 +428,7 @@ func retired(name, path, title string) Route {
 	return Route{
 		Name: name + ".retired", Methods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete},
 		Path: path, Prefix: true, Fidelity: Unsupported, Note: title,
-		Retired: &v2.Error{Status: http.StatusGone, Title: title},
+		Retired: v2.Gone(title),
 	}
 }
 
@@ -495,23 +495,22 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 			unmatched.ServeHTTP(w, r)
 			return
 		}
-		if g.serveUnsupportedREST(w, r) { // edges.go: real REST v2 paths not translated → 501
+		if g.serveUnsupportedREST(w, r) { // real REST v2 paths not translated: 501
 			return
 		}
-		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound, Title: titleRouteNotFound})
+		g.writeError(w, r, formatOf(r), v2.NotFound(titleRouteNotFound))
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", allowHeader(m, r)) // edges.go
-		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
+		w.Header().Set("Allow", allowHeader(m, r))
+		g.writeError(w, r, formatOf(r), v2.MethodNotAllowed("Method "+r.Method+" is not allowed on this route"))
 	})
 	return idx
 }
 
 // routeIndex sends a request to a gorilla/mux router holding only the routes of its
 // path's first segment after /v2/ (or /accounts/{id}/v2/, or the legacy root), so a
-// route late in the table is not found after every regular expression before it: the
-// full router tried ~120 of them in order (BenchmarkRouting: the last route cost 4.6 µs
-// more than the first, 9.5 µs under /accounts/{id}). Whatever a segment's router does
+// route late in the table is not found after every regular expression before it (the
+// full router tries them in the table's order; BenchmarkRouting). Whatever a segment's router does
 // not match (an unknown path, a method a path does not take, a path its segment does
 // not name exactly) goes to the full router, so every answer is the one the full
 // router gives (TestRouteIndexMatchesFullRouter, FuzzRouteIndex).
@@ -633,8 +632,7 @@ func (x routeIndex) segment(path string) *mux.Router {
 // ServeHTTP matches r on its segment's router and calls the route's handler with r
 // itself: the path variables go into the request's state (routeVars), so neither of
 // the two request copies gorilla/mux's Router.ServeHTTP makes to carry them (and the
-// matched route) in the context is made (BenchmarkGatewayApplicationShowCached: 2
-// copies and 2 context values a request). Everything else takes gorilla/mux's own
+// matched route) in the context is made. Everything else takes gorilla/mux's own
 // path unchanged: a request without a state, a path gorilla would clean (its redirect),
 // and what the segment does not match (the full router's answer, as its NotFound and
 // MethodNotAllowed handlers would give it).
@@ -736,7 +734,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			key = strings.TrimSpace(r.Header.Get("X-License-Key"))
 		}
 		if key == "" {
-			fail(&v2.Error{Status: http.StatusUnauthorized, Title: "No API key specified"})
+			fail(v2.ErrNoAPIKey())
 			return
 		}
 		rq, err := g.readRequest(r, st)
@@ -754,7 +752,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 			defer cancel()
 		}
 		keyHash, keySum := translate.KeySum(key)
-		defer g.settle(r, st, keyHash) // authguard.go: usage rows only for accepted keys
+		defer g.settle(r, st, keyHash) // usage rows only for accepted keys
 		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
 			return
 		}
@@ -779,7 +777,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 				acct, source = mk.AccountID, "map"
 			}
 		} else if g.cfg.RejectUnmappedLegacyKeys && !isUserKey(key) {
-			fail(&v2.Error{Status: http.StatusUnauthorized, Title: "Invalid API key"})
+			fail(v2.ErrInvalidAPIKey())
 			return
 		}
 		if upstreamKey == key {

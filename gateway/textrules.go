@@ -12,7 +12,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Text rules of write bodies (issue 17 item 5). They run on the raw bytes, before any
+// Text rules of write bodies. They run on the raw bytes, before any
 // decoder: Go's JSON decoder replaces invalid UTF-8 and lone surrogate escapes with
 // U+FFFD, so a check after decoding cannot see them. A string value may not hold
 // invalid UTF-8, a lone UTF-16 surrogate, NUL, or another control character (C0, DEL,
@@ -43,7 +43,7 @@ func checkBodyText(contentType string, body []byte) error {
 	if problem == "" {
 		return nil
 	}
-	return &v2.Error{Status: http.StatusUnprocessableEntity, Title: field + " " + problem}
+	return v2.Unprocessable(field + " " + problem)
 }
 
 func isJSONBody(contentType string, body []byte) bool {

@@ -112,6 +112,6 @@ func (g *Gateway) serveReadyz(w http.ResponseWriter, r *http.Request) {
 		}
 		rec.buf.WriteString(line + "\n")
 	}
-	rec.buf.WriteString(g.storeLine()) // fleet.go
+	rec.buf.WriteString(g.storeLine())
 	rec.replay(w)
 }
