@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
 // CutoverRow is one route of the report's cut-over table: what callers do on it and

@@ -17,7 +17,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
 // writeVerifyReport writes rep as the JSON `v2bridge verify` leaves and returns its path.

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
 )

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 	"github.com/v2bridge/v2bridge/tests/restdouble"
 )
 

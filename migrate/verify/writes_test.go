@@ -1,12 +1,5 @@
 package verify
 
-// The write exchanges of `verify --writes`, each side a recording fake: written for the
-// survivors of the gateway/verify gremlins batch (tests/MUTATION.md, fourth pass):
-// writes.go send's two `body != ""` (the body and its Content-Type sent only with a
-// body), write's `a.status != b.status` and the two JSON checks, writes' default stamp
-// (`stamp == ""`), the cleanup loop's `i >= 0` (every cleanup runs, last first) and the
-// deployment's `id != ""`.
-
 import (
 	"context"
 	"io"
@@ -18,6 +11,13 @@ import (
 	"testing"
 	"time"
 )
+
+// The write exchanges of `verify --writes`, each side a recording fake: written for the
+// survivors of the gateway/verify gremlins batch (tests/MUTATION.md, fourth pass):
+// writes.go send's two `body != ""` (the body and its Content-Type sent only with a
+// body), write's `a.status != b.status` and the two JSON checks, writes' default stamp
+// (`stamp == ""`), the cleanup loop's `i >= 0` (every cleanup runs, last first) and the
+// deployment's `id != ""`.
 
 // recSide answers the write plan's requests and records each as
 // "METHOD path content-type body".
@@ -72,7 +72,7 @@ func runWrites(t *testing.T, rest, tr *recSide, app int64, stamp string) []Excha
 	return r.rep.Exchanges
 }
 
-func TestWritesSentAndComparedMut(t *testing.T) {
+func TestWritesSentAndCompared(t *testing.T) {
 	rest, tr := newRecSide(), newRecSide()
 	xs := runWrites(t, rest, tr, 42, "")
 	// The default stamp is the clock's time in UTC (writes.go `stamp == ""`).
@@ -110,7 +110,7 @@ func TestWritesSentAndComparedMut(t *testing.T) {
 
 // Two answers that differ: the status (write's `a.status != b.status`) and a body that is
 // not JSON on either side (its two `json.Unmarshal(...) != nil`).
-func TestWriteAnswersComparedMut(t *testing.T) {
+func TestWriteAnswersCompared(t *testing.T) {
 	for _, c := range []struct {
 		name             string
 		restBody, trBody string
@@ -145,7 +145,7 @@ func TestWriteAnswersComparedMut(t *testing.T) {
 
 // A policy created on one side only is removed by the cleanup, after the deployment's
 // (cleanups run last first, down to the first: writes.go `i >= 0`).
-func TestWritesCleanupMut(t *testing.T) {
+func TestWritesCleanup(t *testing.T) {
 	rest, tr := newRecSide(), newRecSide()
 	tr.policy = `{"error":{"title":"no"}}`
 	tr.policySt = http.StatusUnprocessableEntity

@@ -1,23 +1,303 @@
 package verify
 
-// A whole read run against two fake sides, the report's summary, and the helpers of a
-// run (ids, readAll, redact, ms, progress), written against the mutants of `make mutate
-// PKG=./gateway/verify` (gremlins v0.6.0) that no test of this package reached before
-// (Run, discoverAndCompare, call, exchange, summarize, output.go). The pacing, the 429
-// retry and the write plan's total are in pace_mut_test.go (a fake clock and sleep).
-
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 )
+
+func TestCompareValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, rest, tr string
+		want           []Field
+		equal          int
+	}{
+		{name: "equal", rest: `{"a":1,"b":"x"}`, tr: `{"b":"x","a":1}`, equal: 2},
+		{name: "within tolerance", rest: `{"a":100}`, tr: `{"a":104}`,
+			want: []Field{{Path: "$.a", Verdict: WithinTol, REST: 100.0, Translation: 104.0}}},
+		{name: "beyond tolerance", rest: `{"a":100}`, tr: `{"a":106}`,
+			want: []Field{{Path: "$.a", Verdict: Different, REST: 100.0, Translation: 106.0}}},
+		{name: "missing on each side", rest: `{"a":1}`, tr: `{"b":2}`,
+			want: []Field{{Path: "$.a", Verdict: MissingGraph, REST: 1.0}, {Path: "$.b", Verdict: MissingREST, Translation: 2.0}}},
+		{name: "arrays by id, any order", rest: `{"l":[{"id":1,"n":"a"},{"id":2,"n":"b"}]}`, tr: `{"l":[{"id":2,"n":"B"},{"id":1,"n":"a"}]}`,
+			want: []Field{{Path: "$.l[id=2].n", Verdict: Different, REST: "b", Translation: "B"}}, equal: 3},
+		{name: "arrays by index", rest: `{"l":[1,2]}`, tr: `{"l":[1]}`,
+			want: []Field{{Path: "$.l[1]", Verdict: MissingGraph, REST: 2.0}}, equal: 1},
+		{name: "type change", rest: `{"a":"5"}`, tr: `{"a":5}`,
+			want: []Field{{Path: "$.a", Verdict: Different, REST: "5", Translation: 5.0}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var a, b any
+			if err := json.Unmarshal([]byte(tc.rest), &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(tc.tr), &b); err != nil {
+				t.Fatal(err)
+			}
+			x := Exchange{Counts: map[string]int{}}
+			compareValue("$", a, b, 0.05, &x)
+			if !reflect.DeepEqual(x.Fields, tc.want) || x.Counts[Equal] != tc.equal {
+				t.Fatalf("fields %+v (equal %d), want %+v (equal %d)", x.Fields, x.Counts[Equal], tc.want, tc.equal)
+			}
+		})
+	}
+}
+
+// The pacing, the 429 retry and the defaults of a side, with the runner's clock and sleep
+// replaced so nothing waits. Written for the survivors of the whole-tree gremlins runs
+// (tests/MUTATION.md): verify.go `r.gap - since` → `+` in pace (slower pacing, which
+// only an upper bound on time could see with the real clock), the `== 429` and
+// `attempt < 2` of call, the Retry-After bounds, and the sides' 60 s client timeout.
+
+// fakeClock is a clock that moves only when told, and a sleep that records what it was
+// asked and moves the clock by it.
+type fakeClock struct {
+	now    time.Time
+	slept  []time.Duration
+	answer bool // what sleep returns (false: as if the context ended)
+}
+
+func (c *fakeClock) clock() time.Time { return c.now }
+func (c *fakeClock) sleep(_ context.Context, d time.Duration) bool {
+	c.slept = append(c.slept, d)
+	c.now = c.now.Add(d)
+	return c.answer
+}
+
+func TestPace(t *testing.T) {
+	s := &Side{}
+	t0 := time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		last    time.Time // zero: never asked
+		now     time.Time
+		want    []time.Duration
+		wantEnd time.Time
+	}{
+		{"first request", time.Time{}, t0, nil, t0},
+		{"a quarter of the gap after the last", t0, t0.Add(30 * time.Millisecond), []time.Duration{90 * time.Millisecond}, t0.Add(120 * time.Millisecond)},
+		{"exactly the gap after", t0, t0.Add(120 * time.Millisecond), nil, t0.Add(120 * time.Millisecond)},
+		{"long after", t0, t0.Add(time.Hour), nil, t0.Add(time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &fakeClock{now: tc.now, answer: true}
+			r := &runner{last: map[*Side]time.Time{}, gap: 120 * time.Millisecond, clock: c.clock, sleep: c.sleep}
+			if !tc.last.IsZero() {
+				r.last[s] = tc.last
+			}
+			r.pace(context.Background(), s)
+			if fmt.Sprint(c.slept) != fmt.Sprint(tc.want) {
+				t.Errorf("slept %v, want %v", c.slept, tc.want)
+			}
+			if !r.last[s].Equal(tc.wantEnd) {
+				t.Errorf("last request at %v, want %v", r.last[s], tc.wantEnd)
+			}
+		})
+	}
+	// Each side has its own pace: a request to the other side does not wait.
+	c := &fakeClock{now: t0.Add(time.Millisecond), answer: true}
+	other := &Side{}
+	r := &runner{last: map[*Side]time.Time{s: t0}, gap: 120 * time.Millisecond, clock: c.clock, sleep: c.sleep}
+	r.pace(context.Background(), other)
+	if len(c.slept) != 0 {
+		t.Errorf("the other side waited %v", c.slept)
+	}
+}
+
+// seq429 answers 429 (with the Retry-After it is given, "" for none) n times, then 200.
+type seq429 struct {
+	retryAfter []string
+	calls      int
+}
+
+func (q *seq429) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q.calls++
+	if q.calls <= len(q.retryAfter) {
+		if v := q.retryAfter[q.calls-1]; v != "" {
+			w.Header().Set("Retry-After", v)
+		}
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":{"title":"rate limited"}}`))
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(`{"applications":[]}`))
+}
+
+func TestCall429Retry(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		retryAfter []string
+		sleepOK    bool
+		wantStatus int
+		wantCalls  int
+		wantSlept  []time.Duration
+	}{
+		{"one 429 then the answer", []string{"3"}, true, 200, 2, []time.Duration{3 * time.Second}},
+		{"no Retry-After waits a second", []string{""}, true, 200, 2, []time.Duration{time.Second}},
+		{"Retry-After 0 waits a second", []string{"0"}, true, 200, 2, []time.Duration{time.Second}},
+		{"Retry-After 1", []string{"1"}, true, 200, 2, []time.Duration{time.Second}},
+		{"Retry-After over a minute waits a minute", []string{"120"}, true, 200, 2, []time.Duration{time.Minute}},
+		{"Retry-After 60", []string{"60"}, true, 200, 2, []time.Duration{time.Minute}},
+		{"two 429s then the answer", []string{"2", "5"}, true, 200, 3, []time.Duration{2 * time.Second, 5 * time.Second}},
+		{"three 429s: the third is the answer", []string{"2", "2", "2"}, true, 429, 3, []time.Duration{2 * time.Second, 2 * time.Second}},
+		{"the context ends while waiting", []string{"4"}, false, 429, 1, []time.Duration{4 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := &seq429{retryAfter: tc.retryAfter}
+			srv := httptest.NewServer(q)
+			defer srv.Close()
+			c := &fakeClock{now: time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC), answer: tc.sleepOK}
+			s := &Side{Base: srv.URL, Client: srv.Client()}
+			r := &runner{last: map[*Side]time.Time{}, gap: 0, clock: c.clock, sleep: c.sleep}
+			a := r.call(context.Background(), s, "/v2/applications.json")
+			if a.err != nil {
+				t.Fatal(a.err)
+			}
+			if a.status != tc.wantStatus || q.calls != tc.wantCalls {
+				t.Errorf("status %d after %d requests, want %d after %d", a.status, q.calls, tc.wantStatus, tc.wantCalls)
+			}
+			if fmt.Sprint(c.slept) != fmt.Sprint(tc.wantSlept) {
+				t.Errorf("waited %v, want %v", c.slept, tc.wantSlept)
+			}
+		})
+	}
+	// A status other than 429 is never retried, 503 included.
+	for _, st := range []int{http.StatusServiceUnavailable, http.StatusBadRequest, http.StatusInternalServerError} {
+		calls := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			calls++
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(st)
+		}))
+		c := &fakeClock{now: time.Unix(0, 0), answer: true}
+		r := &runner{last: map[*Side]time.Time{}, clock: c.clock, sleep: c.sleep}
+		a := r.call(context.Background(), &Side{Base: srv.URL, Client: srv.Client()}, "/v2/x.json")
+		srv.Close()
+		if a.status != st || calls != 1 || len(c.slept) != 0 {
+			t.Errorf("status %d: answered %d after %d requests and waits %v; want one request, no wait", st, a.status, calls, c.slept)
+		}
+	}
+}
+
+func TestSleepCtx(t *testing.T) {
+	if !sleepCtx(context.Background(), time.Millisecond) {
+		t.Error("a 1 ms wait that passed reported false")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	done := make(chan bool, 1)
+	go func() { done <- sleepCtx(ctx, time.Hour) }()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Error("a wait cut by its context reported true")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("an ended context did not cut an hour's wait")
+	}
+}
+
+// TestSideDefaults: a side without a Client gets one with the 60 s timeout (verify.go
+// `60 * time.Second` → `/`: no timeout at all, a hung side hangs the run).
+func TestSideDefaults(t *testing.T) {
+	if c := sideClient(); c.Timeout != 60*time.Second {
+		t.Errorf("side client timeout %v, want 60s", c.Timeout)
+	}
+	if sideTimeout != time.Minute {
+		t.Errorf("sideTimeout %v", sideTimeout)
+	}
+}
+
+// writeSide answers the write plan: a created policy, a created, updated and deleted
+// NRQL condition, the policy's deletion and a deployment.
+type writeSide struct{ calls []string }
+
+func (f *writeSide) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v2/applications.json":
+		_, _ = w.Write([]byte(`{"applications":[]}`))
+	case r.Method == http.MethodPost && r.URL.Path == "/v2/alerts_policies.json":
+		_, _ = w.Write([]byte(`{"policy":{"id":71,"name":"p"}}`))
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v2/alerts_nrql_conditions/policies/"):
+		_, _ = w.Write([]byte(`{"nrql_condition":{"id":81,"name":"c"}}`))
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/deployments.json"):
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"deployment":{"id":91,"revision":"r"}}`))
+	default:
+		_, _ = w.Write([]byte(`{}`))
+	}
+}
+
+// TestRunWritesTotal: a run with writes plans 5 exchanges, 6 with an application
+// (verify.go `r.total += 5`, `r.total++`), makes them all, and its progress bar ends at
+// done == total.
+func TestRunWritesTotal(t *testing.T) {
+	for _, app := range []int64{0, 42} {
+		rest, tr := &writeSide{}, &writeSide{}
+		rs, ts := httptest.NewServer(rest), httptest.NewServer(tr)
+		var progress strings.Builder
+		rep, err := Run(context.Background(), Config{REST: Side{Base: rs.URL}, Translation: Side{Base: ts.URL},
+			PerMinute: 1 << 20, Writes: true, WriteApp: app, Stamp: "t", Progress: &progress})
+		rs.Close()
+		ts.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 7 + 5 // the seven lists of the read plan (no ids in them), then the writes
+		if app != 0 {
+			want++
+		}
+		if len(rep.Exchanges) != want {
+			t.Errorf("app %d: %d exchanges, want %d", app, len(rep.Exchanges), want)
+		}
+		end := fmt.Sprintf("] %d/%d ", want, want)
+		bars := strings.Split(progress.String(), "\r")
+		if last := bars[len(bars)-1]; !strings.Contains(last, end) || !strings.HasPrefix(last, "[##############################]") {
+			t.Errorf("app %d: the progress bar ends %q, want a full bar and %q", app, last, end)
+		}
+	}
+}
+
+// TestExchange429: a side still rate-limited after the retries makes the exchange an
+// error naming that side (verify.go exchange's two `== http.StatusTooManyRequests`),
+// not a comparison of an error body with an answer.
+func TestExchange429(t *testing.T) {
+	for _, limited := range []string{"REST", "translation"} {
+		busy := &seq429{retryAfter: []string{"1", "1", "1", "1"}}
+		ok := &seq429{}
+		rs, ts := httptest.NewServer(busy), httptest.NewServer(ok)
+		if limited == "translation" {
+			rs, ts = ts, rs
+		}
+		c := &fakeClock{now: time.Unix(0, 0), answer: true}
+		r := &runner{cfg: Config{REST: Side{Base: rs.URL, Client: rs.Client()}, Translation: Side{Base: ts.URL, Client: ts.Client()}},
+			rep: &Report{}, last: map[*Side]time.Time{}, clock: c.clock, sleep: c.sleep}
+		r.exchange(context.Background(), request{"applications.list", "/v2/applications.json"})
+		rs.Close()
+		ts.Close()
+		want := limited + " side answered 429"
+		if len(r.rep.Exchanges) != 1 || r.rep.Exchanges[0].Error != want {
+			t.Errorf("%s side limited: exchanges %+v, want one with error %q", limited, r.rep.Exchanges, want)
+		}
+	}
+}
+
+// A whole read run against two fake sides, the report's summary, and the helpers of a
+// run (ids, readAll, redact, ms, progress), written against the mutants of `make mutate
+// PKG=./gateway/verify` (gremlins v0.6.0) that no test of this package reached before
+// (Run, discoverAndCompare, call, exchange, summarize, output.go). The pacing, the 429
+// retry and the write plan's total are in pace_mut_test.go (a fake clock and sleep).
 
 // fakeSide answers the read plan from a table of path → (status, body); anything else
 // is a 404. It records the paths asked and the API key header seen.
@@ -74,12 +354,12 @@ func readPlan() map[string]string {
 	}
 }
 
-// TestRunReadPlanMut runs the read plan with a sample of 2 (verify.go: Run's defaults
+// TestRunReadPlan runs the read plan with a sample of 2 (verify.go: Run's defaults
 // and totals, discoverAndCompare's three stages and `len(out) == n` in ids, exchange's
 // failure classes `rest.status >= 500` and `tr.status >= 500`, the status difference and the
 // non-JSON body, summarize's counts and errors; each negation or boundary changes a
 // count or a path below).
-func TestRunReadPlanMut(t *testing.T) {
+func TestRunReadPlan(t *testing.T) {
 	rest := &fakeSide{answers: readPlan(), status: map[string]int{}}
 	trAnswers := readPlan()
 	trAnswers["/v2/applications/1.json"] = `{"application":{"id":1,"name":"A","apdex":0.92}}`
@@ -189,10 +469,10 @@ func TestRunReadPlanMut(t *testing.T) {
 	}
 }
 
-// TestRunNeedsApplicationsMut: without the REST application list there is nothing to
+// TestRunNeedsApplications: without the REST application list there is nothing to
 // sample (verify.go: `bodies["applications.list"] == nil`, exchange's `rest.status !=
 // 200` returning no body).
-func TestRunNeedsApplicationsMut(t *testing.T) {
+func TestRunNeedsApplications(t *testing.T) {
 	side := httptest.NewServer(&fakeSide{answers: map[string]string{}, status: map[string]int{"/v2/applications.json": 401}})
 	defer side.Close()
 	_, err := Run(context.Background(), Config{REST: Side{Base: side.URL}, Translation: Side{Base: side.URL}, PerMinute: 1 << 30})
@@ -208,10 +488,10 @@ func TestRunNeedsApplicationsMut(t *testing.T) {
 	}
 }
 
-// TestSummaryDifferencesCapMut: ten differences are listed, the eleventh onwards is
+// TestSummaryDifferencesCap: ten differences are listed, the eleventh onwards is
 // summed up (output.go `i == 10`, `len(diffs) > 0`, `s.Errors > 0`), and a field
 // within tolerance is not a difference (verify.go Differences `!= WithinTol`).
-func TestSummaryDifferencesCapMut(t *testing.T) {
+func TestSummaryDifferencesCap(t *testing.T) {
 	mk := func(n int) *Report {
 		x := Exchange{Path: "/v2/x.json", Counts: map[string]int{}}
 		x.Fields = append(x.Fields, Field{Path: "$.tol", Verdict: WithinTol})
@@ -241,10 +521,10 @@ func TestSummaryDifferencesCapMut(t *testing.T) {
 	}
 }
 
-// TestRunHelpersMut: ids stops at n and skips objects without a numeric id; readAll
+// TestRunHelpers: ids stops at n and skips objects without a numeric id; readAll
 // refuses, never truncates, an answer over maxBody (`len(b) > maxBody` boundary);
 // redact drops the URL; ms rounds to hundredths of a millisecond (its `/10`, `/100`).
-func TestRunHelpersMut(t *testing.T) {
+func TestRunHelpers(t *testing.T) {
 	body := []byte(`{"l":[{"id":"s"},{"id":4},{"id":5},{"id":6}]}`)
 	if got := strings.Join(ids(body, "l", 2), ","); got != "4,5" {
 		t.Errorf("ids(n=2) = %s", got)
@@ -274,13 +554,13 @@ func TestRunHelpersMut(t *testing.T) {
 	}
 }
 
-// TestRunDefaultsAndPaceMut: Sample and PerMinute of 0 take their defaults (verify.go:140
+// TestRunDefaultsAndPace: Sample and PerMinute of 0 take their defaults (verify.go:140
 // `Sample <= 0` → `< 0`; :146 `PerMinute <= 0` boundary and negation: a 0 left as is
 // divides by zero), and requests to a side are paced at least a minute / PerMinute apart
 // (:158 `time.Minute / PerMinute` → `*`: the run would wait for hours and hit the
 // deadline; :271 `wait > 0` negated: no pacing). The elapsed-time check is a lower bound
 // that correct code always meets, however slow the machine.
-func TestRunDefaultsAndPaceMut(t *testing.T) {
+func TestRunDefaultsAndPace(t *testing.T) {
 	rest := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
 	tr := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
 	rs, ts := httptest.NewServer(rest), httptest.NewServer(tr)
@@ -303,10 +583,10 @@ func TestRunDefaultsAndPaceMut(t *testing.T) {
 	}
 }
 
-// TestWriteHTMLMut: differences are listed before other fields, a value missing on a
+// TestWriteHTML: differences are listed before other fields, a value missing on a
 // side shows as a dash, the tolerance as a percentage (output.go:68 the sort's two
 // `Verdict` tests negated, :79 `v == nil`, :85 `100 * f` → `/`).
-func TestWriteHTMLMut(t *testing.T) {
+func TestWriteHTML(t *testing.T) {
 	rep := &Report{Tolerance: 0.05, Exchanges: []Exchange{{Path: "/v2/x.json", Counts: map[string]int{}, Fields: []Field{
 		{Path: "$.tol_field", Verdict: WithinTol, REST: 100.0, Translation: 104.0},
 		{Path: "$.missing_field", Verdict: MissingGraph, REST: "r"},
