@@ -11,10 +11,11 @@ import (
 	"testing"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"go.uber.org/zap"
+
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
-	"go.uber.org/zap"
 )
 
 // accountSpy answers every NerdGraph call with an error after noting the account ids

@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"go.uber.org/zap"
+
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
-	"go.uber.org/zap"
 )
 
 // TestBrowserApplicationBody: the name of a browser application create comes from a JSON

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"go.uber.org/zap"
+
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
-	"go.uber.org/zap"
 )
 
 // failingClient answers every NerdGraph call with a server error (v2: 502) and counts.

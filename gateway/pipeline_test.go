@@ -13,8 +13,9 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
-	"github.com/v2bridge/v2bridge/translate"
 	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // TestLegacyLicenseKey: the pre-v2 deployments route takes X-License-Key when no API key

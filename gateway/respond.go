@@ -93,3 +93,21 @@ func (g *Gateway) writeRaw(w http.ResponseWriter, r *http.Request, status int, c
 		_, _ = w.Write(body)
 	}
 }
+
+// upstreamHeaders reports the NerdGraph calls made for the request.
+func upstreamHeaders(w http.ResponseWriter, st *reqState) {
+	if st == nil {
+		return
+	}
+	h := w.Header()
+	st.hdr.set(h, "X-V2bridge-Upstream-Calls", itoa(st.calls.Count()))
+	var buf [64]byte // on the stack: only the header's string is allocated
+	b := append(buf[:0], "total;dur="...)
+	b = appendMS(b, time.Since(st.start))
+	b = append(b, ", upstream;dur="...)
+	b = appendMS(b, st.calls.Elapsed())
+	st.hdr.set(h, "Server-Timing", string(b))
+	if capped := st.caps.String(); capped != "" {
+		st.hdr.set(h, "X-V2bridge-Degraded", capped)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+
 	"github.com/v2bridge/v2bridge/gateway/render"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
