@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"encoding/xml"
 	"slices"
 	"strconv"
 
@@ -56,4 +59,84 @@ func handleApplicationsShow(ctx context.Context, g *Gateway, rq *request) (*resu
 		return nil, err
 	}
 	return &result{doc: show}, nil
+}
+
+// applicationBody is REST's PUT body, JSON or XML; unknown fields are ignored and
+// use_server_side_config (read-only) is accepted and dropped.
+type applicationBody struct {
+	Name     *string `json:"name" xml:"name"`
+	Settings *struct {
+		AppApdexThreshold        *float64 `json:"app_apdex_threshold" xml:"app_apdex_threshold"`
+		EndUserApdexThreshold    *float64 `json:"end_user_apdex_threshold" xml:"end_user_apdex_threshold"`
+		EnableRealUserMonitoring *bool    `json:"enable_real_user_monitoring" xml:"enable_real_user_monitoring"`
+		UseServerSideConfig      *bool    `json:"use_server_side_config" xml:"use_server_side_config"`
+	} `json:"settings" xml:"settings"`
+}
+
+func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
+	var in translate.AppUpdateInput
+	body := bytes.TrimSpace(rq.body)
+	var b applicationBody
+	switch {
+	case len(body) == 0:
+		return in, v2.Unprocessable(`The request body needs an "application" object`)
+	case body[0] == '<':
+		var x struct {
+			XMLName xml.Name `xml:"application"`
+			applicationBody
+		}
+		if err := xml.Unmarshal(body, &x); err != nil {
+			return in, v2.BadRequest("The request body is not a valid <application> XML document: " + err.Error())
+		}
+		b = x.applicationBody
+	default:
+		var j struct {
+			Application *applicationBody `json:"application"`
+		}
+		if err := json.Unmarshal(body, &j); err != nil {
+			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
+		}
+		if j.Application == nil {
+			return in, v2.Unprocessable(`The request body needs an "application" object`)
+		}
+		b = *j.Application
+	}
+	in.Name = b.Name
+	if s := b.Settings; s != nil {
+		in.AppApdexThreshold, in.EndUserApdexThreshold, in.EnableRealUserMonitoring = s.AppApdexThreshold, s.EndUserApdexThreshold, s.EnableRealUserMonitoring
+	}
+	for _, v := range []*float64{in.AppApdexThreshold, in.EndUserApdexThreshold} {
+		if v != nil && *v <= 0 {
+			return in, v2.Unprocessable("Validation error occurred when updating the application", "Apdex thresholds must be positive")
+		}
+	}
+	return in, nil
+}
+
+func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	if err != nil {
+		return nil, err
+	}
+	in, err := parseApplicationUpdate(rq)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.UpdateApplication(ctx, rq.caller, id, in)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}
+
+func handleApplicationDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.DeleteApplication(ctx, rq.caller, id)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -192,33 +192,6 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	return g
 }
 
-// Handler is the gateway's root handler: the REST v2 routes with their middleware,
-// plus /metrics, /healthz and /readyz.
-func (g *Gateway) Handler() http.Handler {
-	v2 := g.middleware(g.router)
-	metrics := promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{})
-	// A switch on the exact path, as net/http's ServeMux would match these patterns (no
-	// trailing slash: exact; "/" takes the rest), without a pattern match on the way to
-	// every v2 route.
-	return g.edges(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/metrics":
-			metrics.ServeHTTP(w, r)
-		case "/healthz":
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			_, _ = w.Write([]byte("ok\n"))
-		case "/readyz":
-			g.serveReadyz(w, r)
-		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv":
-			g.serveReport(w, r)
-		case "/v2bridge/explain":
-			g.serveExplain(w, r)
-		default:
-			v2.ServeHTTP(w, r)
-		}
-	}))
-}
-
 // Metrics are the gateway's Prometheus series.
 func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 
@@ -227,3 +200,25 @@ func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 func NoteDegraded(ctx context.Context, what string, err error) {
 	noteDegraded(ctx, what, err)
 }
+
+// MappedKey is what a legacy key (REST API key, admin key, license key — none of which
+// NerdGraph accepts) stands for: a user key, and optionally the account it is scoped to.
+type MappedKey struct {
+	UserKey   string
+	AccountID int64
+}
+
+// KeyMap maps the hex SHA-256 of a presented key to its MappedKey. The configuration
+// holds only hashes; the user keys come from the environment or files.
+type KeyMap map[string]MappedKey
+
+// lookup finds the mapping of a key hash. The map is keyed by the SHA-256 of the key,
+// never the key, so the lookup time does not depend on how much of a guessed key is
+// right (a timing probe learns nothing about the key itself).
+func (m KeyMap) lookup(keyHash string) (MappedKey, bool) {
+	mk, ok := m[keyHash]
+	return mk, ok
+}
+
+// isUserKey reports whether a key has the shape of a NerdGraph user key.
+func isUserKey(key string) bool { return strings.HasPrefix(key, "NRAK-") }

@@ -2,19 +2,10 @@ package gateway
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
-
-func pathID(rq *request, name, notFound string) (int64, error) {
-	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
-	if err != nil || id <= 0 {
-		return 0, v2.NotFound(notFound)
-	}
-	return id, nil
-}
 
 func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {

@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // Metrics are the gateway's Prometheus series, on a registry of their own (served at
@@ -175,4 +177,128 @@ func (m *Metrics) CompareCounter(route, result string) prometheus.Counter {
 // and reports).
 func (m *Metrics) DegradedCounter(route, cap string) prometheus.Counter {
 	return m.degraded.WithLabelValues(route, cap)
+}
+
+// opsMetrics are the series the dashboard and alert rules of configs/ need beyond the
+// request counters: NerdGraph round trips per request, the circuit breaker's state and
+// the days left until REST v2 is switched off.
+type opsMetrics struct {
+	roundTrips *prometheus.HistogramVec
+	perRoute   sync.Map // route → prometheus.Observer, so a request hashes no labels
+
+	breakerMu sync.Mutex
+	breaker   func() bool
+}
+
+func newOpsMetrics(reg *prometheus.Registry, now func() time.Time) *opsMetrics {
+	o := &opsMetrics{
+		roundTrips: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "v2bridge_upstream_round_trips_per_request",
+			Help:    "NerdGraph round trips spent on one REST v2 request (0: answered from cache), by route.",
+			Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 21},
+		}, []string{"route"}),
+	}
+	reg.MustRegister(o.roundTrips,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_upstream_breaker_open",
+			Help: "1 while the NerdGraph circuit breaker is open or half-open (calls fail fast), else 0.",
+		}, o.breakerOpen),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_rest_v2_days_until_shutdown",
+			Help: "Days until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
+		}, func() float64 { return sunset().Sub(now()).Hours() / 24 }),
+	)
+	return o
+}
+
+func (o *opsMetrics) breakerOpen() float64 {
+	o.breakerMu.Lock()
+	f := o.breaker
+	o.breakerMu.Unlock()
+	if f != nil && f() {
+		return 1
+	}
+	return 0
+}
+
+// WatchBreaker makes v2bridge_upstream_breaker_open report open() (the NerdGraph
+// client's BreakerOpen).
+func (m *Metrics) WatchBreaker(open func() bool) {
+	m.ops.breakerMu.Lock()
+	m.ops.breaker = open
+	m.ops.breakerMu.Unlock()
+}
+
+// observeRoundTrips records the NerdGraph round trips of one answered request.
+func (m *Metrics) observeRoundTrips(route string, n int64) {
+	v, ok := m.ops.perRoute.Load(route)
+	if !ok {
+		v, _ = m.ops.perRoute.LoadOrStore(route, m.ops.roundTrips.WithLabelValues(route))
+	}
+	v.(prometheus.Observer).Observe(float64(n))
+}
+
+// cacheCollector exports the translator caches' byte use and evictions:
+// v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
+type cacheCollector struct{ tr *translate.Translator }
+
+var (
+	cacheBytesDesc = prometheus.NewDesc("v2bridge_cache_bytes",
+		"Estimated bytes held by each cache (bounded by cache.max_bytes).", []string{"cache"}, nil)
+	cacheEvictionsDesc = prometheus.NewDesc("v2bridge_cache_evictions_total",
+		"Cache entries evicted to make room (or not stored for lack of it), by cache.", []string{"cache"}, nil)
+)
+
+func (c cacheCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- cacheBytesDesc
+	ch <- cacheEvictionsDesc
+}
+
+func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
+	for name, s := range c.tr.CacheStats() {
+		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(s[0]), name)
+		ch <- prometheus.MustNewConstMetric(cacheEvictionsDesc, prometheus.CounterValue, float64(s[1]), name)
+	}
+}
+
+// storeCollector is v2bridge_store_errors_total, v2bridge_store_up and, with the shared
+// cache on, v2bridge_store_cache_total{result}.
+func storeCollector(s *fleet.Store) []prometheus.Collector {
+	cs := []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "v2bridge_store_errors_total",
+			Help: "Calls to the shared fleet store (store: in the configuration) that failed or timed out; each fell back to this replica's own state.",
+		}, func() float64 { return float64(s.Errors()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_store_up",
+			Help: "1 while the shared fleet store answers, 0 while this replica runs on its own state. Readiness does not depend on it.",
+		}, func() float64 {
+			if s.Status() != nil {
+				return 0
+			}
+			return 1
+		}),
+	}
+	if !s.SharesCache() {
+		return cs
+	}
+	for _, r := range []struct {
+		result string
+		n      func(fleet.CacheStats) int64
+	}{
+		{"hit", func(c fleet.CacheStats) int64 { return c.Hits }},
+		{"miss", func(c fleet.CacheStats) int64 { return c.Misses }},
+		{"written", func(c fleet.CacheStats) int64 { return c.Written }},
+		{"skipped_entry_bytes", func(c fleet.CacheStats) int64 { return c.TooLarge }},
+		{"skipped_max_bytes", func(c fleet.CacheStats) int64 { return c.OverBudget }},
+		{"local_only", func(c fleet.CacheStats) int64 { return c.Unshareable }},
+		{"fallback", func(c fleet.CacheStats) int64 { return c.Fallbacks }},
+	} {
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "v2bridge_store_cache_total",
+			Help:        "Shared cache (store.shared_cache) reads and writes by result: hit, miss, written, skipped for the per-entry or total byte bound, kept local (a value with no shared form), or fallback (the store down or slow: the local cache alone).",
+			ConstLabels: prometheus.Labels{"result": r.result},
+		}, func() float64 { return float64(r.n(s.CacheStats())) }))
+	}
+	return cs
 }

@@ -160,3 +160,11 @@ func jsonBodyError(body []byte, err error, title string) *v2.Error {
 	}
 	return v2.Unprocessable(title, err.Error())
 }
+
+func pathID(rq *request, name, notFound string) (int64, error) {
+	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
+	if err != nil || id <= 0 {
+		return 0, v2.NotFound(notFound)
+	}
+	return id, nil
+}

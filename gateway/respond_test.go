@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"context"
+	"crypto/tls"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -205,5 +208,62 @@ func BenchmarkWriteDocRemembered(b *testing.B) {
 	for b.Loop() {
 		clear(w.h)
 		g.writeDoc(w, r, "json", 200, d)
+	}
+}
+
+func TestHeaderSlots(t *testing.T) {
+	var s headerSlots
+	h := http.Header{}
+	for i := range len(s.v) + 2 { // two more than there are slots: those fall back to Set
+		s.set(h, "X-Slot-"+string(rune('A'+i)), string(rune('a'+i)))
+	}
+	if got := h.Get("X-Slot-N"); got != "n" {
+		t.Fatalf("a value set after the slots ran out = %q, want n", got)
+	}
+	h.Add("X-Slot-A", "again")
+	if got := h.Values("X-Slot-A"); len(got) != 2 || got[0] != "a" || got[1] != "again" {
+		t.Fatalf("Add after a slot value: %q", got)
+	}
+	if s.v[1] != "b" || h.Get("X-Slot-B") != "b" {
+		t.Fatalf("Add wrote through into the next slot: %q, header %q", s.v[1], h.Get("X-Slot-B"))
+	}
+	var none *headerSlots
+	none.set(h, "X-None", "v")
+	if h.Get("X-None") != "v" {
+		t.Fatal("nil slots do not set the header")
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		var s headerSlots
+		h := make(http.Header, 8)
+		s.set(h, "Content-Length", "42")
+	}); allocs > 1 { // the header map only
+		t.Fatalf("set allocates %.0f times", allocs)
+	}
+}
+
+// TestPublicBase: public_url without its trailing slash, else the scheme of the
+// connection and the local address it was accepted on (localhost without one), never
+// the Host header.
+func TestPublicBase(t *testing.T) {
+	g := New(Config{PublicURL: "https://v2.example.com/"}, nil, nil)
+	if got := g.publicBase(httptest.NewRequest(http.MethodGet, "/v2/x.json", nil)); got != "https://v2.example.com" {
+		t.Errorf("with public_url: %q", got)
+	}
+	g = New(Config{}, nil, nil)
+	r := httptest.NewRequest(http.MethodGet, "http://evil.example/v2/x.json", nil)
+	r.TLS = nil
+	if got := g.publicBase(r); got != "http://localhost" {
+		t.Errorf("no local address: %q, want http://localhost", got)
+	}
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8443}
+	r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(addr)))
+	r.TLS = &tls.ConnectionState{}
+	if got := g.publicBase(r); got != "https://127.0.0.1:8443" {
+		t.Errorf("TLS on a local address: %q, want https://127.0.0.1:8443", got)
+	}
+	r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(nil)))
+	r.TLS = nil
+	if got := g.publicBase(r); got != "http://localhost" {
+		t.Errorf("nil local address: %q, want http://localhost", got)
 	}
 }
