@@ -206,7 +206,7 @@ func newOpsMetrics(reg *prometheus.Registry, now func() time.Time) *opsMetrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "v2bridge_rest_v2_days_until_shutdown",
 			Help: "Days until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
-		}, func() float64 { return sunset().Sub(now()).Hours() / 24 }),
+		}, func() float64 { return Sunset().Sub(now()).Hours() / 24 }),
 	)
 	return o
 }

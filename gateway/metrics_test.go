@@ -74,7 +74,7 @@ func TestOpsMetrics(t *testing.T) {
 			}
 		})
 	}
-	want := sunset().Sub(time.Now()).Hours() / 24
+	want := Sunset().Sub(time.Now()).Hours() / 24
 	if got := gathered(t, m, "v2bridge_rest_v2_days_until_shutdown"); got > want+0.01 || got < want-0.01 {
 		t.Errorf("days until shutdown = %v, want about %v", got, want)
 	}

@@ -55,10 +55,12 @@ func (g *Gateway) Handler() http.Handler {
 			_, _ = w.Write([]byte("ok\n"))
 		case "/readyz":
 			g.serveReadyz(w, r)
-		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv":
-			g.serveReport(w, r)
-		case "/v2bridge/explain":
-			g.serveExplain(w, r)
+		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv", "/v2bridge/explain":
+			if g.operator == nil {
+				v2.ServeHTTP(w, r)
+				return
+			}
+			g.operator.ServeHTTP(w, r)
 		default:
 			v2.ServeHTTP(w, r)
 		}
@@ -77,8 +79,10 @@ func (g *Gateway) AdminHandler() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("/readyz", g.ready.serve)
-	mux.HandleFunc("/v2bridge/report", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
+	if g.operator != nil {
+		mux.Handle("/v2bridge/report", g.operator)
+		mux.Handle("/v2bridge/report.json", g.operator)
+		mux.Handle("/v2bridge/report.csv", g.operator)
+	}
 	return mux
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 	"github.com/v2bridge/v2bridge/translate/fleet"
 )
@@ -162,7 +163,7 @@ func defaultConfig() fileConfig {
 			MaxBytes: translate.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
-		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
+		Report:                reportConfig{MaxCallers: migrate.DefaultReportMaxCallers, MaxAgents: migrate.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,

@@ -18,6 +18,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 	"github.com/v2bridge/v2bridge/translate/fleet"
 )
@@ -102,8 +103,9 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		client := ng.NewClient(simSrv.URL+sim.Path, copts)
 		topts.ObserveCache = m.ObserveCache
 		tr := translate.New(client, topts)
-		g := gateway.New(gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store,
-			ReportToken: fleetReportToken}, tr, nil)
+		gc := gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}
+		migrate.New(migrate.Config{Now: now, Metrics: m, Store: store, ReportToken: fleetReportToken}, nil).Wire(&gc)
+		g := gateway.New(gc, tr, nil)
 		srv := httptest.NewServer(g.Handler())
 		t.Cleanup(srv.Close)
 		f.replicas = append(f.replicas, srv)
@@ -433,7 +435,7 @@ func fleetReport(t *testing.T, srv *httptest.Server, route string) (source strin
 	defer resp.Body.Close()
 	var rep struct {
 		Source string
-		Usage  []gateway.Usage
+		Usage  []migrate.Usage
 	}
 	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&rep) != nil {
 		t.Fatalf("report: %d", resp.StatusCode)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
@@ -43,13 +44,13 @@ func heapAlloc() uint64 {
 	return ms.HeapAlloc
 }
 
-func reportRows(t *testing.T, h http.Handler) []gateway.Usage {
+func reportRows(t *testing.T, h http.Handler) []migrate.Usage {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
 	req.Header.Set("Authorization", "Bearer tok")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	var out struct{ Usage []gateway.Usage }
+	var out struct{ Usage []migrate.Usage }
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		t.Fatalf("report: %v: %s", err, rec.Body.String())
 	}
@@ -62,7 +63,7 @@ func reportRows(t *testing.T, h http.Handler) []gateway.Usage {
 // over-limit addresses cost no NerdGraph call, and accepted callers with random
 // User-Agents are bounded by the report's product vocabulary.
 func TestRandomKeyFloodIsBounded(t *testing.T) {
-	h := harness.Start(t, gateway.Config{ReportToken: "tok", ReportMaxAgents: 20})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok", ReportMaxAgents: 20}})
 	srv := h.GW.Handler()
 	var callPath func(path, key, ua, addr string) int
 	call := func(key, ua, addr string) int {
@@ -162,8 +163,8 @@ func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
 	}))
 	t.Cleanup(rest.Close)
-	h := harness.Start(t, gateway.Config{ReportToken: "tok", RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
-		RetainedAlerts: gateway.ModePassthrough})
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
+		RetainedAlerts: gateway.ModePassthrough}, Migrate: migrate.Config{ReportToken: "tok"}})
 	srv := h.GW.Handler()
 	for i := 0; i < 100; i++ {
 		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)

@@ -1,4 +1,4 @@
-package gateway
+package migrate
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
@@ -61,19 +62,19 @@ func lastVerify(path string) (map[string]*CutoverVerify, error) {
 // cutover builds the table over the routes callers used, the routes verify covered and
 // the routes compared. A verify report that cannot be read is logged by the caller and
 // the table is built without it.
-func (g *Gateway) cutover(rows []Usage) ([]CutoverRow, error) {
+func (p *Pilot) cutover(rows []Usage) ([]CutoverRow, error) {
 	calls := map[string]int64{}
 	for _, u := range rows {
 		calls[u.Route] += u.Count
 	}
-	ver, err := lastVerify(g.cfg.ReportVerifyFile)
+	ver, err := lastVerify(p.cfg.ReportVerifyFile)
 	cmp := map[string]*CompareRate{}
-	for _, c := range g.compareRates() {
+	for _, c := range p.compareRates() {
 		c := c
 		cmp[c.Route] = &c
 	}
 	fidelity := map[string]string{}
-	for _, r := range Routes() {
+	for _, r := range gateway.Routes() {
 		fidelity[r.Name] = string(r.Fidelity)
 	}
 	names := map[string]bool{}
@@ -116,10 +117,10 @@ func (g *Gateway) cutover(rows []Usage) ([]CutoverRow, error) {
 
 // cutoverRows is cutover for the report pages: an unreadable verify report is logged
 // and left out.
-func (g *Gateway) cutoverRows(rows []Usage) []CutoverRow {
-	out, err := g.cutover(rows)
+func (p *Pilot) cutoverRows(rows []Usage) []CutoverRow {
+	out, err := p.cutover(rows)
 	if err != nil {
-		g.log.Warn("usage report without the last verify result", zap.Error(err))
+		p.log.Warn("usage report without the last verify result", zap.Error(err))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package gateway
+package migrate
 
 import (
 	"bytes"
@@ -6,21 +6,20 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -44,13 +43,13 @@ type ExplainRequest struct {
 // Explanation is what a REST v2 request becomes: its route and every NerdGraph round
 // trip the gateway would make for it, none of them sent.
 type Explanation struct {
-	Request  string   `json:"request"`
-	Route    string   `json:"route"`
-	Fidelity Fidelity `json:"fidelity"`
-	Note     string   `json:"fidelity_note"`
+	Request  string           `json:"request"`
+	Route    string           `json:"route"`
+	Fidelity gateway.Fidelity `json:"fidelity"`
+	Note     string           `json:"fidelity_note"`
 	// Mode is the route's mode on this gateway; explain always shows translate mode's
 	// calls, and ModeNote says what passthrough or compare does instead.
-	Mode     Mode            `json:"mode"`
+	Mode     gateway.Mode    `json:"mode"`
 	ModeNote string          `json:"mode_note,omitempty"`
 	Account  *ExplainAccount `json:"account,omitempty"`
 	// Calls are the NerdGraph round trips in the order the gateway makes them.
@@ -117,17 +116,17 @@ const (
 // and says what each round trip is. A request that matches no route, or that cannot
 // be scoped to an account, is a *v2.Error; a request the route refuses (bad
 // parameters) is explained with that answer. Any other error is a gateway bug.
-func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
+func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
 	method, target, err := parseRequestLine(in.Line)
 	if err != nil {
 		return nil, err
 	}
-	acct, source := g.explainAccount(in, target)
+	gc := p.g.Config()
+	acct, source := p.explainAccount(in, target)
 	rec := &ng.Recorder{}
-	xg := g.dryRun(rec)
 	r, err := http.NewRequestWithContext(ctx, method, "http://v2bridge.explain"+target, bytes.NewReader(in.Body))
 	if err != nil {
-		return nil, &v2.Error{Status: http.StatusBadRequest, Title: "Invalid request to explain: " + err.Error()}
+		return nil, v2.BadRequest("Invalid request to explain: " + err.Error())
 	}
 	if in.ContentType != "" {
 		r.Header.Set("Content-Type", in.ContentType)
@@ -136,39 +135,37 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 	if acct != 0 {
 		r.Header.Set("X-Account-Id", strconv.FormatInt(acct, 10))
 	}
-	st := &reqState{start: time.Now()}
-	rctx := context.WithValue(ctx, stateKey{}, st)
-	rctx = ng.WithCalls(rctx, &st.calls)
 	cw := &captureWriter{header: http.Header{}}
-	if err := serveRecovered(xg.router, cw, r.WithContext(rctx)); err != nil {
-		return nil, fmt.Errorf("explain %s: %w", st.route, err) // a gateway bug: 500, logged by the caller
+	st, err := p.g.DryRun(cw, r, rec)
+	if err != nil {
+		return nil, fmt.Errorf("explain %s: %w", st.Route, err) // a gateway bug: 500, logged by the caller
 	}
 	status := cw.status
 	if status == 0 {
 		status = http.StatusOK
 	}
-	if st.route == "" { // the router's 404 or 405: nothing to explain
-		if status == http.StatusNotFound && g.cfg.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
-			return &Explanation{Request: method + " " + target, Route: "unmatched", Fidelity: Unsupported,
-				Note: "no route of the table translates this request", Mode: ModePassthrough, ModeNote: g.modeNote(ModePassthrough),
+	if st.Route == "" { // the router's 404 or 405: nothing to explain
+		if status == http.StatusNotFound && gc.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
+			return &Explanation{Request: method + " " + target, Route: "unmatched", Fidelity: gateway.Unsupported,
+				Note: "no route of the table translates this request", Mode: gateway.ModePassthrough, ModeNote: p.modeNote(gateway.ModePassthrough),
 				Calls: []ExplainCall{}, Answer: ExplainAnswer{Source: "the REST API v2's answer, forwarded (unmatched_passthrough)"},
 				Notes: []string{"Nothing would be sent to NerdGraph."}}, nil
 		}
 		return nil, &v2.Error{Status: status, Title: errorTitle(cw.body.Bytes())}
 	}
-	rt, _ := routeNamed(st.route)
+	rt, _ := routeNamed(st.Route)
 	calls := rec.Calls()
 	if len(calls) > 0 && calls[0].OpName == "Accounts" && acct == 0 {
-		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Name the account the request is scoped to: " +
+		return nil, v2.Unprocessable("Name the account the request is scoped to: " +
 			"account=N (v2bridge explain --account N), an /accounts/N/v2/... path, an X-Api-Key the keys: section maps " +
-			"to an account (or whose one account this gateway has cached from a recent call), or default_account_id in the configuration"}
+			"to an account (or whose one account this gateway has cached from a recent call), or default_account_id in the configuration")
 	}
 	x := &Explanation{Request: method + " " + target, Route: rt.Name, Fidelity: rt.Fidelity, Note: rt.Note,
-		Mode: ModeTranslate, Calls: []ExplainCall{}}
-	if m := g.cfg.Modes[rt.Name]; m != "" {
+		Mode: gateway.ModeTranslate, Calls: []ExplainCall{}}
+	if m := gc.Modes[rt.Name]; m != "" {
 		x.Mode = m
 	}
-	x.ModeNote = g.modeNote(x.Mode)
+	x.ModeNote = p.modeNote(x.Mode)
 	x.Answer = ExplainAnswer{Status: status, Source: answerDryRun}
 	if status >= 400 {
 		x.Answer.Title = errorTitle(cw.body.Bytes())
@@ -178,11 +175,11 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 		x.Notes = []string{"NerdGraph has no path for this route: nothing would be sent"}
 		return x, nil
 	}
-	if st.account != 0 {
-		if st.accountSource == "path" {
+	if st.Account != 0 {
+		if st.AccountSource == "path" {
 			source = "the /accounts/{id}/v2 path prefix"
 		}
-		x.Account = &ExplainAccount{ID: st.account, Source: source}
+		x.Account = &ExplainAccount{ID: st.Account, Source: source}
 	}
 	made := map[string]bool{}
 	mutations := false
@@ -201,12 +198,12 @@ func (g *Gateway) Explain(ctx context.Context, in ExplainRequest) (*Explanation,
 	if mutations {
 		x.Answer = ExplainAnswer{Source: answerWrite}
 	}
-	x.Notes = g.explainNotes(x, mutations, st)
+	x.Notes = explainNotes(x, mutations, st.Degraded)
 	return x, nil
 }
 
 // explainNotes are the caveats that hold for this explanation.
-func (g *Gateway) explainNotes(x *Explanation, mutations bool, st *reqState) []string {
+func explainNotes(x *Explanation, mutations bool, degraded []string) []string {
 	notes := []string{"Nothing was sent to NerdGraph: each call was recorded and answered with an empty answer (no data, no errors)."}
 	if len(x.Calls) == 0 {
 		notes = append(notes, "The gateway answers this request without a NerdGraph call.")
@@ -219,27 +216,25 @@ func (g *Gateway) explainNotes(x *Explanation, mutations bool, st *reqState) []s
 	if x.Account != nil && x.Account.Source == "default_account_id" {
 		notes = append(notes, "A key that reaches one account is scoped to that account instead, after one Accounts round trip (cached for cache.account_ttl).")
 	}
-	st.mu.Lock()
-	for _, d := range st.degraded {
+	for _, d := range degraded {
 		notes = append(notes, "Degraded in the dry run: "+d)
 	}
-	st.mu.Unlock()
 	return notes
 }
 
 // modeNote says what a route's non-default mode does instead of the calls explained.
-func (g *Gateway) modeNote(m Mode) string {
-	rest := g.cfg.RESTUpstream
+func (p *Pilot) modeNote(m gateway.Mode) string {
+	rest := p.g.Config().RESTUpstream
 	if rest == "" {
-		rest = RESTEndpointUS
+		rest = gateway.RESTEndpointUS
 	}
 	switch m {
-	case ModePassthrough:
+	case gateway.ModePassthrough:
 		return "this gateway forwards this route unchanged to the REST API v2 at " + rest +
 			" and makes none of the NerdGraph calls below; they are what translate mode would send"
-	case ModeCompare:
+	case gateway.ModeCompare:
 		side := "the REST API v2 at " + rest
-		if g.cfg.Compare.PrimaryGraph {
+		if p.cfg.Compare.PrimaryGraph {
 			side = "NerdGraph (the calls below)"
 		}
 		return "this gateway answers this route from " + side + " and makes the other side's request in the background to compare the answers"
@@ -251,7 +246,7 @@ func (g *Gateway) modeNote(m Mode) string {
 // none is named (the gateway's pipeline then says whether the route needs one). The
 // caller's key is only looked up: in the key map and in the accounts this gateway has
 // cached for it, never sent.
-func (g *Gateway) explainAccount(in ExplainRequest, target string) (int64, string) {
+func (p *Pilot) explainAccount(in ExplainRequest, target string) (int64, string) {
 	if strings.HasPrefix(target, "/accounts/") {
 		return 0, "" // the path names it; the gateway's pipeline reads it
 	}
@@ -259,64 +254,30 @@ func (g *Gateway) explainAccount(in ExplainRequest, target string) (int64, strin
 		return in.AccountID, "given with the request to explain"
 	}
 	if in.Key != "" {
-		hash := translate.HashKey(in.Key)
-		if mk, ok := g.cfg.Keys.lookup(hash); ok && mk.AccountID != 0 {
-			return mk.AccountID, "the key map (keys:) of the caller's key"
-		}
-		if g.tr != nil {
-			if ids, ok := g.tr.CachedAccounts(hash); ok && len(ids) == 1 {
-				return ids[0], "the caller's key's only account (from this gateway's account cache)"
-			}
+		if id, source := p.g.KeyAccount(in.Key); id != 0 {
+			return id, source
 		}
 	}
-	if g.cfg.DefaultAccountID != 0 {
-		return g.cfg.DefaultAccountID, "default_account_id"
+	if id := p.g.Config().DefaultAccountID; id != 0 {
+		return id, "default_account_id"
 	}
 	return 0, ""
 }
 
-// dryRun is a gateway like g whose translator sends its operations to rec: same
-// configuration, every route in translate mode, no limits, nothing forwarded.
-func (g *Gateway) dryRun(rec *ng.Recorder) *Gateway {
-	cfg := g.cfg
-	cfg.Modes, cfg.UnmatchedPassthrough, cfg.Compare = nil, false, CompareSettings{}
-	cfg.Keys, cfg.RejectUnmappedLegacyKeys, cfg.RateLimitPerMinute = nil, false, -1
-	cfg.ReportToken, cfg.ReportStateFile, cfg.ReportPrometheusURL, cfg.Ready = "", "", "", nil
-	var tr *translate.Translator
-	if g.tr != nil {
-		tr = g.tr.DryRun(rec)
-	} else {
-		tr = translate.New(rec, translate.Options{Now: g.now})
-	}
-	return New(cfg, tr, zap.NewNop())
-}
-
-// serveRecovered serves r, turning a panic into an error (a gateway bug: explain's
-// dry run has no middleware to recover it).
-func serveRecovered(h http.Handler, w http.ResponseWriter, r *http.Request) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-		}
-	}()
-	h.ServeHTTP(w, r)
-	return nil
-}
-
 // routeNamed is the route of the table with that name.
-func routeNamed(name string) (Route, bool) {
-	for _, rt := range Routes() {
+func routeNamed(name string) (gateway.Route, bool) {
+	for _, rt := range gateway.Routes() {
 		if rt.Name == name {
 			return rt, true
 		}
 	}
-	return Route{Name: name}, false
+	return gateway.Route{Name: name}, false
 }
 
 // parseRequestLine reads "METHOD /v2/..." into a method and a request target.
 func parseRequestLine(line string) (method, target string, err error) {
 	bad := func(why string) error {
-		return &v2.Error{Status: http.StatusBadRequest, Title: "The request to explain must read \"METHOD /v2/...\" (" + why + ")"}
+		return v2.BadRequest("The request to explain must read \"METHOD /v2/...\" (" + why + ")")
 	}
 	line = strings.TrimSpace(line)
 	method, rest, ok := strings.Cut(line, " ")
@@ -531,55 +492,55 @@ func (w *captureWriter) Write(b []byte) (int, error) {
 // serveExplain serves /v2bridge/explain?request=METHOD%20/v2/...[&account=N][&body=...]
 // behind the report's admin token. The body of a write may also come as the POST body.
 // The caller's X-Api-Key (or Api-Key) only finds its account in the key map.
-func (g *Gateway) serveExplain(w http.ResponseWriter, r *http.Request) {
-	fail := func(err error) { g.writeError(w, r, "json", err) }
-	if g.cfg.ReportToken == "" {
-		fail(&v2.Error{Status: http.StatusNotFound, Title: "v2bridge explain is disabled: set report.admin_token"})
+func (p *Pilot) serveExplain(w http.ResponseWriter, r *http.Request) {
+	fail := func(err error) { gateway.WriteError(w, r, err) }
+	if p.cfg.ReportToken == "" {
+		fail(v2.NotFound("v2bridge explain is disabled: set report.admin_token"))
 		return
 	}
 	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !tokenMatches(token, g.cfg.ReportToken) {
+	if !tokenMatches(token, p.cfg.ReportToken) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge explain"`)
-		fail(&v2.Error{Status: http.StatusUnauthorized, Title: "Give the admin token as Authorization: Bearer"})
+		fail(v2.Unauthorized("Give the admin token as Authorization: Bearer"))
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, POST")
-		fail(&v2.Error{Status: http.StatusMethodNotAllowed, Title: "Method " + r.Method + " is not allowed on this route"})
+		fail(v2.MethodNotAllowed("Method " + r.Method + " is not allowed on this route"))
 		return
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		fail(&v2.Error{Status: http.StatusBadRequest, Title: "The query string does not parse: " + err.Error()})
+		fail(v2.BadRequest("The query string does not parse: " + err.Error()))
 		return
 	}
-	in := ExplainRequest{Line: q.Get("request"), Body: []byte(q.Get("body")), Key: apiKey(r.Header)}
+	in := ExplainRequest{Line: q.Get("request"), Body: []byte(q.Get("body")), Key: gateway.APIKey(r.Header)}
 	if in.Line == "" {
-		fail(&v2.Error{Status: http.StatusBadRequest, Title: "Give the request to explain: request=METHOD%20/v2/... (URL-encoded)"})
+		fail(v2.BadRequest("Give the request to explain: request=METHOD%20/v2/... (URL-encoded)"))
 		return
 	}
 	if s := q.Get("account"); s != "" {
 		if in.AccountID, err = strconv.ParseInt(s, 10, 64); err != nil || in.AccountID <= 0 {
-			fail(&v2.Error{Status: http.StatusBadRequest, Title: "Invalid parameter 'account': " + strconv.Quote(s) + " is not an account id"})
+			fail(v2.BadRequest("Invalid parameter 'account': " + strconv.Quote(s) + " is not an account id"))
 			return
 		}
 	}
 	if r.Method == http.MethodPost && len(in.Body) == 0 && r.Body != nil {
-		b, err := io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
+		b, err := io.ReadAll(io.LimitReader(r.Body, p.cfg.MaxBodyBytes+1))
 		if err != nil {
-			fail(&v2.Error{Status: http.StatusBadRequest, Title: "Could not read the request body"})
+			fail(v2.BadRequest("Could not read the request body"))
 			return
 		}
-		if int64(len(b)) > g.cfg.MaxBodyBytes {
-			fail(&v2.Error{Status: http.StatusRequestEntityTooLarge, Title: fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes)})
+		if int64(len(b)) > p.cfg.MaxBodyBytes {
+			fail(v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", p.cfg.MaxBodyBytes)))
 			return
 		}
 		in.Body, in.ContentType = b, r.Header.Get("Content-Type")
 	}
-	x, err := g.Explain(r.Context(), in)
+	x, err := p.Explain(r.Context(), in)
 	if err != nil {
-		if ve, cause := v2Error(err); ve.Status >= 500 {
-			g.log.Error("explain failed", zap.Error(cause))
+		if ve := (*v2.Error)(nil); !errors.As(err, &ve) || ve.Status >= 500 {
+			p.log.Error("explain failed", zap.Error(err))
 		}
 		fail(err)
 		return

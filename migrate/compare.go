@@ -1,24 +1,22 @@
-package gateway
+package migrate
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
-	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
-// ModeCompare answers from the primary side and, for GET requests, calls the other in
-// the background and diffs the two bodies (never for writes: a write reaches one side).
-const ModeCompare Mode = "compare"
-
-// CompareSettings configure compare mode.
+// CompareSettings configure compare mode: a route answers from the primary side and,
+// for GET requests, calls the other in the background and diffs the two bodies (never
+// for writes: a write reaches one side).
 type CompareSettings struct {
 	// PrimaryGraph answers callers from NerdGraph; false (the default) answers from the
 	// REST v2 API and translates in the background.
@@ -138,14 +136,18 @@ func (r *recorder) replay(w http.ResponseWriter) {
 // countError records a comparison that could not be made because a side failed:
 // result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
 // v2bridge_compare_errors_total. A failing side is never a difference.
-func (g *Gateway) countError(route, side string) {
-	g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
-	g.cfg.Metrics.compareErrors.WithLabelValues(route, side).Inc()
+func (p *Pilot) countError(route, side string) {
+	p.cfg.Metrics.CompareCounter(route, "error").Inc()
+	p.cfg.Metrics.CompareErrorCounter(route, side).Inc()
 }
 
-// compare serves a route in compare mode.
-func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler {
-	cs := g.cfg.Compare
+// isJSON reports whether a request asks for JSON (no .xml extension): only JSON
+// answers are compared.
+func isJSON(r *http.Request) bool { return !strings.HasSuffix(r.URL.Path, ".xml") }
+
+// compare serves a route in compare mode: the gateway.Config.Compare hook.
+func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Handler {
+	cs := p.cfg.Compare
 	opts := cs.Options
 	if o, ok := cs.PerRoute[rt.Name]; ok {
 		opts = o
@@ -164,44 +166,38 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 			primary.ServeHTTP(w, r) // a write reaches exactly one side
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
+		body, err := io.ReadAll(io.LimitReader(r.Body, p.cfg.MaxBodyBytes+1))
 		if err != nil {
-			g.writeError(w, r, formatOf(r), err)
+			gateway.WriteError(w, r, err)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if fallback {
-			g.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
+			p.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
 			return
 		}
 		tee := &teeWriter{ResponseWriter: w}
 		primary.ServeHTTP(tee, r)
-		if st := stateFrom(r.Context()); st != nil {
-			st.mode = ModeCompare
-		}
-		if tee.over || formatOf(r) != "json" {
-			g.cfg.Metrics.compare.WithLabelValues(rt.Name, "skipped").Inc()
+		gateway.SetMode(r.Context(), gateway.ModeCompare)
+		if tee.over || !isJSON(r) {
+			p.cfg.Metrics.CompareCounter(rt.Name, "skipped").Inc()
 			return
 		}
 		select {
-		case g.compares <- struct{}{}:
+		case p.compares <- struct{}{}:
 		default:
-			g.cfg.Metrics.compare.WithLabelValues(rt.Name, "skipped").Inc()
+			p.cfg.Metrics.CompareCounter(rt.Name, "skipped").Inc()
 			return
 		}
 		first := tee.buf.Bytes()
 		status := tee.status
-		id := RequestID(r.Context())
+		id := gateway.RequestID(r.Context())
 		// The secondary runs detached from the caller: it never delays or changes the
 		// answer already sent, and it is cancelled at its own deadline.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), cs.Timeout)
-		st := &reqState{id: id + "-" + secondaryName, start: time.Now(), vars: routeVars(r)}
-		ctx = context.WithValue(ctx, stateKey{}, st)
-		ctx = ng.WithCalls(ctx, &st.calls)
-		sr := r.Clone(ctx)
-		sr.Body = io.NopCloser(bytes.NewReader(body))
+		sr, cancel := gateway.Detach(r, secondaryName, cs.Timeout, bytes.NewReader(body))
+		ctx := sr.Context()
 		go func() {
-			defer func() { <-g.compares }()
+			defer func() { <-p.compares }()
 			defer cancel()
 			rec := &recorder{header: http.Header{}}
 			secondary.ServeHTTP(rec, sr)
@@ -218,9 +214,9 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 				case failed(rec.status):
 					side = secondaryName
 				}
-				g.countError(rt.Name, side)
+				p.countError(rt.Name, side)
 				if logs.allow(rt.Name, time.Now()) {
-					g.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
+					p.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
 						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status))
 				}
 				return
@@ -234,9 +230,9 @@ func (g *Gateway) compare(rt Route, translated, rest http.Handler) http.Handler 
 					result = "diff"
 				}
 			}
-			g.cfg.Metrics.compare.WithLabelValues(rt.Name, result).Inc()
+			p.cfg.Metrics.CompareCounter(rt.Name, result).Inc()
 			if result != "match" && logs.allow(rt.Name, time.Now()) {
-				g.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
+				p.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
 					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status),
 					zap.Strings("paths", paths))
 			}
@@ -325,18 +321,16 @@ func (h *holdWriter) release() {
 // failed one is held back, the secondary is asked at once, and the caller gets the
 // secondary's answer (X-V2bridge-Fallback names the side) when it did not fail, else
 // the primary's. Either way a failed side counts as an error of that side.
-func (g *Gateway) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
+func (p *Pilot) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
 	primary, secondary http.Handler, primaryName, secondaryName string) {
 	first := newHoldWriter(w, nil)
 	primary.ServeHTTP(first, r)
 	if first.status == 0 {
 		first.WriteHeader(http.StatusOK) // an empty good answer passes
 	}
-	if st := stateFrom(r.Context()); st != nil {
-		st.mode = ModeCompare
-	}
+	gateway.SetMode(r.Context(), gateway.ModeCompare)
 	if first.pass {
-		g.compareAfter(r, body, route, first, secondary, secondaryName)
+		p.compareAfter(r, body, route, first, secondary, secondaryName)
 		return
 	}
 	r2 := r.Clone(r.Context())
@@ -347,59 +341,55 @@ func (g *Gateway) serveFallback(w http.ResponseWriter, r *http.Request, body []b
 		second.WriteHeader(http.StatusOK)
 	}
 	if !second.pass {
-		g.countError(route, "both")
+		p.countError(route, "both")
 		first.release()
 		return
 	}
-	g.countError(route, primaryName)
-	g.cfg.Metrics.compareFallbacks.WithLabelValues(route, secondaryName).Inc()
+	p.countError(route, primaryName)
+	p.cfg.Metrics.CompareFallbackCounter(route, secondaryName).Inc()
 }
 
 // compareAfter compares the primary's answer, already sent, with the secondary in the
 // background, as compare mode does without fallback.
-func (g *Gateway) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
-	if first.over || formatOf(r) != "json" {
-		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+func (p *Pilot) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
+	if first.over || !isJSON(r) {
+		p.cfg.Metrics.CompareCounter(route, "skipped").Inc()
 		return
 	}
 	select {
-	case g.compares <- struct{}{}:
+	case p.compares <- struct{}{}:
 	default:
-		g.cfg.Metrics.compare.WithLabelValues(route, "skipped").Inc()
+		p.cfg.Metrics.CompareCounter(route, "skipped").Inc()
 		return
 	}
-	opts := g.cfg.Compare.Options
-	if o, ok := g.cfg.Compare.PerRoute[route]; ok {
+	opts := p.cfg.Compare.Options
+	if o, ok := p.cfg.Compare.PerRoute[route]; ok {
 		opts = o
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), g.cfg.Compare.Timeout)
-	st := &reqState{id: RequestID(r.Context()) + "-" + secondaryName, start: time.Now(), vars: routeVars(r)}
-	ctx = context.WithValue(ctx, stateKey{}, st)
-	ctx = ng.WithCalls(ctx, &st.calls)
-	sr := r.Clone(ctx)
-	sr.Body = io.NopCloser(bytes.NewReader(body))
+	sr, cancel := gateway.Detach(r, secondaryName, p.cfg.Compare.Timeout, bytes.NewReader(body))
+	ctx := sr.Context()
 	status, want := first.status, first.copy.Bytes()
 	go func() {
-		defer func() { <-g.compares }()
+		defer func() { <-p.compares }()
 		defer cancel()
 		rec := &recorder{header: http.Header{}}
 		secondary.ServeHTTP(rec, sr)
 		switch {
 		case ctx.Err() != nil:
-			g.cfg.Metrics.compare.WithLabelValues(route, "timeout").Inc()
+			p.cfg.Metrics.CompareCounter(route, "timeout").Inc()
 		case failed(rec.status):
-			g.countError(route, secondaryName)
+			p.countError(route, secondaryName)
 		case rec.status != status:
-			g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+			p.cfg.Metrics.CompareCounter(route, "diff").Inc()
 		default:
 			paths, err := DiffJSON(want, rec.buf.Bytes(), opts)
 			switch {
 			case err != nil:
-				g.cfg.Metrics.compare.WithLabelValues(route, "error").Inc()
+				p.cfg.Metrics.CompareCounter(route, "error").Inc()
 			case len(paths) > 0:
-				g.cfg.Metrics.compare.WithLabelValues(route, "diff").Inc()
+				p.cfg.Metrics.CompareCounter(route, "diff").Inc()
 			default:
-				g.cfg.Metrics.compare.WithLabelValues(route, "match").Inc()
+				p.cfg.Metrics.CompareCounter(route, "match").Inc()
 			}
 		}
 	}()
@@ -421,8 +411,8 @@ type CompareRate struct {
 }
 
 // compareRates reads the compare counters of this replica, per route, by name.
-func (g *Gateway) compareRates() []CompareRate {
-	fams, err := g.cfg.Metrics.reg.Gather()
+func (p *Pilot) compareRates() []CompareRate {
+	fams, err := p.cfg.Metrics.Gatherer().Gather()
 	if err != nil {
 		return nil
 	}

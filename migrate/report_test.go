@@ -1,4 +1,104 @@
-package gateway
+package migrate
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"github.com/v2bridge/v2bridge/gateway"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/v2bridge/v2bridge/translate/fleet"
+)
+
+// Tests of the error mapping and the migration-pilot helpers (pass-through, compare,
+// usage report), written against surviving mutants of
+// `make mutate PKG=./gateway FILES='^(passthrough|compare|report|errors)\.go$'`
+// (gremlins v0.6.0). Each case says which mutant it kills.
+
+// TestReportProductToken pins the report's agent column (report.go productToken:
+// `len(tok) > 64` → `>=`; isTokenChar bounds such as `c <= 'z'` → `<`).
+func TestReportProductToken(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	tests := map[string]string{
+		"":                          "unknown",
+		"   ":                       "unknown",
+		"curl/8.1":                  "curl",
+		"newrelic-client-go/2 (go)": "newrelic-client-go",
+		long + "/1":                 long,
+		long + "b/1":                long,
+		"az AZ":                     "az",
+		"AZ09!#$%&'*+-.^_`|~":       "AZ09!#$%&'*+-.^_`|~",
+		"a\"b(c)@{":                 "a_b_c___",
+		"zZ9":                       "zZ9",
+		"[`{":                       "_`_",
+		":@/":                       "__",
+	}
+	for ua, want := range tests {
+		if got := productToken(ua); got != want {
+			t.Errorf("productToken(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}
+
+// TestReportBucketsAndMode pins the report's bounds, its mode column and its error
+// count (report.go bucket: `len(set) >= limit` → `>`; record: the default mode
+// "translate", `status >= 400` → `>`).
+func TestReportBucketsAndMode(t *testing.T) {
+	b := newUsageBook(gateway.NewMetrics(), 2, 1)
+	at := time.Unix(1_700_000_000, 0)
+	b.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})
+	b.record(gateway.Call{Route: "applications.list", Caller: "bbbbbbbb", Mode: gateway.ModePassthrough, Agent: "curl/8", Status: 400, At: at})
+	b.record(gateway.Call{Route: "applications.list", Caller: "cccccccc", Agent: "python-requests/2", Status: 399, At: at})
+	b.record(gateway.Call{Route: "applications.list", Agent: "curl/8", Status: 200, At: at}) // no caller: not counted
+	b.record(gateway.Call{Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})         // no route: not counted
+	b.record(gateway.Call{Agent: "curl/8", Status: 200, At: at})                             // no caller, no route: not counted
+	rows := b.snapshot()
+	got := make([]string, 0, len(rows))
+	for _, u := range rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d/%d", u.Caller, u.Agent, u.Route, u.Mode, u.Count, u.Errors))
+	}
+	want := []string{
+		"aaaaaaaa curl applications.list translate 1/0",
+		"bbbbbbbb curl applications.list passthrough 1/1",
+		"other other applications.list translate 1/0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("report rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestReportCSVCell pins the CSV neutralisation of formula cells (report.go csvCell).
+func TestReportCSVCell(t *testing.T) {
+	for in, want := range map[string]string{"": "", "=1": "'=1", "+1": "'+1", "-1": "'-1", "@x": "'@x",
+		"\tx": "'\tx", "\rx": "'\rx", "a=1": "a=1", "x": "x"} {
+		if got := csvCell(in); got != want {
+			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestReportDaysLeft pins the countdown to the REST v2 sunset (report.go daysLeft:
+// `/ 24` → `* 24`).
+func TestReportDaysLeft(t *testing.T) {
+	if got := daysLeft(gateway.Sunset().Add(-10*24*time.Hour - time.Hour)); got != 10 {
+		t.Errorf("daysLeft(10 days 1 hour before) = %d, want 10", got)
+	}
+	if got := daysLeft(gateway.Sunset()); got != 0 {
+		t.Errorf("daysLeft(at sunset) = %d, want 0", got)
+	}
+}
 
 // The usage report's state file, page and fleet totals (report.go), written against
 // mutants of `make mutate PKG=./gateway FILES='^report\.go$'` (gremlins v0.6.0) that no
@@ -13,139 +113,17 @@ package gateway
 // only reorder rows of one caller and route in two modes or fidelities, an order
 // sort.Slice leaves unspecified with either comparison.
 
-import (
-	"context"
-	"encoding/csv"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"testing"
-	"time"
-
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest/observer"
-)
-
-// TestUsageSnapshotOrderMut: rows by caller, then agent, then route (report.go:266-271,
-// the sort's `!=` and `<` negated or bounded).
-func TestUsageSnapshotOrderMut(t *testing.T) {
-	b := newUsageBook(NewMetrics(), 10, 10)
-	at := time.Unix(1_700_000_000, 0)
-	for _, c := range []struct{ caller, ua, route string }{
-		{"bbbbbbbb", "curl/8", "applications.list"},
-		{"aaaaaaaa", "zed/1", "applications.list"},
-		{"aaaaaaaa", "curl/8", "applications.show"},
-		{"aaaaaaaa", "curl/8", "applications.list"},
-		{"aaaaaaaa", "curl/8", "applications.list"},
-	} {
-		b.record(&reqState{route: c.route, callerHash: c.caller, account: 7}, c.ua, 200, at)
-	}
-	var got []string
-	for _, u := range b.snapshot() {
-		got = append(got, u.Caller+" "+u.Agent+" "+u.Route)
-		if u.Route == "applications.list" && (u.Operation != strings.Join(operations()["applications.list"], ", ") || !strings.Contains(u.Explain, "account=7")) {
-			t.Errorf("row %+v: operation or explain link missing", u)
-		}
-	}
-	want := "aaaaaaaa curl applications.list|aaaaaaaa curl applications.show|aaaaaaaa zed applications.list|bbbbbbbb curl applications.list"
-	if strings.Join(got, "|") != want {
-		t.Errorf("snapshot order:\n%s\nwant\n%s", strings.Join(got, "|"), want)
-	}
-}
-
-// TestUsageRestoreMut pins how saved counts come back (report.go:280 `c == otherBucket`,
-// :283 `ok || len(b.callers) < b.maxCallers` (`<` → `<=`, negations), :296 and :300 the
-// error checks, :309 merging rows of the same key) and that save writes only when the
-// counts changed (:329) and fails on a directory it cannot write (:333, :336, :341, :344).
-func TestUsageRestoreMut(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	b := newUsageBook(NewMetrics(), 10, 10)
-	if err := b.save(path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatalf("save of an unchanged book wrote %s (%v)", path, err)
-	}
-	if err := b.load(path); err != nil {
-		t.Errorf("load(absent) = %v, want nil", err)
-	}
-	at := time.Unix(1_700_000_000, 0)
-	for _, c := range []struct {
-		caller string
-		status int
-	}{{"aaaaaaaa", 200}, {"aaaaaaaa", 500}, {"bbbbbbbb", 200}, {"cccccccc", 200}} {
-		b.record(&reqState{route: "applications.list", callerHash: c.caller}, "curl/8", c.status, at)
-	}
-	if err := b.save(path); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.save(filepath.Join(dir, "absent-dir", "state.json")); err != nil {
-		t.Errorf("second save of an unchanged book = %v, want nil (nothing to write)", err)
-	}
-	// A restart with room for two callers: a and b keep theirs, c goes to "other", and
-	// a saved "other" row stays "other" (and is merged with c's).
-	b2 := newUsageBook(NewMetrics(), 2, 10)
-	b2.callers["zzzzzzzz"] = 1 // already holds one caller: room for one more
-	if err := b2.load(path); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, u := range b2.snapshot() {
-		got[u.Caller] = strings.Join([]string{u.Agent, u.Route, n2s(u.Count), n2s(u.Errors)}, " ")
-	}
-	want := map[string]string{"aaaaaaaa": "curl applications.list 2 1", otherBucket: "curl applications.list 2 0"}
-	if len(got) != len(want) || got["aaaaaaaa"] != want["aaaaaaaa"] || got[otherBucket] != want[otherBucket] {
-		t.Errorf("restored rows %v, want %v", got, want)
-	}
-	if b2.callers["aaaaaaaa"] != 2 || b2.callers[otherBucket] != 0 {
-		t.Errorf("restored callers %v, want a with its 2 calls and no caller named other", b2.callers)
-	}
-	// A caller already kept adds its saved calls even when the table is full.
-	b3 := newUsageBook(NewMetrics(), 1, 10)
-	b3.callers["bbbbbbbb"] = 5
-	if err := b3.load(path); err != nil {
-		t.Fatal(err)
-	}
-	if b3.callers["bbbbbbbb"] != 6 || b3.callers["aaaaaaaa"] != 0 {
-		t.Errorf("restore into a full table: callers %v, want b 6 and a in other", b3.callers)
-	}
-
-	bad := filepath.Join(dir, "bad.json")
-	if err := os.WriteFile(bad, []byte("[{"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := b2.load(bad); err == nil || !strings.Contains(err.Error(), bad) {
-		t.Errorf("load(bad JSON) = %v, want an error naming the file", err)
-	}
-	if err := b2.load(dir); err == nil {
-		t.Error("load(a directory) = nil, want an error")
-	}
-	b.record(&reqState{route: "applications.list", callerHash: "aaaaaaaa"}, "curl/8", 200, at)
-	if err := b.save(filepath.Join(dir, "absent-dir", "state.json")); err == nil {
-		t.Error("save into a missing directory = nil, want an error")
-	}
-	b.record(&reqState{route: "applications.list", callerHash: "aaaaaaaa"}, "curl/8", 200, at)
-	if err := b.save(dir); err == nil { // rename over a directory
-		t.Error("save over a directory = nil, want an error")
-	}
-}
-
-// TestRunReportStateMut: no state file, no loop (report.go:353); a tick that saves well
+// TestRunReportState: no state file, no loop (report.go:353); a tick that saves well
 // logs nothing (:363 `err != nil` → `==`); the end of ctx saves once more.
-func TestRunReportStateMut(t *testing.T) {
-	g := New(Config{}, nil, nil)
+func TestRunReportState(t *testing.T) {
+	g := New(Config{}, nil)
 	if err := g.RunReportState(context.Background(), time.Hour); err != nil {
 		t.Fatalf("RunReportState without a state file = %v", err)
 	}
 	core, logs := observer.New(zap.WarnLevel)
 	path := filepath.Join(t.TempDir(), "state.json")
-	g = New(Config{ReportStateFile: path}, nil, zap.New(core))
-	g.usage.record(&reqState{route: "applications.list", callerHash: "aaaaaaaa"}, "curl/8", 200, time.Unix(1_700_000_000, 0))
+	g = New(Config{ReportStateFile: path}, zap.New(core))
+	g.usage.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: time.Unix(1_700_000_000, 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- g.RunReportState(ctx, time.Millisecond) }()
@@ -168,11 +146,11 @@ func TestRunReportStateMut(t *testing.T) {
 	}
 }
 
-// TestServeReportMut pins the report's access rule and its three forms (report.go:454
+// TestServeReport pins the report's access rule and its three forms (report.go:454
 // `ReportToken == ""`, :459 the token comparison, :466/:467 the shared-store branch,
 // :473 the Prometheus branch, :475 its error, the .json and .csv suffixes).
-func TestServeReportMut(t *testing.T) {
-	get := func(g *Gateway, path, token string) *httptest.ResponseRecorder {
+func TestServeReport(t *testing.T) {
+	get := func(g *Pilot, path, token string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, path, nil)
 		if token != "" {
 			r.Header.Set("Authorization", "Bearer "+token)
@@ -181,12 +159,12 @@ func TestServeReportMut(t *testing.T) {
 		g.serveReport(w, r)
 		return w
 	}
-	if w := get(New(Config{}, nil, nil), "/v2bridge/report.json", "x"); w.Code != http.StatusNotFound {
+	if w := get(New(Config{}, nil), "/v2bridge/report.json", "x"); w.Code != http.StatusNotFound {
 		t.Errorf("report without a token configured: %d, want 404", w.Code)
 	}
 	now := time.Date(2027, 7, 21, 23, 0, 0, 0, time.UTC) // 10 days before the sunset
-	g := New(Config{ReportToken: "s3cret", Now: func() time.Time { return now }}, nil, nil)
-	g.usage.record(&reqState{route: "applications.list", callerHash: "aaaaaaaa", mode: ModePassthrough}, "curl/8", 503, now)
+	g := New(Config{ReportToken: "s3cret", Now: func() time.Time { return now }}, nil)
+	g.usage.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Mode: gateway.ModePassthrough, Agent: "curl/8", Status: 503, At: now})
 	for _, tok := range []string{"", "wrong", "s3cret2"} {
 		w := get(g, "/v2bridge/report.json", tok)
 		if w.Code != http.StatusUnauthorized || !strings.Contains(w.Header().Get("WWW-Authenticate"), "Bearer") {
@@ -257,12 +235,12 @@ func TestServeReportMut(t *testing.T) {
 	}
 }
 
-// TestReportDataMut pins the page's chart and operation list (report.go:551 grouping by
+// TestReportData pins the page's chart and operation list (report.go:551 grouping by
 // caller and agent, :554 the widest bar, :566 the bar geometry `4 + i*22`, `300 * n /
 // most`, :573 the chart height, :576-:587 each operation once, with a curl line whose
 // quotes are escaped).
-func TestReportDataMut(t *testing.T) {
-	g := New(Config{Now: func() time.Time { return sunset().Add(-49 * time.Hour) }}, nil, nil)
+func TestReportData(t *testing.T) {
+	g := New(Config{Now: func() time.Time { return gateway.Sunset().Add(-49 * time.Hour) }}, nil)
 	rows := []Usage{
 		{Caller: "aaaaaaaa", Agent: "curl", Route: "applications.list", Count: 10},
 		{Caller: "aaaaaaaa", Agent: "curl", Route: "applications.show", Count: 2},
@@ -312,3 +290,55 @@ func TestReportDataMut(t *testing.T) {
 
 // n2s formats a count (the product's own itoa is not used to check itself).
 func n2s(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestReportFleetSource: with a fleet store and no Prometheus, the report's rows come
+// from the store, every replica's (report.go:468:53 CONDITIONALS_NEGATION,
+// `g.cfg.ReportPrometheusURL == ""` → `!=`, f9be12a lines: the report would show this
+// replica's counts only).
+func TestReportFleetSource(t *testing.T) {
+	m := miniredis.RunT(t)
+	open := storeOpener(t, m)
+	a := New(Config{Store: open(), ReportToken: "admin"}, zap.NewNop())
+	b := New(Config{Store: open(), ReportToken: "admin"}, zap.NewNop())
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	a.usage.record(gateway.Call{Caller: "aaaaaaaa", Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+	r := httptest.NewRequest("GET", "/v2bridge/report.json", nil)
+	r.Header.Set("Authorization", "Bearer admin")
+	w := httptest.NewRecorder()
+	http.HandlerFunc(b.serveReport).ServeHTTP(w, r)
+	var rep struct {
+		Source string  `json:"source"`
+		Usage  []Usage `json:"usage"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
+		t.Fatalf("%d %s: %v", w.Code, w.Body.Bytes(), err)
+	}
+	if rep.Source != "the fleet's shared store (every replica's counts)" {
+		t.Errorf("source %q, want the fleet's shared store", rep.Source)
+	}
+	// Replica b counted nothing: a's call, once flushed, comes from the store.
+	if err := a.fleetRows.flush(r.Context()); err != nil {
+		t.Fatal(err)
+	}
+	w = httptest.NewRecorder()
+	http.HandlerFunc(b.serveReport).ServeHTTP(w, r)
+	rep.Usage = nil
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
+		t.Fatalf("%d %s: %v", w.Code, w.Body.Bytes(), err)
+	}
+	if len(rep.Usage) != 1 || rep.Usage[0].Caller != "aaaaaaaa" || rep.Usage[0].Count != 1 {
+		t.Fatalf("replica b's report: %+v, want replica a's one call", rep.Usage)
+	}
+}
+
+// storeOpener opens fleet stores (replicas) on the miniredis m, closed when t ends.
+func storeOpener(t *testing.T, m *miniredis.Miniredis) func() *fleet.Store {
+	return func() *fleet.Store {
+		s, err := fleet.Open(fleet.Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:", Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+}

@@ -1,9 +1,11 @@
-package gateway
+package migrate
 
 import (
 	"bytes"
 	"context"
+	"github.com/v2bridge/v2bridge/gateway"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -106,12 +108,12 @@ func TestFleetUsageLostReplyCountedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
-	book := newUsageBook(NewMetrics(), 10, 10)
+	book := newUsageBook(gateway.NewMetrics(), 10, 10)
 	f := &fleetUsage{store: store, book: book, log: zap.NewNop(), flushed: map[usageKey]Usage{}, id: "replica-a"}
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	call := func(n int) {
 		for range n {
-			book.record(&reqState{callerHash: "aaaaaaaa", route: "applications.list", fidelity: Approximate}, "curl/8", 200, at)
+			book.record(gateway.Call{Caller: "aaaaaaaa", Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
 		}
 	}
 	ctx := context.Background()
@@ -138,5 +140,66 @@ func TestFleetUsageLostReplyCountedOnce(t *testing.T) {
 	rows, err := store.Usage(ctx)
 	if err != nil || len(rows) != 1 || rows[0].Count != 10 {
 		t.Fatalf("fleet rows %+v %v, want 10 calls", rows, err)
+	}
+}
+
+// TestFleetUsageNextPush: a push carries only the calls counted since the last flush,
+// and there is none when nothing was counted (f9be12a lines):
+//   - fleetusage.go:110:40 CONDITIONALS_NEGATION (`u.Errors == prev.Errors` → `!=`): an
+//     unchanged row would make a push of zero deltas;
+//   - fleetusage.go:114:70 ARITHMETIC_BASE and INVERT_NEGATIVES (`u.Errors - prev.Errors` →
+//     `+`): the second push would add the errors already flushed again.
+func TestFleetUsageNextPush(t *testing.T) {
+	book := newUsageBook(gateway.NewMetrics(), 10, 10)
+	f := &fleetUsage{book: book, log: zap.NewNop(), flushed: map[usageKey]Usage{}, id: "replica-a"}
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	call := func(n, status int) {
+		for range n {
+			book.record(gateway.Call{Caller: "aaaaaaaa", Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: status, At: at})
+		}
+	}
+	flushed := func(p *usagePush) { // what flush does once the store applied p
+		for _, u := range p.rows {
+			f.flushed[usageKey{u.Caller, u.Agent, u.Route}] = u
+		}
+	}
+	call(5, 200)
+	call(1, 500)
+	p := f.nextPush()
+	if p == nil || len(p.deltas) != 1 || p.deltas[0].Count != 6 || p.deltas[0].Errors != 1 || p.seq != 1 {
+		t.Fatalf("first push %+v, want one row of 6 calls, 1 error, push 1", p)
+	}
+	flushed(p)
+	if p := f.nextPush(); p != nil {
+		t.Fatalf("push %+v with no call counted since the last flush", p)
+	}
+	call(3, 200)
+	call(2, 404)
+	p = f.nextPush()
+	if p == nil || len(p.deltas) != 1 || p.deltas[0].Count != 5 || p.deltas[0].Errors != 2 || p.seq != 2 {
+		t.Fatalf("second push %+v, want one row of the 5 new calls, 2 errors, push 2", p)
+	}
+}
+
+// TestFleetUsageAccount: the fleet report's row carries the account of the row's
+// last call (and the explain link names it), read back from the store by another
+// replica. Kills fleetusage.go:148:17 CONDITIONALS_NEGATION (`r.Account != 0` → `==`:
+// the account dropped).
+func TestFleetUsageAccount(t *testing.T) {
+	m := miniredis.RunT(t)
+	open := storeOpener(t, m)
+	a := New(Config{Store: open()}, zap.NewNop())
+	b := New(Config{Store: open()}, zap.NewNop())
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	a.usage.record(gateway.Call{Caller: "aaaaaaaa", Route: "applications.list", Fidelity: gateway.Approximate, Account: 4242, Agent: "curl/8", Status: 200, At: at})
+	if err := a.fleetRows.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := b.fleetRows.rows(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Account != 4242 || !strings.HasSuffix(rows[0].Explain, "&account=4242") {
+		t.Fatalf("replica b's rows %+v, want replica a's call with account 4242", rows)
 	}
 }

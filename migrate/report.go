@@ -1,4 +1,4 @@
-package gateway
+package migrate
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
@@ -88,7 +89,7 @@ type usageBook struct {
 	calls      *prometheus.CounterVec
 }
 
-func newUsageBook(m *Metrics, maxCallers, maxAgents int) *usageBook {
+func newUsageBook(m *gateway.Metrics, maxCallers, maxAgents int) *usageBook {
 	if maxCallers <= 0 {
 		maxCallers = DefaultReportMaxCallers
 	}
@@ -96,7 +97,7 @@ func newUsageBook(m *Metrics, maxCallers, maxAgents int) *usageBook {
 		maxAgents = DefaultReportMaxAgents
 	}
 	return &usageBook{rows: map[usageKey]*Usage{}, callers: map[string]int64{}, candidates: map[string]candidate{},
-		agents: map[string]struct{}{}, maxCallers: maxCallers, maxAgents: maxAgents, calls: m.calls}
+		agents: map[string]struct{}{}, maxCallers: maxCallers, maxAgents: maxAgents, calls: m.UsageCalls()}
 }
 
 // productToken is the product of a User-Agent, reduced to the characters of an HTTP
@@ -215,34 +216,35 @@ func (b *usageBook) demote(c string) {
 	b.calls.DeletePartialMatch(prometheus.Labels{"caller": c})
 }
 
-func (b *usageBook) record(st *reqState, ua string, status int, at time.Time) {
-	if st == nil || st.callerHash == "" || st.route == "" {
+// record counts one call: the gateway.Config.Usage hook.
+func (b *usageBook) record(c gateway.Call) {
+	if c.Caller == "" || c.Route == "" {
 		return
 	}
-	mode := string(st.mode)
+	mode := string(c.Mode)
 	if mode == "" {
-		mode = string(ModeTranslate)
+		mode = string(gateway.ModeTranslate)
 	}
 	b.mu.Lock()
-	k := usageKey{b.caller(st.callerHash), bucket(b.agents, b.maxAgents, productToken(ua)), st.route}
+	k := usageKey{b.caller(c.Caller), bucket(b.agents, b.maxAgents, productToken(c.Agent)), c.Route}
 	u := b.rows[k]
 	if u == nil {
 		u = &Usage{Caller: k.caller, Agent: k.agent, Route: k.route}
 		b.rows[k] = u
 	}
-	if u.calls == nil || u.Mode != mode || u.Fidelity != string(st.fidelity) {
-		u.calls = b.calls.WithLabelValues(k.route, k.caller, mode, string(st.fidelity))
+	if u.calls == nil || u.Mode != mode || u.Fidelity != string(c.Fidelity) {
+		u.calls = b.calls.WithLabelValues(k.route, k.caller, mode, string(c.Fidelity))
 	}
-	u.Mode, u.Fidelity = mode, string(st.fidelity)
-	if st.account != 0 {
-		u.Account = st.account
+	u.Mode, u.Fidelity = mode, string(c.Fidelity)
+	if c.Account != 0 {
+		u.Account = c.Account
 	}
 	u.Count++
 	u.counted++
-	if status >= 400 {
+	if c.Status >= 400 {
 		u.Errors++
 	}
-	u.LastSeen = at.UTC().Truncate(time.Second)
+	u.LastSeen = c.At.UTC().Truncate(time.Second)
 	b.dirty = true
 	calls := u.calls
 	b.mu.Unlock()
@@ -349,8 +351,8 @@ func (b *usageBook) save(path string) error {
 
 // RunReportState saves the usage report to cfg.ReportStateFile every interval until
 // ctx ends, then once more. It returns at once when no state file is configured.
-func (g *Gateway) RunReportState(ctx context.Context, interval time.Duration) error {
-	if g.cfg.ReportStateFile == "" {
+func (p *Pilot) RunReportState(ctx context.Context, interval time.Duration) error {
+	if p.cfg.ReportStateFile == "" {
 		return nil
 	}
 	t := time.NewTicker(interval)
@@ -358,10 +360,10 @@ func (g *Gateway) RunReportState(ctx context.Context, interval time.Duration) er
 	for {
 		select {
 		case <-ctx.Done():
-			return g.usage.save(g.cfg.ReportStateFile)
+			return p.usage.save(p.cfg.ReportStateFile)
 		case <-t.C:
-			if err := g.usage.save(g.cfg.ReportStateFile); err != nil {
-				g.log.Warn("report state not saved", zap.Error(err))
+			if err := p.usage.save(p.cfg.ReportStateFile); err != nil {
+				p.log.Warn("report state not saved", zap.Error(err))
 			}
 		}
 	}
@@ -370,7 +372,7 @@ func (g *Gateway) RunReportState(ctx context.Context, interval time.Duration) er
 // operations maps route names to the genqlient operations that replace them.
 func operations() map[string][]string {
 	out := map[string][]string{}
-	for _, r := range Routes() {
+	for _, r := range gateway.Routes() {
 		out[r.Name] = r.Operations
 	}
 	return out
@@ -454,47 +456,47 @@ func operationText(name string) string {
 }
 
 // serveReport serves /v2bridge/report (HTML), .json and .csv, behind the admin token.
-func (g *Gateway) serveReport(w http.ResponseWriter, r *http.Request) {
-	if g.cfg.ReportToken == "" {
+func (p *Pilot) serveReport(w http.ResponseWriter, r *http.Request) {
+	if p.cfg.ReportToken == "" {
 		http.Error(w, "the usage report is disabled: set report.admin_token", http.StatusNotFound)
 		return
 	}
 	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if subtle.ConstantTimeCompare([]byte(token), []byte(g.cfg.ReportToken)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(token), []byte(p.cfg.ReportToken)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge report"`)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
-	rows := g.usage.snapshot()
+	rows := p.usage.snapshot()
 	source := "this gateway replica (local counts)"
-	if g.fleetRows != nil && g.cfg.ReportPrometheusURL == "" { // fleetusage.go
-		if fleetRows, err := g.fleetRows.rows(r.Context()); err == nil {
+	if p.fleetRows != nil && p.cfg.ReportPrometheusURL == "" { // fleetusage.go
+		if fleetRows, err := p.fleetRows.rows(r.Context()); err == nil {
 			rows, source = fleetRows, "the fleet's shared store (every replica's counts)"
 		} else {
 			source = "this gateway replica (local counts: the shared store is unreachable: " + err.Error() + ")"
 		}
 	}
-	if g.cfg.ReportPrometheusURL != "" {
-		fleet, err := g.fleetUsage(r.Context())
+	if p.cfg.ReportPrometheusURL != "" {
+		fleet, err := p.fleetUsage(r.Context())
 		if err != nil {
 			http.Error(w, "report: fleet totals from Prometheus: "+err.Error(), http.StatusBadGateway)
 			return
 		}
-		rows, source = fleet, "Prometheus at "+g.cfg.ReportPrometheusURL+" (fleet-wide totals of v2bridge_v2_calls_total)"
+		rows, source = fleet, "Prometheus at "+p.cfg.ReportPrometheusURL+" (fleet-wide totals of v2bridge_v2_calls_total)"
 	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
-			"days_left": daysLeft(g.now()), "usage": rows, "compare": g.compareRates(), "cutover": g.cutoverRows(rows)})
+			"days_left": daysLeft(p.cfg.Now()), "usage": rows, "compare": p.compareRates(), "cutover": p.cutoverRows(rows)})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		writeReportCSV(w, rows)
 	default:
 		var buf bytes.Buffer
-		data := g.reportData(rows)
+		data := p.reportData(rows)
 		data["Source"] = source
-		data["Cutover"] = g.cutoverRows(rows)
+		data["Cutover"] = p.cutoverRows(rows)
 		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -530,7 +532,7 @@ func csvCell(s string) string {
 }
 
 func daysLeft(now time.Time) int {
-	return int(sunset().Sub(now).Hours() / 24)
+	return int(gateway.Sunset().Sub(now).Hours() / 24)
 }
 
 type reportCaller struct {
@@ -548,7 +550,7 @@ type reportOp struct {
 	Route, Name, Text, Curl string
 }
 
-func (g *Gateway) reportData(rows []Usage) map[string]any {
+func (p *Pilot) reportData(rows []Usage) map[string]any {
 	var callers []reportCaller
 	perRoute := map[string]int64{}
 	for _, u := range rows {
@@ -585,7 +587,7 @@ func (g *Gateway) reportData(rows []Usage) map[string]any {
 		}
 	}
 	return map[string]any{"Callers": callers, "Bars": bars, "ChartHeight": 8 + 22*len(bars), "Ops": ops,
-		"DaysLeft": daysLeft(g.now()), "Source": "this gateway replica (local counts)"}
+		"DaysLeft": daysLeft(p.cfg.Now()), "Source": "this gateway replica (local counts)"}
 }
 
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{"pct": func(f float64) float64 { return 100 * f }}).Parse(`<!DOCTYPE html>
@@ -615,11 +617,11 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 
 // fleetUsage reads the fleet-wide totals from Prometheus's HTTP API: each replica holds
 // only its share, the scraped counters hold them all.
-func (g *Gateway) fleetUsage(ctx context.Context) ([]Usage, error) {
+func (p *Pilot) fleetUsage(ctx context.Context) ([]Usage, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	q := url.Values{"query": {"sum by (route, caller, mode, fidelity) (v2bridge_v2_calls_total)"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(g.cfg.ReportPrometheusURL, "/")+"/api/v1/query?"+q.Encode(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(p.cfg.ReportPrometheusURL, "/")+"/api/v1/query?"+q.Encode(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("prometheus query: %w", err)
 	}

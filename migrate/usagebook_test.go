@@ -1,0 +1,379 @@
+package migrate
+
+import (
+	"fmt"
+	"github.com/v2bridge/v2bridge/gateway"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// The usage book keeps rows for the top callers by calls (issue 17 item 1), not the
+// first seen: a caller that overtakes the smallest kept one takes its place, and the
+// smaller one's rows and series fold into "other" with their calls. Fails with
+// first-seen bucketing (c stays "other" however often it calls).
+func TestUsageBookKeepsTopCallersByCalls(t *testing.T) {
+	m := gateway.NewMetrics()
+	b := newUsageBook(m, 2, 5)
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	call := func(caller string, n int) {
+		for i := 0; i < n; i++ {
+			b.record(gateway.Call{Caller: caller, Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+		}
+	}
+	call("aaaaaaaa", 5)
+	call("bbbbbbbb", 3)
+	call("cccccccc", 3) // beyond the bound, and not more than b yet
+	rows := counts(b)
+	if rows["cccccccc"] != 0 || rows[otherBucket] != 3 || rows["bbbbbbbb"] != 3 {
+		t.Fatalf("before c overtakes b: %v", rows)
+	}
+	call("cccccccc", 1) // c's 4th call: more than b's 3
+	rows = counts(b)
+	want := map[string]int64{"aaaaaaaa": 5, "cccccccc": 1, otherBucket: 6}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Fatalf("after c overtakes b: rows %v, want %v", rows, want)
+	}
+	series := func(caller string) float64 {
+		return testutil.ToFloat64(m.UsageCalls().WithLabelValues("applications.list", caller, string(gateway.ModeTranslate), string(gateway.Approximate)))
+	}
+	if got := series(otherBucket); got != 6 {
+		t.Errorf(`v2bridge_v2_calls_total{caller="other"} = %v, want 6 (c's 3 and b's 3)`, got)
+	}
+	if n := testutil.CollectAndCount(m.UsageCalls()); n != 3 {
+		t.Errorf("%d v2bridge_v2_calls_total series, want 3 (a, c, other: b's deleted)", n)
+	}
+	// Many one-off callers beyond the bound stay in "other" and in a table of at most
+	// maxCallers candidates.
+	for i := 0; i < 1000; i++ {
+		call(fmt.Sprintf("%08x", i), 1)
+	}
+	// maxCallers candidates, and never push the busy callers out (their estimates grow,
+	// their guaranteed counts do not).
+	if len(b.callers) != 2 || len(b.candidates) > 2 || len(b.rows) != 3 {
+		t.Errorf("after 1000 one-off callers: %d callers, %d candidates, %d rows", len(b.callers), len(b.candidates), len(b.rows))
+	}
+	if rows := counts(b); rows["aaaaaaaa"] != 5 || rows["cccccccc"] != 1 || rows[otherBucket] != 1006 {
+		t.Errorf("after 1000 one-off callers: %v, want a and c kept and the one-offs in other", rows)
+	}
+}
+
+func counts(b *usageBook) map[string]int64 {
+	out := map[string]int64{}
+	for _, u := range b.snapshot() {
+		out[u.Caller] += u.Count
+	}
+	return out
+}
+
+// TestUsageSnapshotOrder: rows by caller, then agent, then route (report.go:266-271,
+// the sort's `!=` and `<` negated or bounded).
+func TestUsageSnapshotOrder(t *testing.T) {
+	b := newUsageBook(gateway.NewMetrics(), 10, 10)
+	at := time.Unix(1_700_000_000, 0)
+	for _, c := range []struct{ caller, ua, route string }{
+		{"bbbbbbbb", "curl/8", "applications.list"},
+		{"aaaaaaaa", "zed/1", "applications.list"},
+		{"aaaaaaaa", "curl/8", "applications.show"},
+		{"aaaaaaaa", "curl/8", "applications.list"},
+		{"aaaaaaaa", "curl/8", "applications.list"},
+	} {
+		b.record(gateway.Call{Route: c.route, Caller: c.caller, Account: 7, Agent: c.ua, Status: 200, At: at})
+	}
+	var got []string
+	for _, u := range b.snapshot() {
+		got = append(got, u.Caller+" "+u.Agent+" "+u.Route)
+		if u.Route == "applications.list" && (u.Operation != strings.Join(operations()["applications.list"], ", ") || !strings.Contains(u.Explain, "account=7")) {
+			t.Errorf("row %+v: operation or explain link missing", u)
+		}
+	}
+	want := "aaaaaaaa curl applications.list|aaaaaaaa curl applications.show|aaaaaaaa zed applications.list|bbbbbbbb curl applications.list"
+	if strings.Join(got, "|") != want {
+		t.Errorf("snapshot order:\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+}
+
+// TestUsageRestore pins how saved counts come back (report.go:280 `c == otherBucket`,
+// :283 `ok || len(b.callers) < b.maxCallers` (`<` → `<=`, negations), :296 and :300 the
+// error checks, :309 merging rows of the same key) and that save writes only when the
+// counts changed (:329) and fails on a directory it cannot write (:333, :336, :341, :344).
+func TestUsageRestore(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	b := newUsageBook(gateway.NewMetrics(), 10, 10)
+	if err := b.save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("save of an unchanged book wrote %s (%v)", path, err)
+	}
+	if err := b.load(path); err != nil {
+		t.Errorf("load(absent) = %v, want nil", err)
+	}
+	at := time.Unix(1_700_000_000, 0)
+	for _, c := range []struct {
+		caller string
+		status int
+	}{{"aaaaaaaa", 200}, {"aaaaaaaa", 500}, {"bbbbbbbb", 200}, {"cccccccc", 200}} {
+		b.record(gateway.Call{Route: "applications.list", Caller: c.caller, Agent: "curl/8", Status: c.status, At: at})
+	}
+	if err := b.save(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.save(filepath.Join(dir, "absent-dir", "state.json")); err != nil {
+		t.Errorf("second save of an unchanged book = %v, want nil (nothing to write)", err)
+	}
+	// A restart with room for two callers: a and b keep theirs, c goes to "other", and
+	// a saved "other" row stays "other" (and is merged with c's).
+	b2 := newUsageBook(gateway.NewMetrics(), 2, 10)
+	b2.callers["zzzzzzzz"] = 1 // already holds one caller: room for one more
+	if err := b2.load(path); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range b2.snapshot() {
+		got[u.Caller] = strings.Join([]string{u.Agent, u.Route, n2s(u.Count), n2s(u.Errors)}, " ")
+	}
+	want := map[string]string{"aaaaaaaa": "curl applications.list 2 1", otherBucket: "curl applications.list 2 0"}
+	if len(got) != len(want) || got["aaaaaaaa"] != want["aaaaaaaa"] || got[otherBucket] != want[otherBucket] {
+		t.Errorf("restored rows %v, want %v", got, want)
+	}
+	if b2.callers["aaaaaaaa"] != 2 || b2.callers[otherBucket] != 0 {
+		t.Errorf("restored callers %v, want a with its 2 calls and no caller named other", b2.callers)
+	}
+	// A caller already kept adds its saved calls even when the table is full.
+	b3 := newUsageBook(gateway.NewMetrics(), 1, 10)
+	b3.callers["bbbbbbbb"] = 5
+	if err := b3.load(path); err != nil {
+		t.Fatal(err)
+	}
+	if b3.callers["bbbbbbbb"] != 6 || b3.callers["aaaaaaaa"] != 0 {
+		t.Errorf("restore into a full table: callers %v, want b 6 and a in other", b3.callers)
+	}
+
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("[{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.load(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("load(bad JSON) = %v, want an error naming the file", err)
+	}
+	if err := b2.load(dir); err == nil {
+		t.Error("load(a directory) = nil, want an error")
+	}
+	b.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})
+	if err := b.save(filepath.Join(dir, "absent-dir", "state.json")); err == nil {
+		t.Error("save into a missing directory = nil, want an error")
+	}
+	b.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})
+	if err := b.save(dir); err == nil { // rename over a directory
+		t.Error("save over a directory = nil, want an error")
+	}
+}
+
+// Survivors of report.go found by applying its mutants by hand (go test -overlay) on
+// the tests of f9be12a, ahead of the whole-tree gremlins run reaching the file.
+// Equivalent, not tested: report.go:107:14 CONDITIONALS_BOUNDARY (`len(tok) > 64` →
+// `>=`): a token of exactly 64 bytes cut to 64 is the same token.
+
+// TestUsageBookDefaultBounds: a bound of 0 callers or agents means the default,
+// not "none" (report.go:92:16 and :95:15 CONDITIONALS_BOUNDARY, `<= 0` → `< 0`, f9be12a
+// lines: with a bound of 0 the second caller, and the first agent, would be "other").
+func TestUsageBookDefaultBounds(t *testing.T) {
+	b := newUsageBook(gateway.NewMetrics(), 0, 0)
+	if b.maxCallers != DefaultReportMaxCallers || b.maxAgents != DefaultReportMaxAgents {
+		t.Fatalf("bounds %d callers, %d agents; want the defaults %d, %d", b.maxCallers, b.maxAgents, DefaultReportMaxCallers, DefaultReportMaxAgents)
+	}
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	for _, c := range []string{"aaaaaaaa", "bbbbbbbb"} {
+		b.record(gateway.Call{Caller: c, Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+	}
+	got := map[string]string{}
+	for _, u := range b.snapshot() {
+		got[u.Caller] = u.Agent
+	}
+	if len(got) != 2 || got["aaaaaaaa"] != "curl" || got["bbbbbbbb"] != "curl" {
+		t.Fatalf("rows by caller (agent) %v, want aaaaaaaa and bbbbbbbb, both curl", got)
+	}
+}
+
+// callerRows are the callers of the book's rows.
+func callerRows(b *usageBook) map[string]bool {
+	out := map[string]bool{}
+	for _, u := range b.snapshot() {
+		out[u.Caller] = true
+	}
+	return out
+}
+
+// TestUsageBookCandidateEviction: a caller outside the table is a candidate; the
+// candidates table evicts only when full (report.go:156:30 CONDITIONALS_NEGATION,
+// `len(b.candidates) >= b.maxCallers` → `<`: a candidate's count would be lost to a
+// newcomer while there is room, and C below would never pass A), and then evicts the
+// candidate of fewest calls, the least key among equals (report.go:159:23
+// CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION on `v.n < lowN`, :159:38
+// CONDITIONALS_NEGATION on `v.n == lowN`, :159:51 CONDITIONALS_NEGATION on `k < low`;
+// f9be12a lines). Some of these mutants pick by map order, so each case runs 32 times:
+// a mutant passes them all with a chance of 2^-32.
+//
+// Equivalent, not tested: report.go:159:12 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
+// a candidate has at least one call, so lowN is never 0; report.go:159:51
+// CONDITIONALS_BOUNDARY (`k < low` → `<=`): map keys are distinct.
+func TestUsageBookCandidateEviction(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	rec := func(b *usageBook, c string, n int) {
+		for range n {
+			b.record(gateway.Call{Caller: c, Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+		}
+	}
+	// A and B fill the table of two; C and D are candidates; C's second call passes A.
+	b := newUsageBook(gateway.NewMetrics(), 2, 10)
+	for _, c := range []string{"aaaaaaaa", "bbbbbbbb", "cccccccc", "dddddddd", "cccccccc"} {
+		rec(b, c, 1)
+	}
+	if got := callerRows(b); len(got) != 3 || !got["bbbbbbbb"] || !got["cccccccc"] || !got[otherBucket] {
+		t.Fatalf("callers %v, want bbbbbbbb, cccccccc (2 calls, over aaaaaaaa's 1) and %s", got, otherBucket)
+	}
+	tests := []struct {
+		name    string
+		calls   []string // candidates' calls, in order
+		evicted string
+	}{
+		{"fewest calls", []string{"aaaaaaaa", "aaaaaaaa", "bbbbbbbb"}, "bbbbbbbb"},
+		{"fewest calls, first seen", []string{"bbbbbbbb", "aaaaaaaa", "aaaaaaaa"}, "bbbbbbbb"},
+		{"least key among equals", []string{"bbbbbbbb", "aaaaaaaa"}, "aaaaaaaa"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := range 32 {
+				b := newUsageBook(gateway.NewMetrics(), 2, 10)
+				rec(b, "11111111", 10) // the table: two callers of 10 calls
+				rec(b, "22222222", 10)
+				for _, c := range tt.calls {
+					rec(b, c, 1)
+				}
+				rec(b, "zzzzzzzz", 1) // the candidates are full: one is evicted
+				_, gone := b.candidates[tt.evicted]
+				if gone || len(b.candidates) != 2 {
+					t.Fatalf("round %d: candidates %v, want %s evicted and two left", round, b.candidates, tt.evicted)
+				}
+			}
+		})
+	}
+}
+
+// TestUsageBookPromotion: a candidate whose calls pass the table's smallest caller
+// takes that caller's place (report.go:174:33 CONDITIONALS_NEGATION, `v == lowN` → `!=`
+// in the scan for the smallest caller: a larger caller of a lesser key could be taken
+// for the smallest, by map order, so 32 rounds; f9be12a lines).
+//
+// Equivalent, not tested (f9be12a lines): report.go:169:7 CONDITIONALS_BOUNDARY (`n <=
+// b.minCaller` → `<`): minCaller is never above the table's smallest count (counts only
+// grow, it is reset to 0 when a caller is replaced, and callers are restored only into
+// a table not full), so at n == minCaller the scan below finds n <= lowN and answers
+// "other" too; it only refreshes minCaller to the true smallest count, a bound that
+// gives the same answers. report.go:174:11 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
+// a caller of the table has at least one call. report.go:174:46 CONDITIONALS_BOUNDARY
+// (`k < low` → `<=`): map keys are distinct.
+func TestUsageBookPromotion(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	rec := func(b *usageBook, c string, n int) {
+		for range n {
+			b.record(gateway.Call{Caller: c, Route: "applications.list", Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+		}
+	}
+	for round := range 32 {
+		b := newUsageBook(gateway.NewMetrics(), 2, 10)
+		rec(b, "aaaaaaaa", 5)
+		rec(b, "bbbbbbbb", 3) // the smallest, of the greater key
+		rec(b, "cccccccc", 4) // passes bbbbbbbb at its fourth call
+		if got := callerRows(b); len(got) != 3 || !got["aaaaaaaa"] || !got["cccccccc"] || !got[otherBucket] {
+			t.Fatalf("round %d: callers %v, want aaaaaaaa, cccccccc and %s", round, got, otherBucket)
+		}
+	}
+}
+
+// TestUsageBookDemoteNewOtherRow: a caller replaced in the table folds its rows into
+// "other", also on a route "other" has no row for yet, with its Prometheus calls
+// (report.go:204:14 CONDITIONALS_NEGATION, `o.calls == nil` → `!=`: the new row would
+// have no counter and the fold would panic; f9be12a lines).
+func TestUsageBookDemoteNewOtherRow(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	m := gateway.NewMetrics()
+	b := newUsageBook(m, 2, 10)
+	rec := func(c, route string, n int) {
+		for range n {
+			b.record(gateway.Call{Caller: c, Route: route, Fidelity: gateway.Approximate, Agent: "curl/8", Status: 200, At: at})
+		}
+	}
+	rec("aaaaaaaa", "applications.list", 5)
+	rec("bbbbbbbb", "applications.show", 3) // the smallest, demoted below
+	rec("cccccccc", "applications.list", 4) // its fourth call passes bbbbbbbb
+	var other *Usage
+	for _, u := range b.snapshot() {
+		if u.Caller == otherBucket && u.Route == "applications.show" {
+			other = &u
+		}
+	}
+	if other == nil || other.Count != 3 {
+		t.Fatalf("rows %+v, want bbbbbbbb's 3 calls of applications.show under %s", b.snapshot(), otherBucket)
+	}
+	if n := testutil.ToFloat64(m.UsageCalls().WithLabelValues("applications.show", otherBucket, string(gateway.ModeTranslate), string(gateway.Approximate))); n != 3 {
+		t.Fatalf("v2bridge_v2_calls_total of %s on applications.show = %v, want 3", otherBucket, n)
+	}
+}
+
+// TestUsageBookSeries: each call counts in the v2bridge_v2_calls_total series of its
+// mode and fidelity, also after the route's mode or fidelity changed, and after a
+// restart that restored the row (report.go:233:13, :233:30, :233:52
+// CONDITIONALS_NEGATION on `u.calls == nil`, `u.Mode != mode`, `u.Fidelity !=
+// st.fidelity`; f9be12a lines: the row would keep counting in its first series, or a
+// restored row would have none and panic).
+func TestUsageBookSeries(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	const route, caller = "applications.list", "aaaaaaaa"
+	m := gateway.NewMetrics()
+	b := newUsageBook(m, 10, 10)
+	calls := []struct {
+		mode gateway.Mode
+		fid  gateway.Fidelity
+	}{
+		{gateway.ModeTranslate, gateway.Approximate},
+		{gateway.ModePassthrough, gateway.Approximate},
+		{gateway.ModePassthrough, gateway.Exact},
+		{gateway.ModePassthrough, gateway.Exact},
+	}
+	for _, c := range calls {
+		b.record(gateway.Call{Caller: caller, Route: route, Mode: c.mode, Fidelity: c.fid, Agent: "curl/8", Status: 200, At: at})
+	}
+	series := func(m *gateway.Metrics, mode gateway.Mode, fid gateway.Fidelity) float64 {
+		return testutil.ToFloat64(m.UsageCalls().WithLabelValues(route, caller, string(mode), string(fid)))
+	}
+	for _, w := range []struct {
+		mode gateway.Mode
+		fid  gateway.Fidelity
+		n    float64
+	}{{gateway.ModeTranslate, gateway.Approximate, 1}, {gateway.ModePassthrough, gateway.Approximate, 1}, {gateway.ModePassthrough, gateway.Exact, 2}} {
+		if n := series(m, w.mode, w.fid); n != w.n {
+			t.Errorf("series %s %s = %v, want %v", w.mode, w.fid, n, w.n)
+		}
+	}
+	// Restored, the row counts its next call of the same mode and fidelity.
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := b.save(path); err != nil {
+		t.Fatal(err)
+	}
+	m2 := gateway.NewMetrics()
+	b2 := newUsageBook(m2, 10, 10)
+	if err := b2.load(path); err != nil {
+		t.Fatal(err)
+	}
+	b2.record(gateway.Call{Caller: caller, Route: route, Mode: gateway.ModePassthrough, Fidelity: gateway.Exact, Agent: "curl/8", Status: 200, At: at})
+	if n := series(m2, gateway.ModePassthrough, gateway.Exact); n != 1 {
+		t.Fatalf("restored row's next call: series = %v, want 1", n)
+	}
+}
