@@ -59,6 +59,17 @@ type Config struct {
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
+	// MaxUnauthenticatedInFlight bounds, apart from MaxInFlight, the requests answered at
+	// once whose key NerdGraph has not accepted (none, new, refused): they wait in a
+	// pool of their own, so callers with unproven keys can never take the slots of
+	// accepted ones (default min(64, MaxInFlight)).
+	MaxUnauthenticatedInFlight int
+	// BodyMinRate is the slowest a request body may arrive, in bytes a second, after
+	// BodyGrace (defaults 1024 and 10s): a body slower than BodyGrace + read/BodyMinRate
+	// is cut and answered 408, as nginx's client_body_timeout cuts a stalled body.
+	// Negative: no bound beyond the server's read timeout.
+	BodyMinRate int64
+	BodyGrace   time.Duration
 	// Now is the clock (default time.Now), also of the per-key rate limit's and the
 	// failed-authentication limit's minute windows; tests share one with the simulator.
 	Now func() time.Time
@@ -106,6 +117,9 @@ type Gateway struct {
 	limit  *rateLimiter
 	ready  readiness
 	slots  chan struct{}
+	// unauthSlots is the in-flight pool of requests whose key NerdGraph has not
+	// accepted (admission.go).
+	unauthSlots chan struct{}
 
 	guard *authGuard
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
@@ -142,8 +156,17 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 1000
 	}
+	if cfg.MaxUnauthenticatedInFlight <= 0 {
+		cfg.MaxUnauthenticatedInFlight = min(64, cfg.MaxInFlight)
+	}
+	if cfg.BodyMinRate == 0 {
+		cfg.BodyMinRate = 1024
+	}
+	if cfg.BodyGrace <= 0 {
+		cfg.BodyGrace = 10 * time.Second
+	}
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready},
-		slots: make(chan struct{}, cfg.MaxInFlight)}
+		slots: make(chan struct{}, cfg.MaxInFlight), unauthSlots: make(chan struct{}, cfg.MaxUnauthenticatedInFlight)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, cfg.Now)
 		if cfg.Store != nil {

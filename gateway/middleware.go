@@ -34,7 +34,12 @@ type reqState struct {
 	internal      error // the cause behind a 5xx, logged, never sent
 	mode          Mode
 	callerHash    string // first 8 hex characters of the key's SHA-256: logs, metrics, report
-	publicBase    string // passthrough: the gateway's base as the caller reached it
+	// key, keyHash and keySum are the caller's key and its hashes as admission read
+	// them (admission.go); the pipeline reuses them for the same key.
+	key        string
+	keyHash    string
+	keySum     [32]byte
+	publicBase string // passthrough: the gateway's base as the caller reached it
 	// vars are the matched route's path variables when routeIndex matched the route
 	// itself; nil when gorilla/mux put them in the request's context.
 	vars  map[string]string
@@ -104,12 +109,18 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		sw := &st.sw
 		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
+		pool := g.poolFor(r, st) // admission.go
 		select {
-		case g.slots <- struct{}{}:
-			defer func() { <-g.slots }()
+		case pool <- struct{}{}:
+			defer func() { <-pool }()
 		default:
 			st.route = "shed"
 			sw.Header().Set("Retry-After", "1")
+			if r.ContentLength != 0 {
+				// Close instead of reading an unread body to its end before answering,
+				// which a trickled body would make last until the read timeout.
+				sw.Header().Set("Connection", "close")
+			}
 			g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.Unavailable("v2bridge is overloaded; retry after a second"))
 			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
@@ -117,6 +128,9 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			return
 		}
 		g.cfg.Metrics.inFlight.Inc()
+		if r.Body != nil && r.Body != http.NoBody && g.cfg.BodyMinRate > 0 {
+			r.Body = newPacedBody(w, r.Body, st.start, g.cfg.BodyGrace, g.cfg.BodyMinRate) // admission.go
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())

@@ -52,8 +52,8 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		if cancel != nil {
 			defer cancel()
 		}
-		keyHash, keySum := translate.KeySum(key)
-		defer g.settle(r, st, keyHash) // usage rows only for accepted keys
+		keyHash, keySum := st.keyHashes(key) // hashed once, when admission read the key
+		defer g.settle(r, st, keyHash)       // usage rows only for accepted keys
 		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
 			return
 		}

@@ -130,11 +130,20 @@ func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, 
 		return l.allow(keyHash) // the store is down or slow: this replica's own count
 	}
 	l.mu.Lock()
-	if w := l.windows[keyHash]; w != nil && w.start == start {
-		w.count = max(w.count, count)
-	} else {
-		l.windows[keyHash] = &window{start: start, count: count}
+	w := l.windows[keyHash]
+	if w == nil || w.start != start {
+		w = &window{start: start}
+		l.windows[keyHash] = w
 	}
+	if ok && count <= w.count {
+		// The store counted no more calls than this replica has already seen in the
+		// window: it restarted empty, or missed calls while it was down. What this
+		// replica saw is a floor, so a window never starts again from full within its
+		// minute.
+		count = w.count + 1
+		ok = count <= l.limit
+	}
+	w.count = max(w.count, min(count, l.limit))
 	l.mu.Unlock()
 	return ok, max(l.limit-count, 0), start.Add(time.Minute)
 }

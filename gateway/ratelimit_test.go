@@ -27,9 +27,9 @@ func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Ti
 
 func (s *scriptedShared) Forget(context.Context, string, time.Time) {}
 
-// TestAllowFleet: the store's count decides and sets the remaining calls; when the store
-// fails the replica counts on from the highest count the store gave in the window (a lower
-// later count does not lower the mirror).
+// TestAllowFleet: the store's count decides and sets the remaining calls; a count lower
+// than the replica has seen in the window counts on from what it saw; when the store
+// fails the replica counts on from the highest count it saw.
 func TestAllowFleet(t *testing.T) {
 	at := time.Date(2026, 4, 20, 12, 0, 30, 0, time.UTC)
 	l := newRateLimiter(10, func() time.Time { return at })
@@ -40,8 +40,8 @@ func TestAllowFleet(t *testing.T) {
 	}{
 		{true, 6},  // store: 4
 		{true, 3},  // store: 7
-		{true, 5},  // store: 5 (lower; the mirror keeps 7)
-		{true, 2},  // store down: the replica's count goes on from 7 to 8
+		{true, 2},  // store: 5, lower than the 7 seen: the floor makes it 8
+		{true, 1},  // store down: the replica's count goes on from 8 to 9
 		{false, 0}, // store: 11 over the limit
 	}
 	for i, s := range steps {
@@ -262,5 +262,26 @@ func TestLimitersUseConfiguredClock(t *testing.T) {
 	}
 	if ag := newAuthGuard(Config{}); ag.failures.now == nil {
 		t.Error("no clock without Config.Now")
+	}
+}
+
+// TestFleetLimitSurvivesStoreRestartedEmpty: a store that restarts empty within a
+// window does not hand a key its whole limit again: the replica's view of the window is
+// a floor.
+func TestFleetLimitSurvivesStoreRestartedEmpty(t *testing.T) {
+	at := time.Date(2026, 4, 20, 12, 0, 30, 0, time.UTC)
+	l := newRateLimiter(1000, func() time.Time { return at })
+	counts := make([]int, 0, 144)
+	for i := 1; i <= 141; i++ {
+		counts = append(counts, i)
+	}
+	counts = append(counts, 1, 2, 3) // the store restarted empty
+	l.shared = &scriptedShared{counts: counts}
+	var remaining int
+	for range counts {
+		_, remaining, _ = l.allowFleet(context.Background(), "k")
+	}
+	if remaining != 1000-144 {
+		t.Fatalf("remaining %d after 144 calls in the window, want %d", remaining, 1000-144)
 	}
 }

@@ -65,7 +65,7 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
 	}
 	if err != nil {
-		return nil, v2.BadRequest("Could not read the request body")
+		return nil, bodyReadError(err) // 408 for a body cut by its minimum rate
 	}
 	if int64(len(body)) > g.cfg.MaxBodyBytes {
 		return nil, v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes))

@@ -340,7 +340,7 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			g.cfg.Passthrough.ServeHTTP(w, r)
 		}
 		if st := stateFrom(r.Context()); st != nil && (st.sw.status == http.StatusUnauthorized || st.sw.status == http.StatusForbidden) {
-			st.callerHash = "" // REST refused the key: no usage row (authguard.go)
+			st.callerHash = "" // REST refused the key: no usage row
 		}
 	})
 }

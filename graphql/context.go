@@ -95,3 +95,18 @@ func CallsFrom(ctx context.Context) *Calls {
 	c, _ := ctx.Value(keyCalls).(*Calls)
 	return c
 }
+
+// Stopped reports why work done for the request on ctx must stop: the context's own
+// error (the caller went away, or its deadline passed), or context.DeadlineExceeded
+// once the deadline SetDeadline gave the request's calls has passed. Loops a request
+// drives check it on every turn, so that request_timeout bounds CPU as well as
+// NerdGraph calls. nil: go on.
+func Stopped(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if c := CallsFrom(ctx); c != nil && !c.deadline.IsZero() && !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}

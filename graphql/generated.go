@@ -1790,8 +1790,12 @@ func (v *AppCursorActor) GetEntitySearch() *AppCursorActorEntitySearch { return 
 //
 // Result of an entity search: totals, facet counts and pages of entities.
 type AppCursorActorEntitySearch struct {
+	Count   *int                                                 `json:"count"`
 	Results *AppCursorActorEntitySearchResultsEntitySearchResult `json:"results"`
 }
+
+// GetCount returns AppCursorActorEntitySearch.Count, and is useful for accessing the field via an interface.
+func (v *AppCursorActorEntitySearch) GetCount() *int { return v.Count }
 
 // GetResults returns AppCursorActorEntitySearch.Results, and is useful for accessing the field via an interface.
 func (v *AppCursorActorEntitySearch) GetResults() *AppCursorActorEntitySearchResultsEntitySearchResult {
@@ -39647,6 +39651,7 @@ const AppCursor_Operation = `
 query AppCursor ($query: String!, $cursor: String) {
 	actor {
 		entitySearch(query: $query) {
+			count
 			results(cursor: $cursor) {
 				nextCursor
 			}
@@ -39656,7 +39661,9 @@ query AppCursor ($query: String!, $cursor: String) {
 `
 
 // AppCursor walks an application search to the cursor of a later page without
-// fetching entity fields (a cold `page=N` costs N-1 of these plus one AppList).
+// fetching entity fields (a cold `page=N` costs N-1 of these plus one AppList). Its
+// count tells how many pages the search has, so a page past the last one is answered
+// empty without walking to it.
 func AppCursor(
 	ctx_ context.Context,
 	client_ graphql.Client,

@@ -42,7 +42,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	updateApm, updateBrowser, enable := false, false, false
 	if in.Name != nil && *in.Name != app.Name {
 		if strings.TrimSpace(*in.Name) == "" {
-			return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: []string{"name must not be empty"}}
+			return nil, v2.Unprocessable("Validation error occurred when updating the application", "name must not be empty")
 		}
 		apm.Alias, updateApm = in.Name, true
 	}
@@ -65,8 +65,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 		case in.EnableRealUserMonitoring != nil && *in.EnableRealUserMonitoring:
 			afterEnable = v
 		default:
-			return nil, &v2.Error{Status: 422, Title: "Validation error occurred when updating the application",
-				Messages: []string{"end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true"}}
+			return nil, v2.Unprocessable("Validation error occurred when updating the application", "end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true")
 		}
 	}
 	if v := in.EnableRealUserMonitoring; v != nil && *v != app.Settings.EnableRealUserMonitoring {
@@ -159,7 +158,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 			return nil, appWriteError(err, id, "application delete"), false, 0
 		}
 		if resp.AgentApplicationDelete == nil || !resp.AgentApplicationDelete.Success {
-			return nil, &v2.Error{Status: 422, Title: "The application was not deleted"}, false, 0
+			return nil, v2.Unprocessable("The application was not deleted"), false, 0
 		}
 		return show, nil, false, 0
 	})
@@ -170,7 +169,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 }
 
 func errStillReporting() *v2.Error {
-	return &v2.Error{Status: 409, Title: "Cannot delete an application that is still reporting data."}
+	return v2.Conflict("Cannot delete an application that is still reporting data.")
 }
 
 func appWriteError(err error, id int64, what string) error {
@@ -189,7 +188,7 @@ func appWriteError(err error, id int64, what string) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: []string{msg}}
+		return v2.Unprocessable("Validation error occurred when updating the application", msg)
 	}
 	return err
 }
@@ -230,11 +229,11 @@ func appUpdateProblems(apm *ng.AppUpdateApmAgentApplicationSettingsUpdateResult,
 	}
 	switch class {
 	case ng.AgentApplicationSettingsUpdateErrorClassAccessDenied:
-		return &v2.Error{Status: 403, Title: "New Relic API access has not been enabled", Messages: problems}
+		return v2.Forbidden("New Relic API access has not been enabled", problems...)
 	case ng.AgentApplicationSettingsUpdateErrorClassNotFound:
 		return ErrApplicationNotFound()
 	}
-	return &v2.Error{Status: 422, Title: "Validation error occurred when updating the application", Messages: problems}
+	return v2.Unprocessable("Validation error occurred when updating the application", problems...)
 }
 
 // enabledBrowserWait is the Retry-After of an end user Apdex threshold whose browser
@@ -253,8 +252,8 @@ func (t *Translator) setEnabledBrowserApdex(ctx context.Context, c Caller, id in
 		return fmt.Errorf("application %d after switching real user monitoring on: %w", id, err)
 	}
 	if b == nil || b.appID == 0 {
-		return &retryLater{ve: &v2.Error{Status: 503, Title: "Real user monitoring was switched on (and the other settings applied), " +
-			"but its browser application is not readable yet: send the same request again to set end_user_apdex_threshold"},
+		return &retryLater{ve: v2.Unavailable("Real user monitoring was switched on (and the other settings applied), " +
+			"but its browser application is not readable yet: send the same request again to set end_user_apdex_threshold"),
 			after: enabledBrowserWait}
 	}
 	settings := ng.AgentApplicationSettingsUpdateInput{BrowserConfig: &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: &v}}

@@ -201,7 +201,7 @@ func licenseKey(script string, cfg *json.RawMessage) string {
 // CreateBrowserApplication answers POST /v2/browser_applications (never retried).
 func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, name string, loader ng.AgentApplicationBrowserLoader) (*v2.BrowserApplicationShow, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &v2.Error{Status: 422, Title: "browser_application.name is required"}
+		return nil, v2.Unprocessable("browser_application.name is required")
 	}
 	defer t.wroteAccount(c) // also when the outcome is unknown: it may have been created
 	resp, err := ng.BrowserCreate(ctx, t.client, int(c.AccountID), name, ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader})
@@ -240,7 +240,7 @@ func createError(err error, what, check string) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return &v2.Error{Status: 422, Title: "Validation error occurred while creating the " + what, Messages: []string{msg}}
+		return v2.Unprocessable("Validation error occurred while creating the "+what, msg)
 	}
 	return err
 }

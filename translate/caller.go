@@ -8,7 +8,8 @@ import (
 )
 
 // Caller is who a v2 request acts for: the SHA-256 of its API key and the one account
-// the request is scoped to. Every cache key starts with it (DESIGN.md rule 4).
+// the request is scoped to. Every cache key starts with it, so no caller is answered
+// from another key's or another account's entry.
 type Caller struct {
 	KeyHash   string // hex SHA-256 of the API key; the key itself is never kept
 	AccountID int64

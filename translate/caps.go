@@ -33,9 +33,8 @@ import (
 //   - uniques(): default 1,000 values, "up to a maximum of 10,000"; it "will return the
 //     first set of unique attribute values discovered" (same page, #func-uniques).
 //   - UNTIL is exclusive, SINCE inclusive (same page, #sel-until, #sel-since).
-//   - entities(guids:): up to 25 entities a field (MAPPING.md §1, after
-//     newrelic/newrelic-client-go pkg/entities/entities_api.go; the schema does not
-//     state it).
+//   - entities(guids:): up to 25 entities a field (newrelic/newrelic-client-go
+//     pkg/entities/entities_api.go; the schema does not state it).
 const (
 	// MaxFacets is NRQL's LIMIT MAX: the most facets (or rows) one query returns.
 	MaxFacets = 5000

@@ -1,59 +1,14 @@
 package translate
 
 import (
-	"strings"
+	"context"
+	"fmt"
+	"strconv"
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
-
-func sp(s string) *string { return &s }
-
-func TestParseTerms(t *testing.T) {
-	good := TermInput{Duration: sp("5"), Operator: sp("above"), Priority: sp("critical"), Threshold: sp("0.9"), TimeFunction: sp("all")}
-	with := func(f func(*TermInput)) []TermInput { t := good; f(&t); return []TermInput{t} }
-	tests := []struct {
-		name     string
-		in       []TermInput
-		baseline bool
-		want     term
-		wantErr  string
-	}{
-		{name: "REST strings", in: []TermInput{good}, want: term{seconds: 300, operator: ng.AlertsNrqlConditionTermsOperatorAbove,
-			priority: ng.AlertsNrqlConditionPriorityCritical, threshold: 0.9, occurrences: ng.AlertsNrqlConditionThresholdOccurrencesAll}},
-		{name: "leading-dot threshold, equal, any, default priority", in: with(func(t *TermInput) {
-			t.Threshold, t.Operator, t.TimeFunction, t.Priority = sp(".5"), sp("EQUAL"), sp("any"), nil
-		}), want: term{seconds: 300, operator: ng.AlertsNrqlConditionTermsOperatorEquals, priority: ng.AlertsNrqlConditionPriorityCritical,
-			threshold: 0.5, occurrences: ng.AlertsNrqlConditionThresholdOccurrencesAtLeastOnce}},
-		{name: "no terms", in: []TermInput{}, wantErr: "at least one term"},
-		{name: "missing duration", in: with(func(t *TermInput) { t.Duration = nil }), wantErr: "terms[0].duration is required"},
-		{name: "fractional duration", in: with(func(t *TermInput) { t.Duration = sp("2.5") }), wantErr: "positive whole number"},
-		{name: "zero duration", in: with(func(t *TermInput) { t.Duration = sp("0") }), wantErr: "positive whole number"},
-		{name: "threshold not a number", in: with(func(t *TermInput) { t.Threshold = sp("high") }), wantErr: "threshold must be a number"},
-		{name: "NaN threshold", in: with(func(t *TermInput) { t.Threshold = sp("NaN") }), wantErr: "threshold must be a number"},
-		{name: "bad operator", in: with(func(t *TermInput) { t.Operator = sp(">") }), wantErr: "above, below or equal"},
-		{name: "bad priority", in: with(func(t *TermInput) { t.Priority = sp("info") }), wantErr: "critical or warning"},
-		{name: "bad time function", in: with(func(t *TermInput) { t.TimeFunction = sp("sometimes") }), wantErr: "all or any"},
-		{name: "two critical terms", in: []TermInput{good, good}, wantErr: "more than one critical"},
-		{name: "baseline below", in: with(func(t *TermInput) { t.Operator = sp("below") }), baseline: true, wantErr: "must be above"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseTerms("create", tt.in, tt.baseline)
-			if tt.wantErr != "" {
-				e, ok := err.(*v2.Error)
-				if !ok || e.Status != 422 || len(e.Messages) == 0 || !strings.Contains(e.Messages[0], tt.wantErr) {
-					t.Fatalf("err %v, want 422 containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || len(got) != 1 || got[0] != tt.want {
-				t.Fatalf("got %+v, %v; want %+v", got, err, tt.want)
-			}
-		})
-	}
-}
 
 func TestRestTerm(t *testing.T) {
 	tests := []struct {
@@ -77,84 +32,119 @@ func TestRestTerm(t *testing.T) {
 	}
 }
 
-func TestConditionParts(t *testing.T) {
-	tests := []struct {
-		name     string
-		in       NrqlConditionInput
-		baseline bool
-		wantErr  string
-	}{
-		{name: "single_value is NerdGraph's only evaluation", in: NrqlConditionInput{ValueFunction: sp("single_value")}},
-		{name: "sum names the replacement", in: NrqlConditionInput{ValueFunction: sp("sum")}, wantErr: "aggregate in the NRQL query"},
-		{name: "since_value must be whole minutes", in: NrqlConditionInput{SinceValue: sp("x")}, wantErr: "since_value must be"},
-		{name: "bad fill option", in: NrqlConditionInput{Signal: &SignalInput{FillOption: sp("zero")}}, wantErr: "fill_option"},
-		{name: "direction on a static condition", in: NrqlConditionInput{BaselineDirection: sp("upper_only")}, wantErr: "baseline conditions only"},
-		{name: "bad direction", in: NrqlConditionInput{BaselineDirection: sp("sideways")}, baseline: true, wantErr: "upper_only"},
-		{name: "good signal and expiration", in: NrqlConditionInput{Signal: &SignalInput{AggregationWindow: sp("60"), FillOption: sp("static"),
-			FillValue: sp("0")}, Expiration: &ExpirationInput{ExpirationDuration: sp("600")}}},
+// condPages answers NrqlConditions and AsNrqlConditions with conds, two per NerdGraph
+// page (cursor "p<n>").
+func condPages(conds []map[string]any) *opFake {
+	f := &opFake{}
+	f.answer = func(op string, vars map[string]any) (any, error) {
+		k := 0
+		if s, ok := vars["cursor"].(string); ok {
+			k, _ = strconv.Atoi(s[1:])
+		}
+		lo, hi := min(2*k, len(conds)), min(2*k+2, len(conds))
+		var next any
+		if hi < len(conds) {
+			next = "p" + strconv.Itoa(k+1)
+		}
+		search := map[string]any{"nextCursor": next, "totalCount": len(conds), "nrqlConditions": conds[lo:hi]}
+		switch op {
+		case "NrqlConditions":
+			return map[string]any{"actor": map[string]any{"account": map[string]any{"alerts": map[string]any{"nrqlConditionsSearch": search}}}}, nil
+		case "AsNrqlConditions":
+			return map[string]any{"actor": map[string]any{"account": map[string]any{"alerts": map[string]any{"asNrqlConditionsSearch": search}}}}, nil
+		}
+		return nil, fmt.Errorf("unexpected %s", op)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.in.parts("update", tt.baseline)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			e, ok := err.(*v2.Error)
-			if !ok || e.Status != 422 || !strings.Contains(e.Messages[0], tt.wantErr) || !strings.Contains(e.Title, "update the alert condition") {
-				t.Fatalf("err %v, want 422 containing %q", err, tt.wantErr)
-			}
-		})
+	return f
+}
+
+func nrqlCond(id int, policy string, extra map[string]any) map[string]any {
+	c := map[string]any{"__typename": "AlertsNrqlStaticCondition", "id": strconv.Itoa(id), "name": "c" + strconv.Itoa(id),
+		"enabled": true, "type": "STATIC", "policyId": policy, "nrql": map[string]any{"query": "SELECT 1"},
+		"signal": map[string]any{}, "expiration": map[string]any{}, "terms": []any{}}
+	for k, v := range extra {
+		c[k] = v
+	}
+	return c
+}
+
+func asCond(id int, product string, limit any) map[string]any {
+	return map[string]any{"__typename": "AlertsAsNrqlStaticCondition", "id": strconv.Itoa(id), "name": "a" + strconv.Itoa(id), "enabled": false, "policyId": "9",
+		"sourceProduct": product, "violationTimeLimitSeconds": limit,
+		"terms": []any{map[string]any{"__typename": "AlertsNrqlConditionTerms", "operator": "BELOW", "priority": "WARNING", "threshold": 1.0, "thresholdDuration": 600.0, "thresholdOccurrences": "ALL"}}}
+}
+
+// nrqlConditionOf and restTerm render NerdGraph's condition in REST's shape.
+func TestNrqlConditionShape(t *testing.T) {
+	term := func(op, occ string, seconds float64) map[string]any {
+		return map[string]any{"__typename": "AlertsNrqlConditionTerms", "operator": op, "priority": "CRITICAL", "threshold": 2.5, "thresholdDuration": seconds, "thresholdOccurrences": occ}
+	}
+	conds := []map[string]any{
+		nrqlCond(1, "9", map[string]any{"__typename": "AlertsNrqlBaselineCondition", "type": "BASELINE", "baselineDirection": "UPPER_ONLY",
+			"violationTimeLimitSeconds": 86400, "runbookUrl": "https://r",
+			"signal":     map[string]any{"aggregationWindow": 60.0, "aggregationDelay": 180.0, "aggregationMethod": "CADENCE", "fillOption": "STATIC", "fillValue": 0.5},
+			"expiration": map[string]any{"expirationDuration": 600.0, "openViolationOnExpiration": true},
+			"terms":      []any{term("EQUALS", "AT_LEAST_ONCE", 300), term("ABOVE", "ALL", 90)}}),
+		nrqlCond(2, "9", map[string]any{"signal": map[string]any{"aggregationWindow": 60.0, "aggregationDelay": 120.0, "aggregationMethod": "EVENT_FLOW"}}),
+		nrqlCond(3, "9", map[string]any{"signal": map[string]any{"aggregationWindow": 0.0, "aggregationDelay": 120.0, "aggregationMethod": "CADENCE"}}),
+		nrqlCond(4, "90", nil), // another policy: NerdGraph's filter is trusted but checked
+		nrqlCond(5, "9", map[string]any{"signal": map[string]any{"fillValue": 0.0}, "expiration": map[string]any{"closeViolationsOnExpiration": true}}),
+	}
+	tr := New(condPages(conds), Options{})
+	l, p, err := tr.ListNrqlConditions(context.Background(), Caller{AccountID: 1}, 9, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Conditions) != 4 || p != (Paging{Page: 1, Last: 1}) {
+		t.Fatalf("%d conditions, %+v", len(l.Conditions), p)
+	}
+	c := l.Conditions[0]
+	if c.ID != 1 || c.Type != "baseline" || c.BaselineDirection != "upper_only" || c.ViolationTimeLimitSeconds != 86400 ||
+		c.SinceValue != "3" || c.RunbookURL != "https://r" || c.Signal == nil || c.Signal.EvaluationOffset != "3" ||
+		c.Signal.AggregationWindow != "60" || c.Signal.FillOption != "static" || c.Signal.FillValue != "0.5" ||
+		c.Expiration == nil || c.Expiration.ExpirationDuration != "600" || !c.Expiration.OpenViolationOnExpiration {
+		t.Errorf("baseline condition %+v signal %+v expiration %+v", c, c.Signal, c.Expiration)
+	}
+	want := []v2.Term{{Duration: "5", Operator: "equal", Priority: "critical", Threshold: "2.5", TimeFunction: "any"},
+		{Duration: "1.5", Operator: "above", Priority: "critical", Threshold: "2.5", TimeFunction: "all"}}
+	if fmt.Sprint(c.Terms) != fmt.Sprint(want) {
+		t.Errorf("terms %+v, want %+v", c.Terms, want)
+	}
+	if c := l.Conditions[1]; c.SinceValue != "" || c.Signal == nil || c.Signal.EvaluationOffset != "" || c.Signal.AggregationWindow != "60" || c.Expiration != nil {
+		t.Errorf("event flow: since %q signal %+v expiration %+v", c.SinceValue, c.Signal, c.Expiration)
+	}
+	if c := l.Conditions[2]; c.SinceValue != "" || c.Signal.AggregationWindow != "0" {
+		t.Errorf("window 0: since %q signal %+v", c.SinceValue, c.Signal)
+	}
+	if c := l.Conditions[3]; c.ID != 5 || c.Signal == nil || c.Signal.FillValue != "0" || c.Expiration == nil || !c.Expiration.CloseViolationsOnExpiration {
+		t.Errorf("fill value 0: %+v signal %+v expiration %+v", c, c.Signal, c.Expiration)
+	}
+	none := New(condPages([]map[string]any{nrqlCond(6, "9", nil)}), Options{})
+	l, _, err = none.ListNrqlConditions(context.Background(), Caller{AccountID: 1}, 9, 1)
+	if err != nil || l.Conditions[0].Signal != nil || l.Conditions[0].Expiration != nil || l.Conditions[0].Type != "static" {
+		t.Errorf("no signal or expiration: %+v, %v", l.Conditions, err)
 	}
 }
 
-// TestLegacyTypeBySourceProduct walks every AlertsAsNrqlSourceProduct of the generated
-// enum: each has a decided REST type (or none), REST's types appear once each except
-// the two APM types NerdGraph cannot tell apart, and the criteria ask exactly for the
-// products that have one.
-func TestLegacyTypeBySourceProduct(t *testing.T) {
-	want := map[ng.AlertsAsNrqlSourceProduct]string{
-		ng.AlertsAsNrqlSourceProductApm:            "apm_app_metric",
-		ng.AlertsAsNrqlSourceProductBrowser:        "browser_metric",
-		ng.AlertsAsNrqlSourceProductMobile:         "mobile_metric",
-		ng.AlertsAsNrqlSourceProductServers:        "servers_metric",
-		ng.AlertsAsNrqlSourceProductNrql:           "",
-		ng.AlertsAsNrqlSourceProductInfrastructure: "",
-		ng.AlertsAsNrqlSourceProductSynthetics:     "",
+// REST pages of 200 over NerdGraph's cursor pages.
+func TestNrqlConditionPages(t *testing.T) {
+	var conds []map[string]any
+	for i := 1; i <= 201; i++ {
+		conds = append(conds, nrqlCond(i, "9", nil))
 	}
-	if len(legacySources) != len(ng.AllAlertsAsNrqlSourceProduct) {
-		t.Errorf("%d rows for %d source products", len(legacySources), len(ng.AllAlertsAsNrqlSourceProduct))
+	f := condPages(conds)
+	tr := New(f, Options{})
+	l, p, err := tr.ListNrqlConditions(context.Background(), Caller{AccountID: 1}, 9, 2)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var asked []ng.AlertsAsNrqlSourceProduct
-	for _, p := range ng.AllAlertsAsNrqlSourceProduct {
-		w, ok := want[p]
-		if !ok {
-			t.Errorf("source product %s has no decided REST type", p)
-			continue
-		}
-		if got := legacyType(p); got != w {
-			t.Errorf("legacyType(%s) = %q, want %q", p, got, w)
-		}
-		if w != "" {
-			asked = append(asked, p)
-		}
+	if len(l.Conditions) != 1 || l.Conditions[0].ID != 201 || p != (Paging{Page: 2, Last: 2}) {
+		t.Fatalf("page 2: %+v %+v", l.Conditions, p)
 	}
-	got := legacyProducts()
-	if len(got) != len(asked) {
-		t.Fatalf("criteria ask for %v, want %v", got, asked)
+	if got := f.count("NrqlConditions"); got != 101 {
+		t.Errorf("%d NerdGraph pages, want 101", got)
 	}
-	for _, p := range asked {
-		found := false
-		for _, g := range got {
-			found = found || g == p
-		}
-		if !found {
-			t.Errorf("criteria omit %s", p)
-		}
-	}
-	if legacyType("SOMETHING_NEW") != "" {
-		t.Error("an unknown source product must not be listed")
+	if fmt.Sprint(f.calls[0].vars["criteria"]) != "map[policyId:9]" {
+		t.Errorf("criteria %v", f.calls[0].vars["criteria"])
 	}
 }

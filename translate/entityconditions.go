@@ -12,9 +12,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Entity conditions (REST /v2/alerts_entity_conditions/{entity_id}, REFERENCE.md
-// §3.13) have no NerdGraph field: REST attached entities to legacy metric conditions,
-// and NerdGraph has no mutation that attaches or detaches one (MAPPING.md §2.16). The
+// Entity conditions (REST /v2/alerts_entity_conditions/{entity_id},
+// https://docs.newrelic.com/docs/alerts/scale-automate/rest-api/manage-entities-alerts-conditions/)
+// have no NerdGraph field: REST attached entities to legacy metric conditions, and
+// NerdGraph has no mutation that attaches or detaches one. The
 // translation serves the NRQL form of the idea: an NRQL condition names its entities
 // in its WHERE clause (`appId IN (...)`, `appName IN (...)`, `entity.guid IN (...)`),
 // so GET lists the conditions whose list names the entity, PUT adds the entity to the
@@ -33,9 +34,9 @@ type EntityRef struct {
 // edit, with their GUID domain.
 var entityDomains = map[string]string{"Application": DomainAPM, "BrowserApplication": DomainBrowser, "MobileApplication": DomainMobile}
 
-// ErrBadEntityType is REST's answer to an entity_type it does not know
-// (REFERENCE.md §3.13: 406 "Bad entity type").
-func ErrBadEntityType() *v2.Error { return &v2.Error{Status: 406, Title: "Bad entity type"} }
+// ErrBadEntityType is REST's answer to an entity_type it does not know: 406 "Bad
+// entity type".
+func ErrBadEntityType() *v2.Error { return v2.NotAcceptable("Bad entity type") }
 
 // CheckEntityType refuses entity types REST did not know (406) and those whose
 // conditions the translation cannot edit (501 naming the replacement).
@@ -45,17 +46,17 @@ func CheckEntityType(typ string) error {
 	}
 	switch typ {
 	case "KeyTransaction", "Server", "Plugin":
-		return &v2.Error{Status: 501, Title: "Entity conditions of a " + typ + " are not translated: name the entity's GUID in an NRQL " +
+		return v2.NotImplemented("Entity conditions of a " + typ + " are not translated: name the entity's GUID in an NRQL " +
 			"condition's WHERE clause (`entity.guid IN (...)`, NerdGraph alertsNrqlConditionStaticUpdate), or route " +
-			"alerts_entity_conditions to the REST API (retained_alerts: passthrough)"}
+			"alerts_entity_conditions to the REST API (retained_alerts: passthrough)")
 	}
 	return ErrBadEntityType()
 }
 
 // errNoEntityList is the 409 for a condition whose WHERE clause lists no entities.
 func errNoEntityList(id int64, why string) *v2.Error {
-	return &v2.Error{Status: 409, Title: "Alert condition " + strconv.FormatInt(id, 10) + " names no entity list: " + why +
-		"; edit its NRQL query instead (PUT /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")"}
+	return v2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + " names no entity list: " + why +
+		"; edit its NRQL query instead (PUT /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")")
 }
 
 // entityKeys are the values that name an entity in each list attribute; name is looked
@@ -238,8 +239,8 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 					continue
 				}
 				if next, err = l.Remove(next, i); err != nil {
-					return nil, &v2.Error{Status: 409, Title: "Alert condition " + strconv.FormatInt(id, 10) + ": " + err.Error() +
-						"; disable or delete the condition instead (PUT or DELETE /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")"}
+					return nil, v2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + ": " + err.Error() +
+						"; disable or delete the condition instead (PUT or DELETE /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")")
 				}
 				if lists, err = p.EntityLists(next); err != nil {
 					return nil, fmt.Errorf("nrql after removing an entity: %w", err)
@@ -285,12 +286,12 @@ func addTo(ctx context.Context, keys *entityKeys, query string, lists []nrqlwher
 }
 
 // errLegacyEntityCondition is the 501 for changing the entities of a legacy metric
-// condition: NerdGraph has no mutation for it (MAPPING.md §2.16).
+// condition: NerdGraph has no mutation for it.
 func errLegacyEntityCondition(id int64) *v2.Error {
-	return &v2.Error{Status: 501, Title: "Alert condition " + strconv.FormatInt(id, 10) + " is a legacy metric condition: NerdGraph " +
+	return v2.NotImplemented("Alert condition " + strconv.FormatInt(id, 10) + " is a legacy metric condition: NerdGraph " +
 		"cannot change its entities. Replace it with an NRQL condition whose WHERE clause lists the entities " +
 		"(POST /v2/alerts_nrql_conditions/policies/{policy_id}), or send this call to the REST API, which keeps this " +
-		"namespace (retained_alerts: passthrough)"}
+		"namespace (retained_alerts: passthrough)")
 }
 
 // isLegacyCondition reports whether id is one of the account's legacy metric

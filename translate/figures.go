@@ -40,9 +40,8 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // figure is v as REST v2 shows a measured figure: rounded to three significant
 // digits, halves of the scaled value away from zero (a value within an ulp of a half
 // may round either way; how REST rounded halves is not published). NaN, the
-// infinities and 0 are returned as they are. A list page rounds about 1,200 of
-// them and a 10-name × 180-slice answer 14,000, so the decimal exponent comes from the
-// binary one and the powers of ten from a table (BenchmarkFigure).
+// infinities and 0 are returned as they are. A page rounds many of them, so the
+// decimal exponent comes from the binary one and the powers of ten from a table.
 func figure(v float64) float64 {
 	a := math.Abs(v)
 	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {

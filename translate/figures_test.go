@@ -153,8 +153,7 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 	}
 }
 
-// BenchmarkFigure: rounding NerdGraph's unrounded figures (a list page rounds about
-// 1,200, a 10×180 metric answer about 14,000).
+// BenchmarkFigure: rounding NerdGraph's unrounded figures.
 func BenchmarkFigure(b *testing.B) {
 	values := []float64{0.9743589743589743, 304.1234567891, 4567.891234567, 0.0016181229773462784, 3.7312345678901,
 		0.666666666666666, 12.345678901234, 99770.12345678}

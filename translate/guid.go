@@ -9,7 +9,7 @@ import (
 )
 
 // GUID is a decoded NerdGraph entity GUID: base64 (standard alphabet, no padding) of
-// "accountId|DOMAIN|TYPE|domainId" (MAPPING.md §1.4).
+// "accountId|DOMAIN|TYPE|domainId".
 type GUID struct {
 	AccountID int64
 	Domain    string

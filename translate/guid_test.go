@@ -3,8 +3,7 @@ package translate
 import "testing"
 
 func TestGUIDExamples(t *testing.T) {
-	// The examples of MAPPING.md §1.4: three GUIDs from newrelic-client-go fixtures and
-	// four constructed ones.
+	// Three GUIDs from newrelic-client-go fixtures and four constructed ones.
 	tests := []struct {
 		give string
 		want GUID

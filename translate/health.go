@@ -3,7 +3,7 @@ package translate
 import gq "github.com/v2bridge/v2bridge/graphql"
 
 // healthStatus maps an entity's reporting flag and alert severity to REST v2's
-// health_status (MAPPING.md §1.8): gray when not reporting, else red / orange / green,
+// health_status: gray when not reporting, else red / orange / green,
 // and unknown when no alert policy covers the entity.
 func healthStatus(reporting bool, sev *gq.EntityAlertSeverity) string {
 	if !reporting {

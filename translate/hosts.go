@@ -22,8 +22,8 @@ type HostListRequest struct {
 }
 
 // HostSummaryWindow is the window of a host's or instance's application_summary: REST
-// v2 summarised hosts and instances over "the last 10 minutes"
-// (/work/shared/restv2/REFERENCE.md §3.2, from the API explorer's notes). Membership
+// v2 summarised hosts and instances over "the last 10 minutes" (the API explorer's
+// notes). Membership
 // is wider (InventoryWindow, one hour): a host that last reported 20 minutes ago is
 // listed, with an empty summary.
 const HostSummaryWindow = 10 * time.Minute
@@ -217,7 +217,7 @@ func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instan
 			return &v2.ApplicationHostShow{Host: h}, nil
 		}
 	}
-	return nil, &v2.Error{Status: 404, Title: title}
+	return nil, v2.NotFound(title)
 }
 
 // HostName resolves a host id of an application to its host name (for host-scoped
@@ -237,5 +237,5 @@ func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64
 			return name, nil
 		}
 	}
-	return "", &v2.Error{Status: 404, Title: "No Application Host found with the given ID"}
+	return "", v2.NotFound("No Application Host found with the given ID")
 }

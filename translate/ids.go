@@ -9,7 +9,7 @@ import (
 // SurrogateID derives a stable 31-bit id for things NerdGraph has no numeric id for
 // (application hosts, change-tracking events, issues): the first 8 bytes of
 // sha256(namespace|accountId|key), masked to 31 bits so int32 and JavaScript clients keep
-// working (MAPPING.md §1.4). The same inputs give the same id in every process.
+// working. The same inputs give the same id in every process.
 func SurrogateID(namespace string, accountID int64, key string) int64 {
 	var stack [128]byte
 	return surrogate(surrogatePrefix(stack[:0], namespace, accountID), key)

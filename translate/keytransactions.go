@@ -15,7 +15,7 @@ import (
 )
 
 // KeyTransactionWindow is the window of a key transaction's application_summary: REST
-// v2 reported a rolling ten-minute average (MAPPING.md §2.9).
+// v2 reported a rolling ten-minute average.
 const KeyTransactionWindow = 10 * time.Minute
 
 // ktDetailsBatch is how many key transactions one KeyTransactionDetails request reads
@@ -54,7 +54,7 @@ type ktFields interface {
 }
 
 // keyTxID is the REST id of a key transaction entity: its domainId when that is an
-// integer REST clients can hold (≤ 2^31−1), else a stable surrogate (MAPPING.md §2.9).
+// integer REST clients can hold (≤ 2^31−1), else a stable surrogate.
 func keyTxID(accountID int64, g GUID) int64 {
 	if n, err := strconv.ParseInt(g.DomainID, 10, 64); err == nil && n > 0 && n <= math.MaxInt32 {
 		return n
@@ -276,8 +276,8 @@ func (t *Translator) keyTxStatsInto(ctx context.Context, c Caller, ks []keyTx, u
 		if len(row.Facet) != 2 {
 			continue
 		}
-		app, err := strconv.ParseInt(fmt.Sprint(row.Facet[0]), 10, 64)
-		if err != nil {
+		app, ok := facetInt(row.Facet[0]) // a number of any size, or a string
+		if !ok {
 			continue
 		}
 		out[ktStatKey{app, fmt.Sprint(row.Facet[1])}] = row
@@ -349,7 +349,7 @@ func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTra
 
 // ErrKeyTransactionNotFound is REST's 404 for an unknown key transaction id.
 func ErrKeyTransactionNotFound() error {
-	return &v2.Error{Status: 404, Title: "No Key Transaction found with the given ID"}
+	return v2.NotFound("No Key Transaction found with the given ID")
 }
 
 // ShowKeyTransaction answers GET /v2/key_transactions/{id}: one round trip when the

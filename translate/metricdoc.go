@@ -12,7 +12,7 @@ import (
 // the values resolved for each name, rendered slice by slice: the renderers
 // (gateway/render/metricdata.go, through render.MetricDataSource) compute each
 // slice's values into one reused buffer as they write it, so no v2 model of every
-// value (32 bytes each; 0.6 MB for 10 names × 180 slices) is built for a request.
+// value (32 bytes each) is built for a request.
 // Model builds that model, once, with the same per-slice code (slice), for whatever
 // needs the document as *v2.MetricData (the generic encoders, the fleet's shared
 // cache, Translator.MetricData). A MetricDoc is read only once made; safe for

@@ -63,9 +63,10 @@ type metricWindow struct {
 	period       time.Duration
 }
 
-// resolveWindow applies REST v2's time rules (REFERENCE.md §6): default last 30 minutes,
-// 60 s minimum, the period-by-range table, period only coarsening, slices aligned to
-// period boundaries in UTC.
+// resolveWindow applies REST v2's time rules: default last 30 minutes, 60 s minimum,
+// the period-by-range table, period only coarsening, slices aligned to period
+// boundaries in UTC (https://docs.newrelic.com/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data/,
+// https://docs.newrelic.com/docs/apm/apis/api-v2-examples/specifying-time-range-v2).
 func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
 	w := metricWindow{to: now.UTC().Truncate(time.Second)}
 	if r.To != nil {
@@ -80,10 +81,10 @@ func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
 	}
 	span := w.to.Sub(w.from)
 	if span < 0 {
-		return w, &v2.Error{Status: 422, Title: "The from time must be before the to time"}
+		return w, v2.Unprocessable("The from time must be before the to time")
 	}
 	if span < time.Minute {
-		return w, &v2.Error{Status: 422, Title: "The time range must be at least 60 seconds"}
+		return w, v2.Unprocessable("The time range must be at least 60 seconds")
 	}
 	w.period = defaultPeriod(span, now.Sub(w.from) > 8*24*time.Hour)
 	if r.Period > 0 {
@@ -100,7 +101,7 @@ func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
 		w.until = w.since.Add(w.period)
 	}
 	if n := w.until.Sub(w.since) / w.period; n > 366 {
-		return w, &v2.Error{Status: 422, Title: fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n)}
+		return w, v2.Unprocessable(fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n))
 	}
 	return w, nil
 }
@@ -109,7 +110,8 @@ func alignDown(t time.Time, p time.Duration) time.Time {
 	return time.UnixMilli(t.UnixMilli() - t.UnixMilli()%p.Milliseconds()).UTC()
 }
 
-// defaultPeriod is REST v2's granularity for a range (REFERENCE.md §6): by range length,
+// defaultPeriod is REST v2's granularity for a range (the timeslice data page above
+// resolveWindow): by range length,
 // and "10 evenly spaced points" for short ranges whose start is older than 8 days.
 func defaultPeriod(span time.Duration, old bool) time.Duration {
 	const day = 24 * time.Hour
@@ -200,7 +202,7 @@ func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWind
 
 // sliceRaw is one slice of a metric: its NRQL row. A metric's slices are its rows in
 // begin order, sub-slices of the decoded answer, which fetchMetricData sorts in place,
-// so the rows are not copied (BenchmarkGatewayMetricData10x180). rowRaw and rowTime
+// so the rows are not copied. rowRaw and rowTime
 // read one.
 type sliceRaw = ng.TimesliceRow
 
@@ -233,17 +235,17 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (v2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
-		return nil, &v2.Error{Status: 422, Title: "names[] is required: give at least one metric name"}
+		return nil, v2.Unprocessable("names[] is required: give at least one metric name")
 	}
 	if len(names) > MaxMetricNames {
-		return nil, &v2.Error{Status: 422, Title: fmt.Sprintf("At most %d metric names per request", MaxMetricNames)}
+		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
 	}
 	w, err := resolveWindow(r, t.now())
 	if err != nil {
 		return nil, err
 	}
 	// The document is looked up before any NRQL is written: a hit (the cached route's
-	// whole work) costs one key (BenchmarkGatewayMetricDataCached).
+	// whole work) costs one key.
 	docKey := metricDocKey(c, s, names, r, w)
 	if doc, ok := t.metrics.Get(docKey); ok {
 		return doc.(v2.Document), nil
@@ -252,7 +254,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	for i := 0; i < len(names); i += MetricChunk {
 		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
 		if err != nil {
-			return nil, &v2.Error{Status: 422, Title: "Invalid metric name: " + err.Error()}
+			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
 		}
 		queries = append(queries, q)
 	}
@@ -289,8 +291,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 // length-prefixed, so no two requests share a key.
 func metricDocKey(c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) string {
 	// Built on the stack and copied once into the key: this runs on every cached
-	// answer, where each allocation also pays the collector's assist
-	// (BenchmarkMetricDocKey). The text is c.cacheKey("metric-doc", <body>)'s.
+	// answer, where each allocation also pays the collector's assist. The text is c.cacheKey("metric-doc", <body>)'s.
 	var room [512]byte
 	b := append(room[:0], c.KeyHash...)
 	b = append(b, '|')

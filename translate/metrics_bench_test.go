@@ -35,3 +35,19 @@ func BenchmarkMetricData10x180(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 }
+
+// BenchmarkMetricDocKey is metricDocKey on a cached answer's request (one name).
+func BenchmarkMetricDocKey(b *testing.B) {
+	c := Caller{KeyHash: "0123456789abcdef0123456789abcdef", AccountID: 1000001}
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-30 * time.Minute)
+	r := MetricDataRequest{Names: []string{"HttpDispatcher"}, From: &from, To: &now}
+	w, err := resolveWindow(r, now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		metricDocKey(c, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w)
+	}
+}

@@ -202,7 +202,7 @@ var apdexValues = map[string]ValueSpec{
 // apdexScore is apdex()'s score: (satisfied + tolerating / 2) / all samples (the
 // Apdex formula, https://docs.newrelic.com/docs/apm/new-relic-apm/apdex/apdex-measuring-user-satisfaction/).
 // It is computed from s, t and f rather than read from apdex(), whose multi-field
-// result shape in NerdGraph is unverified (MAPPING.md §2.8).
+// result shape in NerdGraph is unverified.
 func apdexScore(r raw, _ float64) float64 {
 	return ratio(r.count+r.total/2, r.count+r.total+r.exclusive)
 }
@@ -287,7 +287,7 @@ var (
 	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}
 )
 
-// classify picks a metric name's value vocabulary (MAPPING.md §2.7).
+// classify picks a metric name's value vocabulary.
 func classify(name string) metricClass {
 	switch {
 	case name == "Apdex" || strings.HasPrefix(name, "Apdex/") || strings.Contains(name, "/Apdex"):
@@ -372,7 +372,7 @@ func (m *ValueSpec) compute(r raw, seconds float64) (float64, bool) {
 // rawValues are the raw=true values. They are in no published table: REST v2 says only
 // "unformatted raw values", and these names (undocumented upstream) are the raw
 // timeslice's own fields — count, total, totalExclusive, min, max, sumOfSquares —
-// summed over the slice's unscoped rows (MAPPING.md §2.8, low confidence).
+// summed over the slice's unscoped rows (low confidence).
 var rawValues = []string{"count", "total_call_time", "total_exclusive_time", "min_call_time", "max_call_time", "sum_of_squares"}
 
 func rawValue(name string, r raw) (float64, bool) {

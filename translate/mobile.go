@@ -93,7 +93,7 @@ func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int
 	}
 	f, ok := deref(resp.GetActor().GetEntity()).(mobileFields)
 	if !ok || f.GetAccountId() == nil || int64(*f.GetAccountId()) != c.AccountID {
-		return nil, &v2.Error{Status: 404, Title: "No Mobile Application found with the given ID"}
+		return nil, v2.NotFound("No Mobile Application found with the given ID")
 	}
 	return &v2.MobileApplicationShow{Application: buildMobile(f)}, nil
 }
@@ -102,7 +102,7 @@ func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int
 // answer adds the agent's application_token.
 func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name string) (*v2.MobileApplicationShow, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &v2.Error{Status: 422, Title: "mobile_application.name is required"}
+		return nil, v2.Unprocessable("mobile_application.name is required")
 	}
 	resp, err := ng.MobileCreate(ctx, t.client, int(c.AccountID), name)
 	if err != nil {

@@ -6,20 +6,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// REST v2's filter[name] on GET /v2/applications is a case-insensitive substring match
-// (/work/shared/restv2/REFERENCE.md, applications list). It is not pushed into the
-// entity search: the only partial name match there, name LIKE, is documented as a
+// REST v2's filter[name] on GET /v2/applications is a case-insensitive substring match.
+// It is not pushed into the entity search: the only partial name match there, name LIKE, is documented as a
 // fuzzy, token match ("Special characters (.,;:*-_) are treated as whitespace. For
 // example, name LIKE ':aws:' will match -aws. or foo aws.": the argument documentation
 // of Actor.entitySearch(query:), as generated from NerdGraph's introspection in
-// dynovaio/newrelic-sb-sdk src/newrelic_sb_sdk/graphql/objects.py @ 4891baaa; MAPPING.md
-// §1.5), and nothing published shows it matching a fragment inside a word (bench/
-// README.md, "filter[name]", holds the evidence table). Sending name LIKE would drop
+// dynovaio/newrelic-sb-sdk src/newrelic_sb_sdk/graphql/objects.py @ 4891baaa), and
+// nothing published shows it matching a fragment inside a word (bench/README.md,
+// "filter[name]", holds the evidence table). Sending name LIKE would drop
 // applications REST lists; so the whole (language-filtered) search is read, but only
 // the fields the exact match needs.
 //
@@ -56,9 +56,7 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
 // (largeAccount): a name pass reads every page of the search with AppNamePage (guid, name,
-// language: on 2,000 applications the request moves 46 % of the bytes of the full
-// read, with 53 % of its allocations and about 40 % of its CPU; BenchmarkGatewayNameFilter
-// in tests/bench) and keeps the REST ids REST's exact match
+// language: a fraction of the full read's bytes, allocations and CPU) and keeps the REST ids REST's exact match
 // accepts, for ListTTL; each page then reads its applications by id in one round trip
 // (AppList with the inventory scoped to the ids, as filter[ids]), kept for ListTTL too.
 // That is the round trips of listFiltered on such an account (every page, then the
@@ -67,7 +65,7 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 // The host filter needs every application's inventory and stays in listFiltered.
 func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
 	key := t.writeScoped(c, "apps-matched", query, strings.ToLower(r.Name), strings.ToLower(r.Language))
-	ids, err := t.matchingApps(ctx, key, query, r)
+	ids, err := t.matchingApps(ctx, c, key, query, r)
 	if err != nil {
 		return nil, Paging{}, err
 	}
@@ -99,18 +97,39 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks}, paging, nil
 }
 
-// matchingApps is the name pass: the REST ids of the search's applications that
-// r.matchesEntity accepts, in the search's order (by name). They are kept for ListTTL
-// in the name_matches cache, which a fleet shares (store.shared_cache): a pass one
-// replica read serves the others, so a large account's filter costs the fleet one pass
-// a minute, not one a replica.
-func (t *Translator) matchingApps(ctx context.Context, key, query string, r AppListRequest) ([]int64, error) {
+// matchingApps is the name pass: the REST ids of the account's applications that
+// r's name and language filters accept, in the search's order (by name). They are
+// kept for ListTTL in the name_matches cache, which a fleet shares
+// (store.shared_cache). Without name_filter: like they come from the account's name
+// index (nameIndex), so a name not asked before costs no round trip once the index is
+// read; a name the index does not hold at all is looked up once more by equality,
+// for an application created since the index was read.
+func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query string, r AppListRequest) ([]int64, error) {
 	if v, ok := t.matches.Get(key); ok {
 		return v.([]int64), nil
 	}
+	var ids []int64
+	var err error
+	if t.nameLike {
+		ids, err = t.namePass(ctx, query, r)
+	} else {
+		ids, err = t.indexedMatches(ctx, c, r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.matches.Set(key, ids)
+	return ids, nil
+}
+
+// namePass reads every page of query with AppNamePage and keeps the ids r accepts.
+func (t *Translator) namePass(ctx context.Context, query string, r AppListRequest) ([]int64, error) {
 	ids := []int64{}
 	var cursor *string
 	for {
+		if err := ng.Stopped(ctx); err != nil {
+			return nil, fmt.Errorf("application names: %w", err)
+		}
 		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("application names: %w", err)
@@ -120,7 +139,7 @@ func (t *Translator) matchingApps(ctx context.Context, key, query string, r AppL
 			break
 		}
 		for i := range res.Entities {
-			if e := &res.Entities[i]; e.IsApmApplication() && r.matchesEntity(e) {
+			if e := &res.Entities[i]; e.IsApmApplication() && r.matchesName(e.GetName(), e.GetLanguage()) {
 				if id := appIDOf(e); id != 0 {
 					ids = append(ids, id)
 				}
@@ -130,8 +149,108 @@ func (t *Translator) matchingApps(ctx context.Context, key, query string, r AppL
 			break
 		}
 	}
-	t.matches.Set(key, ids)
 	return ids, nil
+}
+
+// indexedMatches is the name pass over the account's name index, plus the equality
+// look-up of a name the index lacks.
+func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequest) ([]int64, error) {
+	idx, err := t.nameIndex(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ids := []int64{}
+	for _, e := range idx {
+		if r.matchesName(e.name, e.language) {
+			ids = append(ids, e.id)
+		}
+	}
+	if len(ids) > 0 || r.Name == "" || !quotable(r.Name) {
+		return ids, nil
+	}
+	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)
+	if r.Language != "" {
+		q.Eq("language", strings.ToLower(r.Language))
+	}
+	query, err := q.Build()
+	if err != nil {
+		return ids, nil // a name the search language cannot carry: the index's answer stands
+	}
+	return t.namePass(ctx, query, r)
+}
+
+// NameIndexTTL is how long an account's name index serves filter[name] and
+// filter[language] before it is read again: an application renamed or deleted since is
+// dropped when its page is read by id; one created since is found when its exact name
+// is asked (an equality look-up, one round trip), and by a fragment of its name only
+// once the index is read again.
+const NameIndexTTL = 10 * time.Minute
+
+// nameEntry is one application of an account's name index.
+type nameEntry struct {
+	id             int64
+	name, language string
+}
+
+// nameIndex is the account's applications (REST id, name, language) in the search's
+// order, read with AppNamePage (every page) and kept in this replica's name_matches
+// cache for NameIndexTTL, scoped to the caller and to the account's writes. About
+// 70 bytes an application with a 30-character name (the languages are shared).
+func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
+	key := t.writeScoped(c, "apps-index")
+	if v, ok := t.matches.getLocal(key); ok {
+		return v.([]nameEntry), nil
+	}
+	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
+	if err != nil {
+		return nil, err
+	}
+	var idx []nameEntry
+	languages := map[string]string{}
+	var cursor *string
+	for {
+		if err := ng.Stopped(ctx); err != nil {
+			return nil, fmt.Errorf("application names: %w", err)
+		}
+		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
+		if err != nil {
+			return nil, fmt.Errorf("application names: %w", err)
+		}
+		res := resp.GetActor().GetEntitySearch().GetResults()
+		if res == nil {
+			break
+		}
+		for i := range res.Entities {
+			e := &res.Entities[i]
+			if !e.IsApmApplication() {
+				continue
+			}
+			id := appIDOf(e)
+			if id == 0 {
+				continue
+			}
+			lang, ok := languages[e.GetLanguage()]
+			if !ok {
+				lang = e.GetLanguage()
+				languages[lang] = lang
+			}
+			idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang})
+		}
+		if cursor = res.NextCursor; cursor == nil {
+			break
+		}
+	}
+	t.matches.setLocal(key, slices.Clip(idx), NameIndexTTL)
+	return idx, nil
+}
+
+// matchesName is REST's filter[name] (a case-insensitive substring) and
+// filter[language] (case-insensitive equality) on an application's name and language.
+func (r AppListRequest) matchesName(name, language string) bool {
+	if r.Name != "" && !containsFold(name, r.Name) {
+		return false
+	}
+	return r.Language == "" || strings.EqualFold(language, r.Language)
 }
 
 // appsByID reads the applications ids (at most a page) with their browser applications

@@ -97,8 +97,8 @@ func QuoteNRQL(s string) (string, error) {
 var inventoryMetrics = []string{"HttpDispatcher", "OtherTransaction/all"}
 
 // InventoryWindow is how far back host and instance membership looks: REST v2's lists
-// of hosts and instances "cover those that reported in approximately the last hour"
-// (/work/shared/seed/000_a4310d0e47461102.txt, What the service does). The hosts and
+// of hosts and instances cover those that reported in approximately the last hour.
+// The hosts and
 // instances routes and the application's links.application_hosts and
 // links.application_instances all use it, so they list the same members; summaries
 // keep their own windows (HostSummaryWindow).
@@ -109,10 +109,9 @@ const InventoryWindow = time.Hour
 // appIDs (none: every application of the account), its latest timeslice in the window
 // and the hosts and agent instances that sent one, at most limit applications
 // (MaxFacets or less). One row per application (FACET appId, the hosts and agents as
-// uniques() lists) rather than one per application, host and agent: the demo account's
-// list page reads 222 rows and 36 KB instead of 427 and 73 KB, and a cut at limit
-// counts applications. uniques() keeps up to MaxUniques values "per facet" (New Relic's
-// NRQL lesson, newrelic/nr1-learn-nrql
+// uniques() lists) rather than one per application, host and agent: a list page reads
+// fewer rows and bytes, and a cut at limit counts applications. uniques() keeps up to
+// MaxUniques values "per facet" (New Relic's NRQL lesson, newrelic/nr1-learn-nrql
 // nerdlets/nrql-tutorial-nerdlet/levels/level2/lessons/AggregateQuery2.js; the limit
 // also in docs-website nrql-syntax-clauses-functions.mdx #func-uniques), as a list
 // under its alias (metricnames.go reads uniques() AS 'names' the same way).

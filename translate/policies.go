@@ -24,11 +24,11 @@ var incidentPreferences = map[string]ng.AlertsIncidentPreference{
 }
 
 func errPolicyValidation(msg string) *v2.Error {
-	return &v2.Error{Status: 422, Title: "Validation or internal error occurred", Messages: []string{msg}}
+	return v2.Unprocessable("Validation or internal error occurred", msg)
 }
 
 func errPolicyNotFound() *v2.Error {
-	return &v2.Error{Status: 404, Title: "No Alerts policy was found for the given ID"}
+	return v2.NotFound("No Alerts policy was found for the given ID")
 }
 
 func policyOf(f *ng.PolicyFields) v2.Policy {

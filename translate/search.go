@@ -12,14 +12,14 @@ import (
 // SearchQuery builds an entity-search query string ("domain = 'APM' AND ...") from
 // clauses joined by AND. Values are always quoted by QuoteSearch; property names are
 // checked against a conservative identifier syntax. It is the only place entity-search
-// text is assembled (DESIGN.md rule 1).
+// text is assembled.
 type SearchQuery struct {
 	clauses []string
 	err     error
 }
 
 // EntitySearch starts a query scoped to one account, domain and type — every search
-// the gateway makes is scoped to exactly one account (DESIGN.md rule 5).
+// the gateway makes is scoped to exactly one account.
 func EntitySearch(accountID int64, domain, typ string) *SearchQuery {
 	q := &SearchQuery{}
 	return q.Eq("domain", domain).Eq("type", typ).EqInt("accountId", accountID)
@@ -113,7 +113,7 @@ var ErrControlCharacter = errors.New("value contains a control character")
 
 // QuoteSearch renders s as a single-quoted entity-search string literal: backslash and
 // single quote are backslash-escaped, control characters are refused. The escaping of
-// quotes inside entity-search strings is undocumented (MAPPING.md §1.5); backslash
+// quotes inside entity-search strings is undocumented; backslash
 // escaping is the convention NerdGraph's query languages share.
 func QuoteSearch(s string) (string, error) {
 	return quoteBackslash(s)

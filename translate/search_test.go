@@ -108,3 +108,18 @@ func FuzzQuoteSearch(f *testing.F) {
 		}
 	})
 }
+
+// validProperty: `_` anywhere, `.` and digits only after the first character, ASCII
+// letters and digits only.
+func TestValidProperty(t *testing.T) {
+	for p, want := range map[string]bool{
+		"": false, "_": true, "a_b": true, "_a": true,
+		"a.b": true, "a.": true, ".a": false,
+		"a1": true, "1a": false, "a\u0663": false, "\u00e9": false, "aé": false,
+		"a-b": false, "entity.guid": true, "tags.env_1": true,
+	} {
+		if got := validProperty(p); got != want {
+			t.Errorf("validProperty(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

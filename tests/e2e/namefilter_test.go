@@ -114,6 +114,7 @@ func TestNameFilterMatchesFullRead(t *testing.T) {
 		if len(all) <= 200 {
 			t.Fatalf("%s lists %d applications; the test wants more than a page", acct.key, len(all))
 		}
+		first := true // a large account's name index is read by its first filter only
 		for _, tt := range acct.tests {
 			t.Run(acct.key+"|"+tt.name+"|"+tt.language, func(t *testing.T) {
 				before := e.sim.RequestsByOperation()["AppNamePage"]
@@ -132,8 +133,12 @@ func TestNameFilterMatchesFullRead(t *testing.T) {
 					q.Set("filter[language]", tt.language)
 				}
 				got := readAll(t, "/v2/applications.json?"+q.Encode(), acct.key)
-				if pass := e.sim.RequestsByOperation()["AppNamePage"] > before; pass != acct.namePass {
-					t.Errorf("filter %q: name pass %v, want %v", q.Encode(), pass, acct.namePass)
+				// Later filters read the index; a name it lacks entirely is looked up once
+				// more by equality (an application created since the index was read).
+				wantPass := acct.namePass && (first || (len(want) == 0 && tt.name != ""))
+				first = false
+				if pass := e.sim.RequestsByOperation()["AppNamePage"] > before; pass != wantPass {
+					t.Errorf("filter %q: name pass %v, want %v", q.Encode(), pass, wantPass)
 				}
 				if !slices.EqualFunc(got, want, func(a, b nfApp) bool { return a.id == b.id }) {
 					t.Fatalf("filter %q: %d applications %v, want %d %v", q.Encode(), len(got), nfIDs(got), len(want), nfIDs(want))
@@ -191,8 +196,9 @@ func TestNameFilterReadsNamesOnly(t *testing.T) {
 		// 1000 applications: 5 name pages; 10 matches (team007), one page of them.
 		{"first page", keyLarge, "/v2/applications.json?filter[name]=team007", map[string]int64{"AppNamePage": 5, "AppList": 1}, 10},
 		{"again", keyLarge, "/v2/applications.json?filter[name]=team007", map[string]int64{}, 10},
-		// Every application matches: the names are kept, page 2 reads its 200 by id.
-		{"all, page 1", keyLarge, "/v2/applications.json?filter[name]=LARGE-APP", map[string]int64{"AppNamePage": 5, "AppList": 1}, 200},
+		// Every application matches: the account's name index is read already; page 2
+		// reads its 200 by id.
+		{"all, page 1", keyLarge, "/v2/applications.json?filter[name]=LARGE-APP", map[string]int64{"AppList": 1}, 200},
 		{"all, page 2", keyLarge, "/v2/applications.json?filter[name]=LARGE-APP&page=2", map[string]int64{"AppList": 1}, 200},
 		{"all, page 6", keyLarge, "/v2/applications.json?filter[name]=LARGE-APP&page=6", map[string]int64{}, 0},
 	}

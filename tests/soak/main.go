@@ -282,13 +282,19 @@ func run(dur time.Duration, conns int) error {
 	per := dur / time.Duration(len(phases))
 	var lastStart time.Time
 	var flood floodReport
+	var abuse abuseReport
 	for _, ph := range phases {
 		lastStart = time.Now()
 		faults.Set(ph.fault)
 		ctx, cancel := context.WithTimeout(context.Background(), per)
 		if ph.hostile() {
 			outage.Store(true)
-			flood = runFlood(ctx, hc, gwURL, conns/2, func() { load(ctx, ph.name) })
+			flood = runFlood(ctx, hc, gwURL, conns/2, func() {
+				done := make(chan abuseReport, 1)
+				go func() { done <- runAbuse(ctx, hc, gwURL) }() // abuse.go
+				load(ctx, ph.name)
+				abuse = <-done
+			})
 			outage.Store(false)
 		} else {
 			load(ctx, ph.name)
@@ -334,8 +340,10 @@ func run(dur time.Duration, conns int) error {
 	fmt.Printf("at rest after:  goroutines %d, heap in use %.1f MB, RSS %.1f MB\n", after.goroutines, float64(after.heapInuse)/(1<<20), float64(after.rssKB)/1024)
 
 	flood.print()
+	abuse.print()
 	var problems []string
 	problems = append(problems, flood.problems()...)
+	problems = append(problems, abuse.problems()...)
 	for k, n := range st.byClass["outage: healthy keys"] {
 		if strings.HasPrefix(k, "5") || strings.HasPrefix(k, "0") {
 			problems = append(problems, fmt.Sprintf("%d answers %q to healthy keys during key 2's outage", n, k))

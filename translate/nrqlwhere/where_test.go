@@ -87,3 +87,83 @@ func must(s string, err error) string {
 	}
 	return s
 }
+
+// The empty string literal (two single quotes) is the value "", not the quotes.
+func TestEmptyStringInList(t *testing.T) {
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.EntityLists("SELECT count(*) FROM T WHERE appName IN ('', 'a', 'it\\'s')")
+	if err != nil || len(got) != 1 {
+		t.Fatalf("lists %+v, %v", got, err)
+	}
+	if want := []string{"", "a", "it's"}; !reflect.DeepEqual(got[0].Values, want) {
+		t.Fatalf("values %q, want %q", got[0].Values, want)
+	}
+}
+
+// A backslash escapes the next byte; a backslash with nothing after it is kept. (The
+// lexer never hands over such a literal, `'a\'` being unterminated: this pins unquote's
+// own rule.)
+func TestUnquote(t *testing.T) {
+	for in, want := range map[string]string{
+		`''`: "", `'a'`: "a", `'it\'s'`: "it's", `'a\\b'`: `a\b`, `'a\'`: `a\`, `'\'`: `\`, `x`: "x", ``: "",
+	} {
+		if got := unquote(in); got != want {
+			t.Errorf("unquote(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Negative numbers and booleans in an entity list, nested NOT groups (walkCond), several
+// WHERE clauses, a clause keyword inside parentheses, and List.Index.
+func TestEntityListsMore(t *testing.T) {
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, query string
+		want        []List
+		wantErr     bool
+	}{
+		{"negative number", "SELECT count(*) FROM T WHERE appId IN (-1, 2)", []List{{Attribute: "appId", Values: []string{"-1", "2"}}}, false},
+		{"double NOT is positive", "SELECT count(*) FROM T WHERE NOT (NOT (appId IN (3)))", []List{{Attribute: "appId", Values: []string{"3"}}}, false},
+		{"NOT group next to a positive list", "SELECT count(*) FROM T WHERE NOT (appId IN (1)) AND appName IN ('a')",
+			[]List{{Attribute: "appName", Values: []string{"a"}, Strings: true}}, false},
+		{"OR of lists", "SELECT count(*) FROM T WHERE appId IN (1) OR (entity.guid IN ('g') AND x = 1)",
+			[]List{{Attribute: "appId", Values: []string{"1"}}, {Attribute: "entity.guid", Values: []string{"g"}, Strings: true}}, false},
+		{"two WHERE clauses", "FROM T WHERE appId IN (1) SELECT count(*) WHERE appId IN (2) SINCE 1 day ago",
+			[]List{{Attribute: "appId", Values: []string{"1"}}, {Attribute: "appId", Values: []string{"2"}}}, false},
+		{"not an entity attribute", "SELECT count(*) FROM T WHERE appIdx IN (1) AND -appId IN (2)", nil, false},
+		{"booleans", "SELECT count(*) FROM T WHERE appId IN (true, false)", []List{{Attribute: "appId", Values: []string{"true", "false"}}}, false},
+		// a subquery is not in the grammar: the clause is refused, not cut at its SELECT
+		{"keyword in parentheses", "SELECT count(*) FROM T WHERE appId IN (1) AND x IN (SELECT y FROM z)", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := p.EntityLists(tt.query)
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("parsed %+v", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var short []List
+			for _, l := range got {
+				short = append(short, List{Attribute: l.Attribute, Values: l.Values, Strings: l.Strings})
+			}
+			if !reflect.DeepEqual(short, tt.want) {
+				t.Fatalf("got %+v, want %+v", short, tt.want)
+			}
+		})
+	}
+	l := List{Values: []string{"a", "b", "a"}}
+	if l.Index("a") != 0 || l.Index("b") != 1 || l.Index("c") != -1 {
+		t.Errorf("Index: %d %d %d", l.Index("a"), l.Index("b"), l.Index("c"))
+	}
+}

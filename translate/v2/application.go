@@ -9,7 +9,7 @@ const TimeLayout = "2006-01-02T15:04:05-07:00"
 // FormatTime renders t in TimeLayout, in UTC.
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
 
-// Application is REST v2's APM application object (REFERENCE.md §4.1).
+// Application is REST v2's APM application object.
 type Application struct {
 	ID           int64
 	Name         string
@@ -186,7 +186,7 @@ type HostSummary struct {
 	InstanceCount int64
 }
 
-// ApplicationHost is REST v2's application host (REFERENCE.md §4.2); as an instance
+// ApplicationHost is REST v2's application host; as an instance
 // (Instance true) it also names its host link instead of instance links.
 type ApplicationHost struct {
 	ID              int64

@@ -47,7 +47,7 @@ type NrqlExpiration struct {
 	CloseViolationsOnExpiration bool
 }
 
-// NrqlCondition is REST v2's NRQL alert condition (REFERENCE.md §4.9).
+// NrqlCondition is REST v2's NRQL alert condition.
 type NrqlCondition struct {
 	ID                        int64
 	Type                      string // static, baseline
@@ -155,7 +155,7 @@ func (*NrqlConditionShow) Root() string { return "nrql_condition_response" }
 func (s *NrqlConditionShow) EncodeV2(e Encoder) { s.Condition.EncodeV2(e) }
 
 // Condition is REST v2's APM, browser, mobile or servers metric condition, as far as
-// NerdGraph's NRQL form of it can tell (MAPPING.md §2.15): entities, metric,
+// NerdGraph's NRQL form of it can tell: entities, metric,
 // condition_scope, user_defined and gc_metric are not recoverable and are omitted.
 type Condition struct {
 	ID                  int64

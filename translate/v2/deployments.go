@@ -2,7 +2,7 @@ package v2
 
 import "time"
 
-// Deployment is REST v2's deployment object (REFERENCE.md §4.3).
+// Deployment is REST v2's deployment object.
 type Deployment struct {
 	ID            int64
 	Revision      string
@@ -70,7 +70,7 @@ func (l *DeploymentList) EncodeV2(e Encoder) {
 	deploymentLinks(e)
 }
 
-// BrowserApplication is REST v2's browser application (REFERENCE.md §4.5).
+// BrowserApplication is REST v2's browser application.
 type BrowserApplication struct {
 	ID                   int64
 	Name                 string
@@ -112,7 +112,7 @@ func (*BrowserApplicationShow) Root() string { return "browser_application_respo
 // EncodeV2 writes {"browser_application":{...}}.
 func (s *BrowserApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }
 
-// MobileApplication is REST v2's mobile application (REFERENCE.md §4.5).
+// MobileApplication is REST v2's mobile application.
 type MobileApplication struct {
 	ID           int64
 	Name         string

@@ -2,7 +2,7 @@ package v2
 
 // EntityConditionList is the body of GET /v2/alerts_entity_conditions/{entity_id}
 // when translated: the NRQL conditions whose WHERE clause names the entity, each in
-// REST's nrql_condition fields under REST's `conditions` key (REFERENCE.md §3.13).
+// REST's nrql_condition fields under REST's `conditions` key.
 type EntityConditionList struct{ Conditions []NrqlCondition }
 
 // Root is the XML root element.

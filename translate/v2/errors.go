@@ -59,7 +59,7 @@ func ErrInvalidAPIKey() *Error { return Unauthorized(TitleInvalidAPIKey) }
 func ErrAPIAccessNotEnabled() *Error { return Forbidden(TitleAPIAccessNotEnabled) }
 
 // ErrServer is the 500 REST v2 answered for internal failures.
-func ErrServer() *Error { return &Error{Status: 500, Title: TitleServerError} }
+func ErrServer() *Error { return ServerError(TitleServerError) }
 
 // The statuses a v2 answer can carry, one constructor each: every error the gateway
 // sends is built here, so the status a kind of failure gets is decided in one place.
@@ -83,6 +83,9 @@ func MethodNotAllowed(title string, messages ...string) *Error { return newError
 
 // NotAcceptable (406): the asked format cannot be served.
 func NotAcceptable(title string, messages ...string) *Error { return newError(406, title, messages) }
+
+// RequestTimeout (408): the request's body did not arrive in time.
+func RequestTimeout(title string, messages ...string) *Error { return newError(408, title, messages) }
 
 // Conflict (409): the change contradicts the resource's present state.
 func Conflict(title string, messages ...string) *Error { return newError(409, title, messages) }

@@ -2,7 +2,7 @@ package v2
 
 import "time"
 
-// KeyTransaction is REST v2's key transaction (REFERENCE.md §3.4; MAPPING.md §2.9).
+// KeyTransaction is REST v2's key transaction.
 type KeyTransaction struct {
 	ID              int64
 	Name            string

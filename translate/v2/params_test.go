@@ -429,3 +429,24 @@ func FuzzParseParams(f *testing.F) {
 		}
 	})
 }
+
+func TestParseParamsLimitEdges(t *testing.T) {
+	pairs := make([]string, MaxParams)
+	for i := range pairs {
+		pairs[i] = "k=v"
+	}
+	exact := strings.Join(pairs, "&")
+	// Exactly MaxParams pairs are accepted.
+	if _, err := ParseParams(exact, ""); err != nil {
+		t.Errorf("ParseParams(%d pairs): %v, want accepted", MaxParams, err)
+	}
+	// MaxParams pairs and a trailing '&' (MaxParams separators, no extra pair) are still
+	// accepted.
+	if _, err := ParseParams(exact+"&", ""); err != nil {
+		t.Errorf("ParseParams(%d pairs + trailing &): %v, want accepted", MaxParams, err)
+	}
+	// One pair more is refused.
+	if _, err := ParseParams(exact, "k=v"); err == nil {
+		t.Errorf("ParseParams(%d pairs): accepted, want a ParamError", MaxParams+1)
+	}
+}

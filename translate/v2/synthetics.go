@@ -1,6 +1,6 @@
 package v2
 
-// SyntheticsCondition is REST v2's synthetics alert condition (REFERENCE.md §4.9:
+// SyntheticsCondition is REST v2's synthetics alert condition (
 // id, name, monitor_id, runbook_url, enabled), as far as NerdGraph's NRQL form of it
 // tells: monitor_id has no field there and is omitted.
 type SyntheticsCondition struct {

@@ -13,7 +13,7 @@ const timeFormats = "use ISO 8601 like 2006-01-02T15:04:05+00:00 " +
 	"no offset for UTC, or 2006-01-02 for midnight UTC)"
 
 // ParseTime parses a time parameter (from, to, start_date, ...) in any form REST v2
-// callers send (REFERENCE.md §1.3) and returns it in UTC:
+// callers send and returns it in UTC:
 //
 //	2006-01-02T15:04:05Z             RFC 3339; 'T' or a space between date and time
 //	2006-01-02T15:04:05.123+01:00    fractional seconds (any number of digits)

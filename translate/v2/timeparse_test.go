@@ -153,3 +153,75 @@ func FuzzParseTime(f *testing.F) {
 		}
 	})
 }
+
+func TestParseTimeBoundaries(t *testing.T) {
+	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	}
+	tests := []struct {
+		name string
+		give string
+		want time.Time
+	}{
+		// Year 1 is accepted.
+		{"first printable year", "0001-01-01T00:00:00Z", utc(1, 1, 1, 0, 0, 0, 0)},
+		// Year 9999 is accepted.
+		{"last printable year", "9999-12-31T23:59:59Z", utc(9999, 12, 31, 23, 59, 59, 0)},
+		// Minute 59 is accepted.
+		{"minute 59", "2021-03-04T10:59Z", utc(2021, 3, 4, 10, 59, 0, 0)},
+		// Second 59 is accepted.
+		{"second 59", "2021-03-04T10:00:59Z", utc(2021, 3, 4, 10, 0, 59, 0)},
+		// A fraction may start with 0.
+		{"fraction starting with 0", "2021-03-04T10:00:00.05Z", utc(2021, 3, 4, 10, 0, 0, 50_000_000)},
+		// A fraction may hold a 9.
+		{"fraction with 9", "2021-03-04T10:00:00.9Z", utc(2021, 3, 4, 10, 0, 0, 900_000_000)},
+		// A +23:00 offset is accepted.
+		{"offset +23:00", "2021-03-04T23:00:00+23:00", utc(2021, 3, 4, 0, 0, 0, 0)},
+		// Offset minutes 59 are accepted.
+		{"offset -00:59", "2021-03-04T10:00:00-00:59", utc(2021, 3, 4, 10, 59, 0, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseTime(tt.give)
+			if err != nil {
+				t.Fatalf("ParseTime(%q): %v", tt.give, err)
+			}
+			if !got.Equal(tt.want) {
+				t.Errorf("ParseTime(%q) = %v, want %v", tt.give, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTimeRejects(t *testing.T) {
+	for _, give := range []string{
+		// Digits straight after the clock are not read as an offset.
+		"2021-03-04T10:0005:00",
+		// Year 0 (after an offset) is not printable as YYYY.
+		"0001-01-01T00:00:00+01:00",
+		// Year 10000 (after an offset).
+		"9999-12-31T23:30:00-01:00",
+	} {
+		if got, err := ParseTime(give); err == nil {
+			t.Errorf("ParseTime(%q) = %v, want an error", give, got)
+		}
+	}
+}
+
+func TestShorten(t *testing.T) {
+	exact := strings.Repeat("a", 64)
+	// A 64-byte value is not shortened.
+	if got := shorten(exact); got != exact {
+		t.Errorf("shorten(64 bytes) = %q, want it unchanged", got)
+	}
+	// Shortening backs off rather than split the 'é' (2 bytes) that straddles byte 64.
+	split := strings.Repeat("a", 63) + "é" + "tail"
+	if got, want := shorten(split), strings.Repeat("a", 63)+"…"; got != want {
+		t.Errorf("shorten(split rune) = %q, want %q", got, want)
+	}
+	// Bytes that are all UTF-8 continuation bytes shorten to the ellipsis, without walking
+	// below zero.
+	if got := shorten(strings.Repeat("\x80", 70)); got != "…" {
+		t.Errorf("shorten(continuation bytes) = %q, want %q", got, "…")
+	}
+}

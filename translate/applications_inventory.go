@@ -1,0 +1,250 @@
+package translate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+type appInventory struct {
+	hosts     []string
+	instances []int64
+	lastSeen  time.Time
+	// capped: its hosts or agents filled uniques() (MaxUniques); some are missing.
+	capped bool
+	// hostRoom and instanceRoom hold the first hosts and instances (most applications
+	// have one or two), so that they come with the inventory's own allocation.
+	hostRoom     [2]string
+	instanceRoom [2]int64
+}
+
+// inventoryFor reads the inventory of the applications ids: a page's, or every
+// application a filtered list read (listFiltered). Each row is one application, so a
+// read of at most MaxFacets ids is never cut: the ids are read in parts of MaxFacets, a
+// round trip each (one for a page). capped is true when an application's hosts or
+// agents fill uniques() (MaxUniques: the first ones met are kept).
+func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (map[int64]*appInventory, bool, error) {
+	inv, capped := map[int64]*appInventory{}, false
+	until := t.until()
+	for part := range slices.Chunk(ids, MaxFacets) {
+		q, err := inventoryNRQL(part, until, MaxFacets)
+		if err != nil {
+			return nil, false, err
+		}
+		resp, err := ng.AppInventory(ctx, t.client, int(c.AccountID), q)
+		if err != nil {
+			return nil, false, fmt.Errorf("inventory of %d applications: %w", len(part), err)
+		}
+		var results json.RawMessage
+		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
+			results = acct.Nrql.Results
+		}
+		if len(results) > 0 { // no account or no nrql: no rows
+			got, read := parseInventory(ctx, t, results)
+			maps.Copy(inv, got)
+			capped = capped || read.capped
+		}
+		ng.ReleaseInventory(results) // read: nothing refers to it now
+	}
+	return inv, capped, nil
+}
+
+// invRead is what parseInventory saw besides the inventory: how many rows (the
+// applications' LIMIT may have cut them) and whether an application's hosts or agents
+// filled uniques() (MaxUniques: the rest are missing, translate/caps.go).
+type invRead struct {
+	rows   int
+	capped bool
+}
+
+// parseInventory reads the rows of inventoryNRQL: one row per application with its
+// hosts, agents and lastSeen in epoch milliseconds. The rows are read in one pass over
+// the answer (graphql.EachInventoryRow, which refuses what the JSON decoder refuses)
+// straight into the fold, without a slice of rows or a copy of each value.
+func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, invRead) {
+	var f inventoryFold
+	f.init(len(results))
+	rows, err := ng.EachInventoryRow(results, f.add)
+	if err != nil {
+		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
+		return map[int64]*appInventory{}, invRead{}
+	}
+	return f.finish(ctx, t), invRead{rows: rows, capped: f.capped}
+}
+
+// inventoryFold folds inventory rows into each application's hosts, instances and
+// last report.
+type inventoryFold struct {
+	inv map[int64]*appInventory
+	// hosts interns host names: a host appears in the row of each application on it.
+	hosts map[string]string
+	// slab holds the appInventory values handed out (one allocation per slabN
+	// applications instead of one each).
+	slab  []appInventory
+	slabN int
+	// bad counts the rows whose facet is not an application id, warned by finish.
+	bad int
+	// capped: a row's hosts or agents list has MaxUniques values.
+	capped bool
+}
+
+// init sizes the fold for an answer of size bytes (0: unknown): an inventory row is
+// about 160 bytes, one per application.
+func (f *inventoryFold) init(size int) {
+	f.inv = make(map[int64]*appInventory, size/160)
+	f.hosts = make(map[string]string, size/400)
+	// An application show's answer has one row: its slab is one value, not 64.
+	f.slabN = min(max(size/160, 1), 64)
+}
+
+func (f *inventoryFold) add(r *ng.InventoryRow) {
+	app, ok := rawFacet(r.Facet).int()
+	if !ok {
+		f.bad++
+		return
+	}
+	capped := len(r.Hosts) >= MaxUniques || len(r.Agents) >= MaxUniques
+	f.capped = f.capped || capped
+	a := f.inv[app]
+	if a == nil {
+		if len(f.slab) == 0 {
+			f.slab = make([]appInventory, max(f.slabN, 1))
+			f.slabN = 64 // the answer was larger than its size said: full slabs from now on
+		}
+		a = &f.slab[0]
+		f.slab = f.slab[1:]
+		a.hosts, a.instances = a.hostRoom[:0], a.instanceRoom[:0]
+		f.inv[app] = a
+	}
+	// uniques() lists each value once; finish sorts and drops what still repeats (two
+	// texts of one value, or a second row of the application), so an application of
+	// 10,000 hosts is not compared pairwise.
+	for _, v := range r.Hosts {
+		if host := f.host(rawFacet(v)); host != "" {
+			a.hosts = append(a.hosts, host)
+		}
+	}
+	for _, v := range r.Agents {
+		if agent, ok := rawFacet(v).int(); ok {
+			a.instances = append(a.instances, agent)
+		}
+	}
+	if ts := time.UnixMilli(int64(r.LastSeen)); ts.After(a.lastSeen) {
+		a.lastSeen = ts
+	}
+	a.capped = a.capped || capped
+}
+
+// host is the facet's string (rawFacet.str), interned.
+func (f *inventoryFold) host(v rawFacet) string {
+	if len(v) >= 2 && v[0] == '"' {
+		inner := v[1 : len(v)-1]
+		if h, ok := f.hosts[string(inner)]; ok {
+			return h
+		}
+		h := v.str()
+		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+			f.hosts[h] = h
+		}
+		return h
+	}
+	return v.str()
+}
+
+func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*appInventory {
+	if f.bad > 0 {
+		t.warn(ctx, "inventory rows", fmt.Errorf("%d rows without an application id", f.bad))
+	}
+	for _, a := range f.inv {
+		slices.Sort(a.instances)
+		a.instances = slices.Compact(a.instances)
+		slices.Sort(a.hosts)
+		a.hosts = slices.Compact(a.hosts)
+	}
+	return f.inv
+}
+
+// rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a
+// string) so a row decodes without boxing each value in an interface.
+type rawFacet []byte
+
+// UnmarshalJSON keeps the value's text; data belongs to the row being decoded, which
+// outlives the facet.
+func (f *rawFacet) UnmarshalJSON(data []byte) error {
+	*f = data
+	return nil
+}
+
+// int reads the facet as an integer, written as a JSON number or a numeric string.
+func (f rawFacet) int() (int64, bool) {
+	b := []byte(f)
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	if n, ok := plainInt(b); ok {
+		return n, true // the inventory's ids: no string copy for strconv
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return n, true
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	return int64(x), err == nil && x == math.Trunc(x)
+}
+
+// plainInt reads b when it is a decimal integer of 1 to 18 digits, optionally negative,
+// as strconv.ParseInt would (TestPlainIntAgreesWithParseInt); anything else is left to it.
+func plainInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// str reads the facet as a string ("" when it is not one).
+func (f rawFacet) str() string {
+	if len(f) < 2 || f[0] != '"' {
+		return ""
+	}
+	if inner := f[1 : len(f)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner) // nothing to unescape: the common case, one allocation
+	}
+	var s string
+	if json.Unmarshal(f, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func facetInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return int64(x), x == math.Trunc(x)
+	case string:
+		n, err := strconv.ParseInt(x, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}

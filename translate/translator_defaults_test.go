@@ -1,0 +1,74 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// New's defaults: a zero or negative TTL takes its default (5 min cursors, 1 min lists,
+// 10 min accounts, 10 min metric names), a zero metric-data or entity TTL takes its
+// default and a negative one switches the cache off, a zero MaxCacheBytes is
+// DefaultCacheMaxBytes and a negative one no bound, a nil Warn is a no-op and a set one
+// is kept.
+func TestNewDefaults(t *testing.T) {
+	type want struct {
+		cursors, lists, accounts, names time.Duration
+		metrics, entities               time.Duration // -1: no cache
+		maxBytes                        int64
+	}
+	for _, tt := range []struct {
+		name string
+		opts Options
+		want want
+	}{
+		{"zero", Options{}, want{5 * time.Minute, time.Minute, 10 * time.Minute, 10 * time.Minute, MetricDataTTL, EntityTTL, DefaultCacheMaxBytes}},
+		{"negative", Options{CursorTTL: -1, ListTTL: -1, AccountTTL: -1, MetricDataTTL: -1, EntityTTL: -1, MaxCacheBytes: -1},
+			want{5 * time.Minute, time.Minute, 10 * time.Minute, 10 * time.Minute, -1, -1, 0}},
+		{"set", Options{CursorTTL: 7 * time.Second, ListTTL: 8 * time.Second, AccountTTL: 9 * time.Second, MetricDataTTL: 11 * time.Second,
+			EntityTTL: 12 * time.Second, MaxCacheBytes: 1234},
+			want{7 * time.Second, 8 * time.Second, 9 * time.Second, 10 * time.Minute, 11 * time.Second, 12 * time.Second, 1234}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := New(nil, tt.opts)
+			ttl := func(c *Cache) time.Duration {
+				if c == nil {
+					return -1
+				}
+				return c.ttl
+			}
+			got := want{ttl(tr.cursors), ttl(tr.lists), ttl(tr.accounts), ttl(tr.names), ttl(tr.metrics), ttl(tr.entities), tr.cursors.maxBytes}
+			if got != tt.want {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+			for _, c := range tr.caches {
+				if c != nil && c.maxBytes != tt.want.maxBytes {
+					t.Errorf("cache %s: maxBytes %d, want %d", c.name, c.maxBytes, tt.want.maxBytes)
+				}
+			}
+			tr.warn(context.Background(), "enrichment", errors.New("x")) // a nil Warn must be a no-op, not a nil call
+		})
+	}
+	var heard []string
+	tr := New(nil, Options{Warn: func(_ context.Context, what string, err error) { heard = append(heard, what+": "+err.Error()) }})
+	tr.warn(context.Background(), "links", errors.New("down"))
+	if len(heard) != 1 || heard[0] != "links: down" {
+		t.Fatalf("the caller's Warn heard %q", heard)
+	}
+}
+
+// Only a negative TTL switches an optional cache off; a TTL of 0 is a cache (go-cache: no
+// expiry).
+func TestOptionalCache(t *testing.T) {
+	o := Options{MaxEntries: 3}
+	if c := optionalCache("x", -time.Second, o); c != nil {
+		t.Fatal("a negative ttl gave a cache")
+	}
+	for _, ttl := range []time.Duration{0, time.Second} {
+		c := optionalCache("x", ttl, o)
+		if c == nil || c.ttl != ttl || c.max != 3 || c.name != "x" {
+			t.Fatalf("ttl %v: cache %+v", ttl, c)
+		}
+	}
+}
