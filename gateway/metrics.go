@@ -30,10 +30,10 @@ type Metrics struct {
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
 	degraded    *prometheus.CounterVec
-	ops         *opsMetrics // opsmetrics.go
+	ops         *opsMetrics // round trips, breaker, days to REST v2's end
 
 	// compareErrors names the failing side of compare-mode errors; compareFallbacks
-	// counts answers served from the secondary (gateway/compare.go).
+	// counts answers served from the secondary (compare mode, migrate/compare.go).
 	compareErrors    *prometheus.CounterVec
 	compareFallbacks *prometheus.CounterVec
 
