@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"fmt"
-	"github.com/v2bridge/v2bridge/gateway"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,10 +14,12 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
 // TestCompareFailed: which side statuses count as that side failing rather than an
-// answer to diff (compare.go failed: `status >= 500` → `> 500`, `== 429` → `!=`).
+// answer to diff: every 5xx and 429.
 func TestCompareFailed(t *testing.T) {
 	for status, want := range map[int]bool{200: false, 404: false, 422: false, 429: true, 499: false, 500: true, 502: true, 504: true} {
 		if got := failed(status); got != want {
@@ -28,7 +29,7 @@ func TestCompareFailed(t *testing.T) {
 }
 
 // TestCompareSampler: one log line per key per interval, exactly at the interval the
-// next one (compare.go sampler.allow: `< every` → `<=`).
+// next one.
 func TestCompareSampler(t *testing.T) {
 	s := &sampler{every: time.Minute, last: map[string]time.Time{}}
 	t0 := time.Unix(1_700_000_000, 0)
@@ -46,16 +47,10 @@ func TestCompareSampler(t *testing.T) {
 	}
 }
 
-// Compare-mode bounds, empty answers, rates and logs, and the pass-through's Link
-// rewriting, written against the survivors of
-// `make mutate PKG=./gateway FILES='^(passthrough|compare|errors)\.go$'` (gremlins v0.6.0)
-// after the first round of tests: compare.go:91/118/299 (the copy bound), 167 (the
-// body limit), 238 (the difference log), 292/332/346 (answers without WriteHeader or
-// body), 483-486 (rates), passthrough.go:77/123 (Link rewriting).
+// Compare mode's bounds, empty answers, rates and logs.
 
 // TestCompareCopyBound: an answer of exactly maxCompareBody bytes is compared, one
-// byte more is skipped (compare.go:91 teeWriter, 118 recorder, 299 holdWriter:
-// `Len()+len(p) > max` → `>=` or `Len()-len(p)`).
+// byte more is skipped (teeWriter, recorder and holdWriter alike).
 func TestCompareCopyBound(t *testing.T) {
 	for _, fallback := range []bool{false, true} {
 		for size, wantCompared := range map[int]bool{maxCompareBody: true, maxCompareBody + 1: false} {
@@ -79,8 +74,7 @@ func TestCompareCopyBound(t *testing.T) {
 			}
 			// Over the bound the primary's copy is dropped and the comparison skipped,
 			// not made against a cut copy (the recorder's own bound would hide that).
-			// A route with only skipped comparisons has rates 0, not 0/0 (compare.go:484
-			// `Total > 0` → `>=`).
+			// A route with only skipped comparisons has rates 0, not 0/0.
 			if !wantCompared && (len(rates) != 1 || rates[0].DiffRate != 0 || rates[0].ErrorRate != 0) {
 				t.Errorf("fallback=%v: rates of skipped comparisons %+v, want 0", fallback, rates)
 			}
@@ -89,8 +83,8 @@ func TestCompareCopyBound(t *testing.T) {
 			}
 		}
 	}
-	// A secondary answer over the bound is cut, so it cannot match (compare.go:118
-	// `Len()+len(p)` → `Len()-len(p)` would record it whole and call it a diff).
+	// A secondary answer over the bound is cut, so it cannot match: recorded whole, it
+	// would be called a diff.
 	size := maxCompareBody + 1
 	big := `"` + strings.Repeat("a", size-2) + `"`
 	secondary := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -106,7 +100,7 @@ func TestCompareCopyBound(t *testing.T) {
 }
 
 // TestCompareRequestBody: the secondary gets the request body whole, up to
-// MaxBodyBytes (compare.go:167 `MaxBodyBytes+1` → `-1` cuts it).
+// MaxBodyBytes.
 func TestCompareRequestBody(t *testing.T) {
 	got := make(chan string, 2)
 	side := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -130,8 +124,7 @@ func TestCompareRequestBody(t *testing.T) {
 }
 
 // TestCompareEmptyAnswers: an answer with a body but no WriteHeader, or with nothing
-// at all, is a good 200 (compare.go:292 holdWriter.Write, 332 and 346 serveFallback:
-// `status == 0` → `!=`).
+// at all, is a good 200 (holdWriter.Write, and serveFallback for either side).
 func TestCompareEmptyAnswers(t *testing.T) {
 	bodyOnly := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{"a":1}`) })
 	nothing := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
@@ -144,8 +137,8 @@ func TestCompareEmptyAnswers(t *testing.T) {
 		wantSide     string // the side counted as failed
 	}{
 		{"body without WriteHeader", bodyOnly, failing, `{"a":1}`, "", "graph"},
-		// compare.go:332: the empty answer passes and is compared; the failed side is the
-		// secondary, not both.
+		// The empty answer passes and is compared; the failed side is the secondary, not
+		// both.
 		{"nothing written", nothing, failing, ``, "", "graph"},
 		{"secondary writes nothing", failing, nothing, ``, "graph", "rest"},
 		{"secondary body only", failing, bodyOnly, `{"a":1}`, "graph", "rest"},
@@ -165,9 +158,8 @@ func TestCompareEmptyAnswers(t *testing.T) {
 	}
 }
 
-// TestCompareRatesAndLog: totals and rates per route, timeouts included
-// (compare.go:483-486), and one log line for a difference, none for a match
-// (compare.go:238 `result != "match"` → `==`).
+// TestCompareRatesAndLog: totals and rates per route, timeouts included, and one log
+// line for a difference, none for a match.
 func TestCompareRatesAndLog(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
 	g := New(Config{Compare: CompareSettings{Timeout: 100 * time.Millisecond, LogEvery: time.Nanosecond}}, zap.New(core))
@@ -200,8 +192,7 @@ func TestCompareRatesAndLog(t *testing.T) {
 	}
 }
 
-// Compare mode's outcomes and fallback (compare.go), written against surviving mutants
-// of `make mutate PKG=./gateway FILES='^compare\.go$'` (gremlins v0.6.0).
+// Compare mode's outcomes and fallback.
 
 type fixedSide struct {
 	status int
@@ -225,9 +216,9 @@ func waitCompares(t *testing.T, g *Pilot) {
 	time.Sleep(5 * time.Millisecond) // the counters are written before the slot is freed
 }
 
-// TestCompareOutcomes: what each pair of answers counts as, by side (compare.go:
-// `failed(status) && failed(rec.status)` → `||`, `rec.status != status` → `==`, the
-// "diff"/"match" choice on len(paths) > 0).
+// TestCompareOutcomes: what each pair of answers counts as, by side: an error of the
+// side that failed (both when both did), a diff when the statuses differ, else diff or
+// match by the paths that differ.
 func TestCompareOutcomes(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -307,9 +298,7 @@ func TestCompareOutcomes(t *testing.T) {
 }
 
 // TestCompareRatesOrder: the usage report's compare rates are listed by route name
-// (compare.go:490:60 CONDITIONALS_NEGATION, `out[i].Route < out[j].Route` → `>=`, f9be12a
-// lines). The CONDITIONALS_BOUNDARY mutant of the same comparison (`<=`) is equivalent:
-// the rows are a map's values keyed by route, so no two routes are equal.
+// (one row per route: no two are equal).
 func TestCompareRatesOrder(t *testing.T) {
 	g := New(Config{Metrics: gateway.NewMetrics()}, nil)
 	for _, route := range []string{"b.route", "c.route", "a.route"} {
@@ -325,14 +314,11 @@ func TestCompareRatesOrder(t *testing.T) {
 	}
 }
 
-// Compare-mode writes and pass-through request rewriting, written against surviving
-// mutants of `make mutate PKG=./gateway FILES='^(passthrough|compare)\.go$'` (gremlins
-// v0.6.0): a bug here is a double write to a user's account.
+// Compare-mode writes: a bug here is a double write to a user's account.
 
 // TestCompareWritesReachOneSide: every write method (not only POST) reaches exactly
-// the primary side, once, with or without fallback; a GET reaches both (compare.go:
-// `r.Method != http.MethodGet` → `==` would send a write to both sides, and the
-// PrimaryGraph swap decides which side that is).
+// the primary side (PrimaryGraph says which), once, with or without fallback; a GET
+// reaches both.
 func TestCompareWritesReachOneSide(t *testing.T) {
 	for _, primaryGraph := range []bool{false, true} {
 		for _, fallback := range []bool{false, true} {
@@ -368,6 +354,21 @@ func TestCompareWritesReachOneSide(t *testing.T) {
 			if primary.Load() != 5 || secondary.Load() != 1 {
 				t.Fatalf("primaryGraph=%v fallback=%v GET: primary %d, secondary %d; want 5 and 1", primaryGraph, fallback, primary.Load(), secondary.Load())
 			}
+		}
+	}
+}
+
+func TestSampler(t *testing.T) {
+	s := &sampler{every: 10 * time.Second, last: map[string]time.Time{}}
+	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	steps := []struct {
+		key  string
+		at   time.Duration
+		want bool
+	}{{"a", 0, true}, {"a", time.Second, false}, {"b", time.Second, true}, {"a", 11 * time.Second, true}, {"a", 12 * time.Second, false}}
+	for i, st := range steps {
+		if got := s.allow(st.key, t0.Add(st.at)); got != st.want {
+			t.Fatalf("step %d: allow = %v", i, got)
 		}
 	}
 }

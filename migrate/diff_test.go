@@ -3,7 +3,6 @@ package migrate
 import (
 	"reflect"
 	"testing"
-	"time"
 )
 
 func TestDiffJSON(t *testing.T) {
@@ -41,31 +40,15 @@ func TestDiffJSON(t *testing.T) {
 	}
 }
 
-func TestSampler(t *testing.T) {
-	s := &sampler{every: 10 * time.Second, last: map[string]time.Time{}}
-	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	steps := []struct {
-		key  string
-		at   time.Duration
-		want bool
-	}{{"a", 0, true}, {"a", time.Second, false}, {"b", time.Second, true}, {"a", 11 * time.Second, true}, {"a", 12 * time.Second, false}}
-	for i, st := range steps {
-		if got := s.allow(st.key, t0.Add(st.at)); got != st.want {
-			t.Fatalf("step %d: allow = %v", i, got)
-		}
-	}
-}
-
 // TestDiffJSONBounds pins DiffJSON's path bound, its order of objects by id and the
-// tolerance's edge (f9be12a lines):
-//   - diff.go:55:17 CONDITIONALS_BOUNDARY (`len(paths) >= o.MaxPaths` → `>`): MaxPaths
-//     differences are reported, not one more;
-//   - diff.go:126:50 CONDITIONALS_NEGATION (`id < id` → `>=`): objects are compared in
-//     ascending id order, so a difference is reported at its ascending index;
-//   - diff.go:126:50 CONDITIONALS_BOUNDARY (`<` → `<=`): objects of equal id keep their
-//     order (the sort is stable), so the second one's difference stays at [1];
-//   - diff.go:135:23 CONDITIONALS_BOUNDARY (`<= tol*max` → `<`): a difference of exactly
-//     the tolerance is equal (4 vs 3 at 25 %: 1 <= 0.25×4, exact in binary).
+// tolerance's edge:
+//   - MaxPaths differences are reported, not one more;
+//   - objects are compared in ascending id order, so a difference is reported at its
+//     ascending index;
+//   - objects of equal id keep their order (the sort is stable), so the second one's
+//     difference stays at [1];
+//   - a difference of exactly the tolerance is equal (4 vs 3 at 25 %: 1 <= 0.25×4,
+//     exact in binary).
 func TestDiffJSONBounds(t *testing.T) {
 	tests := []struct {
 		name string

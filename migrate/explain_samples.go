@@ -15,8 +15,7 @@ type ExplainSample struct {
 }
 
 // sampleExtras is what a route's sample needs beyond its path: the parameters a read
-// requires, the body a write needs. Bodies follow REST v2's request shapes
-// (/work/shared/restv2/REFERENCE.md).
+// requires, the body a write needs. Bodies follow REST v2's request shapes.
 func sampleExtras(route string) (query, body string) {
 	switch route {
 	case "applications.update":

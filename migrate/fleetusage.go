@@ -14,7 +14,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
-// The usage report's rows fleet-wide (issue 21): with a store, each replica adds the
+// The usage report's rows fleet-wide: with a store, each replica adds the
 // calls it counted since its last flush to the store every usageFlushEvery (and before
 // answering a report), and /v2bridge/report on any replica shows the fleet's rows.
 // The deltas are taken by comparing the book with what was last flushed, so the

@@ -144,11 +144,9 @@ func TestFleetUsageLostReplyCountedOnce(t *testing.T) {
 }
 
 // TestFleetUsageNextPush: a push carries only the calls counted since the last flush,
-// and there is none when nothing was counted (f9be12a lines):
-//   - fleetusage.go:110:40 CONDITIONALS_NEGATION (`u.Errors == prev.Errors` → `!=`): an
-//     unchanged row would make a push of zero deltas;
-//   - fleetusage.go:114:70 ARITHMETIC_BASE and INVERT_NEGATIVES (`u.Errors - prev.Errors` →
-//     `+`): the second push would add the errors already flushed again.
+// and there is none when nothing was counted:
+//   - an unchanged row makes no push of zero deltas;
+//   - the second push does not add the errors already flushed again.
 func TestFleetUsageNextPush(t *testing.T) {
 	book := newUsageBook(gateway.NewMetrics(), 10, 10)
 	f := &fleetUsage{book: book, log: zap.NewNop(), flushed: map[usageKey]Usage{}, id: "replica-a"}
@@ -183,8 +181,7 @@ func TestFleetUsageNextPush(t *testing.T) {
 
 // TestFleetUsageAccount: the fleet report's row carries the account of the row's
 // last call (and the explain link names it), read back from the store by another
-// replica. Kills fleetusage.go:148:17 CONDITIONALS_NEGATION (`r.Account != 0` → `==`:
-// the account dropped).
+// replica.
 func TestFleetUsageAccount(t *testing.T) {
 	m := miniredis.RunT(t)
 	open := storeOpener(t, m)

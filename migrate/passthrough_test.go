@@ -11,9 +11,9 @@ import (
 	"testing"
 )
 
-// TestPassthroughPaths pins the retained alerts namespaces (no Sunset header), the
-// /v2 prefix and path unescaping of the pass-through (passthrough.go isRetainedPath:
-// `i < 0` → `<= 0`, `rest[0] == '.'` → `!=`; pathPrefixFor; mustUnescape).
+// TestPassthroughPaths pins the retained alerts namespaces (no Sunset header:
+// gateway.IsRetainedPath), the /v2 prefix (pathPrefixFor) and path unescaping
+// (mustUnescape) of the pass-through.
 func TestPassthroughPaths(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/v2/alerts_policies.json":                          true,

@@ -1,8 +1,8 @@
 package migrate
 
 import (
+	"context"
 	"fmt"
-	"github.com/v2bridge/v2bridge/gateway"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +10,13 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
-// The usage book keeps rows for the top callers by calls (issue 17 item 1), not the
+// The usage book keeps rows for the top callers by calls, not the
 // first seen: a caller that overtakes the smallest kept one takes its place, and the
 // smaller one's rows and series fold into "other" with their calls. Fails with
 // first-seen bucketing (c stays "other" however often it calls).
@@ -70,8 +74,7 @@ func counts(b *usageBook) map[string]int64 {
 	return out
 }
 
-// TestUsageSnapshotOrder: rows by caller, then agent, then route (report.go:266-271,
-// the sort's `!=` and `<` negated or bounded).
+// TestUsageSnapshotOrder: rows by caller, then agent, then route.
 func TestUsageSnapshotOrder(t *testing.T) {
 	b := newUsageBook(gateway.NewMetrics(), 10, 10)
 	at := time.Unix(1_700_000_000, 0)
@@ -97,10 +100,10 @@ func TestUsageSnapshotOrder(t *testing.T) {
 	}
 }
 
-// TestUsageRestore pins how saved counts come back (report.go:280 `c == otherBucket`,
-// :283 `ok || len(b.callers) < b.maxCallers` (`<` → `<=`, negations), :296 and :300 the
-// error checks, :309 merging rows of the same key) and that save writes only when the
-// counts changed (:329) and fails on a directory it cannot write (:333, :336, :341, :344).
+// TestUsageRestore pins how saved counts come back ("other" stays "other", callers
+// beyond the bound fold into it, unreadable or malformed files are errors, rows of the
+// same key merge) and that save writes only when the counts changed and fails on a
+// directory it cannot write.
 func TestUsageRestore(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
@@ -175,14 +178,8 @@ func TestUsageRestore(t *testing.T) {
 	}
 }
 
-// Survivors of report.go found by applying its mutants by hand (go test -overlay) on
-// the tests of f9be12a, ahead of the whole-tree gremlins run reaching the file.
-// Equivalent, not tested: report.go:107:14 CONDITIONALS_BOUNDARY (`len(tok) > 64` →
-// `>=`): a token of exactly 64 bytes cut to 64 is the same token.
-
 // TestUsageBookDefaultBounds: a bound of 0 callers or agents means the default,
-// not "none" (report.go:92:16 and :95:15 CONDITIONALS_BOUNDARY, `<= 0` → `< 0`, f9be12a
-// lines: with a bound of 0 the second caller, and the first agent, would be "other").
+// not "none" (the second caller, and the first agent, are not "other").
 func TestUsageBookDefaultBounds(t *testing.T) {
 	b := newUsageBook(gateway.NewMetrics(), 0, 0)
 	if b.maxCallers != DefaultReportMaxCallers || b.maxAgents != DefaultReportMaxAgents {
@@ -211,18 +208,10 @@ func callerRows(b *usageBook) map[string]bool {
 }
 
 // TestUsageBookCandidateEviction: a caller outside the table is a candidate; the
-// candidates table evicts only when full (report.go:156:30 CONDITIONALS_NEGATION,
-// `len(b.candidates) >= b.maxCallers` → `<`: a candidate's count would be lost to a
-// newcomer while there is room, and C below would never pass A), and then evicts the
-// candidate of fewest calls, the least key among equals (report.go:159:23
-// CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION on `v.n < lowN`, :159:38
-// CONDITIONALS_NEGATION on `v.n == lowN`, :159:51 CONDITIONALS_NEGATION on `k < low`;
-// f9be12a lines). Some of these mutants pick by map order, so each case runs 32 times:
-// a mutant passes them all with a chance of 2^-32.
-//
-// Equivalent, not tested: report.go:159:12 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
-// a candidate has at least one call, so lowN is never 0; report.go:159:51
-// CONDITIONALS_BOUNDARY (`k < low` → `<=`): map keys are distinct.
+// candidates table evicts only when full (a candidate's count is not lost to a
+// newcomer while there is room, so C below passes A), and then evicts the candidate
+// of fewest calls, the least key among equals. A choice made by map order would pass
+// one round by chance, so each case runs 32 times.
 func TestUsageBookCandidateEviction(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	rec := func(b *usageBook, c string, n int) {
@@ -267,18 +256,8 @@ func TestUsageBookCandidateEviction(t *testing.T) {
 }
 
 // TestUsageBookPromotion: a candidate whose calls pass the table's smallest caller
-// takes that caller's place (report.go:174:33 CONDITIONALS_NEGATION, `v == lowN` → `!=`
-// in the scan for the smallest caller: a larger caller of a lesser key could be taken
-// for the smallest, by map order, so 32 rounds; f9be12a lines).
-//
-// Equivalent, not tested (f9be12a lines): report.go:169:7 CONDITIONALS_BOUNDARY (`n <=
-// b.minCaller` → `<`): minCaller is never above the table's smallest count (counts only
-// grow, it is reset to 0 when a caller is replaced, and callers are restored only into
-// a table not full), so at n == minCaller the scan below finds n <= lowN and answers
-// "other" too; it only refreshes minCaller to the true smallest count, a bound that
-// gives the same answers. report.go:174:11 CONDITIONALS_BOUNDARY (`lowN < 0` → `<= 0`):
-// a caller of the table has at least one call. report.go:174:46 CONDITIONALS_BOUNDARY
-// (`k < low` → `<=`): map keys are distinct.
+// takes that caller's place, and the smallest is found among equal counts by key, not
+// by map order (a larger caller of a lesser key is never taken for it; 32 rounds).
 func TestUsageBookPromotion(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	rec := func(b *usageBook, c string, n int) {
@@ -298,9 +277,8 @@ func TestUsageBookPromotion(t *testing.T) {
 }
 
 // TestUsageBookDemoteNewOtherRow: a caller replaced in the table folds its rows into
-// "other", also on a route "other" has no row for yet, with its Prometheus calls
-// (report.go:204:14 CONDITIONALS_NEGATION, `o.calls == nil` → `!=`: the new row would
-// have no counter and the fold would panic; f9be12a lines).
+// "other", also on a route "other" has no row for yet (the new row gets its series),
+// with its Prometheus calls.
 func TestUsageBookDemoteNewOtherRow(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	m := gateway.NewMetrics()
@@ -328,11 +306,9 @@ func TestUsageBookDemoteNewOtherRow(t *testing.T) {
 }
 
 // TestUsageBookSeries: each call counts in the v2bridge_v2_calls_total series of its
-// mode and fidelity, also after the route's mode or fidelity changed, and after a
-// restart that restored the row (report.go:233:13, :233:30, :233:52
-// CONDITIONALS_NEGATION on `u.calls == nil`, `u.Mode != mode`, `u.Fidelity !=
-// st.fidelity`; f9be12a lines: the row would keep counting in its first series, or a
-// restored row would have none and panic).
+// mode and fidelity, also after the route's mode or fidelity changed (not in the
+// row's first series), and after a restart that restored the row (which has none
+// until its first call).
 func TestUsageBookSeries(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	const route, caller = "applications.list", "aaaaaaaa"
@@ -375,5 +351,89 @@ func TestUsageBookSeries(t *testing.T) {
 	b2.record(gateway.Call{Caller: caller, Route: route, Mode: gateway.ModePassthrough, Fidelity: gateway.Exact, Agent: "curl/8", Status: 200, At: at})
 	if n := series(m2, gateway.ModePassthrough, gateway.Exact); n != 1 {
 		t.Fatalf("restored row's next call: series = %v, want 1", n)
+	}
+}
+
+// TestReportProductToken pins the report's agent column: the User-Agent's product,
+// at most 64 characters of an HTTP token (the character classes' bounds included).
+func TestReportProductToken(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	tests := map[string]string{
+		"":                          "unknown",
+		"   ":                       "unknown",
+		"curl/8.1":                  "curl",
+		"newrelic-client-go/2 (go)": "newrelic-client-go",
+		long + "/1":                 long,
+		long + "b/1":                long,
+		"az AZ":                     "az",
+		"AZ09!#$%&'*+-.^_`|~":       "AZ09!#$%&'*+-.^_`|~",
+		"a\"b(c)@{":                 "a_b_c___",
+		"zZ9":                       "zZ9",
+		"[`{":                       "_`_",
+		":@/":                       "__",
+	}
+	for ua, want := range tests {
+		if got := productToken(ua); got != want {
+			t.Errorf("productToken(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}
+
+// TestReportBucketsAndMode pins the report's bounds (a full set buckets newcomers as
+// "other"), its mode column (default "translate") and its error count (400 and up).
+func TestReportBucketsAndMode(t *testing.T) {
+	b := newUsageBook(gateway.NewMetrics(), 2, 1)
+	at := time.Unix(1_700_000_000, 0)
+	b.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})
+	b.record(gateway.Call{Route: "applications.list", Caller: "bbbbbbbb", Mode: gateway.ModePassthrough, Agent: "curl/8", Status: 400, At: at})
+	b.record(gateway.Call{Route: "applications.list", Caller: "cccccccc", Agent: "python-requests/2", Status: 399, At: at})
+	b.record(gateway.Call{Route: "applications.list", Agent: "curl/8", Status: 200, At: at}) // no caller: not counted
+	b.record(gateway.Call{Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: at})         // no route: not counted
+	b.record(gateway.Call{Agent: "curl/8", Status: 200, At: at})                             // no caller, no route: not counted
+	rows := b.snapshot()
+	got := make([]string, 0, len(rows))
+	for _, u := range rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d/%d", u.Caller, u.Agent, u.Route, u.Mode, u.Count, u.Errors))
+	}
+	want := []string{
+		"aaaaaaaa curl applications.list translate 1/0",
+		"bbbbbbbb curl applications.list passthrough 1/1",
+		"other other applications.list translate 1/0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("report rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRunReportState: no state file, no loop; a tick that saves well logs nothing;
+// the end of ctx saves once more.
+func TestRunReportState(t *testing.T) {
+	g := New(Config{}, nil)
+	if err := g.RunReportState(context.Background(), time.Hour); err != nil {
+		t.Fatalf("RunReportState without a state file = %v", err)
+	}
+	core, logs := observer.New(zap.WarnLevel)
+	path := filepath.Join(t.TempDir(), "state.json")
+	g = New(Config{ReportStateFile: path}, zap.New(core))
+	g.usage.record(gateway.Call{Route: "applications.list", Caller: "aaaaaaaa", Agent: "curl/8", Status: 200, At: time.Unix(1_700_000_000, 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- g.RunReportState(ctx, time.Millisecond) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("RunReportState at the end = %v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("state file not written: %v", err)
+	}
+	if n := logs.FilterMessage("report state not saved").Len(); n != 0 {
+		t.Errorf("%d 'not saved' warnings after good saves", n)
 	}
 }

@@ -53,10 +53,9 @@ func TestCompareValue(t *testing.T) {
 }
 
 // The pacing, the 429 retry and the defaults of a side, with the runner's clock and sleep
-// replaced so nothing waits. Written for the survivors of the whole-tree gremlins runs
-// (tests/MUTATION.md): verify.go `r.gap - since` → `+` in pace (slower pacing, which
-// only an upper bound on time could see with the real clock), the `== 429` and
-// `attempt < 2` of call, the Retry-After bounds, and the sides' 60 s client timeout.
+// replaced so nothing waits: pace waits the rest of the gap (an upper bound on time the
+// real clock could not check), call retries a 429 twice within the Retry-After bounds,
+// and the sides get a 60 s client timeout.
 
 // fakeClock is a clock that moves only when told, and a sleep that records what it was
 // asked and moves the clock by it.
@@ -207,8 +206,8 @@ func TestSleepCtx(t *testing.T) {
 	}
 }
 
-// TestSideDefaults: a side without a Client gets one with the 60 s timeout (verify.go
-// `60 * time.Second` → `/`: no timeout at all, a hung side hangs the run).
+// TestSideDefaults: a side without a Client gets one with the 60 s timeout (without
+// one, a hung side hangs the run).
 func TestSideDefaults(t *testing.T) {
 	if c := sideClient(); c.Timeout != 60*time.Second {
 		t.Errorf("side client timeout %v, want 60s", c.Timeout)
@@ -294,10 +293,7 @@ func TestExchange429(t *testing.T) {
 }
 
 // A whole read run against two fake sides, the report's summary, and the helpers of a
-// run (ids, readAll, redact, ms, progress), written against the mutants of `make mutate
-// PKG=./gateway/verify` (gremlins v0.6.0) that no test of this package reached before
-// (Run, discoverAndCompare, call, exchange, summarize, output.go). The pacing, the 429
-// retry and the write plan's total are in pace_mut_test.go (a fake clock and sleep).
+// run (ids, readAll, redact, ms, progress).
 
 // fakeSide answers the read plan from a table of path → (status, body); anything else
 // is a 404. It records the paths asked and the API key header seen.
@@ -554,12 +550,10 @@ func TestRunHelpers(t *testing.T) {
 	}
 }
 
-// TestRunDefaultsAndPace: Sample and PerMinute of 0 take their defaults (verify.go:140
-// `Sample <= 0` → `< 0`; :146 `PerMinute <= 0` boundary and negation: a 0 left as is
-// divides by zero), and requests to a side are paced at least a minute / PerMinute apart
-// (:158 `time.Minute / PerMinute` → `*`: the run would wait for hours and hit the
-// deadline; :271 `wait > 0` negated: no pacing). The elapsed-time check is a lower bound
-// that correct code always meets, however slow the machine.
+// TestRunDefaultsAndPace: Sample and PerMinute of 0 take their defaults (a 0 left as
+// is would divide by zero), and requests to a side are paced a minute / PerMinute
+// apart, no less and not hours. The elapsed-time check is a lower bound that correct
+// code always meets, however slow the machine.
 func TestRunDefaultsAndPace(t *testing.T) {
 	rest := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
 	tr := &fakeSide{answers: map[string]string{"/v2/applications.json": `{"applications":[]}`}}
@@ -584,8 +578,7 @@ func TestRunDefaultsAndPace(t *testing.T) {
 }
 
 // TestWriteHTML: differences are listed before other fields, a value missing on a
-// side shows as a dash, the tolerance as a percentage (output.go:68 the sort's two
-// `Verdict` tests negated, :79 `v == nil`, :85 `100 * f` → `/`).
+// side shows as a dash, the tolerance as a percentage.
 func TestWriteHTML(t *testing.T) {
 	rep := &Report{Tolerance: 0.05, Exchanges: []Exchange{{Path: "/v2/x.json", Counts: map[string]int{}, Fields: []Field{
 		{Path: "$.tol_field", Verdict: WithinTol, REST: 100.0, Translation: 104.0},

@@ -12,12 +12,9 @@ import (
 	"time"
 )
 
-// The write exchanges of `verify --writes`, each side a recording fake: written for the
-// survivors of the gateway/verify gremlins batch (tests/MUTATION.md, fourth pass):
-// writes.go send's two `body != ""` (the body and its Content-Type sent only with a
-// body), write's `a.status != b.status` and the two JSON checks, writes' default stamp
-// (`stamp == ""`), the cleanup loop's `i >= 0` (every cleanup runs, last first) and the
-// deployment's `id != ""`.
+// The write exchanges of `verify --writes`, each side a recording fake: the body and
+// its Content-Type sent only with a body, the statuses and JSON bodies compared, the
+// default stamp, every cleanup run (last first) and the deployment's id.
 
 // recSide answers the write plan's requests and records each as
 // "METHOD path content-type body".
