@@ -89,7 +89,7 @@ docker:
 ## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
 ## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
-## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
+## opt-in mutators. Waived equivalent mutants: docs/testing.md.
 ## Coverage only (no tests run, every mutant listed): MUTATE_FLAGS='--dry-run -S rc'.
 ## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
 ## package's uncached test time (-count=1, so a cached coverage run cannot shrink it to
