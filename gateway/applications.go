@@ -113,6 +113,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 	return in, nil
 }
 
+// handleApplicationUpdate serves PUT /v2/applications/{id}.
 func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
@@ -129,6 +130,7 @@ func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*res
 	return &result{doc: doc}, nil
 }
 
+// handleApplicationDelete serves DELETE /v2/applications/{id}.
 func handleApplicationDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {

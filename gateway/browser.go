@@ -11,6 +11,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// handleBrowserList serves GET /v2/browser_applications.
 func handleBrowserList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	req := translate.BrowserListRequest{}
 	req.Name, _ = rq.params.Get("filter[name]")
@@ -52,6 +53,7 @@ func parseBrowserApplication(rq *request) (string, error) {
 	return b.BrowserApplication.Name, nil
 }
 
+// handleBrowserCreate serves POST /v2/browser_applications.
 func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	name, err := parseBrowserApplication(rq)
 	if err != nil {

@@ -134,6 +134,7 @@ func policyPage(rq *request) (int64, int, error) {
 	return pid, page, err
 }
 
+// handleNrqlConditionList serves GET /v2/alerts_nrql_conditions.
 func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {
@@ -146,6 +147,7 @@ func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*res
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleConditionList serves GET /v2/alerts_conditions.
 func handleConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {
@@ -158,6 +160,7 @@ func handleConditionList(ctx context.Context, g *Gateway, rq *request) (*result,
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleNrqlConditionCreate serves POST /v2/alerts_nrql_conditions/policies/{policy_id}.
 func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, err := pathID(rq, "policy_id", "No Alerts policy was found for the given ID")
 	if err != nil {
@@ -174,6 +177,7 @@ func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*r
 	return &result{doc: doc, status: http.StatusCreated}, nil
 }
 
+// handleNrqlConditionUpdate serves PUT /v2/alerts_nrql_conditions/{id}.
 func handleNrqlConditionUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts condition was found with the given ID")
 	if err != nil {
@@ -190,6 +194,7 @@ func handleNrqlConditionUpdate(ctx context.Context, g *Gateway, rq *request) (*r
 	return &result{doc: doc}, nil
 }
 
+// handleNrqlConditionDelete serves DELETE /v2/alerts_nrql_conditions/{id}.
 func handleNrqlConditionDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts condition was found with the given ID")
 	if err != nil {
@@ -219,6 +224,7 @@ func entityRef(rq *request) (translate.EntityRef, error) {
 	return translate.EntityRef{Type: typ, ID: id}, nil
 }
 
+// handleEntityConditionList serves GET /v2/alerts_entity_conditions/{entity_id}.
 func handleEntityConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	ref, err := entityRef(rq)
 	if err != nil {
@@ -260,6 +266,7 @@ func handleEntityConditionEdit(add bool) func(ctx context.Context, g *Gateway, r
 	}
 }
 
+// handleSyntheticsConditionList serves GET /v2/alerts_synthetics_conditions.
 func handleSyntheticsConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {

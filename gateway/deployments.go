@@ -73,6 +73,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 	return in, nil
 }
 
+// handleDeploymentCreate serves POST /v2/applications/{id}/deployments.
 func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
@@ -113,6 +114,7 @@ func idempotencyKey(rq *request) (string, error) {
 	return k, nil
 }
 
+// handleDeploymentList serves GET /v2/applications/{id}/deployments.
 func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// hostsHandler is the handler of GET /v2/applications/{id}/hosts, or with instances of
+// GET /v2/applications/{id}/instances.
 func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
@@ -29,6 +31,8 @@ func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *requ
 	}
 }
 
+// hostHandler is the handler of GET /v2/applications/{id}/hosts/{host_id}, or with
+// instance of GET /v2/applications/{id}/instances/{host_id}.
 func hostHandler(instance bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)

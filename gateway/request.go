@@ -163,6 +163,8 @@ func jsonBodyError(body []byte, err error, title string) *v2.Error {
 	return v2.Unprocessable(title, err.Error())
 }
 
+// pathID is the path variable name as a positive id; anything else is a 404 titled
+// notFound (REST answered an unknown id so).
 func pathID(rq *request, name, notFound string) (int64, error) {
 	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
 	if err != nil || id <= 0 {
