@@ -136,18 +136,43 @@ func (r *recorder) replay(w http.ResponseWriter) {
 // countError records a comparison that could not be made because a side failed:
 // result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
 // v2bridge_compare_errors_total. A failing side is never a difference.
-func (p *Pilot) countError(route, side string) {
-	p.cfg.Metrics.CompareCounter(route, "error").Inc()
-	p.cfg.Metrics.CompareErrorCounter(route, side).Inc()
+func (c *comparer) countError(route, side string) {
+	c.metrics.CompareCounter(route, "error").Inc()
+	c.metrics.CompareErrorCounter(route, side).Inc()
 }
 
 // isJSON reports whether a request asks for JSON (no .xml extension): only JSON
 // answers are compared.
 func isJSON(r *http.Request) bool { return !strings.HasSuffix(r.URL.Path, ".xml") }
 
-// compare serves a route in compare mode: the gateway.Config.Compare hook.
-func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Handler {
-	cs := p.cfg.Compare
+// comparer serves the routes in compare mode.
+type comparer struct {
+	settings CompareSettings
+	maxBody  int64 // the request bodies kept for the second side
+	metrics  *gateway.Metrics
+	log      *zap.Logger
+	// running bounds the comparisons running in the background (MaxConcurrent).
+	running chan struct{}
+}
+
+// newComparer returns a comparer with settings' defaults filled in: a 5 s timeout, a
+// log line per route every 10 s at most, 64 comparisons at once.
+func newComparer(settings CompareSettings, maxBody int64, m *gateway.Metrics, log *zap.Logger) *comparer {
+	if settings.Timeout <= 0 {
+		settings.Timeout = 5 * time.Second
+	}
+	if settings.LogEvery <= 0 {
+		settings.LogEvery = 10 * time.Second
+	}
+	if settings.MaxConcurrent <= 0 {
+		settings.MaxConcurrent = 64
+	}
+	return &comparer{settings: settings, maxBody: maxBody, metrics: m, log: log, running: make(chan struct{}, settings.MaxConcurrent)}
+}
+
+// route serves a route in compare mode: the gateway.Config.Compare hook.
+func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.Handler {
+	cs := c.settings
 	opts := cs.Options
 	if o, ok := cs.PerRoute[rt.Name]; ok {
 		opts = o
@@ -166,27 +191,27 @@ func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Ha
 			primary.ServeHTTP(w, r) // a write reaches exactly one side
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, p.cfg.MaxBodyBytes+1))
+		body, err := io.ReadAll(io.LimitReader(r.Body, c.maxBody+1))
 		if err != nil {
 			gateway.WriteError(w, r, err)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if fallback {
-			p.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
+			c.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
 			return
 		}
 		tee := &teeWriter{ResponseWriter: w}
 		primary.ServeHTTP(tee, r)
 		gateway.SetMode(r.Context(), gateway.ModeCompare)
 		if tee.over || !isJSON(r) {
-			p.cfg.Metrics.CompareCounter(rt.Name, "skipped").Inc()
+			c.metrics.CompareCounter(rt.Name, "skipped").Inc()
 			return
 		}
 		select {
-		case p.compares <- struct{}{}:
+		case c.running <- struct{}{}:
 		default:
-			p.cfg.Metrics.CompareCounter(rt.Name, "skipped").Inc()
+			c.metrics.CompareCounter(rt.Name, "skipped").Inc()
 			return
 		}
 		first := tee.buf.Bytes()
@@ -197,7 +222,7 @@ func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Ha
 		sr, cancel := gateway.Detach(r, secondaryName, cs.Timeout, bytes.NewReader(body))
 		ctx := sr.Context()
 		go func() {
-			defer func() { <-p.compares }()
+			defer func() { <-c.running }()
 			defer cancel()
 			rec := &recorder{header: http.Header{}}
 			secondary.ServeHTTP(rec, sr)
@@ -214,9 +239,9 @@ func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Ha
 				case failed(rec.status):
 					side = secondaryName
 				}
-				p.countError(rt.Name, side)
+				c.countError(rt.Name, side)
 				if logs.allow(rt.Name, time.Now()) {
-					p.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
+					c.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
 						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status))
 				}
 				return
@@ -230,9 +255,9 @@ func (p *Pilot) compare(rt gateway.Route, translated, rest http.Handler) http.Ha
 					result = "diff"
 				}
 			}
-			p.cfg.Metrics.CompareCounter(rt.Name, result).Inc()
+			c.metrics.CompareCounter(rt.Name, result).Inc()
 			if result != "match" && logs.allow(rt.Name, time.Now()) {
-				p.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
+				c.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
 					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status),
 					zap.Strings("paths", paths))
 			}
@@ -321,7 +346,7 @@ func (h *holdWriter) release() {
 // failed one is held back, the secondary is asked at once, and the caller gets the
 // secondary's answer (X-V2bridge-Fallback names the side) when it did not fail, else
 // the primary's. Either way a failed side counts as an error of that side.
-func (p *Pilot) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
+func (c *comparer) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
 	primary, secondary http.Handler, primaryName, secondaryName string) {
 	first := newHoldWriter(w, nil)
 	primary.ServeHTTP(first, r)
@@ -330,7 +355,7 @@ func (p *Pilot) serveFallback(w http.ResponseWriter, r *http.Request, body []byt
 	}
 	gateway.SetMode(r.Context(), gateway.ModeCompare)
 	if first.pass {
-		p.compareAfter(r, body, route, first, secondary, secondaryName)
+		c.compareAfter(r, body, route, first, secondary, secondaryName)
 		return
 	}
 	r2 := r.Clone(r.Context())
@@ -341,55 +366,55 @@ func (p *Pilot) serveFallback(w http.ResponseWriter, r *http.Request, body []byt
 		second.WriteHeader(http.StatusOK)
 	}
 	if !second.pass {
-		p.countError(route, "both")
+		c.countError(route, "both")
 		first.release()
 		return
 	}
-	p.countError(route, primaryName)
-	p.cfg.Metrics.CompareFallbackCounter(route, secondaryName).Inc()
+	c.countError(route, primaryName)
+	c.metrics.CompareFallbackCounter(route, secondaryName).Inc()
 }
 
 // compareAfter compares the primary's answer, already sent, with the secondary in the
 // background, as compare mode does without fallback.
-func (p *Pilot) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
+func (c *comparer) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
 	if first.over || !isJSON(r) {
-		p.cfg.Metrics.CompareCounter(route, "skipped").Inc()
+		c.metrics.CompareCounter(route, "skipped").Inc()
 		return
 	}
 	select {
-	case p.compares <- struct{}{}:
+	case c.running <- struct{}{}:
 	default:
-		p.cfg.Metrics.CompareCounter(route, "skipped").Inc()
+		c.metrics.CompareCounter(route, "skipped").Inc()
 		return
 	}
-	opts := p.cfg.Compare.Options
-	if o, ok := p.cfg.Compare.PerRoute[route]; ok {
+	opts := c.settings.Options
+	if o, ok := c.settings.PerRoute[route]; ok {
 		opts = o
 	}
-	sr, cancel := gateway.Detach(r, secondaryName, p.cfg.Compare.Timeout, bytes.NewReader(body))
+	sr, cancel := gateway.Detach(r, secondaryName, c.settings.Timeout, bytes.NewReader(body))
 	ctx := sr.Context()
 	status, want := first.status, first.copy.Bytes()
 	go func() {
-		defer func() { <-p.compares }()
+		defer func() { <-c.running }()
 		defer cancel()
 		rec := &recorder{header: http.Header{}}
 		secondary.ServeHTTP(rec, sr)
 		switch {
 		case ctx.Err() != nil:
-			p.cfg.Metrics.CompareCounter(route, "timeout").Inc()
+			c.metrics.CompareCounter(route, "timeout").Inc()
 		case failed(rec.status):
-			p.countError(route, secondaryName)
+			c.countError(route, secondaryName)
 		case rec.status != status:
-			p.cfg.Metrics.CompareCounter(route, "diff").Inc()
+			c.metrics.CompareCounter(route, "diff").Inc()
 		default:
 			paths, err := DiffJSON(want, rec.buf.Bytes(), opts)
 			switch {
 			case err != nil:
-				p.cfg.Metrics.CompareCounter(route, "error").Inc()
+				c.metrics.CompareCounter(route, "error").Inc()
 			case len(paths) > 0:
-				p.cfg.Metrics.CompareCounter(route, "diff").Inc()
+				c.metrics.CompareCounter(route, "diff").Inc()
 			default:
-				p.cfg.Metrics.CompareCounter(route, "match").Inc()
+				c.metrics.CompareCounter(route, "match").Inc()
 			}
 		}
 	}()
@@ -410,9 +435,9 @@ type CompareRate struct {
 	BySide    map[string]int64 `json:"errors_by_side,omitempty"`
 }
 
-// compareRates reads the compare counters of this replica, per route, by name.
-func (p *Pilot) compareRates() []CompareRate {
-	fams, err := p.cfg.Metrics.Gatherer().Gather()
+// compareRates reads the compare counters of this replica (m), per route, by name.
+func compareRates(m *gateway.Metrics) []CompareRate {
+	fams, err := m.Gatherer().Gather()
 	if err != nil {
 		return nil
 	}

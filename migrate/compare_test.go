@@ -62,12 +62,12 @@ func TestCompareCopyBound(t *testing.T) {
 			})
 			g := New(Config{Compare: CompareSettings{Fallback: fallback, Timeout: 2 * time.Second}}, nil)
 			rec := httptest.NewRecorder()
-			g.compare(gateway.Route{Name: "r"}, side, side).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+			g.cmp.route(gateway.Route{Name: "r"}, side, side).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 			waitCompares(t, g)
 			if rec.Body.Len() != size {
 				t.Fatalf("caller got %d bytes, want %d", rec.Body.Len(), size)
 			}
-			rates := g.compareRates()
+			rates := compareRates(g.cfg.Metrics)
 			compared := len(rates) == 1 && rates[0].Match == 1
 			if compared != wantCompared {
 				t.Errorf("fallback=%v, %d bytes: compared=%v (rates %+v), want %v", fallback, size, compared, rates, wantCompared)
@@ -92,9 +92,9 @@ func TestCompareCopyBound(t *testing.T) {
 		_, _ = io.WriteString(w, big[size/2:])
 	})
 	g := New(Config{Compare: CompareSettings{Timeout: 2 * time.Second}}, nil)
-	g.compare(gateway.Route{Name: "r"}, secondary, fixedSide{200, `"b"`}).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+	g.cmp.route(gateway.Route{Name: "r"}, secondary, fixedSide{200, `"b"`}).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 	waitCompares(t, g)
-	if rates := g.compareRates(); len(rates) != 1 || rates[0].Errors != 1 || rates[0].Diff != 0 {
+	if rates := compareRates(g.cfg.Metrics); len(rates) != 1 || rates[0].Errors != 1 || rates[0].Diff != 0 {
 		t.Errorf("secondary over the bound: rates %+v, want one error (cut answer), no diff", rates)
 	}
 }
@@ -109,7 +109,7 @@ func TestCompareRequestBody(t *testing.T) {
 		_, _ = io.WriteString(w, `{}`)
 	})
 	g := New(Config{MaxBodyBytes: 5, Compare: CompareSettings{Timeout: 2 * time.Second}}, nil)
-	g.compare(gateway.Route{Name: "r"}, side, side).ServeHTTP(httptest.NewRecorder(),
+	g.cmp.route(gateway.Route{Name: "r"}, side, side).ServeHTTP(httptest.NewRecorder(),
 		httptest.NewRequest(http.MethodGet, "/v2/applications.json", strings.NewReader("a=1&b")))
 	for range 2 {
 		select {
@@ -146,13 +146,13 @@ func TestCompareEmptyAnswers(t *testing.T) {
 	for _, tt := range tests {
 		g := New(Config{Compare: CompareSettings{Fallback: true, Timeout: 2 * time.Second}}, nil)
 		rec := httptest.NewRecorder()
-		g.compare(gateway.Route{Name: "r"}, tt.graph, tt.rest).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+		g.cmp.route(gateway.Route{Name: "r"}, tt.graph, tt.rest).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 		waitCompares(t, g)
 		if rec.Code != http.StatusOK || rec.Body.String() != tt.wantBody || rec.Header().Get("X-V2bridge-Fallback") != tt.wantFallback {
 			t.Errorf("%s: caller got %d %q fallback %q; want 200 %q fallback %q", tt.name, rec.Code, rec.Body,
 				rec.Header().Get("X-V2bridge-Fallback"), tt.wantBody, tt.wantFallback)
 		}
-		if rates := g.compareRates(); len(rates) != 1 || rates[0].BySide[tt.wantSide] != 1 || len(rates[0].BySide) != 1 {
+		if rates := compareRates(g.cfg.Metrics); len(rates) != 1 || rates[0].BySide[tt.wantSide] != 1 || len(rates[0].BySide) != 1 {
 			t.Errorf("%s: rates %+v, want one error of side %s", tt.name, rates, tt.wantSide)
 		}
 	}
@@ -168,7 +168,7 @@ func TestCompareRatesAndLog(t *testing.T) {
 		<-r.Context().Done()
 	})
 	serve := func(graph http.Handler) {
-		g.compare(gateway.Route{Name: "r"}, graph, rest).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+		g.cmp.route(gateway.Route{Name: "r"}, graph, rest).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 		waitCompares(t, g)
 	}
 	serve(fixedSide{200, `{"a":1}`})
@@ -182,7 +182,7 @@ func TestCompareRatesAndLog(t *testing.T) {
 	}
 	serve(fixedSide{502, `{}`})
 	serve(slow)
-	rates := g.compareRates()
+	rates := compareRates(g.cfg.Metrics)
 	if len(rates) != 1 {
 		t.Fatalf("rates %+v", rates)
 	}
@@ -210,7 +210,7 @@ func (f fixedSide) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 func waitCompares(t *testing.T, g *Pilot) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(g.compares) > 0 && time.Now().Before(deadline) {
+	for len(g.cmp.running) > 0 && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	time.Sleep(5 * time.Millisecond) // the counters are written before the slot is freed
@@ -255,7 +255,7 @@ func TestCompareOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := New(Config{Compare: CompareSettings{Fallback: tt.fallbackOn, Timeout: 2 * time.Second}}, nil)
-			h := g.compare(gateway.Route{Name: "applications.list"}, tt.graph, tt.rest)
+			h := g.cmp.route(gateway.Route{Name: "applications.list"}, tt.graph, tt.rest)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 			waitCompares(t, g)
@@ -272,7 +272,7 @@ func TestCompareOutcomes(t *testing.T) {
 			if rec.Body.String() != wantBody || rec.Header().Get("X-Side-Body") != wantBody {
 				t.Errorf("caller got body %q (header %q), want %q", rec.Body, rec.Header().Get("X-Side-Body"), wantBody)
 			}
-			rates := g.compareRates()
+			rates := compareRates(g.cfg.Metrics)
 			if len(rates) != 1 {
 				t.Fatalf("compare rates: %+v", rates)
 			}
@@ -304,7 +304,7 @@ func TestCompareRatesOrder(t *testing.T) {
 	for _, route := range []string{"b.route", "c.route", "a.route"} {
 		g.cfg.Metrics.CompareCounter(route, "match").Inc()
 	}
-	rates := g.compareRates()
+	rates := compareRates(g.cfg.Metrics)
 	var got []string
 	for _, r := range rates {
 		got = append(got, r.Route)
@@ -331,7 +331,7 @@ func TestCompareWritesReachOneSide(t *testing.T) {
 					_, _ = w.Write([]byte(`{"deployment":{"id":1}}`))
 				})
 			}
-			h := g.compare(gateway.Route{Name: "deployments.create"}, side(&graphHits), side(&restHits))
+			h := g.cmp.route(gateway.Route{Name: "deployments.create"}, side(&graphHits), side(&restHits))
 			primary, secondary := &restHits, &graphHits
 			if primaryGraph {
 				primary, secondary = &graphHits, &restHits

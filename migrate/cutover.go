@@ -7,8 +7,6 @@ import (
 	"sort"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/migrate/verify"
 )
@@ -59,17 +57,17 @@ func lastVerify(path string) (map[string]*CutoverVerify, error) {
 	return out, nil
 }
 
-// cutover builds the table over the routes callers used, the routes verify covered and
-// the routes compared. A verify report that cannot be read is logged by the caller and
-// the table is built without it.
-func (p *Pilot) cutover(rows []Usage) ([]CutoverRow, error) {
+// cutover builds the table over the routes callers used (rows), the routes the verify
+// report at verifyFile covered and the routes compared (rates). A verify report that
+// cannot be read is returned as the error, and the table is built without it.
+func cutover(rows []Usage, verifyFile string, rates []CompareRate) ([]CutoverRow, error) {
 	calls := map[string]int64{}
 	for _, u := range rows {
 		calls[u.Route] += u.Count
 	}
-	ver, err := lastVerify(p.cfg.ReportVerifyFile)
+	ver, err := lastVerify(verifyFile)
 	cmp := map[string]*CompareRate{}
-	for _, c := range p.compareRates() {
+	for _, c := range rates {
 		c := c
 		cmp[c.Route] = &c
 	}
@@ -113,14 +111,4 @@ func (p *Pilot) cutover(rows []Usage) ([]CutoverRow, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
 	return out, err
-}
-
-// cutoverRows is cutover for the report pages: an unreadable verify report is logged
-// and left out.
-func (p *Pilot) cutoverRows(rows []Usage) []CutoverRow {
-	out, err := p.cutover(rows)
-	if err != nil {
-		p.log.Warn("usage report without the last verify result", zap.Error(err))
-	}
-	return out
 }

@@ -89,9 +89,9 @@ func TestCutoverVerdict(t *testing.T) {
 	m.CompareCounter("both.cmpdiff", "diff").Add(1)
 	m.CompareCounter("both.errors", "error").Add(1)
 	g := New(Config{Metrics: m, ReportVerifyFile: writeVerifyReport(t, rep)}, nil)
-	rows, err := g.cutover([]Usage{
+	rows, err := cutover([]Usage{
 		{Route: "applications.list", Count: 2}, {Route: "applications.list", Count: 3}, {Route: "v.equal", Count: 1},
-	})
+	}, g.report.verifyFile, compareRates(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,18 +145,18 @@ func TestCutoverVerdict(t *testing.T) {
 
 	core, logs := observer.New(zap.WarnLevel)
 	g = New(Config{Metrics: m, ReportVerifyFile: writeVerifyReport(t, rep)}, zap.New(core))
-	if rows := g.cutoverRows(nil); len(rows) == 0 || logs.Len() != 0 {
+	if rows := g.report.cutoverRows(nil); len(rows) == 0 || logs.Len() != 0 {
 		t.Errorf("cutoverRows with a readable report: %d rows, %d warnings; want rows and no warning", len(rows), logs.Len())
 	}
 
 	// An unreadable verify report: the table is still built and the error returned
 	// (and logged by cutoverRows).
 	g = New(Config{Metrics: gateway.NewMetrics(), ReportVerifyFile: filepath.Join(t.TempDir(), "absent.json")}, zap.New(core))
-	rows, err = g.cutover([]Usage{{Route: "applications.list", Count: 1}})
+	rows, err = cutover([]Usage{{Route: "applications.list", Count: 1}}, g.report.verifyFile, compareRates(g.report.metrics))
 	if err == nil || len(rows) != 1 || rows[0].Verdict != "not verified" {
 		t.Errorf("cutover(unreadable report) = %+v, %v; want one row and an error", rows, err)
 	}
-	if rows := g.cutoverRows([]Usage{{Route: "applications.list", Count: 1}}); len(rows) != 1 {
+	if rows := g.report.cutoverRows([]Usage{{Route: "applications.list", Count: 1}}); len(rows) != 1 {
 		t.Errorf("cutoverRows(unreadable report) = %+v, want the row without verify", rows)
 	}
 	if logs.FilterMessage("usage report without the last verify result").Len() != 1 {

@@ -111,18 +111,28 @@ const (
 	answerWrite    = "not known: explain never sends a write, and the gateway's answer is made from the write's result"
 )
 
+// explainer explains REST v2 requests as its gateway answers them, and serves
+// /v2bridge/explain behind the report's admin token.
+type explainer struct {
+	g            *gateway.Gateway
+	primaryGraph bool   // compare mode answers from NerdGraph (CompareSettings.PrimaryGraph)
+	token        string // the admin token; empty: /v2bridge/explain is disabled
+	maxBody      int64  // the bound of a POSTed body to explain
+	log          *zap.Logger
+}
+
 // Explain translates a REST v2 request as the gateway would, recording each NerdGraph
 // operation instead of sending it (graphql.Recorder, which answers every call empty),
 // and says what each round trip is. A request that matches no route, or that cannot
 // be scoped to an account, is a *v2.Error; a request the route refuses (bad
 // parameters) is explained with that answer. Any other error is a gateway bug.
-func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
+func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
 	method, target, err := parseRequestLine(in.Line)
 	if err != nil {
 		return nil, err
 	}
-	gc := p.g.Config()
-	acct, source := p.explainAccount(in, target)
+	gc := e.g.Config()
+	acct, source := e.explainAccount(in, target)
 	rec := &ng.Recorder{}
 	r, err := http.NewRequestWithContext(ctx, method, "http://v2bridge.explain"+target, bytes.NewReader(in.Body))
 	if err != nil {
@@ -136,7 +146,7 @@ func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, e
 		r.Header.Set("X-Account-Id", strconv.FormatInt(acct, 10))
 	}
 	cw := &captureWriter{header: http.Header{}}
-	st, err := p.g.DryRun(cw, r, rec)
+	st, err := e.g.DryRun(cw, r, rec)
 	if err != nil {
 		return nil, fmt.Errorf("explain %s: %w", st.Route, err) // a gateway bug: 500, logged by the caller
 	}
@@ -147,7 +157,7 @@ func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, e
 	if st.Route == "" { // the router's 404 or 405: nothing to explain
 		if status == http.StatusNotFound && gc.UnmatchedPassthrough && strings.Contains(r.URL.Path, "/v2/") {
 			return &Explanation{Request: method + " " + target, Route: "unmatched", Fidelity: gateway.Unsupported,
-				Note: "no route of the table translates this request", Mode: gateway.ModePassthrough, ModeNote: p.modeNote(gateway.ModePassthrough),
+				Note: "no route of the table translates this request", Mode: gateway.ModePassthrough, ModeNote: e.modeNote(gateway.ModePassthrough),
 				Calls: []ExplainCall{}, Answer: ExplainAnswer{Source: "the REST API v2's answer, forwarded (unmatched_passthrough)"},
 				Notes: []string{"Nothing would be sent to NerdGraph."}}, nil
 		}
@@ -165,7 +175,7 @@ func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, e
 	if m := gc.Modes[rt.Name]; m != "" {
 		x.Mode = m
 	}
-	x.ModeNote = p.modeNote(x.Mode)
+	x.ModeNote = e.modeNote(x.Mode)
 	x.Answer = ExplainAnswer{Status: status, Source: answerDryRun}
 	if status >= 400 {
 		x.Answer.Title = errorTitle(cw.body.Bytes())
@@ -223,8 +233,8 @@ func explainNotes(x *Explanation, mutations bool, degraded []string) []string {
 }
 
 // modeNote says what a route's non-default mode does instead of the calls explained.
-func (p *Pilot) modeNote(m gateway.Mode) string {
-	rest := p.g.Config().RESTUpstream
+func (e *explainer) modeNote(m gateway.Mode) string {
+	rest := e.g.Config().RESTUpstream
 	if rest == "" {
 		rest = gateway.RESTEndpointUS
 	}
@@ -234,7 +244,7 @@ func (p *Pilot) modeNote(m gateway.Mode) string {
 			" and makes none of the NerdGraph calls below; they are what translate mode would send"
 	case gateway.ModeCompare:
 		side := "the REST API v2 at " + rest
-		if p.cfg.Compare.PrimaryGraph {
+		if e.primaryGraph {
 			side = "NerdGraph (the calls below)"
 		}
 		return "this gateway answers this route from " + side + " and makes the other side's request in the background to compare the answers"
@@ -246,7 +256,7 @@ func (p *Pilot) modeNote(m gateway.Mode) string {
 // none is named (the gateway's pipeline then says whether the route needs one). The
 // caller's key is only looked up: in the key map and in the accounts this gateway has
 // cached for it, never sent.
-func (p *Pilot) explainAccount(in ExplainRequest, target string) (int64, string) {
+func (e *explainer) explainAccount(in ExplainRequest, target string) (int64, string) {
 	if strings.HasPrefix(target, "/accounts/") {
 		return 0, "" // the path names it; the gateway's pipeline reads it
 	}
@@ -254,11 +264,11 @@ func (p *Pilot) explainAccount(in ExplainRequest, target string) (int64, string)
 		return in.AccountID, "given with the request to explain"
 	}
 	if in.Key != "" {
-		if id, source := p.g.KeyAccount(in.Key); id != 0 {
+		if id, source := e.g.KeyAccount(in.Key); id != 0 {
 			return id, source
 		}
 	}
-	if id := p.g.Config().DefaultAccountID; id != 0 {
+	if id := e.g.Config().DefaultAccountID; id != 0 {
 		return id, "default_account_id"
 	}
 	return 0, ""
@@ -492,14 +502,14 @@ func (w *captureWriter) Write(b []byte) (int, error) {
 // serveExplain serves /v2bridge/explain?request=METHOD%20/v2/...[&account=N][&body=...]
 // behind the report's admin token. The body of a write may also come as the POST body.
 // The caller's X-Api-Key (or Api-Key) only finds its account in the key map.
-func (p *Pilot) serveExplain(w http.ResponseWriter, r *http.Request) {
+func (e *explainer) serveExplain(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) { gateway.WriteError(w, r, err) }
-	if p.cfg.ReportToken == "" {
+	if e.token == "" {
 		fail(v2.NotFound("v2bridge explain is disabled: set report.admin_token"))
 		return
 	}
 	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !tokenMatches(token, p.cfg.ReportToken) {
+	if !tokenMatches(token, e.token) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge explain"`)
 		fail(v2.Unauthorized("Give the admin token as Authorization: Bearer"))
 		return
@@ -526,21 +536,21 @@ func (p *Pilot) serveExplain(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if r.Method == http.MethodPost && len(in.Body) == 0 && r.Body != nil {
-		b, err := io.ReadAll(io.LimitReader(r.Body, p.cfg.MaxBodyBytes+1))
+		b, err := io.ReadAll(io.LimitReader(r.Body, e.maxBody+1))
 		if err != nil {
 			fail(v2.BadRequest("Could not read the request body"))
 			return
 		}
-		if int64(len(b)) > p.cfg.MaxBodyBytes {
-			fail(v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", p.cfg.MaxBodyBytes)))
+		if int64(len(b)) > e.maxBody {
+			fail(v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", e.maxBody)))
 			return
 		}
 		in.Body, in.ContentType = b, r.Header.Get("Content-Type")
 	}
-	x, err := p.Explain(r.Context(), in)
+	x, err := e.Explain(r.Context(), in)
 	if err != nil {
 		if ve := (*v2.Error)(nil); !errors.As(err, &ve) || ve.Status >= 500 {
-			p.log.Error("explain failed", zap.Error(err))
+			e.log.Error("explain failed", zap.Error(err))
 		}
 		fail(err)
 		return

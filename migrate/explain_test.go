@@ -529,7 +529,9 @@ func TestErrorTitleXML(t *testing.T) {
 }
 
 // TestCaptureWriterBound: the dry run keeps at most 64 KiB of the answer, also over
-// several writes, and reports every byte written.
+// several writes, and reports every byte written. At exactly 64 KiB a further write
+// keeps nothing whether the bound is strict or not. (parseRequestLine cuts an HTTP
+// version only after a space, which is never at index 0: the line is trimmed first.)
 func TestCaptureWriterBound(t *testing.T) {
 	w := &captureWriter{header: http.Header{}}
 	for _, n := range []int{60 << 10, 10 << 10, 1} {

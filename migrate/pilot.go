@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
@@ -41,7 +42,8 @@ type Config struct {
 	Store *fleet.Store
 	// Metrics are the gateway's series, which the pilot counts in (default: new ones).
 	Metrics *gateway.Metrics
-	// Now is the clock of the usage rows and the report (default time.Now).
+	// Now is the report's clock: the days left to the sunset (default time.Now). The
+	// usage rows take the gateway's (gateway.Call.At).
 	Now func() time.Time
 }
 
@@ -49,16 +51,17 @@ type Config struct {
 // pass-through, compare mode, the usage report and explain. Build it with New, set the
 // gateway's hooks with Wire, and build the gateway.
 type Pilot struct {
-	cfg      Config
-	log      *zap.Logger
-	proxy    http.Handler
-	compares chan struct{}
-	usage    *usageBook
+	cfg   Config
+	log   *zap.Logger
+	proxy http.Handler
+	cmp   *comparer
+	usage *usageBook
 	// fleetRows shares the usage rows through Config.Store (nil without one).
 	fleetRows *fleetUsage
-	// g is the gateway the pilot is wired to, set when it builds the operator pages
-	// (explain's dry runs go through it).
-	g *gateway.Gateway
+	report    *reporter
+	// explain explains requests through the gateway the pilot is wired to, set when
+	// that gateway builds the operator pages.
+	explain *explainer
 }
 
 // New returns a pilot logging to log. It restores the usage counts of
@@ -76,16 +79,7 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
-	if cfg.Compare.Timeout <= 0 {
-		cfg.Compare.Timeout = 5 * time.Second
-	}
-	if cfg.Compare.LogEvery <= 0 {
-		cfg.Compare.LogEvery = 10 * time.Second
-	}
-	if cfg.Compare.MaxConcurrent <= 0 {
-		cfg.Compare.MaxConcurrent = 64
-	}
-	p := &Pilot{cfg: cfg, log: log, compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
+	p := &Pilot{cfg: cfg, log: log, cmp: newComparer(cfg.Compare, cfg.MaxBodyBytes, cfg.Metrics, log)}
 	p.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
 	if cfg.ReportStateFile != "" {
 		if err := p.usage.load(cfg.ReportStateFile); err != nil {
@@ -95,6 +89,8 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 	if cfg.Store != nil {
 		p.fleetRows = newFleetUsage(cfg.Store, p.usage, log) // fleetusage.go
 	}
+	p.report = &reporter{book: p.usage, fleetRows: p.fleetRows, token: cfg.ReportToken, prometheusURL: cfg.ReportPrometheusURL,
+		verifyFile: cfg.ReportVerifyFile, now: cfg.Now, metrics: cfg.Metrics, log: log}
 	rest := cfg.RESTUpstream
 	if rest == "" {
 		rest = gateway.RESTEndpointUS
@@ -106,23 +102,50 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 }
 
 // Wire sets the gateway configuration's hooks to the pilot's: Passthrough, Compare,
-// Usage and Operator, and its Metrics to the pilot's.
+// Usage and Operator; and its Metrics to the pilot's, the series the pilot counts in
+// (build the pilot with the gateway's Metrics, or leave the gateway's unset).
 func (p *Pilot) Wire(c *gateway.Config) {
 	c.Metrics = p.cfg.Metrics
 	c.Passthrough = p.proxy
-	c.Compare = p.compare
+	c.Compare = p.cmp.route
 	c.Usage = p.usage.record
 	c.Operator = p.operator
 }
 
 // operator is the gateway.Config.Operator hook: the report and explain pages.
 func (p *Pilot) operator(g *gateway.Gateway) http.Handler {
-	p.g = g
+	p.explain = &explainer{g: g, primaryGraph: p.cfg.Compare.PrimaryGraph, token: p.cfg.ReportToken, maxBody: p.cfg.MaxBodyBytes, log: p.log}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v2bridge/explain" {
-			p.serveExplain(w, r)
+			p.explain.serveExplain(w, r)
 			return
 		}
-		p.serveReport(w, r)
+		p.report.serveReport(w, r)
 	})
+}
+
+// Explain says what a REST v2 request becomes on the gateway the pilot is wired to
+// (explainer.Explain); call it once that gateway is built.
+func (p *Pilot) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
+	return p.explain.Explain(ctx, in)
+}
+
+// RunReportState saves the usage report to cfg.ReportStateFile every interval until
+// ctx ends, then once more. It returns at once when no state file is configured.
+func (p *Pilot) RunReportState(ctx context.Context, interval time.Duration) error {
+	if p.cfg.ReportStateFile == "" {
+		return nil
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return p.usage.save(p.cfg.ReportStateFile)
+		case <-t.C:
+			if err := p.usage.save(p.cfg.ReportStateFile); err != nil {
+				p.log.Warn("report state not saved", zap.Error(err))
+			}
+		}
+	}
 }

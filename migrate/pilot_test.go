@@ -31,10 +31,10 @@ func TestNewCompareDefaults(t *testing.T) {
 		var cfg Config
 		cfg.Compare.Timeout, cfg.Compare.LogEvery = tt.timeout, tt.logEvery
 		g := New(cfg, nil)
-		if got := g.cfg.Compare.Timeout; got != tt.wantTimeout {
+		if got := g.cmp.settings.Timeout; got != tt.wantTimeout {
 			t.Errorf("%s: Compare.Timeout = %v, want %v", tt.name, got, tt.wantTimeout)
 		}
-		if got := g.cfg.Compare.LogEvery; got != tt.wantLog {
+		if got := g.cmp.settings.LogEvery; got != tt.wantLog {
 			t.Errorf("%s: Compare.LogEvery = %v, want %v", tt.name, got, tt.wantLog)
 		}
 	}

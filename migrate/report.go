@@ -16,138 +16,66 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/v2bridge/v2bridge/gateway"
-	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-// operations maps route names to the genqlient operations that replace them.
-func operations() map[string][]string {
-	out := map[string][]string{}
-	for _, r := range gateway.Routes() {
-		out[r.Name] = r.Operations
-	}
-	return out
-}
-
-// operationText is the GraphQL text of a genqlient operation.
-func operationText(name string) string {
-	switch name {
-	case "AppList":
-		return ng.AppList_Operation
-	case "AppNamePage":
-		return ng.AppNamePage_Operation
-	case "AppInventory":
-		return ng.AppInventory_Operation
-	case "AppShow":
-		return ng.AppShow_Operation
-	case "AppHosts":
-		return ng.AppHosts_Operation
-	case "MetricNames":
-		return ng.MetricNames_Operation
-	case "MetricData":
-		return ng.MetricData_Operation
-	case "Deployments":
-		return ng.Deployments_Operation
-	case "DeploymentCreateEvent":
-		return ng.DeploymentCreateEvent_Operation
-	case "BrowserSearch":
-		return ng.BrowserSearch_Operation
-	case "BrowserDetails":
-		return ng.BrowserDetails_Operation
-	case "BrowserCreate":
-		return ng.BrowserCreate_Operation
-	case "MobileSearch":
-		return ng.MobileSearch_Operation
-	case "MobileShow":
-		return ng.MobileShow_Operation
-	case "MobileCreate":
-		return ng.MobileCreate_Operation
-	case "Policies":
-		return ng.Policies_Operation
-	case "Policy":
-		return ng.Policy_Operation
-	case "PolicyCreate":
-		return ng.PolicyCreate_Operation
-	case "PolicyUpdate":
-		return ng.PolicyUpdate_Operation
-	case "PolicyDelete":
-		return ng.PolicyDelete_Operation
-	case "Incidents":
-		return ng.Incidents_Operation
-	case "NrqlQuery":
-		return ng.NrqlQuery_Operation
-	case "NrqlConditions":
-		return ng.NrqlConditions_Operation
-	case "NrqlCondition":
-		return ng.NrqlCondition_Operation
-	case "AsNrqlConditions":
-		return ng.AsNrqlConditions_Operation
-	case "NrqlConditionStaticCreate":
-		return ng.NrqlConditionStaticCreate_Operation
-	case "NrqlConditionBaselineCreate":
-		return ng.NrqlConditionBaselineCreate_Operation
-	case "NrqlConditionStaticUpdate":
-		return ng.NrqlConditionStaticUpdate_Operation
-	case "NrqlConditionBaselineUpdate":
-		return ng.NrqlConditionBaselineUpdate_Operation
-	case "ConditionDelete":
-		return ng.ConditionDelete_Operation
-	case "KeyTransactionSearch":
-		return ng.KeyTransactionSearch_Operation
-	case "KeyTransactionDetails":
-		return ng.KeyTransactionDetails_Operation
-	case "KeyTransactionShow":
-		return ng.KeyTransactionShow_Operation
-	case "AppUpdate":
-		return ng.AppUpdate_Operation
-	case "AppDelete":
-		return ng.AppDelete_Operation
-	}
-	return ""
+// reporter serves the usage report's pages: the usage book's rows (or the fleet's,
+// from the shared store or Prometheus), compare mode's rates and the cut-over table.
+type reporter struct {
+	book          *usageBook
+	fleetRows     *fleetUsage // the fleet's rows through the shared store; nil without one
+	token         string      // the admin token; empty: the report is disabled
+	prometheusURL string      // fleet-wide totals from this Prometheus; empty: none
+	verifyFile    string      // the last `v2bridge verify` report; empty: none
+	now           func() time.Time
+	metrics       *gateway.Metrics
+	log           *zap.Logger
 }
 
 // serveReport serves /v2bridge/report (HTML), .json and .csv, behind the admin token.
-func (p *Pilot) serveReport(w http.ResponseWriter, r *http.Request) {
-	if p.cfg.ReportToken == "" {
+func (rep *reporter) serveReport(w http.ResponseWriter, r *http.Request) {
+	if rep.token == "" {
 		http.Error(w, "the usage report is disabled: set report.admin_token", http.StatusNotFound)
 		return
 	}
 	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if subtle.ConstantTimeCompare([]byte(token), []byte(p.cfg.ReportToken)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(token), []byte(rep.token)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge report"`)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
-	rows := p.usage.snapshot()
+	rows := rep.book.snapshot()
 	source := "this gateway replica (local counts)"
-	if p.fleetRows != nil && p.cfg.ReportPrometheusURL == "" { // fleetusage.go
-		if fleetRows, err := p.fleetRows.rows(r.Context()); err == nil {
+	if rep.fleetRows != nil && rep.prometheusURL == "" { // fleetusage.go
+		if fleetRows, err := rep.fleetRows.rows(r.Context()); err == nil {
 			rows, source = fleetRows, "the fleet's shared store (every replica's counts)"
 		} else {
 			source = "this gateway replica (local counts: the shared store is unreachable: " + err.Error() + ")"
 		}
 	}
-	if p.cfg.ReportPrometheusURL != "" {
-		fleet, err := p.fleetUsage(r.Context())
+	if rep.prometheusURL != "" {
+		fleet, err := rep.fleetUsage(r.Context())
 		if err != nil {
 			http.Error(w, "report: fleet totals from Prometheus: "+err.Error(), http.StatusBadGateway)
 			return
 		}
-		rows, source = fleet, "Prometheus at "+p.cfg.ReportPrometheusURL+" (fleet-wide totals of v2bridge_v2_calls_total)"
+		rows, source = fleet, "Prometheus at "+rep.prometheusURL+" (fleet-wide totals of v2bridge_v2_calls_total)"
 	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, ".json"):
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]any{"source": source, "sunset": "2027-07-31",
-			"days_left": daysLeft(p.cfg.Now()), "usage": rows, "compare": p.compareRates(), "cutover": p.cutoverRows(rows)})
+			"days_left": daysLeft(rep.now()), "usage": rows, "compare": compareRates(rep.metrics), "cutover": rep.cutoverRows(rows)})
 	case strings.HasSuffix(r.URL.Path, ".csv"):
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		writeReportCSV(w, rows)
 	default:
 		var buf bytes.Buffer
-		data := p.reportData(rows)
+		data := rep.reportData(rows)
 		data["Source"] = source
-		data["Cutover"] = p.cutoverRows(rows)
+		data["Cutover"] = rep.cutoverRows(rows)
 		if err := reportPage.Execute(&buf, data); err != nil {
 			http.Error(w, "report: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -201,7 +129,7 @@ type reportOp struct {
 	Route, Name, Text, Curl string
 }
 
-func (p *Pilot) reportData(rows []Usage) map[string]any {
+func (rep *reporter) reportData(rows []Usage) map[string]any {
 	var callers []reportCaller
 	perRoute := map[string]int64{}
 	for _, u := range rows {
@@ -238,7 +166,7 @@ func (p *Pilot) reportData(rows []Usage) map[string]any {
 		}
 	}
 	return map[string]any{"Callers": callers, "Bars": bars, "ChartHeight": 8 + 22*len(bars), "Ops": ops,
-		"DaysLeft": daysLeft(p.cfg.Now()), "Source": "this gateway replica (local counts)"}
+		"DaysLeft": daysLeft(rep.now()), "Source": "this gateway replica (local counts)"}
 }
 
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{"pct": func(f float64) float64 { return 100 * f }}).Parse(`<!DOCTYPE html>
@@ -268,11 +196,11 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 
 // fleetUsage reads the fleet-wide totals from Prometheus's HTTP API: each replica holds
 // only its share, the scraped counters hold them all.
-func (p *Pilot) fleetUsage(ctx context.Context) ([]Usage, error) {
+func (rep *reporter) fleetUsage(ctx context.Context) ([]Usage, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	q := url.Values{"query": {"sum by (route, caller, mode, fidelity) (v2bridge_v2_calls_total)"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(p.cfg.ReportPrometheusURL, "/")+"/api/v1/query?"+q.Encode(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(rep.prometheusURL, "/")+"/api/v1/query?"+q.Encode(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("prometheus query: %w", err)
 	}
@@ -315,4 +243,14 @@ func (p *Pilot) fleetUsage(ctx context.Context) ([]Usage, error) {
 		return rows[i].Route < rows[j].Route
 	})
 	return rows, nil
+}
+
+// cutoverRows is the cut-over table of the report pages: an unreadable verify report
+// is logged and left out.
+func (rep *reporter) cutoverRows(rows []Usage) []CutoverRow {
+	out, err := cutover(rows, rep.verifyFile, compareRates(rep.metrics))
+	if err != nil {
+		rep.log.Warn("usage report without the last verify result", zap.Error(err))
+	}
+	return out
 }

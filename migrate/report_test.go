@@ -41,7 +41,9 @@ func TestReportDaysLeft(t *testing.T) {
 
 // TestServeReport pins the report's access rule (no token: disabled; a wrong token:
 // 401) and its three forms (.json, .csv, HTML), from this replica's rows, the shared
-// store's or Prometheus's (whose failure is a 502).
+// store's or Prometheus's (whose failure is a 502). Prometheus's rows are ordered by
+// caller and route; rows of one caller and route in two modes keep an order sort.Slice
+// leaves unspecified, strict comparison or not.
 func TestServeReport(t *testing.T) {
 	get := func(g *Pilot, path, token string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, path, nil)
@@ -49,7 +51,7 @@ func TestServeReport(t *testing.T) {
 			r.Header.Set("Authorization", "Bearer "+token)
 		}
 		w := httptest.NewRecorder()
-		g.serveReport(w, r)
+		g.report.serveReport(w, r)
 		return w
 	}
 	if w := get(New(Config{}, nil), "/v2bridge/report.json", "x"); w.Code != http.StatusNotFound {
@@ -106,7 +108,7 @@ func TestServeReport(t *testing.T) {
 			{"metric":{"route":"applications.list","caller":"dddddddd"},"value":[1700000000,"NaNx"]}]}}`))
 	}))
 	defer prom.Close()
-	g.cfg.ReportPrometheusURL = prom.URL + "/"
+	g.report.prometheusURL = prom.URL + "/"
 	w = get(g, "/v2bridge/report.json", "s3cret")
 	doc.Usage = nil
 	if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || w.Code != 200 {
@@ -122,7 +124,7 @@ func TestServeReport(t *testing.T) {
 	if strings.Join(rows, "|") != wantRows || !strings.Contains(doc.Source, "Prometheus at "+prom.URL) {
 		t.Errorf("fleet rows:\n%s\nwant\n%s\n(source %q)", strings.Join(rows, "|"), wantRows, doc.Source)
 	}
-	g.cfg.ReportPrometheusURL = prom.URL + "/missing"
+	g.report.prometheusURL = prom.URL + "/missing"
 	if w := get(g, "/v2bridge/report.json", "s3cret"); w.Code != http.StatusBadGateway {
 		t.Errorf("report with a failing Prometheus: %d, want 502", w.Code)
 	}
@@ -139,7 +141,7 @@ func TestReportData(t *testing.T) {
 		{Caller: "aaaaaaaa", Agent: "zed", Route: "applications.show", Count: 3},
 		{Caller: "bbbbbbbb", Agent: "zed", Route: "applications.list", Count: 30},
 	}
-	d := g.reportData(rows)
+	d := g.report.reportData(rows)
 	callers := d["Callers"].([]reportCaller)
 	if len(callers) != 3 || len(callers[0].Rows) != 2 || callers[1].Agent != "zed" || callers[2].Caller != "bbbbbbbb" {
 		t.Errorf("callers = %+v", callers)
@@ -171,11 +173,11 @@ func TestReportData(t *testing.T) {
 	}
 	// A single small route: the bar is full width against itself, and no route at all
 	// still gives a chart of 8 pixels (most starts at 1: no division by zero).
-	d = g.reportData([]Usage{{Caller: "a", Route: "x.unknown", Count: 0}})
+	d = g.report.reportData([]Usage{{Caller: "a", Route: "x.unknown", Count: 0}})
 	if b := d["Bars"].([]reportBar); len(b) != 1 || b[0].Width != 0 || len(d["Ops"].([]reportOp)) != 0 {
 		t.Errorf("zero-count route: bars %+v ops %+v", b, d["Ops"])
 	}
-	if d = g.reportData(nil); d["ChartHeight"] != 8 {
+	if d = g.report.reportData(nil); d["ChartHeight"] != 8 {
 		t.Errorf("empty report chart height %v, want 8", d["ChartHeight"])
 	}
 }
@@ -195,7 +197,7 @@ func TestReportFleetSource(t *testing.T) {
 	r := httptest.NewRequest("GET", "/v2bridge/report.json", nil)
 	r.Header.Set("Authorization", "Bearer admin")
 	w := httptest.NewRecorder()
-	http.HandlerFunc(b.serveReport).ServeHTTP(w, r)
+	http.HandlerFunc(b.report.serveReport).ServeHTTP(w, r)
 	var rep struct {
 		Source string  `json:"source"`
 		Usage  []Usage `json:"usage"`
@@ -211,7 +213,7 @@ func TestReportFleetSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	w = httptest.NewRecorder()
-	http.HandlerFunc(b.serveReport).ServeHTTP(w, r)
+	http.HandlerFunc(b.report.serveReport).ServeHTTP(w, r)
 	rep.Usage = nil
 	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
 		t.Fatalf("%d %s: %v", w.Code, w.Body.Bytes(), err)

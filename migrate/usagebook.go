@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
 )
@@ -338,24 +336,4 @@ func (b *usageBook) save(path string) error {
 		return fmt.Errorf("report state: %w", err)
 	}
 	return nil
-}
-
-// RunReportState saves the usage report to cfg.ReportStateFile every interval until
-// ctx ends, then once more. It returns at once when no state file is configured.
-func (p *Pilot) RunReportState(ctx context.Context, interval time.Duration) error {
-	if p.cfg.ReportStateFile == "" {
-		return nil
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return p.usage.save(p.cfg.ReportStateFile)
-		case <-t.C:
-			if err := p.usage.save(p.cfg.ReportStateFile); err != nil {
-				p.log.Warn("report state not saved", zap.Error(err))
-			}
-		}
-	}
 }

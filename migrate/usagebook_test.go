@@ -74,7 +74,9 @@ func counts(b *usageBook) map[string]int64 {
 	return out
 }
 
-// TestUsageSnapshotOrder: rows by caller, then agent, then route.
+// TestUsageSnapshotOrder: rows by caller, then agent, then route. Whether each
+// comparison is strict is beyond any test: caller and agent are compared only when
+// they differ, and (caller, agent, route) is the book's key, so routes always do.
 func TestUsageSnapshotOrder(t *testing.T) {
 	b := newUsageBook(gateway.NewMetrics(), 10, 10)
 	at := time.Unix(1_700_000_000, 0)
@@ -212,6 +214,10 @@ func callerRows(b *usageBook) map[string]bool {
 // newcomer while there is room, so C below passes A), and then evicts the candidate
 // of fewest calls, the least key among equals. A choice made by map order would pass
 // one round by chance, so each case runs 32 times.
+//
+// Beyond any test: whether the scan for the smallest candidate starts below 0 or at
+// it (a candidate has at least one call), and whether keys compare strictly (map keys
+// are distinct).
 func TestUsageBookCandidateEviction(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	rec := func(b *usageBook, c string, n int) {
@@ -258,6 +264,11 @@ func TestUsageBookCandidateEviction(t *testing.T) {
 // TestUsageBookPromotion: a candidate whose calls pass the table's smallest caller
 // takes that caller's place, and the smallest is found among equal counts by key, not
 // by map order (a larger caller of a lesser key is never taken for it; 32 rounds).
+//
+// Beyond any test: whether a candidate at exactly minCaller is answered "other" at
+// once or after the scan (minCaller never passes the smallest count, so the scan
+// answers "other" too), and the scan's strictness on counts of at least one and on
+// distinct keys.
 func TestUsageBookPromotion(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	rec := func(b *usageBook, c string, n int) {
@@ -355,7 +366,8 @@ func TestUsageBookSeries(t *testing.T) {
 }
 
 // TestReportProductToken pins the report's agent column: the User-Agent's product,
-// at most 64 characters of an HTTP token (the character classes' bounds included).
+// at most 64 characters of an HTTP token (the character classes' bounds included). A
+// token of exactly 64 bytes is the same whether it is cut or not.
 func TestReportProductToken(t *testing.T) {
 	long := strings.Repeat("a", 64)
 	tests := map[string]string{

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -172,8 +168,9 @@ func defaultConfig() fileConfig {
 	}
 }
 
-// loadConfig reads path over the defaults. Unknown keys are errors; values are checked
-// by validate.
+// loadConfig reads path over the defaults. Unknown keys (an *unknownKeysError) and
+// values of the wrong type (a *yaml.TypeError) are errors listing them all, the rest of
+// the file read; values are checked by validate.
 func loadConfig(path string) (fileConfig, error) {
 	cfg := defaultConfig()
 	if path == "" {
@@ -183,53 +180,21 @@ func loadConfig(path string) (fileConfig, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
-	return cfg, nil
-}
-
-// applyEnv overrides scalar settings with V2BRIDGE_<KEY> environment variables
-// (V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, V2BRIDGE_REQUEST_TIMEOUT, ...): flags > environment
-// > file > defaults.
-func (c *fileConfig) applyEnv(getenv func(string) string) error {
-	v := reflect.ValueOf(c).Elem()
-	t := v.Type()
-	var errs []error
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		name := "V2BRIDGE_" + strings.ToUpper(tag)
-		val := getenv(name)
-		if val == "" {
-			continue
-		}
-		f := v.Field(i)
-		var err error
-		switch f.Interface().(type) {
-		case string:
-			f.SetString(val)
-		case bool:
-			var b bool
-			b, err = strconv.ParseBool(val)
-			f.SetBool(b)
-		case int, int64:
-			var n int64
-			n, err = strconv.ParseInt(val, 10, 64)
-			f.SetInt(n)
-		case time.Duration:
-			var d time.Duration
-			d, err = time.ParseDuration(val)
-			f.SetInt(int64(d))
-		default:
-			err = errors.New("cannot be set from the environment")
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s (%s): %w", tag, name, err))
-		}
+	if doc.Kind == 0 { // an empty file
+		return cfg, nil
 	}
-	return errors.Join(errs...)
+	unknown := unknownKeys(&doc)
+	if err := doc.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, errors.Join(unknown, err))
+	}
+	if unknown != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, unknown)
+	}
+	return cfg, nil
 }
 
 // validate returns every problem at once, each naming its key path.
@@ -470,7 +435,7 @@ func (c fileConfig) modes() (map[string]gateway.Mode, error) {
 
 // retainedAlerts resolves retained_alerts: passthrough or translate; empty means
 // passthrough when rest_upstream is set (the shipped configuration sets it to us), as
-// New Relic keeps these namespaces on the REST API (MAPPING.md §0).
+// New Relic keeps these namespaces on the REST API.
 func (c fileConfig) retainedAlerts() (gateway.Mode, error) {
 	switch c.RetainedAlerts {
 	case "":

@@ -151,6 +151,6 @@ func explainPilot(path string) (*migrate.Pilot, error) {
 		RESTUpstream:        rest,
 	}
 	p.Wire(&gc)
-	gateway.New(gc, tr, zap.NewNop())
+	gateway.New(gc, tr, zap.NewNop()) // p explains through it (its Operator hook)
 	return p, nil
 }

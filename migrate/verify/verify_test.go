@@ -72,6 +72,9 @@ func (c *fakeClock) sleep(_ context.Context, d time.Duration) bool {
 	return c.answer
 }
 
+// TestPace: pace waits the rest of the gap since the side's last request, and
+// nothing once the gap has passed (a timer of 0 fires at once, so a wait of exactly 0
+// is the same either way).
 func TestPace(t *testing.T) {
 	s := &Side{}
 	t0 := time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC)

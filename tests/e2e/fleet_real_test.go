@@ -100,7 +100,7 @@ func roundRobin(t *testing.T, replicas []*httptest.Server) *httptest.Server {
 	return lb
 }
 
-// The fleet test on a real server: three replicas behind a round-robin
+// The fleet test on a real server: three replicas behind a round-robin
 // balancer. 3,000 requests of one key in a minute window see exactly the limit of
 // 1,000; a rename through A is seen through B and C within a second; a deployment
 // retry after an unknown outcome on A, sent to B, records one deployment; the report

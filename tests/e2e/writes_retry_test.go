@@ -20,7 +20,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// Writes whose outcome is unknown (issue 17, item 4; translate/attempts.go).
+// Writes whose outcome is unknown (translate/attempts.go).
 
 const createOp = "DeploymentCreateEvent"
 
@@ -30,8 +30,8 @@ func newFaultEnv(t *testing.T, extra ...sim.Option) (*env, *sim.Faults) {
 	t.Helper()
 	faults := &sim.Faults{}
 	// The timeout ends the apply-then-hang calls; the reads around them must finish
-	// well within it even under -race on a loaded 2-core machine (the demo account's
-	// hour-long inventory NRQL took more than 300 ms there).
+	// well within it even under -race on a loaded 2-core machine (where the demo
+	// account's hour-long inventory NRQL is slow).
 	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{},
 		Sim: append([]sim.Option{sim.WithMiddleware(faults.Middleware)}, extra...), UpstreamTimeout: 2 * time.Second})
 	return &env{sim: h.Sim, gw: h.Gateway}, faults

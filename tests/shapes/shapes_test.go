@@ -65,8 +65,7 @@ func cases() []shapeCase {
 			body: `{"browser_application":{"name":"Account Global"}}`},
 		// A recorded mobile application: the object of ambitioninc/newrelic-api
 		// newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff (its app_response),
-		// under the show's wrapper key as opsmatters/newrelic-api reads it
-		// (restv2/REFERENCE.md). It replaces restv2/examples' reconstructed example.
+		// under the show's wrapper key as opsmatters/newrelic-api reads it.
 		{example: "mobile_application_show.json", path: "/v2/mobile_applications/601483762.json", omitted: map[string]string{
 			"mobile_application.mobile_summary.active_users":          "no source in NerdGraph's mobileSummary",
 			"mobile_application.mobile_summary.interaction_time":      "no source in NerdGraph's mobileSummary",
@@ -85,7 +84,7 @@ func cases() []shapeCase {
 			added:   map[string]string{"nrql_conditions.signal": "REST's newer signal block (aggregation window, fill)"}},
 		{example: "alerts_conditions.json", path: "/v2/alerts_conditions.json?policy_id=1004",
 			omitted: map[string]string{
-				"conditions.entities":        "not recoverable from the NRQL form (MAPPING.md §2.15)",
+				"conditions.entities":        "not recoverable from the NRQL form",
 				"conditions.metric":          "not recoverable from the NRQL form",
 				"conditions.condition_scope": "not recoverable from the NRQL form",
 			},

@@ -9,14 +9,10 @@ import (
 	"testing"
 )
 
-// TestTransportKeepAliveMut: connections to NerdGraph send TCP keep-alive probes after
-// 30 s idle (client.go:192 `KeepAlive: 30 * time.Second` → `30 / time.Second` makes it 0,
-// i.e. Go's default of 15 s). Read back from the socket (TCP_KEEPIDLE, Linux only).
-//
-// Not killed by any own-package test: client.go:192 `Timeout: 5 * time.Second` → `/`
-// (no dial timeout). A loopback connect never hangs, so a test could only show it by
-// waiting 5 s for a connect that does; it is listed as a survivor in tests/MUTATION.md.
-func TestTransportKeepAliveMut(t *testing.T) {
+// TestTransportKeepAlive: connections to NerdGraph send TCP keep-alive probes after 30 s
+// idle (a zero KeepAlive would mean Go's default of 15 s). Read back from the socket
+// (TCP_KEEPIDLE, Linux only).
+func TestTransportKeepAlive(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

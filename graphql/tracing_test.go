@@ -1,10 +1,5 @@
 package graphql
 
-// Tests of the client's tracing (tracing.go and the traced paths of client.go), written
-// against mutants of `make mutate PKG=./graphql FILES='^(client|tracing)\.go$'`
-// (gremlins v0.6.0) that no own-package test reached before (NOT COVERED): tracing was
-// only exercised by tests/e2e.
-
 import (
 	"context"
 	"errors"
@@ -47,12 +42,10 @@ func spanAttrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
 	return m
 }
 
-// TestTracingSpansMut: a traced operation's span counts its tries, retries and round
+// TestTracingSpans: a traced operation's span counts its tries, retries and round
 // trips, each round trip has its own HTTP span and sends the W3C traceparent, and a
-// failure is recorded by kind (client.go:173 and :177 `TracerProvider != nil` → `==`,
-// client.go:397 `c.tracer != nil` → `==` (round trips not counted), tracing.go:75
-// `ot.attempts-1` → `+1` or `-(-1)`, tracing.go:77 `err != nil` → `==`).
-func TestTracingSpansMut(t *testing.T) {
+// failure is recorded by kind.
+func TestTracingSpans(t *testing.T) {
 	var n atomic.Int64
 	parents := make(chan string, 8)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -142,12 +135,11 @@ func waitingInFlight() bool {
 	return false
 }
 
-// TestTracingSharedFlightMut: a traced query that joins another identical query's round
-// trip is marked shared_flight and counts no round trip of its own (client.go:307
-// `shared && c.tracer != nil` → `==`: the mark would never be set). The test waits,
-// by looking at the goroutines' stacks, until the second query has joined the first's
+// TestTracingSharedFlight: a traced query that joins another identical query's round
+// trip is marked shared_flight and counts no round trip of its own. The test waits, by
+// looking at the goroutines' stacks, until the second query has joined the first's
 // flight before NerdGraph answers, so it does not depend on timing.
-func TestTracingSharedFlightMut(t *testing.T) {
+func TestTracingSharedFlight(t *testing.T) {
 	release := make(chan struct{})
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
