@@ -24,8 +24,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 

@@ -16,8 +16,9 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -57,7 +58,7 @@ type fileConfig struct {
 	Store                    storeConfig       `yaml:"store"`
 }
 
-// storeConfig is fleet mode's shared store (issue 21, translate/fleet): empty url, every
+// storeConfig is fleet mode's shared store (issue 21, state/fleet): empty url, every
 // replica on its own.
 type storeConfig struct {
 	// URL is redis://host:port[/db] or rediss:// (TLS); Redis 6+ or Valkey. It must not
@@ -72,7 +73,7 @@ type storeConfig struct {
 	// Timeout bounds each store call; past it the replica uses its own state.
 	Timeout time.Duration `yaml:"timeout"`
 	// SharedCache keeps cached answers (application shows, metric data, account lists)
-	// in the store too, within the two byte bounds (translate/fleet/cache.go).
+	// in the store too, within the two byte bounds (state/fleet/cache.go).
 	SharedCache           bool  `yaml:"shared_cache"`
 	SharedCacheEntryBytes int64 `yaml:"shared_cache_entry_bytes"`
 	SharedCacheMaxBytes   int64 `yaml:"shared_cache_max_bytes"`
@@ -99,7 +100,7 @@ type compareRouteConfig struct {
 
 // sharedWindow is the longest TTL an entry of the shared cache can have (the store's
 // accounting window, fleet.CacheOptions.Window): the TTLs of the caches that have a
-// codec in translate/cachefleet.go (shows, metric data, accounts, cursors, and the name
+// codec in translate.go's sharedCodecs (shows, metric data, accounts, cursors, and the name
 // pass's matches, which live for list_ttl).
 func (c cacheConfig) sharedWindow() time.Duration {
 	return max(c.EntityTTL, c.MetricDataTTL, c.AccountTTL, c.CursorTTL, c.ListTTL)
@@ -156,13 +157,13 @@ func defaultConfig() fileConfig {
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
-			MaxBytes: translate.DefaultCacheMaxBytes},
+			MaxBytes: state.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
 		Report:                reportConfig{MaxCallers: migrate.DefaultReportMaxCallers, MaxAgents: migrate.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
-		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
+		WriteAttemptWindow:    state.DefaultWriteAttemptWindow,
 		Store: storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout,
 			SharedCacheEntryBytes: fleet.DefaultCacheEntryBytes, SharedCacheMaxBytes: fleet.DefaultCacheBytes},
 	}

@@ -116,7 +116,7 @@ func TestFleetRealServer(t *testing.T) {
 
 	// An application show (answered from the entity cache after the first call), six
 	// callers at a time. The window is the fixed clock's minute, but a real server
-	// expires its key 61 s of real time after the first call (translate/fleet
+	// expires its key 61 s of real time after the first call (state/fleet
 	// windowScript): the 3,000 calls take ~10 s under -race on a 2-core machine.
 	const show = "/v2/applications/314221522.json"
 	var allowedN, refusedN, otherN atomic.Int64

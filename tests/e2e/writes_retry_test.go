@@ -16,6 +16,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -213,7 +214,7 @@ func TestDeploymentRetryAfterSettle(t *testing.T) {
 			t.Fatalf("%s: %d %s, recorded %d", s.name, r.status, r.body, e.sim.RequestsByOperation()[createOp])
 		}
 	}
-	clk.advance(translate.DefaultWriteAttemptWindow - time.Second)
+	clk.advance(state.DefaultWriteAttemptWindow - time.Second)
 	if r, _ := e.post(t, deployPath, body, "Idempotency-Key", "lost-1"); r.status != 201 || e.sim.RequestsByOperation()[createOp] != 2 {
 		t.Fatalf("within the window: %d, recorded %d", r.status, e.sim.RequestsByOperation()[createOp])
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Write counts (issue 21, write retirement): the count of writes made through the
+// Write counts (write retirement): the count of writes made through the
 // fleet per account lives in one hash; a write increments it and publishes
 // "account=count" on the writes channel, and every replica raises its own count to it,
 // which retires its cached reads of the account at once. The stored hash is reloaded

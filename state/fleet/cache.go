@@ -12,7 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Shared cache (store.shared_cache, issue 21): the translator's cached v2 answers live
+// Shared cache (store.shared_cache): the translator's cached v2 answers live
 // in the store, so an answer fetched through one replica is served by the others.
 //
 //   - An entry's key is the SHA-256 of the translator's cache key, which already names

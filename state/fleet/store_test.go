@@ -2,12 +2,16 @@ package fleet
 
 import (
 	"context"
+	"errors"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
 )
 
 func open(t *testing.T, m *miniredis.Miniredis) *Store {
@@ -115,7 +119,7 @@ func TestWriteCounts(t *testing.T) {
 		}
 	}
 	// Both stores subscribed (Open subscribes in the background): a fixed sleep here
-	// failed under load (mutation runs).
+	// fails under load.
 	waitFor("subscribed", func() bool { return m.PubSubNumSub("t:writes")["t:writes"] >= 2 })
 	for range 2 {
 		if _, err := a.BumpWrites(context.Background(), 7); err != nil {
@@ -181,5 +185,104 @@ func TestStoreDown(t *testing.T) {
 			t.Fatalf("after the restart: b saw %d, a's status %v", got, a.Status())
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// bareStore is a Store on m without Open's background work (no subscription, no
+// probe), so a test alone decides which calls reach the server.
+func bareStore(t *testing.T, m *miniredis.Miniredis) *Store {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = rdb.Close() })
+	return &Store{rdb: rdb, prefix: "t:", timeout: time.Second, log: zap.NewNop(), pending: map[int64]uint64{}}
+}
+
+// Credentials given in the options replace the URL's, and absent ones leave the URL's;
+// a failed call is not retried (go-redis keeps MaxRetries -1 as 0 retries).
+func TestOpenOptions(t *testing.T) {
+	m := miniredis.RunT(t)
+	for _, tt := range []struct {
+		user, pass         string
+		wantUser, wantPass string
+	}{{"", "", "urluser", "urlpass"}, {"envuser", "envpass", "envuser", "envpass"}, {"envuser", "", "envuser", "urlpass"}, {"", "envpass", "urluser", "envpass"}} {
+		s, err := Open(Options{URL: "redis://urluser:urlpass@" + m.Addr(), Username: tt.user, Password: tt.pass, KeyPrefix: "t:"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := s.rdb.Options()
+		if o.Username != tt.wantUser || o.Password != tt.wantPass || o.MaxRetries != 0 {
+			t.Errorf("options %q/%q: user %q, password %q, retries %d; want %q, %q, 0", tt.user, tt.pass, o.Username, o.Password, o.MaxRetries, tt.wantUser, tt.wantPass)
+		}
+		_ = s.Close()
+	}
+}
+
+// A down store says why, the last failure's text; "unreachable" only when none was
+// recorded.
+func TestStatusSaysWhy(t *testing.T) {
+	s := &Store{log: zap.NewNop()}
+	if err := s.Status(); err != nil {
+		t.Fatalf("an up store: %v", err)
+	}
+	s.down.Store(true)
+	if err := s.Status(); err == nil || err.Error() != "unreachable" {
+		t.Fatalf("down without a failure: %v", err)
+	}
+	s.fail(errors.New("dial tcp: connection refused"))
+	if err := s.Status(); err == nil || err.Error() != "dial tcp: connection refused" || s.Errors() != 1 {
+		t.Fatalf("down after a failure: %v (%d errors)", err, s.Errors())
+	}
+}
+
+// The subscription loop keeps receiving after the subscription's confirmation, so a
+// published count that the stored hash does not hold (the probe's reload cannot find
+// it) reaches the watchers, and the store's Done stays open until Close.
+func TestRunKeepsReceiving(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := open(t, m)
+	got := make(chan uint64, 16)
+	s.WatchWrites(func(account int64, count uint64) {
+		if account == 5 {
+			select {
+			case got <- count:
+			default:
+			}
+		}
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for m.PubSubNumSub("t:writes")["t:writes"] == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the store never subscribed")
+		}
+		runtime.Gosched()
+	}
+	m.Publish("t:writes", "5=3")
+	select {
+	case n := <-got:
+		if n != 3 {
+			t.Fatalf("watchers heard %d, want 3", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the published count never reached the watchers")
+	}
+	select {
+	case <-s.Done():
+		t.Fatal("Done closed before Close")
+	default:
+	}
+}
+
+// A message is a count only when both sides are numbers.
+func TestParseCount(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		account int64
+		count   uint64
+		ok      bool
+	}{{"5=7", 5, 7, true}, {"x=7", 0, 7, false}, {"5=x", 5, 0, false}, {"5=-1", 5, 0, false}, {"57", 0, 0, false}} {
+		a, c, ok := parseCount(tt.in)
+		if ok != tt.ok || (ok && (a != tt.account || c != tt.count)) {
+			t.Errorf("parseCount(%q) = %d, %d, %v; want %d, %d, %v", tt.in, a, c, ok, tt.account, tt.count, tt.ok)
+		}
 	}
 }

@@ -1,18 +1,16 @@
-package translate
+package state
 
 import (
 	"context"
 	"encoding/json"
 	"strconv"
 	"time"
-
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// SharedDeployments keeps the deployments recorded through any replica in the last
-// DeploymentMemory (fleet mode, issue 21; translate/fleet.Store): a deployments list
-// through another replica shows them before NRDB has ingested them, and a new
-// deployment's timestamp must be later than them (the "later than the latest" rule of
+// SharedDeployments keeps the deployments recorded through any replica in the memory
+// period (fleet mode; state/fleet.Store): a deployments list through another replica
+// shows them before NRDB has ingested them, and a new deployment's timestamp must be
+// later than them (the "later than the latest" rule of the translator's
 // CreateDeployment). The per-application lock of the check-and-record is fleet-wide
 // too (LockApplication), so two replicas cannot both pass the "later than the latest"
 // rule. Errors mean the store is down: this replica's memory and lock only.
@@ -26,46 +24,50 @@ type SharedDeployments interface {
 	RecalledDeployments(ctx context.Context, id string) ([][]byte, error)
 }
 
-type sharedDeployment struct {
-	D  v2.Deployment `json:"d"`
-	At time.Time     `json:"at"`
+// Share keeps the ledger's deployments, and its locks, in the fleet's store too. Call
+// it before the ledger is used.
+func (l *Deploys[D]) Share(shared SharedDeployments) { l.shared = shared }
+
+type sharedDeployment[D any] struct {
+	D  D         `json:"d"`
+	At time.Time `json:"at"`
 }
 
-func (l *deployLedger) rememberShared(key string, d v2.Deployment, now time.Time) {
+func (l *Deploys[D]) rememberShared(key string, d D, now time.Time) {
 	if l.shared == nil {
 		return
 	}
-	b, err := json.Marshal(sharedDeployment{D: d, At: now})
+	b, err := json.Marshal(sharedDeployment[D]{D: d, At: now})
 	if err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), sharedAttemptTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), SharedTimeout)
 	defer cancel()
-	_ = l.shared.RememberDeployment(ctx, attemptID(key), b, DeploymentMemory)
+	_ = l.shared.RememberDeployment(ctx, RecordID(key), b, l.memory)
 }
 
-// recalledShared adds the fleet's deployments of key (recorded within
-// DeploymentMemory of now) that local lacks.
-func (l *deployLedger) recalledShared(key string, now time.Time, local []v2.Deployment) []v2.Deployment {
+// recalledShared adds the fleet's deployments of key (recorded within the memory
+// period before now) that local lacks.
+func (l *Deploys[D]) recalledShared(key string, now time.Time, local []D) []D {
 	if l.shared == nil {
 		return local
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), sharedAttemptTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), SharedTimeout)
 	defer cancel()
-	recs, err := l.shared.RecalledDeployments(ctx, attemptID(key))
+	recs, err := l.shared.RecalledDeployments(ctx, RecordID(key))
 	if err != nil {
 		return local
 	}
 	seen := map[int64]bool{}
 	for _, d := range local {
-		seen[d.ID] = true
+		seen[l.id(d)] = true
 	}
 	for _, b := range recs {
-		var r sharedDeployment
-		if json.Unmarshal(b, &r) != nil || seen[r.D.ID] || now.Sub(r.At) >= DeploymentMemory {
+		var r sharedDeployment[D]
+		if json.Unmarshal(b, &r) != nil || seen[l.id(r.D)] || now.Sub(r.At) >= l.memory {
 			continue
 		}
-		seen[r.D.ID] = true
+		seen[l.id(r.D)] = true
 		local = append(local, r.D)
 	}
 	return local
@@ -79,7 +81,7 @@ const deployLockTTL = 30 * time.Second
 // lockShared takes the application's fleet-wide lock after this replica's own: it
 // returns ctx's error if ctx ends first, and a no-op release when the store is down
 // (the replica's own lock still serialises its requests).
-func (l *deployLedger) lockShared(ctx context.Context, accountID, appID int64) (func(), error) {
+func (l *Deploys[D]) lockShared(ctx context.Context, accountID, appID int64) (func(), error) {
 	if l.shared == nil {
 		return func() {}, nil
 	}

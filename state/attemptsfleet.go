@@ -1,4 +1,4 @@
-package translate
+package state
 
 import (
 	"context"
@@ -6,15 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"time"
-
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// SharedAttempts keeps write attempt records (attempts.go) fleet-wide (fleet mode,
-// issue 21; translate/fleet.Store): a retry after an unknown outcome on one replica,
-// sent to another, finds the record there and looks the write up instead of sending it
-// again; an Idempotency-Key replays its 201 through any replica. Only settled records
-// are shared (unknown outcomes, and successes under an Idempotency-Key): identical
+// SharedAttempts keeps write attempt records (attempts.go) fleet-wide (fleet mode;
+// state/fleet.Store): a retry after an unknown outcome on one replica, sent to another,
+// finds the record there and looks the write up instead of sending it again; an
+// Idempotency-Key replays its answer through any replica. Only settled records are
+// shared (unknown outcomes, and successes under an Idempotency-Key): identical
 // requests overlapping in time on two replicas are two writes, as on two islands.
 // Errors mean the store is down: the record stays this replica's (declared: duplicate
 // protection degrades to per replica).
@@ -27,12 +25,23 @@ type SharedAttempts interface {
 	DeleteAttempt(ctx context.Context, id string) error
 }
 
-// sharedAttemptTimeout bounds one record's load or save (the store's own timeout is
-// shorter; this only guards a caller whose context has none).
-const sharedAttemptTimeout = time.Second
+// Answers names the answers a ledger holds and reads them back from the fleet's store:
+// the ledger keeps them as JSON with their kind.
+type Answers interface {
+	// Kind names v's type ("": not one the store carries).
+	Kind(v any) string
+	// Decode reads an answer of kind from b (nil: an unknown kind, or b does not read).
+	Decode(kind string, b []byte) any
+}
+
+// Share keeps the ledger's settled records in the fleet's store too, their answers
+// carried by answers. Call it before the ledger is used.
+func (l *Attempts) Share(shared SharedAttempts, answers Answers) {
+	l.shared, l.answers = shared, answers
+}
 
 // sharedAttempt is an attempt record as stored. Answers are kept as JSON with their
-// type named (the v2 types have no JSON of their own: these are Go field names).
+// kind named.
 type sharedAttempt struct {
 	Hash     string          `json:"hash"`
 	Idem     bool            `json:"idem,omitempty"`
@@ -45,53 +54,31 @@ type sharedAttempt struct {
 	Memo     json.RawMessage `json:"memo,omitempty"`
 }
 
-// attemptID is the store's name of a record: the SHA-256 of its key (which starts with
-// the caller's key hash and may hold the caller's Idempotency-Key).
-func attemptID(key string) string {
+// RecordID is the store's name of a record kept under key: the SHA-256 of the key
+// (which starts with the caller's key hash and may hold the caller's Idempotency-Key).
+func RecordID(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:])
 }
 
-func answerKind(v any) string {
-	switch v.(type) {
-	case *v2.DeploymentShow:
-		return "deployment"
-	case *v2.ApplicationShow:
-		return "application"
-	}
-	return ""
-}
-
-func decodeAnswer(kind string, b json.RawMessage) any {
+func (l *Attempts) decode(kind string, b json.RawMessage) any {
 	if len(b) == 0 {
 		return nil
 	}
-	var v any
-	switch kind {
-	case "deployment":
-		v = new(v2.DeploymentShow)
-	case "application":
-		v = new(v2.ApplicationShow)
-	default:
-		return nil
-	}
-	if json.Unmarshal(b, v) != nil {
-		return nil
-	}
-	return v
+	return l.answers.Decode(kind, b)
 }
 
 // seed copies the fleet's record of key into the ledger when this replica has none.
-func (l *attemptLedger) seed(ctx context.Context, key string) {
+func (l *Attempts) seed(ctx context.Context, key string) {
 	l.mu.Lock()
 	_, local := l.m[key]
 	l.mu.Unlock()
 	if local {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, sharedAttemptTimeout)
+	ctx, cancel := context.WithTimeout(ctx, SharedTimeout)
 	defer cancel()
-	b, err := l.shared.LoadAttempt(ctx, attemptID(key))
+	b, err := l.shared.LoadAttempt(ctx, RecordID(key))
 	if err != nil || b == nil {
 		return
 	}
@@ -100,7 +87,7 @@ func (l *attemptLedger) seed(ctx context.Context, key string) {
 		return
 	}
 	a := &attempt{hash: s.Hash, idem: s.Idem, unknown: s.Unknown, sent: s.Sent, sentMs: s.SentMs, at: s.At,
-		recorded: decodeAnswer(s.Kind, s.Recorded), memo: decodeAnswer(s.Kind, s.Memo), fleet: true}
+		recorded: l.decode(s.Kind, s.Recorded), memo: l.decode(s.Kind, s.Memo), fleet: true}
 	if s.Idem && !s.Unknown && a.recorded == nil {
 		return // an answer of a type this build does not know: not replayable
 	}
@@ -115,8 +102,8 @@ func (l *attemptLedger) seed(ctx context.Context, key string) {
 // share stores a's settled state fleet-wide (or drops the fleet's record when the
 // ledger dropped it), before the caller gets its answer: a retry through another
 // replica finds it.
-func (l *attemptLedger) share(ctx context.Context, key string, a *attempt) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedAttemptTimeout)
+func (l *Attempts) share(ctx context.Context, key string, a *attempt) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), SharedTimeout)
 	defer cancel()
 	l.mu.Lock()
 	kept := l.m[key] == a && a.fl == nil && (a.unknown || a.recorded != nil)
@@ -127,7 +114,7 @@ func (l *attemptLedger) share(ctx context.Context, key string, a *attempt) {
 		a.fleet = true
 	}
 	l.mu.Unlock()
-	id := attemptID(key)
+	id := RecordID(key)
 	if !kept {
 		if wasShared {
 			_ = l.shared.DeleteAttempt(ctx, id)
@@ -135,7 +122,10 @@ func (l *attemptLedger) share(ctx context.Context, key string, a *attempt) {
 		return
 	}
 	for _, v := range []any{recorded, memo} {
-		if k := answerKind(v); k != "" {
+		if v == nil {
+			continue
+		}
+		if k := l.answers.Kind(v); k != "" {
 			s.Kind = k
 		}
 	}

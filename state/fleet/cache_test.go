@@ -107,3 +107,75 @@ func TestSharedCacheDown(t *testing.T) {
 		t.Fatalf("cache off: %v", err)
 	}
 }
+
+// A store opened with Options.Cache shares the cache; one without, or none, does not.
+func TestSharesCache(t *testing.T) {
+	m := miniredis.RunT(t)
+	if !openCache(t, m, CacheOptions{}).SharesCache() {
+		t.Error("a store with Options.Cache does not share the cache")
+	}
+	if open(t, m).SharesCache() {
+		t.Error("a store without Options.Cache shares the cache")
+	}
+	if (*Store)(nil).SharesCache() {
+		t.Error("no store shares the cache")
+	}
+}
+
+// An entry with 0 ms left, or a key whose fleet acceptance has 0 ms left, is a miss,
+// not a hit (PTTL rounds below a millisecond down to 0).
+func TestGetCachedZeroLeft(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := openCache(t, m, CacheOptions{})
+	ctx := context.Background()
+	const name, key, hash = "entities", "hash|1|application@0|7", "hash"
+	if err := s.SetCached(ctx, name, key, []byte("v"), 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	s.KeyAccepted(ctx, hash, 5*time.Second)
+	ek, ak := s.entryKey(name, key), s.key("auth", hash)
+	for _, tt := range []struct {
+		name            string
+		entry, auth     time.Duration
+		hits, misses    int64
+		wantTTL, wantAu time.Duration
+	}{
+		{"both left", 30 * time.Second, 5 * time.Second, 1, 0, 30 * time.Second, 5 * time.Second},
+		{"entry at 0 ms", 500 * time.Microsecond, 5 * time.Second, 1, 1, 0, 5 * time.Second},
+		{"acceptance at 0 ms", 30 * time.Second, 500 * time.Microsecond, 1, 2, 30 * time.Second, 0},
+	} {
+		m.SetTTL(ek, tt.entry)
+		m.SetTTL(ak, tt.auth)
+		v, ttl, auth, err := s.GetCached(ctx, name, key, hash)
+		st := s.CacheStats()
+		if err != nil || string(v) != "v" || ttl != tt.wantTTL || auth != tt.wantAu || st.Hits != tt.hits || st.Misses != tt.misses {
+			t.Fatalf("%s: %q, %v, %v, %v, stats %+v; want ttl %v, auth %v, %d hits, %d misses",
+				tt.name, v, ttl, auth, err, st, tt.wantTTL, tt.wantAu, tt.hits, tt.misses)
+		}
+	}
+}
+
+// An entry of exactly MaxEntryBytes (its store key and value) is written; one byte
+// more is not.
+func TestSetCachedEntryBound(t *testing.T) {
+	m := miniredis.RunT(t)
+	probe := open(t, m)
+	const name, key = "entities", "hash|1|application@0|7"
+	ekLen := int64(len(probe.entryKey(name, key)))
+	s := openCache(t, m, CacheOptions{MaxEntryBytes: ekLen + 10})
+	ctx := context.Background()
+	for _, tt := range []struct {
+		size              int
+		written, tooLarge int64
+	}{{10, 1, 0}, {11, 1, 1}} {
+		if err := s.SetCached(ctx, name, key, []byte(strings.Repeat("v", tt.size)), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if st := s.CacheStats(); st.Written != tt.written || st.TooLarge != tt.tooLarge {
+			t.Fatalf("a %d-byte value: stats %+v, want %d written, %d too large", tt.size, st, tt.written, tt.tooLarge)
+		}
+	}
+	if v, _ := m.Get(s.entryKey(name, key)); v != strings.Repeat("v", 10) {
+		t.Fatalf("stored %q", v)
+	}
+}

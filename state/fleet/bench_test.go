@@ -13,7 +13,7 @@ import (
 // loopback: against miniredis always, against a real server when one is installed.
 // It reports the p50 and p99 of single calls.
 //
-//	go test ./translate/fleet -run '^$' -bench Allow -benchtime 2000x
+//	go test ./state/fleet -run '^$' -bench Allow -benchtime 2000x
 func BenchmarkAllow(b *testing.B) {
 	b.Run("miniredis", func(b *testing.B) {
 		m := miniredis.RunT(b)
@@ -55,7 +55,7 @@ func benchAllow(b *testing.B, url string) {
 // (one pipelined GET + 2 PTTL of a 1 KiB entry) on a real server over loopback: the
 // measure behind keeping the local cache in front (a local hit is ~100 ns).
 //
-//	go test ./translate/fleet -run '^$' -bench GetCached -benchtime 2000x
+//	go test ./state/fleet -run '^$' -bench GetCached -benchtime 2000x
 func BenchmarkGetCached(b *testing.B) {
 	addr, _ := realServer(b)
 	s, err := Open(Options{URL: "redis://" + addr, Timeout: time.Second, Cache: &CacheOptions{}})

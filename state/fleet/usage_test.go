@@ -4,19 +4,39 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/alicebob/miniredis/v2"
 )
 
-// Tests written for mutants no own test reached (issue 22): the fleet usage report's
-// merge (usage.go: counts add up across replicas, last seen keeps the latest, mode
-// and fidelity the last written, the account only when known) and the fleet's memory
-// of recent deployments (deploys.go: order, the last 100 kept, the TTL).
+// A push is applied once per replica and number: resent (its answer lost), it is not
+// counted again; a later number, or another replica's, is.
+func TestAddUsageOnce(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := open(t, m)
+	ctx := context.Background()
+	row := []UsageRow{{Caller: "abcd1234", Agent: "curl", Route: "applications.list", Count: 3, Errors: 1, LastSeen: 100}}
+	for i, tc := range []struct {
+		replica string
+		seq     uint64
+		want    int64
+	}{{"a", 1, 3}, {"a", 1, 3}, {"a", 2, 6}, {"a", 1, 6}, {"b", 1, 9}, {"b", 2, 12}} {
+		if err := s.AddUsage(ctx, tc.replica, tc.seq, row); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := s.Usage(ctx)
+		if err != nil || len(rows) != 1 || rows[0].Count != tc.want {
+			t.Fatalf("push %d (%s #%d): %+v %v, want count %d", i, tc.replica, tc.seq, rows, err, tc.want)
+		}
+	}
+	if ttl := m.TTL("t:usage-seq"); ttl <= 0 {
+		t.Fatalf("push numbers kept without expiry (%s)", ttl)
+	}
+}
 
-func TestUsageMergeMut(t *testing.T) {
+// The fleet usage report's merge: counts add up across replicas, last seen keeps the
+// latest, mode and fidelity the last written, the account only when known.
+func TestUsageMerge(t *testing.T) {
 	m := miniredis.RunT(t)
 	a, b := open(t, m), open(t, m)
 	ctx := context.Background()
@@ -54,30 +74,5 @@ func TestUsageMergeMut(t *testing.T) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Caller < rows[j].Caller })
 	if r := rows[1]; r.LastSeen != 60 || r.Count != 2 || r.Account != 9 {
 		t.Errorf("c2 after a later call: %+v", r)
-	}
-}
-
-func TestRecentDeploymentsMut(t *testing.T) {
-	m := miniredis.RunT(t)
-	a, b := open(t, m), open(t, m)
-	ctx := context.Background()
-	for i := 0; i < maxRecentDeployments+2; i++ {
-		if err := a.RememberDeployment(ctx, "app", []byte(strconv.Itoa(i)), time.Minute); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := b.RecalledDeployments(ctx, "app")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != maxRecentDeployments || string(got[0]) != "2" || string(got[len(got)-1]) != strconv.Itoa(maxRecentDeployments+1) {
-		t.Fatalf("%d recalled, first %q last %q", len(got), got[0], got[len(got)-1])
-	}
-	if ttl := m.TTL("t:deploys:app"); ttl <= 0 || ttl > time.Minute {
-		t.Errorf("ttl %v", ttl)
-	}
-	none, err := b.RecalledDeployments(ctx, "other")
-	if err != nil || len(none) != 0 {
-		t.Errorf("another application: %q, %v", none, err)
 	}
 }

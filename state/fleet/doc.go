@@ -1,4 +1,4 @@
-// Package fleet is v2bridge's optional shared store (issue 21, "fleet mode"): several
+// Package fleet is v2bridge's optional shared store ("fleet mode"): several
 // replicas behind one load balancer share a Redis 6+ or Valkey server so that they
 // behave as one gateway. It holds only what must be fleet-wide:
 //

@@ -1,15 +1,65 @@
-package translate
+package state
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// Tests of the byte-bounded caches (cachebytes.go) written for the survivors of the
-// mutation run (issue 22): the eviction steps of setSized and the exact estimates of
-// sizeOf and hasIndirect.
+// A cache bounded in bytes never holds more than its bound: storing more evicts (and
+// counts) entries, an entry larger than the bound is not stored, and overwrites and
+// deletes give their bytes back.
+func TestCacheBoundedInBytes(t *testing.T) {
+	const bound = 10 << 10
+	c := NewCache("test", time.Minute, 1000, nil)
+	c.maxBytes = bound
+	value := strings.Repeat("x", 1000)
+	for i := 0; i < 100; i++ {
+		c.Set("k"+strconv.Itoa(i), value)
+		if c.Bytes() > bound {
+			t.Fatalf("after %d sets: %d bytes held, bound %d", i+1, c.Bytes(), bound)
+		}
+	}
+	if c.Evictions() == 0 {
+		t.Fatal("no evictions counted")
+	}
+	if v, ok := c.Get("k99"); !ok || v.(string) != value {
+		t.Fatal("the newest entry is not held, or comes back wrapped")
+	}
+	before := c.Evictions()
+	c.Set("huge", strings.Repeat("y", 2*bound))
+	if _, ok := c.Get("huge"); ok || c.Evictions() != before+1 {
+		t.Fatal("an entry larger than the bound was stored, or not counted")
+	}
+	used := c.Bytes()
+	c.Set("k99", value) // overwrite: same size
+	if c.Bytes() != used {
+		t.Fatalf("overwrite changed the bytes held: %d → %d", used, c.Bytes())
+	}
+	c.c.Delete("k99")
+	if c.Bytes() >= used {
+		t.Fatalf("delete did not give bytes back: %d → %d", used, c.Bytes())
+	}
+}
+
+func TestSizeOf(t *testing.T) {
+	type doc struct {
+		Name  string
+		Tags  []string
+		Inner *struct{ N []int64 }
+	}
+	d := doc{Name: strings.Repeat("n", 100), Tags: []string{strings.Repeat("t", 50), strings.Repeat("u", 50)},
+		Inner: &struct{ N []int64 }{N: make([]int64, 100)}}
+	got := sizeOf(reflect.ValueOf(d), 0)
+	if min := int64(100 + 100 + 800); got < min || got > 4*min {
+		t.Fatalf("sizeOf = %d, want about %d", got, min)
+	}
+	if sizeOf(reflect.ValueOf(nil), 0) != 0 {
+		t.Fatal("sizeOf(nil) != 0")
+	}
+}
 
 // byteCache is a cache of at most max bytes; every entry set by put has a one-byte key,
 // so it takes 1 + entryOverhead + len(value) bytes.
@@ -36,12 +86,10 @@ func expire(c *Cache, k string, size int) {
 	}
 }
 
-// cachebytes.go:37 CONDITIONALS_BOUNDARY and CONDITIONALS_NEGATION (`used+n > max`):
-// an entry that fits exactly does not sweep the expired ones; cachebytes.go:37
-// ARITHMETIC_BASE (`used+n` → `used-n`): one that does not fit first sweeps the
-// expired entries, and evicts nothing live when that makes room; cachebytes.go:44
-// ARITHMETIC_BASE (`used+n <= max` → `used-n`): eviction goes on until the entry fits.
-func TestSetSizedStepsMut(t *testing.T) {
+// setSized's steps: an entry that fits exactly does not sweep the expired ones; one
+// that does not fit first sweeps the expired entries, and evicts nothing live when
+// that makes room; eviction goes on until the entry fits.
+func TestSetSizedSteps(t *testing.T) {
 	t.Run("fits exactly", func(t *testing.T) {
 		c := byteCache(300)
 		expire(c, "a", 100)
@@ -82,7 +130,7 @@ func ptrChain(s string, k int) reflect.Value {
 	return v
 }
 
-// The recursive shapes of TestSizeOfDepthMut: each holds the leaf string s deep down.
+// The recursive shapes of TestSizeOfDepth: each holds the leaf string s deep down.
 type (
 	sizePtrNode struct { // struct → pointer → struct …
 		p *sizePtrNode
@@ -102,12 +150,10 @@ type (
 	}
 )
 
-// cachebytes.go:76 CONDITIONALS_BOUNDARY (`depth > maxSizeDepth` → `>=`): a string
-// reached at depth 16 is counted, one at 17 is not; cachebytes.go:87, :95, :110, :122
-// (key, :36, and value, :62) ARITHMETIC_BASE (`depth+1` → `depth-1` in the pointer,
-// slice, struct and map steps): every step goes one level down, so a leaf past the
-// bound through any of them is not counted.
-func TestSizeOfDepthMut(t *testing.T) {
+// sizeOf's depth bound: a string reached at depth 16 is counted, one at 17 is not;
+// every pointer, slice, struct and map (key and value) step goes one level down, so a
+// leaf past the bound through any of them is not counted.
+func TestSizeOfDepth(t *testing.T) {
 	const big = 1 << 20
 	leaf := strings.Repeat("x", big)
 	// k pointers: k-1 pointers and the string header below the first, and the leaf.
@@ -137,11 +183,9 @@ func TestSizeOfDepthMut(t *testing.T) {
 	}
 }
 
-// cachebytes.go:102 INCREMENT_DECREMENT (`i++` → `i--` over an array), :118
-// ARITHMETIC_BASE ×3 (a map's entries: len × (key + value + 8)), :122 ARITHMETIC_BASE
-// (`sizeOf(key) + sizeOf(value)` → `-`), :136 CONDITIONALS_BOUNDARY and
-// CONDITIONALS_NEGATION (hasIndirect's walk over a struct's fields): exact estimates.
-func TestSizeOfExactMut(t *testing.T) {
+// Exact estimates: an array's elements, a map's entries (len × (key + value + 8) plus
+// what keys and values hold), and hasIndirect's walk over a struct's fields.
+func TestSizeOfExact(t *testing.T) {
 	type flat struct{ A, B int64 }
 	type named struct{ S string }
 	for _, tt := range []struct {
@@ -170,5 +214,43 @@ func TestSizeOfExactMut(t *testing.T) {
 		if got := hasIndirect(reflect.TypeOf(tt.v)); got != tt.want {
 			t.Errorf("hasIndirect(%T) = %v, want %v", tt.v, got, tt.want)
 		}
+	}
+}
+
+// A cache without a byte bound stores entries; an entry exactly the bound is stored,
+// entries that exactly fill the bound are all kept, and a new one evicts only as many as
+// it needs.
+func TestCacheByteBoundEdges(t *testing.T) {
+	lists := NewCache("lists", time.Minute, 10000, nil)
+	lists.LimitBytes(-1) // a translator's Options.MaxCacheBytes of -1
+	lists.Set("k|1|a", 1)
+	if _, ok := lists.Get("k|1|a"); !ok {
+		t.Fatal("a cache without a byte bound stored nothing")
+	}
+	size := func(key string, v any) int64 {
+		c := NewCache("probe", time.Hour, 10, nil)
+		c.maxBytes = 1 << 40
+		c.Set(key, v)
+		return c.Bytes()
+	}
+	n := size("k|1|a", 1) // every key below has the same length and value
+	c := NewCache("t", time.Hour, 10, nil)
+	c.maxBytes = n
+	c.Set("k|1|a", 1)
+	if _, ok := c.Get("k|1|a"); !ok || c.Evictions() != 0 {
+		t.Fatalf("an entry of exactly the bound: stored %v, %d evictions", ok, c.Evictions())
+	}
+	c.maxBytes = 3 * n
+	c.Set("k|1|b", 1)
+	c.Set("k|1|c", 1)
+	if c.Len() != 3 || c.Evictions() != 0 || c.Bytes() != 3*n {
+		t.Fatalf("three entries filling the bound: %d held, %d evictions, %d bytes", c.Len(), c.Evictions(), c.Bytes())
+	}
+	c.Set("k|1|d", 1)
+	if c.Len() != 3 || c.Evictions() != 1 || c.Bytes() != 3*n {
+		t.Fatalf("a fourth entry: %d held, %d evictions, %d bytes", c.Len(), c.Evictions(), c.Bytes())
+	}
+	if _, ok := c.Get("k|1|d"); !ok {
+		t.Fatal("the new entry was not stored")
 	}
 }

@@ -9,30 +9,9 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-// Tests of the caches' bounds and key revocation (cache.go) written for mutants no own
-// test reached (issue 22): the entry bound, the auth TTL edge, the sweep of keys not
-// seen for an hour, a 401/403 dropping only that key's entries, and which upstream
-// answers accept a key.
-
-// Mutants cache.go:75-77 (c.c.ItemCount() >= c.max, evicted.Add): a full cache keeps
-// its entries, drops the new one and counts it.
-func TestCacheEntryBoundMut(t *testing.T) {
-	c := NewCache("t", time.Hour, 2, nil)
-	c.Set("a|1|x", 1)
-	c.Set("a|1|y", 2)
-	if c.Evictions() != 0 || c.Len() != 2 {
-		t.Fatalf("under the bound: %d evictions, %d entries", c.Evictions(), c.Len())
-	}
-	c.Set("a|1|z", 3)
-	if _, ok := c.Get("a|1|z"); ok || c.Evictions() != 1 || c.Len() != 2 {
-		t.Fatalf("over the bound: stored %v, %d evictions, %d entries", ok, c.Evictions(), c.Len())
-	}
-}
-
-// Mutant cache.go:197 (a.now().Sub(t) <= a.ttl): an answer is served exactly up to the
-// auth TTL after NerdGraph last accepted the key, not a nanosecond later; a negative
+// An answer is served exactly up to the auth TTL after NerdGraph last accepted the key, not a nanosecond later; a negative
 // TTL switches the check off; a key never seen is not held back.
-func TestKeyAuthFreshMut(t *testing.T) {
+func TestKeyAuthFresh(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	a := &keyAuth{ttl: 5 * time.Second, now: func() time.Time { return now }, seen: map[string]time.Time{}}
 	a.accepted("k")
@@ -57,10 +36,10 @@ func TestKeyAuthFreshMut(t *testing.T) {
 	}
 }
 
-// Mutants cache.go:165-167 (the sweep): keys not accepted for more than an hour are
+// Keys not accepted for more than an hour are
 // forgotten at the next sweep, which runs when a quarter hour has passed since the last;
 // a key seen within the hour is kept.
-func TestKeyAuthSweepMut(t *testing.T) {
+func TestKeyAuthSweep(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	a := &keyAuth{ttl: time.Second, now: func() time.Time { return now }, seen: map[string]time.Time{}}
 	a.accepted("old")
@@ -81,7 +60,7 @@ func TestKeyAuthSweepMut(t *testing.T) {
 		t.Error("swept before a quarter hour passed")
 	}
 	now = now.Add(time.Nanosecond)
-	b.seen["hour"] = now.Add(-authSweepAfter) // exactly an hour: kept (cache.go:167 > → >=)
+	b.seen["hour"] = now.Add(-authSweepAfter) // exactly an hour: kept
 	b.accepted("y")
 	if b.known("stale") {
 		t.Error("not swept after a quarter hour")
@@ -91,10 +70,9 @@ func TestKeyAuthSweepMut(t *testing.T) {
 	}
 }
 
-// Mutants of authClient and refused (cache.go:181-191, 228-243): an answer or a 200
-// with errors accepts the key; a 401 or 403 forgets it and drops its cached answers (and
+// authClient's verdicts: an answer or a 200 with errors accepts the key; a 401 or 403 forgets it and drops its cached answers (and
 // only its); any other failure changes nothing.
-func TestAuthClientVerdictsMut(t *testing.T) {
+func TestAuthClientVerdicts(t *testing.T) {
 	var next error
 	f := &opFake{answer: func(string, map[string]any) (any, error) {
 		if next != nil {
@@ -143,5 +121,50 @@ func TestAuthClientVerdictsMut(t *testing.T) {
 	next = nil
 	if _, err := ng.NrqlQuery(plain, tr.client, 1, "SELECT 1"); err != nil || tr.KeyAccepted("") {
 		t.Errorf("a call without a key hash recorded one: %v", err)
+	}
+}
+
+// A cached answer is not served to a key NerdGraph has not accepted within the auth TTL.
+func TestCacheGetChecksKey(t *testing.T) {
+	tr := New(nil, Options{AuthTTL: time.Second})
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	tr.auth.now = func() time.Time { return now }
+	k := HashKey("k")
+	tr.auth.accepted(k)
+	key := Caller{KeyHash: k, AccountID: 1}.cacheKey("x")
+	tr.lists.Set(key, 1)
+	if _, ok := tr.lists.Get(key); !ok {
+		t.Fatal("fresh key: miss")
+	}
+	now = now.Add(time.Second + time.Nanosecond)
+	if _, ok := tr.lists.Get(key); ok {
+		t.Fatal("a key not accepted within the auth TTL was served from the cache")
+	}
+}
+
+// Only a negative TTL turns the key check off; a TTL of 0 serves a cached answer only at
+// the very instant NerdGraph accepted the key (New never builds a TTL of 0; this pins
+// keyAuth's own rule).
+func TestKeyAuthFreshTTL(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		ttl   time.Duration
+		after time.Duration
+		want  bool
+	}{
+		{0, 0, true}, {0, time.Nanosecond, false},
+		{-1, time.Hour, true},
+		{time.Second, time.Second, true}, {time.Second, time.Second + 1, false},
+	} {
+		now := t0
+		a := &keyAuth{ttl: tt.ttl, now: func() time.Time { return now }, seen: map[string]time.Time{}}
+		a.accepted("h")
+		now = t0.Add(tt.after)
+		if got := a.fresh("h"); got != tt.want {
+			t.Errorf("ttl %v, %v after acceptance: fresh %v, want %v", tt.ttl, tt.after, got, tt.want)
+		}
+		if !a.fresh("never-seen") {
+			t.Errorf("ttl %v: a key never seen is held back", tt.ttl)
+		}
 	}
 }

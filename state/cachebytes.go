@@ -1,11 +1,11 @@
-package translate
+package state
 
 import (
 	"reflect"
 	"time"
 )
 
-// Caches bounded in bytes (issue 17 item 8): go-cache counts entries, and one entry
+// Caches bounded in bytes: go-cache counts entries, and one entry
 // may be a 200-application document or a fully read list of thousands, so a bound on
 // entries alone does not bound memory under GOMEMLIMIT. Each entry's size is
 // estimated when it is stored (a walk of the value; stores happen only after a
@@ -14,6 +14,14 @@ import (
 
 // DefaultCacheMaxBytes is the default byte bound of each translator cache.
 const DefaultCacheMaxBytes = 32 << 20
+
+// LimitBytes bounds the estimated bytes the cache holds (0: no byte bound). Call it
+// before the cache is used.
+func (c *Cache) LimitBytes(n int64) {
+	if c != nil {
+		c.maxBytes = max(n, 0)
+	}
+}
 
 // entryOverhead approximates go-cache's per-entry cost (map slot, Item, expiry).
 const entryOverhead = 64
