@@ -86,39 +86,49 @@ func NewMetrics() *Metrics {
 		}),
 		authRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_auth_refused_total",
-			Help: "Requests refused before any NerdGraph call: rejected_key (a key NerdGraph refused within rejected_key_ttl) or address_limit (too many failed authentications from the client address).",
+			Help: "Requests refused before any NerdGraph call: rejected_key (a key NerdGraph refused " +
+				"within rejected_key_ttl) or address_limit (too many failed authentications from " +
+				"the client address).",
 		}, []string{"reason"}),
 		upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and result class (ok or the error kind).",
+			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and " +
+				"result class (ok or the error kind).",
 		}, []string{"operation", "class"}),
 		upstreamDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "v2bridge_upstream_duration_seconds", Help: "NerdGraph request latency, by operation.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"operation"}),
 		answerWait: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "v2bridge_large_answer_wait_seconds",
-			Help:    "Time a large NerdGraph answer (256 KiB or more) waited for the memory budget of answers being decoded and answered (graphql.Options.AnswerMemory); only answers that waited.",
+			Name: "v2bridge_large_answer_wait_seconds",
+			Help: "Time a large NerdGraph answer (256 KiB or more) waited for the memory budget " +
+				"of answers being decoded and answered (graphql.Options.AnswerMemory); only " +
+				"answers that waited.",
 			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}),
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_cache_requests_total", Help: "Cache lookups, by cache and result (hit or miss).",
 		}, []string{"cache", "result"}),
 		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result (match, diff, timeout, error, skipped).",
+			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result " +
+				"(match, diff, timeout, error, skipped).",
 		}, []string{"route", "result"}),
 		compareErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because a side failed, by route and side (rest, graph or both).",
+			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because " +
+				"a side failed, by route and side (rest, graph or both).",
 		}, []string{"route", "side"}),
 		compareFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_fallbacks_total", Help: "Compare-mode answers served from the secondary because the primary failed, by route and the side that answered.",
+			Name: "v2bridge_compare_fallbacks_total", Help: "Compare-mode answers served from the " +
+				"secondary because the primary failed, by route and the side that answered.",
 		}, []string{"route", "side"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_v2_calls_total",
-			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), mode and fidelity: the migration checklist.",
+			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), " +
+				"mode and fidelity: the migration checklist.",
 		}, []string{"route", "caller", "mode", "fidelity"}),
 		degraded: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_degraded_total",
-			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by route and cap (translate/caps.go).",
+			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by " +
+				"route and cap (translate/caps.go).",
 		}, []string{"route", "cap"}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.answerWait, m.cache, m.compare, m.calls, m.degraded,
@@ -267,11 +277,13 @@ func storeCollector(s *fleet.Store) []prometheus.Collector {
 	cs := []prometheus.Collector{
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "v2bridge_store_errors_total",
-			Help: "Calls to the shared fleet store (store: in the configuration) that failed or timed out; each fell back to this replica's own state.",
+			Help: "Calls to the shared fleet store (store: in the configuration) that failed or " +
+				"timed out; each fell back to this replica's own state.",
 		}, func() float64 { return float64(s.Errors()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "v2bridge_store_up",
-			Help: "1 while the shared fleet store answers, 0 while this replica runs on its own state. Readiness does not depend on it.",
+			Help: "1 while the shared fleet store answers, 0 while this replica runs on its own " +
+				"state. Readiness does not depend on it.",
 		}, func() float64 {
 			if s.Status() != nil {
 				return 0
@@ -295,8 +307,11 @@ func storeCollector(s *fleet.Store) []prometheus.Collector {
 		{"fallback", func(c fleet.CacheStats) int64 { return c.Fallbacks }},
 	} {
 		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "v2bridge_store_cache_total",
-			Help:        "Shared cache (store.shared_cache) reads and writes by result: hit, miss, written, skipped for the per-entry or total byte bound, kept local (a value with no shared form), or fallback (the store down or slow: the local cache alone).",
+			Name: "v2bridge_store_cache_total",
+			Help: "Shared cache (store.shared_cache) reads and writes by result: hit, miss, " +
+				"written, skipped for the per-entry or total byte bound, kept local (a value " +
+				"with no shared form), or fallback (the store down or slow: the local cache " +
+				"alone).",
 			ConstLabels: prometheus.Labels{"result": r.result},
 		}, func() float64 { return float64(r.n(s.CacheStats())) }))
 	}
