@@ -327,7 +327,7 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 		if st := stateFrom(r.Context()); st != nil {
 			st.route, st.fidelity, st.mode = rt.Name, rt.Fidelity, ModePassthrough
 			st.publicBase = g.publicBase(r)
-			if key := apiKey(r.Header); key != "" {
+			if key, ok := forwardedKey(r.Header); ok {
 				st.callerHash = translate.HashKey(key)[:8]
 			}
 			if acct := routeVars(r)["accountId"]; acct != "" {
@@ -343,6 +343,21 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			st.callerHash = "" // REST refused the key: no usage row
 		}
 	})
+}
+
+// forwardedKey is the key REST authenticates when a request is passed through: the one
+// key the request carries in Api-Key and X-Api-Key. When the two headers carry
+// different keys, which one REST took is not known, so the call earns no usage row
+// (a made-up key beside a valid one cannot grow the report).
+func forwardedKey(h http.Header) (string, bool) {
+	a, x := strings.TrimSpace(h.Get("Api-Key")), strings.TrimSpace(h.Get("X-Api-Key"))
+	switch {
+	case a != "" && x != "" && a != x:
+		return "", false
+	case a != "":
+		return a, true
+	}
+	return x, x != ""
 }
 
 // retainedNamespaces are the REST v2 alerts namespaces New Relic's end-of-life notice

@@ -115,9 +115,10 @@ const (
 // /v2bridge/explain behind the report's admin token.
 type explainer struct {
 	g            *gateway.Gateway
-	primaryGraph bool   // compare mode answers from NerdGraph (CompareSettings.PrimaryGraph)
-	token        string // the admin token; empty: /v2bridge/explain is disabled
-	maxBody      int64  // the bound of a POSTed body to explain
+	primaryGraph bool       // compare mode answers from NerdGraph (CompareSettings.PrimaryGraph)
+	token        string     // the admin token; empty: /v2bridge/explain is disabled
+	gate         *adminGate // checks the token, slowing failed attempts per address (admin.go)
+	maxBody      int64      // the bound of a POSTed body to explain
 	log          *zap.Logger
 }
 
@@ -505,13 +506,10 @@ func (w *captureWriter) Write(b []byte) (int, error) {
 func (e *explainer) serveExplain(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) { gateway.WriteError(w, r, err) }
 	if e.token == "" {
-		fail(v2.NotFound("v2bridge explain is disabled: set report.admin_token"))
+		fail(v2.NotFound("v2bridge explain is disabled: set report.admin_token_env"))
 		return
 	}
-	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !tokenMatches(token, e.token) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge explain"`)
-		fail(v2.Unauthorized("Give the admin token as Authorization: Bearer"))
+	if !e.gate.admit(w, r, "v2bridge explain", func(status int, msg string) { fail(&v2.Error{Status: status, Title: msg}) }) {
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {

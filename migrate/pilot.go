@@ -62,6 +62,8 @@ type Pilot struct {
 	// explain explains requests through the gateway the pilot is wired to, set when
 	// that gateway builds the operator pages.
 	explain *explainer
+	// gate checks the admin token of both operator endpoints (admin.go).
+	gate *adminGate
 }
 
 // New returns a pilot logging to log. It restores the usage counts of
@@ -89,7 +91,8 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 	if cfg.Store != nil {
 		p.fleetRows = newFleetUsage(cfg.Store, p.usage, log) // fleetusage.go
 	}
-	p.report = &reporter{book: p.usage, fleetRows: p.fleetRows, token: cfg.ReportToken, prometheusURL: cfg.ReportPrometheusURL,
+	p.gate = newAdminGate(cfg.ReportToken, nil) // one gate, on the wall clock: report and explain share the failures
+	p.report = &reporter{book: p.usage, fleetRows: p.fleetRows, token: cfg.ReportToken, gate: p.gate, prometheusURL: cfg.ReportPrometheusURL,
 		verifyFile: cfg.ReportVerifyFile, now: cfg.Now, metrics: cfg.Metrics, log: log}
 	rest := cfg.RESTUpstream
 	if rest == "" {
@@ -114,7 +117,7 @@ func (p *Pilot) Wire(c *gateway.Config) {
 
 // operator is the gateway.Config.Operator hook: the report and explain pages.
 func (p *Pilot) operator(g *gateway.Gateway) http.Handler {
-	p.explain = &explainer{g: g, primaryGraph: p.cfg.Compare.PrimaryGraph, token: p.cfg.ReportToken, maxBody: p.cfg.MaxBodyBytes, log: p.log}
+	p.explain = &explainer{g: g, primaryGraph: p.cfg.Compare.PrimaryGraph, token: p.cfg.ReportToken, gate: p.gate, maxBody: p.cfg.MaxBodyBytes, log: p.log}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v2bridge/explain" {
 			p.explain.serveExplain(w, r)

@@ -3,7 +3,6 @@ package migrate
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -27,6 +26,7 @@ type reporter struct {
 	book          *usageBook
 	fleetRows     *fleetUsage // the fleet's rows through the shared store; nil without one
 	token         string      // the admin token; empty: the report is disabled
+	gate          *adminGate  // checks the token, slowing failed attempts per address (admin.go)
 	prometheusURL string      // fleet-wide totals from this Prometheus; empty: none
 	verifyFile    string      // the last `v2bridge verify` report; empty: none
 	now           func() time.Time
@@ -37,13 +37,10 @@ type reporter struct {
 // serveReport serves /v2bridge/report (HTML), .json and .csv, behind the admin token.
 func (rep *reporter) serveReport(w http.ResponseWriter, r *http.Request) {
 	if rep.token == "" {
-		http.Error(w, "the usage report is disabled: set report.admin_token", http.StatusNotFound)
+		http.Error(w, "the usage report is disabled: set report.admin_token_env", http.StatusNotFound)
 		return
 	}
-	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if subtle.ConstantTimeCompare([]byte(token), []byte(rep.token)) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="v2bridge report"`)
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	if !rep.gate.admit(w, r, "v2bridge report", func(status int, msg string) { http.Error(w, msg, status) }) {
 		return
 	}
 	rows := rep.book.snapshot()

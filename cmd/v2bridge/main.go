@@ -342,17 +342,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		RequestTimeout:   cfg.RequestTimeout,
 		Keys:             keys,
 
-		RejectUnmappedLegacyKeys: cfg.RejectUnmappedLegacyKeys,
-		RateLimitPerMinute:       rateLimit(cfg.RateLimitPerMinute),
-		UseCreateDeployment:      cfg.UseCreateDeployment,
-		RESTUpstream:             rest,
-		Modes:                    modes,
-		UnmatchedPassthrough:     cfg.UnmatchedPassthrough,
-		RetainedAlerts:           retained,
-		MaxInFlight:              cfg.MaxInFlight,
-		BrowserLoader:            cfg.BrowserLoader,
-		RejectedKeyTTL:           offWhenZero(cfg.RejectedKeyTTL),
-		AuthFailuresPerMinute:    rateLimit(cfg.AuthFailuresPerMinute),
+		RejectUnmappedLegacyKeys:   cfg.RejectUnmappedLegacyKeys,
+		RateLimitPerMinute:         rateLimit(cfg.RateLimitPerMinute),
+		UseCreateDeployment:        cfg.UseCreateDeployment,
+		RESTUpstream:               rest,
+		Modes:                      modes,
+		UnmatchedPassthrough:       cfg.UnmatchedPassthrough,
+		RetainedAlerts:             retained,
+		MaxInFlight:                cfg.MaxInFlight,
+		MaxUnauthenticatedInFlight: cfg.MaxUnauthInFlight,
+		BodyMinRate:                offWhenZeroRate(cfg.BodyMinRate),
+		BodyGrace:                  cfg.BodyGrace,
+		BrowserLoader:              cfg.BrowserLoader,
+		RejectedKeyTTL:             offWhenZero(cfg.RejectedKeyTTL),
+		AuthFailuresPerMinute:      rateLimit(cfg.AuthFailuresPerMinute),
 	}, migrate.Config{
 		ReportStateFile:     cfg.Report.StateFile,
 		ReportToken:         reportToken,
@@ -522,4 +525,12 @@ func offWhenZero(ttl time.Duration) time.Duration {
 		return -1
 	}
 	return ttl
+}
+
+// offWhenZeroRate maps body_min_rate: 0 (no minimum rate) to the gateway's off value.
+func offWhenZeroRate(rate int64) int64 {
+	if rate == 0 {
+		return -1
+	}
+	return rate
 }

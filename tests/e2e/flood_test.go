@@ -179,3 +179,46 @@ func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
 		t.Fatalf("%d usage rows for refused pass-through keys", len(rows))
 	}
 }
+
+// A made-up Api-Key beside a valid X-Api-Key does not earn the made-up key a usage row:
+// which of two different keys REST authenticated is not known, so such calls earn
+// none; calls with the one valid key earn its one row.
+func TestPassthroughRowsOnlyForTheKeyRESTTook(t *testing.T) {
+	const valid = "NRAK-PASSTHROUGH-VALID"
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("X-Api-Key") != valid {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"synthetics_conditions":[]}`))
+	}))
+	t.Cleanup(rest.Close)
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
+		RetainedAlerts: gateway.ModePassthrough}, Migrate: migrate.Config{ReportToken: "tok"}})
+	srv := h.GW.Handler()
+	call := func(apiKey string) {
+		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)
+		req.Header.Set("X-Api-Key", valid)
+		if apiKey != "" {
+			req.Header.Set("Api-Key", apiKey)
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("pass-through: %d %s", rec.Code, rec.Body.String())
+		}
+	}
+	for range 300 {
+		call(fmt.Sprintf("NRAK-%016x", rand.Uint64()))
+	}
+	if rows := reportRows(t, srv); len(rows) != 0 {
+		t.Fatalf("%d usage rows for calls whose made-up Api-Key REST did not take", len(rows))
+	}
+	call("")
+	call(valid)
+	if rows := reportRows(t, srv); len(rows) != 1 {
+		t.Fatalf("%d usage rows for the one valid key, want 1", len(rows))
+	}
+}
