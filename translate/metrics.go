@@ -97,7 +97,8 @@ func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
 		}
 	}
 	from, to := w.from, w.to
-	if lag := ingestLag(r.Summarize); to.After(now.Add(-lag)) {
+	if r.From == nil && r.To == nil { // the default range: placed as REST placed it
+		lag := ingestLag(r.Summarize)
 		from, to = from.Add(-lag), to.Add(-lag)
 	}
 	w.since = alignDown(from, w.period)
@@ -111,15 +112,16 @@ func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
 	return w, nil
 }
 
-// ingestLag is how far before the requested range REST placed the slices of a range
-// that reaches the newest minutes, whose data may still be arriving: its recorded
-// answers start their slices three minutes before the requested from's minute, or two
-// when summarized (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
+// ingestLag is how far before the default range (the last 30 minutes) REST placed its
+// slices, leaving out the newest minutes, whose data may still be arriving: its
+// recorded answers start their slices three minutes before the envelope's from minute,
+// or two when summarized (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
 // extract-metric-timeslice-data.mdx: from 18:06:06, first slice 18:03; newrelic-client-go
 // pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson: from 23:25:45, first slice 23:22;
 // docs-website .../application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx,
 // summarized: from 23:41:15 to 00:11:15, one slice 23:39:00 to 00:08:59). The envelope's
-// from and to stay as requested, as in those answers.
+// from and to stay as they were, as in those answers. Every recording is of the default
+// range; a range the caller gives is served where it was asked.
 func ingestLag(summarize bool) time.Duration {
 	if summarize {
 		return 2 * time.Minute

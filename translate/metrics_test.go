@@ -32,18 +32,18 @@ func TestResolveWindow(t *testing.T) {
 		wantUntil     string
 		wantErrStatus int
 	}{
-		// A range reaching the newest minutes is placed three minutes earlier
-		// (ingestLag; TestWindowPlacedAsRESTRecorded).
+		// The default range is placed three minutes earlier (ingestLag;
+		// TestWindowPlacedAsRESTRecorded).
 		{name: "default 30 minutes", give: MetricDataRequest{}, wantPeriod: time.Minute,
 			wantSince: "2026-11-20T11:27:00Z", wantUntil: "2026-11-20T11:57:00Z"},
 		{name: "5 hours", give: MetricDataRequest{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
-			wantSince: "2026-11-20T06:56:00Z", wantUntil: "2026-11-20T11:56:00Z"},
+			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
 		{name: "period only coarsens", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
-			wantPeriod: time.Minute, wantSince: "2026-11-20T10:57:00Z", wantUntil: "2026-11-20T11:57:00Z"},
+			wantPeriod: time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
 		{name: "coarser period aligns", give: MetricDataRequest{From: at("2026-11-20T11:07:00Z"), To: at("2026-11-20T11:58:00Z"), Period: 900},
 			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:45:00Z"},
 		{name: "two days", give: MetricDataRequest{From: at("2026-11-18T12:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 30 * time.Minute,
-			wantSince: "2026-11-18T11:30:00Z", wantUntil: "2026-11-20T11:30:00Z"},
+			wantSince: "2026-11-18T12:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
 		{name: "old short range: 10 points", give: MetricDataRequest{From: at("2026-10-01T00:00:00Z"), To: at("2026-10-01T01:00:00Z")}, wantPeriod: 6 * time.Minute,
 			wantSince: "2026-10-01T00:00:00Z", wantUntil: "2026-10-01T01:00:00Z"},
 		{name: "70 days", give: MetricDataRequest{From: at("2026-09-11T00:00:00Z"), To: at("2026-11-20T00:00:00Z")}, wantPeriod: 72 * time.Hour,
@@ -299,9 +299,8 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 	}
 }
 
-// REST's recorded answers place the slices of a range that reaches the newest minutes
-// earlier than the requested range, the envelope as requested: three minutes for a
-// series, two summarized.
+// REST's recorded answers of the default range place its slices earlier than the
+// envelope: three minutes for a series, two summarized.
 func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 	at := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
@@ -326,7 +325,7 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
 			from, to := at(tt.from), at(tt.to)
-			w, err := resolveWindow(MetricDataRequest{From: &from, Summarize: tt.summarize}, to) // asked at to: the default range's end
+			w, err := resolveWindow(MetricDataRequest{Summarize: tt.summarize}, to) // the default range, asked at to
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,8 +340,8 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 			}
 		})
 	}
-	// A range that ends before the newest minutes is served where it was asked.
-	from, to := at("2026-11-20T10:00:00Z"), at("2026-11-20T11:00:00Z")
+	// A range the caller gives is served where it was asked, even up to now.
+	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T12:00:00Z")
 	w, err := resolveWindow(MetricDataRequest{From: &from, To: &to}, at("2026-11-20T12:00:30Z"))
 	if err != nil || !w.since.Equal(from) || !w.until.Equal(to) {
 		t.Errorf("an older range moved: %s to %s (%v)", w.since, w.until, err)
