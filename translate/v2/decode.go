@@ -126,7 +126,7 @@ func castTo(raw any, t reflect.Type, path string) (any, *FieldError) {
 		if b, ok := castBool(raw); ok {
 			return b, nil
 		}
-		return nil, fieldError(path, `true or false (also "true", "false", "1", "0", 1, 0)`, raw)
+		return nil, fieldError(path, `a boolean, true or false (also "true", "false", "1", "0", 1, 0)`, raw)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if n, ok := castNumber(raw, true); ok {
