@@ -5,7 +5,7 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# make docker passes all three (git describe, git rev-parse, the UTC build time).
+# make docker passes all three (git describe, git rev-parse, the last commit's UTC time).
 ARG VERSION=dev
 ARG COMMIT=unknown
 ARG DATE=unknown

@@ -3,16 +3,21 @@ GO        ?= go
 PKG       := github.com/v2bridge/v2bridge
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The last commit's time, not the clock's: the same tree links to the same binary, so a
+# warm `make run` does not relink.
+DATE      ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo unknown)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
 
 .PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak mutate
 
 ## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN). Built, then
-## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error
-## (under `go run` it reported Error 1).
-run: build
+## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error.
+run:
+	@if [ -x bin/v2bridge ]; then echo "make run: building bin/v2bridge (seconds when little changed)"; \
+	else echo "make run: building bin/v2bridge; the first build compiles every dependency, about a minute on 2 idle cores (several on a busy machine)"; fi
+	@$(MAKE) --no-print-directory build
+	@echo "make run: starting the demo on $(LISTEN) (Ctrl-C stops it)"
 	@exec bin/v2bridge demo --listen $(LISTEN)
 
 ## test: gofmt check, go vet, every test with the race detector, and the conformance summary
@@ -51,7 +56,7 @@ check-generated: generate
 	@untracked=$$(git status --porcelain --untracked-files=all | grep '^??' || true); \
 	if [ -n "$$untracked" ]; then echo "generate produced untracked files:"; echo "$$untracked"; exit 1; fi
 
-## build: bin/v2bridge with version, commit and date
+## build: bin/v2bridge with version, commit and the commit's date
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/v2bridge ./cmd/v2bridge
 
@@ -77,10 +82,11 @@ SOAKTIME ?= 3m
 soak:
 	$(GO) run ./tests/soak -d $(SOAKTIME)
 
-## docker: the container image v2bridge:$(VERSION), built with version, commit and date
+## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:latest (the image
+## configs/k8s/deployment.yaml names), built with version, commit and the commit's date
 docker:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
-		-t v2bridge:$(VERSION) .
+		-t v2bridge:$(VERSION) -t v2bridge:latest .
 
 ## mutate: mutation testing of one product package tree with each package's own tests (not the
 ## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):
@@ -89,7 +95,7 @@ docker:
 ## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
 ## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
-## opt-in mutators. Waived equivalent mutants: tests/MUTATION.md.
+## opt-in mutators. Waived equivalent mutants: docs/testing.md.
 ## Coverage only (no tests run, every mutant listed): MUTATE_FLAGS='--dry-run -S rc'.
 ## Each mutant is tested without go vet (-vet=off); its time limit is MUTATE_TIMEOUT × the
 ## package's uncached test time (-count=1, so a cached coverage run cannot shrink it to

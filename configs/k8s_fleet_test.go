@@ -12,11 +12,11 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The optional fleet store (valkey.yaml) decodes strictly into a Deployment and a
+// The optional fleet store (fleet/valkey.yaml) decodes strictly into a Deployment and a
 // Service; the Service's selector matches the pods, the password comes from a
 // Secret, nothing is persisted, and the ConfigMap's store example points at it.
 func TestKubernetesFleetStore(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("k8s", "valkey.yaml"))
+	b, err := os.ReadFile(filepath.Join("k8s", "fleet", "valkey.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

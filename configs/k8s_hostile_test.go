@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The deployment survives bad days (issue 17 item 8): a preStop sleep keeps the pod
+// The deployment survives bad days: a preStop sleep keeps the pod
 // answering while its endpoint is removed, the grace period covers that sleep plus the
 // 30 s graceful shutdown of in-flight requests, the Go memory limit follows the
 // container's, and readiness is the replica's own /readyz.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -27,8 +27,8 @@ const (
 // a per-address limit on failed authentications. Neither allocates per key for a
 // caller whose key NerdGraph accepted.
 type authGuard struct {
-	rejected *translate.Cache // key hash → struct{}
-	failures *rateLimiter     // per client address: failed authentications a minute
+	rejected *state.Cache // key hash → struct{}
+	failures *rateLimiter // per client address: failed authentications a minute
 	metrics  *Metrics
 }
 
@@ -39,7 +39,7 @@ func newAuthGuard(cfg Config) *authGuard {
 		if ttl == 0 {
 			ttl = DefaultRejectedKeyTTL
 		}
-		ag.rejected = translate.NewCache("rejected_keys", ttl, maxGuardEntries, nil)
+		ag.rejected = state.NewCache("rejected_keys", ttl, maxGuardEntries, nil)
 	}
 	limit := cfg.AuthFailuresPerMinute
 	if limit == 0 {

@@ -18,8 +18,8 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 

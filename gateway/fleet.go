@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // Fleet mode (issue 21): with Config.Store set, the per-key rate limit is counted in

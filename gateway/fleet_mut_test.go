@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // TestStoreUpGaugeMut: v2bridge_store_up is 1 while the store answers and 0 once a call

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // The usage report's rows fleet-wide (issue 21): with a store, each replica adds the

@@ -12,7 +12,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // lossyProxy forwards loopback TCP to the store; while dropReply is set, the next

@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // Config is what the gateway needs to serve; zero fields take their defaults.

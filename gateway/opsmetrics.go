@@ -9,7 +9,7 @@ import (
 
 // opsMetrics are the series the dashboard and alert rules of configs/ need beyond the
 // request counters: NerdGraph round trips per request, the circuit breaker's state and
-// the days left until REST v2 is switched off.
+// the time left until REST v2 is switched off.
 type opsMetrics struct {
 	roundTrips *prometheus.HistogramVec
 	perRoute   sync.Map // route → prometheus.Observer, so a request hashes no labels
@@ -32,9 +32,9 @@ func newOpsMetrics(reg *prometheus.Registry, now func() time.Time) *opsMetrics {
 			Help: "1 while the NerdGraph circuit breaker is open or half-open (calls fail fast), else 0.",
 		}, o.breakerOpen),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "v2bridge_rest_v2_days_until_shutdown",
-			Help: "Days until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
-		}, func() float64 { return sunset().Sub(now()).Hours() / 24 }),
+			Name: "v2bridge_rest_v2_shutdown_remaining_seconds",
+			Help: "Seconds until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
+		}, func() float64 { return sunset().Sub(now()).Seconds() }),
 	)
 	return o
 }

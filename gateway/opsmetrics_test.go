@@ -40,8 +40,8 @@ func TestOpsMetrics(t *testing.T) {
 			}
 		})
 	}
-	want := sunset().Sub(time.Now()).Hours() / 24
-	if got := gathered(t, m, "v2bridge_rest_v2_days_until_shutdown"); got > want+0.01 || got < want-0.01 {
-		t.Errorf("days until shutdown = %v, want about %v", got, want)
+	want := sunset().Sub(time.Now()).Seconds()
+	if got := gathered(t, m, "v2bridge_rest_v2_shutdown_remaining_seconds"); got > want+864 || got < want-864 {
+		t.Errorf("seconds until shutdown = %v, want about %v", got, want)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/translate/fleet"
+	"github.com/v2bridge/v2bridge/state/fleet"
 )
 
 // TestReportFleetSourceMut: with a fleet store and no Prometheus, the report's rows come

@@ -24,7 +24,7 @@ const maxTenantBreakers = 10000
 // every tenant, not one tenant's outage.
 const globalQuorum = 3
 
-// breakers isolates failures per tenant (issue 17 item 2): one breaker per NerdGraph
+// breakers isolates failures per tenant: one breaker per NerdGraph
 // identity (the SHA-256 of the user key the call is sent with) for the failures that
 // can be that tenant's own (HTTP 5xx, timeouts, an answer cut off), and one global
 // breaker for failures that cannot be any tenant's: the connection to NerdGraph could

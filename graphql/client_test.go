@@ -432,3 +432,186 @@ func TestReadBody(t *testing.T) {
 		})
 	}
 }
+
+// received returns what a test server's handler sent on ch, or the zero value when the
+// request never reached it. The handler sends before it answers, so once the call has
+// returned the value is there: never a blocking receive, so a client that stops a
+// request from being sent fails the test instead of hanging it.
+func received[T any](ch chan T) T {
+	select {
+	case v := <-ch:
+		return v
+	default:
+		var zero T
+		return zero
+	}
+}
+
+// send hands v to the test without ever blocking a handler (a client that sends a request
+// more often than the channel holds must not hang the server's Close).
+func send[T any](ch chan T, v T) {
+	select {
+	case ch <- v:
+	default:
+	}
+}
+
+// TestNewClientDefaults pins the documented defaults of Options and that a given value
+// is kept.
+func TestNewClientDefaults(t *testing.T) {
+	def := NewClient("http://x", Options{})
+	o := def.opts
+	if o.Timeout != 30*time.Second || o.UserAgent != "v2bridge" || o.MaxAttempts != 3 ||
+		o.Backoff != 200*time.Millisecond || o.BreakerThreshold != 10 || o.BreakerCooldown != 10*time.Second ||
+		o.MaxConcurrentPerKey != 25 || o.MaxResponseBytes != 64<<20 || o.HTTPClient == nil {
+		t.Errorf("defaults = %+v", o)
+	}
+	if def.breaker == nil || def.breaker.threshold != 10 || def.breaker.cooldown != 10*time.Second {
+		t.Errorf("default breaker = %+v, want threshold 10, cooldown 10s", def.breaker)
+	}
+	// Negative values take the defaults too.
+	neg := NewClient("http://x", Options{Timeout: -1, MaxAttempts: -1, Backoff: -1, BreakerCooldown: -1,
+		MaxConcurrentPerKey: -1, MaxResponseBytes: -1}).opts
+	if neg.Timeout != 30*time.Second || neg.MaxAttempts != 3 || neg.Backoff != 200*time.Millisecond ||
+		neg.BreakerCooldown != 10*time.Second || neg.MaxConcurrentPerKey != 25 || neg.MaxResponseBytes != 64<<20 {
+		t.Errorf("negative options gave %+v, want the defaults", neg)
+	}
+
+	hc := &http.Client{}
+	set := NewClient("http://x", Options{Timeout: 7 * time.Second, UserAgent: "ua/1", MaxAttempts: 1,
+		Backoff: 7 * time.Millisecond, BreakerThreshold: 4, BreakerCooldown: 3 * time.Second,
+		MaxConcurrentPerKey: 2, MaxResponseBytes: 99, HTTPClient: hc})
+	o = set.opts
+	if o.Timeout != 7*time.Second || o.UserAgent != "ua/1" || o.MaxAttempts != 1 || o.Backoff != 7*time.Millisecond ||
+		o.BreakerCooldown != 3*time.Second || o.MaxConcurrentPerKey != 2 || o.MaxResponseBytes != 99 || o.HTTPClient != hc {
+		t.Errorf("given options not kept: %+v", o)
+	}
+	if set.breaker == nil || set.breaker.threshold != 4 || set.breaker.cooldown != 3*time.Second {
+		t.Errorf("breaker = %+v, want threshold 4, cooldown 3s", set.breaker)
+	}
+	if off := NewClient("http://x", Options{BreakerThreshold: -1}); off.breaker != nil {
+		t.Error("a negative BreakerThreshold left a breaker on")
+	}
+}
+
+// TestUserAgent: every call carries the User-Agent, "v2bridge" unless one is given.
+func TestUserAgent(t *testing.T) {
+	for _, tt := range []struct{ give, want string }{{"", "v2bridge"}, {"acme-gw/2", "acme-gw/2"}} {
+		sent := make(chan string, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			send(sent, r.Header.Get("User-Agent"))
+			_, _ = w.Write([]byte(`{"data":{}}`))
+		}))
+		c := NewClient(srv.URL, Options{UserAgent: tt.give})
+		err := c.MakeRequest(context.Background(), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+		srv.Close()
+		if got := received(sent); err != nil || got != tt.want {
+			t.Errorf("UserAgent %q: sent %q (%v), want %q", tt.give, got, err, tt.want)
+		}
+	}
+}
+
+// TestNon200KeepsGraphQLErrors: a non-200 answer whose body is a GraphQL answer keeps
+// its errors (messages and paths reach the log); one whose body is not JSON has none.
+func TestNon200KeepsGraphQLErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   []string
+	}{
+		{"401 with errors", 401, `{"errors":[{"message":"Invalid API key","extensions":{"errorClass":"BAD_API_KEY"}}]}`, []string{"Invalid API key"}},
+		{"503 with two errors", 503, `{"errors":[{"message":"a"},{"message":"b","path":["actor"]}]}`, []string{"a", "b"}},
+		{"502 html", 502, `<html>bad gateway</html>`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			c := NewClient(srv.URL, Options{MaxAttempts: 1})
+			err := c.MakeRequest(context.Background(), &gql.Request{Query: "mutation M { x }"}, &gql.Response{Data: &struct{}{}})
+			var ge *Error
+			if !errors.As(err, &ge) || ge.Status != tt.status || ge.Kind != statusKind(tt.status) {
+				t.Fatalf("err = %v, want an Error of HTTP %d", err, tt.status)
+			}
+			var got []string
+			for _, e := range ge.Errors {
+				got = append(got, e.Message)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("GraphQL errors = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestKeySlotsShareOneBoundPerKey: a key's semaphore stays while any call of the key
+// holds or waits for a slot, so every call of the key shares the one bound, and is
+// dropped when the last leaves.
+func TestKeySlotsShareOneBoundPerKey(t *testing.T) {
+	var k keySlots
+	ctx := context.Background()
+	relA, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relB, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relA()
+	if k.sems.len() != 1 {
+		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", k.sems.len())
+	}
+	relC, err := k.acquire(ctx, "NRAK-A", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both slots are held (B and C): a further call must wait, here until its context ends.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	var ge *Error
+	if _, err := k.acquire(done, "NRAK-A", 2); !errors.As(err, &ge) || ge.Kind != KindRateLimited {
+		t.Fatalf("third call of a key with 2 slots held: %v, want to wait (rate limited when its context ends)", err)
+	}
+	relB()
+	relC()
+	if k.sems.len() != 0 {
+		t.Fatalf("%d semaphores after every call left, want 0", k.sems.len())
+	}
+}
+
+// TestPingReadyBelow500 pins the readiness probe: any answer below 500 is ready (a
+// refused key included), 500 and above and no answer at all are not.
+func TestPingReadyBelow500(t *testing.T) {
+	for _, tt := range []struct {
+		status  int
+		wantErr bool
+	}{{200, false}, {401, false}, {499, false}, {500, true}, {503, true}} {
+		sent := make(chan [3]string, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			send(sent, [3]string{r.Method, r.Header.Get("User-Agent"), r.Header.Get("Content-Type")})
+			w.WriteHeader(tt.status)
+		}))
+		err := NewClient(srv.URL, Options{UserAgent: "probe/1"}).Ping(context.Background())
+		srv.Close()
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Ping on HTTP %d: %v, want error %v", tt.status, err, tt.wantErr)
+		}
+		if got := received(sent); got != [3]string{http.MethodPost, "probe/1", "application/json"} {
+			t.Errorf("Ping sent method, User-Agent, Content-Type %q", got)
+		}
+	}
+	// Every request aborted (no answer); the port kept, so no other server takes it.
+	gone := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	defer gone.Close()
+	if err := NewClient(gone.URL, Options{}).Ping(context.Background()); err == nil {
+		t.Error("Ping of a server that never answers succeeded")
+	}
+	if err := NewClient("http://x\x7f", Options{}).Ping(context.Background()); err == nil {
+		t.Error("Ping of an invalid URL succeeded")
+	}
+}

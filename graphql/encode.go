@@ -12,8 +12,8 @@ import (
 
 // documents keeps each operation document's JSON string form. The documents are the
 // generated operations' constants (a few dozen, fixed at build time), so re-escaping
-// one on every call (its newlines and quotes, a few kilobytes: ~9 % of an uncached
-// application show's CPU, BenchmarkGatewayApplicationShow) is work done once here. At
+// one on every call (its newlines and quotes, a few kilobytes;
+// BenchmarkGatewayApplicationShow) is work done once here. At
 // most maxDocuments are kept; any other document is encoded each time.
 type documents struct {
 	m   sync.Map // document → *document

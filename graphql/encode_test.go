@@ -69,13 +69,12 @@ func TestDocumentsBounded(t *testing.T) {
 	}
 }
 
-// TestPlainNameMut pins plainName to GraphQL's Name grammar (/[_A-Za-z][_0-9A-Za-z]*/,
-// spec §2.1.9) at every ASCII byte and its range boundaries, and checks that an
-// operation name of each byte is encoded as json.Encoder does (encode.go:79, :83: the
-// boundaries and negations of plainName's tests, which the few names of
-// TestEncodeRequestMatchesEncoder left alive; a name plainName wrongly accepts is
-// written unescaped, one it wrongly refuses only takes the slow path).
-func TestPlainNameMut(t *testing.T) {
+// TestPlainNameFollowsNameGrammar pins plainName to GraphQL's Name grammar
+// (/[_A-Za-z][_0-9A-Za-z]*/, spec §2.1.9) at every ASCII byte and its range boundaries,
+// and checks that an operation name of each byte is encoded as json.Encoder does (a
+// name plainName wrongly accepts is written unescaped, one it wrongly refuses only
+// takes the slow path).
+func TestPlainNameFollowsNameGrammar(t *testing.T) {
 	name := func(c byte) bool {
 		return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 	}
@@ -193,8 +192,7 @@ func TestDocumentNumbersUnique(t *testing.T) {
 
 // BenchmarkFlightKey is the flight key of an application show (a 1.2 KB document):
 // keyed by the kept document's number, and by the whole body as for a document that is
-// not kept (every query's key before issue 18's fifth round; BenchmarkGatewayApplicationShow
-// went from 14.9 to 11.2 KB a request with it).
+// not kept.
 func BenchmarkFlightKey(b *testing.B) {
 	var d documents
 	var buf bytes.Buffer

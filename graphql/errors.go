@@ -8,7 +8,7 @@ import (
 )
 
 // Kind classifies a failed NerdGraph call; the gateway maps each kind to one v2 status
-// and title (DESIGN.md rule 7, MAPPING.md §1.10).
+// and title.
 type Kind int
 
 // The kinds of upstream failure.

@@ -1849,8 +1849,8 @@ func (v *AppDeleteResponse) GetAgentApplicationDelete() *AppDeleteAgentApplicati
 	return v.AgentApplicationDelete
 }
 
-// Fields of an APM application that REST v2's application object is built from
-// (MAPPING.md §1.12). The outline (entity search) and the full entity (entity by guid)
+// Fields of an APM application that REST v2's application object is built from.
+// The outline (entity search) and the full entity (entity by guid)
 // carry the same selection: ApmOutlineFields and AppEntityFields (one fragment each, as
 // they are on different types). The operations that read applications and browser
 // applications bind those fields to hand-written structs in outlines.go (ApmOutline,
@@ -39624,7 +39624,7 @@ query Accounts {
 `
 
 // Accounts lists the accounts the caller's user key can reach; the gateway uses it to
-// scope a key that reaches exactly one account (DESIGN.md rule 5).
+// scope a key that reaches exactly one account.
 func Accounts(
 	ctx_ context.Context,
 	client_ graphql.Client,

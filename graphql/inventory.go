@@ -1,13 +1,13 @@
 package graphql
 
-// The member names of an inventory row besides NerdGraph's own "facet": the aliases
-// translate's inventoryNRQL gives its uniques() (AS 'hosts', AS 'agents') and its
-// max(timestamp) (AS 'lastSeen').
-const (
-	InventoryHosts    = "hosts"
-	InventoryAgents   = "agents"
-	InventoryLastSeen = "lastSeen"
-)
+// InventoryColumns names the members of an inventory row besides NerdGraph's own
+// "facet": the aliases the NRQL query gave its columns. The code that writes the query
+// owns them and hands the same value to EachInventoryRow. Names are ASCII (keyIs).
+type InventoryColumns struct {
+	// Hosts and Agents are the aliases of the uniques() lists of hosts and agent
+	// instances; LastSeen is the alias of max(timestamp).
+	Hosts, Agents, LastSeen string
+}
 
 // InventoryRow is one row of the applications' inventory NRQL as EachInventoryRow
 // reads it: values as written (JSON text, slices of the answer: valid until it
@@ -23,8 +23,8 @@ type InventoryRow struct {
 }
 
 // EachInventoryRow reads an NRQL result array of inventory rows
-// ([{"facet": appId, "hosts": [...], "agents": [...], "lastSeen": ms, ...}, ...]) in
-// one pass over data, calling row with each. It returns the number of rows.
+// ([{"facet": appId, cols.Hosts: [...], cols.Agents: [...], cols.LastSeen: ms, ...},
+// ...]) in one pass over data, calling row with each. It returns the number of rows.
 //
 // It decodes what goccy/go-json (and encoding/json) decode into
 // []struct{Facet json.RawMessage; Hosts, Agents []json.RawMessage; LastSeen float64}
@@ -32,7 +32,7 @@ type InventoryRow struct {
 // is no rows; a null row is a row without values; keys match case-insensitively;
 // unknown keys are skipped; a later duplicate key wins. On an error, rows already
 // passed to row are to be discarded by the caller (a decoder refuses the whole array).
-func EachInventoryRow(data []byte, row func(r *InventoryRow)) (int, error) {
+func EachInventoryRow(data []byte, cols InventoryColumns, row func(r *InventoryRow)) (int, error) {
 	s := scanner{b: data}
 	if s.peek() == 0 {
 		return 0, errEnd
@@ -55,11 +55,11 @@ func EachInventoryRow(data []byte, row func(r *InventoryRow)) (int, error) {
 		switch {
 		case keyIs(key, "facet"):
 			r.Facet, err = s.value()
-		case keyIs(key, InventoryHosts):
+		case keyIs(key, cols.Hosts):
 			r.Hosts, err = s.list(r.Hosts[:0])
-		case keyIs(key, InventoryAgents):
+		case keyIs(key, cols.Agents):
 			r.Agents, err = s.list(r.Agents[:0])
-		case keyIs(key, InventoryLastSeen):
+		case keyIs(key, cols.LastSeen):
 			err = s.float(&r.LastSeen)
 		}
 		return err

@@ -47,7 +47,7 @@ func BenchmarkInventoryRows(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			n := 0
-			if _, err := EachInventoryRow(data, func(r *InventoryRow) { n += len(r.Hosts) + len(r.Agents) }); err != nil {
+			if _, err := EachInventoryRow(data, inventoryColumns(), func(r *InventoryRow) { n += len(r.Hosts) + len(r.Agents) }); err != nil {
 				b.Fatal(err)
 			}
 		}

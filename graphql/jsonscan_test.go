@@ -2,12 +2,15 @@ package graphql
 
 import (
 	stdjson "encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -76,37 +79,38 @@ var inventoryCorpus = []string{
 	`[{facet:1}]`,
 	`[{"facet":[1,"a",2]} {"facet":[]}]`,
 	"[{\"fac\x80t\":[1,\"a\",2]}]",
-	// A null followed by more text, or cut short (inventory.go:21 `err != nil` negated:
-	// "null x" then passed as an empty answer).
+	// A null followed by more text, or cut short ("null x" is not an empty answer).
 	`null x`, `null]`, `nullx`, `nul`, `n`,
 	// Literals misspelled in their last byte, or cut short by the end of the input
-	// after other text (jsonscan.go:72:13 `len(s.b)+s.i`, 73:17 `k >= len(lit)`).
+	// after other text.
 	`[{"facet":[tru0,"a",2]}]`, `[{"facet":[nulx]}]`, `[fals0]`, `[nulx]`, `[tru`, `[nu`, `[{"facet":[fals`,
 	// Numbers that end the input after each of their parts, and exponents with and
-	// without a sign (jsonscan.go:95:9, 108:9, 114:9, 116:10, 116:34, 128:10).
+	// without a sign.
 	`5`, `-0`, `1.5`, `1e5`, `1E+5`, `1e`, `1E+`, `1.`, `-`, `[-`, `[5`, `[1.5`, `[1e`,
 	`[{"facet":[1e5,1E+2,1e-2,0E0],"lastSeen":1e3}]`, `[{"facet":[1],"lastSeen":2E+1}]`,
-	// Strings cut short at each of their parts, and objects cut before a key
-	// (jsonscan.go:138:7, 146:9, 149:8, 160:9, 170:11).
+	// Strings cut short at each of their parts, and objects cut before a key.
 	`["abc`, `["abc\`, `["\u12`, `["\u`, `[{`, `[{"facet":[1],`, `[{"facet":[1],"`, `[{"fac`,
 	// Escapes with the hex digits at the ends of their ranges, and the bytes next to
-	// them, in values and keys (jsonscan.go:216 isHex).
+	// them, in values and keys (isHex).
 	`[{"facet":["\u00aa\u00AF\uABCD\uabcd\u09fF\uFfFf"],"lastSeen":1}]`,
 	`[{"facet":["\u00Ga"]}]`, `[{"facet":["\u00ga"]}]`, `[{"facet":["\u00@a"]}]`, "[{\"facet\":[\"\\u00`a\"]}]",
 	`[{"facet":["\u00/a"]}]`, `[{"facet":["\u00:a"]}]`, `[{"\u0046\u0041cet":[1,"a"],"l\u0061stSeen":2}]`,
-	// Keys: empty, with surrogates (paired and not), valid and invalid UTF-8, escaped
-	// (jsonscan.go:430:14 key[0] of "", unquote's lines 243–267).
+	// Keys: empty, with surrogates (paired and not), valid and invalid UTF-8, escaped.
 	`[{"":1,"facet":[1,"a",2],"":[]}]`, `[{"\ud83d\ude00":1,"facet":[1],"\ud800":2,"\udc00\ud800x":3,"\ue000":4}]`,
 	"[{\"\\n\u00e9\":1,\"fac\xffet\":[2],\"\\u017f\xe9\":3,\"facet\":[1]}]",
-	// lastSeen with 15, 16 and more digits (jsonscan.go:521:33 `len(text) <= 15`: the
-	// long ones overflow uint64).
+	// lastSeen with 15, 16 and more digits (the long ones overflow uint64).
 	`[{"facet":[1],"lastSeen":999999999999999}]`, `[{"facet":[1],"lastSeen":9007199254740993}]`,
 	`[{"facet":[1],"lastSeen":123456789012345678901234}]`, `[{"facet":[1],"lastSeen":-123456789012345678901234}]`,
 	// Members not followed by ',' or '}', a lastSeen that is not a number, and
-	// numbers at the ends of the digits (jsonscan.go:383, 491, and the case
-	// expressions 103, 328, 489).
+	// numbers at the ends of the digits.
 	`[{"a":1 "facet":[1]}]`, `[{"facet":[1]]`, `[{"facet":[1],"lastSeen":-}]`, `[{"facet":[1],"lastSeen":1.e5}]`,
 	`[{"facet":[1],"lastSeen":1e}]`, `[{"facet":[9,0,-9,-0,90.9e9],"lastSeen":9}]`, `[{"facet":[/]}]`, `[{"facet":[:]}]`,
+}
+
+// inventoryColumns are the aliases the tests' rows use: the names a JSON decoder
+// matches with inventoryRow's fields.
+func inventoryColumns() InventoryColumns {
+	return InventoryColumns{Hosts: "hosts", Agents: "agents", LastSeen: "lastSeen"}
 }
 
 func decodeRows(unmarshal func([]byte, any) error, data []byte) ([]inventoryRow, error) {
@@ -123,7 +127,7 @@ func scanRows(data []byte) ([]inventoryRow, int, error) {
 		}
 		return out
 	}
-	n, err := EachInventoryRow(data, func(r *InventoryRow) {
+	n, err := EachInventoryRow(data, inventoryColumns(), func(r *InventoryRow) {
 		rows = append(rows, inventoryRow{Facet: append(stdjson.RawMessage(nil), r.Facet...),
 			Hosts: keep(r.Hosts), Agents: keep(r.Agents), LastSeen: r.LastSeen})
 	})
@@ -265,5 +269,144 @@ func TestStop8(t *testing.T) {
 			}
 		}
 		check(rng.Uint64())
+	}
+}
+
+// TestKeyIsAtLetterBounds compares keyIs with encoding/json's key matching for names and
+// keys made of the ASCII letters at the ends of their ranges ('a', 'z', 'A', 'Z'), the
+// bytes next to them, which are not letters ('`', '{', '@', '['), and the two non-ASCII
+// runes that fold to ASCII (U+017F, U+212A), and the empty key.
+func TestKeyIsAtLetterBounds(t *testing.T) {
+	alpha := []string{"a", "z", "A", "Z", "`", "{", "@", "[", "k", "s", "\u017f", "\u212a", "é"}
+	keys := []string{""}
+	names := []string{"facet", "lastSeen", "hosts", "agents"}
+	for _, x := range alpha {
+		keys = append(keys, x)
+		for _, y := range alpha {
+			keys = append(keys, x+y)
+		}
+	}
+	for _, x := range alpha[:10] { // tag names: ASCII
+		if x == "`" {
+			continue // not a valid tag name
+		}
+		names = append(names, x)
+		for _, y := range alpha[:10] {
+			if y != "`" {
+				names = append(names, x+y)
+			}
+		}
+	}
+	for _, key := range keys {
+		for _, name := range names {
+			if got, want := keyIs([]byte(key), name), stdFoldEqual(key, name); got != want {
+				t.Errorf("keyIs(%q, %q) = %v, encoding/json %v", key, name, got, want)
+			}
+		}
+	}
+}
+
+// TestUpperAndIsASCII checks upper and isASCII at every byte. (isASCII only chooses
+// whether object decodes a key before keyIs, which reads a byte 0x80 as U+FFFD either
+// way: not visible through EachInventoryRow.)
+func TestUpperAndIsASCII(t *testing.T) {
+	for c := range 256 {
+		want := byte(c)
+		if c < 0x80 {
+			want = byte(unicode.ToUpper(rune(c)))
+		}
+		if got := upper(byte(c)); got != want {
+			t.Errorf("upper(%q) = %q, want %q", byte(c), got, want)
+		}
+		if got := isASCII([]byte{'a', byte(c), 'z'}); got != (c < 0x80) {
+			t.Errorf("isASCII(a%qz) = %v", byte(c), got)
+		}
+	}
+	if !isASCII(nil) || isASCII([]byte("é")) || !isASCII([]byte("facet")) {
+		t.Error("isASCII")
+	}
+}
+
+// checkStdRows compares EachInventoryRow with encoding/json alone on data, and checks
+// that data is accepted or refused as ok says (for inputs past goccy's reach or
+// where goccy and encoding/json need not agree, such as nesting at the limit).
+func checkStdRows(t *testing.T, name string, data []byte, ok bool) {
+	t.Helper()
+	want, wantErr := decodeRows(stdjson.Unmarshal, data)
+	if (wantErr == nil) != ok {
+		t.Fatalf("%s: encoding/json error %v, test expects ok=%v", name, wantErr, ok)
+	}
+	got, n, err := scanRows(data)
+	if (err == nil) != ok {
+		t.Fatalf("%s: EachInventoryRow error %v, encoding/json %v", name, err, wantErr)
+	}
+	if ok && (n != len(want) || !sameRows(got, want)) {
+		t.Fatalf("%s: %d rows, encoding/json %d", name, n, len(want))
+	}
+}
+
+// TestDepthLimitAsEncodingJSON nests arrays and objects up to encoding/json's limit
+// (maxDepth levels, counting the rows' array, the row and its facet array) and one past
+// it, and closes many empty and non-empty arrays and objects in a row, so that depth
+// must come back down at each close.
+func TestDepthLimitAsEncodingJSON(t *testing.T) {
+	nest := func(open, close string, n int) string {
+		return strings.Repeat(open, n) + strings.Repeat(close, n)
+	}
+	// objects(n) is n levels of objects: n-1 members "a" and an empty object within.
+	objects := func(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }
+	for _, c := range []struct {
+		name  string
+		facet string // the facet array's items, nested from level 4 on
+		ok    bool
+	}{
+		{"arrays at the limit", nest("[", "]", maxDepth-3), true},
+		{"arrays past the limit", nest("[", "]", maxDepth-2), false},
+		{"objects at the limit", objects(maxDepth - 3), true},
+		{"objects past the limit", objects(maxDepth - 2), false},
+		{"empty objects", strings.Repeat("{},", 6000) + "{}", true},
+		{"objects", strings.Repeat(`{"a":1},`, 6000) + "{}", true},
+		{"empty arrays", strings.Repeat("[],", 6000) + "[]", true},
+		{"arrays", strings.Repeat("[1],", 6000) + "[]", true},
+	} {
+		data := []byte(`[{"facet":[` + c.facet + `],"lastSeen":1}]`)
+		checkStdRows(t, c.name, data, c.ok)
+		if _, err := EachInventoryRow(data, inventoryColumns(), func(*InventoryRow) {}); !c.ok && !errors.Is(err, errTooDeep) {
+			t.Errorf("%s: %v, want %v", c.name, err, errTooDeep)
+		}
+	}
+	// Rows close too: 6000 rows of each kind.
+	checkStdRows(t, "rows", []byte("["+strings.Repeat(`{"facet":[1]},{},null,`, 6000)+"{}]"), true)
+}
+
+// TestObjectArrayRefuseOtherValues calls object and array where the next value is not an
+// object or an array, which their callers (EachInventoryRow, skip) never do: each
+// answers a syntax error at that value without moving past it, or errEnd at the end.
+func TestObjectArrayRefuseOtherValues(t *testing.T) {
+	for _, c := range []struct{ in, object, array string }{
+		{"", "end", "end"},
+		{"  ", "end", "end"},
+		{" [", "syntax@1", "opens"},
+		{" {", "opens", "syntax@1"},
+		{"1", "syntax@0", "syntax@0"},
+	} {
+		s := scanner{b: []byte(c.in)}
+		err := s.object(func(*scanner, []byte) error { return nil })
+		if c.object == "opens" {
+			if !errors.Is(err, errEnd) { // the object is cut short after '{'
+				t.Errorf("object(%q) = %v", c.in, err)
+			}
+		} else if got := scanErr(err, &s); got != c.object {
+			t.Errorf("object(%q) = %s, want %s", c.in, got, c.object)
+		}
+		s = scanner{b: []byte(c.in)}
+		err = s.array(func(s *scanner) error { return s.skip() })
+		if c.array == "opens" {
+			if !errors.Is(err, errEnd) {
+				t.Errorf("array(%q) = %v", c.in, err)
+			}
+		} else if got := scanErr(err, &s); got != c.array {
+			t.Errorf("array(%q) = %s, want %s", c.in, got, c.array)
+		}
 	}
 }

@@ -8,9 +8,9 @@ import (
 )
 
 // Leases bounds the NerdGraph calls in flight per user key across a fleet of replicas
-// (fleet mode, issue 21; translate/fleet.Store implements it). NerdGraph's limit of 25
+// (fleet mode; state/fleet.Store implements it). NerdGraph's limit of 25
 // concurrent requests is per user, not per replica (newrelic/docs-website
-// src/content/docs/apis/nerdgraph/nerdgraph-usage-limits.mdx; MAPPING.md §S11), so N
+// src/content/docs/apis/nerdgraph/nerdgraph-usage-limits.mdx), so N
 // replicas each holding 25 exceed it. A lease expires after ttl, so a replica that
 // dies holding leases frees them.
 type Leases interface {

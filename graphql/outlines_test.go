@@ -158,3 +158,37 @@ func TestApmOutlineDecodes(t *testing.T) {
 		t.Error("an entity without __typename refused (the search asks for APM applications only)")
 	}
 }
+
+// TestOutlineKinds pins which outlines are APM and browser applications.
+func TestOutlineKinds(t *testing.T) {
+	s := func(v string) *string { return &v }
+	for _, tt := range []struct {
+		typename    *string
+		apm, browse bool
+	}{
+		{nil, true, true},
+		{s("ApmApplicationEntityOutline"), true, false},
+		{s("ApmApplicationEntity"), true, false},
+		{s("BrowserApplicationEntityOutline"), false, true},
+		{s("BrowserApplicationEntity"), false, false},
+		{s("MobileApplicationEntityOutline"), false, false},
+	} {
+		name := "<nil>"
+		if tt.typename != nil {
+			name = *tt.typename
+		}
+		apmName := "" // ApmOutline holds its type name by value: a null is ""
+		if tt.typename != nil {
+			apmName = *tt.typename
+		}
+		if got := (&ApmOutline{Typename: apmName}).IsApmApplication(); got != tt.apm {
+			t.Errorf("%s: IsApmApplication = %v, want %v", name, got, tt.apm)
+		}
+		if got := (&BrowserOutline{Typename: tt.typename}).IsBrowserApplication(); got != tt.browse {
+			t.Errorf("%s: IsBrowserApplication = %v, want %v", name, got, tt.browse)
+		}
+	}
+	if (*BrowserOutline)(nil).IsBrowserApplication() {
+		t.Error("a nil browser outline is a browser application")
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	gql "github.com/Khan/genqlient/graphql"
 )
 
 // A Recorder keeps each operation in order, as it would be sent, answers a query with
@@ -44,5 +46,34 @@ func TestRecorder(t *testing.T) {
 		if c.Variables != nil && !json.Valid(c.Variables) {
 			t.Errorf("call %d: variables %q are not JSON", i, c.Variables)
 		}
+	}
+}
+
+// deepAnswer is a container that holds itself: emptyObjects must stop at its depth
+// bound instead of filling it forever.
+type deepAnswer struct {
+	Next  *deepAnswer
+	Items []string
+	Name  *string
+}
+
+// TestRecorderDepthBound: the Recorder fills containers down to depth 32 of the answer (a
+// pointer and its struct are a level each) and no further, so a self-referential type
+// gets exactly 16 levels; slices and scalars stay absent.
+func TestRecorderDepthBound(t *testing.T) {
+	var rec Recorder
+	var data deepAnswer
+	if err := rec.MakeRequest(context.Background(), &gql.Request{Query: "query Deep { x }", OpName: "Deep"}, &gql.Response{Data: &data}); err != nil {
+		t.Fatal(err)
+	}
+	levels := 0
+	for d := data.Next; d != nil; d = d.Next {
+		levels++
+		if d.Items != nil || d.Name != nil {
+			t.Fatalf("level %d: a list or scalar was made up: %+v", levels, d)
+		}
+	}
+	if levels != 16 {
+		t.Errorf("%d levels filled, want 16", levels)
 	}
 }

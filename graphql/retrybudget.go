@@ -2,7 +2,7 @@ package graphql
 
 import "sync"
 
-// Retry budgets per tenant (issue 17 item 2): retries multiply the load on a NerdGraph
+// Retry budgets per tenant: retries multiply the load on a NerdGraph
 // that is already failing, and one tenant's failing queries must not spend the retries
 // (and NerdGraph's patience) of everyone. Each NerdGraph identity (the SHA-256 of the
 // user key) has a token bucket: a retry costs one token, every first attempt earns

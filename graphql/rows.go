@@ -43,8 +43,7 @@ type timesliceRowsKey struct{}
 // WithTimesliceRows tells the MetricData call made with ctx how many rows each of its
 // chunks (q0, q1, …) is expected to answer. Their slices are then allocated once, at
 // that capacity, before the answer is decoded into them (the decoder fills a slice's
-// capacity in place), instead of growing by doubling while the rows arrive: for 10
-// names × 180 slices that is 188 KB a request instead of about 430 KB
+// capacity in place), instead of growing by doubling while the rows arrive
 // (BenchmarkGatewayMetricData10x180's B/op). A count of 0 leaves its chunk alone, as one
 // the query skips with @include must be. A wrong count costs memory only: rows beyond it
 // are decoded as they would be without it.

@@ -1,9 +1,5 @@
 package graphql
 
-// Equivalent mutants of the presize and pooling code, waived in tests/MUTATION.md:
-// outlines.go:182:38 (whether the inventory takes a pooled buffer) and :221:14, :221:31
-// (which buffers ReleaseInventory pools): no decoded answer can tell them apart.
-
 import (
 	"context"
 	"encoding/json"

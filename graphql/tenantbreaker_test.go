@@ -13,7 +13,7 @@ import (
 	gql "github.com/Khan/genqlient/graphql"
 )
 
-// One tenant's failures open only that tenant's circuit (issue 17 item 2): key 2's
+// One tenant's failures open only that tenant's circuit: key 2's
 // NerdGraph answers 500 (or is slow past the call timeout) until its breaker opens;
 // key 1, whose NerdGraph is healthy, still reaches it.
 func TestBreakerIsolatesTenants(t *testing.T) {

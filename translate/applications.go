@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	gocache "github.com/patrickmn/go-cache"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -132,7 +130,7 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 	from := 1
 	var cur *string
 	for k := min(n-1, t.furthestCursor(c, query)); k >= 2; k-- {
-		if v, ok := t.cursors.getLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
+		if v, ok := t.cursors.GetLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
 			s := v.(string)
 			from, cur = k, &s
 			break
@@ -170,14 +168,14 @@ func pagesOf(count int) int { return max((count+PageSize-1)/PageSize, 1) }
 func (t *Translator) keepCursor(c Caller, query string, n int, cursor string) {
 	t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(n)), cursor)
 	if n > t.furthestCursor(c, query) {
-		t.cursors.setLocal(c.cacheKey("apps-furthest", query), n, gocache.DefaultExpiration)
+		t.cursors.SetLocal(c.cacheKey("apps-furthest", query), n)
 	}
 }
 
 // furthestCursor is the furthest page of a search whose cursor this replica kept (0:
 // none).
 func (t *Translator) furthestCursor(c Caller, query string) int {
-	if v, ok := t.cursors.getLocal(c.cacheKey("apps-furthest", query)); ok {
+	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-furthest", query)); ok {
 		return v.(int)
 	}
 	return 0
@@ -185,7 +183,7 @@ func (t *Translator) furthestCursor(c Caller, query string) int {
 
 // lastPage is the last page of a search as its count was last read, if known.
 func (t *Translator) lastPage(c Caller, query string) (int, bool) {
-	if v, ok := t.cursors.getLocal(c.cacheKey("apps-last", query)); ok {
+	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-last", query)); ok {
 		return v.(int), true
 	}
 	return 0, false
@@ -194,7 +192,7 @@ func (t *Translator) lastPage(c Caller, query string) (int, bool) {
 // noteLastPage keeps the page count of a search read with count results, for as long
 // as its cursors are kept.
 func (t *Translator) noteLastPage(c Caller, query string, count int) {
-	t.cursors.setLocal(c.cacheKey("apps-last", query), pagesOf(count), gocache.DefaultExpiration)
+	t.cursors.SetLocal(c.cacheKey("apps-last", query), pagesOf(count))
 }
 
 // listFiltered serves filters NerdGraph cannot apply with REST's semantics

@@ -73,7 +73,7 @@ type invRead struct {
 func parseInventory(ctx context.Context, t *Translator, results json.RawMessage) (map[int64]*appInventory, invRead) {
 	var f inventoryFold
 	f.init(len(results))
-	rows, err := ng.EachInventoryRow(results, f.add)
+	rows, err := ng.EachInventoryRow(results, inventoryColumns(), f.add)
 	if err != nil {
 		t.warn(ctx, "inventory rows", fmt.Errorf("unexpected results: %w", err))
 		return map[int64]*appInventory{}, invRead{}

@@ -40,7 +40,7 @@ func (t *Translator) appEntityKey(c Caller, id int64) string {
 
 // wroteAccount retires the cached application reads of every caller of c's account
 // after a write through the gateway (also after a failed one: it may have half applied).
-func (t *Translator) wroteAccount(c Caller) { t.writes.bump(c.AccountID) }
+func (t *Translator) wroteAccount(c Caller) { t.writes.Bump(c.AccountID) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
 func ErrApplicationNotFound() *v2.Error {

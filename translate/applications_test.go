@@ -325,7 +325,7 @@ func TestListPageNeverLaterCursor(t *testing.T) {
 	if _, ok := tr.cursors.Get(c.cacheKey("apps-cursor", query, "3")); !ok {
 		t.Fatal("page 3's cursor not cached by page 2's read")
 	}
-	tr.cursors.c.Delete(c.cacheKey("apps-cursor", query, "2"))
+	tr.cursors.Delete(c.cacheKey("apps-cursor", query, "2"))
 	l, p, err := tr.ListApplications(context.Background(), c, AppListRequest{Page: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -131,14 +132,14 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
 	defer t.wroteAccount(c)
 	key := c.cacheKey("delete-attempt", strconv.FormatInt(id, 10))
-	v, err := t.attempts.once(ctx, key, "", false, t.now, func(ctx context.Context, prev previous) (any, error, bool, int64) {
+	v, err := t.once(ctx, key, "", false, func(ctx context.Context, prev state.Previous) (any, error, bool, int64) {
 		app, err := t.application(ctx, c, id)
 		if err != nil {
 			var ve *v2.Error
-			if remembered, ok := prev.memo.(*v2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
+			if remembered, ok := prev.Memo.(*v2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
 				return remembered, nil, false, 0 // the unknown attempt deleted it
 			}
-			return nil, err, !prev.sent.IsZero(), 0
+			return nil, err, !prev.Sent.IsZero(), 0
 		}
 		if app.Reporting {
 			return nil, errStillReporting(), false, 0

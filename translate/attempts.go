@@ -4,25 +4,27 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// Writes whose outcome is unknown (issue 17, item 4).
+// Writes whose outcome is unknown.
 //
 // A deployment mutation that was sent but not answered (the gateway's deadline passed,
 // the connection was reset, NerdGraph answered 5xx) may have been recorded. REST v2
 // recorded one deployment per POST, identical or not; a client that retries after the
 // gateway's 502/504 "may have been recorded" would record a second one. The gateway
-// therefore keeps, per replica, an attempt record for WriteAttemptWindow keyed by the
-// caller (key hash and account), the application and either
+// therefore keeps, per replica, an attempt record (state.Attempts) for
+// WriteAttemptWindow keyed by the caller (key hash and account), the application and
+// either
 //
 //   - the content of the deployment (revision, changelog, description, user, and the
 //     timestamp when the caller gave one), or
@@ -47,18 +49,11 @@ import (
 // within the window answers 200 with the application as REST's delete did (the first
 // attempt deleted it), instead of REST's 404 for an application that never existed.
 
-// DefaultWriteAttemptWindow is how long attempt records are kept by default.
-const DefaultWriteAttemptWindow = 10 * time.Minute
-
 // DeploymentSettle is how long after an unknown outcome a deployment that is not found
 // is still taken as possibly recorded: New Relic's own streaming alerts wait 2 minutes
-// for late data by default (docs-website
-// src/content/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts.mdx).
+// for late data by default
+// (https://docs.newrelic.com/docs/alerts/create-alert/fine-tune/streaming-alerts-key-terms-concepts/).
 const DeploymentSettle = 2 * time.Minute
-
-// maxAttempts bounds the attempt records of a replica; past it the oldest settled
-// record is dropped.
-const maxAttempts = 10000
 
 // MaxIdempotencyKey is the longest Idempotency-Key accepted.
 const MaxIdempotencyKey = 255
@@ -66,8 +61,8 @@ const MaxIdempotencyKey = 255
 // ErrIdempotencyKeyReused is the 422 for an Idempotency-Key already used with another
 // request within the window.
 func ErrIdempotencyKeyReused(window time.Duration) *v2.Error {
-	return &v2.Error{Status: 422, Title: "Idempotency-Key was already used with a different request in the last " +
-		window.String() + "; use a new key for a new request"}
+	return v2.Unprocessable("Idempotency-Key was already used with a different request in the last " +
+		window.String() + "; use a new key for a new request")
 }
 
 // retryLater is a v2 error answered with Retry-After (the gateway reads RetryAfter of
@@ -82,190 +77,52 @@ func (e *retryLater) Unwrap() []error {
 	return []error{e.ve, &ng.Error{Kind: ng.KindUnavailable, RetryAfter: e.after}}
 }
 
-// flight is one execution of a write; identical requests that arrive meanwhile wait
-// for it and take its result.
-type flight struct {
-	done    chan struct{}
-	show    any
-	err     error
-	unknown bool
-}
-
-// attempt is the record of one write.
-type attempt struct {
-	hash     string
-	idem     bool
-	fl       *flight // the write in progress, if any
-	recorded any     // the answer of a known success (Idempotency-Key only)
-	unknown  bool    // the last execution's outcome is unknown
-	sent     time.Time
-	sentMs   int64 // the timestamp the gateway sent (deployments)
-	memo     any   // what an unknown write would have answered (deletes)
-	at       time.Time
-	fleet    bool // stored in the fleet's store too (attemptsfleet.go)
-}
-
-// attemptLedger holds a replica's attempt records.
-type attemptLedger struct {
-	window time.Duration
-	mu     sync.Mutex
-	m      map[string]*attempt
-	shared SharedAttempts // fleet mode (attemptsfleet.go); nil: this replica's only
-}
-
-func newAttemptLedger(window time.Duration) *attemptLedger {
-	if window <= 0 {
-		window = DefaultWriteAttemptWindow
-	}
-	return &attemptLedger{window: window, m: map[string]*attempt{}}
-}
-
-// join returns the record under key. lead says the caller runs the write (a new record,
-// or a record whose last outcome is unknown: the caller resolves it); otherwise the
-// caller waits for a.fl or takes a.recorded. A record of another content under the same
-// Idempotency-Key is ErrIdempotencyKeyReused.
-func (l *attemptLedger) join(key, hash string, idem bool, now time.Time) (a *attempt, fl *flight, lead bool, err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	a = l.m[key]
-	if a != nil && a.fl == nil && now.Sub(a.at) >= l.window {
-		delete(l.m, key)
-		a = nil
-	}
-	if a == nil {
-		l.makeRoom(now)
-		a = &attempt{hash: hash, idem: idem, at: now}
-		l.m[key] = a
-	}
-	if a.hash != hash {
-		return nil, nil, false, ErrIdempotencyKeyReused(l.window)
-	}
-	if a.fl != nil {
-		return a, a.fl, false, nil
-	}
-	if a.recorded != nil {
-		return a, nil, false, nil
-	}
-	a.fl = &flight{done: make(chan struct{})}
-	return a, a.fl, true, nil
-}
-
-// makeRoom drops expired records and, at maxAttempts, the oldest settled one.
-func (l *attemptLedger) makeRoom(now time.Time) {
-	if len(l.m) < maxAttempts {
-		return
-	}
-	var oldest string
-	var at time.Time
-	for k, a := range l.m {
-		if a.fl != nil {
-			continue
-		}
-		if now.Sub(a.at) >= l.window {
-			delete(l.m, k)
-			continue
-		}
-		if oldest == "" || a.at.Before(at) {
-			oldest, at = k, a.at
-		}
-	}
-	if len(l.m) >= maxAttempts && oldest != "" {
-		delete(l.m, oldest)
-	}
-}
-
-// state reads a record's resolution state.
-func (l *attemptLedger) state(a *attempt) (prev previous) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return previous{sent: a.sent, ms: a.sentMs, memo: a.memo}
-}
-
-// previous is what a record knows of its last unknown attempt (zero sent: none).
-type previous struct {
-	sent time.Time
-	ms   int64
-	memo any
-}
-
-// finish ends the lead's flight. unknown: the outcome is not known (sentMs is what was
-// sent, 0 when nothing new was sent); else a success is kept only under an
-// Idempotency-Key and any other outcome drops the record.
-func (l *attemptLedger) finish(key string, a *attempt, fl *flight, show any, err error, unknown bool, sentMs int64, now time.Time) {
-	l.mu.Lock()
-	fl.show, fl.err, fl.unknown = show, err, unknown
-	a.fl = nil
-	a.at = now
+// once runs write through the attempt ledger (state.Attempts.Once), answering the
+// ledger's refusals as v2 errors: an Idempotency-Key reused with another request is
+// ErrIdempotencyKeyReused, a wait for an identical write in flight that ctx ended is a
+// 503 with Retry-After.
+func (t *Translator) once(ctx context.Context, key, hash string, idem bool,
+	write func(ctx context.Context, prev state.Previous) (show any, err error, unknown bool, sentMs int64)) (any, error) {
+	v, err := t.attempts.Once(ctx, key, hash, idem, t.now, write)
 	switch {
-	case unknown:
-		a.unknown = true
-		if sentMs != 0 {
-			a.sent, a.sentMs = now, sentMs
-			if show != nil {
-				a.memo = show
-			}
-		}
-	case err == nil && a.idem:
-		a.recorded, a.unknown = show, false
-	default:
-		if l.m[key] == a {
-			delete(l.m, key)
-		}
+	case errors.Is(err, state.ErrKeyReused):
+		return nil, ErrIdempotencyKeyReused(t.attempts.Window())
+	case errors.Is(err, state.ErrStillRecording):
+		return nil, &retryLater{ve: v2.Unavailable("An identical request is still being recorded; " +
+			"retry to get its outcome (it is not sent twice)"), after: time.Second}
 	}
-	l.mu.Unlock()
-	close(fl.done)
+	return v, err
 }
 
-// once runs write at most once at a time per key: identical requests in flight wait
-// (bounded by ctx) and take its answer; a recorded answer is returned again. write
-// gets the record's previous unknown attempt and reports whether its own outcome is
-// unknown and the timestamp it sent (non-zero: something was sent; with an unknown
-// outcome, show is kept as the record's memo).
-func (l *attemptLedger) once(ctx context.Context, key, hash string, idem bool, now func() time.Time,
-	write func(ctx context.Context, prev previous) (show any, err error, unknown bool, sentMs int64)) (any, error) {
-	if l.shared != nil {
-		l.seed(ctx, key) // a record another replica left (attemptsfleet.go)
+// attemptAnswers carries the answers a write records (deployments, applications)
+// through the fleet's store (state.Answers). The v2 types have no JSON of their own:
+// the stored names are Go field names.
+type attemptAnswers struct{}
+
+func (attemptAnswers) Kind(v any) string {
+	switch v.(type) {
+	case *v2.DeploymentShow:
+		return "deployment"
+	case *v2.ApplicationShow:
+		return "application"
 	}
-	for {
-		a, fl, lead, err := l.join(key, hash, idem, now())
-		if err != nil {
-			return nil, err
-		}
-		if !lead {
-			if fl == nil {
-				return a.recorded, nil
-			}
-			select {
-			case <-fl.done:
-			case <-ctx.Done():
-				return nil, &retryLater{ve: &v2.Error{Status: 503, Title: "An identical request is still being recorded; " +
-					"retry to get its outcome (it is not sent twice)"}, after: time.Second}
-			}
-			if fl.unknown {
-				continue // resolve it (look it up) in turn
-			}
-			if fl.err != nil {
-				return nil, fl.err
-			}
-			return fl.show, nil
-		}
-		finished := false
-		defer func() {
-			if !finished { // write panicked: it may have sent; waiters must not hang
-				l.finish(key, a, fl, nil, errors.New("write failed"), true, 0, now())
-			}
-		}()
-		show, werr, unknown, sentMs := write(ctx, l.state(a))
-		finished = true
-		l.finish(key, a, fl, show, werr, unknown, sentMs, now())
-		if l.shared != nil {
-			l.share(ctx, key, a)
-		}
-		if werr != nil {
-			return nil, werr
-		}
-		return show, nil
+	return ""
+}
+
+func (attemptAnswers) Decode(kind string, b []byte) any {
+	var v any
+	switch kind {
+	case "deployment":
+		v = new(v2.DeploymentShow)
+	case "application":
+		v = new(v2.ApplicationShow)
+	default:
+		return nil
 	}
+	if json.Unmarshal(b, v) != nil {
+		return nil
+	}
+	return v
 }
 
 // contentHash is the hex SHA-256 of the parts, each length-prefixed.
@@ -309,7 +166,7 @@ func outcomeUnknown(err error) bool {
 // that is not found yet.
 func errOutcomePending(what string, sent time.Time, after time.Duration) error {
 	secs := int((after + time.Second - 1) / time.Second)
-	return &retryLater{ve: &v2.Error{Status: 503, Title: fmt.Sprintf("An identical %s sent at %s got no answer and is not found yet; "+
+	return &retryLater{ve: v2.Unavailable(fmt.Sprintf("An identical %s sent at %s got no answer and is not found yet; "+
 		"it may still appear (New Relic lists new ones after a delay). It is not sent again: retry after %d seconds "+
-		"(it is then answered if found, or recorded if it never arrived)", what, v2.FormatTime(sent), max(secs, 1))}, after: after}
+		"(it is then answered if found, or recorded if it never arrived)", what, v2.FormatTime(sent), max(secs, 1))), after: after}
 }

@@ -1,111 +1,31 @@
 package translate
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"strconv"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// The attempt ledger's rules, step by step on one key: what a call runs, what it is
-// answered and what it learns of the previous attempt.
-func TestAttemptLedger(t *testing.T) {
-	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	unknownErr := errors.New("unknown")
-	known := &v2.Error{Status: 422, Title: "no"}
-	type step struct {
-		name    string
-		at      time.Duration // after t0
-		hash    string
-		idem    bool
-		result  string // what the write returns: "ok", "unknown", "fail"
-		ran     bool   // the write ran
-		prevMs  int64  // the previous unknown attempt the write was told of
-		want    string // the answer: "ok:<n>" (n: the run that produced it), "unknown", "fail", "reused"
-		sentMs  int64
-		comment string
-	}
-	tests := []struct {
-		name  string
-		steps []step
-	}{
-		{"content key: a success is not kept", []step{
-			{name: "first", hash: "a", result: "ok", ran: true, want: "ok:1"},
-			{name: "deliberate duplicate", hash: "a", result: "ok", ran: true, want: "ok:2"},
-		}},
-		{"content key: unknown, then resolved", []step{
-			{name: "first", hash: "a", result: "unknown", sentMs: 7, ran: true, want: "unknown"},
-			{name: "retry is told of it", at: time.Minute, hash: "a", result: "ok", ran: true, prevMs: 7, want: "ok:2"},
-			{name: "settled", at: 2 * time.Minute, hash: "a", result: "ok", ran: true, want: "ok:3"},
-		}},
-		{"content key: unknown record expires with the window", []step{
-			{name: "first", hash: "a", result: "unknown", sentMs: 7, ran: true, want: "unknown"},
-			{name: "after the window", at: 10 * time.Minute, hash: "a", result: "ok", ran: true, want: "ok:2"},
-		}},
-		{"known failure is not kept", []step{
-			{name: "first", hash: "a", result: "fail", ran: true, want: "fail"},
-			{name: "again", hash: "a", result: "ok", ran: true, want: "ok:2"},
-		}},
-		{"idempotency key: replayed, refused with other content, expires", []step{
-			{name: "first", hash: "a", idem: true, result: "ok", ran: true, want: "ok:1"},
-			{name: "repeat", at: 9 * time.Minute, hash: "a", idem: true, want: "ok:1"},
-			{name: "other body", at: 9 * time.Minute, hash: "b", idem: true, want: "reused"},
-			{name: "after the window", at: 19 * time.Minute, hash: "b", idem: true, result: "ok", ran: true, want: "ok:2"},
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			l := newAttemptLedger(0)
-			runs := 0
-			for _, s := range tt.steps {
-				now := func() time.Time { return t0.Add(s.at) }
-				ran, prevMs := false, int64(-1)
-				v, err := l.once(context.Background(), "k", s.hash, s.idem, now, func(_ context.Context, p previous) (any, error, bool, int64) {
-					runs++
-					ran, prevMs = true, p.ms
-					switch s.result {
-					case "unknown":
-						return nil, unknownErr, true, s.sentMs
-					case "fail":
-						return nil, known, false, 0
-					}
-					return runs, nil, false, 1
-				})
-				var got string
-				var ve *v2.Error
-				switch {
-				case err == nil:
-					got = "ok:" + strconv.Itoa(v.(int))
-				case errors.Is(err, unknownErr):
-					got = "unknown"
-				case errors.As(err, &ve) && ve == known:
-					got = "fail"
-				case errors.As(err, &ve) && ve.Status == 422:
-					got = "reused"
-				default:
-					got = err.Error()
-				}
-				if got != s.want || ran != s.ran || (ran && prevMs != s.prevMs) {
-					t.Fatalf("%s: answered %s, ran %v (told of %d); want %s, ran %v (told of %d)", s.name, got, ran, prevMs, s.want, s.ran, s.prevMs)
-				}
-			}
-		})
-	}
-}
+// The translator's side of write attempts: the ledger's refusals as v2 answers, and
+// the 503 of a retry whose first attempt is not found yet.
 
 // A caller waiting for an identical write in flight is answered 503 with Retry-After
 // when its own deadline comes first, and nothing is sent for it.
-func TestAttemptLedgerWaiterDeadline(t *testing.T) {
-	l := newAttemptLedger(0)
-	now := time.Now
+func TestOnceWaiterDeadline(t *testing.T) {
+	tr := New(nil, Options{})
 	release := make(chan struct{})
 	started := make(chan struct{})
 	go func() {
-		_, _ = l.once(context.Background(), "k", "a", false, now, func(context.Context, previous) (any, error, bool, int64) {
+		_, _ = tr.once(context.Background(), "k", "a", false, func(context.Context, state.Previous) (any, error, bool, int64) {
 			close(started)
 			<-release
 			return 1, nil, false, 1
@@ -114,7 +34,7 @@ func TestAttemptLedgerWaiterDeadline(t *testing.T) {
 	<-started
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err := l.once(ctx, "k", "a", false, now, func(context.Context, previous) (any, error, bool, int64) {
+	_, err := tr.once(ctx, "k", "a", false, func(context.Context, state.Previous) (any, error, bool, int64) {
 		t.Error("a waiter sent the write")
 		return nil, nil, false, 0
 	})
@@ -126,16 +46,88 @@ func TestAttemptLedgerWaiterDeadline(t *testing.T) {
 	}
 }
 
-// The ledger never holds more than maxAttempts records.
-func TestAttemptLedgerBounded(t *testing.T) {
-	l := newAttemptLedger(0)
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	for i := range maxAttempts + 50 {
-		_, _ = l.once(context.Background(), "k"+strconv.Itoa(i), "a", true, now, func(context.Context, previous) (any, error, bool, int64) {
-			return i, nil, false, 1
-		})
+// The 503's "retry after N seconds" is after rounded up to whole seconds, at least 1,
+// and its Retry-After is after itself.
+func TestOutcomePendingSeconds(t *testing.T) {
+	sent := time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		after time.Duration
+		secs  int
+	}{{0, 1}, {time.Nanosecond, 1}, {time.Second, 1}, {time.Second + 1, 2}, {2 * time.Minute, 120}, {90*time.Second - 1, 90}} {
+		err := errOutcomePending("deployment", sent, tt.after)
+		if want := fmt.Sprintf("retry after %d seconds ", tt.secs); !strings.Contains(err.Error(), want) {
+			t.Errorf("after %v: %q, want %q", tt.after, err.Error(), want)
+		}
+		var ge *ng.Error
+		if !errors.As(err, &ge) || ge.Kind != ng.KindUnavailable || ge.RetryAfter != tt.after {
+			t.Errorf("after %v: wrapped %+v", tt.after, ge)
+		}
 	}
-	if n := len(l.m); n > maxAttempts {
-		t.Fatalf("%d records", n)
+}
+
+// A request that waited for an identical one in flight takes that one's refusal (422), is not
+// answered with nothing, and nothing is sent twice. The test knows the second request
+// waits by reading the goroutines' stacks (a goroutine in `select` inside once), not
+// by sleeping.
+func TestIdenticalWriteWaitsForRefusal(t *testing.T) {
+	d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
+	entered, release := make(chan struct{}), make(chan struct{})
+	create := d.answer
+	d.answer = func(op string, vars map[string]any) (any, error) {
+		if op == "DeploymentCreateEvent" {
+			d.created++
+			close(entered)
+			<-release
+			return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "version rejected"}}}
+		}
+		return create(op, vars)
 	}
+	now := depNow
+	tr := depTranslator(d, &now)
+	c := Caller{KeyHash: "k", AccountID: 1}
+	in := DeploymentInput{Revision: "r1"}
+	errs := make(chan error, 2)
+	go func() {
+		_, err := tr.CreateDeployment(context.Background(), c, 7, in, now, false)
+		errs <- err
+	}()
+	<-entered
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				errs <- errors.New("the waiting request panicked")
+			}
+		}()
+		_, err := tr.CreateDeployment(context.Background(), c, 7, in, now, false)
+		errs <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !waitingInOnce(); {
+		if time.Now().After(deadline) {
+			t.Fatal("the second request never waited for the first")
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	for i := 0; i < 2; i++ {
+		var ve *v2.Error
+		if err := <-errs; !errors.As(err, &ve) || ve.Status != 422 {
+			t.Errorf("request %d: %v, want the 422", i+1, err)
+		}
+	}
+	if d.created != 1 {
+		t.Errorf("%d sent, want 1", d.created)
+	}
+}
+
+// waitingInOnce reports whether a goroutine is blocked in a select of the attempt
+// ledger's once (a request waiting for an identical one in flight).
+func waitingInOnce() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		if bytes.Contains(g, []byte("[select")) && bytes.Contains(g, []byte("state.(*Attempts).Once")) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,13 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
-	gocache "github.com/patrickmn/go-cache"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -122,16 +120,16 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	if in.IdempotencyKey != "" {
 		key = c.cacheKey("idempotency-key", in.IdempotencyKey)
 	}
-	v, err := t.attempts.once(ctx, key, hash, in.IdempotencyKey != "", t.now,
-		func(ctx context.Context, prev previous) (any, error, bool, int64) {
-			if prevSent, prevMs := prev.sent, prev.ms; !prevSent.IsZero() {
+	v, err := t.once(ctx, key, hash, in.IdempotencyKey != "",
+		func(ctx context.Context, prev state.Previous) (any, error, bool, int64) {
+			if prevSent, prevMs := prev.Sent, prev.Ms; !prevSent.IsZero() {
 				// The previous identical attempt's outcome is unknown: look it up first.
 				d, err := t.findDeployment(ctx, c, appID, in, prevMs)
 				if err != nil {
 					return nil, err, true, 0
 				}
 				if d != nil {
-					t.deploys.remember(c, *d, t.now())
+					t.deploys.Remember(recentKey(c, d.ApplicationID), *d, t.now())
 					return &v2.DeploymentShow{Deployment: *d}, nil, false, 0
 				}
 				if wait := DeploymentSettle - t.now().Sub(prevSent); wait > 0 {
@@ -201,9 +199,9 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *v2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
 		// Check-then-write is serialised per application within this replica (and across
-		// the fleet with a store, deploysfleet.go), so two concurrent POSTs cannot both
+		// the fleet with a store, state.Deploys), so two concurrent POSTs cannot both
 		// pass the "later than the latest" rule.
-		unlock, err := t.deploys.lock(ctx, c.AccountID, appID)
+		unlock, err := t.deploys.Lock(ctx, c.AccountID, appID)
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
 		}
@@ -234,7 +232,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
-		t.deploys.remember(c, d, t.now())
+		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
 		return &v2.DeploymentShow{Deployment: d}, ms, false, nil
 	}
 	var query string
@@ -278,7 +276,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		}
 	}
 	if d.ApplicationID != 0 {
-		t.deploys.remember(c, d, t.now())
+		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
 	}
 	return &v2.DeploymentShow{Deployment: d}, ms, false, nil
 }
@@ -386,7 +384,7 @@ func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID i
 	if len(rows) > 0 {
 		latest = rows[0].Timestamp
 	}
-	recalled, _ := t.deploys.recalled(c, appID, t.now()) // the bound drops the oldest, never the latest
+	recalled, _ := t.deploys.Recalled(recentKey(c, appID), t.now()) // the bound drops the oldest, never the latest
 	for _, d := range recalled {
 		if d.Timestamp.After(latest) {
 			latest = d.Timestamp
@@ -435,7 +433,7 @@ func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]
 	for _, d := range out {
 		ids[d.ID] = true
 	}
-	recalled, cut := t.deploys.recalled(c, appID, t.now())
+	recalled, cut := t.deploys.Recalled(recentKey(c, appID), t.now())
 	if cut {
 		noteCap(ctx, CapRecentDeployments)
 	}
@@ -525,137 +523,7 @@ func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64
 	return out, keys, nil
 }
 
-// deployLedger is a replica's memory of its own deployment writes: a lock per
-// application (check-then-write) and the deployments recorded in the last
-// DeploymentMemory per caller and application.
-type deployLedger struct {
-	shared SharedDeployments // fleet mode (deploysfleet.go); nil: this replica's only
-	mu     sync.Mutex
-	locks  map[string]*appLock
-	recent *gocache.Cache // caller key → *recentDeployments
-}
-
-// RememberedDeployments bounds the deployments a replica remembers per caller and
-// application: far more than a deploy pipeline records in DeploymentMemory (100 a
-// minute), so that a burst of writes to one application costs a bounded amount of
-// memory and each write a constant amount of work (the list was copied on every write,
-// so n writes cost n²/2 copies: 2.2 MB and 1.7 ms a write after 10,000 writes,
-// BenchmarkGatewayDeploymentCreate, whose clock does not move). When the bound drops
-// a deployment younger than DeploymentMemory, lists that could have missed it say so
-// (CapDeployments).
-const RememberedDeployments = 1000
-
-// recentDeployments is what a replica remembers of one caller's application, oldest
-// first. list is only ever appended to or shortened from the front under the ledger's
-// lock, so a reader's snapshot (a slice header taken under the lock) never sees an
-// element change.
-type recentDeployments struct {
-	list    []recordedDeployment
-	dropped time.Time // when the newest deployment the bound dropped was recorded
-}
-
-type appLock struct {
-	ch   chan struct{}
-	refs int
-}
-
-type recordedDeployment struct {
-	d  v2.Deployment
-	at time.Time // when it was recorded (translator clock)
-}
-
-func newDeployLedger() *deployLedger {
-	return &deployLedger{locks: map[string]*appLock{}, recent: gocache.New(DeploymentMemory, 2*DeploymentMemory)}
-}
-
-// lock waits for the application's lock (or ctx) and returns its release.
-func (l *deployLedger) lock(ctx context.Context, accountID, appID int64) (func(), error) {
-	key := strconv.FormatInt(accountID, 10) + "|" + strconv.FormatInt(appID, 10)
-	l.mu.Lock()
-	al := l.locks[key]
-	if al == nil {
-		al = &appLock{ch: make(chan struct{}, 1)}
-		l.locks[key] = al
-	}
-	al.refs++
-	l.mu.Unlock()
-	release := func() {
-		l.mu.Lock()
-		if al.refs--; al.refs == 0 {
-			delete(l.locks, key)
-		}
-		l.mu.Unlock()
-	}
-	select {
-	case al.ch <- struct{}{}:
-		unlockShared, err := l.lockShared(ctx, accountID, appID) // deploysfleet.go: the fleet's lock
-		if err != nil {
-			<-al.ch
-			release()
-			return nil, err
-		}
-		return func() { unlockShared(); <-al.ch; release() }, nil
-	case <-ctx.Done():
-		release()
-		return nil, ctx.Err()
-	}
-}
-
+// recentKey is the deployment ledger's key of c's deployments of appID.
 func recentKey(c Caller, appID int64) string {
 	return c.cacheKey("deployments", strconv.FormatInt(appID, 10))
-}
-
-// remember keeps d (recorded at now) for DeploymentMemory, at most
-// RememberedDeployments of them per caller and application.
-func (l *deployLedger) remember(c Caller, d v2.Deployment, now time.Time) {
-	key := recentKey(c, d.ApplicationID)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	rd, _ := l.recentOf(key)
-	if rd == nil {
-		rd = &recentDeployments{}
-	}
-	drop := 0
-	for drop < len(rd.list) && now.Sub(rd.list[drop].at) >= DeploymentMemory {
-		drop++
-	}
-	if over := len(rd.list) - drop + 1 - RememberedDeployments; over > 0 {
-		drop += over
-		rd.dropped = rd.list[drop-1].at
-	}
-	rd.list = append(rd.list[drop:], recordedDeployment{d: d, at: now})
-	l.recent.SetDefault(key, rd)  // DeploymentMemory from the newest write
-	l.rememberShared(key, d, now) // deploysfleet.go
-}
-
-// recentOf is the remembered deployments of key; the caller holds l.mu.
-func (l *deployLedger) recentOf(key string) (*recentDeployments, bool) {
-	v, ok := l.recent.Get(key)
-	if !ok {
-		return nil, false
-	}
-	rd, ok := v.(*recentDeployments)
-	return rd, ok
-}
-
-// recalled returns the deployments of the application recorded by this replica for
-// the caller in the last DeploymentMemory, and whether the RememberedDeployments bound
-// dropped one of that period (a list may then miss it until NRQL has it).
-func (l *deployLedger) recalled(c Caller, appID int64, now time.Time) ([]v2.Deployment, bool) {
-	key := recentKey(c, appID)
-	l.mu.Lock()
-	var list []recordedDeployment
-	var dropped time.Time
-	if rd, ok := l.recentOf(key); ok {
-		list, dropped = rd.list, rd.dropped
-	}
-	l.mu.Unlock()
-	var out []v2.Deployment
-	for _, r := range list {
-		if now.Sub(r.at) < DeploymentMemory {
-			out = append(out, r.d)
-		}
-	}
-	cut := !dropped.IsZero() && now.Sub(dropped) < DeploymentMemory
-	return l.recalledShared(key, now, out), cut // deploysfleet.go: the fleet's too
 }

@@ -231,7 +231,7 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 // MetricDocument answers GET .../metrics/data in one NerdGraph round trip (cached for
 // MetricDataTTL per caller and query). The answer is a *MetricDoc, rendered straight
 // from its series, or a *v2.MetricData where the fleet's shared cache holds the
-// document (its codec stores the model; cachefleet.go).
+// document (its codec stores the model; sharedCodecs).
 func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (v2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
@@ -274,7 +274,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		return doc, nil
 	}
 	doc.Share()
-	if t.metrics.shared != nil {
+	if t.metrics.Shared() {
 		md := doc.Model()
 		t.metrics.Set(docKey, md)
 		return md, nil

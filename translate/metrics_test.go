@@ -108,7 +108,7 @@ func TestValueTables(t *testing.T) {
 	for table, rows := range map[string]map[string]ValueSpec{"metric": metricValues, "apdex": apdexValues} {
 		for name, m := range rows {
 			t.Run(table+"/"+name, func(t *testing.T) {
-				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1) != (m.Why != "") {
+				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1 || m.Published != "") != (m.Why != "") {
 					t.Fatalf("%+v", m)
 				}
 				for _, e := range []string{m.NRQL, m.Scalar} {
@@ -123,7 +123,7 @@ func TestValueTables(t *testing.T) {
 			})
 		}
 	}
-	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classQueue, classDefault} {
+	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classDefault} {
 		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
 			if _, ok := valueOf(c, "x", v); !ok {
 				t.Errorf("class %v: %s has no row", c.defaults, v)

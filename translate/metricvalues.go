@@ -58,9 +58,12 @@ type ValueSpec struct {
 	// Factor is what the REST value is times the published NRQL's result: 1 except
 	// where the published formula contradicts REST v2's own definition (Why says which).
 	Factor float64
-	Why    string
-	f      func(r raw, seconds float64) float64
-	isInt  bool
+	// Published is the table's NRQL where NRQL departs from it other than by Factor
+	// (empty: NRQL is the table's); Why says why, for either departure.
+	Published string
+	Why       string
+	f         func(r raw, seconds float64) float64
+	isInt     bool
 	// score is an Apdex score, which REST shows to two decimals (figures.go).
 	score bool
 }
@@ -143,18 +146,26 @@ var metricValues = map[string]ValueSpec{
 	"count":                      pubInt(nrqlCount, docMigrate, fCount),
 	"used_bytes_by_host":         pub("average("+tsv+") * 1024 * 1024", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 1024 * 1024 }),
 	"used_mb_by_host":            pub("average("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return mean(r) }),
-	"total_used_mb":              pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
-	"average_call_time":          pub(nrqlAverageMs, docMigrate, fAverageMs),
-	"total_value":                pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
-	"min_value":                  pub("min("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.min }),
-	"max_value":                  pub("max("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.max }),
-	"rate":                       pub("rate(sum("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.total, s, 1) }),
-	"throughput":                 pub("rate(count("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.count, s, 1) }),
-	"as_percentage":              pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
-	"errors_per_minute":          pub(nrqlPerMinute, docMigrate, fPerMinute),
-	"error_count":                pubInt(nrqlCount, docMigrate, fCount),
-	"total_time":                 pub("sum("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.total * 1000 }),
-	"percent":                    pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
+	// The table's sum(tsv) adds every host's row of every minute: on a one-minute slice
+	// that is the application's memory in use, on a longer one a multiple of it. REST's
+	// own page calls the summarized figure "the average Memory usage for your
+	// application" (docs-website src/content/docs/apis/rest-api-v2/application-examples-v2/
+	// get-host-memory-used-application.mdx), so the sum is taken per minute: equal to
+	// the table's on one-minute slices, the memory in use on any slice and summarized.
+	"total_used_mb": {NRQL: "rate(sum(" + tsv + "), 1 minute)", Doc: docMigrate, Factor: 1, Published: "sum(" + tsv + ")",
+		Why: "sum(tsv) grows with the slice's minutes; REST's page gives the figure as the application's average memory usage",
+		f:   func(r raw, s float64) float64 { return per(r.total, s, 60) }},
+	"average_call_time": pub(nrqlAverageMs, docMigrate, fAverageMs),
+	"total_value":       pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
+	"min_value":         pub("min("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.min }),
+	"max_value":         pub("max("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.max }),
+	"rate":              pub("rate(sum("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.total, s, 1) }),
+	"throughput":        pub("rate(count("+tsv+"), 1 second)", docMigrate, func(r raw, s float64) float64 { return per(r.count, s, 1) }),
+	"as_percentage":     pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
+	"errors_per_minute": pub(nrqlPerMinute, docMigrate, fPerMinute),
+	"error_count":       pubInt(nrqlCount, docMigrate, fCount),
+	"total_time":        pub("sum("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.total * 1000 }),
+	"percent":           pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
 	// The table's own row for CPU/User Time's percent.
 	"percent(CPU/User Time)": pub(nrqlPercentTime, docMigrate, fPctTime),
 	"time_percentage":        pub(nrqlPercentTime, docMigrate, fPctTime),
@@ -282,7 +293,6 @@ var (
 	// names[]=EndUser/RB&values[]=average_queue_time ("returned in milliseconds").
 	classEndUserRB = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"},
 		accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
-	classQueue      = metricClass{defaults: timesliceValues, accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
 	classDispatcher = metricClass{defaults: dispatcherValues, accepts: genericValues}
 	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}
 )
@@ -302,8 +312,6 @@ func classify(name string) metricClass {
 		return classEndUserRB
 	case name == "EndUser" || strings.HasPrefix(name, "EndUser/") || strings.HasPrefix(name, "Browser"):
 		return classEndUser
-	case name == "WebFrontend/QueueTime":
-		return classQueue
 	case name == "HttpDispatcher":
 		return classDispatcher
 	}

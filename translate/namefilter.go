@@ -198,7 +198,7 @@ type nameEntry struct {
 // 70 bytes an application with a 30-character name (the languages are shared).
 func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
 	key := t.writeScoped(c, "apps-index")
-	if v, ok := t.matches.getLocal(key); ok {
+	if v, ok := t.matches.GetLocal(key); ok {
 		return v.([]nameEntry), nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
@@ -240,7 +240,7 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, erro
 			break
 		}
 	}
-	t.matches.setLocal(key, slices.Clip(idx), NameIndexTTL)
+	t.matches.SetLocalFor(key, slices.Clip(idx), NameIndexTTL)
 	return idx, nil
 }
 

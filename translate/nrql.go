@@ -104,6 +104,12 @@ var inventoryMetrics = []string{"HttpDispatcher", "OtherTransaction/all"}
 // keep their own windows (HostSummaryWindow).
 const InventoryWindow = time.Hour
 
+// inventoryColumns are the aliases inventoryNRQL gives its columns, which
+// parseInventory reads back (ng.EachInventoryRow).
+func inventoryColumns() ng.InventoryColumns {
+	return ng.InventoryColumns{Hosts: "hosts", Agents: "agents", LastSeen: "lastSeen"}
+}
+
 // inventoryNRQL is the query behind links.application_hosts,
 // links.application_instances, last_reported_at and filter[host]: per application of
 // appIDs (none: every application of the account), its latest timeslice in the window
@@ -120,9 +126,10 @@ const InventoryWindow = time.Hour
 func inventoryNRQL(appIDs []int64, until time.Time, limit int) (string, error) {
 	var n NRQL
 	n.b.Grow(320 + 12*len(appIDs))
-	n.Raw("SELECT max(timestamp) AS ").Str(ng.InventoryLastSeen).
-		Raw(", uniques(host, ").Int(MaxUniques).Raw(") AS ").Str(ng.InventoryHosts).
-		Raw(", uniques(realAgentId, ").Int(MaxUniques).Raw(") AS ").Str(ng.InventoryAgents).
+	as := inventoryColumns()
+	n.Raw("SELECT max(timestamp) AS ").Str(as.LastSeen).
+		Raw(", uniques(host, ").Int(MaxUniques).Raw(") AS ").Str(as.Hosts).
+		Raw(", uniques(realAgentId, ").Int(MaxUniques).Raw(") AS ").Str(as.Agents).
 		Raw(" FROM Metric WHERE metricTimesliceName IN ").StrList(inventoryMetrics)
 	switch len(appIDs) {
 	case 0:

@@ -2,11 +2,15 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Options tune a Translator; zero fields take their defaults.
@@ -33,29 +37,28 @@ type Options struct {
 	// key drops its cached answers at once.
 	AuthTTL time.Duration
 	// MaxCacheBytes bounds the estimated bytes of each cache (default
-	// DefaultCacheMaxBytes; negative: no byte bound).
+	// state.DefaultCacheMaxBytes; negative: no byte bound).
 	MaxCacheBytes int64
 	// MaxEntries bounds each cache (default 10000).
 	MaxEntries int
 	// ObserveCache hears of every cache hit and miss (for metrics); nil drops them.
 	ObserveCache func(cache string, hit bool)
 	// WriteAttemptWindow is how long a write whose outcome is unknown, or one sent with
-	// an Idempotency-Key, is remembered (default DefaultWriteAttemptWindow; attempts.go).
+	// an Idempotency-Key, is remembered (default state.DefaultWriteAttemptWindow).
 	WriteAttemptWindow time.Duration
 	// Writes, when set, shares the accounts' write counts across a fleet of replicas
-	// (fleet mode, writesfleet.go): a write through any replica retires every
-	// replica's cached reads of the account.
-	Writes SharedWrites
-	// Attempts, when set, shares write attempt records across the fleet
-	// (attemptsfleet.go): a retry after an unknown outcome may reach any replica.
-	Attempts SharedAttempts
-	// SharedCache, when set, keeps the cached answers of the entities, metric_data
-	// and accounts caches in the fleet's store too (store.shared_cache,
-	// cachefleet.go).
-	SharedCache SharedCache
+	// (fleet mode): a write through any replica retires every replica's cached reads
+	// of the account.
+	Writes state.SharedWrites
+	// Attempts, when set, shares write attempt records across the fleet: a retry
+	// after an unknown outcome may reach any replica.
+	Attempts state.SharedAttempts
+	// SharedCache, when set, keeps the cached answers of the caches that have a codec
+	// (sharedCodecs) in the fleet's store too (store.shared_cache).
+	SharedCache state.SharedCache
 	// Deployments, when set, shares the deployments recorded in the last
-	// DeploymentMemory across the fleet (deploysfleet.go).
-	Deployments SharedDeployments
+	// DeploymentMemory across the fleet.
+	Deployments state.SharedDeployments
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
@@ -71,18 +74,18 @@ type Translator struct {
 	client   gql.Client
 	now      func() time.Time
 	warn     func(ctx context.Context, what string, err error)
-	cursors  *Cache
-	lists    *Cache
-	matches  *Cache // the name pass's matching ids (namefilter.go), shared in a fleet
-	accounts *Cache
-	metrics  *Cache
-	names    *Cache
-	entities *Cache
-	writes   accountWrites
-	deploys  *deployLedger
+	cursors  *state.Cache
+	lists    *state.Cache
+	matches  *state.Cache // the name pass's matching ids (namefilter.go), shared in a fleet
+	accounts *state.Cache
+	metrics  *state.Cache
+	names    *state.Cache
+	entities *state.Cache
+	writes   state.Writes
+	deploys  *state.Deploys[v2.Deployment]
 	auth     *keyAuth
-	caches   []*Cache
-	attempts *attemptLedger
+	caches   []*state.Cache
+	attempts *state.Attempts
 
 	namesWindow time.Duration
 	nameLike    bool
@@ -131,42 +134,43 @@ func New(client gql.Client, opts Options) *Translator {
 		auth:     auth,
 		now:      opts.Now,
 		warn:     opts.Warn,
-		cursors:  NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
-		lists:    NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		matches:  NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		accounts: NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
+		cursors:  state.NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
+		lists:    state.NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		matches:  state.NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		accounts: state.NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
 		metrics:  metricCache(opts),
-		names:    NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
+		names:    state.NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 		entities: optionalCache("entities", opts.EntityTTL, opts),
-		deploys:  newDeployLedger(),
-		attempts: newAttemptLedger(opts.WriteAttemptWindow),
+		deploys:  state.NewDeploys(DeploymentMemory, func(d v2.Deployment) int64 { return d.ID }),
+		attempts: state.NewAttempts(opts.WriteAttemptWindow),
 
 		namesWindow: opts.MetricNamesWindow,
 		nameLike:    opts.NameLike,
 	}
 	if opts.MaxCacheBytes == 0 {
-		opts.MaxCacheBytes = DefaultCacheMaxBytes
+		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
 	}
-	caches := []*Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities}
+	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities}
 	for _, c := range caches {
-		if c != nil {
-			c.auth = auth
-			c.maxBytes = max(opts.MaxCacheBytes, 0)
-		}
+		c.CheckKeys(auth.fresh, auth.fleetAccepted)
+		c.LimitBytes(opts.MaxCacheBytes)
 	}
 	t.caches = caches
 	if opts.SharedCache != nil {
 		shareCaches(caches, auth, opts.SharedCache)
 	}
-	t.attempts.shared = opts.Attempts
-	t.deploys.shared = opts.Deployments
+	if opts.Attempts != nil {
+		t.attempts.Share(opts.Attempts, attemptAnswers{})
+	}
+	if opts.Deployments != nil {
+		t.deploys.Share(opts.Deployments)
+	}
 	if opts.Writes != nil {
-		t.writes.shared = opts.Writes
-		opts.Writes.WatchWrites(t.writes.raise)
+		t.writes.Share(opts.Writes)
 	}
 	auth.drop = func(keyHash string) {
 		for _, c := range caches {
-			c.dropKey(keyHash)
+			c.DropKey(keyHash)
 		}
 	}
 	return t
@@ -206,14 +210,14 @@ func (t *Translator) until() time.Time {
 	return t.now().UTC().Truncate(time.Minute)
 }
 
-func metricCache(o Options) *Cache { return optionalCache("metric_data", o.MetricDataTTL, o) }
+func metricCache(o Options) *state.Cache { return optionalCache("metric_data", o.MetricDataTTL, o) }
 
 // optionalCache is a cache that a negative ttl switches off.
-func optionalCache(name string, ttl time.Duration, o Options) *Cache {
+func optionalCache(name string, ttl time.Duration, o Options) *state.Cache {
 	if ttl < 0 {
-		return nil // a nil *Cache never hits and never stores
+		return nil // a nil *state.Cache never hits and never stores
 	}
-	return NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
+	return state.NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
 }
 
 // CacheStats reports each cache's estimated bytes held and evictions so far (for
@@ -225,8 +229,135 @@ func (t *Translator) CacheStats() map[string][2]int64 {
 	}
 	for _, c := range t.caches {
 		if c != nil {
-			out[c.name] = [2]int64{c.Bytes(), c.Evictions()}
+			out[c.Name()] = [2]int64{c.Bytes(), c.Evictions()}
 		}
 	}
 	return out
+}
+
+// writeScoped is a cache key of c for kind, valid until the next write to c's account.
+func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
+	return c.cacheKeyAt(kind, int64(t.writes.Gen(c.AccountID)&(1<<62-1)), parts...)
+}
+
+// shareCaches puts the caches that have a codec (sharedCodecs) in front of the store.
+func shareCaches(caches []*state.Cache, auth *keyAuth, shared state.SharedCache) {
+	codecs := sharedCodecs()
+	for _, c := range caches {
+		if cd, ok := codecs[c.Name()]; ok {
+			c.Share(shared, cd)
+		}
+	}
+	auth.fleet = shared
+}
+
+// sharedCodecs are the caches whose answers are shared and how: the application show
+// (entities), the metric data document (metrics; the raw series entries of the same
+// cache stay local), a key's account list (accounts), the application search's page
+// cursors with the marks of a large account (cursors), so that Link paging through a
+// load balancer costs what it costs on one replica and a walk to a cold page done by
+// one replica serves the others, and a name pass's matching ids (name_matches). Every
+// other cache (lists, metric names) stays per replica. Each type round-trips through
+// JSON without loss (TestSharedCodecsRoundTrip).
+func sharedCodecs() map[string]state.Codec {
+	return map[string]state.Codec{
+		"entities": {
+			Encode: func(v any) ([]byte, bool) {
+				d, ok := v.(*v2.ApplicationShow)
+				if !ok {
+					return nil, false
+				}
+				return marshalShared(&d.Application)
+			},
+			Decode: func(b []byte) (any, bool) {
+				d := &v2.ApplicationShow{}
+				if json.Unmarshal(b, &d.Application) != nil {
+					return nil, false
+				}
+				d.Share()
+				return d, true
+			},
+		},
+		"metric_data": {
+			Encode: func(v any) ([]byte, bool) {
+				d, ok := v.(*v2.MetricData)
+				if !ok {
+					return nil, false
+				}
+				return marshalShared(sharedMetricData{From: d.From, To: d.To, NotFound: d.NotFound, Found: d.Found,
+					Metrics: d.Metrics, Summarize: d.Summarize})
+			},
+			Decode: func(b []byte) (any, bool) {
+				var m sharedMetricData
+				if json.Unmarshal(b, &m) != nil {
+					return nil, false
+				}
+				d := &v2.MetricData{From: m.From, To: m.To, NotFound: m.NotFound, Found: m.Found, Metrics: m.Metrics,
+					Summarize: m.Summarize}
+				d.Share()
+				return d, true
+			},
+		},
+		"cursors": {
+			// A page's cursor (string) or why a list page leaves the account-wide
+			// inventory out (true: the account is large, manyApps; invFailedMark:
+			// that inventory failed; withoutInventory); a NerdGraph cursor is opaque
+			// and not tied to the connection or replica that read it.
+			Encode: func(v any) ([]byte, bool) {
+				switch v.(type) {
+				case string, bool:
+					return marshalShared(v)
+				}
+				return nil, false
+			},
+			Decode: func(b []byte) (any, bool) {
+				var v any
+				if json.Unmarshal(b, &v) != nil {
+					return nil, false
+				}
+				switch v.(type) {
+				case string, bool:
+					return v, true
+				}
+				return nil, false
+			},
+		},
+		"accounts":     int64sCodec(), // a key's accounts
+		"name_matches": int64sCodec(), // the name pass's matching ids (namefilter.go)
+	}
+}
+
+// int64sCodec carries a []int64.
+func int64sCodec() state.Codec {
+	return state.Codec{
+		Encode: func(v any) ([]byte, bool) {
+			ids, ok := v.([]int64)
+			if !ok {
+				return nil, false
+			}
+			return marshalShared(ids)
+		},
+		Decode: func(b []byte) (any, bool) {
+			var ids []int64
+			if json.Unmarshal(b, &ids) != nil {
+				return nil, false
+			}
+			return ids, true
+		},
+	}
+}
+
+// sharedMetricData is v2.MetricData without its render memo.
+type sharedMetricData struct {
+	From, To  time.Time
+	NotFound  []string
+	Found     []string
+	Metrics   []v2.MetricSeries
+	Summarize bool
+}
+
+// marshalShared is json.Marshal; a value it cannot carry (NaN) stays local.
+func marshalShared(v any) ([]byte, bool) {
+	b, err := json.Marshal(v)
+	return b, err == nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // New's defaults: a zero or negative TTL takes its default (5 min cursors, 1 min lists,
@@ -23,7 +25,7 @@ func TestNewDefaults(t *testing.T) {
 		opts Options
 		want want
 	}{
-		{"zero", Options{}, want{5 * time.Minute, time.Minute, 10 * time.Minute, 10 * time.Minute, MetricDataTTL, EntityTTL, DefaultCacheMaxBytes}},
+		{"zero", Options{}, want{5 * time.Minute, time.Minute, 10 * time.Minute, 10 * time.Minute, MetricDataTTL, EntityTTL, state.DefaultCacheMaxBytes}},
 		{"negative", Options{CursorTTL: -1, ListTTL: -1, AccountTTL: -1, MetricDataTTL: -1, EntityTTL: -1, MaxCacheBytes: -1},
 			want{5 * time.Minute, time.Minute, 10 * time.Minute, 10 * time.Minute, -1, -1, 0}},
 		{"set", Options{CursorTTL: 7 * time.Second, ListTTL: 8 * time.Second, AccountTTL: 9 * time.Second, MetricDataTTL: 11 * time.Second,
@@ -32,19 +34,19 @@ func TestNewDefaults(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := New(nil, tt.opts)
-			ttl := func(c *Cache) time.Duration {
+			ttl := func(c *state.Cache) time.Duration {
 				if c == nil {
 					return -1
 				}
-				return c.ttl
+				return c.TTL()
 			}
-			got := want{ttl(tr.cursors), ttl(tr.lists), ttl(tr.accounts), ttl(tr.names), ttl(tr.metrics), ttl(tr.entities), tr.cursors.maxBytes}
+			got := want{ttl(tr.cursors), ttl(tr.lists), ttl(tr.accounts), ttl(tr.names), ttl(tr.metrics), ttl(tr.entities), tr.cursors.MaxBytes()}
 			if got != tt.want {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 			for _, c := range tr.caches {
-				if c != nil && c.maxBytes != tt.want.maxBytes {
-					t.Errorf("cache %s: maxBytes %d, want %d", c.name, c.maxBytes, tt.want.maxBytes)
+				if c != nil && c.MaxBytes() != tt.want.maxBytes {
+					t.Errorf("cache %s: maxBytes %d, want %d", c.Name(), c.MaxBytes(), tt.want.maxBytes)
 				}
 			}
 			tr.warn(context.Background(), "enrichment", errors.New("x")) // a nil Warn must be a no-op, not a nil call
@@ -67,7 +69,7 @@ func TestOptionalCache(t *testing.T) {
 	}
 	for _, ttl := range []time.Duration{0, time.Second} {
 		c := optionalCache("x", ttl, o)
-		if c == nil || c.ttl != ttl || c.max != 3 || c.name != "x" {
+		if c == nil || c.TTL() != ttl || c.MaxEntries() != 3 || c.Name() != "x" {
 			t.Fatalf("ttl %v: cache %+v", ttl, c)
 		}
 	}

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +15,9 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -60,7 +57,7 @@ type fileConfig struct {
 	Store                    storeConfig       `yaml:"store"`
 }
 
-// storeConfig is fleet mode's shared store (issue 21, translate/fleet): empty url, every
+// storeConfig is fleet mode's shared store (issue 21, state/fleet): empty url, every
 // replica on its own.
 type storeConfig struct {
 	// URL is redis://host:port[/db] or rediss:// (TLS); Redis 6+ or Valkey. It must not
@@ -75,7 +72,7 @@ type storeConfig struct {
 	// Timeout bounds each store call; past it the replica uses its own state.
 	Timeout time.Duration `yaml:"timeout"`
 	// SharedCache keeps cached answers (application shows, metric data, account lists)
-	// in the store too, within the two byte bounds (translate/fleet/cache.go).
+	// in the store too, within the two byte bounds (state/fleet/cache.go).
 	SharedCache           bool  `yaml:"shared_cache"`
 	SharedCacheEntryBytes int64 `yaml:"shared_cache_entry_bytes"`
 	SharedCacheMaxBytes   int64 `yaml:"shared_cache_max_bytes"`
@@ -102,7 +99,7 @@ type compareRouteConfig struct {
 
 // sharedWindow is the longest TTL an entry of the shared cache can have (the store's
 // accounting window, fleet.CacheOptions.Window): the TTLs of the caches that have a
-// codec in translate/cachefleet.go (shows, metric data, accounts, cursors, and the name
+// codec in translate.go's sharedCodecs (shows, metric data, accounts, cursors, and the name
 // pass's matches, which live for list_ttl).
 func (c cacheConfig) sharedWindow() time.Duration {
 	return max(c.EntityTTL, c.MetricDataTTL, c.AccountTTL, c.CursorTTL, c.ListTTL)
@@ -159,20 +156,21 @@ func defaultConfig() fileConfig {
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
-			MaxBytes: translate.DefaultCacheMaxBytes},
+			MaxBytes: state.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
 		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
-		WriteAttemptWindow:    translate.DefaultWriteAttemptWindow,
+		WriteAttemptWindow:    state.DefaultWriteAttemptWindow,
 		Store: storeConfig{KeyPrefix: fleet.DefaultKeyPrefix, Timeout: fleet.DefaultTimeout,
 			SharedCacheEntryBytes: fleet.DefaultCacheEntryBytes, SharedCacheMaxBytes: fleet.DefaultCacheBytes},
 	}
 }
 
-// loadConfig reads path over the defaults. Unknown keys are errors; values are checked
-// by validate.
+// loadConfig reads path over the defaults. Unknown keys (an *unknownKeysError) and
+// values of the wrong type (a *yaml.TypeError) are errors listing them all, the rest of
+// the file read; values are checked by validate.
 func loadConfig(path string) (fileConfig, error) {
 	cfg := defaultConfig()
 	if path == "" {
@@ -182,53 +180,21 @@ func loadConfig(path string) (fileConfig, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
-	return cfg, nil
-}
-
-// applyEnv overrides scalar settings with V2BRIDGE_<KEY> environment variables
-// (V2BRIDGE_LISTEN, V2BRIDGE_UPSTREAM, V2BRIDGE_REQUEST_TIMEOUT, ...): flags > environment
-// > file > defaults.
-func (c *fileConfig) applyEnv(getenv func(string) string) error {
-	v := reflect.ValueOf(c).Elem()
-	t := v.Type()
-	var errs []error
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		name := "V2BRIDGE_" + strings.ToUpper(tag)
-		val := getenv(name)
-		if val == "" {
-			continue
-		}
-		f := v.Field(i)
-		var err error
-		switch f.Interface().(type) {
-		case string:
-			f.SetString(val)
-		case bool:
-			var b bool
-			b, err = strconv.ParseBool(val)
-			f.SetBool(b)
-		case int, int64:
-			var n int64
-			n, err = strconv.ParseInt(val, 10, 64)
-			f.SetInt(n)
-		case time.Duration:
-			var d time.Duration
-			d, err = time.ParseDuration(val)
-			f.SetInt(int64(d))
-		default:
-			err = errors.New("cannot be set from the environment")
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s (%s): %w", tag, name, err))
-		}
+	if doc.Kind == 0 { // an empty file
+		return cfg, nil
 	}
-	return errors.Join(errs...)
+	unknown := unknownKeys(&doc)
+	if err := doc.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, errors.Join(unknown, err))
+	}
+	if unknown != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, unknown)
+	}
+	return cfg, nil
 }
 
 // validate returns every problem at once, each naming its key path.
@@ -469,7 +435,7 @@ func (c fileConfig) modes() (map[string]gateway.Mode, error) {
 
 // retainedAlerts resolves retained_alerts: passthrough or translate; empty means
 // passthrough when rest_upstream is set (the shipped configuration sets it to us), as
-// New Relic keeps these namespaces on the REST API (MAPPING.md §0).
+// New Relic keeps these namespaces on the REST API.
 func (c fileConfig) retainedAlerts() (gateway.Mode, error) {
 	switch c.RetainedAlerts {
 	case "":

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
@@ -45,7 +43,7 @@ func commands() map[string]command {
 			env:      func() []string { return append(configEnv(), tracingEnv()...) },
 		},
 		"sim": {
-			synopsis: "v2bridge sim [--listen ADDR]",
+			synopsis: "v2bridge sim [--listen ADDR] [--scale apps=N,hosts=N,names=N]",
 			about:    "The NerdGraph simulator alone (demo data; keys NRAK-DEMO-ACCOUNT-1, NRAK-DEMO-ACCOUNT-2,\nNRAK-DEMO-MULTI). A tool for tests and demos, not evidence of NerdGraph's behaviour.",
 			flags:    func(fs *flag.FlagSet) { simFlags(fs) },
 		},
@@ -53,6 +51,10 @@ func commands() map[string]command {
 			synopsis: "v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] 'METHOD /v2/...'",
 			about:    explainAbout,
 			flags:    func(fs *flag.FlagSet) { explainFlags(fs) },
+		},
+		"verify": {
+			synopsis: verifySynopsis(),
+			about:    verifyAbout(),
 		},
 		"config check": {
 			synopsis: "v2bridge config check FILE",
@@ -63,6 +65,10 @@ func commands() map[string]command {
 			synopsis: "v2bridge hash-key < keyfile",
 			about:    "Print the SHA-256 of the legacy key on standard input, for the keys: section.",
 		},
+		"help": {
+			synopsis: "v2bridge help [COMMAND]",
+			about:    "List the commands, or print one command's flags and environment variables\n(the same as COMMAND --help).",
+		},
 		"version": {
 			synopsis: "v2bridge version",
 			about:    "Print the version, commit and build date.",
@@ -70,7 +76,19 @@ func commands() map[string]command {
 	}
 }
 
-// helpNames maps what `v2bridge help X` accepts to a commands() key.
+// verifySynopsis and verifyAbout split verify's usage text (verify.go) into the
+// synopsis, every flag in it, and the description.
+func verifySynopsis() string {
+	syn, _, _ := strings.Cut(strings.TrimPrefix(verifyUsage, "usage: "), "\n\n")
+	return syn
+}
+
+func verifyAbout() string {
+	_, about, _ := strings.Cut(verifyUsage, "\n\n")
+	return strings.TrimSpace(about)
+}
+
+// helpName maps what `v2bridge help X` accepts to a commands() key.
 func helpName(args []string) string {
 	name := strings.Join(args, " ")
 	if name == "config" {
@@ -172,44 +190,11 @@ func simFlags(fs *flag.FlagSet) simOpts {
 }
 
 // configEnv lists the V2BRIDGE_* variables applyEnv reads: one per scalar key of the
-// configuration file.
+// configuration file, nested ones included.
 func configEnv() []string {
 	var out []string
-	t := reflect.TypeOf(fileConfig{})
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !envSettable(f.Type) {
-			continue
-		}
-		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		out = append(out, envName(key)+"\t"+key+" ("+envKind(f.Type)+")")
+	for _, k := range scalarKeys() {
+		out = append(out, k.env+"\t"+k.path+" ("+envKind(k.typ)+")")
 	}
 	return out
-}
-
-// envName is the variable that sets the configuration key.
-func envName(key string) string { return "V2BRIDGE_" + strings.ToUpper(key) }
-
-func envSettable(t reflect.Type) bool {
-	if t == reflect.TypeOf(time.Duration(0)) {
-		return true
-	}
-	switch t.Kind() {
-	case reflect.String, reflect.Bool, reflect.Int, reflect.Int64:
-		return true
-	}
-	return false
-}
-
-func envKind(t reflect.Type) string {
-	if t == reflect.TypeOf(time.Duration(0)) {
-		return "duration, e.g. 30s"
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int64:
-		return "integer"
-	}
-	return "string"
 }

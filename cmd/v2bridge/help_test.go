@@ -55,7 +55,7 @@ func TestHelpEnvironmentIsApplied(t *testing.T) {
 	if len(vars) < 15 {
 		t.Fatalf("only %d variables listed", len(vars))
 	}
-	samples := map[string]string{"string": "x", "true or false": "true", "integer": "7", "duration, e.g. 30s": "7s"}
+	samples := map[string]string{"string": "x", "true or false": "true", "integer": "7", "duration, e.g. 30s": "7s", "number": "0.5"}
 	for _, line := range vars {
 		name, what, _ := strings.Cut(line, "\t")
 		kind := what[strings.Index(what, "(")+1 : len(what)-1]

@@ -43,7 +43,7 @@ const usage = `v2bridge — New Relic REST API v2 answered from NerdGraph
 usage:
   v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
-  v2bridge sim     [--listen 127.0.0.1:4000]        the NerdGraph simulator alone
+  v2bridge sim     [--listen 127.0.0.1:4000] [--scale apps=N,...]  the NerdGraph simulator alone
   v2bridge explain [--account N] [--data BODY] 'METHOD /v2/...'  the NerdGraph calls of a request, sent nowhere
   v2bridge verify  [--account ID] [--sample N]      compare REST v2 and the translation on your account
   v2bridge config check FILE                       validate a configuration, print it (secrets redacted)
@@ -87,6 +87,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "explain":
 		return runExplain(ctx, args[1:], stdin, stdout, stderr)
 	case "verify":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "verify")
+		}
 		return runVerify(ctx, args[1:], os.Getenv, stdout, stderr)
 	case "config":
 		if wantsHelp(args[1:]) {
@@ -96,14 +99,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			_ = writeHelp(stderr, "config check")
 			return errors.New("usage: v2bridge config check FILE")
 		}
-		cfg, err := loadConfig(args[2])
-		if err != nil {
-			return err
-		}
-		if err := cfg.applyEnv(os.Getenv); err != nil {
-			return err
-		}
-		err = cfg.validate(os.Getenv)
+		cfg, err := loadEffective(args[2], os.Environ(), nil)
+		err = errors.Join(err, cfg.unknownEnv(os.Environ()))
 		if _, terr := tracingOn(os.Getenv); terr != nil {
 			err = errors.Join(err, terr)
 		}
@@ -133,6 +130,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stdout, "v2bridge %s (commit %s, built %s)\n", version, commit, date)
 		return nil
 	case "help", "-h", "--help":
+		if wantsHelp(args[1:]) {
+			return writeHelp(stdout, "help")
+		}
 		if len(args) > 1 {
 			return writeHelp(stdout, helpName(args[1:]))
 		}
@@ -213,7 +213,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("gateway listener: %w", err)
 	}
 	endpoint := "http://" + simLn.Addr().String() + "/graphql"
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
@@ -277,23 +277,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfgPath, listen, upstream, logLevel := opts.cfgPath, opts.listen, opts.upstream, opts.logLevel
-	cfg, err := loadConfig(*cfgPath)
+	cfg, err := loadEffective(*cfgPath, os.Environ(), func(cfg *fileConfig) {
+		if *listen != "" {
+			cfg.Listen = *listen
+		}
+		if *upstream != "" {
+			cfg.Upstream = *upstream
+		}
+		if *logLevel != "" {
+			cfg.LogLevel = *logLevel
+		}
+	})
 	if err != nil {
-		return err
-	}
-	if err := cfg.applyEnv(os.Getenv); err != nil {
-		return err
-	}
-	if *listen != "" {
-		cfg.Listen = *listen
-	}
-	if *upstream != "" {
-		cfg.Upstream = *upstream
-	}
-	if *logLevel != "" {
-		cfg.LogLevel = *logLevel
-	}
-	if err := cfg.validate(os.Getenv); err != nil {
 		return err
 	}
 	endpoint, err := ng.ResolveEndpoint(cfg.Upstream)
@@ -316,7 +311,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer stopLog() // flushes the buffered lines
-	tp, stopTracing, err := setupTracing(ctx, os.Getenv)
+	if err := cfg.unknownEnv(os.Environ()); err != nil {
+		log.Warn("environment variables v2bridge does not read", zap.Error(err))
+	}
+	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}

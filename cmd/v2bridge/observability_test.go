@@ -1,18 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
@@ -90,8 +93,9 @@ func TestDashboardAndAlertsMatchMetrics(t *testing.T) {
 	// The panels cover what operators asked for.
 	for _, name := range []string{"v2bridge_requests_total", "v2bridge_v2_calls_total", "v2bridge_upstream_duration_seconds",
 		"v2bridge_upstream_round_trips_per_request", "v2bridge_cache_requests_total", "v2bridge_upstream_breaker_open",
-		"v2bridge_rate_limited_total", "v2bridge_compare_total", "v2bridge_rest_v2_days_until_shutdown",
-		"v2bridge_large_answer_wait_seconds"} {
+		"v2bridge_rate_limited_total", "v2bridge_compare_total", "v2bridge_rest_v2_shutdown_remaining_seconds",
+		"v2bridge_large_answer_wait_seconds", "v2bridge_store_up", "v2bridge_store_errors_total",
+		"v2bridge_store_cache_total", "v2bridge_auth_refused_total"} {
 		if !used[name] {
 			t.Errorf("no panel or rule uses %s", name)
 		}
@@ -166,12 +170,20 @@ func checkExpr(expr parser.Expr, families map[string]map[string]bool, used map[s
 	return problems
 }
 
-// scrapeAfterTraffic runs serve (compare mode on applications.show), sends requests of
-// every kind the panels show and returns the scraped families with their label names,
-// and the log serve wrote.
+// scrapeAfterTraffic runs serve (compare mode on applications.show, a fleet store with the
+// shared cache), sends requests of every kind the panels show and returns the scraped
+// families with their label names, and the log serve wrote.
 func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	t.Helper()
+	families, _, logs := scrapeText(t)
+	return families, logs
+}
+
+// scrapeText is scrapeAfterTraffic that also returns the /metrics text.
+func scrapeText(t *testing.T) (map[string]map[string]bool, string, string) {
+	t.Helper()
 	upstream := demoUpstream(t)
+	store := miniredis.RunT(t)
 	// The REST side of compare mode: an application that differs from the gateway's.
 	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -179,11 +191,12 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	}))
 	defer rest.Close()
 	srv := startServe(t, "upstream: "+upstream.URL+sim.Path+"\nrest_upstream: "+rest.URL+"/v2\n"+
-		"routes:\n  applications.show: compare\ncompare:\n  primary: graph\n")
+		"routes:\n  applications.show: compare\ncompare:\n  primary: graph\n"+
+		"store:\n  url: redis://"+store.Addr()+"/0\n  shared_cache: true\n")
 	base := srv.base
-	get := func(path string) string {
+	getAs := func(key, path string) string {
 		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
-		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
+		req.Header.Set("X-Api-Key", key)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -192,13 +205,19 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}
+	get := func(path string) string { return getAs("NRAK-DEMO-ACCOUNT-1", path) }
+	// NerdGraph refuses the key, then the gateway refuses it without asking again.
+	getAs("NRAK-NOT-A-DEMO-KEY", "/v2/applications.json")
+	getAs("NRAK-NOT-A-DEMO-KEY", "/v2/applications.json")
 	for _, p := range []string{"/v2/applications.json", "/v2/applications.json", "/v2/applications/314221522.json",
 		"/v2/applications/1.json", "/v2/deployments/1.json"} {
 		get(p)
 	}
 	var families map[string]*dto
+	var text string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		families = parseScrape(t, get("/metrics"))
+		text = get("/metrics")
+		families = parseScrape(t, text)
 		if _, ok := families["v2bridge_compare_total"]; ok || time.Now().After(deadline) {
 			break
 		}
@@ -216,7 +235,7 @@ func scrapeAfterTraffic(t *testing.T) (map[string]map[string]bool, string) {
 	if err := srv.stop(); err != nil { // serve writes its buffered log lines as it stops
 		t.Errorf("serve: %v", err)
 	}
-	return out, srv.logs.String()
+	return out, text, srv.logs.String()
 }
 
 type dto struct{ labels map[string]bool }
@@ -239,4 +258,25 @@ func parseScrape(t *testing.T, text string) map[string]*dto {
 		out[name] = d
 	}
 	return out
+}
+
+// promtool's linter (promtool check metrics: base units, counter suffixes, help texts)
+// accepts the gateway's /metrics after traffic of every kind. It needs promtool on PATH
+// (Debian's prometheus package); .ci/run installs it in CI, where its absence fails.
+func TestMetricsPassPromtool(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("promtool is not installed (.ci/run installs Debian's prometheus package)")
+		}
+		t.Skip("promtool is not installed")
+	}
+	_, text, _ := scrapeText(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, promtool, "check", "metrics")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
 }

@@ -16,24 +16,13 @@ import (
 	"time"
 )
 
-// The README's operator section names only what exists: every configuration key (and
+// The operator's page (docs/operating.md) names only what exists: every configuration key (and
 // key path) is a key of the configuration file, every V2BRIDGE_ and OTEL_ variable one
 // that serve reads, every v2bridge_ metric one a real /metrics scrape has, and every
 // other snake_case name a field of a real log line.
 func TestReadmeOperatorSection(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	start := strings.Index(text, "## Operating v2bridge")
-	if start < 0 {
-		t.Fatal("README has no operator section")
-	}
-	section := text[start:]
-	if end := strings.Index(section[3:], "\n## "); end >= 0 {
-		section = section[:end+3]
-	}
+	text := string(mustRead(t, "..", "..", "README.md"))
+	section := string(mustRead(t, "..", "..", "docs", "operating.md"))
 	// The Go version the README asks for is go.mod's.
 	goMod := string(mustRead(t, "..", "..", "go.mod"))
 	if m := regexp.MustCompile(`(?m)^go (\S+)$`).FindStringSubmatch(goMod); m == nil || !strings.Contains(text, "Go "+m[1]+" or newer") {
@@ -132,13 +121,13 @@ func configPaths(typ reflect.Type, prefix string) map[string]bool {
 	return out
 }
 
-// Every path of the README's endpoint table answers on a running serve: the gateway's
+// Every path of the endpoint table (docs/operating.md) answers on a running serve: the gateway's
 // own on listen (the report with its Bearer token), /debug/pprof/ on pprof_listen only.
 func TestReadmeEndpointsAnswer(t *testing.T) {
-	text := string(mustRead(t, "..", "..", "README.md"))
+	text := string(mustRead(t, "..", "..", "docs", "operating.md"))
 	start := strings.Index(text, "**Endpoints**")
 	if start < 0 {
-		t.Fatal("README has no endpoint table")
+		t.Fatal("docs/operating.md has no endpoint table")
 	}
 	table := text[start:]
 	table = table[:strings.Index(table, "\n\n**")]

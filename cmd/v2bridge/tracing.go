@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-logr/logr"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
 )
 
 // tracingEnv lists the OpenTelemetry variables serve and demo read, for their help.
@@ -57,13 +60,18 @@ func tracingOn(getenv func(string) string) (bool, error) {
 
 // setupTracing returns the tracer provider the environment asks for, or nil (tracing
 // off: nothing is wrapped and requests pay nothing). shutdown flushes the spans still
-// queued; call it once the server has stopped.
-func setupTracing(ctx context.Context, getenv func(string) string) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
+// queued; call it once the server has stopped. OpenTelemetry's own errors (an export
+// that failed, spans dropped) go to log, in its format.
+func setupTracing(ctx context.Context, getenv func(string) string, log *zap.Logger) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
 	noop := func(context.Context) error { return nil }
 	on, err := tracingOn(getenv)
 	if err != nil || !on {
 		return nil, noop, err
 	}
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		log.Warn("opentelemetry", zap.Error(err))
+	}))
+	otel.SetLogger(logr.New(otelLogSink{log: log, name: "opentelemetry: "}))
 	// otlptracehttp reads OTEL_EXPORTER_OTLP_* itself (endpoint, headers, timeout,
 	// compression, certificates).
 	exp, err := otlptracehttp.New(ctx)
@@ -80,4 +88,33 @@ func setupTracing(ctx context.Context, getenv func(string) string) (tp trace.Tra
 	}
 	sdk := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	return sdk, sdk.Shutdown, nil
+}
+
+// otelLogSink is OpenTelemetry's internal logger (otel.SetLogger) on zap: its errors (a
+// setting it could not parse) at warn level, its informational lines at debug level.
+type otelLogSink struct {
+	log  *zap.Logger
+	name string
+}
+
+func (s otelLogSink) Init(logr.RuntimeInfo) {}
+
+func (s otelLogSink) Enabled(level int) bool {
+	return s.log.Core().Enabled(zap.DebugLevel) && level <= 1
+}
+
+func (s otelLogSink) Info(_ int, msg string, kv ...any) {
+	s.log.Debug(s.name+msg, zap.Any("details", kv))
+}
+
+func (s otelLogSink) Error(err error, msg string, kv ...any) {
+	s.log.Warn(s.name+msg, zap.Error(err), zap.Any("details", kv))
+}
+
+func (s otelLogSink) WithValues(kv ...any) logr.LogSink {
+	return otelLogSink{log: s.log.With(zap.Any("values", kv)), name: s.name}
+}
+
+func (s otelLogSink) WithName(name string) logr.LogSink {
+	return otelLogSink{log: s.log, name: s.name + name + ": "}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
 func TestTracingOnFromEnvironment(t *testing.T) {
@@ -112,5 +116,50 @@ func TestDemoExportsTracesByOTLP(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"tracing": true`) {
 		t.Errorf("startup line does not say tracing is on:\n%s", logs.String())
+	}
+}
+
+// With log_format: json and the OTLP receiver down, every line serve writes to standard
+// error is JSON: OpenTelemetry's export errors and its internal logger's complaints (an
+// unparsable OTEL_ setting) arrive through the logger as warnings instead of as plain
+// text from OpenTelemetry's defaults.
+func TestOpenTelemetryErrorsAreLogLines(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close() // nothing listens there: every export is refused
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+closed)
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000")
+	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "soon")
+	upstream := demoUpstream(t)
+	srv := startServe(t, "upstream: "+upstream.URL+sim.Path+"\nlog_format: json\n")
+	var found bool
+	for deadline := time.Now().Add(15 * time.Second); !found && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, srv.base+"/v2/applications.json", nil)
+		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		found = strings.Contains(srv.logs.String(), `"msg":"opentelemetry"`)
+	}
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	logs := srv.logs.String()
+	if !found || !strings.Contains(logs, closed) {
+		t.Errorf("no export error was logged:\n%s", logs)
+	}
+	if !strings.Contains(logs, `"msg":"opentelemetry: parse duration"`) {
+		t.Errorf("the unparsable OTEL_EXPORTER_OTLP_TRACES_TIMEOUT was not logged:\n%s", logs)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Errorf("not a JSON line: %q", line)
+		}
 	}
 }

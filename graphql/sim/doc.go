@@ -60,7 +60,8 @@
 //     jsLoaderScript is a short snippet with the real configuration (licenseKey,
 //     applicationID, ...) and the loader body elided.
 //
-// Entity search (documented only as =, IN, LIKE and AND; MAPPING.md §1.5):
+// Entity search (documented only as =, IN, LIKE and AND: newrelic/docs-website
+// src/content/docs/apis/nerdgraph/examples/nerdgraph-entities-api-tutorial.mdx):
 //   - OR and parentheses are accepted too (OR binds weaker than AND); the real language
 //     documents only AND. No other operators (!=, NOT, <) exist.
 //   - Strings are single-quoted; a backslash makes the next character literal (\' and
@@ -97,7 +98,7 @@
 //     only for the same query, sort and key; anything else is an INVALID_INPUT
 //     "Invalid cursor" error.
 //
-// Alert conditions (conditions.go):
+// Alert conditions (conditions.go, conditionwrites.go):
 //   - nrqlConditionsSearch and asNrqlConditionsSearch list by id, 100 a page (the real
 //     page size is undocumented; the same as policiesSearch). Criteria: policyId and
 //     query are exact, name is exact ignoring case (as policiesSearch), nameLike and

@@ -12,7 +12,8 @@ import (
 // a part of the schema it does not simulate.
 const UnsupportedMessage = "not supported by the v2bridge simulator"
 
-// NerdGraph's extensions.errorClass values used here (MAPPING.md §1.10).
+// NerdGraph's extensions.errorClass values used here (newrelic/newrelic-client-go
+// internal/http/graphql.go).
 const (
 	classForbidden    = "FORBIDDEN"
 	classInvalidInput = "INVALID_INPUT"

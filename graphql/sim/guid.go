@@ -9,7 +9,8 @@ import (
 )
 
 // entityGUID is NerdGraph's entity guid: unpadded standard base64 of
-// "accountId|DOMAIN|TYPE|domainId" (MAPPING.md §1.4).
+// "accountId|DOMAIN|TYPE|domainId" (newrelic/newrelic-client-go
+// pkg/entities/entity_guid_validator.go).
 func entityGUID(accountID int, domain, typ, domainID string) string {
 	return base64.RawStdEncoding.EncodeToString(
 		[]byte(strconv.Itoa(accountID) + "|" + domain + "|" + typ + "|" + domainID))

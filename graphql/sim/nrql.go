@@ -31,7 +31,8 @@ func (f NRQLRunnerFunc) RunNRQL(ctx context.Context, accountIDs []int, query str
 	return f(ctx, accountIDs, query, now)
 }
 
-// NerdGraph's NRQL timeout: 5 s by default, at most 120 s (MAPPING.md §1.11).
+// NerdGraph's NRQL timeout: 5 s by default, at most 120 s (newrelic/docs-website
+// src/content/docs/nrql/using-nrql/rate-limits-nrql-queries.mdx).
 const (
 	defaultNRQLTimeout = 5 * time.Second
 	maxNRQLTimeout     = 120 * time.Second

@@ -43,6 +43,6 @@ type queryResolver struct{ *resolver }
 // Actor is the caller; its fields read the caller from the context.
 func (queryResolver) Actor(context.Context) (*model.Actor, error) { return &model.Actor{}, nil }
 
-// mutationResolver answers the mutations (agentapps.go, alerts.go, conditions.go,
+// mutationResolver answers the mutations (agentapps.go, alerts.go, conditionwrites.go,
 // changetracking.go).
 type mutationResolver struct{ *resolver }

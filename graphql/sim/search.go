@@ -13,7 +13,8 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim/model"
 )
 
-// searchPageSize is NerdGraph's entity search page size (MAPPING.md §1.5).
+// searchPageSize is NerdGraph's entity search page size (200 entities a page:
+// https://github.com/newrelic/newrelic-client-go/issues/1068).
 const searchPageSize = 200
 
 // predicate tells whether an entity matches a query.
@@ -123,7 +124,8 @@ func lowerAll(vals []string) []string {
 }
 
 // likeTokens splits a LIKE pattern into its tokens: the characters . , ; : * - _ ( )
-// and white space separate tokens (MAPPING.md §1.5).
+// and white space separate tokens (newrelic/docs-website
+// src/content/docs/apis/nerdgraph/examples/nerdgraph-entities-api-tutorial.mdx).
 func likeTokens(pattern string, fold bool) []string {
 	if fold {
 		pattern = strings.ToLower(pattern)

@@ -1,7 +1,8 @@
 package sim
 
 // The entity search query language of actor.entitySearch(query:), as far as New Relic
-// documents it (MAPPING.md §1.5):
+// documents it (newrelic/docs-website
+// src/content/docs/apis/nerdgraph/examples/nerdgraph-entities-api-tutorial.mdx):
 //
 //	query      = or EOF
 //	or         = and { "OR" and }             // OR: simulator extension, see doc.go

@@ -166,7 +166,7 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest str
 // (graphql.NewTransport: the same idle pool and timeouts), so the ratio measures the
 // gateway's work and not a handicapped peer. http.DefaultTransport keeps 2 idle
 // connections per host, so at 50 connections the proxy would dial for almost every
-// request (issue 18). TestProxyTransportMatchesGateway fails if the two drift apart.
+// request. TestProxyTransportMatchesGateway fails if the two drift apart.
 func newProxy(target *url.URL) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite:    func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.URL.Path = "/graphql" },

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The load curve of issue 18: application show and metric data at 1, 10, 50 and 200
+// The load curve: application show and metric data at 1, 10, 50 and 200
 // connections, the gateway beside the (fair) ReverseProxy, so the knee — where more
 // connections stop buying throughput and only add latency — is visible.
 

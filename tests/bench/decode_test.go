@@ -12,7 +12,7 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
-// The decoder evaluation of issue 18: the NerdGraph answers the gateway decodes most
+// The decoder evaluation: the NerdGraph answers the gateway decodes most
 // (an application list page of 200 and metric data of 3 names × 30 slices), decoded
 // into the generated response types by each candidate, side by side in one run:
 //

@@ -20,11 +20,11 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
-// The "fleet of 3" scenario (issue 21): a real redis-server (or valkey-server) on
+// The "fleet of 3" scenario: a real redis-server (or valkey-server) on
 // loopback in a temporary directory, three gateway processes with the store (rate
 // limit, write counts, leases and store.shared_cache all through it) and one without,
 // all in front of the same canned upstream (and, as a control, two more replicas

@@ -3,8 +3,7 @@ package main
 import "testing"
 
 // The list page of 200 in XML: the same NerdGraph answer and translation as
-// BenchmarkGatewayApplicationsList, rendered by the XML encoder (issue 18, list page;
-// bench/README.md "Third round").
+// BenchmarkGatewayApplicationsList, rendered by the XML encoder.
 //
 //	go test -run '^$' -bench 'GatewayApplicationsList' -benchmem -count 3 ./tests/bench
 func BenchmarkGatewayApplicationsListXML(b *testing.B) { benchRoute(b, "/v2/applications.xml") }

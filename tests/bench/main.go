@@ -1,17 +1,3 @@
-// Command bench is v2bridge's side-by-side load harness (`make bench`): the gateway in
-// front of a canned NerdGraph upstream, against a plain net/http server answering the
-// same v2 body and an httputil.ReverseProxy forwarding the equivalent GraphQL request,
-// with the same closed-loop load; answers from the gateway's cache are also set beside
-// the contract floor (floor.go: the least any gateway under the same contract does).
-// It prints req/s, p50, p99, allocations and bytes per request and peak RSS, the
-// gateway's ratios to the baselines, and writes the same as JSON (bench/latest.json). Absolute numbers vary between machines; the ratios are
-// measured in one run.
-//
-// Each server under test runs in a process of its own (this binary re-executed with
-// -serve), so its allocations, CPU time per request and peak RSS are its own; the
-// parent holds the load generator and the canned upstream. Each scenario's measured
-// time is split into rounds (-rounds) that take the servers in turn, so the
-// ratios do not depend on which server ran during a slow spell of the machine.
 package main
 
 import (
@@ -184,13 +170,11 @@ func newGatewayWith(upstream string, metricCache bool, namesWindow time.Duration
 // scaleTimeout bounds one NerdGraph call and one request of the scale scenarios'
 // gateways (gateway-scale, gateway-scale-like), in place of the defaults (30 s and
 // 60 s). The scale table counts round trips and the gateway's own CPU, not the
-// simulator's speed. The simulator once computed the first list page's account-wide
-// inventory of 50,000 applications × 3 hosts (150,000 rows, cut at 5000 facets) in
-// more than 30 s on a slower 2-core machine: on 2026-11-27's, list page 1 of the
-// 50,000-application account answered 504 after 30 s, and the breaker then opened for
-// the account's other scenarios (503). Its NRQL scans are ~10× faster since (bench
-// README, Eleventh round); the bound stays so that a slower machine still measures
-// the table. A deployed gateway keeps the defaults.
+// simulator's speed: on a slow machine the simulator's account-wide inventory of
+// 50,000 applications × 3 hosts (150,000 rows, cut at 5000 facets) can take longer than
+// the default timeout, and a 504 would then open the breaker for the account's other
+// scenarios. The bound lets a slower machine still measure the table. A deployed
+// gateway keeps the defaults.
 const scaleTimeout = 10 * time.Minute
 
 // newGatewayOpts is newGatewayWith with the translator's options given (their clock
@@ -210,8 +194,8 @@ type extras struct {
 	scale  []string
 	scaleN int
 	// scaleReplays is the least requests measured per scale scenario with the
-	// answers replayed (and at least minReplayTime of them): a page costs 1–3 ms of
-	// CPU, and 20 of them spread the 50,000 ÷ 264 ratios ±30 % between runs.
+	// answers replayed (and at least minReplayTime of them): a page costs a few ms of
+	// CPU, and fewer replays leave the large-to-demo-account ratios noisy between runs.
 	scaleReplays int
 	curve        []int
 	curveD       time.Duration

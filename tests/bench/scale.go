@@ -14,7 +14,7 @@ import (
 	"github.com/v2bridge/v2bridge/graphql/sim"
 )
 
-// The scale scenarios of issue 18: the same v2 requests on a generated account of the
+// The scale scenarios: the same v2 requests on a generated account of the
 // default demo size and on a large one (sim.ParseScale), each against the simulator
 // itself (not a canned answer: the round trips are the point), the gateway in a process
 // of its own so its CPU time is its own. Round trips are counted by the gateway

@@ -11,7 +11,7 @@ import (
 
 // TestNullableStitchedFields feeds answers in which a nullable field of the real
 // schema is null with no error (Account.alerts: AlertsAccountStitchedFields and
-// Account.aiIssues are nullable, /work/shared/nerdgraph/full/nerdgraph-2026-04-19.graphql).
+// Account.aiIssues are nullable in NerdGraph's schema).
 // The answers are constructed (schema-valid, not recorded). Each must translate to an
 // empty list or REST's 404, never a nil dereference (a 500).
 func TestNullableStitchedFields(t *testing.T) {

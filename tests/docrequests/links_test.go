@@ -22,7 +22,8 @@ type linkParser struct {
 	parse func(header string) []link
 }
 
-// linkParsers are the Link parsers of the clients REFERENCE.md §5 names, written the
+// linkParsers are the Link parsers of REST v2 clients that read Link headers
+// (Wavefront's and NeoLoad's New Relic integrations and the others below), written the
 // way each one is.
 func linkParsers() []linkParser {
 	return []linkParser{

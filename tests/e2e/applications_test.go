@@ -300,7 +300,8 @@ func TestObservabilityEndpoints(t *testing.T) {
 
 // Reporting applications carry last_reported_at, summaries and links from the NRQL
 // inventory; non-reporting ones are gray and carry neither last_reported_at nor a
-// summary (REFERENCE.md §4.1).
+// summary (newrelic/docs-website
+// src/content/docs/apis/rest-api-v2/application-examples-v2/application-reporting-health-status-v2.mdx).
 func TestApplicationFieldsByReporting(t *testing.T) {
 	e := newEnv(t)
 	var body struct {

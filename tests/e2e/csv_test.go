@@ -11,7 +11,7 @@ import (
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// The CSV report never hands a spreadsheet a formula (issue 17 item 6): User-Agents
+// The CSV report never hands a spreadsheet a formula: User-Agents
 // starting with = + - @ tab or CR land as text.
 func TestReportCSVNeutralisesFormulas(t *testing.T) {
 	h := harness.Start(t, gateway.Config{ReportToken: "tok"})

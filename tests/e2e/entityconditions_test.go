@@ -49,8 +49,8 @@ func decodeCond(t *testing.T, r response) nrqlCondBody {
 	return b
 }
 
-// entityProcedure runs the seed's procedure for changing a condition's entities
-// (/work/shared/seed: look up the entity id, the policy id by name, the policy's
+// entityProcedure runs the specification's procedure for changing a condition's
+// entities (look up the entity id, the policy id by name, the policy's
 // conditions, then add or remove the entity) and returns the entity and condition ids.
 func entityProcedure(t *testing.T, e *env, appName, policyName, condList, condName string) (int64, int64) {
 	t.Helper()

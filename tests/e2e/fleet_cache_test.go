@@ -15,7 +15,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// Shared cache (store.shared_cache, issue 21 item 1): two replicas over one store.
+// Shared cache (store.shared_cache): two replicas over one store.
 
 const sharedShow = "/v2/applications/314221522.json"
 

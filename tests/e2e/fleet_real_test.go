@@ -100,7 +100,7 @@ func roundRobin(t *testing.T, replicas []*httptest.Server) *httptest.Server {
 	return lb
 }
 
-// The fleet test on a real server: three replicas behind a round-robin
+// The fleet test on a real server: three replicas behind a round-robin
 // balancer. 3,000 requests of one key in a minute window see exactly the limit of
 // 1,000; a rename through A is seen through B and C within a second; a deployment
 // retry after an unknown outcome on A, sent to B, records one deployment; the report
@@ -116,7 +116,7 @@ func TestFleetRealServer(t *testing.T) {
 
 	// An application show (answered from the entity cache after the first call), six
 	// callers at a time. The window is the fixed clock's minute, but a real server
-	// expires its key 61 s of real time after the first call (translate/fleet
+	// expires its key 61 s of real time after the first call (state/fleet
 	// windowScript): the 3,000 calls take ~10 s under -race on a 2-core machine.
 	const show = "/v2/applications/314221522.json"
 	var allowedN, refusedN, otherN atomic.Int64

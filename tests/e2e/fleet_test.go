@@ -18,8 +18,8 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/fleet"
 )
 
 // fleetEnv is several gateway replicas over one simulator, sharing one store (an

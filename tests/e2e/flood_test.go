@@ -14,7 +14,7 @@ import (
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// floodRequests is the size of the random-key flood of issue 17, from floodAddresses
+// floodRequests is the size of the random-key flood, from floodAddresses
 // client addresses (each may cost auth_failures_per_minute NerdGraph calls a minute:
 // more addresses make the test slower, not stronger).
 const (
@@ -57,8 +57,8 @@ func reportRows(t *testing.T, h http.Handler) []gateway.Usage {
 }
 
 // 50,000 requests with random keys and random User-Agents, from 10 client
-// addresses, leave the gateway's /metrics series, usage report and heap bounded
-// (issue 17 item 1): rejected callers allocate no per-caller state, refused keys and
+// addresses, leave the gateway's /metrics series, usage report and heap
+// bounded: rejected callers allocate no per-caller state, refused keys and
 // over-limit addresses cost no NerdGraph call, and accepted callers with random
 // User-Agents are bounded by the report's product vocabulary.
 func TestRandomKeyFloodIsBounded(t *testing.T) {

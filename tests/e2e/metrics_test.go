@@ -398,7 +398,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 		{"average_network_time", "EndUser"}, {"total_network_time", "EndUser"}, {"network_time_percentage", "EndUser"},
 		{"total_fe_time", "EndUser"}, {"fe_time_percentage", "EndUser"}, {"total_app_time", "EndUser"}, {"average_app_time", "EndUser"},
 		{"average_dom_content_load_time", "EndUser/RB"}, {"total_dom_content_time", "EndUser/RB"},
-		{"average_queue_time", "WebFrontend/QueueTime"}, {"total_queue_time", "WebFrontend/QueueTime"},
+		{"average_queue_time", "EndUser/RB"}, {"total_queue_time", "EndUser/RB"},
 		{"s", "Apdex"}, {"t", "Apdex"}, {"f", "Apdex"}, {"count", "Apdex"}, {"score", "Apdex"}, {"value", "Apdex"},
 		{"threshold", "Apdex"}, {"threshold_min", "Apdex"},
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// Readiness reflects this replica, not NerdGraph (issue 17 item 8): with NerdGraph
+// Readiness reflects this replica, not NerdGraph: with NerdGraph
 // failing every call, /readyz stays 200 (callers keep getting v2 502/503 bodies rather
 // than connection errors), /readyz?verbose and v2bridge_nerdgraph_reachable report
 // the outage, and draining makes /readyz 503 while requests are still answered.

@@ -29,7 +29,7 @@ func (f *refuser) middleware(next http.Handler) http.Handler {
 	})
 }
 
-// revocationReads are the cached reads of issue 17: show, metric data, filtered list,
+// revocationReads are the cached reads: show, metric data, filtered list,
 // key transactions, violations.
 var revocationReads = []string{
 	"/v2/applications/314221522.json",
@@ -40,7 +40,7 @@ var revocationReads = []string{
 }
 
 // A revoked key stops reading cached answers once its auth TTL has passed: the next
-// call goes upstream, NerdGraph refuses it, and the caller gets 401 (issue 17 item 3).
+// call goes upstream, NerdGraph refuses it, and the caller gets 401.
 func TestRevokedKeyStopsReadingAfterAuthTTL(t *testing.T) {
 	const ttl = 300 * time.Millisecond
 	ref := &refuser{key: key1}

@@ -12,7 +12,7 @@ import (
 )
 
 // The NerdGraph round trips of the list paths on an account of more than a page of
-// applications (issue 18's scale scenarios, on 1,000 applications of 3 hosts: the
+// applications (tests/bench's scale scenarios, on 1,000 applications of 3 hosts: the
 // account-wide inventory fills its LIMIT of 1,000 applications, translate
 // accountInventoryApps). Round trips do not grow with the account: a page costs the
 // search and the page's inventory, whatever the account's size (tests/bench measures

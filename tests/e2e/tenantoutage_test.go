@@ -9,7 +9,7 @@ import (
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
-// One tenant's NerdGraph outage does not take the others down (issue 17 item 2): after
+// One tenant's NerdGraph outage does not take the others down: after
 // key 2's calls fail often enough to open its circuit, key 1 — whose NerdGraph is
 // healthy — is still answered 200 from NerdGraph, while key 2 gets the fast 503.
 func TestOneTenantOutageLeavesOthersServed(t *testing.T) {

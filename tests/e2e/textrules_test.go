@@ -6,7 +6,7 @@ import (
 )
 
 // Write bodies with bytes REST v2 would not store are refused with a 422 naming the
-// field, judged on the raw bytes (issue 17 item 5); tab, newline and surrogate pairs
+// field, judged on the raw bytes; tab, newline and surrogate pairs
 // stay allowed.
 func TestWriteBodyTextRules(t *testing.T) {
 	e := newEnv(t)

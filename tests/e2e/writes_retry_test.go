@@ -16,11 +16,12 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// Writes whose outcome is unknown (issue 17, item 4; translate/attempts.go).
+// Writes whose outcome is unknown (translate/attempts.go).
 
 const createOp = "DeploymentCreateEvent"
 
@@ -30,8 +31,8 @@ func newFaultEnv(t *testing.T, extra ...sim.Option) (*env, *sim.Faults) {
 	t.Helper()
 	faults := &sim.Faults{}
 	// The timeout ends the apply-then-hang calls; the reads around them must finish
-	// well within it even under -race on a loaded 2-core machine (the demo account's
-	// hour-long inventory NRQL took more than 300 ms there).
+	// well within it even under -race on a loaded 2-core machine (where the demo
+	// account's hour-long inventory NRQL is slow).
 	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{},
 		Sim: append([]sim.Option{sim.WithMiddleware(faults.Middleware)}, extra...), UpstreamTimeout: 2 * time.Second})
 	return &env{sim: h.Sim, gw: h.Gateway}, faults
@@ -213,7 +214,7 @@ func TestDeploymentRetryAfterSettle(t *testing.T) {
 			t.Fatalf("%s: %d %s, recorded %d", s.name, r.status, r.body, e.sim.RequestsByOperation()[createOp])
 		}
 	}
-	clk.advance(translate.DefaultWriteAttemptWindow - time.Second)
+	clk.advance(state.DefaultWriteAttemptWindow - time.Second)
 	if r, _ := e.post(t, deployPath, body, "Idempotency-Key", "lost-1"); r.status != 201 || e.sim.RequestsByOperation()[createOp] != 2 {
 		t.Fatalf("within the window: %d, recorded %d", r.status, e.sim.RequestsByOperation()[createOp])
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // Condition is a legacy metric condition with its entity ids (strings, as REST sent
-// them: REFERENCE.md §4.9).
+// them: newrelic/newrelic-client-go pkg/alerts/conditions.go).
 type Condition struct {
 	ID       int64    `json:"id"`
 	Type     string   `json:"type"`

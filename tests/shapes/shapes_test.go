@@ -65,8 +65,7 @@ func cases() []shapeCase {
 			body: `{"browser_application":{"name":"Account Global"}}`},
 		// A recorded mobile application: the object of ambitioninc/newrelic-api
 		// newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff (its app_response),
-		// under the show's wrapper key as opsmatters/newrelic-api reads it
-		// (restv2/REFERENCE.md). It replaces restv2/examples' reconstructed example.
+		// under the show's wrapper key as opsmatters/newrelic-api reads it.
 		{example: "mobile_application_show.json", path: "/v2/mobile_applications/601483762.json", nulls: map[string]string{
 			"mobile_application.mobile_summary.active_users":          "no source in NerdGraph's mobileSummary",
 			"mobile_application.mobile_summary.interaction_time":      "no source in NerdGraph's mobileSummary",

@@ -6,7 +6,7 @@
 // gateway had not recovered by the second half of the last (clean) phase; when a 429 or
 // 503 came without Retry-After; or when a body held an API key.
 //
-// The phase after the first clean one is the bad day of issue 17: half as many
+// The phase after the first clean one is a bad day: half as many
 // clients again send requests with random keys and random User-Agents while key 2's
 // NerdGraph alone answers HTTP 500. The summary prints the flood (statuses, /metrics
 // series and usage-report rows before and after) and the answers per tenant; the soak

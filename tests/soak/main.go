@@ -40,7 +40,7 @@ type phase struct {
 	fault *sim.Fault
 }
 
-// hostile reports whether ph is the bad-day phase of issue 17, run instead of the usual
+// hostile reports whether ph is the bad-day phase, run instead of the usual
 // load: a flood of requests with random keys alongside an outage of key 2's NerdGraph
 // only.
 func (ph phase) hostile() bool { return ph.name == hostileName }

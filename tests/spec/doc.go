@@ -1,5 +1,5 @@
 // Package spec traces every statement of the REST v2 service specification
-// (/work/shared/seed/000_a4310d0e47461102.txt) to a test that asserts it or to a
+// ("Application Performance Monitoring REST API v2: Service Specification") to a test that asserts it or to a
 // declared difference. Matrix is the table: one row per normative statement (fields and
 // their types, endpoints and parameters, rules, limits, versioning notes, and the
 // choice made for each point the specification leaves "not shown"), each with a stable

@@ -72,7 +72,7 @@ func (m *matrix) na(id, statement, reason string) {
 func ev(e ...Evidence) []Evidence { return e }
 
 // Matrix is the traceability matrix: every statement of the specification
-// (/work/shared/seed/000_a4310d0e47461102.txt), in the specification's order.
+// ("Application Performance Monitoring REST API v2: Service Specification"), in the specification's order.
 func Matrix() []Row {
 	var m matrix
 
@@ -268,7 +268,7 @@ func Matrix() []Row {
 		ev(Examples, Sim), "", shapes+"TestShapes/metric_data.json", shapes+"TestShapes/metric_data_not_found.json", e2e+"TestMetricDataGolden")
 	m.tested("RES-MET-03", "timestamps are ISO 8601 in UTC even when the request used another offset", ev(Sim), "",
 		own+"TestSpecMetricDataOutputIsUTC", e2e+"TestMetricDataGolden")
-	m.tested("RES-MET-04", "with summarize the series holds one timeslice spanning the range", ev(Sim, "published: REST's recorded answers (REFERENCE.md §6)"),
+	m.tested("RES-MET-04", "with summarize the series holds one timeslice spanning the range", ev(Sim, "published: REST's recorded answers (newrelic/docs-website src/content/docs/apis/rest-api-v2/application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx)"),
 		"the slice's to is the last minute + 59 s, as REST's recorded answers show", own+"TestSpecMetricDataSummarize")
 	m.tested("RES-MET-05", "metric value names seen (average_response_time … total_used_mb; Apdex: score, s, t, f, count, value, threshold, threshold_min)",
 		ev(Sim, Published), "each is served for a metric it belongs to, computed as New Relic's published NRQL for it over unscoped timeslices",
@@ -321,7 +321,7 @@ func Matrix() []Row {
 		shapes+"TestShapes/application_hosts_list.json", shapes+"TestShapes/application_instance_show.json")
 	m.tested("ST-02", "reporting on an application is a boolean", ev(Sim), "", own+"TestSpecHealthStatusAndReporting")
 	m.tested("ST-03", "full value set of health_status: not shown", ev(Sim),
-		"choice: green, orange, red from the entity's alert severity, gray when not reporting, unknown without alert coverage (MAPPING.md §1.8); hosts and instances carry their application's",
+		"choice: green, orange, red from the entity's alert severity, gray when not reporting, unknown without alert coverage (newrelic/docs-website src/content/docs/apis/rest-api-v2/application-examples-v2/application-reporting-health-status-v2.mdx); hosts and instances carry their application's",
 		own+"TestSpecHealthStatusAndReporting")
 	m.na("ST-04", "transitions: not shown",
 		"the gateway keeps no state: health_status and reporting are read from NerdGraph at each request")
@@ -451,7 +451,7 @@ func Matrix() []Row {
 	m.tested("EP-OPEN-07", "response body of deployment recording: not shown", ev(Examples, Sim),
 		"choice: 201 with {deployment: {...}, links}, REST's published create answer", shapes+"TestShapes/deployment_create_response.json", e2e+"TestDeploymentCreateAndList")
 	m.tested("EP-OPEN-08", "paths of the condition lists for external services and synthetic monitoring: not shown", ev(Sim),
-		"choice: both are real REST v2 paths (REFERENCE.md §3.12) in namespaces New Relic keeps: passed through with retained_alerts: passthrough; translated, the synthetics list comes from asNrqlConditionsSearch, external-service conditions answer 501 naming the replacement",
+		"choice: both are real REST v2 paths (newrelic/docs-website src/content/docs/alerts/scale-automate/rest-api/rest-api-calls-alerts.mdx) in namespaces New Relic keeps: passed through with retained_alerts: passthrough; translated, the synthetics list comes from asNrqlConditionsSearch, external-service conditions answer 501 naming the replacement",
 		own+"TestSpecUnservedConditionLists", e2e+"TestSyntheticsConditionList")
 
 	m.in(secAuth)
@@ -510,7 +510,7 @@ func Matrix() []Row {
 		"choice: beyond max_in_flight concurrent requests the gateway sheds with 503 and Retry-After rather than queueing, so latency stays bounded and NerdGraph's per-key limits are not hit", e2e+"TestOverloadSheds")
 	m.approx("LIM-12", "minimum and maximum number of entities in a condition: not shown", "alerts_entity_conditions.remove",
 		"choice: translated, at least one (the last entity of a WHERE list is refused with 409: IN () is not NRQL); no maximum beyond NRQL's query length")
-	m.tested("LIM-13", "page size: not shown", ev(Sim), "choice: 200 applications a page, as REST paged them (REFERENCE.md §5); other lists' sizes are in their route notes",
+	m.tested("LIM-13", "page size: not shown", ev(Sim), "choice: 200 applications a page, as REST paged them (https://github.com/wevanscfi/grafana-newrelic-apm-datasource/issues/35); other lists' sizes are in their route notes",
 		e2e+"TestApplicationsListPaging")
 
 	m.in(secVersions)

@@ -179,7 +179,7 @@ func Markdown(rows []Row, fidelity RouteFidelity) []byte {
 	var b strings.Builder
 	b.WriteString("# REST v2 specification traceability matrix\n\n")
 	b.WriteString("<!-- Generated from tests/spec/matrix.go by `go test ./tests/spec -update`; do not edit. -->\n\n")
-	b.WriteString("Every statement of the REST v2 service specification (`/work/shared/seed/000_a4310d0e47461102.txt`), ")
+	b.WriteString("Every statement of the REST v2 service specification (\"Application Performance Monitoring REST API v2: Service Specification\"), ")
 	b.WriteString("traced to the tests that assert it or to a declared difference. `make conformance` runs every named ")
 	b.WriteString("test (one `go test -run` per package) and prints the counts below.\n\n")
 	fmt.Fprintf(&b, "**%s.**\n\n", CountsLine(rows))

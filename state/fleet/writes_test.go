@@ -1,0 +1,44 @@
+package fleet
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/alicebob/miniredis/v2"
+)
+
+// BumpWrites returns the fleet's new count.
+func TestBumpWritesCount(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := bareStore(t, m)
+	ctx := context.Background()
+	for want := uint64(1); want <= 3; want++ {
+		if n, err := s.BumpWrites(ctx, 9); n != want || err != nil {
+			t.Fatalf("bump %d: %d, %v", want, n, err)
+		}
+	}
+	if v := m.HGet("t:writes", "9"); v != "3" {
+		t.Fatalf("stored count %q", v)
+	}
+}
+
+// A reload that fails while the store's work goes on is a store failure (counted, the
+// store down with its reason); one cut short by the end of that work is not.
+func TestReloadFailure(t *testing.T) {
+	m := miniredis.RunT(t)
+	if err := m.Set("t:writes", "not a hash"); err != nil {
+		t.Fatal(err)
+	}
+	s := bareStore(t, m)
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.reload(ended)
+	if s.Errors() != 0 || s.Status() != nil {
+		t.Fatalf("a reload after the end: %d errors, status %v", s.Errors(), s.Status())
+	}
+	s.reload(context.Background())
+	if err := s.Status(); s.Errors() != 1 || err == nil || !strings.Contains(err.Error(), "WRONGTYPE") {
+		t.Fatalf("a failed reload: %d errors, status %v", s.Errors(), err)
+	}
+}

@@ -1,0 +1,307 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// The fleet's shared cache as the translator uses it: which caches are shared and how
+// their values travel (sharedCodecs), cursors read across replicas, and the store
+// (memCache below) serving entries only while the fleet's record of the caller's key
+// holds.
+
+// Every shared value round-trips through its codec without loss (what B serves from
+// the store is what A cached), and values without a shared form stay local.
+func TestSharedCodecsRoundTrip(t *testing.T) {
+	at := time.Date(2026, 11, 24, 22, 0, 0, 0, time.UTC)
+	thr := 3.5
+	show := &v2.ApplicationShow{Application: v2.Application{ID: 7, Name: "web \"x\" é", Language: "go", HealthStatus: "green",
+		Reporting: true, LastReportedAt: &at, Summary: &v2.ApplicationSummary{ResponseTime: 0.1 + 0.2, Throughput: 1e-9,
+			ErrorRate: 1, ApdexTarget: 0.5, ApdexScore: 0.97, HostCount: 2, InstanceCount: 3},
+		EndUser:  &v2.EndUserSummary{ResponseTime: 1.25, Throughput: 3, ApdexTarget: 7},
+		Settings: v2.ApplicationSettings{AppApdexThreshold: 0.5, EndUserApdexThreshold: &thr, EnableRealUserMonitoring: true},
+		Links:    &v2.ApplicationLinks{ApplicationInstances: []int64{1, 2}, ApplicationHosts: []int64{3}}}}
+	from := time.Date(2026, 11, 24, 21, 0, 0, 0, time.FixedZone("", -5*3600))
+	md := &v2.MetricData{From: from, To: from.Add(time.Hour), NotFound: []string{"x"}, Found: []string{"HttpDispatcher"},
+		Metrics: []v2.MetricSeries{{Name: "HttpDispatcher", Timeslices: []v2.Timeslice{{From: from, To: from.Add(time.Minute),
+			Values: []v2.MetricValue{{Name: "call_count", Value: 12, Int: true}, {Name: "average_response_time", Value: 0.123456789}}}}}},
+		Summarize: true}
+	codecs := sharedCodecs()
+	for _, tc := range []struct {
+		cache string
+		v     any
+	}{{"entities", show}, {"metric_data", md}, {"accounts", []int64{1000001, 1000002}},
+		{"cursors", "Mjo6ZW50aXR5U2VhcmNo\"+/="}, {"cursors", true}, {"name_matches", []int64{42, 7, 1 << 40}},
+		{"name_matches", []int64{}}} {
+		c := codecs[tc.cache]
+		b, ok := c.Encode(tc.v)
+		if !ok {
+			t.Fatalf("%s: not encoded", tc.cache)
+		}
+		got, ok := c.Decode(b)
+		if !ok {
+			t.Fatalf("%s: not decoded: %s", tc.cache, b)
+		}
+		switch want := tc.v.(type) {
+		case *v2.ApplicationShow:
+			g := got.(*v2.ApplicationShow)
+			if !reflect.DeepEqual(g.Application.Summary, want.Application.Summary) || !g.Application.LastReportedAt.Equal(at) ||
+				v2.FormatTime(*g.Application.LastReportedAt) != v2.FormatTime(at) || !g.Shared() {
+				t.Fatalf("show: %+v", g.Application)
+			}
+			g.Application.LastReportedAt = want.Application.LastReportedAt
+			if !reflect.DeepEqual(g.Application, want.Application) {
+				t.Fatalf("show:\n%+v\n%+v", g.Application, want.Application)
+			}
+		case *v2.MetricData:
+			g := got.(*v2.MetricData)
+			if g.From.Format(time.RFC3339Nano) != want.From.Format(time.RFC3339Nano) || !g.Shared() ||
+				!reflect.DeepEqual(g.Metrics[0].Timeslices[0].Values, want.Metrics[0].Timeslices[0].Values) ||
+				!reflect.DeepEqual(g.Found, want.Found) || !reflect.DeepEqual(g.NotFound, want.NotFound) || g.Summarize != want.Summarize {
+				t.Fatalf("metric data: %+v", g)
+			}
+		default:
+			if !reflect.DeepEqual(got, tc.v) {
+				t.Fatalf("%s: %v, want %v", tc.cache, got, tc.v)
+			}
+		}
+	}
+	if _, ok := codecs["metric_data"].Encode(map[string][]sliceRaw{}); ok {
+		t.Fatal("raw series were given a shared form")
+	}
+	if _, ok := codecs["entities"].Encode(&v2.ApplicationShow{Application: v2.Application{Summary: &v2.ApplicationSummary{ApdexScore: nan()}}}); ok {
+		t.Fatal("a NaN was encoded")
+	}
+	for _, bad := range []any{1, []string{"x"}, nil} {
+		if _, ok := codecs["cursors"].Encode(bad); ok {
+			t.Fatalf("cursors encoded %#v", bad)
+		}
+	}
+	for _, b := range []string{"1", "null", "[]", "{}", "not json"} {
+		if v, ok := codecs["cursors"].Decode([]byte(b)); ok {
+			t.Fatalf("cursors decoded %s as %#v", b, v)
+		}
+	}
+	for _, name := range []string{"lists", "metric_names"} {
+		if _, ok := codecs[name]; ok {
+			t.Fatalf("%s is shared", name)
+		}
+	}
+}
+
+func nan() float64 { var z float64; return z / z }
+
+// BenchmarkSharedShowDecode is the decoding half of a shared cache read of an
+// application show (the other half is the store's round trip, fleet.BenchmarkGetCached).
+//
+//	go test ./translate -run '^$' -bench SharedShowDecode
+func BenchmarkSharedShowDecode(b *testing.B) {
+	at := time.Date(2026, 11, 24, 22, 0, 0, 0, time.UTC)
+	show := &v2.ApplicationShow{Application: v2.Application{ID: 7, Name: "web", Language: "go", HealthStatus: "green",
+		Reporting: true, LastReportedAt: &at, Summary: &v2.ApplicationSummary{ResponseTime: 12.5, Throughput: 100},
+		Links: &v2.ApplicationLinks{ApplicationInstances: []int64{1, 2}, ApplicationHosts: []int64{3}}}}
+	c := sharedCodecs()["entities"]
+	enc, _ := c.Encode(show)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := c.Decode(enc); !ok {
+			b.Fatal("decode")
+		}
+	}
+}
+
+// Cursors are shared through the fleet's store (the "cursors" codec): a page walked to
+// through replica A is read by replica B without a hop. A cold page asks the store for
+// its own cursor only: the scan for the nearest earlier cursor reads this replica's
+// cache (GetLocal), so page 50 costs 2 store lookups (its cursor and the account's
+// mark), not 50.
+func TestSharedCursors(t *testing.T) {
+	store := newMemCache()
+	f := appsFake(50 * PageSize)
+	replica := func() *Translator { return New(f, Options{SharedCache: store}) }
+	a, b := replica(), replica()
+	c := Caller{KeyHash: "kh", AccountID: 1}
+	store.gets = 0
+	if _, _, err := a.ListApplications(context.Background(), c, AppListRequest{Page: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if hops := f.count("AppCursor"); hops != 49 {
+		t.Fatalf("A's cold page 50: %d hops, want 49", hops)
+	}
+	// The lookups: page 50's cursor and the mark of a large account (manyApps); none
+	// for pages 2 to 49.
+	if store.gets != 2 {
+		t.Fatalf("A's cold page 50 made %d store lookups, want 2", store.gets)
+	}
+	for _, page := range []int{50, 17} {
+		l, _, err := b.ListApplications(context.Background(), c, AppListRequest{Page: page})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hops := f.count("AppCursor"); hops != 49 {
+			t.Fatalf("B's page %d: %d more hops, want none", page, hops-49)
+		}
+		if want := int64((page-1)*PageSize + 1); len(l.Applications) != PageSize || l.Applications[0].ID != want {
+			t.Fatalf("B's page %d starts at %d, want %d", page, l.Applications[0].ID, want)
+		}
+	}
+	// Another key reads none of them.
+	other := Caller{KeyHash: "other", AccountID: 1}
+	if _, _, err := b.ListApplications(context.Background(), other, AppListRequest{Page: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if hops := f.count("AppCursor"); hops != 49+2 {
+		t.Fatalf("another key's page 3: %d hops, want 2", hops-49)
+	}
+}
+
+// memCache is an in-memory SharedCache.
+type memCache struct {
+	mu          sync.Mutex
+	val         map[string][]byte
+	ttl         map[string]time.Duration
+	authLeft    time.Duration
+	err         error
+	gets        int
+	accepted    map[string]time.Duration
+	refused     []string
+	unshareable int
+}
+
+func newMemCache() *memCache {
+	return &memCache{val: map[string][]byte{}, ttl: map[string]time.Duration{}, accepted: map[string]time.Duration{}, authLeft: time.Minute}
+}
+
+func (m *memCache) GetCached(_ context.Context, name, key, _ string) ([]byte, time.Duration, time.Duration, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.gets++
+	return m.val[name+"/"+key], m.ttl[name+"/"+key], m.authLeft, m.err
+}
+
+func (m *memCache) SetCached(_ context.Context, name, key string, value []byte, ttl time.Duration) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.val[name+"/"+key], m.ttl[name+"/"+key] = value, ttl
+	return nil
+}
+
+func (m *memCache) KeyAccepted(_ context.Context, keyHash string, ttl time.Duration) {
+	m.mu.Lock()
+	m.accepted[keyHash] = ttl
+	m.mu.Unlock()
+}
+
+func (m *memCache) KeyRefused(_ context.Context, keyHash string) {
+	m.mu.Lock()
+	m.refused = append(m.refused, keyHash)
+	m.mu.Unlock()
+}
+
+func (m *memCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
+
+// An entry set through one replica is served by another while the fleet's acceptance
+// of the key lasts, then
+// kept locally only as long as that acceptance (taken as accepted at now + authLeft -
+// AuthTTL, and only with the check on); never when the store fails, has no entry, or
+// the entry or acceptance has run out.
+func TestSharedCacheGet(t *testing.T) {
+	store := newMemCache()
+	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	replica := func(authTTL time.Duration) *Translator {
+		tr := New(nil, Options{SharedCache: store, AuthTTL: authTTL, AccountTTL: time.Hour})
+		tr.auth.now = func() time.Time { return clock }
+		return tr
+	}
+	a := replica(5 * time.Second)
+	key := "kh|1|accounts"
+	a.accounts.Set(key, []int64{1, 2})
+	if string(store.val["accounts/"+key]) != "[1,2]" || store.ttl["accounts/"+key] != time.Hour {
+		t.Fatalf("stored %q for %v", store.val["accounts/"+key], store.ttl["accounts/"+key])
+	}
+	a.accounts.Set("kh|1|other", "not a list")
+	if store.unshareable != 1 || store.val["accounts/kh|1|other"] != nil {
+		t.Errorf("an unshareable value: %d counted, stored %q", store.unshareable, store.val["accounts/kh|1|other"])
+	}
+
+	// Not served: store error, no entry, entry or acceptance run out (at exactly 0 too).
+	for _, tt := range []struct {
+		name     string
+		err      error
+		key      string
+		ttl      time.Duration
+		authLeft time.Duration
+	}{
+		{"store error", errors.New("down"), key, time.Hour, time.Minute},
+		{"no entry", nil, "kh|1|none", time.Hour, time.Minute},
+		{"entry expired", nil, key, 0, time.Minute},
+		{"acceptance over", nil, key, time.Hour, 0},
+		{"acceptance negative", nil, key, time.Hour, -time.Second},
+	} {
+		store.err, store.ttl["accounts/"+key], store.authLeft = tt.err, tt.ttl, tt.authLeft
+		if v, ok := replica(5 * time.Second).accounts.Get(tt.key); ok {
+			t.Errorf("%s: served %v", tt.name, v)
+		}
+	}
+	store.err, store.ttl["accounts/"+key], store.authLeft = nil, time.Hour, 3*time.Second
+	b := replica(5 * time.Second)
+	if v, ok := b.accounts.Get(key); !ok || len(v.([]int64)) != 2 {
+		t.Fatalf("shared hit: %v, %v", v, ok)
+	}
+	gets := store.gets
+	// Kept locally while the fleet's acceptance lasts (3 s from now), not after.
+	clock = clock.Add(3 * time.Second)
+	if _, ok := b.accounts.Get(key); !ok || store.gets != gets {
+		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.gets-gets)
+	}
+	clock = clock.Add(time.Millisecond)
+	store.authLeft = 0
+	if _, ok := b.accounts.Get(key); ok || store.gets != gets+1 {
+		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.gets-gets)
+	}
+	// With the check off (negative AuthTTL) the fleet's acceptance is not recorded.
+	store.authLeft = time.Minute
+	off := replica(-1)
+	if _, ok := off.accounts.Get(key); !ok || off.auth.known("kh") {
+		t.Errorf("check off: served %v, acceptance recorded %v", ok, off.auth.known("kh"))
+	}
+}
+
+// The fleet's record of a key: the later of its acceptance and this replica's is kept;
+// a verdict is shared, accepted for AuthTTL (for authSweepAfter with the check off),
+// refused at once.
+func TestSharedVerdicts(t *testing.T) {
+	store := newMemCache()
+	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	tr := New(nil, Options{SharedCache: store, AuthTTL: 5 * time.Second})
+	tr.auth.now = func() time.Time { return clock }
+	tr.auth.accepted("kh")
+	if store.accepted["kh"] != 5*time.Second {
+		t.Errorf("accepted shared for %v, want 5s", store.accepted["kh"])
+	}
+	tr.auth.acceptedAt("kh", clock.Add(-time.Second)) // older than this replica's own
+	clock = clock.Add(5 * time.Second)
+	if !tr.auth.fresh("kh") {
+		t.Error("an older fleet record replaced this replica's later one")
+	}
+	tr.auth.acceptedAt("kh", clock.Add(time.Second)) // later: taken
+	clock = clock.Add(6 * time.Second)
+	if !tr.auth.fresh("kh") {
+		t.Error("a later fleet record was not taken")
+	}
+	tr.auth.refused("kh")
+	if len(store.refused) != 1 || store.refused[0] != "kh" {
+		t.Errorf("refused shared as %v", store.refused)
+	}
+	off := New(nil, Options{SharedCache: store, AuthTTL: -1})
+	off.auth.accepted("k2")
+	if store.accepted["k2"] != authSweepAfter {
+		t.Errorf("check off: accepted shared for %v, want %v", store.accepted["k2"], authSweepAfter)
+	}
+}
