@@ -18,8 +18,10 @@ func (g *Gateway) AdminHandler() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("/readyz", g.ready.serve)
-	mux.HandleFunc("/v2bridge/report", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.json", g.serveReport)
-	mux.HandleFunc("/v2bridge/report.csv", g.serveReport)
+	if g.operator != nil {
+		mux.Handle("/v2bridge/report", g.operator)
+		mux.Handle("/v2bridge/report.json", g.operator)
+		mux.Handle("/v2bridge/report.csv", g.operator)
+	}
 	return mux
 }

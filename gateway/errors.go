@@ -27,7 +27,7 @@ func v2Error(err error) (*v2.Error, error) {
 	if errors.As(err, &ve) {
 		return ve, nil
 	}
-	var pt *passthroughError
+	var pt *PassthroughError
 	if errors.As(err, &pt) {
 		return &v2.Error{Status: http.StatusBadGateway, Title: "The New Relic REST API v2 did not answer (pass-through route); try again later"}, err
 	}

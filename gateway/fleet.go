@@ -18,7 +18,7 @@ import (
 
 // sharedLimit is the store's side of the rate limit (fleet.Store).
 type sharedLimit interface {
-	Allow(ctx context.Context, keyHash string, limit int, start time.Time, length time.Duration) (bool, int, error)
+	Allow(ctx context.Context, keyHash string, limit int, start time.Time, length time.Duration, floor int) (bool, int, error)
 	Forget(ctx context.Context, keyHash string, start time.Time)
 }
 
@@ -28,7 +28,13 @@ func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, 
 		return l.allow(keyHash)
 	}
 	start := l.now().Truncate(time.Minute)
-	ok, count, err := l.shared.Allow(ctx, keyHash, l.limit, start, time.Minute)
+	floor := 0
+	l.mu.Lock()
+	if w := l.windows[keyHash]; w != nil && w.start == start {
+		floor = w.count
+	}
+	l.mu.Unlock()
+	ok, count, err := l.shared.Allow(ctx, keyHash, l.limit, start, time.Minute, floor)
 	if err != nil {
 		return l.allow(keyHash) // the store is down or slow: this replica's own count
 	}

@@ -15,7 +15,7 @@ import (
 // or an error when the script says -1.
 type scriptedShared struct{ counts []int }
 
-func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Time, _ time.Duration) (bool, int, error) {
+func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Time, _ time.Duration, _ int) (bool, int, error) {
 	c := s.counts[0]
 	s.counts = s.counts[1:]
 	if c < 0 {

@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
@@ -39,40 +38,24 @@ type Config struct {
 	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the
 	// minute ends (default DefaultAuthFailuresPerMinute; negative disables).
 	AuthFailuresPerMinute int
-	// ReportMaxCallers and ReportMaxAgents bound the usage report and the per-caller
-	// series: callers (or User-Agent products) beyond them count as "other"
-	// (defaults DefaultReportMaxCallers, DefaultReportMaxAgents).
-	ReportMaxCallers, ReportMaxAgents int
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
 	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
 	// (Deployment events) instead of changeTrackingCreateEvent.
 	UseCreateDeployment bool
 	// RESTUpstream is the REST v2 base URL pass-through routes forward to (default
-	// RESTEndpointUS).
+	// RESTEndpointUS): /readyz?verbose probes it when a route depends on it.
 	RESTUpstream string
 	// Modes sets a route's mode by route name (default ModeTranslate).
 	Modes map[string]Mode
 	// RetainedAlerts is how the alerts namespaces New Relic keeps past the REST v2
-	// end of life (MAPPING.md §0) are answered: ModePassthrough forwards them to
-	// RESTUpstream unchanged (no Sunset header: they are not retired), ModeTranslate
-	// (the default, "") translates them. A route's own entry in Modes wins.
+	// end of life are answered: ModePassthrough forwards them to RESTUpstream unchanged
+	// (no Sunset header: they are not retired), ModeTranslate (the default, "")
+	// translates them. A route's own entry in Modes wins.
 	RetainedAlerts Mode
 	// UnmatchedPassthrough forwards /v2 paths the gateway does not translate (the alerts
 	// namespaces New Relic keeps, for example) instead of answering 404.
 	UnmatchedPassthrough bool
-	// Compare configures routes in compare mode.
-	Compare CompareSettings
-	// ReportToken protects /v2bridge/report (Bearer token); empty disables the report.
-	ReportToken string
-	// ReportPrometheusURL, when set, makes the report show fleet-wide totals read from
-	// that Prometheus (sum of every replica's v2bridge_v2_calls_total).
-	ReportPrometheusURL string
-	// ReportStateFile keeps the usage counts across restarts (see RunReportState).
-	ReportStateFile string
-	// ReportVerifyFile is the JSON report of the last `v2bridge verify` run; the usage
-	// report shows its result per route (gateway/cutover.go). Empty: none.
-	ReportVerifyFile string
 	// MaxInFlight bounds the requests answered at once (default 1000); beyond it the
 	// gateway sheds load with 503 and Retry-After instead of queueing without bound.
 	MaxInFlight int
@@ -102,6 +85,26 @@ type Config struct {
 	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
 	// itself does not depend on it (health.go). Nil: always reachable.
 	Ready func(ctx context.Context) error
+
+	// Passthrough forwards a request unchanged to the REST v2 API at RESTUpstream: it
+	// answers the routes in passthrough mode, the REST side of compare mode and the
+	// unmatched paths forwarded. The gateway records the route before calling it;
+	// PublicBase gives the base the caller reached, for the answer's Link header. A
+	// request REST does not answer is answered by WriteError with a
+	// *PassthroughError. Nil: those requests are answered 502.
+	Passthrough http.Handler
+	// Compare serves a route in compare mode from its two sides: translated (the
+	// route's translate handler) and rest (the route forwarded through Passthrough).
+	// Nil: compare-mode routes translate.
+	Compare func(rt Route, translated, rest http.Handler) http.Handler
+	// Usage receives every answered v2 request of a known caller (a key NerdGraph, or
+	// in passthrough the REST API, accepted), after the answer. Nil: none.
+	Usage func(Call)
+	// Operator builds the handler of the operator pages /v2bridge/report,
+	// /v2bridge/report.json, /v2bridge/report.csv and /v2bridge/explain, served by
+	// Handler (the report pages by AdminHandler too). New calls it once, last, with
+	// the gateway it built. Nil: those paths are not served.
+	Operator func(*Gateway) http.Handler
 }
 
 // Gateway answers REST v2 requests. Build it with New and serve Handler().
@@ -113,15 +116,12 @@ type Gateway struct {
 	now    func() time.Time
 	limit  *rateLimiter
 	ready  readiness
-	proxy  http.Handler
 	slots  chan struct{}
 	// unauthSlots is the in-flight pool of requests whose key NerdGraph has not
 	// accepted (admission.go).
 	unauthSlots chan struct{}
 
-	compares chan struct{}
-	usage    *usageBook
-	guard    *authGuard
+	guard *authGuard
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
@@ -129,8 +129,8 @@ type Gateway struct {
 	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
 	upstreams []*upstreamProbe
 
-	// fleetRows shares the usage rows through Config.Store (nil without one).
-	fleetRows *fleetUsage
+	// operator serves the operator pages (Config.Operator; nil without one).
+	operator http.Handler
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -153,15 +153,6 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Compare.Timeout <= 0 {
-		cfg.Compare.Timeout = 5 * time.Second
-	}
-	if cfg.Compare.LogEvery <= 0 {
-		cfg.Compare.LogEvery = 10 * time.Second
-	}
-	if cfg.Compare.MaxConcurrent <= 0 {
-		cfg.Compare.MaxConcurrent = 64
-	}
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 1000
 	}
@@ -175,8 +166,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		cfg.BodyGrace = 10 * time.Second
 	}
 	g := &Gateway{cfg: cfg, tr: tr, log: log, now: cfg.Now, ready: readiness{check: cfg.Ready},
-		slots: make(chan struct{}, cfg.MaxInFlight), unauthSlots: make(chan struct{}, cfg.MaxUnauthenticatedInFlight),
-		compares: make(chan struct{}, cfg.Compare.MaxConcurrent)}
+		slots: make(chan struct{}, cfg.MaxInFlight), unauthSlots: make(chan struct{}, cfg.MaxUnauthenticatedInFlight)}
 	if cfg.RateLimitPerMinute > 0 {
 		g.limit = newRateLimiter(cfg.RateLimitPerMinute, cfg.Now)
 		if cfg.Store != nil {
@@ -194,25 +184,12 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if tr != nil {
 		_ = cfg.Metrics.reg.Register(cacheCollector{tr}) // cachemetrics.go
 	}
-	g.usage = newUsageBook(cfg.Metrics, cfg.ReportMaxCallers, cfg.ReportMaxAgents)
 	g.guard = newAuthGuard(cfg)
-	if cfg.ReportStateFile != "" {
-		if err := g.usage.load(cfg.ReportStateFile); err != nil {
-			log.Warn("usage report state not loaded", zap.Error(err))
-		}
-	}
-	if cfg.Store != nil {
-		g.fleetRows = newFleetUsage(cfg.Store, g.usage, log) // fleetusage.go
-	}
-	rest := cfg.RESTUpstream
-	if rest == "" {
-		rest = RESTEndpointUS
-	}
-	if u, err := url.Parse(rest); err == nil {
-		g.proxy = g.newPassthrough(u)
-	}
 	g.upstreams = g.upstreamProbes()
 	g.router = g.routes()
+	if cfg.Operator != nil {
+		g.operator = cfg.Operator(g)
+	}
 	return g
 }
 
@@ -233,10 +210,12 @@ func (g *Gateway) Handler() http.Handler {
 			_, _ = w.Write([]byte("ok\n"))
 		case "/readyz":
 			g.serveReadyz(w, r)
-		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv":
-			g.serveReport(w, r)
-		case "/v2bridge/explain":
-			g.serveExplain(w, r)
+		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv", "/v2bridge/explain":
+			if g.operator == nil {
+				v2.ServeHTTP(w, r)
+				return
+			}
+			g.operator.ServeHTTP(w, r)
 		default:
 			v2.ServeHTTP(w, r)
 		}

@@ -31,7 +31,7 @@ type Metrics struct {
 	ops         *opsMetrics // opsmetrics.go
 
 	// compareErrors names the failing side of compare-mode errors; compareFallbacks
-	// counts answers served from the secondary (gateway/compare.go).
+	// counts answers served from the secondary (compare mode, migrate/compare.go).
 	compareErrors    *prometheus.CounterVec
 	compareFallbacks *prometheus.CounterVec
 

@@ -142,7 +142,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			g.cfg.Metrics.inFlight.Dec()
 			annotateSpan(r, st, max(sw.status, 200))
 			g.observe(r, sw, st)
-			g.usage.record(st, r.Header.Get("User-Agent"), max(sw.status, 200), g.now())
+			g.recordUsage(st, r.Header.Get("User-Agent"), max(sw.status, 200))
 			g.accessLog(r, sw, st)
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))

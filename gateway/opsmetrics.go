@@ -34,7 +34,7 @@ func newOpsMetrics(reg *prometheus.Registry, now func() time.Time) *opsMetrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "v2bridge_rest_v2_shutdown_remaining_seconds",
 			Help: "Seconds until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
-		}, func() float64 { return sunset().Sub(now()).Seconds() }),
+		}, func() float64 { return Sunset().Sub(now()).Seconds() }),
 	)
 	return o
 }

@@ -40,7 +40,7 @@ func TestOpsMetrics(t *testing.T) {
 			}
 		})
 	}
-	want := sunset().Sub(time.Now()).Seconds()
+	want := Sunset().Sub(time.Now()).Seconds()
 	if got := gathered(t, m, "v2bridge_rest_v2_shutdown_remaining_seconds"); got > want+864 || got < want-864 {
 		t.Errorf("seconds until shutdown = %v, want about %v", got, want)
 	}

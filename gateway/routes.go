@@ -462,7 +462,9 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 		case ModePassthrough:
 			h = g.passthrough(rt)
 		case ModeCompare:
-			h = g.compare(rt, h, g.passthrough(rt))
+			if g.cfg.Compare != nil {
+				h = g.cfg.Compare(rt, h, g.passthrough(rt))
+			}
 		}
 		// A route goes to the full router, its segment's, and its shape's; a prefix
 		// route to every shape router of its segment (it may match any of them), in

@@ -68,33 +68,51 @@ func (l *Attempts) decode(kind string, b json.RawMessage) any {
 	return l.answers.Decode(kind, b)
 }
 
-// seed copies the fleet's record of key into the ledger when this replica has none.
+// seed copies the fleet's record of key into the ledger when this replica has none,
+// and reconciles a settled record this replica kept while the store was down: the
+// store's record, when it has one, replaces it (every replica then replays the same
+// answer, the first one stored); else this replica's is stored and the store's is
+// read back, so two replicas reconciling at once end on one.
 func (l *Attempts) seed(ctx context.Context, key string) {
 	l.mu.Lock()
-	_, local := l.m[key]
+	a, local := l.m[key]
+	pending := local && !a.fleet && a.fl == nil && (a.unknown || a.recorded != nil)
 	l.mu.Unlock()
-	if local {
+	if local && !pending {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, SharedTimeout)
 	defer cancel()
-	b, err := l.shared.LoadAttempt(ctx, RecordID(key))
-	if err != nil || b == nil {
+	id := RecordID(key)
+	b, err := l.shared.LoadAttempt(ctx, id)
+	if err != nil {
+		return // still down: the record stays this replica's, pending
+	}
+	if b == nil && pending {
+		l.share(ctx, key, a)
+		if b, err = l.shared.LoadAttempt(ctx, id); err != nil || b == nil {
+			return
+		}
+	}
+	if b == nil {
 		return
 	}
 	var s sharedAttempt
 	if json.Unmarshal(b, &s) != nil {
 		return
 	}
-	a := &attempt{hash: s.Hash, idem: s.Idem, unknown: s.Unknown, sent: s.Sent, sentMs: s.SentMs, at: s.At,
+	fleetA := &attempt{hash: s.Hash, idem: s.Idem, unknown: s.Unknown, sent: s.Sent, sentMs: s.SentMs, at: s.At,
 		recorded: l.decode(s.Kind, s.Recorded), memo: l.decode(s.Kind, s.Memo), fleet: true}
-	if s.Idem && !s.Unknown && a.recorded == nil {
+	if s.Idem && !s.Unknown && fleetA.recorded == nil {
 		return // an answer of a type this build does not know: not replayable
 	}
 	l.mu.Lock()
-	if _, ok := l.m[key]; !ok {
+	switch cur, ok := l.m[key]; {
+	case !ok:
 		l.makeRoom(s.At)
-		l.m[key] = a
+		l.m[key] = fleetA
+	case cur == a && pending && cur.fl == nil:
+		l.m[key] = fleetA // the fleet's answer wins over this replica's outage record
 	}
 	l.mu.Unlock()
 }
@@ -110,9 +128,6 @@ func (l *Attempts) share(ctx context.Context, key string, a *attempt) {
 	s := sharedAttempt{Hash: a.hash, Idem: a.idem, Unknown: a.unknown, Sent: a.sent, SentMs: a.sentMs, At: a.at}
 	recorded, memo := a.recorded, a.memo
 	wasShared := a.fleet
-	if kept {
-		a.fleet = true
-	}
 	l.mu.Unlock()
 	id := RecordID(key)
 	if !kept {
@@ -140,5 +155,9 @@ func (l *Attempts) share(ctx context.Context, key string, a *attempt) {
 		return
 	}
 	ttl := l.window // the record lives the ledger's window from now
-	_ = l.shared.SaveAttempt(ctx, id, b, ttl)
+	if l.shared.SaveAttempt(ctx, id, b, ttl) == nil {
+		l.mu.Lock()
+		a.fleet = true // else pending: reconciled on its key's next use (seed)
+		l.mu.Unlock()
+	}
 }

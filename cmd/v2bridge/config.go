@@ -15,6 +15,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
@@ -38,6 +39,9 @@ type fileConfig struct {
 	UnmatchedPassthrough     bool              `yaml:"unmatched_passthrough"`
 	RetainedAlerts           string            `yaml:"retained_alerts"`
 	MaxInFlight              int               `yaml:"max_in_flight"`
+	MaxUnauthInFlight        int               `yaml:"max_unauthenticated_in_flight"`
+	BodyMinRate              int64             `yaml:"body_min_rate"`
+	BodyGrace                time.Duration     `yaml:"body_grace"`
 	AnswerMemory             int64             `yaml:"answer_memory"`
 	BrowserLoader            string            `yaml:"browser_loader"`
 	NameFilter               string            `yaml:"name_filter"`
@@ -151,6 +155,9 @@ func defaultConfig() fileConfig {
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
 		MaxInFlight:        1000,
+		MaxUnauthInFlight:  64,
+		BodyMinRate:        1024,
+		BodyGrace:          10 * time.Second,
 		BrowserLoader:      "LITE",
 		NameFilter:         "read",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
@@ -159,7 +166,7 @@ func defaultConfig() fileConfig {
 			MaxBytes: state.DefaultCacheMaxBytes},
 		MetricNamesWindow: 24 * time.Hour,
 
-		Report:                reportConfig{MaxCallers: gateway.DefaultReportMaxCallers, MaxAgents: gateway.DefaultReportMaxAgents},
+		Report:                reportConfig{MaxCallers: migrate.DefaultReportMaxCallers, MaxAgents: migrate.DefaultReportMaxAgents},
 		RejectedKeyTTL:        gateway.DefaultRejectedKeyTTL,
 		AuthFailuresPerMinute: gateway.DefaultAuthFailuresPerMinute,
 		WriteAttemptWindow:    state.DefaultWriteAttemptWindow,
@@ -301,6 +308,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.MaxInFlight <= 0 {
 		errs = append(errs, errors.New("max_in_flight: must be positive"))
+	}
+	if c.MaxUnauthInFlight <= 0 {
+		errs = append(errs, errors.New("max_unauthenticated_in_flight: must be positive"))
+	}
+	if c.BodyGrace <= 0 {
+		errs = append(errs, errors.New("body_grace: must be positive"))
 	}
 	if m := c.AnswerMemory; m != 0 && m != -1 && m < 2*ng.LargeAnswer {
 		errs = append(errs, fmt.Errorf("answer_memory: %d bytes is less than two large answers (%d); 0 is the default, -1 no bound", m, 2*ng.LargeAnswer))

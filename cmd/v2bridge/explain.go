@@ -13,6 +13,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -75,11 +76,11 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
-	g, err := explainGateway(*cfgPath)
+	p, err := explainPilot(*cfgPath)
 	if err != nil {
 		return err
 	}
-	x, err := g.Explain(ctx, gateway.ExplainRequest{Line: strings.Join(words, " "), Body: body, AccountID: *account})
+	x, err := p.Explain(ctx, migrate.ExplainRequest{Line: strings.Join(words, " "), Body: body, AccountID: *account})
 	if err != nil {
 		var ve *v2.Error
 		if errors.As(err, &ve) {
@@ -121,9 +122,10 @@ func explainBody(data string, stdin io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// explainGateway is a gateway configured like `serve` with the file at path (defaults
-// without one) whose translator holds a graphql.Recorder: no NerdGraph client exists.
-func explainGateway(path string) (*gateway.Gateway, error) {
+// explainPilot is the migration pilot of a gateway configured like `serve` with the
+// file at path (defaults without one) whose translator holds a graphql.Recorder: no
+// NerdGraph client exists.
+func explainPilot(path string) (*migrate.Pilot, error) {
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, err
@@ -140,12 +142,15 @@ func explainGateway(path string) (*gateway.Gateway, error) {
 		return nil, err
 	}
 	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow, NameLike: cfg.NameFilter == "like"})
-	return gateway.New(gateway.Config{
+	p := migrate.New(migrate.Config{RESTUpstream: rest, Compare: migrate.CompareSettings{PrimaryGraph: cfg.Compare.Primary == "graph"}}, nil)
+	gc := gateway.Config{
 		DefaultAccountID:    cfg.DefaultAccountID,
 		UseCreateDeployment: cfg.UseCreateDeployment,
 		BrowserLoader:       cfg.BrowserLoader,
 		Modes:               modes,
 		RESTUpstream:        rest,
-		Compare:             gateway.CompareSettings{PrimaryGraph: cfg.Compare.Primary == "graph"},
-	}, tr, zap.NewNop()), nil
+	}
+	p.Wire(&gc)
+	gateway.New(gc, tr, zap.NewNop()) // p explains through it (its Operator hook)
+	return p, nil
 }

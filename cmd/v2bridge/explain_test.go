@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 )
 
 func TestExplainCommand(t *testing.T) {
@@ -31,49 +32,49 @@ func TestExplainCommand(t *testing.T) {
 		name  string
 		args  []string
 		stdin string
-		check func(t *testing.T, x gateway.Explanation)
+		check func(t *testing.T, x migrate.Explanation)
 	}{
-		{"metric data", []string{"--account", "1000001", metricData}, "", func(t *testing.T, x gateway.Explanation) {
+		{"metric data", []string{"--account", "1000001", metricData}, "", func(t *testing.T, x migrate.Explanation) {
 			if x.Route != "applications.metric_data" || len(x.Calls) != 1 || x.Calls[0].Operation != "MetricData" ||
 				len(x.Calls[0].NRQL) != 1 || !strings.Contains(x.Calls[0].NRQL[0], "'HttpDispatcher'") || x.Account.ID != 1000001 {
 				t.Fatalf("%+v", x)
 			}
 		}},
-		{"flags after the request, unquoted", []string{"GET", "/v2/applications.json", "--account", "5"}, "", func(t *testing.T, x gateway.Explanation) {
+		{"flags after the request, unquoted", []string{"GET", "/v2/applications.json", "--account", "5"}, "", func(t *testing.T, x migrate.Explanation) {
 			if x.Route != "applications.list" || x.Account.ID != 5 || x.Calls[0].Operation != "AppList" {
 				t.Fatalf("%+v", x)
 			}
 		}},
 		{"body on standard input", []string{"--account", "5", "--data", "-", "POST /v2/applications/123/deployments.json"},
-			`{"deployment":{"revision":"from-stdin"}}`, func(t *testing.T, x gateway.Explanation) {
+			`{"deployment":{"revision":"from-stdin"}}`, func(t *testing.T, x migrate.Explanation) {
 				if len(x.Calls) != 1 || x.Calls[0].Kind != "mutation" || !strings.Contains(string(x.Calls[0].Variables), "from-stdin") {
 					t.Fatalf("%+v", x.Calls)
 				}
 			}},
 		{"body from a file, configuration", []string{"--config", cfgFile, "--data", "@" + bodyFile, "POST /v2/applications/123/deployments.json"}, "",
-			func(t *testing.T, x gateway.Explanation) {
+			func(t *testing.T, x migrate.Explanation) {
 				// use_create_deployment picks changeTrackingCreateDeployment; default_account_id scopes it.
 				if x.Account.ID != 77 || x.Account.Source != "default_account_id" || len(x.Calls) != 1 || x.Calls[0].Operation != "DeploymentCreate" ||
 					!strings.Contains(string(x.Calls[0].Variables), "from-file") {
 					t.Fatalf("%+v", x)
 				}
 			}},
-		{"route in passthrough mode", []string{"--config", cfgFile, "GET /v2/applications/1.json"}, "", func(t *testing.T, x gateway.Explanation) {
+		{"route in passthrough mode", []string{"--config", cfgFile, "GET /v2/applications/1.json"}, "", func(t *testing.T, x migrate.Explanation) {
 			if x.Mode != gateway.ModePassthrough || !strings.Contains(x.ModeNote, "forwards") || len(x.Calls) != 1 {
 				t.Fatalf("%+v", x)
 			}
 		}},
-		{"name_filter: like", []string{"--config", likeFile, "--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x gateway.Explanation) {
+		{"name_filter: like", []string{"--config", likeFile, "--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x migrate.Explanation) {
 			if len(x.Calls) == 0 || x.Calls[0].Operation != "AppNamePage" || !strings.Contains(string(x.Calls[0].Variables), "name LIKE 'heck'") {
 				t.Fatalf("%+v", x.Calls)
 			}
 		}},
-		{"name_filter: read", []string{"--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x gateway.Explanation) {
+		{"name_filter: read", []string{"--account", "5", "GET /v2/applications.json?filter[name]=heck"}, "", func(t *testing.T, x migrate.Explanation) {
 			if len(x.Calls) == 0 || strings.Contains(string(x.Calls[0].Variables), "LIKE") {
 				t.Fatalf("%+v", x.Calls)
 			}
 		}},
-		{"retired", []string{"GET /v2/labels.json"}, "", func(t *testing.T, x gateway.Explanation) {
+		{"retired", []string{"GET /v2/labels.json"}, "", func(t *testing.T, x migrate.Explanation) {
 			if x.Fidelity != gateway.Unsupported || x.Answer.Status != 410 || len(x.Calls) != 0 {
 				t.Fatalf("%+v", x)
 			}
@@ -86,7 +87,7 @@ func TestExplainCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, errOut.String())
 			}
-			var x gateway.Explanation
+			var x migrate.Explanation
 			if err := json.Unmarshal(out.Bytes(), &x); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}

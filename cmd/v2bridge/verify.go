@@ -15,8 +15,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/gateway/verify"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -67,8 +68,8 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("upstream: %w", err)
 	}
 	// The translation runs in this process on a loopback port, as `serve` would.
-	g := newGateway(endpoint, gateway.Config{DefaultAccountID: *account, RateLimitPerMinute: -1}, ng.Options{Timeout: 30 * time.Second},
-		zap.NewNop(), translate.Options{}, nil)
+	g, _ := newGateway(endpoint, gateway.Config{DefaultAccountID: *account, RateLimitPerMinute: -1}, migrate.Config{},
+		ng.Options{Timeout: 30 * time.Second}, zap.NewNop(), translate.Options{}, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -41,8 +42,9 @@ func TestVerifyCommand(t *testing.T) {
 	for attempt := 1; ; attempt++ {
 		stdout.Reset()
 		stderr.Reset()
-		rest := httptest.NewServer(newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, ng.Options{Timeout: 10 * time.Second},
-			zap.NewNop(), translate.Options{}, nil).Handler())
+		g, _ := newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, migrate.Config{}, ng.Options{Timeout: 10 * time.Second},
+			zap.NewNop(), translate.Options{}, nil)
+		rest := httptest.NewServer(g.Handler())
 		start := time.Now()
 		err := runVerify(context.Background(), []string{"--rest", rest.URL + "/v2", "--upstream", upstream.URL + sim.Path,
 			"--sample", "1", "--per-minute", "100000", "--out", out}, env, &stdout, &stderr)

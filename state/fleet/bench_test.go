@@ -33,14 +33,14 @@ func benchAllow(b *testing.B, url string) {
 	defer s.Close()
 	ctx := context.Background()
 	start := time.Now().Truncate(time.Minute)
-	if _, _, err := s.Allow(ctx, "warm", 1<<30, start, time.Minute); err != nil {
+	if _, _, err := s.Allow(ctx, "warm", 1<<30, start, time.Minute, 0); err != nil {
 		b.Fatal(err)
 	}
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
-		if _, _, err := s.Allow(ctx, "bench", 1<<30, start, time.Minute); err != nil {
+		if _, _, err := s.Allow(ctx, "bench", 1<<30, start, time.Minute, 0); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t0))

@@ -36,19 +36,19 @@ func TestAllowFleetWindow(t *testing.T) {
 		ok    bool
 		count int
 	}{{a, true, 1}, {b, true, 2}, {a, true, 3}, {b, false, 3}, {a, false, 3}} {
-		ok, count, err := tc.s.Allow(ctx, "hash", 3, start, time.Minute)
+		ok, count, err := tc.s.Allow(ctx, "hash", 3, start, time.Minute, 0)
 		if err != nil || ok != tc.ok || count != tc.count {
 			t.Fatalf("call %d: ok %v count %d err %v, want %v %d", i, ok, count, err, tc.ok, tc.count)
 		}
 	}
-	if ok, count, _ := a.Allow(ctx, "hash", 3, start.Add(time.Minute), time.Minute); !ok || count != 1 {
+	if ok, count, _ := a.Allow(ctx, "hash", 3, start.Add(time.Minute), time.Minute, 0); !ok || count != 1 {
 		t.Fatalf("next window: %v %d", ok, count)
 	}
 	if ttl := m.TTL("t:rl:hash:" + itoa(start.Unix())); ttl <= 0 || ttl > 61*time.Second {
 		t.Fatalf("window key ttl %s", ttl)
 	}
 	a.Forget(ctx, "hash", start)
-	if ok, count, _ := b.Allow(ctx, "hash", 3, start, time.Minute); !ok || count != 1 {
+	if ok, count, _ := b.Allow(ctx, "hash", 3, start, time.Minute, 0); !ok || count != 1 {
 		t.Fatalf("after Forget: %v %d", ok, count)
 	}
 }
@@ -154,12 +154,12 @@ func TestStoreDown(t *testing.T) {
 	})
 	m.Close()
 	ctx := context.Background()
-	if _, _, err := a.Allow(ctx, "h", 10, time.Now().Truncate(time.Minute), time.Minute); err == nil {
+	if _, _, err := a.Allow(ctx, "h", 10, time.Now().Truncate(time.Minute), time.Minute, 0); err == nil {
 		t.Fatal("Allow with the server down: no error")
 	}
 	start := time.Now()
 	for range 100 {
-		_, _, _ = a.Allow(ctx, "h", 10, time.Now().Truncate(time.Minute), time.Minute)
+		_, _, _ = a.Allow(ctx, "h", 10, time.Now().Truncate(time.Minute), time.Minute, 0)
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Fatalf("100 calls on a down store took %s", d)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
@@ -93,8 +94,8 @@ func TestCompareSlowSecondary(t *testing.T) {
 	}
 	m := gateway.NewMetrics()
 	h := harness.StartWith(t, harness.Options{Sim: []sim.Option{sim.WithMiddleware(slow)}, Gateway: gateway.Config{
-		RESTUpstream: rest.srv.URL + "/v2", Metrics: m, Compare: gateway.CompareSettings{Timeout: 300 * time.Millisecond},
-		Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare}}})
+		RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare}}, Migrate: migrate.Config{Compare: migrate.CompareSettings{Timeout: 300 * time.Millisecond}}})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	start := time.Now()
 	r := e.get(t, path, key1, "X-Account-ID", "1000001")

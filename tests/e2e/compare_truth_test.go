@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
@@ -44,10 +45,10 @@ func TestCompareFailingSide(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := gateway.NewMetrics()
-			h := harness.Start(t, gateway.Config{RESTUpstream: deadREST(t), Metrics: m, ReportToken: "tok",
-				Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
-				Compare: gateway.CompareSettings{PrimaryGraph: tc.primaryGraph,
-					FallbackFor: map[string]bool{"applications.show": tc.fallback}}})
+			h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: deadREST(t), Metrics: m,
+				Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare}},
+				Migrate: migrate.Config{ReportToken: "tok", Compare: migrate.CompareSettings{PrimaryGraph: tc.primaryGraph,
+					FallbackFor: map[string]bool{"applications.show": tc.fallback}}}})
 			e := &env{sim: h.Sim, gw: h.Gateway}
 			r := e.get(t, path, key1, "X-Account-ID", "1000001")
 			if r.status != tc.wantStatus || (tc.wantBody != nil && !bytes.Equal(r.body, tc.wantBody)) {
@@ -65,7 +66,7 @@ func TestCompareFailingSide(t *testing.T) {
 			}
 			// The usage report shows the route's error rate, by side, and no differences.
 			var rep struct {
-				Compare []gateway.CompareRate `json:"compare"`
+				Compare []migrate.CompareRate `json:"compare"`
 			}
 			if err := json.Unmarshal(e.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer tok").body, &rep); err != nil {
 				t.Fatal(err)
@@ -169,8 +170,8 @@ func fallbackShow(t *testing.T, path string, restBody []byte) (*env, *gateway.Me
 	rest := newFakeREST(t)
 	rest.bodies[path] = restBody
 	m := gateway.NewMetrics()
-	h := harness.Start(t, gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
-		Modes:   map[string]gateway.Mode{"applications.show": gateway.ModeCompare},
-		Compare: gateway.CompareSettings{Fallback: true}})
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: rest.srv.URL + "/v2", Metrics: m,
+		Modes: map[string]gateway.Mode{"applications.show": gateway.ModeCompare}},
+		Migrate: migrate.Config{Compare: migrate.CompareSettings{Fallback: true}}})
 	return &env{sim: h.Sim, gw: h.Gateway}, m
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 // The CSV report never hands a spreadsheet a formula: User-Agents
 // starting with = + - @ tab or CR land as text.
 func TestReportCSVNeutralisesFormulas(t *testing.T) {
-	h := harness.Start(t, gateway.Config{ReportToken: "tok"})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok"}})
 	srv := h.GW.Handler()
 	agents := []string{`=HYPERLINK("http://evil.example","x")`, "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "=cmd|' /C calc'!A0"}
 	for _, ua := range agents {

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 // TestExplainOverSimulator: the usage report links each route row to the explanation
@@ -16,13 +17,14 @@ import (
 // explaining a write) makes no request to NerdGraph (the simulator counts zero more),
 // and the write is not applied.
 func TestExplainOverSimulator(t *testing.T) {
-	e := newEnvWith(t, gateway.Config{ReportToken: "s3cret"})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "s3cret"}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
 	for _, p := range []string{"/v2/applications.json", "/v2/applications/314221522.json",
 		"/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&values[]=call_count"} {
 		e.get(t, p, key1)
 	}
 	admin := []string{"Authorization", "Bearer s3cret"}
-	var rep struct{ Usage []gateway.Usage }
+	var rep struct{ Usage []migrate.Usage }
 	if err := json.Unmarshal(e.get(t, "/v2bridge/report.json", "", admin...).body, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestExplainOverSimulator(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("%s: %d %s", u.Explain, r.status, r.body)
 		}
-		var x gateway.Explanation
+		var x migrate.Explanation
 		if err := json.Unmarshal(r.body, &x); err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +63,7 @@ func TestExplainOverSimulator(t *testing.T) {
 	// for it; a key it has not seen gets the 422, and neither is sent.
 	q = url.Values{"request": {"GET /v2/applications/314221522/hosts.json"}}
 	r = e.get(t, "/v2bridge/explain?"+q.Encode(), key1, admin...)
-	var x gateway.Explanation
+	var x migrate.Explanation
 	if err := json.Unmarshal(r.body, &x); err != nil || r.status != 200 || x.Account == nil || x.Account.ID != 1000001 ||
 		!strings.Contains(x.Account.Source, "cache") {
 		t.Fatalf("%d %s", r.status, r.body)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
@@ -43,13 +44,13 @@ func heapAlloc() uint64 {
 	return ms.HeapAlloc
 }
 
-func reportRows(t *testing.T, h http.Handler) []gateway.Usage {
+func reportRows(t *testing.T, h http.Handler) []migrate.Usage {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
 	req.Header.Set("Authorization", "Bearer tok")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	var out struct{ Usage []gateway.Usage }
+	var out struct{ Usage []migrate.Usage }
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		t.Fatalf("report: %v: %s", err, rec.Body.String())
 	}
@@ -62,7 +63,7 @@ func reportRows(t *testing.T, h http.Handler) []gateway.Usage {
 // over-limit addresses cost no NerdGraph call, and accepted callers with random
 // User-Agents are bounded by the report's product vocabulary.
 func TestRandomKeyFloodIsBounded(t *testing.T) {
-	h := harness.Start(t, gateway.Config{ReportToken: "tok", ReportMaxAgents: 20})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok", ReportMaxAgents: 20}})
 	srv := h.GW.Handler()
 	var callPath func(path, key, ua, addr string) int
 	call := func(key, ua, addr string) int {
@@ -162,8 +163,8 @@ func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
 	}))
 	t.Cleanup(rest.Close)
-	h := harness.Start(t, gateway.Config{ReportToken: "tok", RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
-		RetainedAlerts: gateway.ModePassthrough})
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
+		RetainedAlerts: gateway.ModePassthrough}, Migrate: migrate.Config{ReportToken: "tok"}})
 	srv := h.GW.Handler()
 	for i := 0; i < 100; i++ {
 		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)
@@ -176,5 +177,48 @@ func TestPassthroughRefusedKeysLeaveNoRows(t *testing.T) {
 	}
 	if rows := reportRows(t, srv); len(rows) != 0 {
 		t.Fatalf("%d usage rows for refused pass-through keys", len(rows))
+	}
+}
+
+// A made-up Api-Key beside a valid X-Api-Key does not earn the made-up key a usage row:
+// which of two different keys REST authenticated is not known, so such calls earn
+// none; calls with the one valid key earn its one row.
+func TestPassthroughRowsOnlyForTheKeyRESTTook(t *testing.T) {
+	const valid = "NRAK-PASSTHROUGH-VALID"
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("X-Api-Key") != valid {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":{"title":"Invalid API key"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"synthetics_conditions":[]}`))
+	}))
+	t.Cleanup(rest.Close)
+	h := harness.StartWith(t, harness.Options{Gateway: gateway.Config{RESTUpstream: rest.URL + "/v2", UnmatchedPassthrough: true,
+		RetainedAlerts: gateway.ModePassthrough}, Migrate: migrate.Config{ReportToken: "tok"}})
+	srv := h.GW.Handler()
+	call := func(apiKey string) {
+		req := httptest.NewRequest(http.MethodGet, "/v2/alerts_synthetics_conditions.json?policy_id=1", nil)
+		req.Header.Set("X-Api-Key", valid)
+		if apiKey != "" {
+			req.Header.Set("Api-Key", apiKey)
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("pass-through: %d %s", rec.Code, rec.Body.String())
+		}
+	}
+	for range 300 {
+		call(fmt.Sprintf("NRAK-%016x", rand.Uint64()))
+	}
+	if rows := reportRows(t, srv); len(rows) != 0 {
+		t.Fatalf("%d usage rows for calls whose made-up Api-Key REST did not take", len(rows))
+	}
+	call("")
+	call(valid)
+	if rows := reportRows(t, srv); len(rows) != 1 {
+		t.Fatalf("%d usage rows for the one valid key, want 1", len(rows))
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
@@ -44,7 +44,7 @@ func TestReadinessIgnoresNerdGraphAndDrains(t *testing.T) {
 
 // The admin handler serves the operator endpoints on their own listener.
 func TestAdminHandler(t *testing.T) {
-	h := harness.Start(t, gateway.Config{ReportToken: "tok"})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok"}})
 	admin := h.GW.AdminHandler()
 	for _, p := range []string{"/metrics", "/healthz", "/readyz", "/v2bridge/report.json"} {
 		req := httptest.NewRequest(http.MethodGet, p, nil)

@@ -17,14 +17,15 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
 func TestUsageReport(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "report.json")
-	cfg := gateway.Config{ReportToken: "s3cret", ReportStateFile: state}
-	h := harness.Start(t, cfg)
+	mc := migrate.Config{ReportToken: "s3cret", ReportStateFile: state}
+	h := harness.StartWith(t, harness.Options{Migrate: mc})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	// A scripted session: two callers, five routes.
 	calls := []struct{ key, path, ua string }{
@@ -47,7 +48,7 @@ func TestUsageReport(t *testing.T) {
 		t.Fatalf("wrong token: %d", r.status)
 	}
 	var rep struct {
-		Usage    []gateway.Usage
+		Usage    []migrate.Usage
 		DaysLeft int `json:"days_left"`
 	}
 	r := get("/v2bridge/report.json")
@@ -109,12 +110,12 @@ func TestUsageReport(t *testing.T) {
 	// The counts survive a restart with the state file (saved on shutdown).
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := h.GW.RunReportState(ctx, time.Hour); err != nil {
+	if err := h.Pilot.RunReportState(ctx, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	h2 := harness.Start(t, cfg)
+	h2 := harness.StartWith(t, harness.Options{Migrate: mc})
 	e2 := &env{sim: h2.Sim, gw: h2.Gateway}
-	var rep2 struct{ Usage []gateway.Usage }
+	var rep2 struct{ Usage []migrate.Usage }
 	if err := json.Unmarshal(e2.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer s3cret").body, &rep2); err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +175,11 @@ func TestUsageReportFleetTotals(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "data": map[string]any{"resultType": "vector", "result": result}})
 	}))
 	defer prom.Close()
-	c := harness.Start(t, gateway.Config{ReportToken: "t", ReportPrometheusURL: prom.URL})
+	c := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "t", ReportPrometheusURL: prom.URL}})
 	ec := &env{sim: c.Sim, gw: c.Gateway}
 	var rep struct {
 		Source string
-		Usage  []gateway.Usage
+		Usage  []migrate.Usage
 	}
 	if err := json.Unmarshal(ec.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer t").body, &rep); err != nil {
 		t.Fatal(err)

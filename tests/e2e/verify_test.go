@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/gateway/verify"
+	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/migrate/verify"
+	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/tests/restdouble"
 )
 
@@ -143,10 +145,11 @@ func TestVerifyFindsPlantedDifferences(t *testing.T) {
 	if err := os.WriteFile(file, js.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	g := newEnvWith(t, gateway.Config{ReportToken: "tok", ReportVerifyFile: file})
+	h := harness.StartWith(t, harness.Options{Migrate: migrate.Config{ReportToken: "tok", ReportVerifyFile: file}})
+	g := &env{sim: h.Sim, gw: h.Gateway}
 	g.get(t, "/v2/applications/"+app+".json", key1)
 	var usage struct {
-		Cutover []gateway.CutoverRow `json:"cutover"`
+		Cutover []migrate.CutoverRow `json:"cutover"`
 	}
 	if err := json.Unmarshal(g.get(t, "/v2bridge/report.json", "", "Authorization", "Bearer tok").body, &usage); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
-// Package harness starts the gateway in front of the NerdGraph simulator over real
-// HTTP (httptest servers on loopback) for the end-to-end, client and benchmark tests.
-// Both run on a fixed clock so answers are reproducible.
+// Package harness starts the gateway, wired to a migration pilot (package migrate), in
+// front of the NerdGraph simulator over real HTTP (httptest servers on loopback) for
+// the end-to-end, client and benchmark tests. Both run on a fixed clock so answers are
+// reproducible.
 package harness
 
 import (
@@ -12,6 +13,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -31,11 +33,15 @@ type Env struct {
 	SimURL  string
 	Gateway *httptest.Server
 	GW      *gateway.Gateway
+	Pilot   *migrate.Pilot
 }
 
 // Options tune StartWith.
 type Options struct {
 	Gateway gateway.Config
+	// Migrate configures the migration pilot; its Metrics, Now, Store and
+	// MaxBodyBytes are the gateway's, its RESTUpstream the gateway's unless set.
+	Migrate migrate.Config
 	Sim     []sim.Option
 	// UpstreamTimeout bounds one NerdGraph call (default 30 s).
 	UpstreamTimeout time.Duration
@@ -79,8 +85,15 @@ func StartWith(t testing.TB, o Options) *Env {
 		cfg.Now = now
 	}
 	cfg.Ready = client.Ping
+	mc := o.Migrate
+	mc.Metrics, mc.Now, mc.Store, mc.MaxBodyBytes = m, cfg.Now, cfg.Store, cfg.MaxBodyBytes
+	if mc.RESTUpstream == "" {
+		mc.RESTUpstream = cfg.RESTUpstream
+	}
+	p := migrate.New(mc, nil)
+	p.Wire(&cfg)
 	g := gateway.New(cfg, tr, nil)
 	gw := httptest.NewServer(g.Handler())
 	t.Cleanup(gw.Close)
-	return &Env{Sim: s, SimURL: simSrv.URL + sim.Path, Gateway: gw, GW: g}
+	return &Env{Sim: s, SimURL: simSrv.URL + sim.Path, Gateway: gw, GW: g, Pilot: p}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -201,7 +202,9 @@ func run(dur time.Duration, conns int) error {
 	cooldown := min(10*time.Second, dur/time.Duration(len(phases))/4)
 	client := ng.NewClient(simURL+sim.Path, ng.Options{Timeout: 2 * time.Second, HTTPClient: &http.Client{Transport: upstream},
 		BreakerCooldown: cooldown})
-	g := gateway.New(gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second, ReportToken: "soak"}, translate.New(client, translate.Options{}), nil)
+	gc := gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second}
+	migrate.New(migrate.Config{ReportToken: "soak"}, nil).Wire(&gc)
+	g := gateway.New(gc, translate.New(client, translate.Options{}), nil)
 	gwURL, gwSrv, err := serve(g.Handler())
 	if err != nil {
 		return err
