@@ -58,8 +58,8 @@ func Routes() []Route {
 		{
 			Name: "applications.list", Operations: []string{"AppList", "AppInventory", "AppNamePage"}, Methods: []string{http.MethodGet, http.MethodPost}, Path: "/applications",
 			Fidelity: Approximate,
-			Note: "summaries are NerdGraph's rolling values, shown as REST showed them (three significant digits, Apdex scores to two decimals); `concurrent_instance_count`, `end_user_summary.apdex_score` and " +
-				"`links.alert_policy` are omitted; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
+			Note: "summaries are NerdGraph's rolling values, shown as REST showed them (three significant digits, Apdex scores to two decimals); `concurrent_instance_count` and " +
+				"`links.alert_policy` are omitted, `end_user_summary.apdex_score` is null; `settings.end_user_apdex_threshold` is 7 without browser monitoring, as REST showed it; host ids are stable surrogates; `enable_real_user_monitoring` means an " +
 				"injected browser app exists; `links` and `last_reported_at` come from an NRQL inventory of the last hour (the hosts and instances lists' membership) (when the page's NRQL fails, read again for the page's applications alone; when that fails too, omitted with `X-V2bridge-Degraded: inventory: nrql query failed`; a failed browser application search is declared as `browser applications: entity search failed`; such answers are never cached); the inventory is one row per application (its hosts and instances as NRQL `uniques()` lists); an account-wide inventory that fills its LIMIT of 1000 applications is read again for the page's applications (1 round trip; a filtered list's matches, 1 per 5000; an application with 10,000 hosts or instances or more is served from the first 10,000 NRQL returns, with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read every match (1 round trip per 200: entity search's name LIKE is documented only as a fuzzy token match, not shown to return every application REST's case-insensitive substring match returns; evidence in bench/README.md); with `name_filter: like` (opt-in, after `v2bridge verify`'s `filter[name]` probes find nothing missing on the account) NerdGraph's name LIKE narrows the search and REST's match is applied to what it returns (2 round trips on any account), declared as `X-V2bridge-Degraded: filter[name]: entity search name LIKE`; on an account known to be large (its account-wide inventory found full at 1000 applications, or more than 1000 applications counted) `filter[name]`/`filter[language]` without `filter[host]` read only the name and language of every application, keep the matches for `cache.list_ttl` and read a page's applications by id with their inventory in 1 round trip (each later page 1 more); once an account's inventory is known to pass 1000 applications a page costs 2 round trips (the page's inventory by id); `filter[ids]` reads only those ids' inventory; a page reached without the one before it costs a round trip per 200 applications before it (entity search pages by cursor only)",
 			handle: handleApplicationsList,
 		},
@@ -76,7 +76,7 @@ func Routes() []Route {
 				"Apdex and loader; RUM switched on with a Lite agent); an `end_user_apdex_threshold` sent with " +
 				"`enable_real_user_monitoring: true` to an application without browser monitoring (the docs' alias example) is set " +
 				"on the browser application the enable creates: one more read and update, or 503 with Retry-After while NerdGraph " +
-				"does not show it yet (the enable applied; the same PUT again sets the threshold); `use_server_side_config` is read-only as in REST; " +
+				"does not show it yet (the enable applied; the same PUT again sets the threshold); the threshold a GET shows without browser monitoring (7) sent back unchanged is accepted; `use_server_side_config` is read-only as in REST; " +
 				"the answer is the read with the changes applied; idempotent by construction, so a retry after a " +
 				"502/504 \"may have been recorded\" sends only what still differs",
 			handle: handleApplicationUpdate,
@@ -115,7 +115,7 @@ func Routes() []Route {
 				"the same membership as the application's links); summaries over the last 10 minutes only (REST's host and " +
 				"instance summary window: zeros for a host silent that long); ids are stable surrogates (31-bit, from account, " +
 				"application and host name), not REST's ids; summaries computed from HttpDispatcher/OtherTransaction/Errors/Apdex " +
-				"timeslices, shown as REST showed them (three significant digits, Apdex scores to two decimals); health_status is the application's; `end_user_summary` and `links.server` omitted; at most 5000 " +
+				"timeslices, shown as REST showed them (three significant digits, Apdex scores to two decimals); health_status is the application's; `end_user_summary` omitted, `links.server` null; at most 5000 " +
 				"hosts or instances (NRQL's facet limit: an application with more says so in `X-V2bridge-Degraded`)",
 			handle: hostsHandler(false),
 		},
@@ -126,7 +126,7 @@ func Routes() []Route {
 		{
 			Name: "application_instances.list", Operations: []string{"AppHosts"}, Methods: []string{http.MethodGet}, Path: "/applications/{id:[0-9]+}/instances",
 			Fidelity: Approximate,
-			Note: "instance ids are the agents' `realAgentId`; `port` and `end_user_summary` omitted; otherwise as " +
+			Note: "instance ids are the agents' `realAgentId`; `end_user_summary` omitted, `port` null; otherwise as " +
 				"application_hosts.list",
 			handle: hostsHandler(true),
 		},
@@ -214,7 +214,7 @@ func Routes() []Route {
 			Name: "mobile_applications.list", Operations: []string{"MobileSearch"}, Methods: []string{http.MethodGet},
 			Path: "/mobile_applications", Fidelity: Approximate,
 			Note: "from `mobileSummary`, NerdGraph's rolling values (REST's summary covered the last 30 minutes): " +
-				"`active_users`, `interaction_time` and `unresolved_crash_count` have no source and are omitted; " +
+				"`active_users`, `interaction_time` and `unresolved_crash_count` have no source and are null; " +
 				"throughput = HTTP requests a minute; `response_time` in seconds (NerdGraph's, and REST's in the one recorded answer); " +
 				"throughput, response time and calls per session shown as REST showed them (three significant digits), the rates unrounded; " +
 				"`supports_crash_data` always true",
@@ -248,7 +248,7 @@ func Routes() []Route {
 			Name: "key_transactions.list", Operations: []string{"KeyTransactionSearch", "KeyTransactionDetails", "NrqlQuery"},
 			Methods: []string{http.MethodGet}, Path: "/key_transactions", Fidelity: Approximate,
 			Note: "KeyTransactionEntity (configuration cached for the list TTL) and one NRQL over the transaction's timeslices " +
-				"for the ten-minute `application_summary` (three significant digits, Apdex scores to two decimals, as REST showed them); `end_user_summary` is omitted (no per-transaction browser source); " +
+				"for the ten-minute `application_summary` (three significant digits, Apdex scores to two decimals, as REST showed them); `end_user_summary` is null (no per-transaction browser source); " +
 				"`transaction_name` is `metricName` without `WebTransaction/`; sorted by id; a page whose applications share " +
 				"metric names beyond NRQL's 5000 facets is read per half of its applications (a round trip each)",
 			handle: handleKeyTransactionList,
@@ -262,7 +262,7 @@ func Routes() []Route {
 		{
 			Name: "alerts_policies.list", Operations: []string{"Policies"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_policies", Fidelity: Approximate,
-			Note: "policiesSearch; `created_at`/`updated_at` are not exposed by NerdGraph and omitted; New Relic keeps " +
+			Note: "policiesSearch; `created_at`/`updated_at` are not exposed by NerdGraph and null; New Relic keeps " +
 				"this REST namespace, so `passthrough` is an option",
 			handle: handlePolicyList,
 		},
@@ -285,8 +285,8 @@ func Routes() []Route {
 			Name: "alerts_conditions.list", Operations: []string{"AsNrqlConditions"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_conditions", Fidelity: Approximate,
 			Note: "asNrqlConditionsSearch (APM, browser, mobile and servers conditions in their NRQL form): `id`, `name`, " +
-				"`enabled`, `runbook_url`, `terms` and `violation_close_timer` are kept; `entities`, `metric`, `condition_scope`, " +
-				"`user_defined` and `gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`: " +
+				"`enabled`, `runbook_url` (null when unset), `terms` and `violation_close_timer` are kept; `entities`, `metric` and `condition_scope` " +
+				"cannot be recovered and are null, `user_defined` and `gc_metric` omitted; every APM condition is `apm_app_metric`: " +
 				"`sourceProduct` is NerdGraph's only origin field and says APM for key-transaction (`apm_kt_metric`) and JVM " +
 				"(`apm_jvm_metric`) conditions too, so they cannot be told apart",
 			handle: handleConditionList,
@@ -295,9 +295,9 @@ func Routes() []Route {
 			Name: "alerts_nrql_conditions.list", Operations: []string{"NrqlConditions"}, Methods: []string{http.MethodGet},
 			Path: "/alerts_nrql_conditions", Fidelity: Approximate,
 			Note: "nrqlConditionsSearch by policy; static and baseline conditions; terms as strings; `since_value` is the " +
-				"CADENCE aggregation delay in windows; the signal's `slide_by`, `aggregation_method` (as the docs write it: " +
+				"CADENCE aggregation delay in windows, null otherwise; `runbook_url` null when unset; `value_function` is `single_value` (NerdGraph evaluates the query's single value); the signal's `slide_by`, `aggregation_method` (as the docs write it: " +
 				"`EVENT_FLOW`), `aggregation_delay` and `aggregation_timer` are NerdGraph's, written when set (REST's answer for " +
-				"them is unpublished; the create body's types are used); `value_function`, `expected_groups` and `ignore_overlap` " +
+				"them is unpublished; the create body's types are used); `expected_groups` and `ignore_overlap` " +
 				"have no NerdGraph field and are omitted",
 			handle: handleNrqlConditionList,
 		},
