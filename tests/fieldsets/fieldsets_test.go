@@ -253,6 +253,8 @@ func routes() []route {
 		{"deployments.create", "deployment", "deployment", http.MethodPost, fixed("/v2/applications/" + app + "/deployments.{f}"), `{"deployment":{"revision":"r2","user":"u"}}`},
 		{"mobile_applications.list", "mobile_application", "mobile_applications[]", "", fixed("/v2/mobile_applications.{f}"), ""},
 		{"mobile_applications.show", "mobile_application", "mobile_application", "", fixed("/v2/mobile_applications/" + mobile + ".{f}"), ""},
+		{"alerts_violations.list", "violation", "violations[]", "", fixed("/v2/alerts_violations.{f}?start_date=2026-11-01T00:00:00Z"), ""},
+		{"alerts_incidents.list", "incident", "incidents[]", "", fixed("/v2/alerts_incidents.{f}"), ""},
 		{"browser_applications.list", "browser_application", "browser_applications[]", "", fixed("/v2/browser_applications.{f}"), ""},
 		{"browser_applications.create", "browser_application", "browser_application", http.MethodPost, fixed("/v2/browser_applications.{f}"), `{"browser_application":{"name":"fieldsets"}}`},
 	}

@@ -230,9 +230,9 @@ func (h *ApplicationHost) EncodeV2(e Encoder) {
 	e.String("host", h.Host)
 	e.String("language", h.Language)
 	if h.Instance {
-		// REST's instance carried its port
-		// (tests/testdata/restv2/application_instance_show.json); NerdGraph's instance
-		// details have none.
+		// REST's instance carried its port (tests/testdata/restv2/application_instance_show.json,
+		// and the instances test of ambitioninc/newrelic-api cited below); NerdGraph's
+		// instance details have none.
 		e.Null("port")
 	}
 	e.String("health_status", h.HealthStatus)
@@ -251,8 +251,9 @@ func (h *ApplicationHost) EncodeV2(e Encoder) {
 		encodeIDs(e, "application_instances", "application_instance", h.InstanceIDs)
 	}
 	// links.server named the retired Servers product's server
-	// (tests/testdata/restv2/application_hosts_list.json; instances link it through
-	// the application_instance.server template): none now.
+	// (tests/testdata/restv2/application_hosts_list.json; for instances
+	// ambitioninc/newrelic-api newrelic_api/tests/application_instances_tests.py
+	// @ 18ff4409ba59c8e2b49302f4a723aef4cb711d8b): none now.
 	e.Null("server")
 	e.EndObject()
 	e.EndObject()

@@ -281,6 +281,10 @@ func (v *Violation) EncodeV2(e Encoder) {
 	e.BeginObject("entity")
 	e.String("product", v.EntityProduct)
 	e.String("type", v.EntityType)
+	// REST's entity carried the legacy group_id (ambitioninc/newrelic-api
+	// newrelic_api/tests/alert_violations_tests.py
+	// @ 7e8439e581c71fb13eaa510044067dfd0387ec40); NerdGraph has no such field.
+	e.Null("group_id")
 	e.Int("id", v.EntityID)
 	e.String("name", v.EntityName)
 	e.EndObject()
