@@ -120,6 +120,13 @@ func rmwCases() []rmwCase {
 			setup: func(*testing.T, *env) (string, string, string, string) {
 				return "/v2/applications/314221522.{f}", http.MethodPut, "/v2/applications/314221522.{f}", "application"
 			}, pick: jsonObject("application")},
+		{name: "application end user apdex", field: "settings.end_user_apdex_threshold", value: 3.5, sent: "3.5", xmlBody: true,
+			also:   map[string]any{"end_user_summary.apdex_target": 3.5},
+			xmlOld: "<end_user_apdex_threshold>4.0</end_user_apdex_threshold>", xmlNew: "<end_user_apdex_threshold>3.5</end_user_apdex_threshold>",
+			xmlAlso: [][2]string{{"<apdex_target>4.0</apdex_target>", "<apdex_target>3.5</apdex_target>"}},
+			setup: func(*testing.T, *env) (string, string, string, string) {
+				return "/v2/applications/924224343.{f}", http.MethodPut, "/v2/applications/924224343.{f}", "application"
+			}, pick: jsonObject("application")},
 		{name: "policy", field: "name", value: "rmw renamed",
 			xmlOld: "<name>rmw</name>", xmlNew: "<name>rmw renamed</name>",
 			setup: func(t *testing.T, e *env) (string, string, string, string) {
@@ -300,6 +307,46 @@ func TestReadModifyWriteChangesOnlyTheField(t *testing.T) {
 			}
 			if after != want {
 				t.Fatalf("changing %s:\nwant %s\ngot  %s", c.field, want, after)
+			}
+		})
+	}
+}
+
+// The entity condition write (PUT /v2/alerts_entity_conditions/{entity_id}, no body):
+// adding an entity the condition already names changes nothing; adding another changes
+// only the query's entity list, JSON and XML.
+func TestEntityConditionWriteChangesOnlyTheEntities(t *testing.T) {
+	for _, format := range []string{"json", "xml"} {
+		t.Run(format, func(t *testing.T) {
+			e := newEnv(t)
+			r := e.do(t, http.MethodPost, "/v2/alerts_nrql_conditions/policies/1002.json", key1, strings.NewReader(
+				`{"nrql_condition":{"name":"rmw entities","enabled":true,"terms":[{"duration":"5","operator":"above","priority":"critical","threshold":"1","time_function":"all"}],`+
+					`"nrql":{"query":"SELECT count(*) FROM Transaction WHERE appId IN (924224343)"}}}`), "Content-Type", "application/json")
+			id := jsonObject("nrql_condition")(t, r.body)["id"].(float64)
+			get := func(entity string) map[string]any {
+				return jsonListItem("conditions", &id)(t, e.get(t, "/v2/alerts_entity_conditions/"+entity+".json?entity_type=Application", key1).body)
+			}
+			put := func(entity string) {
+				r := e.do(t, http.MethodPut, "/v2/alerts_entity_conditions/"+entity+"."+format+"?entity_type=Application&condition_id="+ftoa(id), key1, nil)
+				if r.status != 200 {
+					t.Fatalf("PUT %s: %d %s", entity, r.status, r.body)
+				}
+			}
+			before := get("924224343")
+			put("924224343")
+			if after := get("924224343"); !reflect.DeepEqual(before, after) {
+				t.Fatalf("adding an entity already named changed the condition:\nbefore %v\nafter  %v", before, after)
+			}
+			put("314221522")
+			after := get("314221522")
+			query, _ := after["nrql"].(map[string]any)["query"].(string)
+			if !strings.Contains(query, "314221522") || !strings.Contains(query, "924224343") {
+				t.Fatalf("the query does not name both entities: %q", query)
+			}
+			want := clone(before)
+			setPath(want, "nrql.query", query)
+			if !reflect.DeepEqual(want, after) {
+				t.Fatalf("adding an entity changed more than the query:\nwant %v\ngot  %v", want, after)
 			}
 		})
 	}
