@@ -31,9 +31,9 @@ type rmwCase struct {
 	also    map[string]any
 	xmlAlso [][2]string
 	// drop are fields left out of what is written: a deployment's timestamp must be
-	// later than the application's latest (REST's rule: docs-website
-	// application-examples-v2/recording-deployments-rest-api-v2.mdx), so a deployment
-	// made from a read one leaves its timestamp to the server.
+	// later than the application's latest (REST's rule, applied by
+	// translate/deployments.go), so a deployment made from a read one leaves its
+	// timestamp to the server.
 	drop []string
 	// xmlAnchor: xmlOld is replaced after its first occurrence (the object's name).
 	xmlAnchor string
