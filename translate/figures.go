@@ -3,6 +3,8 @@ package translate
 import (
 	"math"
 	"strconv"
+
+	gq "github.com/v2bridge/v2bridge/graphql"
 )
 
 // REST v2 answers the figures it measured rounded, not as computed. Its published
@@ -83,3 +85,32 @@ func decimalFigure(v float64) float64 {
 
 // apdexFigure is an Apdex score as REST v2 shows it: two decimals.
 func apdexFigure(v float64) float64 { return math.Round(v*100) / 100 }
+
+// healthStatus maps an entity's reporting flag and alert severity to REST v2's
+// health_status: gray when not reporting, else red / orange / green,
+// and unknown when no alert policy covers the entity.
+func healthStatus(reporting bool, sev *gq.EntityAlertSeverity) string {
+	if !reporting {
+		return "gray"
+	}
+	if sev == nil {
+		return "unknown"
+	}
+	switch *sev {
+	case gq.EntityAlertSeverityCritical:
+		return "red"
+	case gq.EntityAlertSeverityWarning:
+		return "orange"
+	case gq.EntityAlertSeverityNotAlerting:
+		return "green"
+	}
+	return "unknown"
+}
+
+// severityHealth is healthStatus for a severity held by value ("": null).
+func severityHealth(reporting bool, sev gq.EntityAlertSeverity) string {
+	if sev == "" {
+		return healthStatus(reporting, nil)
+	}
+	return healthStatus(reporting, &sev)
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	gq "github.com/v2bridge/v2bridge/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
@@ -201,3 +202,24 @@ func (o mobileOutline) GetReporting() *bool                       { return o.rep
 func (o mobileOutline) GetAlertSeverity() *ng.EntityAlertSeverity { return nil }
 func (o mobileOutline) GetApplicationId() *int                    { return o.id }
 func (o mobileOutline) GetMobileSummary() *ng.MobileSummary       { return o.summary }
+
+// A severity held by value maps like the pointer healthStatus takes, "" like null.
+func TestSeverityHealth(t *testing.T) {
+	for _, tt := range []struct {
+		reporting bool
+		sev       gq.EntityAlertSeverity
+		want      string
+	}{
+		{true, gq.EntityAlertSeverityCritical, "red"},
+		{true, gq.EntityAlertSeverityWarning, "orange"},
+		{true, gq.EntityAlertSeverityNotAlerting, "green"},
+		{true, gq.EntityAlertSeverityNotConfigured, "unknown"},
+		{true, "", "unknown"},
+		{false, gq.EntityAlertSeverityCritical, "gray"},
+		{false, "", "gray"},
+	} {
+		if got := severityHealth(tt.reporting, tt.sev); got != tt.want {
+			t.Errorf("severityHealth(%v, %q) = %q, want %q", tt.reporting, tt.sev, got, tt.want)
+		}
+	}
+}

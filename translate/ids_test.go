@@ -25,3 +25,67 @@ func TestSurrogateIDsAreStable(t *testing.T) {
 		}
 	}
 }
+
+func TestGUIDExamples(t *testing.T) {
+	// Three GUIDs from newrelic-client-go fixtures and four constructed ones.
+	tests := []struct {
+		give string
+		want GUID
+	}{
+		{"MzgwNjUyNnxBUE18QVBQTElDQVRJT058NTUzNDQ4MjAy", GUID{3806526, "APM", "APPLICATION", "553448202"}},
+		{"MjUwODI1OXxCUk9XU0VSfEFQUExJQ0FUSU9OfDIwNDI2MTYyOA", GUID{2508259, "BROWSER", "APPLICATION", "204261628"}},
+		{"MzgwNjUyNnxNT0JJTEV8QVBQTElDQVRJT058NjAxNDgzNzYy", GUID{3806526, "MOBILE", "APPLICATION", "601483762"}},
+		{"MTIzNDU2N3xBUE18QVBQTElDQVRJT058MjA0MjYxNDEw", GUID{1234567, "APM", "APPLICATION", "204261410"}},
+		{"MTIzNDU2N3xCUk9XU0VSfEFQUExJQ0FUSU9OfDIwNDI2MTYyOA", GUID{1234567, "BROWSER", "APPLICATION", "204261628"}},
+		{"MTIzNDU2N3xNT0JJTEV8QVBQTElDQVRJT058NjAxNDgzNzYy", GUID{1234567, "MOBILE", "APPLICATION", "601483762"}},
+		{"MTIzNDU2N3xFWFR8S0VZX1RSQU5TQUNUSU9OfDEyMzQ1Ng", GUID{1234567, "EXT", "KEY_TRANSACTION", "123456"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.give, func(t *testing.T) {
+			got, err := ParseGUID(tt.give)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Fatalf("ParseGUID = %+v, want %+v", got, tt.want)
+			}
+			if s := got.String(); s != tt.give {
+				t.Fatalf("String = %q, want %q", s, tt.give)
+			}
+			// Padded input decodes too; output is never padded.
+			padded := tt.give
+			for len(padded)%4 != 0 {
+				padded += "="
+			}
+			if got2, err := ParseGUID(padded); err != nil || got2 != tt.want {
+				t.Fatalf("padded %q: %+v, %v", padded, got2, err)
+			}
+		})
+	}
+	if g := AppGUID(1234567, DomainAPM, 204261410); g != "MTIzNDU2N3xBUE18QVBQTElDQVRJT058MjA0MjYxNDEw" {
+		t.Fatalf("AppGUID = %q", g)
+	}
+}
+
+func TestParseGUIDErrors(t *testing.T) {
+	for _, give := range []string{"", "!!!", "MXxBUE0", "eHxBUE18QVBQTElDQVRJT058MQ"} { // "", bad b64, "1|APM", "x|APM|APPLICATION|1"
+		if _, err := ParseGUID(give); err == nil {
+			t.Errorf("ParseGUID(%q) = nil error", give)
+		}
+	}
+}
+
+func FuzzParseGUID(f *testing.F) {
+	f.Add("MTIzNDU2N3xBUE18QVBQTElDQVRJT058MjA0MjYxNDEw")
+	f.Add("MjUwODI1OXxCUk9XU0VSfEFQUExJQ0FUSU9OfDIwNDI2MTYyOA==")
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ParseGUID(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseGUID(g.String())
+		if err != nil || back != g {
+			t.Fatalf("round trip of %q: %+v vs %+v (%v)", s, back, g, err)
+		}
+	})
+}

@@ -120,7 +120,7 @@ func inventoryColumns() ng.InventoryColumns {
 // MaxUniques values "per facet" (New Relic's NRQL lesson, newrelic/nr1-learn-nrql
 // nerdlets/nrql-tutorial-nerdlet/levels/level2/lessons/AggregateQuery2.js; the limit
 // also in docs-website nrql-syntax-clauses-functions.mdx #func-uniques), as a list
-// under its alias (metricnames.go reads uniques() AS 'names' the same way).
+// under its alias (metrics.go fetchMetricNames reads uniques() AS 'names' the same way).
 // max(timestamp) comes first, so when the applications exceed limit the ones kept are
 // the most recently seen (translate/caps.go).
 func inventoryNRQL(appIDs []int64, until time.Time, limit int) (string, error) {
