@@ -181,6 +181,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
 		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute), clock: time.Now, sleep: sleepCtx}
 	if err := r.discoverAndCompare(ctx); err != nil {
+		if cfg.Progress != nil {
+			fmt.Fprintln(cfg.Progress) // the error starts on a line of its own
+		}
 		return nil, err
 	}
 	if cfg.Writes {
