@@ -4,5 +4,7 @@
 // (https://docs.newrelic.com/docs/apis/rest-api-v2/, examples under
 // tests/testdata/restv2). It lets verify, compare mode and pass-through be tried
 // without a New Relic account. It is a tool, never evidence of what REST answers:
-// figures come from the data file as written, routes it does not serve answer 501.
+// summary figures come from the data file, or from a SummaryFunc such as the
+// simulator's; hosts and instances have none; routes it does not serve (metric data,
+// browser applications, violations, incidents, writes) answer 501.
 package restdouble

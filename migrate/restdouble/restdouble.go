@@ -71,9 +71,24 @@ func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	switch {
 	case len(parts) == 1 && parts[0] == "applications":
-		d.applications(w, acct, q.Get("filter[name]"), q.Get("filter[ids]"), q.Get("filter[language]"))
+		d.applications(w, r, acct)
 	case len(parts) == 2 && parts[0] == "applications":
 		d.application(w, acct, parts[1])
+	case len(parts) >= 3 && parts[0] == "applications" && (parts[2] == "hosts" || parts[2] == "instances") && len(parts) <= 4:
+		a := d.app(acct, parts[1])
+		if a == nil {
+			writeError(w, http.StatusNotFound, "No Application found with the given ID")
+			return
+		}
+		one := ""
+		if len(parts) == 4 {
+			one = parts[3]
+		}
+		if parts[2] == "hosts" {
+			d.hosts(w, acct, a, one)
+		} else {
+			d.instances(w, acct, a, one)
+		}
 	case len(parts) == 3 && parts[0] == "applications" && parts[2] == "deployments":
 		if d.app(acct, parts[1]) == nil {
 			writeError(w, http.StatusNotFound, "No Application found with the given ID")
@@ -135,7 +150,12 @@ func (d *Double) app(acct *sim.Account, id string) *sim.APMApplication {
 	return nil
 }
 
-func (d *Double) applications(w http.ResponseWriter, acct *sim.Account, name, ids, language string) {
+// pageSize is REST v2's page of applications.
+const pageSize = 200
+
+func (d *Double) applications(w http.ResponseWriter, r *http.Request, acct *sim.Account) {
+	q := r.URL.Query()
+	name, ids, language := q.Get("filter[name]"), q.Get("filter[ids]"), q.Get("filter[language]")
 	out := []obj{}
 	for i := range acct.APMApplications {
 		a := &acct.APMApplications[i]
@@ -150,8 +170,44 @@ func (d *Double) applications(w http.ResponseWriter, acct *sim.Account, name, id
 		}
 		out = append(out, d.application1(acct, a))
 	}
-	slices.SortFunc(out, func(x, y obj) int { return strings.Compare(x["name"].(string), y["name"].(string)) })
+	// By name, case-insensitively, as REST's list and NerdGraph's entity search order them.
+	slices.SortStableFunc(out, func(x, y obj) int {
+		return strings.Compare(strings.ToLower(x["name"].(string)), strings.ToLower(y["name"].(string)))
+	})
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	last := max(1, (len(out)+pageSize-1)/pageSize)
+	if links := pageLinks(r, page, last); links != "" {
+		w.Header().Set("Link", links)
+	}
+	out = out[min(len(out), (page-1)*pageSize):min(len(out), page*pageSize)]
 	writeJSON(w, http.StatusOK, obj{"applications": out, "links": applicationLinks()})
+}
+
+// pageLinks is REST's Link header for page of last: next and last after it, first and
+// prev before it, on the URL the caller asked (its path as sent, with any prefix the
+// double is mounted under).
+func pageLinks(r *http.Request, page, last int) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	path, _, _ := strings.Cut(r.RequestURI, "?")
+	link := func(n int, rel string) string {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(n))
+		return fmt.Sprintf("<%s://%s%s?%s>; rel=%q", scheme, r.Host, path, q.Encode(), rel)
+	}
+	var out []string
+	if page > 1 {
+		out = append(out, link(1, "first"), link(page-1, "prev"))
+	}
+	if page < last {
+		out = append(out, link(page+1, "next"), link(last, "last"))
+	}
+	return strings.Join(out, ", ")
 }
 
 func (d *Double) application(w http.ResponseWriter, acct *sim.Account, id string) {
@@ -239,6 +295,68 @@ func deref(p *float64) float64 {
 		return 0
 	}
 	return *p
+}
+
+// hosts answers an application's hosts (one: a host id, its show). The double has no
+// per-host figures: its hosts have no application_summary.
+func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
+	out := []obj{}
+	byHost := map[string][]int64{}
+	var order []string
+	for _, in := range a.Instances {
+		if _, ok := byHost[in.Host]; !ok {
+			order = append(order, in.Host)
+		}
+		byHost[in.Host] = append(byHost[in.Host], in.ID)
+	}
+	for _, h := range order {
+		id := hostID(acct.ID, a.ID, h)
+		if one != "" && strconv.FormatInt(id, 10) != one {
+			continue
+		}
+		slices.Sort(byHost[h])
+		out = append(out, obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h]}})
+	}
+	links := obj{
+		"application_host.application":           "/v2/applications/{application_id}",
+		"application_host.application_instances": "/v2/application/{application_id}/instances?ids={instance_ids}",
+		"application_host.application_instance":  "/v2/application/{application_id}/instances/{instance_id}",
+		"application_host.server":                "/v2/servers/{server_id}",
+	}
+	writeOneOrList(w, "application_hosts", "application_host", "No Application Host found with the given ID", one, out, links)
+}
+
+// instances answers an application's instances (one: an instance id, its show),
+// without application_summary as hosts.
+func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
+	out := []obj{}
+	for _, in := range a.Instances {
+		if one != "" && strconv.FormatInt(in.ID, 10) != one {
+			continue
+		}
+		out = append(out, obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host)}})
+	}
+	links := obj{
+		"application_instance.application":      "/v2/applications/{application_id}",
+		"application_instance.application_host": "/v2/application/{application_id}/hosts/{instance_id}",
+		"application_instance.server":           "/v2/servers/{server_id}",
+	}
+	writeOneOrList(w, "application_instances", "application_instance", "No Application Instance found with the given ID", one, out, links)
+}
+
+// writeOneOrList answers a list under listKey, or with one set its only object under
+// oneKey (REST's 404 title notFound when there is none).
+func writeOneOrList(w http.ResponseWriter, listKey, oneKey, notFound, one string, out []obj, links obj) {
+	switch {
+	case one == "":
+		writeJSON(w, http.StatusOK, obj{listKey: out, "links": links})
+	case len(out) == 0:
+		writeError(w, http.StatusNotFound, notFound)
+	default:
+		writeJSON(w, http.StatusOK, obj{oneKey: out[0], "links": links})
+	}
 }
 
 func (d *Double) keyTransactions(w http.ResponseWriter, acct *sim.Account, id string) {
@@ -388,9 +506,10 @@ func nrqlCondition(o obj, accountID int, c sim.NrqlCondition, limit float64) {
 	if v := c.Signal.AggregationTimer; v != nil {
 		signal["aggregation_timer"] = *v
 	}
-	if len(signal) > 0 {
-		signal["fill_option"] = "none"
+	if len(signal) == 0 { // New Relic's defaults for a condition created without a signal
+		signal["aggregation_window"], signal["aggregation_method"], signal["aggregation_delay"] = "60", "EVENT_FLOW", 120.0
 	}
+	signal["fill_option"] = "none"
 	if c.Signal.FillOption != "" {
 		signal["fill_option"] = strings.ToLower(c.Signal.FillOption)
 	}

@@ -37,6 +37,8 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 				`"application_instances":[773865519,1663741264]`, `"application.application_hosts":`}},
 		{"filter[name] is a case-insensitive substring", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.json?filter[name]=UPTIME", 200,
 			[]string{`"id":314221522`}},
+		{"applications page 2", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.json?page=2", 200, []string{`"applications":[{`}},
+		{"applications past the last page", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.json?page=9", 200, []string{`"applications":[]`}},
 		{"application show", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522.json", 200, []string{`"application":{`, `"links":{`}},
 		{"application not found", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/1.json", 404, []string{`"title":"No Application found with the given ID"`}},
 		{"multi-account key picks by header", "NRAK-DEMO-MULTI", "1000002", "/v2/applications.json?filter[ids]=527085889", 200,
@@ -52,6 +54,12 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 		{"NRQL conditions", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_nrql_conditions.json?policy_id=1002", 200,
 			[]string{`"id":6104`, `"entity_guid":"MTAwMDAwMXxBSU9QU3xDT05ESVRJT058NjEwNA"`, `"violation_time_limit_seconds":43200`}},
 		{"conditions need a policy", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_conditions.json", 422, nil},
+		{"hosts", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522/hosts.json", 200,
+			[]string{`"application_hosts":[{`, `"host":"ip-10-0-17-21.ec2.internal"`, `"application_instances":[773865519]`, `"application_host.server"`}},
+		{"instance show", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522/instances/1663741264.json", 200,
+			[]string{`"application_instance":{`, `"host":"web-22.prod.example.com"`, `"application":314221522`}},
+		{"instance not found", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522/instances/1.json", 404,
+			[]string{`"title":"No Application Instance found with the given ID"`}},
 		{"a route the double does not serve", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522/metrics.json", 501,
 			[]string{"does not serve"}},
 		{"XML is not served", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.xml", 501, nil},
@@ -69,6 +77,9 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 			body := w.Body.String()
 			if w.Code != tc.status || !json.Valid(w.Body.Bytes()) {
 				t.Fatalf("status %d (want %d): %.300s", w.Code, tc.status, body)
+			}
+			if tc.path == "/v2/applications.json?page=2" && !strings.Contains(w.Header().Get("Link"), `/v2/applications.json?page=1>; rel="first"`) {
+				t.Errorf("Link %q", w.Header().Get("Link"))
 			}
 			for _, s := range tc.want {
 				if !strings.Contains(body, s) {
