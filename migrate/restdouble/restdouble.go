@@ -403,10 +403,11 @@ func (d *Double) mobileApplications(w http.ResponseWriter, acct *sim.Account, id
 			if s.MobileSessionCount > 0 {
 				perSession = round(float64(s.HTTPRequestCount)/float64(s.MobileSessionCount), 3)
 			}
-			o["mobile_summary"] = obj{"launch_count": s.AppLaunchCount, "throughput": round(s.HTTPRequestRate, 3),
-				"response_time": s.HTTPResponseTimeAverage, "calls_per_session": perSession,
+			// The figures the demo data does not hold are null, as the gateway sends them.
+			o["mobile_summary"] = obj{"active_users": nil, "launch_count": s.AppLaunchCount, "throughput": round(s.HTTPRequestRate, 3),
+				"response_time": s.HTTPResponseTimeAverage, "calls_per_session": perSession, "interaction_time": nil,
 				"failed_call_rate": s.NetworkFailureRate, "remote_error_rate": s.HTTPErrorRate}
-			o["crash_summary"] = obj{"supports_crash_data": true, "crash_count": s.CrashCount, "crash_rate": s.CrashRate}
+			o["crash_summary"] = obj{"supports_crash_data": true, "unresolved_crash_count": nil, "crash_count": s.CrashCount, "crash_rate": s.CrashRate}
 		}
 		out = append(out, o)
 	}
@@ -425,7 +426,9 @@ func (d *Double) policies(w http.ResponseWriter, acct *sim.Account, name string)
 	out := []obj{}
 	for _, p := range acct.AlertPolicies {
 		if name == "" || strings.Contains(strings.ToLower(p.Name), strings.ToLower(name)) {
-			out = append(out, obj{"id": p.ID, "name": p.Name, "incident_preference": p.IncidentPreference})
+			// The demo data holds no creation times: null, as the gateway sends them.
+			out = append(out, obj{"id": p.ID, "name": p.Name, "incident_preference": p.IncidentPreference,
+				"created_at": nil, "updated_at": nil})
 		}
 	}
 	writeJSON(w, http.StatusOK, obj{"policies": out})
@@ -450,12 +453,13 @@ func (d *Double) conditions(w http.ResponseWriter, acct *sim.Account, policy str
 		if limit == 0 {
 			limit = defaultViolationLimit
 		}
-		o := obj{"id": c.ID, "name": c.Name, "enabled": c.Enabled, "terms": terms(c.Terms)}
+		o := obj{"id": c.ID, "name": c.Name, "enabled": c.Enabled, "terms": terms(c.Terms), "runbook_url": nil}
 		if c.RunbookURL != "" {
 			o["runbook_url"] = c.RunbookURL
 		}
 		if legacy != "" {
 			o["type"], o["violation_close_timer"] = legacy, int(limit/3600)
+			o["entities"], o["metric"], o["condition_scope"] = nil, nil, nil // not in the demo data
 		} else {
 			nrqlCondition(o, acct.ID, c, limit)
 		}
@@ -516,6 +520,10 @@ func nrqlCondition(o obj, accountID int, c sim.NrqlCondition, limit float64) {
 	if v := c.Signal.FillValue; v != nil {
 		signal["fill_value"] = num(*v)
 	}
+	if _, ok := q["since_value"]; !ok {
+		q["since_value"] = nil
+	}
+	o["value_function"] = "single_value" // REST's value for every NRQL condition of a static threshold
 	o["type"], o["violation_time_limit_seconds"], o["nrql"] = strings.ToLower(c.Type), limit, q
 	if len(signal) > 0 {
 		o["signal"] = signal

@@ -48,7 +48,7 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 		{"mobile", "NRAK-DEMO-ACCOUNT-1", "", "/v2/mobile_applications/601483763.json", 200,
 			[]string{`"health_status":"orange"`, `"crash_count":41`, `"launch_count":2630`}},
 		{"policies", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_policies.json?filter[name]=checkout", 200,
-			[]string{`{"policies":[{"id":1002,"incident_preference":"PER_CONDITION","name":"Checkout SLOs"}]}`}},
+			[]string{`{"policies":[{"created_at":null,"id":1002,"incident_preference":"PER_CONDITION","name":"Checkout SLOs","updated_at":null}]}`}},
 		{"legacy conditions", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_conditions.json?policy_id=1004", 200,
 			[]string{`"id":6301`, `"type":"apm_app_metric"`, `"duration":"5"`, `"operator":"below"`, `"threshold":"0.7"`, `"violation_close_timer":24`}},
 		{"NRQL conditions", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_nrql_conditions.json?policy_id=1002", 200,
