@@ -27,8 +27,11 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"account), declared as `X-V2bridge-Degraded: filter[name]: entity search name LIKE`; on an " +
 	"account known to be large (its account-wide inventory found full at 1000 applications, or more " +
 	"than 1000 applications counted) `filter[name]`/`filter[language]` without `filter[host]` read " +
-	"only the name and language of every application, keep the matches for `cache.list_ttl` and read " +
-	"a page's applications by id with their inventory in 1 round trip (each later page 1 more); once " +
+	"the account's name index (id, name and language of every application, 1 round trip per 200, " +
+	"kept per key and account for 10 minutes), match any later name in it and read a page's " +
+	"applications by id with their inventory in 1 round trip (each later page 1 more; a name the " +
+	"index lacks entirely is looked up once more by equality, for an application created since); " +
+	"a page past the search's last page is answered empty at once; once " +
 	"an account's inventory is known to pass 1000 applications a page costs 2 round trips (the " +
 	"page's inventory by id); `filter[ids]` reads only those ids' inventory; a page reached without " +
 	"the one before it costs a round trip per 200 applications before it (entity search pages by " +

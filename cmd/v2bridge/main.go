@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -368,6 +369,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxUnauthenticatedInFlight: cfg.MaxUnauthInFlight,
 		BodyMinRate:                offWhenZeroRate(cfg.BodyMinRate),
 		BodyGrace:                  cfg.BodyGrace,
+		TrustedProxies:             mustTrusted(cfg.TrustedProxies),
 		BrowserLoader:              cfg.BrowserLoader,
 		RejectedKeyTTL:             offWhenZero(cfg.RejectedKeyTTL),
 		AuthFailuresPerMinute:      rateLimit(cfg.AuthFailuresPerMinute),
@@ -548,4 +550,10 @@ func offWhenZeroRate(rate int64) int64 {
 		return -1
 	}
 	return rate
+}
+
+// mustTrusted is trustedProxies for a configuration validate has accepted.
+func mustTrusted(list []string) []netip.Prefix {
+	p, _ := trustedProxies(list)
+	return p
 }
