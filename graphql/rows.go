@@ -15,7 +15,7 @@ type EntityRef struct {
 // GetAccountId returns the entity's account id.
 func (v *EntityRef) GetAccountId() *int { return v.AccountId }
 
-// TimesliceRow is one row of the metric data NRQL (translate/metrics.go: one FACET
+// TimesliceRow is one row of the metric data NRQL (translate/metricdata/nrql.go: one FACET
 // metricTimesliceName TIMESERIES bucket of New Relic's published timeslice functions),
 // which MetricData binds its `results` to, so the rows decode in the response's one
 // pass instead of a raw copy per row decoded again. Facet is the metric name (a string;

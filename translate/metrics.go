@@ -11,6 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -33,137 +34,28 @@ func (s MetricScope) guid(accountID int64) string {
 	return AppGUID(accountID, DomainAPM, s.AppID)
 }
 
-// MetricDataRequest is a parsed GET .../metrics/data.
-type MetricDataRequest struct {
-	Names     []string
-	Values    []string
-	From, To  *time.Time
-	Period    int // seconds; 0 = the default for the range
-	Summarize bool
-	Raw       bool
-}
+// MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
+type MetricDataRequest = metricdata.Request
 
-// Metric chunking: each NRQL facets at most this many names, and one document holds at
-// most MaxMetricChunks of them (the MetricData operation's aliases).
+// Metric chunking (metricdata.Chunk), REST v2's default window, and the cache's
+// lifetime.
 const (
-	MetricChunk     = 50
-	MaxMetricChunks = 4
-	MaxMetricNames  = MetricChunk * MaxMetricChunks
-	// DefaultMetricRange is REST v2's default window.
-	DefaultMetricRange = 30 * time.Minute
+	MetricChunk        = metricdata.Chunk
+	MaxMetricChunks    = metricdata.MaxChunks
+	MaxMetricNames     = metricdata.MaxNames
+	DefaultMetricRange = metricdata.DefaultRange
 	// MetricDataTTL is how long identical metric queries are answered from cache: REST
 	// advised polling at most once a minute and NerdGraph allows 120 identical NRQL
 	// queries a minute.
 	MetricDataTTL = 60 * time.Second
 )
 
-// metricWindow is a request's resolved time range.
-type metricWindow struct {
-	from, to     time.Time // as requested (envelope)
-	since, until time.Time // aligned to the period (NRQL range, slice boundaries)
-	period       time.Duration
-}
+// metricWindow is a request's resolved time range (metricdata.ResolveWindow).
+type metricWindow = metricdata.Window
 
-// resolveWindow applies REST v2's time rules: default last 30 minutes, 60 s minimum,
-// the period-by-range table, period only coarsening, slices aligned to period
-// boundaries in UTC (https://docs.newrelic.com/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data/,
-// https://docs.newrelic.com/docs/apm/apis/api-v2-examples/specifying-time-range-v2).
-func resolveWindow(r MetricDataRequest, now time.Time) (metricWindow, error) {
-	w := metricWindow{to: now.UTC().Truncate(time.Second)}
-	if r.To != nil {
-		w.to = r.To.UTC()
-	}
-	w.from = w.to.Add(-DefaultMetricRange)
-	if r.From != nil {
-		w.from = r.From.UTC()
-	}
-	if r.To == nil && r.From != nil && !w.from.Before(w.to) {
-		w.to = w.from.Add(DefaultMetricRange)
-	}
-	span := w.to.Sub(w.from)
-	if span < 0 {
-		return w, v2.Unprocessable("The from time must be before the to time")
-	}
-	if span < time.Minute {
-		return w, v2.Unprocessable("The time range must be at least 60 seconds")
-	}
-	w.period = defaultPeriod(span, now.Sub(w.from) > 8*24*time.Hour)
-	if r.Period > 0 {
-		if p := time.Duration(r.Period) * time.Second; p > w.period {
-			w.period = p.Truncate(time.Minute)
-			if w.period < time.Minute {
-				w.period = time.Minute
-			}
-		}
-	}
-	from, to := w.from, w.to
-	if r.From == nil && r.To == nil { // the default range: placed as REST placed it
-		lag := ingestLag(r.Summarize)
-		from, to = from.Add(-lag), to.Add(-lag)
-	}
-	w.since = alignDown(from, w.period)
-	w.until = alignDown(to, w.period)
-	if !w.until.After(w.since) {
-		w.until = w.since.Add(w.period)
-	}
-	if n := w.until.Sub(w.since) / w.period; n > 366 {
-		return w, v2.Unprocessable(fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n))
-	}
-	return w, nil
-}
-
-// ingestLag is how far before the default range (the last 30 minutes) REST placed its
-// slices, leaving out the newest minutes, whose data may still be arriving: its
-// recorded answers start their slices three minutes before the envelope's from minute,
-// or two when summarized (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
-// extract-metric-timeslice-data.mdx: from 18:06:06, first slice 18:03; newrelic-client-go
-// pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson: from 23:25:45, first slice 23:22;
-// docs-website .../application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx,
-// summarized: from 23:41:15 to 00:11:15, one slice 23:39:00 to 00:08:59). The envelope's
-// from and to stay as they were, as in those answers. Every recording is of the default
-// range; a range the caller gives is served where it was asked.
-func ingestLag(summarize bool) time.Duration {
-	if summarize {
-		return 2 * time.Minute
-	}
-	return 3 * time.Minute
-}
-
-func alignDown(t time.Time, p time.Duration) time.Time {
-	return time.UnixMilli(t.UnixMilli() - t.UnixMilli()%p.Milliseconds()).UTC()
-}
-
-// defaultPeriod is REST v2's granularity for a range (the timeslice data page above
-// resolveWindow): by range length,
-// and "10 evenly spaced points" for short ranges whose start is older than 8 days.
-func defaultPeriod(span time.Duration, old bool) time.Duration {
-	const day = 24 * time.Hour
-	if old && span <= 4*day {
-		p := (span/10 + time.Minute - 1).Truncate(time.Minute)
-		return max(p, time.Minute)
-	}
-	switch {
-	case span <= 3*time.Hour:
-		return time.Minute
-	case span <= 6*time.Hour:
-		return 2 * time.Minute
-	case span <= 14*time.Hour:
-		return 5 * time.Minute
-	case span <= day:
-		return 10 * time.Minute
-	case span <= 4*day:
-		return 30 * time.Minute
-	case span <= 7*day:
-		return time.Hour
-	case span <= 21*day:
-		return 3 * time.Hour
-	case span <= 42*day:
-		return 6 * time.Hour
-	case span <= 63*day:
-		return 12 * time.Hour
-	}
-	return 3 * day
-}
+// ingestLag is how far before the default range REST placed its slices
+// (metricdata.IngestLag).
+func ingestLag(summarize bool) time.Duration { return metricdata.IngestLag(summarize) }
 
 // scopeNRQL appends the WHERE clause naming the scope. appId is compared as a number
 // and realAgentId as a string, as New Relic's migration page writes them for metric
@@ -191,52 +83,29 @@ func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
 }
 
 // UnscopedNRQL is the condition every timeslice sum carries: only a metric's unscoped
-// rows. NRDB also holds copies of Datastore/*, External/* and custom segment metrics
-// scoped to each transaction, with the same metricTimesliceName and a scope attribute
-// naming the transaction; unscoped rows have none ("scope: (Optional) The timeslice name
-// of the legacy metric that this metric is scoped to",
-// https://docs.newrelic.com/docs/data-apis/understand-data/metric-data/query-apm-metric-timeslice-data-nrql/#attributes).
-// IS NULL "determines if an attribute has a null value"
-// (https://docs.newrelic.com/docs/nrql/nrql-syntax-clauses-functions/#sel-where).
-// REST v2's metric data were the unscoped metrics: summing the scoped copies too
-// counts each call once more per transaction it ran in.
-const UnscopedNRQL = "scope IS NULL"
+// rows (metricdata.Unscoped).
+const UnscopedNRQL = metricdata.Unscoped
 
-// metricDataSelect is one chunk's SELECT: the raw sums of raw, by alias.
-const metricDataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
-	"sum(" + tsv + "['totalExclusive']) AS 'ex', min(" + tsv + ") AS 'mn', " +
-	"max(" + tsv + ") AS 'mx', sum(" + tsv + "['sumOfSquares']) AS 'sq', " +
-	"stddev(" + tsv + ") AS 'sd', average(" + tsv + "['totalExclusive'] / " + tsv + "['count']) AS 'exr', " +
-	"average(" + tsv + "['totalExclusive']) AS 'exm' FROM Metric WHERE "
-
-// metricDataNRQL is one chunk's query: raw per name and slice, unscoped rows only.
+// metricDataNRQL is one chunk's query (metricdata.NRQL): the scope and the names
+// quoted here, by NRQL.
 func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWindow, summarize bool) (string, error) {
-	var n NRQL
-	n.Raw(metricDataSelect)
-	scopeNRQL(&n, s, accountID)
-	n.Raw(" AND " + UnscopedNRQL + " AND metricTimesliceName IN ").StrList(names)
-	n.Raw(" FACET metricTimesliceName ").Range(w.since, w.until)
-	if !summarize {
-		n.Raw(" TIMESERIES ").Int(int64(w.period / time.Second)).Raw(" seconds")
+	var scope, list NRQL
+	scopeNRQL(&scope, s, accountID)
+	where, err := scope.Build()
+	if err != nil {
+		return "", err
 	}
-	n.Raw(" LIMIT MAX")
-	return n.Build()
+	in, err := list.StrList(names).Build()
+	if err != nil {
+		return "", err
+	}
+	return metricdata.NRQL(where, in, w, summarize), nil
 }
 
-// sliceRaw is one slice of a metric: its NRQL row. A metric's slices are its rows in
-// begin order, sub-slices of the decoded answer, which fetchMetricData sorts in place,
-// so the rows are not copied. rowRaw and rowTime
-// read one.
-type sliceRaw = ng.TimesliceRow
-
-// rowRaw is a row's raw sums.
-func rowRaw(v *sliceRaw) raw {
-	return raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
-		stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm}
-}
-
-// rowTime is a row's beginTimeSeconds or endTimeSeconds as a time (whole seconds).
-func rowTime(seconds float64) time.Time { return time.Unix(int64(seconds), 0).UTC() }
+// sliceRaw is one slice of a metric: its NRQL row (metricdata.Row). A metric's slices
+// are its rows in begin order, sub-slices of the decoded answer, which fetchMetricData
+// sorts in place, so the rows are not copied.
+type sliceRaw = metricdata.Row
 
 // MetricData answers GET .../metrics/data as *v2.MetricData (MetricDocument's answer,
 // its model built when it is a MetricDoc).
@@ -245,7 +114,7 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := doc.(*MetricDoc); ok {
+	if d, ok := doc.(*metricdata.Doc); ok {
 		return d.Model(), nil
 	}
 	return doc.(*v2.MetricData), nil
@@ -263,7 +132,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	if len(names) > MaxMetricNames {
 		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
 	}
-	w, err := resolveWindow(r, t.now())
+	w, err := metricdata.ResolveWindow(r, t.now())
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +153,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, s, queries, chunkRows(len(names), w, r.Summarize))
+		series, err = t.fetchMetricData(ctx, c, s, queries, metricdata.ChunkRows(len(names), w, r.Summarize))
 		if err != nil {
 			return nil, err
 		}
@@ -292,7 +161,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	// The same document is shared until the data expires (read only). A MetricDoc
 	// holds the cached series, not a copy, and the values resolved per name.
-	doc := newMetricDoc(names, r, w, series.(map[string][]sliceRaw))
+	doc := metricdata.NewDoc(names, r, w, series.(map[string][]sliceRaw))
 	if t.metrics == nil {
 		return doc, nil
 	}
@@ -324,11 +193,11 @@ func metricDocKey(c Caller, s MetricScope, names []string, r MetricDataRequest, 
 	b = keyFlag(b, s.Mobile)
 	b = keyString(b, s.Host)
 	b = keyNum(b, s.InstanceID)
-	for _, t := range [...]time.Time{w.since, w.until, w.from, w.to} {
+	for _, t := range [...]time.Time{w.Since, w.Until, w.From, w.To} {
 		b = keyNum(b, t.Unix())
 		b = keyNum(b, int64(t.Nanosecond()))
 	}
-	b = keyNum(b, int64(w.period))
+	b = keyNum(b, int64(w.Period))
 	b = keyFlag(b, r.Summarize)
 	b = keyFlag(b, r.Raw)
 	b = keyNum(b, int64(len(names)))
@@ -353,22 +222,6 @@ func keyString(b []byte, x string) []byte {
 func keyNum(b []byte, i int64) []byte { return append(strconv.AppendInt(b, i, 10), ',') }
 
 func keyFlag(b []byte, v bool) []byte { return append(strconv.AppendBool(b, v), ',') }
-
-// chunkRows is how many rows each chunk of n names answers at most in window w: a row
-// per name and slice (one slice when summarized; FACET answers only the names with
-// data). fetchMetricData's slices are allocated at that size before the answer is
-// decoded into them (graphql.WithTimesliceRows).
-func chunkRows(n int, w metricWindow, summarize bool) []int {
-	slices := 1
-	if !summarize && w.period > 0 {
-		slices = int(w.until.Sub(w.since) / w.period)
-	}
-	rows := make([]int, 0, MaxMetricChunks)
-	for ; n > 0; n -= MetricChunk {
-		rows = append(rows, min(n, MetricChunk)*slices)
-	}
-	return rows
-}
 
 func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
 	q := make([]string, MaxMetricChunks)
@@ -485,18 +338,9 @@ func facetIs(row *sliceRaw, name string, ok bool) bool {
 	return isName == ok && n == name
 }
 
-// buildMetricData is the model of a request's document (MetricDoc.Model).
+// buildMetricData is the model of a request's document (metricdata.Doc.Model).
 func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
-	return newMetricDoc(names, r, w, series).Model()
-}
-
-func anyData(sl []sliceRaw) bool {
-	for i := range sl {
-		if s := &sl[i]; s.C != 0 || s.S != 0 || s.Ex != 0 {
-			return true
-		}
-	}
-	return false
+	return metricdata.NewDoc(names, r, w, series).Model()
 }
 
 func dedupe(ss []string) []string {
@@ -566,7 +410,7 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 	page, paging := pageOf(matched, r.Page, MetricNamesPageSize)
 	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, len(page))}
 	for _, n := range page {
-		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: classify(n).defaults})
+		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: metricdata.Defaults(n)})
 	}
 	return out, paging, nil
 }
@@ -621,3 +465,22 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 
 // containsString is REST's "simple character match": a case-sensitive substring.
 func containsString(s, sub string) bool { return strings.Contains(s, sub) }
+
+// MetricDoc is a metric data answer kept as its series (metricdata.Doc).
+type MetricDoc = metricdata.Doc
+
+// ValueSpec is one REST v2 value name's published NRQL and computation
+// (metricdata.ValueSpec).
+type ValueSpec = metricdata.ValueSpec
+
+// TimeWindowSeconds is the published formulas' placeholder for the slice's length in
+// seconds (metricdata.TimeWindowSeconds).
+const TimeWindowSeconds = metricdata.TimeWindowSeconds
+
+// MetricValue is the published NRQL of a REST value for a metric name
+// (metricdata.Value).
+func MetricValue(name, value string) (ValueSpec, bool) { return metricdata.Value(name, value) }
+
+// ServedValues lists every REST v2 value name the gateway serves
+// (metricdata.ServedValues).
+func ServedValues() []string { return metricdata.ServedValues() }

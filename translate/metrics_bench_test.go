@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/gateway/render"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // Translating and rendering a 10-name × 180-slice metric document.
 func BenchmarkMetricData10x180(b *testing.B) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-3 * time.Hour)
-	w, err := resolveWindow(MetricDataRequest{From: &from, To: &now}, now)
+	w, err := metricdata.ResolveWindow(MetricDataRequest{From: &from, To: &now}, now)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func BenchmarkMetricData10x180(b *testing.B) {
 		name := "Controller/bench/" + strconv.Itoa(i)
 		names = append(names, name)
 		for k := 0; k < 180; k++ {
-			begin := w.since.Add(time.Duration(k) * time.Minute)
+			begin := w.Since.Add(time.Duration(k) * time.Minute)
 			series[name] = append(series[name], sliceRaw{Facet: name, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
 				C: 100 + float64(k), S: 30, Ex: 20, Mn: 0.01, Mx: 2, Sq: 40})
 		}
@@ -42,7 +43,7 @@ func BenchmarkMetricDocKey(b *testing.B) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-30 * time.Minute)
 	r := MetricDataRequest{Names: []string{"HttpDispatcher"}, From: &from, To: &now}
-	w, err := resolveWindow(r, now)
+	w, err := metricdata.ResolveWindow(r, now)
 	if err != nil {
 		b.Fatal(err)
 	}

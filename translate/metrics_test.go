@@ -12,70 +12,16 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
-
-func TestResolveWindow(t *testing.T) {
-	now := time.Date(2026, 11, 20, 12, 0, 30, 0, time.UTC)
-	at := func(s string) *time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &v
-	}
-	tests := []struct {
-		name          string
-		give          MetricDataRequest
-		wantPeriod    time.Duration
-		wantSince     string
-		wantUntil     string
-		wantErrStatus int
-	}{
-		// The default range is placed three minutes earlier (ingestLag;
-		// TestWindowPlacedAsRESTRecorded).
-		{name: "default 30 minutes", give: MetricDataRequest{}, wantPeriod: time.Minute,
-			wantSince: "2026-11-20T11:27:00Z", wantUntil: "2026-11-20T11:57:00Z"},
-		{name: "5 hours", give: MetricDataRequest{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
-			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
-		{name: "period only coarsens", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
-			wantPeriod: time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
-		{name: "coarser period aligns", give: MetricDataRequest{From: at("2026-11-20T11:07:00Z"), To: at("2026-11-20T11:58:00Z"), Period: 900},
-			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:45:00Z"},
-		{name: "two days", give: MetricDataRequest{From: at("2026-11-18T12:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 30 * time.Minute,
-			wantSince: "2026-11-18T12:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
-		{name: "old short range: 10 points", give: MetricDataRequest{From: at("2026-10-01T00:00:00Z"), To: at("2026-10-01T01:00:00Z")}, wantPeriod: 6 * time.Minute,
-			wantSince: "2026-10-01T00:00:00Z", wantUntil: "2026-10-01T01:00:00Z"},
-		{name: "70 days", give: MetricDataRequest{From: at("2026-09-11T00:00:00Z"), To: at("2026-11-20T00:00:00Z")}, wantPeriod: 72 * time.Hour,
-			wantSince: "2026-09-10T00:00:00Z", wantUntil: "2026-11-18T00:00:00Z"},
-		{name: "59 seconds", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:00:59Z")}, wantErrStatus: 422},
-		{name: "reversed", give: MetricDataRequest{From: at("2026-11-20T11:10:00Z"), To: at("2026-11-20T11:00:00Z")}, wantErrStatus: 422},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w, err := resolveWindow(tt.give, now)
-			if tt.wantErrStatus != 0 {
-				if err == nil {
-					t.Fatal("no error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w.period != tt.wantPeriod || w.since.Format(time.RFC3339) != tt.wantSince || w.until.Format(time.RFC3339) != tt.wantUntil {
-				t.Fatalf("period %v since %s until %s", w.period, w.since.Format(time.RFC3339), w.until.Format(time.RFC3339))
-			}
-		})
-	}
-}
 
 // Hostile metric names stay single string literals: the built NRQL parses, keeps the
 // application scope and lists exactly the names given.
 func TestMetricNRQLQuoting(t *testing.T) {
 	names := []string{`it's`, `back\slash`, `100%`, `a_b`, `a+b`, `日本/名前`, `x') OR appId IN ('1`, `\'`}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	w, err := resolveWindow(MetricDataRequest{}, now)
+	w, err := metricdata.ResolveWindow(MetricDataRequest{}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,42 +55,11 @@ func TestMetricNRQLQuoting(t *testing.T) {
 	}
 }
 
-// Every row of the value tables names its source and holds NRQL that parses; a row
-// departing from the published NRQL says why; every value a class lists has a row.
-func TestValueTables(t *testing.T) {
-	var p nrdb.Parser
-	for table, rows := range map[string]map[string]ValueSpec{"metric": metricValues, "apdex": apdexValues} {
-		for name, m := range rows {
-			t.Run(table+"/"+name, func(t *testing.T) {
-				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1 || m.Published != "") != (m.Why != "") {
-					t.Fatalf("%+v", m)
-				}
-				for _, e := range []string{m.NRQL, m.Scalar} {
-					if e == "" {
-						continue
-					}
-					q := "SELECT " + strings.ReplaceAll(e, TimeWindowSeconds, "60") + " FROM Metric"
-					if _, err := p.Parse(q); err != nil {
-						t.Fatalf("%s: %v", q, err)
-					}
-				}
-			})
-		}
-	}
-	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classDefault} {
-		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
-			if _, ok := valueOf(c, "x", v); !ok {
-				t.Errorf("class %v: %s has no row", c.defaults, v)
-			}
-		}
-	}
-}
-
 // Every timeslice sum the gateway asks for keeps to unscoped rows: scope IS NULL is a
 // term of the WHERE clause's top-level AND.
 func TestTimesliceSumsAreUnscoped(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	w, err := resolveWindow(MetricDataRequest{}, now)
+	w, err := metricdata.ResolveWindow(MetricDataRequest{}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +115,7 @@ func TestTimesliceSumsAreUnscoped(t *testing.T) {
 // A host name longer than 96 bytes, or many short values[] (which the gateway passes as
 // given), still give a metricDocKey naming them all.
 func TestMetricDocKeyCapacity(t *testing.T) {
-	w := metricWindow{period: time.Minute}
+	w := metricWindow{Period: time.Minute}
 	host := strings.Repeat("h", 200)
 	values := make([]string, 60)
 	for i := range values {
@@ -276,7 +191,7 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-30 * time.Minute)
 	r := MetricDataRequest{Names: []string{"HttpDispatcher", "Apdex"}, From: &from, To: &now}
-	w, err := resolveWindow(r, now)
+	w, err := metricdata.ResolveWindow(r, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,59 +213,6 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 		}
 	}
 }
-
-// REST's recorded answers of the default range place its slices earlier than the
-// envelope: three minutes for a series, two summarized.
-func TestWindowPlacedAsRESTRecorded(t *testing.T) {
-	at := func(s string) time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	tests := []struct {
-		source              string
-		from, to            string
-		summarize           bool
-		wantSince, wantLast string // the first slice's from; the last slice's to (exclusive)
-	}{
-		{"docs-website basic-functions/extract-metric-timeslice-data.mdx", "2016-01-28T18:06:06Z", "2016-01-28T18:36:06Z", false,
-			"2016-01-28T18:03:00Z", "2016-01-28T18:33:00Z"},
-		{"newrelic-client-go pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson", "2020-01-27T23:25:45Z", "2020-01-27T23:55:45Z", false,
-			"2020-01-27T23:22:00Z", "2020-01-27T23:52:00Z"},
-		{"docs-website application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx (summarized)", "2014-05-20T23:41:15Z",
-			"2014-05-21T00:11:15Z", true, "2014-05-20T23:39:00Z", "2014-05-21T00:09:00Z"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.source, func(t *testing.T) {
-			from, to := at(tt.from), at(tt.to)
-			w, err := resolveWindow(MetricDataRequest{Summarize: tt.summarize}, to) // the default range, asked at to
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := w.since.Format(time.RFC3339); got != tt.wantSince {
-				t.Errorf("first slice from %s, recorded %s", got, tt.wantSince)
-			}
-			if got := w.until.Format(time.RFC3339); got != tt.wantLast {
-				t.Errorf("last slice to %s, recorded %s", got, tt.wantLast)
-			}
-			if !w.from.Equal(from) || !w.to.Equal(to) {
-				t.Errorf("envelope %s to %s, want the requested %s to %s", w.from, w.to, from, to)
-			}
-		})
-	}
-	// A range the caller gives is served where it was asked, even up to now.
-	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T12:00:00Z")
-	w, err := resolveWindow(MetricDataRequest{From: &from, To: &to}, at("2026-11-20T12:00:30Z"))
-	if err != nil || !w.since.Equal(from) || !w.until.Equal(to) {
-		t.Errorf("an older range moved: %s to %s (%v)", w.since, w.until, err)
-	}
-}
-
-// GET .../metrics. NerdGraph is opFake answering MetricNames
-// (graphql/operations/metrics.graphql): the scope's entity and rows of
-// uniques(metricTimesliceName).
 
 var mnClock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 

@@ -20,7 +20,7 @@ func FuzzNRQLQuote(f *testing.F) {
 		f.Add(s)
 	}
 	var p nrdb.Parser
-	w := metricWindow{since: time.Unix(1_700_000_000, 0), until: time.Unix(1_700_001_800, 0), period: time.Minute}
+	w := metricWindow{Since: time.Unix(1_700_000_000, 0), Until: time.Unix(1_700_001_800, 0), Period: time.Minute}
 	const appID = 314221522
 	f.Fuzz(func(t *testing.T, name string) {
 		q, err := metricDataNRQL(MetricScope{AppID: appID, Host: name}, 1000001, []string{name, "Apdex"}, w, false)

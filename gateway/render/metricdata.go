@@ -21,7 +21,7 @@ import (
 // name is quoted (JSON) or sanitised and indented (XML) once per answer instead of once
 // per value, the body's size is reserved up front, and a number equal to one already
 // written in the same slice (calls_per_minute and requests_per_minute are one formula,
-// translate/metricvalues.go) is copied instead of formatted again.
+// translate/metricdata/values.go) is copied instead of formatted again.
 // BenchmarkRenderMetricData (this package) and BenchmarkGatewayMetricData10x180
 // (tests/bench) measure it.
 
@@ -140,7 +140,7 @@ func putMDWriter(w *mdWriter) {
 // is the value's position in its slice: names are prepared in the order of the first
 // slice, which the following slices of a metric repeat, so keys[hint] is usually the
 // name; else the scan is short (value names come from a few fixed tables,
-// translate/metricvalues.go).
+// translate/metricdata/values.go).
 func (w *mdWriter) key(hint int, name string) *mdKey {
 	if hint < len(w.keys) && w.keys[hint].name == name {
 		return &w.keys[hint] // the name at this position in the slice before

@@ -139,7 +139,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("call_count = %+v", v)
 	}
 	// REST served values[] asked of several names only as far as the first name has
-	// them (docs-website list-your-app-id-metric-timeslice-data-v2.mdx; translate
+	// them (docs-website list-your-app-id-metric-timeslice-data-v2.mdx; translate/metricdata
 	// firstNameValues): HttpDispatcher has no score, so Apdex answers none.
 	if v := data[1].Timeslices[0].Values.Values; len(v) != 0 || data[1].Name != "Apdex" {
 		t.Fatalf("Apdex after HttpDispatcher = %+v, want no values", v)

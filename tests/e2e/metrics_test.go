@@ -49,7 +49,7 @@ func (e *env) metricData(t *testing.T, query string) (metricDataBody, response) 
 
 // summaries asks each name for the values of its own family, one request a name (as a
 // REST client had to: values[] asked of several names are served only as far as the
-// first name has them, translate firstNameValues), summarized over [from, to), and
+// first name has them, translate/metricdata firstNameValues), summarized over [from, to), and
 // returns each name's values.
 func (e *env) summaries(t *testing.T, names, values []string, from, to time.Time) map[string]map[string]float64 {
 	t.Helper()

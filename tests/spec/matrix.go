@@ -356,7 +356,7 @@ func Matrix() []Row {
 	m.tested("EP-MET-01", "names[]: string, repeatable; several names in one request", ev(Sim), "", own+"TestSpecMetricDataNamesAndValues")
 	m.tested("EP-MET-02", "values[]: string, repeatable; omitted, all values of the metric are returned", ev(Sim, Documented, Examples),
 		"omitted means the values the names listing gives for the metric (REST's recorded vocabulary: nine for the call-time family as the docs' and ambitioninc's listings show, HttpDispatcher's eleven as the docs' answer shows); a value outside it is served when asked for (average_call_time, percent); values asked of several names are served as far as the first name has them, as the docs' EndUser + EndUser/Apdex answer shows",
-		own+"TestSpecMetricDataNamesAndValues", own+"TestSpecValueNamesSeen", "translate:TestValuesOfTheFirstName")
+		own+"TestSpecMetricDataNamesAndValues", own+"TestSpecValueNamesSeen", "translate/metricdata:TestValuesOfTheFirstName")
 	m.tested("EP-MET-03", "from, to: ISO 8601 with offset, written %2B06:00 in a query string", ev(Sim, Documented), "",
 		own+"TestSpecMetricDataOutputIsUTC", docreq+"TestDocumentedIDsAndTimes")
 	m.tested("EP-MET-04", "default range: the last 30 minutes when from and to are omitted", ev(Sim), "", own+"TestSpecMetricDataDefaultRange")

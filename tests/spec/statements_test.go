@@ -572,7 +572,7 @@ func TestSpecMetricUnits(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	from, to := harness.Clock.Add(-30*time.Minute), harness.Clock
 	// One name a request: REST served values[] asked of several names only as far as the
-	// first name has them (translate firstNameValues).
+	// first name has them (translate/metricdata firstNameValues).
 	got := map[string]map[string]float64{}
 	for name, values := range map[string][]string{
 		"EndUser":        {"average_network_time", "average_fe_response_time", "total_app_time"},

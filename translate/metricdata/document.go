@@ -1,23 +1,24 @@
-package translate
+package metricdata
 
 import (
 	"math"
 	"sync"
 	"time"
 
+	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// MetricDoc is a metric data answer kept as its series (the NRQL rows, by name) and
+// Doc is a metric data answer kept as its series (the NRQL rows, by name) and
 // the values resolved for each name, rendered slice by slice: the renderers
 // (gateway/render/metricdata.go, through render.MetricDataSource) compute each
 // slice's values into one reused buffer as they write it, so no v2 model of every
 // value (32 bytes each) is built for a request.
 // Model builds that model, once, with the same per-slice code (slice), for whatever
 // needs the document as *v2.MetricData (the generic encoders, the fleet's shared
-// cache, Translator.MetricData). A MetricDoc is read only once made; safe for
+// cache, translate.Translator.MetricData). A Doc is read only once made; safe for
 // concurrent use.
-type MetricDoc struct {
+type Doc struct {
 	from, to        time.Time // as requested (echoed)
 	since, until    time.Time // aligned (a summarized slice's range)
 	notFound, found []string
@@ -34,15 +35,15 @@ type MetricDoc struct {
 type docSeries struct {
 	name   string
 	values []namedValue
-	slices []sliceRaw
+	slices []Row
 }
 
-var _ v2.Document = (*MetricDoc)(nil)
+var _ v2.Document = (*Doc)(nil)
 
-// newMetricDoc resolves a request's names against its series: found and not found,
+// NewDoc resolves a request's names against its series: found and not found,
 // and each found name's values.
-func newMetricDoc(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *MetricDoc {
-	d := &MetricDoc{from: w.from, to: w.to, since: w.since, until: w.until, notFound: []string{}, found: []string{},
+func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
+	d := &Doc{from: w.From, to: w.To, since: w.Since, until: w.Until, notFound: []string{}, found: []string{},
 		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
 	asked := r.Values
 	if len(asked) > 0 && len(names) > 1 {
@@ -69,7 +70,7 @@ func newMetricDoc(names []string, r MetricDataRequest, w metricWindow, series ma
 }
 
 // width is the number of values a slice of series s can have.
-func (d *MetricDoc) width(s *docSeries) int {
+func (d *Doc) width(s *docSeries) int {
 	if d.raw {
 		return len(rawValues)
 	}
@@ -79,7 +80,7 @@ func (d *MetricDoc) width(s *docSeries) int {
 // slice appends slice j of series s's values to dst and returns the slice's range:
 // the raw values with raw=true, then each resolved value that is a finite number
 // (REST left out what it could not compute).
-func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
 	row := &s.slices[j]
 	sums := rowRaw(row)
 	from, to = rowTime(row.Begin), rowTime(row.End)
@@ -105,12 +106,12 @@ func (d *MetricDoc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to t
 }
 
 // Model is the document as *v2.MetricData, built on first use.
-func (d *MetricDoc) Model() *v2.MetricData {
+func (d *Doc) Model() *v2.MetricData {
 	d.once.Do(func() { d.model = d.buildModel() })
 	return d.model
 }
 
-func (d *MetricDoc) buildModel() *v2.MetricData {
+func (d *Doc) buildModel() *v2.MetricData {
 	md := &v2.MetricData{From: d.from, To: d.to, NotFound: d.notFound, Found: d.found,
 		Metrics: make([]v2.MetricSeries, 0, len(d.series)), Summarize: d.summarize}
 	if d.Shared() {
@@ -134,32 +135,54 @@ func (d *MetricDoc) buildModel() *v2.MetricData {
 }
 
 // Root is the XML root element.
-func (*MetricDoc) Root() string { return "metric_data_response" }
+func (*Doc) Root() string { return "metric_data_response" }
 
 // EncodeV2 encodes the model (the generic encoders' path; the renderers of
-// gateway/render write a MetricDoc without it).
-func (d *MetricDoc) EncodeV2(e v2.Encoder) { d.Model().EncodeV2(e) }
+// gateway/render write a Doc without it).
+func (d *Doc) EncodeV2(e v2.Encoder) { d.Model().EncodeV2(e) }
 
 // MetricDataHead returns the envelope: the window as requested and the names not
 // found and found (render.MetricDataSource).
-func (d *MetricDoc) MetricDataHead() (from, to time.Time, notFound, found []string) {
+func (d *Doc) MetricDataHead() (from, to time.Time, notFound, found []string) {
 	return d.from, d.to, d.notFound, d.found
 }
 
 // MetricDataLen is the number of metrics (found names).
-func (d *MetricDoc) MetricDataLen() int { return len(d.series) }
+func (d *Doc) MetricDataLen() int { return len(d.series) }
 
 // MetricDataSeries returns metric i's name and number of slices.
-func (d *MetricDoc) MetricDataSeries(i int) (name string, slices int) {
+func (d *Doc) MetricDataSeries(i int) (name string, slices int) {
 	return d.series[i].name, len(d.series[i].slices)
 }
 
 // MetricDataSlice appends metric i's slice j's values to vals and returns the slice's
 // range and the values.
-func (d *MetricDoc) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+func (d *Doc) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
 	return d.slice(&d.series[i], j, vals)
 }
 
 // MetricDataValues is the number of values of metric i's slices at most (an output
 // size estimate).
-func (d *MetricDoc) MetricDataValues(i int) int { return d.width(&d.series[i]) }
+func (d *Doc) MetricDataValues(i int) int { return d.width(&d.series[i]) }
+
+// Row is one slice of a metric: its NRQL row, as decoded with the answer. A metric's
+// slices are its rows in begin order.
+type Row = ng.TimesliceRow
+
+// rowRaw is a row's raw sums.
+func rowRaw(v *Row) raw {
+	return raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
+		stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm}
+}
+
+// rowTime is a row's beginTimeSeconds or endTimeSeconds as a time (whole seconds).
+func rowTime(seconds float64) time.Time { return time.Unix(int64(seconds), 0).UTC() }
+
+func anyData(sl []Row) bool {
+	for i := range sl {
+		if s := &sl[i]; s.C != 0 || s.S != 0 || s.Ex != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,10 +1,12 @@
-package translate
+package metricdata
 
 import (
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 )
 
 // The metric value formulas: every served value computed from one raw slice, each
@@ -162,12 +164,12 @@ func TestMetricValueVocabulary(t *testing.T) {
 				t.Fatalf("defaults: %d, first %q", len(def), def[0].name)
 			}
 			for _, v := range tt.accepts {
-				if _, ok := MetricValue(tt.name, v); !ok {
+				if _, ok := Value(tt.name, v); !ok {
 					t.Errorf("%s refused", v)
 				}
 			}
 			for _, v := range tt.refuses {
-				if _, ok := MetricValue(tt.name, v); ok {
+				if _, ok := Value(tt.name, v); ok {
 					t.Errorf("%s accepted", v)
 				}
 			}
@@ -177,15 +179,15 @@ func TestMetricValueVocabulary(t *testing.T) {
 			}
 		})
 	}
-	cpu, _ := MetricValue("CPU/User Time", "percent")
+	cpu, _ := Value("CPU/User Time", "percent")
 	if cpu.NRQL != nrqlPercentTime {
 		t.Errorf("CPU/User Time percent is %q, want the table's own row", cpu.NRQL)
 	}
-	gc, _ := MetricValue("GC/x", "percent")
+	gc, _ := Value("GC/x", "percent")
 	if gc.NRQL != "average("+tsv+") * 100" {
 		t.Errorf("GC percent is %q", gc.NRQL)
 	}
-	if c, _ := MetricValue("Apdex", "count"); c.NRQL != "apdex("+tsv+")" || !c.isInt {
+	if c, _ := Value("Apdex", "count"); c.NRQL != "apdex("+tsv+")" || !c.isInt {
 		t.Errorf("Apdex count %+v", c)
 	}
 	served := ServedValues()
@@ -210,8 +212,8 @@ func TestMetricValueVocabulary(t *testing.T) {
 // shows: EndUser and EndUser/Apdex asked for call_count, average_response_time and
 // score answer EndUser's two and EndUser/Apdex "values": {}.
 func TestValuesOfTheFirstName(t *testing.T) {
-	row := []sliceRaw{{C: 724, S: 1527.64, Ex: 3, Mn: 0.5, Mx: 0.5}}
-	series := map[string][]sliceRaw{"EndUser": row, "EndUser/Apdex": row, "HttpDispatcher": row}
+	row := []Row{{C: 724, S: 1527.64, Ex: 3, Mn: 0.5, Mx: 0.5}}
+	series := map[string][]Row{"EndUser": row, "EndUser/Apdex": row, "HttpDispatcher": row}
 	asked := []string{"call_count", "average_response_time", "score"}
 	for _, c := range []struct {
 		names  []string
@@ -225,7 +227,7 @@ func TestValuesOfTheFirstName(t *testing.T) {
 		// without values[], every name serves its own
 		{[]string{"EndUser", "EndUser/Apdex"}, nil, [][]string{classify("EndUser").defaults, classApdex.defaults}},
 	} {
-		d := newMetricDoc(c.names, MetricDataRequest{Values: c.values, Summarize: true}, metricWindow{}, series)
+		d := NewDoc(c.names, Request{Values: c.values, Summarize: true}, Window{}, series)
 		for i, s := range d.series {
 			got := []string{}
 			for _, v := range s.values {
@@ -233,6 +235,37 @@ func TestValuesOfTheFirstName(t *testing.T) {
 			}
 			if !slices.Equal(got, c.want[i]) {
 				t.Errorf("%v %v: %s serves %v, want %v", c.names, c.values, s.name, got, c.want[i])
+			}
+		}
+	}
+}
+
+// Every row of the value tables names its source and holds NRQL that parses; a row
+// departing from the published NRQL says why; every value a class lists has a row.
+func TestValueTables(t *testing.T) {
+	var p nrdb.Parser
+	for table, rows := range map[string]map[string]ValueSpec{"metric": metricValues, "apdex": apdexValues} {
+		for name, m := range rows {
+			t.Run(table+"/"+name, func(t *testing.T) {
+				if !strings.HasPrefix(m.Doc, docMigrate) || m.f == nil || m.Factor == 0 || (m.Factor != 1 || m.Published != "") != (m.Why != "") {
+					t.Fatalf("%+v", m)
+				}
+				for _, e := range []string{m.NRQL, m.Scalar} {
+					if e == "" {
+						continue
+					}
+					q := "SELECT " + strings.ReplaceAll(e, TimeWindowSeconds, "60") + " FROM Metric"
+					if _, err := p.Parse(q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+			})
+		}
+	}
+	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classDefault} {
+		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
+			if _, ok := valueOf(c, "x", v); !ok {
+				t.Errorf("class %v: %s has no row", c.defaults, v)
 			}
 		}
 	}

@@ -1,9 +1,11 @@
-package translate
+package metricdata
 
 import (
 	"math"
 	"slices"
 	"strings"
+
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // raw is what one chunk's NRQL returns for a metric in one REST slice (unscoped rows
@@ -64,20 +66,20 @@ type ValueSpec struct {
 	Why       string
 	f         func(r raw, seconds float64) float64
 	isInt     bool
-	// score is an Apdex score, which REST shows to two decimals (figures.go).
+	// score is an Apdex score, which REST shows to two decimals (v2.Figure).
 	score bool
 }
 
-// shown is x as REST v2 shows the value without raw=true (figures.go): a count as it
+// shown is x as REST v2 shows the value without raw=true (v2.Figure): a count as it
 // is, an Apdex score to two decimals, any other value to three significant digits.
 func (m *ValueSpec) shown(x float64) float64 {
 	switch {
 	case m.isInt:
 		return x
 	case m.score:
-		return apdexFigure(x)
+		return v2.ApdexFigure(x)
 	}
-	return figure(x)
+	return v2.Figure(x)
 }
 
 func per(x, seconds, unit float64) float64 { return ratio(x, seconds/unit) }
@@ -218,10 +220,10 @@ func apdexScore(r raw, _ float64) float64 {
 	return ratio(r.count+r.total/2, r.count+r.total+r.exclusive)
 }
 
-// MetricValue is the published NRQL of a REST value for a metric name (as served:
+// Value is the published NRQL of a REST value for a metric name (as served:
 // the Apdex table for Apdex names, CPU/User Time's own percent row); ok is false for a
 // value the name does not serve.
-func MetricValue(name, value string) (ValueSpec, bool) {
+func Value(name, value string) (ValueSpec, bool) {
 	c := classify(name)
 	if !c.allows(value) {
 		return ValueSpec{}, false
@@ -296,6 +298,10 @@ var (
 	classDispatcher = metricClass{defaults: dispatcherValues, accepts: genericValues}
 	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}
 )
+
+// Defaults are the values GET .../metrics lists for a metric name (and served when
+// values[] is omitted).
+func Defaults(name string) []string { return classify(name).defaults }
 
 // classify picks a metric name's value vocabulary.
 func classify(name string) metricClass {

@@ -1,0 +1,223 @@
+package metricdata
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDefaultPeriodBoundaries pins REST v2's period-by-range table at each edge.
+func TestDefaultPeriodBoundaries(t *testing.T) {
+	const day = 24 * time.Hour
+	tests := []struct {
+		span time.Duration
+		old  bool
+		want time.Duration
+	}{
+		{3 * time.Hour, false, time.Minute}, {3*time.Hour + time.Second, false, 2 * time.Minute},
+		{6 * time.Hour, false, 2 * time.Minute}, {6*time.Hour + time.Second, false, 5 * time.Minute},
+		{14 * time.Hour, false, 5 * time.Minute}, {14*time.Hour + time.Second, false, 10 * time.Minute},
+		{day, false, 10 * time.Minute}, {day + time.Second, false, 30 * time.Minute},
+		{4 * day, false, 30 * time.Minute}, {4*day + time.Second, false, time.Hour},
+		{7 * day, false, time.Hour}, {7*day + time.Second, false, 3 * time.Hour},
+		{21 * day, false, 3 * time.Hour}, {21*day + time.Second, false, 6 * time.Hour},
+		{42 * day, false, 6 * time.Hour}, {42*day + time.Second, false, 12 * time.Hour},
+		{63 * day, false, 12 * time.Hour}, {63*day + time.Second, false, 3 * day},
+		// Old windows: ten evenly spaced points, rounded up to a whole minute, at least one
+		// minute.
+		{4 * day, true, 576 * time.Minute},
+		{4*day + time.Second, true, time.Hour},
+		{100 * time.Minute, true, 10 * time.Minute},
+		{101 * time.Minute, true, 11 * time.Minute},
+		{2 * time.Minute, true, time.Minute},
+	}
+	for _, tt := range tests {
+		if got := defaultPeriod(tt.span, tt.old); got != tt.want {
+			t.Errorf("defaultPeriod(%v, old=%v) = %v, want %v", tt.span, tt.old, got, tt.want)
+		}
+	}
+}
+
+// TestResolveWindowBoundaries pins the 60-second minimum, from == to, the 8-day
+// "old window" rule, period coarsening only, and the 366-slice limit (window.go
+// ResolveWindow).
+func TestResolveWindowBoundaries(t *testing.T) {
+	now := time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	tests := []struct {
+		name       string
+		req        Request
+		wantErr    bool
+		wantPeriod time.Duration
+	}{
+		// Exactly 60 s is accepted.
+		{"exactly 60 s", Request{From: at(-time.Hour), To: at(-time.Hour + time.Minute)}, false, time.Minute},
+		{"59 s", Request{From: at(-time.Hour), To: at(-time.Hour + 59*time.Second)}, true, 0},
+		// from == to is the "too short" error, not "before".
+		{"to before from", Request{From: at(-time.Hour), To: at(-2 * time.Hour)}, true, 0},
+		// A start exactly 8 days ago is not old.
+		{"start exactly 8 days ago", Request{From: at(-8 * 24 * time.Hour), To: at(-8*24*time.Hour + 100*time.Minute)}, false, time.Minute},
+		{"start 8 days and 1 minute ago", Request{From: at(-8*24*time.Hour - time.Minute), To: at(-8*24*time.Hour + 99*time.Minute)}, false, 10 * time.Minute},
+		// A period finer than the default is ignored.
+		{"finer period ignored", Request{From: at(-7 * time.Hour), To: at(0), Period: 60}, false, 5 * time.Minute},
+		{"coarser period taken", Request{From: at(-7 * time.Hour), To: at(0), Period: 3600}, false, time.Hour},
+		{"period truncated to minutes", Request{From: at(-time.Hour), To: at(0), Period: 150}, false, 2 * time.Minute},
+		{"default range", Request{}, false, time.Minute},
+	}
+	for _, tt := range tests {
+		w, err := ResolveWindow(tt.req, now)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%s: err = %v, want error %v", tt.name, err, tt.wantErr)
+			continue
+		}
+		if err == nil && w.Period != tt.wantPeriod {
+			t.Errorf("%s: period %v, want %v", tt.name, w.Period, tt.wantPeriod)
+		}
+	}
+	// 366 slices are accepted, 367 refused.
+	for n, wantErr := range map[int]bool{366: false, 367: true} {
+		req := Request{From: at(-time.Duration(n) * 3 * 24 * time.Hour), To: at(0), Period: 3 * 24 * 3600}
+		// Align so the range is exactly n periods.
+		from := alignDown(now, 3*24*time.Hour).Add(-time.Duration(n) * 3 * 24 * time.Hour)
+		to := alignDown(now, 3*24*time.Hour)
+		req.From, req.To = &from, &to
+		if _, err := ResolveWindow(req, now); (err != nil) != wantErr {
+			t.Errorf("%d slices: err = %v, want error %v", n, err, wantErr)
+		}
+	}
+	// From alone, in the future of to's default: to follows from by the default range.
+	w, err := ResolveWindow(Request{From: at(time.Hour)}, now)
+	if err != nil || !w.To.Equal(now.Add(time.Hour+DefaultRange)) {
+		t.Errorf("from only: to = %v, %v", w.To, err)
+	}
+}
+
+// An empty range is "too short", not "reversed"; a start exactly 8 days old keeps the
+// minute period, one a second older takes the old-window period.
+func TestMetricWindowEdges(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	at := now.Add(-time.Hour)
+	_, err := ResolveWindow(Request{From: &at, To: &at}, now)
+	if err == nil || !strings.Contains(err.Error(), "at least 60 seconds") {
+		t.Fatalf("an empty range: %v", err)
+	}
+	from := now.Add(-8 * 24 * time.Hour)
+	to := from.Add(time.Hour)
+	w, err := ResolveWindow(Request{From: &from, To: &to}, now)
+	if err != nil || w.Period != time.Minute {
+		t.Fatalf("a start exactly 8 days old: period %v, %v; want 1m", w.Period, err)
+	}
+	older := from.Add(-time.Second)
+	w, err = ResolveWindow(Request{From: &older, To: &to}, now)
+	if err != nil || w.Period != 7*time.Minute {
+		t.Fatalf("a start 8 days and 1 s old: period %v, %v", w.Period, err)
+	}
+}
+
+func TestResolveWindow(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 30, 0, time.UTC)
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name          string
+		give          Request
+		wantPeriod    time.Duration
+		wantSince     string
+		wantUntil     string
+		wantErrStatus int
+	}{
+		// The default range is placed three minutes earlier (IngestLag;
+		// TestWindowPlacedAsRESTRecorded).
+		{name: "default 30 minutes", give: Request{}, wantPeriod: time.Minute,
+			wantSince: "2026-11-20T11:27:00Z", wantUntil: "2026-11-20T11:57:00Z"},
+		{name: "5 hours", give: Request{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
+			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "period only coarsens", give: Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
+			wantPeriod: time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "coarser period aligns", give: Request{From: at("2026-11-20T11:07:00Z"), To: at("2026-11-20T11:58:00Z"), Period: 900},
+			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:45:00Z"},
+		{name: "two days", give: Request{From: at("2026-11-18T12:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 30 * time.Minute,
+			wantSince: "2026-11-18T12:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		{name: "old short range: 10 points", give: Request{From: at("2026-10-01T00:00:00Z"), To: at("2026-10-01T01:00:00Z")}, wantPeriod: 6 * time.Minute,
+			wantSince: "2026-10-01T00:00:00Z", wantUntil: "2026-10-01T01:00:00Z"},
+		{name: "70 days", give: Request{From: at("2026-09-11T00:00:00Z"), To: at("2026-11-20T00:00:00Z")}, wantPeriod: 72 * time.Hour,
+			wantSince: "2026-09-10T00:00:00Z", wantUntil: "2026-11-18T00:00:00Z"},
+		{name: "59 seconds", give: Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:00:59Z")}, wantErrStatus: 422},
+		{name: "reversed", give: Request{From: at("2026-11-20T11:10:00Z"), To: at("2026-11-20T11:00:00Z")}, wantErrStatus: 422},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := ResolveWindow(tt.give, now)
+			if tt.wantErrStatus != 0 {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Period != tt.wantPeriod || w.Since.Format(time.RFC3339) != tt.wantSince || w.Until.Format(time.RFC3339) != tt.wantUntil {
+				t.Fatalf("period %v since %s until %s", w.Period, w.Since.Format(time.RFC3339), w.Until.Format(time.RFC3339))
+			}
+		})
+	}
+}
+
+// REST's recorded answers of the default range place its slices earlier than the
+// envelope: three minutes for a series, two summarized.
+func TestWindowPlacedAsRESTRecorded(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tests := []struct {
+		source              string
+		from, to            string
+		summarize           bool
+		wantSince, wantLast string // the first slice's from; the last slice's to (exclusive)
+	}{
+		{"docs-website basic-functions/extract-metric-timeslice-data.mdx", "2016-01-28T18:06:06Z", "2016-01-28T18:36:06Z", false,
+			"2016-01-28T18:03:00Z", "2016-01-28T18:33:00Z"},
+		{"newrelic-client-go pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson", "2020-01-27T23:25:45Z", "2020-01-27T23:55:45Z", false,
+			"2020-01-27T23:22:00Z", "2020-01-27T23:52:00Z"},
+		{"docs-website application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx (summarized)", "2014-05-20T23:41:15Z",
+			"2014-05-21T00:11:15Z", true, "2014-05-20T23:39:00Z", "2014-05-21T00:09:00Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			from, to := at(tt.from), at(tt.to)
+			w, err := ResolveWindow(Request{Summarize: tt.summarize}, to) // the default range, asked at to
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := w.Since.Format(time.RFC3339); got != tt.wantSince {
+				t.Errorf("first slice from %s, recorded %s", got, tt.wantSince)
+			}
+			if got := w.Until.Format(time.RFC3339); got != tt.wantLast {
+				t.Errorf("last slice to %s, recorded %s", got, tt.wantLast)
+			}
+			if !w.From.Equal(from) || !w.To.Equal(to) {
+				t.Errorf("envelope %s to %s, want the requested %s to %s", w.From, w.To, from, to)
+			}
+		})
+	}
+	// A range the caller gives is served where it was asked, even up to now.
+	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T12:00:00Z")
+	w, err := ResolveWindow(Request{From: &from, To: &to}, at("2026-11-20T12:00:30Z"))
+	if err != nil || !w.Since.Equal(from) || !w.Until.Equal(to) {
+		t.Errorf("an older range moved: %s to %s (%v)", w.Since, w.Until, err)
+	}
+}
+
+// GET .../metrics. NerdGraph is opFake answering MetricNames
+// (graphql/operations/metrics.graphql): the scope's entity and rows of
+// uniques(metricTimesliceName).
