@@ -1,9 +1,7 @@
 package translate
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -150,10 +148,11 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		}
 		queries = append(queries, q)
 	}
-	key := c.cacheKey("metric-data", s.guid(c.AccountID), strings.Join(queries, "\n"))
+	guid := s.guid(c.AccountID)
+	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, s, queries, metricdata.ChunkRows(len(names), w, r.Summarize))
+		series, err = t.fetchMetricData(ctx, c, guid, queries, metricdata.ChunkRows(len(names), w, r.Summarize))
 		if err != nil {
 			return nil, err
 		}
@@ -223,7 +222,9 @@ func keyNum(b []byte, i int64) []byte { return append(strconv.AppendInt(b, i, 10
 
 func keyFlag(b []byte, v bool) []byte { return append(strconv.AppendBool(b, v), ',') }
 
-func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
+// fetchMetricData runs a request's chunk queries in one MetricData operation on the
+// scope's entity (guid) and returns their rows by metric name (metricdata.Series).
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, guid string, queries []string, rows []int) (map[string][]sliceRaw, error) {
 	q := make([]string, MaxMetricChunks)
 	for i := range q {
 		q[i] = queries[0] // skipped by @include; never run
@@ -231,7 +232,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 			q[i] = queries[i]
 		}
 	}
-	resp, err := ng.MetricData(ng.WithTimesliceRows(ctx, rows...), t.client, s.guid(c.AccountID), int(c.AccountID),
+	resp, err := ng.MetricData(ng.WithTimesliceRows(ctx, rows...), t.client, guid, int(c.AccountID),
 		q[0], q[1], len(queries) > 1, q[2], len(queries) > 2, q[3], len(queries) > 3)
 	if err != nil {
 		return nil, fmt.Errorf("metric data: %w", err)
@@ -257,85 +258,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	if acct.Q3 != nil {
 		chunks = append(chunks, acct.Q3.Results)
 	}
-	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
-	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
-	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
-	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
-	// without one first) only when a name's rows are not one run.
-	out := make(map[string][]sliceRaw, MetricChunk)
-	for _, rows := range chunks {
-		if !grouped(rows) {
-			slices.SortStableFunc(rows, compareRows)
-		}
-		for i := 0; i < len(rows); {
-			name, ok, j := runAt(rows, i)
-			if ok {
-				run := rows[i:j:j]
-				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
-					run = append(slices.Clip(prev), run...)
-				}
-				if !slices.IsSortedFunc(run, compareBegin) {
-					slices.SortStableFunc(run, compareBegin)
-				}
-				out[name] = run
-			}
-			i = j
-		}
-	}
-	return out, nil
-}
-
-// runAt is the run of rows from i with the same facet: its metric name (ok: the facet
-// is one) and the index after its last row.
-func runAt(rows []sliceRaw, i int) (name string, ok bool, end int) {
-	name, ok = rows[i].Facet.(string)
-	end = i + 1
-	for end < len(rows) && facetIs(&rows[end], name, ok) {
-		end++
-	}
-	return name, ok, end
-}
-
-// grouped reports whether every metric name's rows are one run.
-func grouped(rows []sliceRaw) bool {
-	var buf [MetricChunk]string // a chunk's names: no allocation
-	seen := buf[:0]
-	for i := 0; i < len(rows); {
-		name, ok, j := runAt(rows, i)
-		if ok {
-			if slices.Contains(seen, name) {
-				return false
-			}
-			seen = append(seen, name)
-		}
-		i = j
-	}
-	return true
-}
-
-// compareRows orders rows by metric name, rows without one first (the order of
-// runs; within a run, compareBegin orders the rows).
-func compareRows(a, b sliceRaw) int {
-	an, aok := a.Facet.(string)
-	bn, bok := b.Facet.(string)
-	switch {
-	case aok != bok:
-		if aok {
-			return 1
-		}
-		return -1
-	}
-	return strings.Compare(an, bn)
-}
-
-// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
-func compareBegin(a, b sliceRaw) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
-
-// facetIs reports whether row names the metric name (ok), or none (!ok) like the
-// row before it.
-func facetIs(row *sliceRaw, name string, ok bool) bool {
-	n, isName := row.Facet.(string)
-	return isName == ok && n == name
+	return metricdata.Series(chunks), nil
 }
 
 // buildMetricData is the model of a request's document (metricdata.Doc.Model).
@@ -365,106 +288,6 @@ func distinctNonEmpty(ss []string) bool {
 	}
 	return true
 }
-
-// Metric names: REST listed every name ever reported, 1000 a page. NerdGraph has no
-// catalogue, so the names are the distinct timeslice names of a window (default one
-// day), cached per caller and scope (REST itself advised caching them).
-const (
-	MetricNamesPageSize      = 1000
-	DefaultMetricNamesWindow = 24 * time.Hour
-	metricNamesLimit         = MaxUniques
-)
-
-// MetricNamesRequest is a parsed GET .../metrics.
-type MetricNamesRequest struct {
-	Name string // substring filter, no regular expressions
-	Page int
-}
-
-// MetricNames answers GET .../metrics.
-func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r MetricNamesRequest) (*v2.MetricNames, Paging, error) {
-	if r.Page < 1 {
-		r.Page = 1
-	}
-	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
-	var read metricNameRead
-	if v, ok := t.names.Get(key); ok {
-		read = v.(metricNameRead)
-	} else {
-		var err error
-		if read, err = t.fetchMetricNames(ctx, c, s); err != nil {
-			return nil, Paging{}, err
-		}
-		t.names.Set(key, read)
-	}
-	if read.capped {
-		noteCap(ctx, CapMetricNames)
-	}
-	all := read.names
-	var matched []string
-	for _, n := range all {
-		if r.Name == "" || containsString(n, r.Name) {
-			matched = append(matched, n)
-		}
-	}
-	page, paging := pageOf(matched, r.Page, MetricNamesPageSize)
-	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, len(page))}
-	for _, n := range page {
-		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: metricdata.Defaults(n)})
-	}
-	return out, paging, nil
-}
-
-// metricNameRead is the distinct names of a scope, and whether uniques() returned its
-// limit (10000, the most it can: translate/caps.go) — then names beyond it may exist,
-// and the answer is declared. No split of the read is sound: uniques() keeps the first
-// names it meets, the window does not divide names, and a FACET would keep fewer.
-type metricNameRead struct {
-	names  []string
-	capped bool
-}
-
-func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricScope) (metricNameRead, error) {
-	until := t.until()
-	var n NRQL
-	n.Raw("SELECT uniques(metricTimesliceName, ").Int(metricNamesLimit).Raw(") AS 'names' FROM Metric WHERE ")
-	scopeNRQL(&n, s, c.AccountID)
-	n.Raw(" AND newrelic.timeslice.value IS NOT NULL ").Range(until.Add(-t.namesWindow), until)
-	q, err := n.Build()
-	if err != nil {
-		return metricNameRead{}, err
-	}
-	resp, err := ng.MetricNames(ctx, t.client, s.guid(c.AccountID), int(c.AccountID), q)
-	if err != nil {
-		return metricNameRead{}, fmt.Errorf("metric names: %w", err)
-	}
-	ent := resp.GetActor().GetEntity()
-	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
-		return metricNameRead{}, ErrApplicationNotFound()
-	}
-	var names []string
-	capped := false
-	if acct := resp.GetActor().GetAccount(); acct != nil && acct.Names != nil {
-		for _, row := range acct.Names.Results {
-			if row == nil {
-				continue
-			}
-			var v struct {
-				Names []string `json:"names"`
-			}
-			if err := json.Unmarshal(*row, &v); err != nil {
-				return metricNameRead{}, fmt.Errorf("metric names row: %w", err)
-			}
-			capped = capped || len(v.Names) >= metricNamesLimit
-			names = append(names, v.Names...)
-		}
-	}
-	slices.Sort(names)
-	return metricNameRead{names: slices.Compact(names), capped: capped}, nil
-}
-
-// containsString is REST's "simple character match": a case-sensitive substring.
-func containsString(s, sub string) bool { return strings.Contains(s, sub) }
 
 // MetricDoc is a metric data answer kept as its series (metricdata.Doc).
 type MetricDoc = metricdata.Doc

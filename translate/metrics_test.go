@@ -1,19 +1,13 @@
 package translate
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Hostile metric names stay single string literals: the built NRQL parses, keeps the
@@ -139,49 +133,6 @@ func TestMetricDocKeyCapacity(t *testing.T) {
 	}
 }
 
-// A chunk is grouped when each name's rows are one run (an empty chunk is), rows without
-// a name order first, and a row continues a run of its own name, or a nameless row one
-// of nameless rows.
-func TestMetricRowOrder(t *testing.T) {
-	row := func(facet any) sliceRaw { return sliceRaw{Facet: facet} }
-	for _, tt := range []struct {
-		name string
-		rows []sliceRaw
-		want bool
-	}{
-		{"empty", nil, true},
-		{"one run each", []sliceRaw{row("a"), row("a"), row(nil), row("b")}, true},
-		{"a name in two runs", []sliceRaw{row("a"), row("b"), row("a")}, false},
-		{"nameless rows apart", []sliceRaw{row(nil), row("a"), row(nil)}, true},
-	} {
-		if got := grouped(tt.rows); got != tt.want {
-			t.Errorf("grouped(%s) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		a, b any
-		want int
-	}{{nil, "a", -1}, {"a", nil, 1}, {"a", "b", -1}, {"b", "a", 1}, {"a", "a", 0}, {nil, 3.0, 0}} {
-		if got := compareRows(row(tt.a), row(tt.b)); got != tt.want {
-			t.Errorf("compareRows(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		facet any
-		name  string
-		ok    bool
-		want  bool
-	}{{"a", "a", true, true}, {"b", "a", true, false}, {nil, "a", true, false}, {nil, "", false, true}, {"a", "", false, false}} {
-		r := row(tt.facet)
-		if got := facetIs(&r, tt.name, tt.ok); got != tt.want {
-			t.Errorf("facetIs(%v, %q, %v) = %v, want %v", tt.facet, tt.name, tt.ok, got, tt.want)
-		}
-	}
-	if name, ok, end := runAt([]sliceRaw{row("a"), row("a"), row("b")}, 0); name != "a" || !ok || end != 2 {
-		t.Errorf("runAt = %q, %v, %d; want a, true, 2", name, ok, end)
-	}
-}
-
 // metricDocKey is the cached metric answer's whole per-request key work: one
 // allocation, the key itself, in c.cacheKey's layout (so dropKey's prefix finds it);
 // and dedupe copies nothing when the names are already distinct and non-empty, as the
@@ -211,97 +162,5 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 		if got := dedupe(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("dedupe(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-	}
-}
-
-var mnClock = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-
-func metricNamesFake(account int, rows ...any) *opFake {
-	f := &opFake{}
-	f.answer = func(op string, vars map[string]any) (any, error) {
-		if op != "MetricNames" {
-			return nil, fmt.Errorf("unexpected %s", op)
-		}
-		return map[string]any{"actor": map[string]any{
-			"entity":  map[string]any{"__typename": "ApmApplicationEntity", "guid": vars["guid"], "accountId": account},
-			"account": map[string]any{"names": map[string]any{"results": rows}}}}, nil
-	}
-	return f
-}
-
-// The names of the scope over one day are read once (cached), sorted and de-duplicated,
-// filtered by a case-sensitive substring, 1000 a page; null rows are none, another
-// account's entity is 404, and the 10000 cap is declared.
-func TestMetricNames(t *testing.T) {
-	f := metricNamesFake(1, map[string]any{"names": []string{"b/2", "Apdex", "a/1", "b/2"}}, nil, map[string]any{"names": []string{"HttpDispatcher"}})
-	tr := New(f, Options{Now: func() time.Time { return mnClock }})
-	c := Caller{AccountID: 1}
-	s := MetricScope{AppID: 7}
-	names := func(l *v2.MetricNames) string {
-		var out []string
-		for _, m := range l.Metrics {
-			out = append(out, m.Name)
-		}
-		return strings.Join(out, ",")
-	}
-	var notes Notes
-	l, _, err := tr.MetricNames(WithNotes(context.Background(), &notes), c, s, MetricNamesRequest{Page: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if names(l) != "Apdex,HttpDispatcher,a/1,b/2" || notes.String() != "" {
-		t.Errorf("names %q, notes %q", names(l), notes.String())
-	}
-	q := fmt.Sprint(f.calls[0].vars["query"])
-	until := tr.until()
-	if !strings.Contains(q, "SINCE "+strconv.FormatInt(until.Add(-24*time.Hour).UnixMilli(), 10)) || !strings.Contains(q, "uniques(metricTimesliceName, 10000)") {
-		t.Errorf("query %s", q)
-	}
-	for _, tt := range []struct {
-		r    MetricNamesRequest
-		want string
-	}{{MetricNamesRequest{Name: "b/"}, "b/2"}, {MetricNamesRequest{Name: "apdex"}, ""}, {MetricNamesRequest{Page: 2}, ""}} {
-		l, _, err := tr.MetricNames(context.Background(), c, s, tt.r)
-		if err != nil || names(l) != tt.want {
-			t.Errorf("%+v: %q %v, want %q", tt.r, names(l), err, tt.want)
-		}
-	}
-	if f.count("") != 1 {
-		t.Errorf("%d reads, want 1 (cached per caller and scope)", f.count(""))
-	}
-	if _, _, err := tr.MetricNames(context.Background(), c, MetricScope{AppID: 7, Host: "h"}, MetricNamesRequest{}); err != nil || f.count("") != 2 {
-		t.Errorf("another scope: %v, %d reads", err, f.count(""))
-	}
-
-	// 10000 names in one row: capped, declared (also when served from the cache).
-	many := make([]string, metricNamesLimit)
-	for i := range many {
-		many[i] = "m/" + strconv.Itoa(i)
-	}
-	capped := New(metricNamesFake(1, map[string]any{"names": many}), Options{Now: func() time.Time { return mnClock }})
-	for i := 0; i < 2; i++ {
-		var notes Notes
-		l, p, err := capped.MetricNames(WithNotes(context.Background(), &notes), c, s, MetricNamesRequest{})
-		if err != nil || len(l.Metrics) != MetricNamesPageSize || notes.String() != string(CapMetricNames) || p.Page != 1 {
-			t.Errorf("read %d: %d names, notes %q, %v", i, len(l.Metrics), notes.String(), err)
-		}
-	}
-	under := New(metricNamesFake(1, map[string]any{"names": many[:metricNamesLimit-1]}), Options{Now: func() time.Time { return mnClock }})
-	notes = Notes{}
-	if _, _, err := under.MetricNames(WithNotes(context.Background(), &notes), c, s, MetricNamesRequest{}); err != nil || notes.String() != "" {
-		t.Errorf("9999 names declared: %q, %v", notes.String(), err)
-	}
-
-	var ve *v2.Error
-	if _, _, err := New(metricNamesFake(2), Options{}).MetricNames(context.Background(), c, s, MetricNamesRequest{}); !errors.As(err, &ve) || ve.Status != 404 {
-		t.Errorf("another account's application: %v, want 404", err)
-	}
-	failing := &opFake{answer: func(string, map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindServer, Status: 500} }}
-	if _, _, err := New(failing, Options{}).MetricNames(context.Background(), c, s, MetricNamesRequest{}); err == nil || errors.As(err, &ve) {
-		t.Errorf("failed read: %v", err)
-	}
-	bad := New(metricNamesFake(1, map[string]any{"names": "not a list"}), Options{})
-	if _, _, err := bad.MetricNames(context.Background(), c, s, MetricNamesRequest{}); err == nil {
-		t.Error("an unreadable row answered")
 	}
 }

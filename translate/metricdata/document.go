@@ -1,7 +1,10 @@
 package metricdata
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -185,4 +188,89 @@ func anyData(sl []Row) bool {
 		}
 	}
 	return false
+}
+
+// Series is the rows of a request's chunks (each chunk's NRQL answer, decoded) by
+// metric name, each name's rows sorted by begin; the rows are sorted in place, not
+// copied (a series is a sub-slice of its chunk).
+func Series(chunks [][]Row) map[string][]Row {
+	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
+	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
+	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
+	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
+	// without one first) only when a name's rows are not one run.
+	out := make(map[string][]Row, Chunk)
+	for _, rows := range chunks {
+		if !grouped(rows) {
+			slices.SortStableFunc(rows, compareRows)
+		}
+		for i := 0; i < len(rows); {
+			name, ok, j := runAt(rows, i)
+			if ok {
+				run := rows[i:j:j]
+				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
+					run = append(slices.Clip(prev), run...)
+				}
+				if !slices.IsSortedFunc(run, compareBegin) {
+					slices.SortStableFunc(run, compareBegin)
+				}
+				out[name] = run
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+// runAt is the run of rows from i with the same facet: its metric name (ok: the facet
+// is one) and the index after its last row.
+func runAt(rows []Row, i int) (name string, ok bool, end int) {
+	name, ok = rows[i].Facet.(string)
+	end = i + 1
+	for end < len(rows) && facetIs(&rows[end], name, ok) {
+		end++
+	}
+	return name, ok, end
+}
+
+// grouped reports whether every metric name's rows are one run.
+func grouped(rows []Row) bool {
+	var buf [Chunk]string // a chunk's names: no allocation
+	seen := buf[:0]
+	for i := 0; i < len(rows); {
+		name, ok, j := runAt(rows, i)
+		if ok {
+			if slices.Contains(seen, name) {
+				return false
+			}
+			seen = append(seen, name)
+		}
+		i = j
+	}
+	return true
+}
+
+// compareRows orders rows by metric name, rows without one first (the order of
+// runs; within a run, compareBegin orders the rows).
+func compareRows(a, b Row) int {
+	an, aok := a.Facet.(string)
+	bn, bok := b.Facet.(string)
+	switch {
+	case aok != bok:
+		if aok {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(an, bn)
+}
+
+// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
+func compareBegin(a, b Row) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
+
+// facetIs reports whether row names the metric name (ok), or none (!ok) like the
+// row before it.
+func facetIs(row *Row, name string, ok bool) bool {
+	n, isName := row.Facet.(string)
+	return isName == ok && n == name
 }

@@ -6,6 +6,14 @@ import (
 	"time"
 )
 
+// Chunking: each NRQL facets at most Chunk names, and one document holds at most
+// MaxChunks of them (the MetricData operation's aliases).
+const (
+	Chunk     = 50
+	MaxChunks = 4
+	MaxNames  = Chunk * MaxChunks
+)
+
 // Unscoped is the condition every timeslice sum carries: only a metric's unscoped
 // rows. NRDB also holds copies of Datastore/*, External/* and custom segment metrics
 // scoped to each transaction, with the same metricTimesliceName and a scope attribute
@@ -17,13 +25,6 @@ import (
 // REST v2's metric data were the unscoped metrics: summing the scoped copies too
 // counts each call once more per transaction it ran in.
 const Unscoped = "scope IS NULL"
-
-// metricDataSelect is one chunk's SELECT: the raw sums of raw, by alias.
-const metricDataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
-	"sum(" + tsv + "['totalExclusive']) AS 'ex', min(" + tsv + ") AS 'mn', " +
-	"max(" + tsv + ") AS 'mx', sum(" + tsv + "['sumOfSquares']) AS 'sq', " +
-	"stddev(" + tsv + ") AS 'sd', average(" + tsv + "['totalExclusive'] / " + tsv + "['count']) AS 'exr', " +
-	"average(" + tsv + "['totalExclusive']) AS 'exm' FROM Metric WHERE "
 
 // dataSelect is one chunk's SELECT: the raw sums of raw, by alias.
 const dataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', " +
@@ -53,4 +54,20 @@ func NRQL(scope, names string, w Window, summarize bool) string {
 	}
 	b.WriteString(" LIMIT MAX")
 	return b.String()
+}
+
+// ChunkRows is how many rows each chunk of n names answers at most in window w: a row
+// per name and slice (one slice when summarized; FACET answers only the names with
+// data). The fetch's slices are allocated at that size before the answer is
+// decoded into them (graphql.WithTimesliceRows).
+func ChunkRows(n int, w Window, summarize bool) []int {
+	slices := 1
+	if !summarize && w.Period > 0 {
+		slices = int(w.Until.Sub(w.Since) / w.Period)
+	}
+	rows := make([]int, 0, MaxChunks)
+	for ; n > 0; n -= Chunk {
+		rows = append(rows, min(n, Chunk)*slices)
+	}
+	return rows
 }

@@ -17,15 +17,8 @@ type Request struct {
 	Raw       bool
 }
 
-// Chunking: each NRQL facets at most Chunk names, and one document holds at most
-// MaxChunks of them (the MetricData operation's aliases).
-const (
-	Chunk     = 50
-	MaxChunks = 4
-	MaxNames  = Chunk * MaxChunks
-	// DefaultRange is REST v2's default window.
-	DefaultRange = 30 * time.Minute
-)
+// DefaultRange is REST v2's default window.
+const DefaultRange = 30 * time.Minute
 
 // Window is a request's resolved time range.
 type Window struct {
@@ -133,20 +126,4 @@ func defaultPeriod(span time.Duration, old bool) time.Duration {
 		return 12 * time.Hour
 	}
 	return 3 * day
-}
-
-// ChunkRows is how many rows each chunk of n names answers at most in window w: a row
-// per name and slice (one slice when summarized; FACET answers only the names with
-// data). The fetch's slices are allocated at that size before the answer is
-// decoded into them (graphql.WithTimesliceRows).
-func ChunkRows(n int, w Window, summarize bool) []int {
-	slices := 1
-	if !summarize && w.Period > 0 {
-		slices = int(w.Until.Sub(w.Since) / w.Period)
-	}
-	rows := make([]int, 0, MaxChunks)
-	for ; n > 0; n -= Chunk {
-		rows = append(rows, min(n, Chunk)*slices)
-	}
-	return rows
 }

@@ -217,7 +217,3 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 		t.Errorf("an older range moved: %s to %s (%v)", w.Since, w.Until, err)
 	}
 }
-
-// GET .../metrics. NerdGraph is opFake answering MetricNames
-// (graphql/operations/metrics.graphql): the scope's entity and rows of
-// uniques(metricTimesliceName).
