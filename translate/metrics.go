@@ -101,7 +101,7 @@ func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWind
 }
 
 // sliceRaw is one slice of a metric: its NRQL row (metricdata.Row). A metric's slices
-// are its rows in begin order, sub-slices of the decoded answer, which fetchMetricData
+// are its rows in begin order, sub-slices of the decoded answer, which metricdata.Series
 // sorts in place, so the rows are not copied.
 type sliceRaw = metricdata.Row
 
@@ -148,11 +148,12 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		}
 		queries = append(queries, q)
 	}
+	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
 	guid := s.guid(c.AccountID)
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, guid, queries, metricdata.ChunkRows(len(names), w, r.Summarize))
+		series, err = t.fetchMetricData(ctx, c, guid, queries, rows)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,113 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// Row is one slice of a metric: its NRQL row, as decoded with the answer. A metric's
+// slices are its rows in begin order.
+type Row = ng.TimesliceRow
+
+// rowRaw is a row's raw sums.
+func rowRaw(v *Row) raw {
+	return raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
+		stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm}
+}
+
+// rowTime is a row's beginTimeSeconds or endTimeSeconds as a time (whole seconds).
+func rowTime(seconds float64) time.Time { return time.Unix(int64(seconds), 0).UTC() }
+
+func anyData(sl []Row) bool {
+	for i := range sl {
+		if s := &sl[i]; s.C != 0 || s.S != 0 || s.Ex != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Series is the rows of a request's chunks (each chunk's NRQL answer, decoded) by
+// metric name, each name's rows sorted by begin; the rows are sorted in place, not
+// copied (a series is a sub-slice of its chunk).
+func Series(chunks [][]Row) map[string][]Row {
+	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
+	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
+	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
+	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
+	// without one first) only when a name's rows are not one run.
+	out := make(map[string][]Row, Chunk)
+	for _, rows := range chunks {
+		if !grouped(rows) {
+			slices.SortStableFunc(rows, compareRows)
+		}
+		for i := 0; i < len(rows); {
+			name, ok, j := runAt(rows, i)
+			if ok {
+				run := rows[i:j:j]
+				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
+					run = append(slices.Clip(prev), run...)
+				}
+				if !slices.IsSortedFunc(run, compareBegin) {
+					slices.SortStableFunc(run, compareBegin)
+				}
+				out[name] = run
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+// runAt is the run of rows from i with the same facet: its metric name (ok: the facet
+// is one) and the index after its last row.
+func runAt(rows []Row, i int) (name string, ok bool, end int) {
+	name, ok = rows[i].Facet.(string)
+	end = i + 1
+	for end < len(rows) && facetIs(&rows[end], name, ok) {
+		end++
+	}
+	return name, ok, end
+}
+
+// grouped reports whether every metric name's rows are one run.
+func grouped(rows []Row) bool {
+	var buf [Chunk]string // a chunk's names: no allocation
+	seen := buf[:0]
+	for i := 0; i < len(rows); {
+		name, ok, j := runAt(rows, i)
+		if ok {
+			if slices.Contains(seen, name) {
+				return false
+			}
+			seen = append(seen, name)
+		}
+		i = j
+	}
+	return true
+}
+
+// compareRows orders rows by metric name, rows without one first (the order of
+// runs; within a run, compareBegin orders the rows).
+func compareRows(a, b Row) int {
+	an, aok := a.Facet.(string)
+	bn, bok := b.Facet.(string)
+	switch {
+	case aok != bok:
+		if aok {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(an, bn)
+}
+
+// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
+func compareBegin(a, b Row) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
+
+// facetIs reports whether row names the metric name (ok), or none (!ok) like the
+// row before it.
+func facetIs(row *Row, name string, ok bool) bool {
+	n, isName := row.Facet.(string)
+	return isName == ok && n == name
+}
+
 // Doc is a metric data answer kept as its series (the NRQL rows, by name) and
 // the values resolved for each name, rendered slice by slice: the renderers
 // (gateway/render/metricdata.go, through render.MetricDataSource) compute each
@@ -167,110 +274,3 @@ func (d *Doc) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Ti
 // MetricDataValues is the number of values of metric i's slices at most (an output
 // size estimate).
 func (d *Doc) MetricDataValues(i int) int { return d.width(&d.series[i]) }
-
-// Row is one slice of a metric: its NRQL row, as decoded with the answer. A metric's
-// slices are its rows in begin order.
-type Row = ng.TimesliceRow
-
-// rowRaw is a row's raw sums.
-func rowRaw(v *Row) raw {
-	return raw{count: v.C, total: v.S, exclusive: v.Ex, min: v.Mn, max: v.Mx, sumSquares: v.Sq,
-		stddev: v.Sd, exclusiveRatio: v.Exr, exclusiveMean: v.Exm}
-}
-
-// rowTime is a row's beginTimeSeconds or endTimeSeconds as a time (whole seconds).
-func rowTime(seconds float64) time.Time { return time.Unix(int64(seconds), 0).UTC() }
-
-func anyData(sl []Row) bool {
-	for i := range sl {
-		if s := &sl[i]; s.C != 0 || s.S != 0 || s.Ex != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// Series is the rows of a request's chunks (each chunk's NRQL answer, decoded) by
-// metric name, each name's rows sorted by begin; the rows are sorted in place, not
-// copied (a series is a sub-slice of its chunk).
-func Series(chunks [][]Row) map[string][]Row {
-	// The rows were decoded with the answer (graphql.TimesliceRow, by value), in one
-	// pass. Each name's run of rows is its series, sorted in place by begin (stably);
-	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
-	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
-	// without one first) only when a name's rows are not one run.
-	out := make(map[string][]Row, Chunk)
-	for _, rows := range chunks {
-		if !grouped(rows) {
-			slices.SortStableFunc(rows, compareRows)
-		}
-		for i := 0; i < len(rows); {
-			name, ok, j := runAt(rows, i)
-			if ok {
-				run := rows[i:j:j]
-				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
-					run = append(slices.Clip(prev), run...)
-				}
-				if !slices.IsSortedFunc(run, compareBegin) {
-					slices.SortStableFunc(run, compareBegin)
-				}
-				out[name] = run
-			}
-			i = j
-		}
-	}
-	return out
-}
-
-// runAt is the run of rows from i with the same facet: its metric name (ok: the facet
-// is one) and the index after its last row.
-func runAt(rows []Row, i int) (name string, ok bool, end int) {
-	name, ok = rows[i].Facet.(string)
-	end = i + 1
-	for end < len(rows) && facetIs(&rows[end], name, ok) {
-		end++
-	}
-	return name, ok, end
-}
-
-// grouped reports whether every metric name's rows are one run.
-func grouped(rows []Row) bool {
-	var buf [Chunk]string // a chunk's names: no allocation
-	seen := buf[:0]
-	for i := 0; i < len(rows); {
-		name, ok, j := runAt(rows, i)
-		if ok {
-			if slices.Contains(seen, name) {
-				return false
-			}
-			seen = append(seen, name)
-		}
-		i = j
-	}
-	return true
-}
-
-// compareRows orders rows by metric name, rows without one first (the order of
-// runs; within a run, compareBegin orders the rows).
-func compareRows(a, b Row) int {
-	an, aok := a.Facet.(string)
-	bn, bok := b.Facet.(string)
-	switch {
-	case aok != bok:
-		if aok {
-			return 1
-		}
-		return -1
-	}
-	return strings.Compare(an, bn)
-}
-
-// compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
-func compareBegin(a, b Row) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
-
-// facetIs reports whether row names the metric name (ok), or none (!ok) like the
-// row before it.
-func facetIs(row *Row, name string, ok bool) bool {
-	n, isName := row.Facet.(string)
-	return isName == ok && n == name
-}
