@@ -35,13 +35,11 @@ func (s MetricScope) guid(accountID int64) string {
 // MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
 type MetricDataRequest = metricdata.Request
 
-// Metric chunking (metricdata.Chunk), REST v2's default window, and the cache's
-// lifetime.
+// Metric chunking (metricdata.Chunk) and the cache's lifetime.
 const (
-	MetricChunk        = metricdata.Chunk
-	MaxMetricChunks    = metricdata.MaxChunks
-	MaxMetricNames     = metricdata.MaxNames
-	DefaultMetricRange = metricdata.DefaultRange
+	MetricChunk     = metricdata.Chunk
+	MaxMetricChunks = metricdata.MaxChunks
+	MaxMetricNames  = metricdata.MaxNames
 	// MetricDataTTL is how long identical metric queries are answered from cache: REST
 	// advised polling at most once a minute and NerdGraph allows 120 identical NRQL
 	// queries a minute.
