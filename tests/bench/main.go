@@ -82,7 +82,7 @@ func main() {
 	journeysOn := flag.Bool("journeys", true, "run the journeys after the other tables (journeys.go)")
 	journeysOnly := flag.Bool("journeys-only", false, "run the journeys alone")
 	journeyAccounts := flag.String("journeys-accounts", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the journeys' accounts (sim.ParseScale specs separated by ';')")
-	journeyRuns := flag.Int("journeys-runs", 5, "runs of each journey per account (the first is the cold one)")
+	journeyRuns := flag.Int("journeys-runs", 3, "runs of each journey per account (the first is the cold one)")
 	journeyLatency := flag.Duration("journeys-latency", 150*time.Millisecond, "latency added to each NerdGraph round trip of the journeys")
 	flag.Parse()
 	if *serveKind == fleetServeKind {
