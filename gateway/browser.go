@@ -11,6 +11,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// handleBrowserList serves GET /v2/browser_applications.
 func handleBrowserList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	req := translate.BrowserListRequest{}
 	req.Name, _ = rq.params.Get("filter[name]")
@@ -47,11 +48,12 @@ func parseBrowserApplication(rq *request) (string, error) {
 		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {
-		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "browser_application" object with a name`}
+		return "", v2.Unprocessable(`The request body needs a "browser_application" object with a name`)
 	}
 	return b.BrowserApplication.Name, nil
 }
 
+// handleBrowserCreate serves POST /v2/browser_applications.
 func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	name, err := parseBrowserApplication(rq)
 	if err != nil {

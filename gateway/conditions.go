@@ -85,8 +85,7 @@ func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, e
 	}
 	c := b.NrqlCondition
 	if c == nil {
-		return translate.NrqlConditionInput{}, &v2.Error{Status: http.StatusUnprocessableEntity,
-			Title: "Validation error occurred while trying to " + op + " the alert condition", Messages: []string{`the body needs a "nrql_condition" object`}}
+		return translate.NrqlConditionInput{}, v2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", `the body needs a "nrql_condition" object`)
 	}
 	in := translate.NrqlConditionInput{Type: c.Type.s, Name: c.Name, Enabled: c.Enabled, RunbookURL: c.RunbookURL,
 		ValueFunction: c.ValueFunction.s, BaselineDirection: c.BaselineDirection.s, ViolationTimeLimitSeconds: c.ViolationTimeLimitSeconds.s}
@@ -135,6 +134,7 @@ func policyPage(rq *request) (int64, int, error) {
 	return pid, page, err
 }
 
+// handleNrqlConditionList serves GET /v2/alerts_nrql_conditions.
 func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {
@@ -147,6 +147,7 @@ func handleNrqlConditionList(ctx context.Context, g *Gateway, rq *request) (*res
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleConditionList serves GET /v2/alerts_conditions.
 func handleConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {
@@ -159,6 +160,7 @@ func handleConditionList(ctx context.Context, g *Gateway, rq *request) (*result,
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleNrqlConditionCreate serves POST /v2/alerts_nrql_conditions/policies/{policy_id}.
 func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, err := pathID(rq, "policy_id", "No Alerts policy was found for the given ID")
 	if err != nil {
@@ -175,6 +177,7 @@ func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*r
 	return &result{doc: doc, status: http.StatusCreated}, nil
 }
 
+// handleNrqlConditionUpdate serves PUT /v2/alerts_nrql_conditions/{id}.
 func handleNrqlConditionUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts condition was found with the given ID")
 	if err != nil {
@@ -191,6 +194,7 @@ func handleNrqlConditionUpdate(ctx context.Context, g *Gateway, rq *request) (*r
 	return &result{doc: doc}, nil
 }
 
+// handleNrqlConditionDelete serves DELETE /v2/alerts_nrql_conditions/{id}.
 func handleNrqlConditionDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts condition was found with the given ID")
 	if err != nil {
@@ -204,7 +208,7 @@ func handleNrqlConditionDelete(ctx context.Context, g *Gateway, rq *request) (*r
 }
 
 // entityRef reads the entity of an entity-condition call: the path's entity_id and the
-// required entity_type (REFERENCE.md §3.13).
+// required entity_type.
 func entityRef(rq *request) (translate.EntityRef, error) {
 	id, err := pathID(rq, "entity_id", "No entity was found for the given ID")
 	if err != nil {
@@ -220,6 +224,7 @@ func entityRef(rq *request) (translate.EntityRef, error) {
 	return translate.EntityRef{Type: typ, ID: id}, nil
 }
 
+// handleEntityConditionList serves GET /v2/alerts_entity_conditions/{entity_id}.
 func handleEntityConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	ref, err := entityRef(rq)
 	if err != nil {
@@ -261,6 +266,7 @@ func handleEntityConditionEdit(add bool) func(ctx context.Context, g *Gateway, r
 	}
 }
 
+// handleSyntheticsConditionList serves GET /v2/alerts_synthetics_conditions.
 func handleSyntheticsConditionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	pid, page, err := policyPage(rq)
 	if err != nil {

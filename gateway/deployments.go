@@ -47,7 +47,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 			deploymentFields
 		}
 		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, &v2.Error{Status: http.StatusBadRequest, Title: "The request body is not a valid <deployment> XML document: " + err.Error()}
+			return in, v2.BadRequest("The request body is not a valid <deployment> XML document: " + err.Error())
 		}
 		b.Deployment = &x.deploymentFields
 	default:
@@ -56,7 +56,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 		}
 	}
 	if b.Deployment == nil {
-		return in, &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "deployment" object`}
+		return in, v2.Unprocessable(`The request body needs a "deployment" object`)
 	}
 	d := b.Deployment
 	if d.Revision != nil {
@@ -73,8 +73,9 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 	return in, nil
 }
 
+// handleDeploymentCreate serves POST /v2/applications/{id}/deployments.
 func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -107,14 +108,15 @@ func idempotencyKey(rq *request) (string, error) {
 		ok = k[i] >= 0x20 && k[i] <= 0x7e
 	}
 	if !ok {
-		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Idempotency-Key must be one header of 1 to " +
-			strconv.Itoa(translate.MaxIdempotencyKey) + " printable ASCII characters"}
+		return "", v2.Unprocessable("Idempotency-Key must be one header of 1 to " +
+			strconv.Itoa(translate.MaxIdempotencyKey) + " printable ASCII characters")
 	}
 	return k, nil
 }
 
+// handleDeploymentList serves GET /v2/applications/{id}/deployments.
 func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}

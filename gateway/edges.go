@@ -10,7 +10,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// REST-shaped edges (issue 17 item 7): what the gateway answers for requests that are
+// REST-shaped edges: what the gateway answers for requests that are
 // not a route's ordinary GET/POST/PUT/DELETE — unclean paths, HEAD, a method a path
 // does not take, and the real REST v2 paths the gateway does not translate.
 
@@ -22,8 +22,7 @@ func (g *Gateway) edges(root http.Handler) http.Handler {
 		if st := stateFrom(r.Context()); st != nil {
 			st.route = "unclean_path"
 		}
-		g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotFound,
-			Title: "No route matches this request: the path holds empty, '.' or '..' segments"})
+		g.writeError(w, r, formatOf(r), v2.NotFound("No route matches this request: the path holds empty, '.' or '..' segments"))
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !cleanPath(r.URL.Path) {
@@ -93,19 +92,19 @@ type unsupportedREST struct {
 var unsupportedRESTPaths = [...]unsupportedREST{
 	{"alerts_plugins_conditions", "Plugins alert conditions are not translated by v2bridge (the Plugins product was decommissioned); " +
 		"use a NerdGraph NRQL condition on the integration's data (alertsNrqlConditionStaticCreate)",
-		"/work/shared/restv2/REFERENCE.md §3.12; newrelic/docs-website src/content/docs/apis/rest-api-v2/plugin-examples-v2/"},
+		"newrelic/docs-website src/content/docs/apis/rest-api-v2/plugin-examples-v2/"},
 	{"alerts_incidents", "Acknowledging or closing incidents is not translated by v2bridge; " +
 		"use NerdGraph aiIssuesAckIssue or aiIssuesCloseIncident",
-		"/work/shared/restv2/REFERENCE.md §3.14 (PUT /alerts_incidents/{id}/acknowledge and /close)"},
+		"https://api.newrelic.com/v2/definitions.json (PUT /alerts_incidents/{id}/acknowledge and /close)"},
 	{"usages", "Usage data is not translated by v2bridge; query NrConsumption or NrMTDConsumption with NRQL (NerdGraph actor.account.nrql)",
-		"/work/shared/restv2/REFERENCE.md §3.10; newrelic/docs-website src/content/docs/apis/rest-api-v2/account-examples-v2/subscription-usage-apis.mdx"},
+		"newrelic/docs-website src/content/docs/apis/rest-api-v2/account-examples-v2/subscription-usage-apis.mdx"},
 	{"notification_channels", "Notification channels of the pre-2015 alerts are not translated by v2bridge; " +
 		"use NerdGraph notification destinations and channels (aiNotificationsCreateDestination)",
-		"/work/shared/restv2/REFERENCE.md §3.15"},
+		"https://api.newrelic.com/v2/definitions.json (notification_channels)"},
 	{"dashboards", "Dashboards are not translated by v2bridge; use NerdGraph dashboards (dashboardCreate, entitySearch with type DASHBOARD)",
-		"/work/shared/restv2/REFERENCE.md §3.15 (REST v2 Insights dashboards)"},
+		"https://api.newrelic.com/v2/definitions.json (dashboards: REST v2 Insights dashboards)"},
 	{"definitions", "The API Explorer definitions are not served by v2bridge; NerdGraph describes itself through GraphQL introspection",
-		"/work/shared/restv2/REFERENCE.md §1 (SW2018: https://api.newrelic.com/v2/definitions.json)"},
+		"https://api.newrelic.com/v2/definitions.json"},
 }
 
 // UnsupportedRESTPaths lists the first path segments (after /v2/) of the real REST v2
@@ -141,7 +140,7 @@ func (g *Gateway) serveUnsupportedREST(w http.ResponseWriter, r *http.Request) b
 				st.route, st.fidelity = u.segment+".unsupported", Unsupported
 			}
 			slotsOf(stateFrom(r.Context())).set(w.Header(), "X-V2bridge-Fidelity", string(Unsupported))
-			g.writeError(w, r, formatOf(r), &v2.Error{Status: http.StatusNotImplemented, Title: u.title})
+			g.writeError(w, r, formatOf(r), v2.NotImplemented(u.title))
 			return true
 		}
 	}

@@ -4,12 +4,69 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
+
+// TestWriteErrorRetryAfter: Retry-After goes with 429 and 503 only, rounded to whole
+// seconds and at least 1, and never replaces one already set; the cause of a 5xx is
+// kept for the access log, a 4xx's (429 included) is not, and the first cause wins.
+func TestWriteErrorRetryAfter(t *testing.T) {
+	g := New(Config{}, nil, nil)
+	tests := []struct {
+		name       string
+		err        error
+		preset     string
+		wantStatus int
+		wantRetry  string
+		wantCause  bool
+	}{
+		{"429 with 2.6 s", &ng.Error{Kind: ng.KindRateLimited, RetryAfter: 2600 * time.Millisecond}, "", 429, "3", false},
+		{"429 with 1.4 s", &ng.Error{Kind: ng.KindRateLimited, RetryAfter: 1400 * time.Millisecond}, "", 429, "1", false},
+		{"429 with 200 ms", &ng.Error{Kind: ng.KindRateLimited, RetryAfter: 200 * time.Millisecond}, "", 429, "1", false},
+		{"503 circuit open", &ng.Error{Kind: ng.KindUnavailable, RetryAfter: 5 * time.Second}, "", 503, "5", true},
+		{"503 keeps a set Retry-After", &ng.Error{Kind: ng.KindUnavailable, RetryAfter: 5 * time.Second}, "9", 503, "9", true},
+		{"502 has none", &ng.Error{Kind: ng.KindServer, RetryAfter: 5 * time.Second}, "", 502, "", true},
+		{"504 has none", &ng.Error{Kind: ng.KindTimeout}, "", 504, "", true},
+		{"404 has none and no cause", &ng.Error{Kind: ng.KindNotFound}, "", 404, "", false},
+		{"400 has no cause", &v2.ParamError{}, "", 400, "", false},
+		{"500 keeps its cause", errors.New("bug"), "", 500, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &reqState{}
+			r := httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil)
+			r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
+			rec := httptest.NewRecorder()
+			if tt.preset != "" {
+				rec.Header().Set("Retry-After", tt.preset)
+			}
+			g.writeError(rec, r, "json", tt.err)
+			if rec.Code != tt.wantStatus {
+				t.Fatalf("status %d, want %d", rec.Code, tt.wantStatus)
+			}
+			if got := rec.Header().Get("Retry-After"); got != tt.wantRetry {
+				t.Errorf("Retry-After %q, want %q", got, tt.wantRetry)
+			}
+			if (st.internal != nil) != tt.wantCause {
+				t.Errorf("logged cause %v, want one: %v", st.internal, tt.wantCause)
+			}
+		})
+	}
+	// The first cause is kept.
+	st := &reqState{internal: errors.New("first")}
+	r := httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil)
+	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
+	g.writeError(httptest.NewRecorder(), r, "json", errors.New("second"))
+	if st.internal.Error() != "first" {
+		t.Errorf("cause %v replaced the first", st.internal)
+	}
+}
 
 // TestV2ErrorMapping pins the v2 status of every failure class (v2Error) and the
 // Retry-After sent with 429/503 (retryAfterOf: never 0).

@@ -3,10 +3,10 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/state/fleet"
@@ -78,12 +78,12 @@ type Config struct {
 	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
-	// Store, when set, is the shared fleet store (fleet mode, gateway/fleet.go): the
+	// Store, when set, is the shared fleet store (fleet mode): the
 	// per-key rate limit is counted fleet-wide. Nil: every replica on its own.
 	Store *fleet.Store
 	// Ready reports whether NerdGraph is reachable; /readyz?verbose and the
 	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
-	// itself does not depend on it (health.go). Nil: always reachable.
+	// itself does not depend on it. Nil: always reachable.
 	Ready func(ctx context.Context) error
 
 	// Passthrough forwards a request unchanged to the REST v2 API at RESTUpstream: it
@@ -126,7 +126,7 @@ type Gateway struct {
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
 
-	// upstreams are what /readyz?verbose reports (gateway/upstreams.go).
+	// upstreams are what /readyz?verbose reports.
 	upstreams []*upstreamProbe
 
 	// operator serves the operator pages (Config.Operator; nil without one).
@@ -182,7 +182,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
 	}
 	if tr != nil {
-		_ = cfg.Metrics.reg.Register(cacheCollector{tr}) // cachemetrics.go
+		_ = cfg.Metrics.reg.Register(cacheCollector{tr})
 	}
 	g.guard = newAuthGuard(cfg)
 	g.upstreams = g.upstreamProbes()
@@ -193,35 +193,6 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	return g
 }
 
-// Handler is the gateway's root handler: the REST v2 routes with their middleware,
-// plus /metrics, /healthz and /readyz.
-func (g *Gateway) Handler() http.Handler {
-	v2 := g.middleware(g.router)
-	metrics := promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{})
-	// A switch on the exact path, as net/http's ServeMux did with these patterns (no
-	// trailing slash: exact; "/" takes the rest), at no cost to the v2 routes: the
-	// ServeMux's own matching was ~5 % of a cached show's CPU.
-	return g.edges(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/metrics":
-			metrics.ServeHTTP(w, r)
-		case "/healthz":
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			_, _ = w.Write([]byte("ok\n"))
-		case "/readyz":
-			g.serveReadyz(w, r)
-		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv", "/v2bridge/explain":
-			if g.operator == nil {
-				v2.ServeHTTP(w, r)
-				return
-			}
-			g.operator.ServeHTTP(w, r)
-		default:
-			v2.ServeHTTP(w, r)
-		}
-	}))
-}
-
 // Metrics are the gateway's Prometheus series.
 func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 
@@ -230,3 +201,25 @@ func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 func NoteDegraded(ctx context.Context, what string, err error) {
 	noteDegraded(ctx, what, err)
 }
+
+// MappedKey is what a legacy key (REST API key, admin key, license key — none of which
+// NerdGraph accepts) stands for: a user key, and optionally the account it is scoped to.
+type MappedKey struct {
+	UserKey   string
+	AccountID int64
+}
+
+// KeyMap maps the hex SHA-256 of a presented key to its MappedKey. The configuration
+// holds only hashes; the user keys come from the environment or files.
+type KeyMap map[string]MappedKey
+
+// lookup finds the mapping of a key hash. The map is keyed by the SHA-256 of the key,
+// never the key, so the lookup time does not depend on how much of a guessed key is
+// right (a timing probe learns nothing about the key itself).
+func (m KeyMap) lookup(keyHash string) (MappedKey, bool) {
+	mk, ok := m[keyHash]
+	return mk, ok
+}
+
+// isUserKey reports whether a key has the shape of a NerdGraph user key.
+func isUserKey(key string) bool { return strings.HasPrefix(key, "NRAK-") }

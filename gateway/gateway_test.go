@@ -2,12 +2,15 @@ package gateway
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -186,5 +189,20 @@ func TestJSONBodyErrors(t *testing.T) {
 				t.Errorf("the message does not name the value: %v", e.Messages)
 			}
 		})
+	}
+}
+
+// TestNewRegistersCollectors: with a readiness check New registers the
+// v2bridge_nerdgraph_reachable gauge, with a translator the cache collector; a second
+// registration of the same collector is then refused as already registered.
+func TestNewRegistersCollectors(t *testing.T) {
+	tr := translate.New(&refusingClient{}, translate.Options{})
+	g := New(Config{Ready: func(context.Context) error { return nil }}, tr, nil)
+	var already prometheus.AlreadyRegisteredError
+	if err := g.cfg.Metrics.reg.Register(g.ready.gauge()); !errors.As(err, &already) {
+		t.Errorf("readiness gauge registered again: %v, want AlreadyRegisteredError (New did not register it)", err)
+	}
+	if err := g.cfg.Metrics.reg.Register(cacheCollector{tr}); !errors.As(err, &already) {
+		t.Errorf("cache collector registered again: %v, want AlreadyRegisteredError (New did not register it)", err)
 	}
 }

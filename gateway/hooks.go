@@ -32,7 +32,7 @@ type Call struct {
 }
 
 // recordUsage hands a request's call to Config.Usage: only a request that matched a
-// route and whose key was accepted (authguard.go) has a caller.
+// route and whose key was accepted (settle) has a caller.
 func (g *Gateway) recordUsage(st *reqState, agent string, status int) {
 	if g.cfg.Usage == nil || st.callerHash == "" || st.route == "" {
 		return

@@ -2,24 +2,16 @@ package gateway
 
 import (
 	"context"
-	"net/http"
-	"strconv"
 
 	"github.com/v2bridge/v2bridge/translate"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-func pathID(rq *request, name, notFound string) (int64, error) {
-	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
-	if err != nil || id <= 0 {
-		return 0, &v2.Error{Status: http.StatusNotFound, Title: notFound}
-	}
-	return id, nil
-}
-
+// hostsHandler is the handler of GET /v2/applications/{id}/hosts, or with instances of
+// GET /v2/applications/{id}/instances.
 func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}
@@ -39,9 +31,11 @@ func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *requ
 	}
 }
 
+// hostHandler is the handler of GET /v2/applications/{id}/hosts/{host_id}, or with
+// instance of GET /v2/applications/{id}/instances/{host_id}.
 func hostHandler(instance bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", translate.ErrApplicationNotFound().Title)
+		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}

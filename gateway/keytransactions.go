@@ -6,6 +6,8 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
+// handleKeyTransactionList serves GET /v2/key_transactions (filter[name], filter[ids],
+// page).
 func handleKeyTransactionList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	req := translate.KeyTransactionListRequest{}
 	req.Name, _ = rq.params.Get("filter[name]")
@@ -23,6 +25,7 @@ func handleKeyTransactionList(ctx context.Context, g *Gateway, rq *request) (*re
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleKeyTransactionShow serves GET /v2/key_transactions/{id}.
 func handleKeyTransactionShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Key Transaction found with the given ID")
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state/fleet"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // Metrics are the gateway's Prometheus series, on a registry of their own (served at
@@ -20,7 +22,7 @@ type Metrics struct {
 	duration    *prometheus.HistogramVec
 	inFlight    prometheus.Gauge
 	rateLimited prometheus.Counter
-	authRefused *prometheus.CounterVec // authguard.go
+	authRefused *prometheus.CounterVec // requests refused before any NerdGraph call, by reason
 	upstream    *prometheus.CounterVec
 	upstreamDur *prometheus.HistogramVec
 	answerWait  prometheus.Histogram
@@ -28,7 +30,7 @@ type Metrics struct {
 	compare     *prometheus.CounterVec
 	calls       *prometheus.CounterVec
 	degraded    *prometheus.CounterVec
-	ops         *opsMetrics // opsmetrics.go
+	ops         *opsMetrics // round trips, breaker, time to REST v2's end
 
 	// compareErrors names the failing side of compare-mode errors; compareFallbacks
 	// counts answers served from the secondary (compare mode, migrate/compare.go).
@@ -84,39 +86,49 @@ func NewMetrics() *Metrics {
 		}),
 		authRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_auth_refused_total",
-			Help: "Requests refused before any NerdGraph call: rejected_key (a key NerdGraph refused within rejected_key_ttl) or address_limit (too many failed authentications from the client address).",
+			Help: "Requests refused before any NerdGraph call: rejected_key (a key NerdGraph refused " +
+				"within rejected_key_ttl) or address_limit (too many failed authentications from " +
+				"the client address).",
 		}, []string{"reason"}),
 		upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and result class (ok or the error kind).",
+			Name: "v2bridge_upstream_requests_total", Help: "NerdGraph requests, by operation and " +
+				"result class (ok or the error kind).",
 		}, []string{"operation", "class"}),
 		upstreamDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "v2bridge_upstream_duration_seconds", Help: "NerdGraph request latency, by operation.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"operation"}),
 		answerWait: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "v2bridge_large_answer_wait_seconds",
-			Help:    "Time a large NerdGraph answer (256 KiB or more) waited for the memory budget of answers being decoded and answered (graphql.Options.AnswerMemory); only answers that waited.",
+			Name: "v2bridge_large_answer_wait_seconds",
+			Help: "Time a large NerdGraph answer (256 KiB or more) waited for the memory budget " +
+				"of answers being decoded and answered (graphql.Options.AnswerMemory); only " +
+				"answers that waited.",
 			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}),
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_cache_requests_total", Help: "Cache lookups, by cache and result (hit or miss).",
 		}, []string{"cache", "result"}),
 		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result (match, diff, timeout, error, skipped).",
+			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result " +
+				"(match, diff, timeout, error, skipped).",
 		}, []string{"route", "result"}),
 		compareErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because a side failed, by route and side (rest, graph or both).",
+			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because " +
+				"a side failed, by route and side (rest, graph or both).",
 		}, []string{"route", "side"}),
 		compareFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "v2bridge_compare_fallbacks_total", Help: "Compare-mode answers served from the secondary because the primary failed, by route and the side that answered.",
+			Name: "v2bridge_compare_fallbacks_total", Help: "Compare-mode answers served from the " +
+				"secondary because the primary failed, by route and the side that answered.",
 		}, []string{"route", "side"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_v2_calls_total",
-			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), mode and fidelity: the migration checklist.",
+			Help: "REST v2 calls by route, caller (first 8 hex characters of the key's SHA-256), " +
+				"mode and fidelity: the migration checklist.",
 		}, []string{"route", "caller", "mode", "fidelity"}),
 		degraded: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_degraded_total",
-			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by route and cap (translate/caps.go).",
+			Help: "Answers served short of an NRDB or NerdGraph limit (X-V2bridge-Degraded), by " +
+				"route and cap (translate/caps.go).",
 		}, []string{"route", "cap"}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rateLimited, m.authRefused, m.upstream, m.upstreamDur, m.answerWait, m.cache, m.compare, m.calls, m.degraded,
@@ -175,4 +187,133 @@ func (m *Metrics) CompareCounter(route, result string) prometheus.Counter {
 // and reports).
 func (m *Metrics) DegradedCounter(route, cap string) prometheus.Counter {
 	return m.degraded.WithLabelValues(route, cap)
+}
+
+// opsMetrics are the series the dashboard and alert rules of configs/ need beyond the
+// request counters: NerdGraph round trips per request, the circuit breaker's state and
+// the time left until REST v2 is switched off.
+type opsMetrics struct {
+	roundTrips *prometheus.HistogramVec
+	perRoute   sync.Map // route → prometheus.Observer, so a request hashes no labels
+
+	breakerMu sync.Mutex
+	breaker   func() bool
+}
+
+func newOpsMetrics(reg *prometheus.Registry, now func() time.Time) *opsMetrics {
+	o := &opsMetrics{
+		roundTrips: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "v2bridge_upstream_round_trips_per_request",
+			Help:    "NerdGraph round trips spent on one REST v2 request (0: answered from cache), by route.",
+			Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 21},
+		}, []string{"route"}),
+	}
+	reg.MustRegister(o.roundTrips,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_upstream_breaker_open",
+			Help: "1 while the NerdGraph circuit breaker is open or half-open (calls fail fast), else 0.",
+		}, o.breakerOpen),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_rest_v2_shutdown_remaining_seconds",
+			Help: "Seconds until New Relic switches REST API v2 off (2027-07-31 23:59:59 UTC).",
+		}, func() float64 { return Sunset().Sub(now()).Seconds() }),
+	)
+	return o
+}
+
+func (o *opsMetrics) breakerOpen() float64 {
+	o.breakerMu.Lock()
+	f := o.breaker
+	o.breakerMu.Unlock()
+	if f != nil && f() {
+		return 1
+	}
+	return 0
+}
+
+// WatchBreaker makes v2bridge_upstream_breaker_open report open() (the NerdGraph
+// client's BreakerOpen).
+func (m *Metrics) WatchBreaker(open func() bool) {
+	m.ops.breakerMu.Lock()
+	m.ops.breaker = open
+	m.ops.breakerMu.Unlock()
+}
+
+// observeRoundTrips records the NerdGraph round trips of one answered request.
+func (m *Metrics) observeRoundTrips(route string, n int64) {
+	v, ok := m.ops.perRoute.Load(route)
+	if !ok {
+		v, _ = m.ops.perRoute.LoadOrStore(route, m.ops.roundTrips.WithLabelValues(route))
+	}
+	v.(prometheus.Observer).Observe(float64(n))
+}
+
+// cacheCollector exports the translator caches' byte use and evictions:
+// v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
+type cacheCollector struct{ tr *translate.Translator }
+
+var (
+	cacheBytesDesc = prometheus.NewDesc("v2bridge_cache_bytes",
+		"Estimated bytes held by each cache (bounded by cache.max_bytes).", []string{"cache"}, nil)
+	cacheEvictionsDesc = prometheus.NewDesc("v2bridge_cache_evictions_total",
+		"Cache entries evicted to make room (or not stored for lack of it), by cache.", []string{"cache"}, nil)
+)
+
+func (c cacheCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- cacheBytesDesc
+	ch <- cacheEvictionsDesc
+}
+
+func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
+	for name, s := range c.tr.CacheStats() {
+		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(s[0]), name)
+		ch <- prometheus.MustNewConstMetric(cacheEvictionsDesc, prometheus.CounterValue, float64(s[1]), name)
+	}
+}
+
+// storeCollector is v2bridge_store_errors_total, v2bridge_store_up and, with the shared
+// cache on, v2bridge_store_cache_total{result}.
+func storeCollector(s *fleet.Store) []prometheus.Collector {
+	cs := []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "v2bridge_store_errors_total",
+			Help: "Calls to the shared fleet store (store: in the configuration) that failed or " +
+				"timed out; each fell back to this replica's own state.",
+		}, func() float64 { return float64(s.Errors()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "v2bridge_store_up",
+			Help: "1 while the shared fleet store answers, 0 while this replica runs on its own " +
+				"state. Readiness does not depend on it.",
+		}, func() float64 {
+			if s.Status() != nil {
+				return 0
+			}
+			return 1
+		}),
+	}
+	if !s.SharesCache() {
+		return cs
+	}
+	for _, r := range []struct {
+		result string
+		n      func(fleet.CacheStats) int64
+	}{
+		{"hit", func(c fleet.CacheStats) int64 { return c.Hits }},
+		{"miss", func(c fleet.CacheStats) int64 { return c.Misses }},
+		{"written", func(c fleet.CacheStats) int64 { return c.Written }},
+		{"skipped_entry_bytes", func(c fleet.CacheStats) int64 { return c.TooLarge }},
+		{"skipped_max_bytes", func(c fleet.CacheStats) int64 { return c.OverBudget }},
+		{"local_only", func(c fleet.CacheStats) int64 { return c.Unshareable }},
+		{"fallback", func(c fleet.CacheStats) int64 { return c.Fallbacks }},
+	} {
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "v2bridge_store_cache_total",
+			Help: "Shared cache (store.shared_cache) reads and writes by result: hit, miss, " +
+				"written, skipped for the per-entry or total byte bound, kept local (a value " +
+				"with no shared form), or fallback (the store down or slow: the local cache " +
+				"alone).",
+			ConstLabels: prometheus.Labels{"result": r.result},
+		}, func() float64 { return float64(r.n(s.CacheStats())) }))
+	}
+	return cs
 }

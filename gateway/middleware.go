@@ -41,7 +41,7 @@ type reqState struct {
 	keySum     [32]byte
 	publicBase string // passthrough: the gateway's base as the caller reached it
 	// vars are the matched route's path variables when routeIndex matched the route
-	// itself (routes.go); nil when gorilla/mux put them in the request's context.
+	// itself; nil when gorilla/mux put them in the request's context.
 	vars  map[string]string
 	match mux.RouteMatch // routeIndex's match, kept here to save an allocation
 
@@ -50,7 +50,7 @@ type reqState struct {
 	caps     translate.Notes // limits the reads met (X-V2bridge-Degraded; translate/caps.go)
 
 	rq  request      // the v2 request as readRequest read it, kept here to save an allocation
-	hdr headerSlots  // the response's header values (headers.go)
+	hdr headerSlots  // the response's header values
 	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
 }
 
@@ -121,8 +121,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 				// which a trickled body would make last until the read timeout.
 				sw.Header().Set("Connection", "close")
 			}
-			g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusServiceUnavailable,
-				Title: "v2bridge is overloaded; retry after a second"})
+			g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.Unavailable("v2bridge is overloaded; retry after a second"))
 			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
@@ -136,7 +135,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			if p := recover(); p != nil {
 				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 				if sw.status == 0 {
-					g.writeError(sw, r.WithContext(ctx), formatOf(r), &v2.Error{Status: http.StatusInternalServerError, Title: titleServerError})
+					g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.ErrServer())
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()

@@ -9,6 +9,7 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
+// handleMobileList serves GET /v2/mobile_applications.
 func handleMobileList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	page, err := rq.params.Page()
 	if err != nil {
@@ -21,6 +22,7 @@ func handleMobileList(ctx context.Context, g *Gateway, rq *request) (*result, er
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleMobileShow serves GET /v2/mobile_applications/{id}.
 func handleMobileShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Mobile Application found with the given ID")
 	if err != nil {
@@ -45,11 +47,12 @@ func parseMobileApplication(rq *request) (string, error) {
 		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {
-		return "", &v2.Error{Status: http.StatusUnprocessableEntity, Title: `The request body needs a "mobile_application" object with a name`}
+		return "", v2.Unprocessable(`The request body needs a "mobile_application" object with a name`)
 	}
 	return b.MobileApplication.Name, nil
 }
 
+// handleMobileCreate serves POST /v2/mobile_applications.
 func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	name, err := parseMobileApplication(rq)
 	if err != nil {

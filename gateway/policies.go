@@ -21,12 +21,12 @@ func parsePolicy(rq *request) (translate.PolicyInput, error) {
 		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
 	}
 	if b.Policy == nil {
-		return translate.PolicyInput{}, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Validation or internal error occurred",
-			Messages: []string{`the body needs a "policy" object`}}
+		return translate.PolicyInput{}, v2.Unprocessable("Validation or internal error occurred", `the body needs a "policy" object`)
 	}
 	return translate.PolicyInput{Name: b.Policy.Name, IncidentPreference: b.Policy.IncidentPreference}, nil
 }
 
+// handlePolicyList serves GET /v2/alerts_policies.
 func handlePolicyList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	name, _ := rq.params.Get("filter[name]")
 	page, err := rq.params.Page()
@@ -40,6 +40,7 @@ func handlePolicyList(ctx context.Context, g *Gateway, rq *request) (*result, er
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handlePolicyCreate serves POST /v2/alerts_policies.
 func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	in, err := parsePolicy(rq)
 	if err != nil {
@@ -52,6 +53,7 @@ func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	return &result{doc: doc, status: http.StatusCreated}, nil
 }
 
+// handlePolicyUpdate serves PUT /v2/alerts_policies/{id}.
 func handlePolicyUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts policy was found for the given ID")
 	if err != nil {
@@ -68,6 +70,7 @@ func handlePolicyUpdate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	return &result{doc: doc}, nil
 }
 
+// handlePolicyDelete serves DELETE /v2/alerts_policies/{id}.
 func handlePolicyDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", "No Alerts policy was found for the given ID")
 	if err != nil {

@@ -2,14 +2,19 @@ package gateway
 
 import (
 	"context"
+	"net"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/v2bridge/v2bridge/state"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // rateLimiter is REST v2's per-key limit: a fixed one-minute window per key hash
-// (REFERENCE.md §7: 1000 calls a minute, X-RateLimit-* headers, 429 with an empty
-// object body). Windows are kept per key hash only and swept as they expire.
+// (1000 calls a minute, X-RateLimit-* headers, 429 with an empty object body, as
+// rateLimitDocs describes). Windows are kept per key hash only and swept as they expire.
 type rateLimiter struct {
 	limit int
 	now   func() time.Time
@@ -18,7 +23,7 @@ type rateLimiter struct {
 	// closed for unknown addresses under a flood from more than that many).
 	maxWindows int
 
-	// shared, when set, counts calls fleet-wide (fleet.go); windows then mirror it.
+	// shared, when set, counts calls fleet-wide; windows then mirror it.
 	shared sharedLimit
 
 	mu      sync.Mutex
@@ -99,4 +104,156 @@ func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int,
 	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+}
+
+// Fleet mode: with Config.Store set, the per-key rate limit is counted in
+// the shared store, so X-RateLimit-* show the fleet's numbers and N replicas allow
+// the limit once, not N times. When the store does not answer within its timeout the
+// replica counts on its own (per-replica limits, declared in the README); it keeps a
+// mirror of the fleet's count of each key's window, so a fallback continues from the
+// fleet's number instead of from zero.
+
+// sharedLimit is the store's side of the rate limit (fleet.Store).
+type sharedLimit interface {
+	Allow(ctx context.Context, keyHash string, limit int, start time.Time, length time.Duration, floor int) (bool, int, error)
+	Forget(ctx context.Context, keyHash string, start time.Time)
+}
+
+// allowFleet is allow counted fleet-wide when the limiter has a store.
+func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, remaining int, reset time.Time) {
+	if l.shared == nil {
+		return l.allow(keyHash)
+	}
+	start := l.now().Truncate(time.Minute)
+	floor := 0
+	l.mu.Lock()
+	if w := l.windows[keyHash]; w != nil && w.start == start {
+		floor = w.count
+	}
+	l.mu.Unlock()
+	ok, count, err := l.shared.Allow(ctx, keyHash, l.limit, start, time.Minute, floor)
+	if err != nil {
+		return l.allow(keyHash) // the store is down or slow: this replica's own count
+	}
+	l.mu.Lock()
+	w := l.windows[keyHash]
+	if w == nil || w.start != start {
+		w = &window{start: start}
+		l.windows[keyHash] = w
+	}
+	if ok && count <= w.count {
+		// The store counted no more calls than this replica has already seen in the
+		// window: it restarted empty, or missed calls while it was down. What this
+		// replica saw is a floor, so a window never starts again from full within its
+		// minute.
+		count = w.count + 1
+		ok = count <= l.limit
+	}
+	w.count = max(w.count, min(count, l.limit))
+	l.mu.Unlock()
+	return ok, max(l.limit-count, 0), start.Add(time.Minute)
+}
+
+// Defaults of the unauthenticated-flood guard.
+const (
+	// DefaultRejectedKeyTTL is how long a key NerdGraph refused is answered 401 without
+	// asking NerdGraph again.
+	DefaultRejectedKeyTTL = 30 * time.Second
+	// DefaultAuthFailuresPerMinute is how many failed authentications one client
+	// address may make in a minute before its unaccepted keys are answered 429.
+	DefaultAuthFailuresPerMinute = 60
+	// maxGuardEntries bounds the rejected-key cache and the per-address windows.
+	maxGuardEntries = 10000
+)
+
+// authGuard keeps callers with invalid keys from costing the gateway memory or
+// NerdGraph calls without bound: a short negative cache of refused keys (by hash) and
+// a per-address limit on failed authentications. Neither allocates per key for a
+// caller whose key NerdGraph accepted.
+type authGuard struct {
+	rejected *state.Cache // key hash → struct{}
+	failures *rateLimiter // per client address: failed authentications a minute
+	metrics  *Metrics
+}
+
+func newAuthGuard(cfg Config) *authGuard {
+	ag := &authGuard{metrics: cfg.Metrics}
+	if cfg.RejectedKeyTTL >= 0 {
+		ttl := cfg.RejectedKeyTTL
+		if ttl == 0 {
+			ttl = DefaultRejectedKeyTTL
+		}
+		ag.rejected = state.NewCache("rejected_keys", ttl, maxGuardEntries, nil)
+	}
+	limit := cfg.AuthFailuresPerMinute
+	if limit == 0 {
+		limit = DefaultAuthFailuresPerMinute
+	}
+	if limit > 0 {
+		now := cfg.Now
+		if now == nil {
+			now = time.Now
+		}
+		ag.failures = newRateLimiter(limit, now)
+		ag.failures.maxWindows = maxGuardEntries
+	}
+	return ag
+}
+
+// clientAddress is the address a request came from: the connection's peer, never a
+// header a caller can set.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// admit decides, before any work, whether a request with a key that NerdGraph has not
+// accepted recently may go on. It answers (and returns false) 429 with Retry-After
+// when the client address has used up its failed authentications, and 401 when the
+// key was refused within the rejected-key TTL.
+func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request, keyHash string, accepted bool) bool {
+	if accepted {
+		return true
+	}
+	ag := g.guard
+	if ag.failures != nil {
+		if over, reset := ag.failures.exhausted(clientAddress(r)); over {
+			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
+			w.Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(reset).Seconds())+1, 1)))
+			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
+			return false
+		}
+	}
+	if _, ok := ag.rejected.Get(keyHash); ok {
+		ag.metrics.authRefused.WithLabelValues("rejected_key").Inc()
+		fail(v2.ErrInvalidAPIKey())
+		return false
+	}
+	return true
+}
+
+// settle runs when a request has been answered: a 401 is a failed authentication
+// (counted against the client address, the key hash remembered, the key's rate-limit
+// window dropped); an answer to a key NerdGraph accepted earns the caller its usage
+// row (report and per-caller series), which no other request gets.
+func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
+	if st == nil {
+		return
+	}
+	if st.sw.status == http.StatusUnauthorized {
+		if g.guard.failures != nil {
+			g.guard.failures.allow(clientAddress(r))
+		}
+		g.guard.rejected.Set(keyHash, struct{}{})
+		if g.limit != nil {
+			g.limit.forget(keyHash)
+		}
+		return
+	}
+	if g.tr.KeyAccepted(keyHash) {
+		st.callerHash = keyHash[:8]
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 )
 
@@ -35,4 +36,53 @@ func NewServer(h http.Handler, log *zap.Logger) *http.Server {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          zap.NewStdLog(log),
 	}
+}
+
+// Handler is the gateway's root handler: the REST v2 routes with their middleware,
+// plus /metrics, /healthz and /readyz.
+func (g *Gateway) Handler() http.Handler {
+	v2 := g.middleware(g.router)
+	metrics := promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{})
+	// A switch on the exact path, as net/http's ServeMux would match these patterns (no
+	// trailing slash: exact; "/" takes the rest), without a pattern match on the way to
+	// every v2 route.
+	return g.edges(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/metrics":
+			metrics.ServeHTTP(w, r)
+		case "/healthz":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte("ok\n"))
+		case "/readyz":
+			g.serveReadyz(w, r)
+		case "/v2bridge/report", "/v2bridge/report.json", "/v2bridge/report.csv", "/v2bridge/explain":
+			if g.operator == nil {
+				v2.ServeHTTP(w, r)
+				return
+			}
+			g.operator.ServeHTTP(w, r)
+		default:
+			v2.ServeHTTP(w, r)
+		}
+	}))
+}
+
+// AdminHandler serves the operator endpoints — /metrics, /healthz, /readyz and the
+// usage report (/v2bridge/report, .json, .csv) — for a separate admin listener
+// (admin_listen), so they can be kept off the API port's network path. The API port
+// keeps serving them too.
+func (g *Gateway) AdminHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(g.cfg.Metrics.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("/readyz", g.ready.serve)
+	if g.operator != nil {
+		mux.Handle("/v2bridge/report", g.operator)
+		mux.Handle("/v2bridge/report.json", g.operator)
+		mux.Handle("/v2bridge/report.csv", g.operator)
+	}
+	return mux
 }

@@ -17,7 +17,7 @@ import (
 const v0ContentType = "application/xml; charset=utf-8"
 
 // handleDeploymentV0 serves the legacy POST /deployments.xml that Capistrano, the Ruby
-// agent's `newrelic deployments`, pyrelic and CI scripts send (REFERENCE.md §8.3).
+// agent's `newrelic deployments`, pyrelic and CI scripts send.
 func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	p := rq.params
 	field := func(k string) (string, bool) {
@@ -52,7 +52,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	case hasName && name != "":
 		in.AppName = name
 	default:
-		return nil, &v2.Error{Status: http.StatusUnprocessableEntity, Title: "Deployment not recorded: give deployment[app_name] or deployment[application_id]"}
+		return nil, v2.Unprocessable("Deployment not recorded: give deployment[app_name] or deployment[application_id]")
 	}
 	key, err := idempotencyKey(rq)
 	if err != nil {
@@ -67,7 +67,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 			if app == "" {
 				app = strconv.FormatInt(appID, 10)
 			}
-			return nil, &v2.Error{Status: http.StatusNotFound, Title: "Deployment not recorded: Application " + app + " does not exist."}
+			return nil, v2.NotFound("Deployment not recorded: Application " + app + " does not exist.")
 		}
 		return nil, err
 	}

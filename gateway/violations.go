@@ -6,6 +6,8 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
+// handleViolations serves GET /v2/alerts_violations (start_date, end_date, only_open,
+// page).
 func handleViolations(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	p := rq.params
 	var req translate.ViolationsRequest
@@ -33,6 +35,7 @@ func handleViolations(ctx context.Context, g *Gateway, rq *request) (*result, er
 	return &result{doc: doc, paging: &paging}, nil
 }
 
+// handleIncidents serves GET /v2/alerts_incidents (only_open, exclude_violations, page).
 func handleIncidents(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	var req translate.IncidentsRequest
 	var err error

@@ -14,9 +14,8 @@ const maxExactInt = 1 << 53
 // appendFloat appends v as strconv.AppendFloat(b, v, 'f', -1, 64) does (the shortest
 // decimal that reads back as v, without an exponent). An integral value below 2^53 in
 // magnitude is its integer's digits, which AppendInt writes without the shortest-digits
-// search: most metric values (counts, call counts, whole milliseconds) are integral, and
-// the search was a fifth of a 10-name × 180-slice answer's CPU
-// (BenchmarkGatewayMetricData10x180). A short decimal (REST's figures: three
+// search: most metric values (counts, call counts, whole milliseconds) are integral
+// (BenchmarkGatewayMetricData10x180 renders a 10-name × 180-slice answer). A short decimal (REST's figures: three
 // significant digits, translate/figures.go) skips the search too (appendShortDecimal;
 // TestAppendFloatMatchesStrconv, BenchmarkAppendFloat).
 func appendFloat(b []byte, v float64) []byte {

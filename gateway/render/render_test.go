@@ -595,3 +595,25 @@ func FuzzStrings(f *testing.F) {
 		}
 	})
 }
+
+// TestBufferPoolBound: a buffer of exactly MaxRetainedBufferSize is kept, a larger
+// one never. A pool
+// may drop what it is given (it does so at random under -race), so the kept case tries
+// up to 50 times; the dropped case can never see the buffer come back.
+func TestBufferPoolBound(t *testing.T) {
+	big := make([]byte, 0, MaxRetainedBufferSize+1)
+	for i := 0; i < 50; i++ {
+		PutBuffer(&big)
+		if b := GetBuffer(); cap(*b) == cap(big) {
+			t.Fatalf("a buffer of %d bytes came back from the pool", cap(big))
+		}
+	}
+	edge := make([]byte, 0, MaxRetainedBufferSize)
+	for i := 0; i < 50; i++ {
+		PutBuffer(&edge)
+		if b := GetBuffer(); b == &edge {
+			return
+		}
+	}
+	t.Errorf("a buffer of exactly MaxRetainedBufferSize (%d) never came back from the pool", MaxRetainedBufferSize)
+}

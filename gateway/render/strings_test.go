@@ -39,3 +39,58 @@ func TestAppendJSONStringFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestXMLTextEscapingEdges: each escaped ASCII character and the edges around them:
+// a lone 0x80 byte becomes U+FFFD, a control below 0x20 too, a space is kept.
+func TestXMLTextEscapingEdges(t *testing.T) {
+	for give, want := range map[string]string{
+		"&":           "&amp;",
+		"<":           "&lt;",
+		">":           "&gt;",
+		"\r":          "&#xD;",
+		"\x01":        "\ufffd",
+		"\x1f":        "\ufffd",
+		" ":           " ",
+		"\t":          "\t",
+		"\n":          "\n",
+		"a\x80b":      "a\ufffdb",
+		"\x7f":        "\x7f",
+		"x&y<z>w\rv ": "x&amp;y&lt;z&gt;w&#xD;v ",
+	} {
+		if got := string(appendXMLText(nil, give)); got != want {
+			t.Errorf("appendXMLText(%q) = %q, want %q", give, got, want)
+		}
+	}
+}
+
+// TestJSONStringEdges: the two cases of non-ASCII handling: a lone invalid byte,
+// and U+2028 and U+2029, each escaped.
+func TestJSONStringEdges(t *testing.T) {
+	for give, want := range map[string]string{
+		"\u2028":  `"\u2028"`,
+		"\u2029":  `"\u2029"`,
+		"\u2027":  "\"\u2027\"",
+		"\xff":    "\"\ufffd\"",
+		"é\xc3":   "\"é\ufffd\"",
+		"\u202a!": "\"\u202a!\"",
+	} {
+		if got := string(appendJSONString(nil, give)); got != want {
+			t.Errorf("appendJSONString(%q) = %s, want %s", give, got, want)
+		}
+	}
+}
+
+// TestXMLNameBounds: the last letter and digit of each range are name characters;
+// the characters just past them are not.
+func TestXMLNameBounds(t *testing.T) {
+	for _, name := range []string{"Z", "aZ", "z", "a9", "a0", "A", "_"} {
+		if got := xmlName(name); got != name {
+			t.Errorf("xmlName(%q) = %q, want it unchanged", name, got)
+		}
+	}
+	for give, want := range map[string]string{"[": "__", "a`": "a_", "a{": "a_", "a:": "a_", "a/": "a_", "9": "_9"} {
+		if got := xmlName(give); got != want {
+			t.Errorf("xmlName(%q) = %q, want %q", give, got, want)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package gateway
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// metricScope reads the application, host or instance a metrics route names. A host
+// id is resolved to its host name (cached by the hosts routes, else one lookup).
+func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.MetricScope, error) {
+	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
+	if err != nil || id <= 0 {
+		return translate.MetricScope{}, v2.NotFound(v2.TitleApplicationNotFound)
+	}
+	s := translate.MetricScope{AppID: id, Mobile: rq.mobile}
+	if rq.vars["host_id"] != "" {
+		hostID, err := pathID(rq, "host_id", "No Application Host found with the given ID")
+		if err != nil {
+			return s, err
+		}
+		if s.Host, err = g.tr.HostName(ctx, rq.caller, id, hostID); err != nil {
+			return s, err
+		}
+	}
+	if rq.vars["instance_id"] != "" {
+		if s.InstanceID, err = pathID(rq, "instance_id", "No Application Instance found with the given ID"); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// handleMetricNames serves GET .../metrics.
+func handleMetricNames(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	scope, err := metricScope(ctx, g, rq)
+	if err != nil {
+		return nil, err
+	}
+	req := translate.MetricNamesRequest{}
+	req.Name, _ = rq.params.Get("name")
+	if req.Page, err = rq.params.Page(); err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.MetricNames(ctx, rq.caller, scope, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
+
+// handleMetricData serves GET .../metrics/data.
+func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	scope, err := metricScope(ctx, g, rq)
+	if err != nil {
+		return nil, err
+	}
+	p := rq.params
+	req := translate.MetricDataRequest{
+		Names:  p.Strings("names[]", "names", "name"),
+		Values: p.Strings("values[]", "values"),
+	}
+	if t, ok, err := p.Time("from"); err != nil {
+		return nil, err
+	} else if ok {
+		req.From = &t
+	}
+	if t, ok, err := p.Time("to"); err != nil {
+		return nil, err
+	} else if ok {
+		req.To = &t
+	}
+	if req.Period, err = p.Int("period", 0); err != nil {
+		return nil, err
+	}
+	if req.Period < 0 {
+		return nil, v2.Unprocessable("period must be a positive number of seconds")
+	}
+	if req.Summarize, err = p.Bool("summarize"); err != nil {
+		return nil, err
+	}
+	if req.Raw, err = p.Bool("raw"); err != nil {
+		return nil, err
+	}
+	doc, err := g.tr.MetricDocument(ctx, rq.caller, scope, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc}, nil
+}

@@ -1,0 +1,52 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// TestMetricScope: an application, host or instance id of 0 is a 404 naming what was not
+// found; a host lookup that fails is the scope's error; good ids make the scope.
+func TestMetricScope(t *testing.T) {
+	g, client := explainGateway(Config{})
+	caller := translate.Caller{AccountID: 1000001, KeyHash: translate.HashKey("NRAK-0123456789ABCDEFGHIJKLMNOPQ")}
+	tests := []struct {
+		name      string
+		vars      map[string]string
+		wantTitle string // "" : no v2 error
+		wantErr   bool
+		want      translate.MetricScope
+	}{
+		{"application 0", map[string]string{"id": "0"}, "No Application found", true, translate.MetricScope{}},
+		{"application", map[string]string{"id": "7"}, "", false, translate.MetricScope{AppID: 7}},
+		{"host 0", map[string]string{"id": "7", "host_id": "0"}, "No Application Host found", true, translate.MetricScope{}},
+		{"host lookup fails", map[string]string{"id": "7", "host_id": "3"}, "", true, translate.MetricScope{}},
+		{"instance 0", map[string]string{"id": "7", "instance_id": "0"}, "No Application Instance found", true, translate.MetricScope{}},
+		{"instance", map[string]string{"id": "7", "instance_id": "9"}, "", false, translate.MetricScope{AppID: 7, InstanceID: 9}},
+	}
+	for _, tt := range tests {
+		before := client.calls.Load()
+		s, err := metricScope(context.Background(), g, &request{vars: tt.vars, caller: caller})
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%s: error %v, want error %v", tt.name, err, tt.wantErr)
+			continue
+		}
+		if tt.wantTitle != "" {
+			var e *v2.Error
+			if !errors.As(err, &e) || e.Status != 404 || !strings.HasPrefix(e.Title, tt.wantTitle) {
+				t.Errorf("%s: error %v, want 404 %q", tt.name, err, tt.wantTitle)
+			}
+			if n := client.calls.Load() - before; n != 0 {
+				t.Errorf("%s: %d NerdGraph calls before the 404", tt.name, n)
+			}
+		}
+		if !tt.wantErr && s != tt.want {
+			t.Errorf("%s: scope %+v, want %+v", tt.name, s, tt.want)
+		}
+	}
+}
