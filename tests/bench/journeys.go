@@ -345,11 +345,17 @@ func runJourneys(base string, p *upstreamProxy, l sim.LargeAccount, runs int, no
 		}
 		if n := len(warm); n > 0 {
 			sort.Slice(warm, func(i, k int) bool { return warm[i] < warm[k] })
-			r.P50ms, r.P99ms = ms(warm[n/2]), ms(warm[(n*99)/100])
+			r.P50ms, r.P99ms = ms(warm[nearestRank(n, 50)]), ms(warm[nearestRank(n, 99)])
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// nearestRank is the index of the p-th percentile of n sorted values (the nearest-rank
+// method: the smallest value at least p percent of them do not exceed).
+func nearestRank(n, p int) int {
+	return max((n*p+99)/100-1, 0)
 }
 
 // journeysMain runs the journeys on each spec's account (sim.ParseScale) with the

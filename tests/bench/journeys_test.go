@@ -57,6 +57,14 @@ func TestSleepEndsWithTheRequest(t *testing.T) {
 	<-done
 }
 
+func TestNearestRank(t *testing.T) {
+	for _, tt := range []struct{ n, p, want int }{{1, 50, 0}, {2, 50, 0}, {2, 99, 1}, {4, 50, 1}, {100, 99, 98}, {101, 99, 99}} {
+		if got := nearestRank(tt.n, tt.p); got != tt.want {
+			t.Errorf("nearestRank(%d, %d) = %d, want %d", tt.n, tt.p, got, tt.want)
+		}
+	}
+}
+
 func TestNextLink(t *testing.T) {
 	for _, tt := range []struct{ link, want string }{
 		{`<https://api.newrelic.com/v2/applications.json?page=2>; rel="next", <https://api.newrelic.com/v2/applications.json?page=250>; rel="last"`, "/v2/applications.json?page=2"},
