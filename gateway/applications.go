@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"slices"
 	"strconv"
@@ -93,7 +92,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 		var j struct {
 			Application *applicationBody `json:"application"`
 		}
-		if err := json.Unmarshal(body, &j); err != nil {
+		if err := v2.DecodeJSON(body, &j); err != nil {
 			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
 		}
 		if j.Application == nil {

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
@@ -44,7 +43,7 @@ func parseBrowserApplication(rq *request) (string, error) {
 		if name, ok := rq.params.Get("browser_application[name]"); ok {
 			return name, nil
 		}
-	} else if err := json.Unmarshal(body, &b); err != nil {
+	} else if err := v2.DecodeJSON(body, &b); err != nil {
 		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {

@@ -80,7 +80,7 @@ type nrqlConditionBody struct {
 // parseNrqlCondition reads a REST {"nrql_condition":{...}} body.
 func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, error) {
 	var b nrqlConditionBody
-	if err := json.Unmarshal(bytes.TrimSpace(body), &b); err != nil {
+	if err := v2.DecodeJSON(bytes.TrimSpace(body), &b); err != nil {
 		return translate.NrqlConditionInput{}, jsonBodyError(body, err, "Validation error occurred while trying to "+op+" the alert condition")
 	}
 	c := b.NrqlCondition

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"strconv"
@@ -51,7 +50,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 		}
 		b.Deployment = &x.deploymentFields
 	default:
-		if err := json.Unmarshal(body, &b); err != nil {
+		if err := v2.DecodeJSON(body, &b); err != nil {
 			return in, jsonBodyError(body, err, "The deployment has a value of the wrong kind")
 		}
 	}

@@ -100,7 +100,7 @@ func TestParseDeployment(t *testing.T) {
 		{"application/xml", "<deployment><revision>", 400},
 		{"application/xml", "<other/>", 400},
 		{"application/json", `{"deployment":`, 400},
-		{"application/json", `{"deployment":{"revision":5}}`, 422},
+		{"application/json", `{"deployment":{"revision":[5]}}`, 422},
 		{"application/json", `{"other":{}}`, 422},
 		{"application/json", `{"deployment":{"timestamp":"yesterday"}}`, 0},
 	} {

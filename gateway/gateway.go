@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,11 @@ type Config struct {
 	// pool of their own, so callers with unproven keys can never take the slots of
 	// accepted ones (default min(64, MaxInFlight)).
 	MaxUnauthenticatedInFlight int
+	// TrustedProxies are the load balancers and proxies whose X-Forwarded-For is
+	// believed: a request from one of them is attributed to the last address of the
+	// header that is not itself trusted (the per-address authentication guard, the
+	// access line's forwarded_for). Empty: every request is its connection's peer.
+	TrustedProxies []netip.Prefix
 	// BodyMinRate is the slowest a request body may arrive, in bytes a second, after
 	// BodyGrace (defaults 1024 and 10s): a body slower than BodyGrace + read/BodyMinRate
 	// is cut and answered 408, as nginx's client_body_timeout cuts a stalled body.

@@ -175,7 +175,7 @@ func TestJSONBodyErrors(t *testing.T) {
 	}{
 		{"single quotes", `{'policy':{'name':'x'}}`, 400, "The request body is not valid JSON"},
 		{"truncated", `{"policy":{"name":"x"`, 400, "The request body is not valid JSON"},
-		{"number for a name", `{"policy":{"name":5}}`, 422, "Validation or internal error occurred"},
+		{"list for a name", `{"policy":{"name":[5]}}`, 422, "Validation or internal error occurred"},
 		{"object for a preference", `{"policy":{"incident_preference":{}}}`, 422, "Validation or internal error occurred"},
 	}
 	for _, tt := range tests {

@@ -183,7 +183,14 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.Duration("duration", time.Since(st.start)),
 		zap.Int64("upstream_calls", st.calls.Count()),
 		zap.Duration("upstream", st.calls.Elapsed()),
+		zap.String("client", peerAddress(r)),
 	)
+	if client := g.clientOf(r); client != peerAddress(r) {
+		fields = append(fields, zap.String("forwarded_for", client))
+	}
+	if ua := r.Header.Get("User-Agent"); ua != "" {
+		fields = append(fields, zap.String("user_agent", userAgentProduct(ua)))
+	}
 	if st.fidelity != "" {
 		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
 	}

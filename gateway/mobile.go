@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -43,7 +42,7 @@ func parseMobileApplication(rq *request) (string, error) {
 			Name string `json:"name"`
 		} `json:"mobile_application"`
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
+	if err := v2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
 		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {

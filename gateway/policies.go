@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -17,7 +16,7 @@ func parsePolicy(rq *request) (translate.PolicyInput, error) {
 			IncidentPreference *string `json:"incident_preference"`
 		} `json:"policy"`
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(rq.body), &b); err != nil {
+	if err := v2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
 		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
 	}
 	if b.Policy == nil {

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -200,16 +199,6 @@ func newAuthGuard(cfg Config) *authGuard {
 	return ag
 }
 
-// clientAddress is the address a request came from: the connection's peer, never a
-// header a caller can set.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // admit decides, before any work, whether a request with a key that NerdGraph has not
 // accepted recently may go on. It answers (and returns false) 429 with Retry-After
 // when the client address has used up its failed authentications, and 401 when the
@@ -220,7 +209,7 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 	}
 	ag := g.guard
 	if ag.failures != nil {
-		if over, reset := ag.failures.exhausted(clientAddress(r)); over {
+		if over, reset := ag.failures.exhausted(g.clientOf(r)); over {
 			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
 			w.Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(reset).Seconds())+1, 1)))
 			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
@@ -245,7 +234,7 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 	}
 	if st.sw.status == http.StatusUnauthorized {
 		if g.guard.failures != nil {
-			g.guard.failures.allow(clientAddress(r))
+			g.guard.failures.allow(g.clientOf(r))
 		}
 		g.guard.rejected.Set(keyHash, struct{}{})
 		if g.limit != nil {

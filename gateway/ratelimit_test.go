@@ -226,8 +226,8 @@ func TestAuthGuard(t *testing.T) {
 	for addr, want := range map[string]string{"192.0.2.7:1": "192.0.2.7", "[2001:db8::1]:80": "2001:db8::1", "pipe": "pipe"} {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.RemoteAddr = addr
-		if got := clientAddress(r); got != want {
-			t.Errorf("clientAddress(%q) = %q, want %q", addr, got, want)
+		if got := peerAddress(r); got != want {
+			t.Errorf("peerAddress(%q) = %q, want %q", addr, got, want)
 		}
 	}
 

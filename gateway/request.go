@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -385,4 +387,73 @@ func hex4(b []byte, i int) (rune, bool) {
 		return 0, false
 	}
 	return rune(n), true
+}
+
+// peerAddress is the address of the connection a request came on: never a header a
+// caller can set.
+func peerAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// clientOf is the address a request is attributed to (the per-address guard, the
+// access line): the connection's peer, unless the peer is one of
+// Config.TrustedProxies; then the last address of X-Forwarded-For that is not itself a
+// trusted proxy, as the proxies appended them (a caller can write the header's start,
+// never what a trusted proxy appended after it).
+func (g *Gateway) clientOf(r *http.Request) string {
+	peer := peerAddress(r)
+	if len(g.cfg.TrustedProxies) == 0 || !g.trusted(peer) {
+		return peer
+	}
+	hops := r.Header.Values("X-Forwarded-For")
+	for i := len(hops) - 1; i >= 0; i-- {
+		parts := strings.Split(hops[i], ",")
+		for j := len(parts) - 1; j >= 0; j-- {
+			hop := strings.TrimSpace(parts[j])
+			if _, err := netip.ParseAddr(hop); err != nil {
+				return peer // a hop that is no address: believe nothing before it
+			}
+			if !g.trusted(hop) {
+				return hop
+			}
+		}
+	}
+	return peer
+}
+
+// trusted reports whether addr is in Config.TrustedProxies.
+func (g *Gateway) trusted(addr string) bool {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range g.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// userAgentProduct is the product of a User-Agent (its first token, without the
+// version), at most 64 characters of an HTTP token: what the access line records, never
+// the whole header.
+func userAgentProduct(ua string) string {
+	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
+	tok, _, _ = strings.Cut(tok, "/")
+	if len(tok) > 64 {
+		tok = tok[:64]
+	}
+	b := []byte(tok)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

@@ -6,8 +6,9 @@ package gateway
 
 // noteApplicationsList is applications.list's Note.
 const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as REST showed them " +
-	"(three significant digits, Apdex scores to two decimals); `concurrent_instance_count`, " +
-	"`end_user_summary.apdex_score` and `links.alert_policy` are omitted; host ids are stable " +
+	"(three significant digits, Apdex scores to two decimals); `concurrent_instance_count` and " +
+	"`links.alert_policy` are omitted, `end_user_summary.apdex_score` is null; " +
+	"`settings.end_user_apdex_threshold` is 7 without browser monitoring, as REST showed it; host ids are stable " +
 	"surrogates; `enable_real_user_monitoring` means an injected browser app exists; `links` and " +
 	"`last_reported_at` come from an NRQL inventory of the last hour (the hosts and instances lists' " +
 	"membership) (when the page's NRQL fails, read again for the page's applications alone; when " +
@@ -26,8 +27,11 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"account), declared as `X-V2bridge-Degraded: filter[name]: entity search name LIKE`; on an " +
 	"account known to be large (its account-wide inventory found full at 1000 applications, or more " +
 	"than 1000 applications counted) `filter[name]`/`filter[language]` without `filter[host]` read " +
-	"only the name and language of every application, keep the matches for `cache.list_ttl` and read " +
-	"a page's applications by id with their inventory in 1 round trip (each later page 1 more); once " +
+	"the account's name index (id, name and language of every application, 1 round trip per 200, " +
+	"kept per key and account for 10 minutes), match any later name in it and read a page's " +
+	"applications by id with their inventory in 1 round trip (each later page 1 more; a name the " +
+	"index lacks entirely is looked up once more by equality, for an application created since); " +
+	"a page past the search's last page is answered empty at once; once " +
 	"an account's inventory is known to pass 1000 applications a page costs 2 round trips (the " +
 	"page's inventory by id); `filter[ids]` reads only those ids' inventory; a page reached without " +
 	"the one before it costs a round trip per 200 applications before it (entity search pages by " +
@@ -46,7 +50,8 @@ const noteApplicationsUpdate = "one read and one mutation document with only the
 	"`end_user_apdex_threshold` sent with `enable_real_user_monitoring: true` to an application " +
 	"without browser monitoring (the docs' alias example) is set on the browser application the " +
 	"enable creates: one more read and update, or 503 with Retry-After while NerdGraph does not show " +
-	"it yet (the enable applied; the same PUT again sets the threshold); `use_server_side_config` is " +
+	"it yet (the enable applied; the same PUT again sets the threshold); the threshold a GET shows " +
+	"without browser monitoring (7) sent back unchanged is accepted; `use_server_side_config` is " +
 	"read-only as in REST; the answer is the read with the changes applied; idempotent by " +
 	"construction, so a retry after a 502/504 \"may have been recorded\" sends only what still differs"
 
@@ -80,12 +85,12 @@ const noteApplicationHostsList = "hosts with timeslice data in the last hour (th
 	"account, application and host name), not REST's ids; summaries computed from " +
 	"HttpDispatcher/OtherTransaction/Errors/Apdex timeslices, shown as REST showed them (three " +
 	"significant digits, Apdex scores to two decimals); health_status is the application's; " +
-	"`end_user_summary` and `links.server` omitted; at most 5000 hosts or instances (NRQL's facet " +
+	"`end_user_summary` omitted, `links.server` null; at most 5000 hosts or instances (NRQL's facet " +
 	"limit: an application with more says so in `X-V2bridge-Degraded`)"
 
 // noteApplicationInstancesList is application_instances.list's Note.
-const noteApplicationInstancesList = "instance ids are the agents' `realAgentId`; `port` and " +
-	"`end_user_summary` omitted; otherwise as application_hosts.list"
+const noteApplicationInstancesList = "instance ids are the agents' `realAgentId`; `end_user_summary` " +
+	"omitted, `port` null; otherwise as application_hosts.list"
 
 // noteApplicationHostsMetricData is application_hosts.metric_data's Note.
 const noteApplicationHostsMetricData = "as applications.metric_data, scoped with `host = '<name>'` " +
@@ -140,7 +145,7 @@ const noteBrowserApplicationsCreate = "agentApplicationCreateBrowser with a Lite
 // noteMobileApplicationsList is mobile_applications.list's Note.
 const noteMobileApplicationsList = "from `mobileSummary`, NerdGraph's rolling values (REST's summary " +
 	"covered the last 30 minutes): `active_users`, `interaction_time` and `unresolved_crash_count` " +
-	"have no source and are omitted; throughput = HTTP requests a minute; `response_time` in seconds " +
+	"have no source and are null; throughput = HTTP requests a minute; `response_time` in seconds " +
 	"(NerdGraph's, and REST's in the one recorded answer); throughput, response time and calls per " +
 	"session shown as REST showed them (three significant digits), the rates unrounded; " +
 	"`supports_crash_data` always true"
@@ -158,28 +163,30 @@ const noteMobileApplicationsMetricData = "as applications.metric_data, scoped wi
 const noteKeyTransactionsList = "KeyTransactionEntity (configuration cached for the list TTL) and " +
 	"one NRQL over the transaction's timeslices for the ten-minute `application_summary` (three " +
 	"significant digits, Apdex scores to two decimals, as REST showed them); `end_user_summary` is " +
-	"omitted (no per-transaction browser source); `transaction_name` is `metricName` without " +
+	"null (no per-transaction browser source); `transaction_name` is `metricName` without " +
 	"`WebTransaction/`; sorted by id; a page whose applications share metric names beyond NRQL's " +
 	"5000 facets is read per half of its applications (a round trip each)"
 
 // noteAlertsPoliciesList is alerts_policies.list's Note.
 const noteAlertsPoliciesList = "policiesSearch; `created_at`/`updated_at` are not exposed by " +
-	"NerdGraph and omitted; New Relic keeps this REST namespace, so `passthrough` is an option"
+	"NerdGraph and null; New Relic keeps this REST namespace, so `passthrough` is an option"
 
 // noteAlertsConditionsList is alerts_conditions.list's Note.
 const noteAlertsConditionsList = "asNrqlConditionsSearch (APM, browser, mobile and servers " +
-	"conditions in their NRQL form): `id`, `name`, `enabled`, `runbook_url`, `terms` and " +
-	"`violation_close_timer` are kept; `entities`, `metric`, `condition_scope`, `user_defined` and " +
-	"`gc_metric` cannot be recovered and are omitted; every APM condition is `apm_app_metric`: " +
+	"conditions in their NRQL form): `id`, `name`, `enabled`, `runbook_url` (null when unset), `terms` and " +
+	"`violation_close_timer` are kept; `entities`, `metric` and `condition_scope` cannot be recovered " +
+	"and are null, `user_defined` and `gc_metric` omitted; every APM condition is `apm_app_metric`: " +
 	"`sourceProduct` is NerdGraph's only origin field and says APM for key-transaction " +
 	"(`apm_kt_metric`) and JVM (`apm_jvm_metric`) conditions too, so they cannot be told apart"
 
 // noteAlertsNrqlConditionsList is alerts_nrql_conditions.list's Note.
 const noteAlertsNrqlConditionsList = "nrqlConditionsSearch by policy; static and baseline " +
-	"conditions; terms as strings; `since_value` is the CADENCE aggregation delay in windows; the " +
+	"conditions; terms as strings; `since_value` is the CADENCE aggregation delay in windows, null " +
+	"otherwise; `runbook_url` null when unset; `value_function` is `single_value` (NerdGraph " +
+	"evaluates the query's single value); the " +
 	"signal's `slide_by`, `aggregation_method` (as the docs write it: `EVENT_FLOW`), " +
 	"`aggregation_delay` and `aggregation_timer` are NerdGraph's, written when set (REST's answer " +
-	"for them is unpublished; the create body's types are used); `value_function`, `expected_groups` " +
+	"for them is unpublished; the create body's types are used); `expected_groups` " +
 	"and `ignore_overlap` have no NerdGraph field and are omitted"
 
 // noteAlertsNrqlConditionsCreate is alerts_nrql_conditions.create's Note.

@@ -65,6 +65,8 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 			br.BrowserConfig, updateBrowser = &ng.AgentApplicationSettingsBrowserConfigInput{ApdexTarget: v}, true
 		case in.EnableRealUserMonitoring != nil && *in.EnableRealUserMonitoring:
 			afterEnable = v
+		case *v == app.Settings.EndUserApdex():
+			// The value a GET shows without browser monitoring, sent back unchanged.
 		default:
 			return nil, v2.Unprocessable("Validation error occurred when updating the application", "end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true")
 		}

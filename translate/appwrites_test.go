@@ -109,6 +109,10 @@ func TestUpdateApplication(t *testing.T) {
 			func(a v2.Application) bool { return !a.Settings.EnableRealUserMonitoring && a.EndUser == nil }},
 		{"RUM already off", false, AppUpdateInput{EnableRealUserMonitoring: bptr(false)}, false, nil,
 			func(a v2.Application) bool { return !a.Settings.EnableRealUserMonitoring }},
+		{"end-user apdex shown without browser sent back", false, AppUpdateInput{EndUserApdexThreshold: f64(v2.DefaultEndUserApdexThreshold), EnableRealUserMonitoring: bptr(false)}, false, nil,
+			func(a v2.Application) bool {
+				return !a.Settings.EnableRealUserMonitoring && a.Settings.EndUserApdex() == v2.DefaultEndUserApdexThreshold
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

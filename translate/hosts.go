@@ -36,9 +36,13 @@ const HostSummaryWindow = 10 * time.Minute
 // The instance count covers the membership window, like links.application_instances.
 func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	var n NRQL
-	since := until.Add(-HostSummaryWindow).UnixMilli()
+	// The summary's ten minutes end where REST's metric data slices end (ingestLag);
+	// membership still reads the whole inventory window up to until.
+	end := until.Add(-ingestLag(false))
+	since := end.Add(-HostSummaryWindow).UnixMilli()
 	f := func(agg, name, alias string) {
-		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(" AND timestamp >= ").Int(since).Raw(") AS ").Str(alias).Raw(", ")
+		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(" AND timestamp >= ").Int(since).
+			Raw(" AND timestamp < ").Int(end.UnixMilli()).Raw(") AS ").Str(alias).Raw(", ")
 	}
 	n.Raw("SELECT ")
 	f("count(newrelic.timeslice.value)", "HttpDispatcher", "web_c")

@@ -159,15 +159,17 @@ func TestAppHostsCap(t *testing.T) {
 	}
 }
 
-// The summaries count the last HostSummaryWindow (10 minutes) inside an InventoryWindow
-// (1 hour) read.
+// The summaries count HostSummaryWindow (10 minutes) ending where the default metric
+// data range ends (ingestLag), inside an InventoryWindow (1 hour) read up to until.
 func TestHostStatsWindows(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := hostStatsNRQL(7, "host", until)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ten := "timestamp >= " + strconv.FormatInt(until.Add(-10*time.Minute).UnixMilli(), 10) + ")"
+	end := until.Add(-3 * time.Minute)
+	ten := "timestamp >= " + strconv.FormatInt(end.Add(-10*time.Minute).UnixMilli(), 10) + " AND timestamp < " +
+		strconv.FormatInt(end.UnixMilli(), 10) + ")"
 	rng := "SINCE " + strconv.FormatInt(until.Add(-time.Hour).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
 	if strings.Count(q, ten) != 8 || !strings.Contains(q, rng) || !strings.Contains(q, "appId = 7 AND "+UnscopedNRQL) || !strings.Contains(q, " FACET host ") {
 		t.Fatalf("query %s", q)

@@ -217,7 +217,8 @@ type ktStatKey struct {
 // applications, recursively (a round trip each), until every part is under the limit.
 func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[ktStatKey]ktStatRow, error) {
 	out := map[ktStatKey]ktStatRow{}
-	if err := t.keyTxStatsInto(ctx, c, ks, t.until(), out); err != nil {
+	// The summary's ten minutes end where REST's metric data slices end (ingestLag).
+	if err := t.keyTxStatsInto(ctx, c, ks, t.until().Add(-ingestLag(false)), out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -148,7 +148,9 @@ func TestListKeyTransactions(t *testing.T) {
 		t.Errorf("103 (no figures): %+v %+v", o, o.Summary)
 	}
 	q := fmt.Sprint(k.calls[len(k.calls)-1].vars["query"])
-	if !strings.Contains(q, "SINCE "+strconv.FormatInt(ktClock.Add(-10*time.Minute).UnixMilli(), 10)) ||
+	// ten minutes ending where the default metric data range ends (three minutes back)
+	if !strings.Contains(q, "SINCE "+strconv.FormatInt(ktClock.Add(-13*time.Minute).UnixMilli(), 10)+
+		" UNTIL "+strconv.FormatInt(ktClock.Add(-3*time.Minute).UnixMilli(), 10)) ||
 		!strings.Contains(q, "'Apdex/Controller/checkout'") || !strings.Contains(q, "appId IN (7, 8)") {
 		t.Errorf("summary query %s", q)
 	}

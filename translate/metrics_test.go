@@ -32,8 +32,10 @@ func TestResolveWindow(t *testing.T) {
 		wantUntil     string
 		wantErrStatus int
 	}{
+		// The default range is placed three minutes earlier (ingestLag;
+		// TestWindowPlacedAsRESTRecorded).
 		{name: "default 30 minutes", give: MetricDataRequest{}, wantPeriod: time.Minute,
-			wantSince: "2026-11-20T11:30:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+			wantSince: "2026-11-20T11:27:00Z", wantUntil: "2026-11-20T11:57:00Z"},
 		{name: "5 hours", give: MetricDataRequest{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
 			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
 		{name: "period only coarsens", give: MetricDataRequest{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
@@ -294,6 +296,55 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 		if got := dedupe(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("dedupe(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// REST's recorded answers of the default range place its slices earlier than the
+// envelope: three minutes for a series, two summarized.
+func TestWindowPlacedAsRESTRecorded(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tests := []struct {
+		source              string
+		from, to            string
+		summarize           bool
+		wantSince, wantLast string // the first slice's from; the last slice's to (exclusive)
+	}{
+		{"docs-website basic-functions/extract-metric-timeslice-data.mdx", "2016-01-28T18:06:06Z", "2016-01-28T18:36:06Z", false,
+			"2016-01-28T18:03:00Z", "2016-01-28T18:33:00Z"},
+		{"newrelic-client-go pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson", "2020-01-27T23:25:45Z", "2020-01-27T23:55:45Z", false,
+			"2020-01-27T23:22:00Z", "2020-01-27T23:52:00Z"},
+		{"docs-website application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx (summarized)", "2014-05-20T23:41:15Z",
+			"2014-05-21T00:11:15Z", true, "2014-05-20T23:39:00Z", "2014-05-21T00:09:00Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			from, to := at(tt.from), at(tt.to)
+			w, err := resolveWindow(MetricDataRequest{Summarize: tt.summarize}, to) // the default range, asked at to
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := w.since.Format(time.RFC3339); got != tt.wantSince {
+				t.Errorf("first slice from %s, recorded %s", got, tt.wantSince)
+			}
+			if got := w.until.Format(time.RFC3339); got != tt.wantLast {
+				t.Errorf("last slice to %s, recorded %s", got, tt.wantLast)
+			}
+			if !w.from.Equal(from) || !w.to.Equal(to) {
+				t.Errorf("envelope %s to %s, want the requested %s to %s", w.from, w.to, from, to)
+			}
+		})
+	}
+	// A range the caller gives is served where it was asked, even up to now.
+	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T12:00:00Z")
+	w, err := resolveWindow(MetricDataRequest{From: &from, To: &to}, at("2026-11-20T12:00:30Z"))
+	if err != nil || !w.since.Equal(from) || !w.until.Equal(to) {
+		t.Errorf("an older range moved: %s to %s (%v)", w.since, w.until, err)
 	}
 }
 

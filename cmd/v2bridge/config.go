@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -42,6 +43,7 @@ type fileConfig struct {
 	MaxUnauthInFlight        int               `yaml:"max_unauthenticated_in_flight"`
 	BodyMinRate              int64             `yaml:"body_min_rate"`
 	BodyGrace                time.Duration     `yaml:"body_grace"`
+	TrustedProxies           []string          `yaml:"trusted_proxies"`
 	AnswerMemory             int64             `yaml:"answer_memory"`
 	BrowserLoader            string            `yaml:"browser_loader"`
 	NameFilter               string            `yaml:"name_filter"`
@@ -158,6 +160,7 @@ func defaultConfig() fileConfig {
 		MaxUnauthInFlight:  64,
 		BodyMinRate:        1024,
 		BodyGrace:          10 * time.Second,
+		TrustedProxies:     []string{},
 		BrowserLoader:      "LITE",
 		NameFilter:         "read",
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
@@ -314,6 +317,9 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.BodyGrace <= 0 {
 		errs = append(errs, errors.New("body_grace: must be positive"))
+	}
+	if _, err := trustedProxies(c.TrustedProxies); err != nil {
+		errs = append(errs, err)
 	}
 	if m := c.AnswerMemory; m != 0 && m != -1 && m < 2*ng.LargeAnswer {
 		errs = append(errs, fmt.Errorf("answer_memory: %d bytes is less than two large answers (%d); 0 is the default, -1 no bound", m, 2*ng.LargeAnswer))
@@ -532,4 +538,22 @@ func (s storeConfig) open(getenv func(string) string, log *zap.Logger, window ti
 // answer_memory); newGateway adds the hooks.
 func (c *fileConfig) upstreamOptions() ng.Options {
 	return ng.Options{Timeout: c.UpstreamTimeout, AnswerMemory: c.AnswerMemory}
+}
+
+// trustedProxies reads trusted_proxies: addresses or CIDR prefixes of the proxies whose
+// X-Forwarded-For is believed.
+func trustedProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range list {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil {
+				return nil, fmt.Errorf("trusted_proxies: %q is neither an address nor a CIDR prefix", s)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }

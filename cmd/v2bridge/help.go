@@ -31,10 +31,12 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"demo": {
-			synopsis: "v2bridge demo [--listen ADDR] [--log-level LEVEL]",
-			about:    "The gateway and the NerdGraph simulator with demo data, in one process. It prints\nready-to-paste curl commands; Ctrl-C stops it.",
-			flags:    func(fs *flag.FlagSet) { demoFlags(fs) },
-			env:      tracingEnv,
+			synopsis: "v2bridge demo [--listen ADDR] [--log-level LEVEL] [--routes ROUTE=MODE,...]",
+			about: "The gateway and the NerdGraph simulator with demo data, in one process, and a REST v2\n" +
+				"double answering the same data under /rest/v2 (for verify, compare and passthrough).\n" +
+				"It prints ready-to-paste curl commands; Ctrl-C stops it.",
+			flags: func(fs *flag.FlagSet) { demoFlags(fs) },
+			env:   tracingEnv,
 		},
 		"serve": {
 			synopsis: "v2bridge serve [--config FILE] [--listen ADDR] [--upstream us|eu|URL] [--log-level LEVEL]",
@@ -159,12 +161,14 @@ func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.
 	return nil
 }
 
-type demoOpts struct{ listen, logLevel *string }
+type demoOpts struct{ listen, logLevel, routes *string }
 
 func demoFlags(fs *flag.FlagSet) demoOpts {
 	return demoOpts{
 		listen:   fs.String("listen", "127.0.0.1:8080", "gateway listen address"),
 		logLevel: fs.String("log-level", "info", "debug, info, warn or error"),
+		routes: fs.String("routes", "", "route modes against the demo's REST double, e.g. applications.list=compare,alerts_policies.list=passthrough "+
+			"(the routes key of serve's configuration)"),
 	}
 }
 

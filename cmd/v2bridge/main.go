@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -42,7 +43,7 @@ var (
 const usage = `v2bridge — New Relic REST API v2 answered from NerdGraph
 
 usage:
-  v2bridge demo    [--listen 127.0.0.1:8080]        gateway + NerdGraph simulator with demo data
+  v2bridge demo    [--listen 127.0.0.1:8080] [--routes R=MODE,...]  gateway + NerdGraph simulator + REST double, demo data
   v2bridge serve   [--config FILE] [--listen ADDR] [--upstream us|eu|URL]
   v2bridge sim     [--listen 127.0.0.1:4000] [--scale apps=N,...]  the NerdGraph simulator alone
   v2bridge explain [--account N] [--data BODY] 'METHOD /v2/...'  the NerdGraph calls of a request, sent nowhere
@@ -192,6 +193,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	listen, logLevel := opts.listen, opts.logLevel
+	modes, err := demoModes(*opts.routes)
+	if err != nil {
+		return err
+	}
 	log, err := newLogger(*logLevel, true, stderr)
 	if err != nil {
 		return err
@@ -219,12 +224,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer flushTraces(stopTracing, log)
-	g, _ := newGateway(endpoint, gateway.Config{}, migrate.Config{ReportToken: demoReportToken}, ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
 	base := "http://" + gwLn.Addr().String()
+	g, _ := newGateway(endpoint, gateway.Config{RESTUpstream: base + demoRESTPrefix + "/v2", Modes: modes},
+		migrate.Config{ReportToken: demoReportToken, Compare: migrate.CompareSettings{Options: migrate.CompareOptions{Tolerance: 0.05}}},
+		ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
 	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
 		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
-	return serveUntil(ctx, gwLn, gateway.Traced(g.Handler(), tp), log)
+	h, err := demoHandler(gateway.Traced(g.Handler(), tp))
+	if err != nil {
+		return err
+	}
+	return serveUntil(ctx, gwLn, h, log)
 }
 
 // demoBanner is what the demo prints: commands that work as pasted into a POSIX shell
@@ -240,6 +251,11 @@ Try:
   curl -sg -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' '%[1]s/v2/applications.json?filter[ids]=527085889'
 
 Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
+REST v2 double (the same data in REST's published shapes; a tool, not REST itself):
+  curl -s -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %[1]s/rest/v2/alerts_policies.json
+Compare it with the translation (writes v2bridge-verify.html and .json here):
+  NEW_RELIC_API_KEY=NRAK-DEMO-ACCOUNT-1 v2bridge verify --rest %[1]s/rest/v2 --upstream %[2]s --sample 1
+Compare or pass through routes: restart with --routes applications.list=compare,alerts_policies.list=passthrough
 Usage report (also .json, and an HTML page without the suffix):
   curl -H 'Authorization: Bearer %[3]s' %[1]s/v2bridge/report.csv
 Operations:
@@ -353,6 +369,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxUnauthenticatedInFlight: cfg.MaxUnauthInFlight,
 		BodyMinRate:                offWhenZeroRate(cfg.BodyMinRate),
 		BodyGrace:                  cfg.BodyGrace,
+		TrustedProxies:             mustTrusted(cfg.TrustedProxies),
 		BrowserLoader:              cfg.BrowserLoader,
 		RejectedKeyTTL:             offWhenZero(cfg.RejectedKeyTTL),
 		AuthFailuresPerMinute:      rateLimit(cfg.AuthFailuresPerMinute),
@@ -533,4 +550,10 @@ func offWhenZeroRate(rate int64) int64 {
 		return -1
 	}
 	return rate
+}
+
+// mustTrusted is trustedProxies for a configuration validate has accepted.
+func mustTrusted(list []string) []netip.Prefix {
+	p, _ := trustedProxies(list)
+	return p
 }

@@ -71,6 +71,8 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 		{"upstream timeout longer than the request", "request_timeout: 10s\nupstream_timeout: 30s\n", []string{"upstream_timeout", "request_timeout"}},
 		{"answer memory below two large answers", "answer_memory: 1000\n", []string{"answer_memory", "524288"}},
 		{"answer memory below -1", "answer_memory: -2\n", []string{"answer_memory"}},
+		{"admission bounds", "max_unauthenticated_in_flight: 0\nbody_grace: 0s\ntrusted_proxies: [10.0.0.0/8, not-a-proxy]\n",
+			[]string{"max_unauthenticated_in_flight", "body_grace", "trusted_proxies", "not-a-proxy"}},
 		{"every problem listed", "listen: nope\nrequest_timeout: 5s\nupstream_timeout: 6s\nlog_level: loud\n", []string{"listen", "upstream_timeout", "log_level"}},
 		{"bad hash and bad level", "log_level: loud\nkeys:\n  - sha256: nothex\n    user_key_file: /nonexistent\n",
 			[]string{"log_level", "keys[0].sha256", "keys[0].user_key_file"}},

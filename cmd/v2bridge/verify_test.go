@@ -74,3 +74,14 @@ func TestVerifyCommand(t *testing.T) {
 		t.Fatalf("no key: %v", err)
 	}
 }
+
+// `v2bridge verify` with a REST URL that does not resolve says so, in its own words.
+func TestVerifyCommandSaysWhyRESTFailed(t *testing.T) {
+	upstream := demoUpstream(t)
+	var stdout, stderr bytes.Buffer
+	err := runVerify(context.Background(), []string{"--rest", "http://rest.invalid/v2", "--upstream", upstream.URL + sim.Path,
+		"--out", filepath.Join(t.TempDir(), "report")}, func(string) string { return "NRAK-DEMO-ACCOUNT-1" }, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "cannot resolve host rest.invalid") {
+		t.Fatalf("verify against rest.invalid = %v", err)
+	}
+}

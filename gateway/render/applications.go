@@ -94,14 +94,12 @@ func appendApplication(b []byte, a *v2.Application) []byte {
 		b = appendJSONFloat(b, u.Throughput)
 		b = append(b, `,"apdex_target":`...)
 		b = appendJSONFloat(b, u.ApdexTarget)
-		b = append(b, '}')
+		b = append(b, `,"apdex_score":null}`...)
 	}
 	b = append(b, `,"settings":{"app_apdex_threshold":`...)
 	b = appendJSONFloat(b, a.Settings.AppApdexThreshold)
-	if t := a.Settings.EndUserApdexThreshold; t != nil {
-		b = append(b, `,"end_user_apdex_threshold":`...)
-		b = appendJSONFloat(b, *t)
-	}
+	b = append(b, `,"end_user_apdex_threshold":`...)
+	b = appendJSONFloat(b, a.Settings.EndUserApdex())
 	b = append(b, `,"enable_real_user_monitoring":`...)
 	b = strconv.AppendBool(b, a.Settings.EnableRealUserMonitoring)
 	b = append(b, `,"use_server_side_config":`...)

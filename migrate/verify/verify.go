@@ -132,6 +132,8 @@ type runner struct {
 	gap   time.Duration
 	done  int
 	total int
+	// lastREST is the REST side's answer to the latest exchange.
+	lastREST answer
 	// clock and sleep are time.Now and sleepCtx; tests replace them to check the pacing
 	// and the 429 waits without waiting.
 	clock func() time.Time
@@ -179,6 +181,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
 		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute), clock: time.Now, sleep: sleepCtx}
 	if err := r.discoverAndCompare(ctx); err != nil {
+		if cfg.Progress != nil {
+			fmt.Fprintln(cfg.Progress) // the error starts on a line of its own
+		}
 		return nil, err
 	}
 	if cfg.Writes {
@@ -213,11 +218,15 @@ func (r *runner) discoverAndCompare(ctx context.Context) error {
 	}
 	r.total = len(stage1)
 	bodies := map[string][]byte{}
+	var appsAnswer answer
 	for _, q := range stage1 {
 		bodies[q.route] = r.exchange(ctx, q)
+		if q.route == "applications.list" {
+			appsAnswer = r.lastREST
+		}
 	}
 	if bodies["applications.list"] == nil {
-		return errors.New("verify: the REST side did not list applications; check the key and the REST URL")
+		return fmt.Errorf("verify: the REST side did not list applications: %s", failureCause(r.cfg.REST.Base, appsAnswer))
 	}
 	apps := ids(bodies["applications.list"], "applications", n)
 	var stage2 []request
@@ -429,6 +438,7 @@ func redact(err error) error {
 // exchange sends q to both sides, records the comparison and returns REST's body.
 func (r *runner) exchange(ctx context.Context, q request) []byte {
 	rest := r.call(ctx, &r.cfg.REST, q.path)
+	r.lastREST = rest
 	tr := r.call(ctx, &r.cfg.Translation, q.path)
 	x := Exchange{Route: q.route, Path: q.path, RESTStatus: rest.status, TranslationStatus: tr.status,
 		RESTMillis: ms(rest.took), TranslationMillis: ms(tr.took), RoundTrips: tr.roundTrips, Counts: map[string]int{}}

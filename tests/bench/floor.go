@@ -189,6 +189,7 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		zap.Duration("duration", time.Since(start)),
 		zap.Int64("upstream_calls", 0),
 		zap.Duration("upstream", 0),
+		zap.String("client", "127.0.0.1"),
 		zap.String("fidelity", f.fidelity),
 		zap.String("caller", hex.EncodeToString(sum[:4])),
 		zap.Int64("account", 1000001),

@@ -252,7 +252,12 @@ func TestLegacyConditions(t *testing.T) {
 		if !types[typ] {
 			t.Errorf("type %q", typ)
 		}
-		for _, gone := range []string{"entities", "metric", "condition_scope", "user_defined", "gc_metric"} {
+		for _, kept := range []string{"entities", "metric", "condition_scope", "runbook_url"} {
+			if _, ok := c[kept]; !ok {
+				t.Errorf("%s is a field REST sent and must be present (null when not recoverable): %s", kept, r.body)
+			}
+		}
+		for _, gone := range []string{"user_defined", "gc_metric"} {
 			if _, ok := c[gone]; ok {
 				t.Errorf("%s is not recoverable and must be omitted: %s", gone, r.body)
 			}

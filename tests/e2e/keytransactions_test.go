@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
@@ -86,11 +87,13 @@ func TestKeyTransactions(t *testing.T) {
 			if k.Summary == nil || k.LastReportedAt == nil || k.Summary.Throughput <= 0 || k.Summary.ApdexScore <= 0 || k.Summary.ApdexScore > 1 {
 				t.Fatalf("summary %+v", k.Summary)
 			}
-			// The summary is the transaction's own timeslices over the last ten
-			// minutes: the metric data route over that window agrees.
+			// The summary is the transaction's own timeslices over ten minutes ending
+			// where the default metric data range ends (three minutes back): the metric
+			// data route over that window agrees.
 			name := "WebTransaction/" + k.TransactionName
+			end := clock.Add(-3 * time.Minute)
 			q := url.Values{"names[]": {name}, "values[]": {"call_count", "average_response_time"}, "summarize": {"true"},
-				"from": {clock.Add(-10 * 60e9).Format("2006-01-02T15:04:05Z")}, "to": {clock.Format("2006-01-02T15:04:05Z")}}
+				"from": {end.Add(-10 * time.Minute).Format("2006-01-02T15:04:05Z")}, "to": {end.Format("2006-01-02T15:04:05Z")}}
 			var md metricDataBody
 			r = e.get(t, fmt.Sprintf("/v2/applications/%d/metrics/data.json?%s", k.Links.Application, q.Encode()), key1)
 			if err := json.Unmarshal(r.body, &md); err != nil || len(md.MetricData.Metrics) != 1 || len(md.MetricData.Metrics[0].Timeslices) != 1 {

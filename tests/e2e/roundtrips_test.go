@@ -65,7 +65,9 @@ func TestReadRoutesRoundTrips(t *testing.T) {
 		{"alerts_nrql_conditions.list", "/v2/alerts_nrql_conditions.json?policy_id=1001", 200, 1, 1},
 		// Every NRQL condition of the account is read (a round trip per 200) and its WHERE
 		// clause parsed; never cached, so an entity added is listed at once.
-		{"alerts_entity_conditions.list", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", 200, 1, 1},
+		// The demo's conditions name their application by appName equality: the
+		// application's name is read to match them.
+		{"alerts_entity_conditions.list", "/v2/alerts_entity_conditions/314221522.json?entity_type=Application", 200, 2, 2},
 		{"alerts_synthetics_conditions.list", "/v2/alerts_synthetics_conditions.json?policy_id=1001", 200, 1, 1},
 		{"alerts_external_service_conditions.unsupported", "/v2/alerts_external_service_conditions.json?policy_id=1001", 501, 0, 0},
 		{"alerts_location_failure_conditions.unsupported", "/v2/alerts_location_failure_conditions/policies/1001.json", 501, 0, 0},

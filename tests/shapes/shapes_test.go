@@ -24,6 +24,7 @@ type shapeCase struct {
 	key     string
 	omitted map[string]string // in the example, not in the gateway's answer
 	added   map[string]string // in the gateway's answer, not in the example
+	nulls   map[string]string // a value in the example, null in the gateway's answer
 }
 
 const app = "314221522"
@@ -33,9 +34,9 @@ func cases() []shapeCase {
 	return []shapeCase{
 		{example: "applications_list.json", path: "/v2/applications.json?filter[ids]=" + rum,
 			omitted: map[string]string{
-				"applications.links.alert_policy":           "legacy single alert policy: no NerdGraph equivalent",
-				"applications.end_user_summary.apdex_score": "NerdGraph's apmBrowserSummary has no Apdex score",
+				"applications.links.alert_policy": "legacy single alert policy: no NerdGraph equivalent",
 			},
+			nulls: map[string]string{"applications.end_user_summary.apdex_score": "NerdGraph's apmBrowserSummary has no Apdex score"},
 			added: map[string]string{
 				"applications.application_summary.host_count":     "REST's full object has it (swagger, client-go fixture); the docs' example is older",
 				"applications.application_summary.instance_count": "as host_count",
@@ -43,17 +44,16 @@ func cases() []shapeCase {
 			}},
 		{example: "application_show.json", path: "/v2/applications/" + rum + ".json",
 			omitted: map[string]string{
-				"application.links.alert_policy":           "legacy single alert policy: no NerdGraph equivalent",
-				"application.end_user_summary.apdex_score": "NerdGraph's apmBrowserSummary has no Apdex score",
-				"links.application.alert_policy":           "no alert_policy link is ever emitted, so neither is its template",
-			}},
+				"application.links.alert_policy": "legacy single alert policy: no NerdGraph equivalent",
+				"links.application.alert_policy": "no alert_policy link is ever emitted, so neither is its template",
+			},
+			nulls: map[string]string{"application.end_user_summary.apdex_score": "NerdGraph's apmBrowserSummary has no Apdex score"}},
 		{example: "application_hosts_list.json", path: "/v2/applications/" + app + "/hosts.json",
-			omitted: map[string]string{"application_hosts.links.server": "the Servers product is retired"},
-			added:   map[string]string{"application_hosts.application_summary.instance_count": "REST's host summary had it (swagger)"}},
-		{example: "application_instance_show.json", omitted: map[string]string{
-			"application_instance.port":             "instance port is not in NerdGraph's instance details",
-			"application_instance.end_user_summary": "no per-instance browser figures in NerdGraph",
-		}},
+			nulls: map[string]string{"application_hosts.links.server": "the Servers product is retired"},
+			added: map[string]string{"application_hosts.application_summary.instance_count": "REST's host summary had it (swagger)"}},
+		{example: "application_instance_show.json",
+			omitted: map[string]string{"application_instance.end_user_summary": "no per-instance browser figures in NerdGraph"},
+			nulls:   map[string]string{"application_instance.port": "instance port is not in NerdGraph's instance details"}},
 		{example: "metric_names.json", path: "/v2/applications/" + app + "/metrics.json?name=Controller"},
 		{example: "metric_data.json", path: "/v2/applications/" + app + "/metrics/data.json?names[]=CPU/User%20Time&from=2026-11-20T11:50:00Z&to=2026-11-20T11:52:00Z"},
 		{example: "metric_data_not_found.json", path: "/v2/applications/" + app + "/metrics/data.json?names[]=Foo"},
@@ -66,28 +66,29 @@ func cases() []shapeCase {
 		// A recorded mobile application: the object of ambitioninc/newrelic-api
 		// newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff (its app_response),
 		// under the show's wrapper key as opsmatters/newrelic-api reads it.
-		{example: "mobile_application_show.json", path: "/v2/mobile_applications/601483762.json", omitted: map[string]string{
+		{example: "mobile_application_show.json", path: "/v2/mobile_applications/601483762.json", nulls: map[string]string{
 			"mobile_application.mobile_summary.active_users":          "no source in NerdGraph's mobileSummary",
 			"mobile_application.mobile_summary.interaction_time":      "no source in NerdGraph's mobileSummary",
 			"mobile_application.crash_summary.unresolved_crash_count": "no source in NerdGraph's mobileSummary",
 		}},
 		{example: "key_transactions_list.json", path: "/v2/key_transactions.json", added: map[string]string{
-			"links": "REST's list carried the show's links template too (paultyng/go-newrelic's api key transactions test); newrelic-client-go's fixture trims it",
+			"links":                             "REST's list carried the show's links template too (paultyng/go-newrelic's api key transactions test); newrelic-client-go's fixture trims it",
+			"key_transactions.end_user_summary": "REST's key transaction carried it (ambitioninc/newrelic-api key_transactions_tests.py); null: no browser figures per key transaction in NerdGraph",
 		}},
 		{example: "key_transaction_show.json", path: "/v2/key_transactions/3001.json", added: map[string]string{
 			"key_transaction.health_status":    "the docs' show example trims it; the list example and client-go have it",
 			"key_transaction.reporting":        "as health_status",
 			"key_transaction.last_reported_at": "as health_status",
+			"key_transaction.end_user_summary": "REST's key transaction carried it (ambitioninc/newrelic-api key_transactions_tests.py); null: no browser figures per key transaction in NerdGraph",
 		}},
 		{example: "alerts_nrql_conditions.json", path: "/v2/alerts_nrql_conditions.json?policy_id=1002",
-			omitted: map[string]string{"nrql_conditions.nrql.since_value": "only for CADENCE conditions (the aggregation delay in windows)"},
-			added:   map[string]string{"nrql_conditions.signal": "REST's newer signal block (aggregation window, fill)"}},
+			added: map[string]string{
+				"nrql_conditions.signal":         "REST's newer signal block (aggregation window, fill)",
+				"nrql_conditions.runbook_url":    "REST's condition had it (newrelic-client-go's nrql_conditions_test.go); the docs' example trims it",
+				"nrql_conditions.value_function": "as runbook_url",
+			}},
 		{example: "alerts_conditions.json", path: "/v2/alerts_conditions.json?policy_id=1004",
-			omitted: map[string]string{
-				"conditions.entities":        "not recoverable from the NRQL form",
-				"conditions.metric":          "not recoverable from the NRQL form",
-				"conditions.condition_scope": "not recoverable from the NRQL form",
-			},
+			nulls: map[string]string{"conditions.entities": "not recoverable from the NRQL form"},
 			added: map[string]string{
 				"conditions.runbook_url":           "REST's condition object had it (client-go, swagger); the docs' example trims it",
 				"conditions.violation_close_timer": "as runbook_url",
@@ -149,7 +150,7 @@ func TestShapes(t *testing.T) {
 			var undeclared []string
 			for _, d := range diffs {
 				kind, p, _ := strings.Cut(d, " ")
-				if (kind == "missing" && c.omitted[p] != "") || (kind == "extra" && c.added[p] != "") {
+				if (kind == "missing" && c.omitted[p] != "") || (kind == "extra" && c.added[p] != "") || (kind == "null" && c.nulls[p] != "") {
 					continue
 				}
 				undeclared = append(undeclared, d)
@@ -190,8 +191,15 @@ func integerKey(key string) bool {
 }
 
 // compareShape walks the example and the answer together, recording
-// "missing <path>", "extra <path>", "type <path>" and "integer <path>" differences.
+// "missing <path>", "extra <path>", "type <path>", "null <path>" (a number, list or
+// object in the example, null in the answer) and "integer <path>" differences.
 func compareShape(path string, want, got any, diffs *[]string) {
+	if got == nil && want != nil {
+		if _, str := want.(string); !str {
+			*diffs = append(*diffs, "null "+path)
+			return
+		}
+	}
 	join := func(k string) string {
 		if path == "" {
 			return k

@@ -58,8 +58,10 @@ type value struct {
 }
 
 type expr struct {
-	Left  *factor   `parser:"@@"`
-	Right []*opTerm `parser:"@@*"`
+	Pos    lexer.Position
+	Left   *factor   `parser:"@@"`
+	Right  []*opTerm `parser:"@@*"`
+	EndPos lexer.Position
 }
 
 type opTerm struct {
@@ -210,6 +212,9 @@ type List struct {
 
 	close int    // offset of the list's ')'
 	items []span // each literal's text
+	// eq is set for an equality (`appName = 'checkout'`), a list of one: op is the
+	// offset of its '=', items[0] its literal.
+	eq *int
 }
 
 // EntityLists parses query and returns the IN lists of its top-level WHERE clauses
@@ -228,7 +233,16 @@ func (p *Parser) EntityLists(query string) ([]List, error) {
 		}
 		walkCond(c, false, func(cmp *comparison) {
 			name := entityAttr(cmp.Left)
-			if name == "" || cmp.In == nil {
+			if name == "" {
+				return
+			}
+			if cmp.Op == "=" {
+				if l, ok := equality(query, sp.start, name, cmp); ok {
+					out = append(out, l)
+				}
+				return
+			}
+			if cmp.In == nil {
 				return
 			}
 			// EndPos is where the token after the list starts: the list's ')' is the
@@ -255,6 +269,40 @@ func (p *Parser) EntityLists(query string) ([]List, error) {
 		})
 	}
 	return out, nil
+}
+
+// equality reads `attribute = literal` as a list of one, the way people name a
+// condition's single entity (`appName = 'checkout-service'`, `appId = 123`).
+func equality(query string, base int, name string, cmp *comparison) (List, bool) {
+	r := cmp.Right
+	if r == nil || len(r.Right) > 0 || r.Left == nil || (r.Left.Number == nil && r.Left.String == nil) {
+		return List{}, false
+	}
+	f := r.Left
+	start := base + r.Pos.Offset
+	l := List{Attribute: name}
+	var text string
+	if f.String != nil {
+		text, l.Strings = *f.String, true
+		l.Values = []string{unquote(text)}
+	} else {
+		text = *f.Number
+		if f.Neg {
+			text = "-" + text
+		}
+		l.Values = []string{text}
+	}
+	if !strings.HasPrefix(query[start:], text) {
+		return List{}, false // a literal written otherwise (a space after '-'): not rewritten
+	}
+	op := base + cmp.Left.EndPos.Offset
+	if query[op] != '=' {
+		return List{}, false
+	}
+	l.items = []span{{start, start + len(text)}}
+	l.close = start + len(text)
+	l.eq = &op
+	return l, true
 }
 
 // walkCond calls f for every comparison not under a NOT, skipping NOT IN lists.
@@ -319,6 +367,14 @@ func (l List) Index(value string) int {
 // Add returns query with literal (already quoted or formatted by the caller) appended
 // to the list.
 func (l List) Add(query, literal string) string {
+	if l.eq != nil { // `attr = a` becomes `attr IN (a, b)`, the rest kept byte for byte
+		it := l.items[0]
+		in := "IN ("
+		if *l.eq == 0 || query[*l.eq-1] != ' ' {
+			in = " IN ("
+		}
+		return query[:*l.eq] + in + query[it.start:it.end] + ", " + literal + ")" + query[it.end:]
+	}
 	return query[:l.close] + ", " + literal + query[l.close:]
 }
 

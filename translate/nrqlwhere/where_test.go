@@ -26,7 +26,13 @@ func TestEntityLists(t *testing.T) {
 		{name: "NOT IN excludes", query: "SELECT count(*) FROM Transaction WHERE appId NOT IN (1, 2)"},
 		{name: "negated group excludes", query: "SELECT count(*) FROM Transaction WHERE NOT (appId IN (1, 2))"},
 		{name: "filter argument is not the WHERE clause", query: "SELECT filter(count(*), WHERE appId IN (9)) FROM Transaction WHERE name LIKE 'Web%'"},
-		{name: "appId equality is not a list", query: "SELECT count(*) FROM Transaction WHERE appId = 5"},
+		// An equality names one entity: a list of one.
+		{name: "appId equality is a list of one", query: "SELECT count(*) FROM Transaction WHERE appId = 5",
+			want: []List{{Attribute: "appId", Values: []string{"5"}}}},
+		{name: "appName equality among other terms", query: "SELECT count(*) FROM Transaction WHERE appName = 'checkout-service' AND duration > 1",
+			want: []List{{Attribute: "appName", Values: []string{"checkout-service"}, Strings: true}}},
+		{name: "an expression is not an entity", query: "SELECT count(*) FROM Transaction WHERE appId = 5 + 1"},
+		{name: "inequality is not a list", query: "SELECT count(*) FROM Transaction WHERE appId != 5"},
 		{name: "named argument before the clause", query: "SELECT apdex(duration, t: 0.5) FROM Transaction WHERE appId IN (7) AND percentile(duration, 95) > 1",
 			want: []List{{Attribute: "appId", Values: []string{"7"}}}},
 		{name: "comments", query: "SELECT count(*) FROM Transaction -- appId IN (5)\nWHERE /* appName IN ('x') */ appId IN (1) // trailing",
@@ -165,5 +171,35 @@ func TestEntityListsMore(t *testing.T) {
 	l := List{Values: []string{"a", "b", "a"}}
 	if l.Index("a") != 0 || l.Index("b") != 1 || l.Index("c") != -1 {
 		t.Errorf("Index: %d %d %d", l.Index("a"), l.Index("b"), l.Index("c"))
+	}
+}
+
+// Adding to an equality turns it into an IN list of two, the rest of the query byte
+// for byte; removing its only entity is refused.
+func TestEqualityAddAndRemove(t *testing.T) {
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query, add, want string
+	}{
+		{"SELECT count(*) FROM Transaction WHERE appName = 'checkout-service' AND duration > 1 FACET name",
+			"'billing'", "SELECT count(*) FROM Transaction WHERE appName IN ('checkout-service', 'billing') AND duration > 1 FACET name"},
+		{"SELECT count(*) FROM Transaction WHERE appId=123", "456", "SELECT count(*) FROM Transaction WHERE appId IN (123, 456)"},
+		{"SELECT count(*) FROM Transaction WHERE `entity.guid` = 'MXxBUE18QVBQTElDQVRJT058MQ'", "'MXxBUE18QVBQTElDQVRJT058Mg'",
+			"SELECT count(*) FROM Transaction WHERE `entity.guid` IN ('MXxBUE18QVBQTElDQVRJT058MQ', 'MXxBUE18QVBQTElDQVRJT058Mg')"},
+	}
+	for _, tt := range tests {
+		lists, err := p.EntityLists(tt.query)
+		if err != nil || len(lists) != 1 {
+			t.Fatalf("%s: %v %v", tt.query, lists, err)
+		}
+		if got := lists[0].Add(tt.query, tt.add); got != tt.want {
+			t.Errorf("Add:\n got %s\nwant %s", got, tt.want)
+		}
+		if _, err := lists[0].Remove(tt.query, 0); !errors.Is(err, ErrLastEntity) {
+			t.Errorf("%s: removing the only entity: %v, want ErrLastEntity", tt.query, err)
+		}
 	}
 }

@@ -45,13 +45,29 @@ type EndUserSummary struct {
 	ApdexTarget  float64
 }
 
-// ApplicationSettings is settings; EndUserApdexThreshold is omitted when nil (no
-// browser application to read it from).
+// DefaultEndUserApdexThreshold is settings.end_user_apdex_threshold of an application
+// without browser monitoring: REST v2 answered 7 (seconds) there, as recorded with
+// enable_real_user_monitoring false in statianzo/hubot-newrelic2 test/samples/apps.coffee
+// @ 5a2a2b0c5126c341a31e4358e18eea05c25412c2 (both applications).
+const DefaultEndUserApdexThreshold = 7.0
+
+// ApplicationSettings is settings; EndUserApdexThreshold is nil when there is no
+// browser application to read it from, and then written as
+// DefaultEndUserApdexThreshold.
 type ApplicationSettings struct {
 	AppApdexThreshold        float64
 	EndUserApdexThreshold    *float64
 	EnableRealUserMonitoring bool
 	UseServerSideConfig      bool
+}
+
+// EndUserApdex is the end user Apdex threshold REST showed: the browser application's,
+// else DefaultEndUserApdexThreshold.
+func (s *ApplicationSettings) EndUserApdex() float64 {
+	if s.EndUserApdexThreshold != nil {
+		return *s.EndUserApdexThreshold
+	}
+	return DefaultEndUserApdexThreshold
 }
 
 // ApplicationLinks is links: instance and host ids.
@@ -87,13 +103,14 @@ func (a *Application) EncodeV2(e Encoder) {
 		e.Float("response_time", u.ResponseTime)
 		e.Float("throughput", u.Throughput)
 		e.Float("apdex_target", u.ApdexTarget)
+		// NerdGraph's apmBrowserSummary has no Apdex score; REST's had one
+		// (tests/testdata/restv2/application_show.json).
+		e.Null("apdex_score")
 		e.EndObject()
 	}
 	e.BeginObject("settings")
 	e.Float("app_apdex_threshold", a.Settings.AppApdexThreshold)
-	if a.Settings.EndUserApdexThreshold != nil {
-		e.Float("end_user_apdex_threshold", *a.Settings.EndUserApdexThreshold)
-	}
+	e.Float("end_user_apdex_threshold", a.Settings.EndUserApdex())
 	e.Bool("enable_real_user_monitoring", a.Settings.EnableRealUserMonitoring)
 	e.Bool("use_server_side_config", a.Settings.UseServerSideConfig)
 	e.EndObject()
@@ -212,6 +229,12 @@ func (h *ApplicationHost) EncodeV2(e Encoder) {
 	e.String("application_name", h.ApplicationName)
 	e.String("host", h.Host)
 	e.String("language", h.Language)
+	if h.Instance {
+		// REST's instance carried its port (tests/testdata/restv2/application_instance_show.json,
+		// and the instances test of ambitioninc/newrelic-api cited below); NerdGraph's
+		// instance details have none.
+		e.Null("port")
+	}
 	e.String("health_status", h.HealthStatus)
 	e.BeginObject("application_summary")
 	e.Float("response_time", h.Summary.ResponseTime)
@@ -227,6 +250,11 @@ func (h *ApplicationHost) EncodeV2(e Encoder) {
 	} else {
 		encodeIDs(e, "application_instances", "application_instance", h.InstanceIDs)
 	}
+	// links.server named the retired Servers product's server
+	// (tests/testdata/restv2/application_hosts_list.json; for instances
+	// ambitioninc/newrelic-api newrelic_api/tests/application_instances_tests.py
+	// @ 18ff4409ba59c8e2b49302f4a723aef4cb711d8b): none now.
+	e.Null("server")
 	e.EndObject()
 	e.EndObject()
 }

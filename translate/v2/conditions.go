@@ -71,9 +71,11 @@ func (c *NrqlCondition) EncodeV2(e Encoder) {
 	e.Int("id", c.ID)
 	e.String("name", c.Name)
 	e.Bool("enabled", c.Enabled)
-	if c.RunbookURL != "" {
-		e.String("runbook_url", c.RunbookURL)
-	}
+	optText(e, "runbook_url", c.RunbookURL)
+	// NerdGraph evaluates every NRQL condition on the query's single value, which REST
+	// wrote "single_value" (newrelic/newrelic-client-go
+	// pkg/alerts/nrql_conditions_test.go @ 914be0660337f3e2aba1f9e7efcd250a5ff2b6af).
+	e.String("value_function", "single_value")
 	if c.BaselineDirection != "" {
 		e.String("baseline_direction", c.BaselineDirection)
 	}
@@ -83,9 +85,7 @@ func (c *NrqlCondition) EncodeV2(e Encoder) {
 	encodeTerms(e, c.Terms)
 	e.BeginObject("nrql")
 	e.String("query", c.Query)
-	if c.SinceValue != "" {
-		e.String("since_value", c.SinceValue)
-	}
+	optText(e, "since_value", c.SinceValue)
 	e.EndObject()
 	if s := c.Signal; s != nil {
 		e.BeginObject("signal")
@@ -154,9 +154,20 @@ func (*NrqlConditionShow) Root() string { return "nrql_condition_response" }
 // EncodeV2 writes {"nrql_condition":{...}}.
 func (s *NrqlConditionShow) EncodeV2(e Encoder) { s.Condition.EncodeV2(e) }
 
+// optText writes v, or null when it is "".
+func optText(e Encoder, name, v string) {
+	if v == "" {
+		e.Null(name)
+		return
+	}
+	e.String(name, v)
+}
+
 // Condition is REST v2's APM, browser, mobile or servers metric condition, as far as
-// NerdGraph's NRQL form of it can tell: entities, metric,
-// condition_scope, user_defined and gc_metric are not recoverable and are omitted.
+// NerdGraph's NRQL form of it can tell: entities, metric and condition_scope (REST's
+// condition in newrelic/newrelic-client-go pkg/alerts/conditions_test.go
+// @ a330d1f4cab38b0525d892a2e79648fda8112561) are written null; user_defined and
+// gc_metric, which REST sent only for the metrics that take them, are omitted.
 type Condition struct {
 	ID                  int64
 	Type                string
@@ -174,13 +185,13 @@ func (c *Condition) EncodeV2(e Encoder) {
 	e.String("type", c.Type)
 	e.String("name", c.Name)
 	e.Bool("enabled", c.Enabled)
-	if c.RunbookURL != "" {
-		e.String("runbook_url", c.RunbookURL)
-	}
+	e.Null("entities")
+	e.Null("metric")
+	e.Null("condition_scope")
+	optText(e, "runbook_url", c.RunbookURL)
+	// 0 when unset, as REST wrote it (the client-go condition above).
+	e.Int("violation_close_timer", c.ViolationCloseTimer)
 	encodeTerms(e, c.Terms)
-	if c.ViolationCloseTimer > 0 {
-		e.Int("violation_close_timer", c.ViolationCloseTimer)
-	}
 	e.EndObject()
 }
 

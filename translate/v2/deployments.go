@@ -149,11 +149,17 @@ func (m *MobileApplication) EncodeV2(e Encoder) {
 	e.String("health_status", m.HealthStatus)
 	e.Bool("reporting", m.Reporting)
 	if s := m.Summary; s != nil {
+		// active_users, interaction_time and unresolved_crash_count: REST's recorded
+		// mobile application has them (ambitioninc/newrelic-api
+		// newrelic_api/tests/mobile_applications_tests.py @ 7ba801ff); NerdGraph's
+		// mobileSummary does not.
 		e.BeginObject("mobile_summary")
+		e.Null("active_users")
 		e.Int("launch_count", s.LaunchCount)
 		e.Float("throughput", s.Throughput)
 		e.Float("response_time", s.ResponseTime)
 		e.Float("calls_per_session", s.CallsPerSession)
+		e.Null("interaction_time")
 		e.Float("failed_call_rate", s.FailedCallRate)
 		e.Float("remote_error_rate", s.RemoteErrorRate)
 		e.EndObject()
@@ -161,6 +167,7 @@ func (m *MobileApplication) EncodeV2(e Encoder) {
 	if c := m.Crash; c != nil {
 		e.BeginObject("crash_summary")
 		e.Bool("supports_crash_data", c.SupportsCrashData)
+		e.Null("unresolved_crash_count")
 		e.Int("crash_count", c.CrashCount)
 		e.Float("crash_rate", c.CrashRate)
 		e.EndObject()
@@ -195,7 +202,10 @@ func (*MobileApplicationShow) Root() string { return "mobile_application_respons
 // EncodeV2 writes {"mobile_application":{...}}.
 func (s *MobileApplicationShow) EncodeV2(e Encoder) { s.Application.EncodeV2(e) }
 
-// Policy is REST v2's alert policy. created_at/updated_at are not exposed by NerdGraph.
+// Policy is REST v2's alert policy. created_at/updated_at (epoch milliseconds in
+// newrelic/newrelic-client-go pkg/alerts/policies_test.go
+// @ f3da608ac5b1dc8eeda23aee0a7e7ad009ad1055, list, show, create, update and delete
+// alike) are not exposed by NerdGraph: null.
 type Policy struct {
 	ID                 int64
 	IncidentPreference string
@@ -208,6 +218,8 @@ func (p *Policy) EncodeV2(e Encoder) {
 	e.Int("id", p.ID)
 	e.String("incident_preference", p.IncidentPreference)
 	e.String("name", p.Name)
+	e.Null("created_at")
+	e.Null("updated_at")
 	e.EndObject()
 }
 
@@ -269,6 +281,10 @@ func (v *Violation) EncodeV2(e Encoder) {
 	e.BeginObject("entity")
 	e.String("product", v.EntityProduct)
 	e.String("type", v.EntityType)
+	// REST's entity carried the legacy group_id (ambitioninc/newrelic-api
+	// newrelic_api/tests/alert_violations_tests.py
+	// @ 7e8439e581c71fb13eaa510044067dfd0387ec40); NerdGraph has no such field.
+	e.Null("group_id")
 	e.Int("id", v.EntityID)
 	e.String("name", v.EntityName)
 	e.EndObject()

@@ -47,6 +47,11 @@ func (k *KeyTransaction) EncodeV2(e Encoder) {
 		e.Float("apdex_score", s.ApdexScore)
 		e.EndObject()
 	}
+	// REST's key transaction carried the browser figures of its transaction
+	// (ambitioninc/newrelic-api newrelic_api/tests/key_transactions_tests.py
+	// @ c7bd6966e17c8f2ef48dbbe6ab7236f55d5098c8); NerdGraph keeps none per key
+	// transaction.
+	e.Null("end_user_summary")
 	e.BeginObject("links")
 	e.Int("application", k.ApplicationID)
 	e.EndObject()

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/migrate/verify"
+)
+
+// TestDemoRESTDoubleForVerifyCompareAndPassthrough: the demo serves the REST v2 double
+// on its own listener; the verify command its banner prints, run as printed, compares
+// the double with the translation and reports the alerts and mobile routes equal; a
+// route in compare mode answers and is counted as compared; a route in passthrough
+// mode is answered by the double.
+func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, logs syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--routes", "applications.list=compare,alerts_policies.list=passthrough"},
+			strings.NewReader(""), &out, &logs)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("demo: %v", err)
+		}
+	}()
+	base := waitForBanner(t, &out)
+
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, " v2bridge verify ") {
+			line = strings.TrimSpace(l)
+		}
+	}
+	words := strings.Fields(line)
+	if len(words) < 3 || !strings.HasPrefix(words[0], "NEW_RELIC_API_KEY=") || words[1] != "v2bridge" || words[2] != "verify" {
+		t.Fatalf("no verify command in the banner:\n%s", out.String())
+	}
+	key := strings.TrimPrefix(words[0], "NEW_RELIC_API_KEY=")
+	report := filepath.Join(t.TempDir(), "verify")
+	var stdout, stderr bytes.Buffer
+	err := runVerify(ctx, append(words[3:], "--out", report, "--per-minute", "100000"), func(k string) string {
+		if k == "NEW_RELIC_API_KEY" {
+			return key
+		}
+		return ""
+	}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(report + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep verify.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	routes := map[string]verify.RouteSummary{}
+	for _, r := range rep.Routes {
+		routes[r.Route] = r
+	}
+	for _, name := range []string{"alerts_policies.list", "alerts_conditions.list", "mobile_applications.list", "mobile_applications.show"} {
+		r, ok := routes[name]
+		if !ok || r.Errors != 0 || r.Counts[verify.Equal] == 0 || r.Counts[verify.Different]+r.Counts[verify.MissingREST]+r.Counts[verify.MissingGraph] != 0 {
+			t.Errorf("%s: %+v", name, r)
+		}
+		if !strings.Contains(stdout.String(), name) {
+			t.Errorf("the summary does not list %s:\n%s", name, stdout.String())
+		}
+	}
+	if r := routes["applications.show"]; r.Counts[verify.Equal] == 0 {
+		t.Errorf("applications.show: nothing equal: %+v", r)
+	}
+
+	get := func(path string) (*http.Response, string) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("X-Api-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp, string(body)
+	}
+	if resp, body := get("/rest/v2/alerts_policies.json"); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"Production apps"`) {
+		t.Errorf("the double: %d %.300s", resp.StatusCode, body)
+	}
+	if resp, body := get("/v2/alerts_policies.json"); resp.StatusCode != http.StatusOK || resp.Header.Get("X-V2bridge-Mode") != "passthrough" ||
+		!strings.Contains(body, `"Production apps"`) {
+		t.Errorf("passthrough: %d %v %.300s", resp.StatusCode, resp.Header, body)
+	}
+	if resp, body := get("/v2/applications.json?filter[ids]=314221522"); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":314221522`) {
+		t.Errorf("compare: %d %.300s", resp.StatusCode, body)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, metrics := get("/metrics")
+		// match, or diff when the summaries' minute turned between the two sides' reads.
+		if strings.Contains(metrics, `v2bridge_compare_total{result="match",route="applications.list"}`) ||
+			strings.Contains(metrics, `v2bridge_compare_total{result="diff",route="applications.list"}`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no compared applications.list in the metrics:\n%s", grepLines(metrics, "compare"))
+		}
+	}
+}
+
+// TestDemoRoutesFlagIsChecked: --routes names routes and modes as serve's routes key.
+func TestDemoRoutesFlagIsChecked(t *testing.T) {
+	for _, tc := range []struct{ value, want string }{
+		{"nosuch=compare", "no route of that name"},
+		{"applications.list=mirror", "is not translate, passthrough or compare"},
+		{"applications.list", "is not ROUTE=MODE"},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			err := run(context.Background(), []string{"demo", "--listen", "127.0.0.1:0", "--routes", tc.value}, strings.NewReader(""), io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("demo --routes %s = %v, want %q", tc.value, err, tc.want)
+			}
+		})
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,603 @@
+package restdouble
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/translate"
+)
+
+// Double answers REST API v2 requests (paths starting /v2/) from demo data.
+type Double struct {
+	data    *sim.Data
+	now     func() time.Time
+	summary sim.SummaryFunc
+}
+
+// Options tune a double.
+type Options struct {
+	// Now is the clock of last_reported_at and of Summary (default time.Now).
+	Now func() time.Time
+	// Summary computes an application's summary figures, as the simulator's
+	// sim.WithSummaries does (sim.DemoSummaries for the demo's); nil, or a nil result,
+	// keeps the data file's figures.
+	Summary sim.SummaryFunc
+}
+
+// New returns a double over data.
+func New(data *sim.Data, opts Options) *Double {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Double{data: data, now: opts.Now, summary: opts.Summary}
+}
+
+type obj = map[string]any
+
+// ServeHTTP answers one request. A key is required in X-Api-Key (or Api-Key) and must be
+// a user key of the data; X-Account-Id picks one of a multi-account key's accounts.
+func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("X-Api-Key")
+	if key == "" {
+		key = r.Header.Get("Api-Key")
+	}
+	if key == "" {
+		writeError(w, http.StatusUnauthorized, "No API key specified")
+		return
+	}
+	acct := d.account(key, r.Header.Get("X-Account-Id"))
+	if acct == nil {
+		writeError(w, http.StatusUnauthorized, "Invalid API key")
+		return
+	}
+	if r.Method != http.MethodGet {
+		writeError(w, http.StatusNotImplemented, "The REST double answers GET requests only")
+		return
+	}
+	p, ok := strings.CutSuffix(r.URL.Path, ".json")
+	if !ok {
+		writeError(w, http.StatusNotImplemented, "The REST double answers JSON only (paths ending .json)")
+		return
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/v2/"), "/")
+	q := r.URL.Query()
+	switch {
+	case len(parts) == 1 && parts[0] == "applications":
+		d.applications(w, r, acct)
+	case len(parts) == 2 && parts[0] == "applications":
+		d.application(w, acct, parts[1])
+	case len(parts) >= 3 && parts[0] == "applications" && (parts[2] == "hosts" || parts[2] == "instances") && len(parts) <= 4:
+		a := d.app(acct, parts[1])
+		if a == nil {
+			writeError(w, http.StatusNotFound, "No Application found with the given ID")
+			return
+		}
+		one := ""
+		if len(parts) == 4 {
+			one = parts[3]
+		}
+		if parts[2] == "hosts" {
+			d.hosts(w, acct, a, one)
+		} else {
+			d.instances(w, acct, a, one)
+		}
+	case len(parts) == 3 && parts[0] == "applications" && parts[2] == "deployments":
+		if d.app(acct, parts[1]) == nil {
+			writeError(w, http.StatusNotFound, "No Application found with the given ID")
+			return
+		}
+		writeJSON(w, http.StatusOK, obj{"deployments": []obj{}, "links": obj{"deployment.agent": "/v2/applications/{application_id}"}})
+	case len(parts) == 1 && parts[0] == "key_transactions":
+		d.keyTransactions(w, acct, "")
+	case len(parts) == 2 && parts[0] == "key_transactions":
+		d.keyTransactions(w, acct, parts[1])
+	case len(parts) == 1 && parts[0] == "mobile_applications":
+		d.mobileApplications(w, acct, "")
+	case len(parts) == 2 && parts[0] == "mobile_applications":
+		d.mobileApplications(w, acct, parts[1])
+	case len(parts) == 1 && parts[0] == "alerts_policies":
+		d.policies(w, acct, q.Get("filter[name]"))
+	case len(parts) == 1 && parts[0] == "alerts_conditions":
+		d.conditions(w, acct, q.Get("policy_id"), false)
+	case len(parts) == 1 && parts[0] == "alerts_nrql_conditions":
+		d.conditions(w, acct, q.Get("policy_id"), true)
+	case len(parts) == 1 && parts[0] == "alerts_synthetics_conditions":
+		writeJSON(w, http.StatusOK, obj{"synthetics_conditions": []obj{}})
+	case len(parts) == 2 && parts[0] == "alerts_entity_conditions":
+		writeJSON(w, http.StatusOK, obj{"conditions": []obj{}})
+	default:
+		writeError(w, http.StatusNotImplemented, "The REST double does not serve "+r.URL.Path)
+	}
+}
+
+// account is the account a key reaches (the one named by header when it reaches several).
+func (d *Double) account(key, header string) *sim.Account {
+	for _, u := range d.data.Users {
+		if u.Key != key || len(u.Accounts) == 0 {
+			continue
+		}
+		want := u.Accounts[0]
+		if header != "" {
+			id, err := strconv.Atoi(header)
+			if err != nil || !slices.Contains(u.Accounts, id) {
+				return nil
+			}
+			want = id
+		}
+		for i := range d.data.Accounts {
+			if d.data.Accounts[i].ID == want {
+				return &d.data.Accounts[i]
+			}
+		}
+	}
+	return nil
+}
+
+func (d *Double) app(acct *sim.Account, id string) *sim.APMApplication {
+	for i, a := range acct.APMApplications {
+		if strconv.Itoa(a.ID) == id {
+			return &acct.APMApplications[i]
+		}
+	}
+	return nil
+}
+
+// pageSize is REST v2's page of applications.
+const pageSize = 200
+
+func (d *Double) applications(w http.ResponseWriter, r *http.Request, acct *sim.Account) {
+	q := r.URL.Query()
+	name, ids, language := q.Get("filter[name]"), q.Get("filter[ids]"), q.Get("filter[language]")
+	out := []obj{}
+	for i := range acct.APMApplications {
+		a := &acct.APMApplications[i]
+		if name != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(name)) {
+			continue
+		}
+		if ids != "" && !slices.Contains(strings.Split(ids, ","), strconv.Itoa(a.ID)) {
+			continue
+		}
+		if language != "" && !strings.EqualFold(language, a.Language) {
+			continue
+		}
+		out = append(out, d.application1(acct, a))
+	}
+	// By name, case-insensitively, as REST's list and NerdGraph's entity search order them.
+	slices.SortStableFunc(out, func(x, y obj) int {
+		return strings.Compare(strings.ToLower(x["name"].(string)), strings.ToLower(y["name"].(string)))
+	})
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	last := max(1, (len(out)+pageSize-1)/pageSize)
+	if links := pageLinks(r, page, last); links != "" {
+		w.Header().Set("Link", links)
+	}
+	out = out[min(len(out), (page-1)*pageSize):min(len(out), page*pageSize)]
+	writeJSON(w, http.StatusOK, obj{"applications": out, "links": applicationLinks()})
+}
+
+// pageLinks is REST's Link header for page of last: next and last after it, first and
+// prev before it, on the URL the caller asked (its path as sent, with any prefix the
+// double is mounted under).
+func pageLinks(r *http.Request, page, last int) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	path, _, _ := strings.Cut(r.RequestURI, "?")
+	link := func(n int, rel string) string {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(n))
+		return fmt.Sprintf("<%s://%s%s?%s>; rel=%q", scheme, r.Host, path, q.Encode(), rel)
+	}
+	var out []string
+	if page > 1 {
+		out = append(out, link(1, "first"), link(page-1, "prev"))
+	}
+	if page < last {
+		out = append(out, link(page+1, "next"), link(last, "last"))
+	}
+	return strings.Join(out, ", ")
+}
+
+func (d *Double) application(w http.ResponseWriter, acct *sim.Account, id string) {
+	a := d.app(acct, id)
+	if a == nil {
+		writeError(w, http.StatusNotFound, "No Application found with the given ID")
+		return
+	}
+	writeJSON(w, http.StatusOK, obj{"application": d.application1(acct, a), "links": applicationLinks()})
+}
+
+// application1 is an application object of REST v2's list and show answers.
+func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
+	o := obj{"id": a.ID, "name": a.Name, "language": a.Language, "health_status": health(a.AlertSeverity, a.Reporting),
+		"reporting": a.Reporting}
+	instances, hosts := []int64{}, []int64{}
+	seen := map[string]bool{}
+	for _, in := range a.Instances {
+		instances = append(instances, in.ID)
+		if !seen[in.Host] {
+			seen[in.Host] = true
+			hosts = append(hosts, hostID(acct.ID, a.ID, in.Host))
+		}
+	}
+	if a.Reporting {
+		o["last_reported_at"] = d.lastReported()
+	}
+	if s := d.apmSummary(acct.ID, a); a.Reporting && s != nil {
+		rt, tp := s.WebResponseTimeAverage, s.WebThroughput
+		if tp <= 0 {
+			rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
+		}
+		o["application_summary"] = obj{"response_time": round(rt*1000, 3), "throughput": round(tp, 3), "error_rate": round(s.ErrorRate, 3),
+			"apdex_target": a.ApdexTarget, "apdex_score": apdex(s.ApdexScore), "host_count": len(hosts), "instance_count": len(instances)}
+	}
+	settings := obj{"app_apdex_threshold": a.ApdexTarget, "enable_real_user_monitoring": a.Browser != nil, "use_server_side_config": a.ServerSideConfig}
+	if b := a.Browser; b != nil {
+		settings["end_user_apdex_threshold"] = b.ApdexTarget
+		if bs := b.Summary; a.Reporting && bs != nil {
+			o["end_user_summary"] = obj{"response_time": round(bs.PageLoadTimeAverage, 3), "throughput": round(bs.PageLoadThroughput, 3),
+				"apdex_target": b.ApdexTarget}
+		}
+	}
+	o["settings"] = settings
+	slices.Sort(instances)
+	slices.Sort(hosts)
+	o["links"] = obj{"application_instances": instances, "servers": []int64{}, "application_hosts": hosts}
+	return o
+}
+
+// lastReported is a reporting application's last_reported_at: the start of the last
+// complete minute, the latest minute of metric data the simulator holds.
+func (d *Double) lastReported() string {
+	return d.now().UTC().Truncate(time.Minute).Add(-time.Minute).Format("2006-01-02T15:04:05+00:00")
+}
+
+// applicationLinks are the link templates of an application answer (REST's published
+// example, tests/testdata/restv2/application_show.json, without alert_policy).
+func applicationLinks() obj {
+	return obj{
+		"application.application_host":      "/v2/application/{application_id}/hosts/{host_id}",
+		"application.application_hosts":     "/v2/application/{application_id}/hosts?ids={host_ids}",
+		"application.application_instance":  "/v2/application/{application_id}/instances/{instance_id}",
+		"application.application_instances": "/v2/application/{application_id}/instances?ids={instance_ids}",
+		"application.server":                "/v2/servers/{server_id}",
+		"application.servers":               "/v2/servers?ids={server_ids}",
+	}
+}
+
+// apmSummary is an application's summary: Summary's figures at the clock, else the data
+// file's.
+func (d *Double) apmSummary(accountID int, a *sim.APMApplication) *sim.APMSummary {
+	if d.summary != nil {
+		if s := d.summary(accountID, int64(a.ID), d.now()); s != nil {
+			return &sim.APMSummary{ApdexScore: deref(s.ApdexScore), ErrorRate: deref(s.ErrorRate),
+				WebResponseTimeAverage: deref(s.WebResponseTimeAverage), NonWebResponseTimeAverage: deref(s.NonWebResponseTimeAverage),
+				WebThroughput: deref(s.WebThroughput), NonWebThroughput: deref(s.NonWebThroughput)}
+		}
+	}
+	return a.Summary
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// hosts answers an application's hosts (one: a host id, its show). The double has no
+// per-host figures: its hosts have no application_summary.
+func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
+	out := []obj{}
+	byHost := map[string][]int64{}
+	var order []string
+	for _, in := range a.Instances {
+		if _, ok := byHost[in.Host]; !ok {
+			order = append(order, in.Host)
+		}
+		byHost[in.Host] = append(byHost[in.Host], in.ID)
+	}
+	for _, h := range order {
+		id := hostID(acct.ID, a.ID, h)
+		if one != "" && strconv.FormatInt(id, 10) != one {
+			continue
+		}
+		slices.Sort(byHost[h])
+		out = append(out, obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h]}})
+	}
+	links := obj{
+		"application_host.application":           "/v2/applications/{application_id}",
+		"application_host.application_instances": "/v2/application/{application_id}/instances?ids={instance_ids}",
+		"application_host.application_instance":  "/v2/application/{application_id}/instances/{instance_id}",
+		"application_host.server":                "/v2/servers/{server_id}",
+	}
+	writeOneOrList(w, "application_hosts", "application_host", "No Application Host found with the given ID", one, out, links)
+}
+
+// instances answers an application's instances (one: an instance id, its show),
+// without application_summary as hosts.
+func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
+	out := []obj{}
+	for _, in := range a.Instances {
+		if one != "" && strconv.FormatInt(in.ID, 10) != one {
+			continue
+		}
+		out = append(out, obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host)}})
+	}
+	links := obj{
+		"application_instance.application":      "/v2/applications/{application_id}",
+		"application_instance.application_host": "/v2/application/{application_id}/hosts/{instance_id}",
+		"application_instance.server":           "/v2/servers/{server_id}",
+	}
+	writeOneOrList(w, "application_instances", "application_instance", "No Application Instance found with the given ID", one, out, links)
+}
+
+// writeOneOrList answers a list under listKey, or with one set its only object under
+// oneKey (REST's 404 title notFound when there is none).
+func writeOneOrList(w http.ResponseWriter, listKey, oneKey, notFound, one string, out []obj, links obj) {
+	switch {
+	case one == "":
+		writeJSON(w, http.StatusOK, obj{listKey: out, "links": links})
+	case len(out) == 0:
+		writeError(w, http.StatusNotFound, notFound)
+	default:
+		writeJSON(w, http.StatusOK, obj{oneKey: out[0], "links": links})
+	}
+}
+
+func (d *Double) keyTransactions(w http.ResponseWriter, acct *sim.Account, id string) {
+	out := []obj{}
+	for _, k := range acct.KeyTransactions {
+		if id != "" && strconv.Itoa(k.ID) != id {
+			continue
+		}
+		o := obj{"id": k.ID, "name": k.Name, "transaction_name": strings.TrimPrefix(k.MetricName, "WebTransaction/"),
+			"links": obj{"application": k.AppID}}
+		if a := d.app(acct, strconv.Itoa(k.AppID)); a != nil {
+			o["health_status"], o["reporting"] = health(a.AlertSeverity, a.Reporting), a.Reporting
+			if a.Reporting {
+				o["last_reported_at"] = d.lastReported()
+			}
+			if s := d.apmSummary(acct.ID, a); a.Reporting && s != nil {
+				o["application_summary"] = obj{"response_time": round(s.WebResponseTimeAverage*1000, 3), "throughput": round(s.WebThroughput, 3),
+					"error_rate": round(s.ErrorRate, 3), "apdex_target": k.ApdexTarget, "apdex_score": apdex(s.ApdexScore)}
+			}
+		}
+		out = append(out, o)
+	}
+	links := obj{"key_transaction.application": "/v2/applications/{application_id}"}
+	if id == "" {
+		writeJSON(w, http.StatusOK, obj{"key_transactions": out, "links": links})
+		return
+	}
+	if len(out) == 0 {
+		writeError(w, http.StatusNotFound, "No Key Transaction found with the given ID")
+		return
+	}
+	writeJSON(w, http.StatusOK, obj{"key_transaction": out[0], "links": links})
+}
+
+func (d *Double) mobileApplications(w http.ResponseWriter, acct *sim.Account, id string) {
+	out := []obj{}
+	for _, m := range acct.MobileApplications {
+		if id != "" && strconv.Itoa(m.ID) != id {
+			continue
+		}
+		o := obj{"id": m.ID, "name": m.Name, "health_status": health(m.AlertSeverity, m.Reporting), "reporting": m.Reporting}
+		if s := m.Summary; m.Reporting && s != nil {
+			perSession := 0.0
+			if s.MobileSessionCount > 0 {
+				perSession = round(float64(s.HTTPRequestCount)/float64(s.MobileSessionCount), 3)
+			}
+			// The figures the demo data does not hold are null, as the gateway sends them.
+			o["mobile_summary"] = obj{"active_users": nil, "launch_count": s.AppLaunchCount, "throughput": round(s.HTTPRequestRate, 3),
+				"response_time": s.HTTPResponseTimeAverage, "calls_per_session": perSession, "interaction_time": nil,
+				"failed_call_rate": s.NetworkFailureRate, "remote_error_rate": s.HTTPErrorRate}
+			o["crash_summary"] = obj{"supports_crash_data": true, "unresolved_crash_count": nil, "crash_count": s.CrashCount, "crash_rate": s.CrashRate}
+		}
+		out = append(out, o)
+	}
+	if id == "" {
+		writeJSON(w, http.StatusOK, obj{"mobile_applications": out})
+		return
+	}
+	if len(out) == 0 {
+		writeError(w, http.StatusNotFound, "No Mobile Application found with the given ID")
+		return
+	}
+	writeJSON(w, http.StatusOK, obj{"mobile_application": out[0]})
+}
+
+func (d *Double) policies(w http.ResponseWriter, acct *sim.Account, name string) {
+	out := []obj{}
+	for _, p := range acct.AlertPolicies {
+		if name == "" || strings.Contains(strings.ToLower(p.Name), strings.ToLower(name)) {
+			// The demo data holds no creation times: null, as the gateway sends them.
+			out = append(out, obj{"id": p.ID, "name": p.Name, "incident_preference": p.IncidentPreference,
+				"created_at": nil, "updated_at": nil})
+		}
+	}
+	writeJSON(w, http.StatusOK, obj{"policies": out})
+}
+
+// defaultViolationLimit is REST's violation time limit when a condition sets none (72 h).
+const defaultViolationLimit = 259200
+
+// conditions answers a policy's legacy APM conditions or its NRQL conditions.
+func (d *Double) conditions(w http.ResponseWriter, acct *sim.Account, policy string, nrql bool) {
+	pid, err := strconv.Atoi(policy)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "policy_id is required")
+		return
+	}
+	out := []obj{}
+	add := func(c sim.NrqlCondition, legacy string) {
+		if c.PolicyID != pid {
+			return
+		}
+		limit := c.ViolationTimeLimitSeconds
+		if limit == 0 {
+			limit = defaultViolationLimit
+		}
+		o := obj{"id": c.ID, "name": c.Name, "enabled": c.Enabled, "terms": terms(c.Terms), "runbook_url": nil}
+		if c.RunbookURL != "" {
+			o["runbook_url"] = c.RunbookURL
+		}
+		if legacy != "" {
+			o["type"], o["violation_close_timer"] = legacy, int(limit/3600)
+			o["entities"], o["metric"], o["condition_scope"] = nil, nil, nil // not in the demo data
+		} else {
+			nrqlCondition(o, acct.ID, c, limit)
+		}
+		out = append(out, o)
+	}
+	if nrql {
+		for _, c := range acct.NrqlConditions {
+			add(c, "")
+		}
+		writeJSON(w, http.StatusOK, obj{"nrql_conditions": out})
+		return
+	}
+	for _, c := range acct.LegacyConditions {
+		add(c.NrqlCondition, legacyType(c.SourceProduct))
+	}
+	writeJSON(w, http.StatusOK, obj{"conditions": out})
+}
+
+// legacyType is a legacy condition's REST type by the product it watches.
+func legacyType(product string) string {
+	switch product {
+	case "BROWSER":
+		return "browser_metric"
+	case "MOBILE":
+		return "mobile_metric"
+	}
+	return "apm_app_metric"
+}
+
+// nrqlCondition adds an NRQL condition's own fields to o: type, query, signal,
+// expiration and the condition's entity GUID.
+func nrqlCondition(o obj, accountID int, c sim.NrqlCondition, limit float64) {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	q := obj{"query": c.Nrql.Query}
+	signal := obj{}
+	if v := c.Signal.AggregationWindow; v != nil {
+		signal["aggregation_window"] = num(*v)
+	}
+	if c.Signal.AggregationMethod != "" {
+		signal["aggregation_method"] = c.Signal.AggregationMethod
+	}
+	if v := c.Signal.AggregationDelay; v != nil {
+		signal["aggregation_delay"] = *v
+		if c.Signal.AggregationMethod == "CADENCE" {
+			signal["evaluation_offset"], q["since_value"] = num(*v/60), num(*v/60)
+		}
+	}
+	if v := c.Signal.AggregationTimer; v != nil {
+		signal["aggregation_timer"] = *v
+	}
+	if len(signal) == 0 { // New Relic's defaults for a condition created without a signal
+		signal["aggregation_window"], signal["aggregation_method"], signal["aggregation_delay"] = "60", "EVENT_FLOW", 120.0
+	}
+	signal["fill_option"] = "none"
+	if c.Signal.FillOption != "" {
+		signal["fill_option"] = strings.ToLower(c.Signal.FillOption)
+	}
+	if v := c.Signal.FillValue; v != nil {
+		signal["fill_value"] = num(*v)
+	}
+	if _, ok := q["since_value"]; !ok {
+		q["since_value"] = nil
+	}
+	o["value_function"] = "single_value" // REST's value for every NRQL condition of a static threshold
+	o["type"], o["violation_time_limit_seconds"], o["nrql"] = strings.ToLower(c.Type), limit, q
+	if len(signal) > 0 {
+		o["signal"] = signal
+	}
+	if e := c.Expiration; e.ExpirationDuration != nil {
+		o["expiration"] = obj{"expiration_duration": num(*e.ExpirationDuration), "open_violation_on_expiration": e.OpenViolationOnExpiration,
+			"close_violations_on_expiration": e.CloseViolationsOnExpiration}
+	}
+	if c.BaselineDirection != "" {
+		o["baseline_direction"] = strings.ToLower(c.BaselineDirection)
+	}
+	if c.ValueFunction != "" && c.Type == "STATIC" {
+		o["value_function"] = strings.ToLower(c.ValueFunction)
+	}
+	o["entity_guid"] = base64.RawStdEncoding.EncodeToString([]byte(strconv.Itoa(accountID) + "|AIOPS|CONDITION|" + strconv.Itoa(c.ID)))
+}
+
+// terms are REST's condition terms: duration in minutes and threshold as strings, lower case.
+func terms(ts []sim.NrqlTerm) []obj {
+	out := []obj{}
+	for _, t := range ts {
+		fn := "all"
+		if t.ThresholdOccurrences == "AT_LEAST_ONCE" {
+			fn = "any"
+		}
+		out = append(out, obj{"duration": strconv.FormatFloat(t.ThresholdDuration/60, 'f', -1, 64), "operator": strings.ToLower(t.Operator),
+			"priority": strings.ToLower(t.Priority), "threshold": strconv.FormatFloat(t.Threshold, 'f', -1, 64), "time_function": fn})
+	}
+	return out
+}
+
+// health is REST's health_status for an alert severity.
+func health(severity string, reporting bool) string {
+	if !reporting {
+		return "gray"
+	}
+	switch severity {
+	case "NOT_ALERTING":
+		return "green"
+	case "WARNING":
+		return "orange"
+	case "CRITICAL":
+		return "red"
+	}
+	return "unknown"
+}
+
+// round keeps n significant digits, as REST's summaries show them.
+func round(v float64, n int) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
+}
+
+// apdex is an Apdex score as REST shows it, two decimals.
+func apdex(v float64) float64 { return math.Round(v*100) / 100 }
+
+func writeError(w http.ResponseWriter, status int, title string) {
+	writeJSON(w, status, obj{"error": obj{"title": title}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		_, _ = fmt.Fprintln(w)
+	}
+}
+
+// hostID is an application host's id. REST numbers hosts itself and NerdGraph has no
+// such id; the double uses the translation's surrogate so that the ids it lists can be
+// followed through the gateway on the demo.
+func hostID(accountID, appID int, host string) int64 {
+	return translate.HostID(int64(accountID), int64(appID), host)
+}
