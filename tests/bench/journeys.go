@@ -301,8 +301,10 @@ type journeyResult struct {
 	Journey string `json:"journey"`
 	Apps    int    `json:"apps"`
 	Runs    int    `json:"runs"`
-	// ColdTrips are the cold run's round trips, WarmTrips the most of any later run.
-	ColdTrips int64 `json:"cold_round_trips"`
+	// Trips are each run's round trips, the cold run's first; ColdTrips are the cold
+	// run's, WarmTrips the most of any later run.
+	Trips     []int64 `json:"round_trips"`
+	ColdTrips int64   `json:"cold_round_trips"`
 	// ColdHeaderTrips are the cold run's round trips as the gateway's answers count
 	// them (X-V2bridge-Upstream-Calls), beside the upstream's count.
 	ColdHeaderTrips int64   `json:"cold_round_trips_by_header"`
@@ -333,6 +335,7 @@ func runJourneys(base string, p *upstreamProxy, l sim.LargeAccount, runs int, no
 			err := j.do(c, run)
 			took, trips := now().Sub(t0), p.trips.Load()-before
 			r.Errors += c.errs
+			r.Trips = append(r.Trips, trips)
 			if err != nil && r.Err == "" {
 				r.Err = err.Error()
 			}
@@ -399,10 +402,14 @@ func journeysMain(specs []string, runs int, latency time.Duration, out string) e
 }
 
 func reportJourneys(w io.Writer, rs []journeyResult, latency time.Duration) {
-	fmt.Fprintf(w, "\njourneys: %s added to each NerdGraph round trip, round trips counted at the upstream; cold = the first run ((header): as the gateway's answers count them), warm = the later runs\n", latency)
-	fmt.Fprintf(w, "%-64s %7s %5s %10s %10s %10s %10s %10s %10s %6s\n", "journey", "apps", "runs", "cold trips", "(header)", "warm trips", "cold s", "warm p50 s", "warm p99 s", "errors")
+	fmt.Fprintf(w, "\njourneys: %s added to each NerdGraph round trip, round trips counted at the upstream; the first run is cold ((header): its round trips as the gateway's answers count them), the later runs warm\n", latency)
+	fmt.Fprintf(w, "%-64s %7s %-20s %9s %8s %10s %10s %6s\n", "journey", "apps", "round trips per run", "(header)", "cold s", "warm p50 s", "warm p99 s", "errors")
 	for _, r := range rs {
-		fmt.Fprintf(w, "%-64s %7d %5d %10d %10d %10d %10.2f %10.2f %10.2f %6d\n", r.Journey, r.Apps, r.Runs, r.ColdTrips, r.ColdHeaderTrips, r.WarmTrips,
+		trips := make([]string, len(r.Trips))
+		for i, n := range r.Trips {
+			trips[i] = strconv.FormatInt(n, 10)
+		}
+		fmt.Fprintf(w, "%-64s %7d %-20s %9d %8.2f %10.2f %10.2f %6d\n", r.Journey, r.Apps, strings.Join(trips, "/"), r.ColdHeaderTrips,
 			r.ColdMs/1000, r.P50ms/1000, r.P99ms/1000, r.Errors)
 		if r.Err != "" {
 			fmt.Fprintf(w, "  first error: %s\n", r.Err)

@@ -108,7 +108,7 @@ func TestJourneysRunOnAGeneratedAccount(t *testing.T) {
 		if r.Errors != 0 || r.Err != "" {
 			t.Errorf("%s: %d errors: %s", r.Journey, r.Errors, r.Err)
 		}
-		if r.ColdTrips == 0 || r.ColdTrips != r.ColdHeaderTrips || r.ColdMs <= 0 || r.P50ms <= 0 {
+		if len(r.Trips) != 3 || r.Trips[0] != r.ColdTrips || r.ColdTrips == 0 || r.ColdTrips != r.ColdHeaderTrips || r.ColdMs <= 0 || r.P50ms <= 0 {
 			t.Errorf("%s: %d cold trips at the upstream, %d by the gateway's header, cold %v ms, p50 %v ms",
 				r.Journey, r.ColdTrips, r.ColdHeaderTrips, r.ColdMs, r.P50ms)
 		}
