@@ -174,8 +174,9 @@ const noteAlertsPoliciesList = "policiesSearch; `created_at`/`updated_at` are no
 // noteAlertsConditionsList is alerts_conditions.list's Note.
 const noteAlertsConditionsList = "asNrqlConditionsSearch (APM, browser, mobile and servers " +
 	"conditions in their NRQL form): `id`, `name`, `enabled`, `runbook_url` (null when unset), `terms` and " +
-	"`violation_close_timer` are kept; `entities`, `metric` and `condition_scope` cannot be recovered " +
-	"and are null, `user_defined` and `gc_metric` omitted; every APM condition is `apm_app_metric`: " +
+	"`violation_close_timer` are kept; `entities` are the application ids the NRQL form names by " +
+	"`appId` (an IN list or an equality; else null); `metric` and `condition_scope` cannot be " +
+	"recovered and are null, `user_defined` and `gc_metric` omitted; every APM condition is `apm_app_metric`: " +
 	"`sourceProduct` is NerdGraph's only origin field and says APM for key-transaction " +
 	"(`apm_kt_metric`) and JVM (`apm_jvm_metric`) conditions too, so they cannot be told apart"
 

@@ -3374,15 +3374,16 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 //
 // A baseline condition in NRQL form.
 type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition struct {
-	Typename                  *string                                                                                                                                                                           `json:"__typename"`
-	Id                        string                                                                                                                                                                            `json:"id"`
-	Name                      string                                                                                                                                                                            `json:"name"`
-	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
-	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
-	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
-	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
-	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
-	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+	Typename                  *string                                                                                                                                                                                 `json:"__typename"`
+	Id                        string                                                                                                                                                                                  `json:"id"`
+	Name                      string                                                                                                                                                                                  `json:"name"`
+	Enabled                   bool                                                                                                                                                                                    `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                                 `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                                  `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                               `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                                `json:"violationTimeLimitSeconds"`
+	Nrql                      AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms       `json:"-"`
 }
 
 // GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Typename, and is useful for accessing the field via an interface.
@@ -3423,6 +3424,11 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 // GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
 func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetViolationTimeLimitSeconds() *float64 {
 	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition) GetNrql() AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
 }
 
 // GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlBaselineCondition.Terms, and is useful for accessing the field via an interface.
@@ -3486,6 +3492,8 @@ type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAs
 
 	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
 
+	Nrql AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
 	Terms []json.RawMessage `json:"terms"`
 }
 
@@ -3508,6 +3516,7 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 	retval.PolicyId = v.PolicyId
 	retval.SourceProduct = v.SourceProduct
 	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
 	{
 
 		dst := &retval.Terms
@@ -3556,6 +3565,8 @@ type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditio
 	GetSourceProduct() AlertsAsNrqlSourceProduct
 	// GetViolationTimeLimitSeconds returns the interface-field "violationTimeLimitSeconds" from its implementation.
 	GetViolationTimeLimitSeconds() *float64
+	// GetNrql returns the interface-field "nrql" from its implementation.
+	GetNrql() AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery
 	// GetTerms returns the interface-field "terms" from its implementation.
 	GetTerms() []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms
 }
@@ -3645,6 +3656,19 @@ func __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrq
 		return nil, fmt.Errorf(
 			`unexpected concrete type for AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlCondition: "%T"`, v)
 	}
+}
+
+// AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery includes the requested fields of the GraphQL type AlertsNrqlConditionQuery.
+// The GraphQL type's documentation follows.
+//
+// The NRQL query evaluated by a condition.
+type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery struct {
+	Query string `json:"query"`
+}
+
+// GetQuery returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery.Query, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery) GetQuery() string {
+	return v.Query
 }
 
 // AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlConditionTerms includes the requested fields of the GraphQL type AlertsNrqlConditionTerms.
@@ -3824,15 +3848,16 @@ func __marshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrq
 //
 // An outlier condition in NRQL form.
 type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition struct {
-	Typename                  *string                                                                                                                                                                           `json:"__typename"`
-	Id                        string                                                                                                                                                                            `json:"id"`
-	Name                      string                                                                                                                                                                            `json:"name"`
-	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
-	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
-	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
-	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
-	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
-	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+	Typename                  *string                                                                                                                                                                                 `json:"__typename"`
+	Id                        string                                                                                                                                                                                  `json:"id"`
+	Name                      string                                                                                                                                                                                  `json:"name"`
+	Enabled                   bool                                                                                                                                                                                    `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                                 `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                                  `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                               `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                                `json:"violationTimeLimitSeconds"`
+	Nrql                      AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms       `json:"-"`
 }
 
 // GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Typename, and is useful for accessing the field via an interface.
@@ -3873,6 +3898,11 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 // GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
 func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetViolationTimeLimitSeconds() *float64 {
 	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition) GetNrql() AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
 }
 
 // GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlOutlierCondition.Terms, and is useful for accessing the field via an interface.
@@ -3936,6 +3966,8 @@ type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAs
 
 	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
 
+	Nrql AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
 	Terms []json.RawMessage `json:"terms"`
 }
 
@@ -3958,6 +3990,7 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 	retval.PolicyId = v.PolicyId
 	retval.SourceProduct = v.SourceProduct
 	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
 	{
 
 		dst := &retval.Terms
@@ -3984,15 +4017,16 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 //
 // A static-threshold condition in NRQL form.
 type AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition struct {
-	Typename                  *string                                                                                                                                                                           `json:"__typename"`
-	Id                        string                                                                                                                                                                            `json:"id"`
-	Name                      string                                                                                                                                                                            `json:"name"`
-	Enabled                   bool                                                                                                                                                                              `json:"enabled"`
-	RunbookUrl                *string                                                                                                                                                                           `json:"runbookUrl"`
-	PolicyId                  string                                                                                                                                                                            `json:"policyId"`
-	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                         `json:"sourceProduct"`
-	ViolationTimeLimitSeconds *float64                                                                                                                                                                          `json:"violationTimeLimitSeconds"`
-	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms `json:"-"`
+	Typename                  *string                                                                                                                                                                                 `json:"__typename"`
+	Id                        string                                                                                                                                                                                  `json:"id"`
+	Name                      string                                                                                                                                                                                  `json:"name"`
+	Enabled                   bool                                                                                                                                                                                    `json:"enabled"`
+	RunbookUrl                *string                                                                                                                                                                                 `json:"runbookUrl"`
+	PolicyId                  string                                                                                                                                                                                  `json:"policyId"`
+	SourceProduct             AlertsAsNrqlSourceProduct                                                                                                                                                               `json:"sourceProduct"`
+	ViolationTimeLimitSeconds *float64                                                                                                                                                                                `json:"violationTimeLimitSeconds"`
+	Nrql                      AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+	Terms                     []AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionTermsAlertsNrqlTerms       `json:"-"`
 }
 
 // GetTypename returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Typename, and is useful for accessing the field via an interface.
@@ -4033,6 +4067,11 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 // GetViolationTimeLimitSeconds returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.ViolationTimeLimitSeconds, and is useful for accessing the field via an interface.
 func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetViolationTimeLimitSeconds() *float64 {
 	return v.ViolationTimeLimitSeconds
+}
+
+// GetNrql returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Nrql, and is useful for accessing the field via an interface.
+func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition) GetNrql() AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery {
+	return v.Nrql
 }
 
 // GetTerms returns AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlStaticCondition.Terms, and is useful for accessing the field via an interface.
@@ -4096,6 +4135,8 @@ type __premarshalAsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAs
 
 	ViolationTimeLimitSeconds *float64 `json:"violationTimeLimitSeconds"`
 
+	Nrql AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlConditionsSearchAlertsAsNrqlConditionsSearchResultSetNrqlConditionsAlertsAsNrqlConditionNrqlAlertsNrqlConditionQuery `json:"nrql"`
+
 	Terms []json.RawMessage `json:"terms"`
 }
 
@@ -4118,6 +4159,7 @@ func (v *AsNrqlConditionsActorAccountAlertsAlertsAccountStitchedFieldsAsNrqlCond
 	retval.PolicyId = v.PolicyId
 	retval.SourceProduct = v.SourceProduct
 	retval.ViolationTimeLimitSeconds = v.ViolationTimeLimitSeconds
+	retval.Nrql = v.Nrql
 	{
 
 		dst := &retval.Terms
@@ -40292,6 +40334,9 @@ query AsNrqlConditions ($accountId: Int!, $criteria: AlertsAsNrqlConditionsSearc
 						policyId
 						sourceProduct
 						violationTimeLimitSeconds
+						nrql {
+							query
+						}
 						terms {
 							__typename
 							operator

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -84,7 +85,9 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 				continue
 			}
 			id, _ := strconv.ParseInt(f.GetId(), 10, 64)
-			cond := v2.Condition{ID: id, Type: typ, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl())}
+			q := f.GetNrql()
+			cond := v2.Condition{ID: id, Type: typ, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl()),
+				Entities: appIDsNamed(q.Query)}
 			for _, tm := range f.GetTerms() {
 				if tm != nil {
 					cond.Terms = append(cond.Terms, restTerm(tm.GetOperator(), tm.GetPriority(), tm.GetThreshold(), tm.GetThresholdDuration(),
@@ -138,4 +141,24 @@ func (t *Translator) ListSyntheticsConditions(ctx context.Context, c Caller, pol
 	}
 	items, paging := pageOf(all, page, PageSize)
 	return &v2.SyntheticsConditionList{Conditions: items}, paging, nil
+}
+
+// appIDsNamed are the application ids a condition's NRQL names by appId (an IN list or
+// an equality in its WHERE clause), nil when it names none that way or does not parse.
+func appIDsNamed(query string) []string {
+	p, err := nrqlwhere.New()
+	if err != nil || query == "" {
+		return nil
+	}
+	lists, err := p.EntityLists(query)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, l := range lists {
+		if l.Attribute == "appId" && !l.Strings {
+			ids = append(ids, l.Values...)
+		}
+	}
+	return ids
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
@@ -94,5 +95,25 @@ func TestLegacyTypeBySourceProduct(t *testing.T) {
 	}
 	if legacyType("SOMETHING_NEW") != "" {
 		t.Error("an unknown source product must not be listed")
+	}
+}
+
+// A legacy condition's entities are the application ids its NRQL form names by appId,
+// in a list or by equality; other names, or none, leave them null.
+func TestLegacyConditionEntitiesFromItsQuery(t *testing.T) {
+	tests := []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT average(apm.service.apdex) FROM Metric WHERE appId IN (924224343, 314221522)", []string{"924224343", "314221522"}},
+		{"SELECT average(duration) FROM PageView WHERE appId = 814441364", []string{"814441364"}},
+		{"SELECT count(*) FROM Transaction WHERE appName = 'checkout'", nil},
+		{"SELECT max(diskUsedPercent) FROM StorageSample", nil},
+		{"not nrql", nil},
+	}
+	for _, tt := range tests {
+		if got := appIDsNamed(tt.query); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.query, got, tt.want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
 )
 
 // Double answers REST API v2 requests (paths starting /v2/) from demo data.
@@ -459,7 +460,7 @@ func (d *Double) conditions(w http.ResponseWriter, acct *sim.Account, policy str
 		}
 		if legacy != "" {
 			o["type"], o["violation_close_timer"] = legacy, int(limit/3600)
-			o["entities"], o["metric"], o["condition_scope"] = nil, nil, nil // not in the demo data
+			o["entities"], o["metric"], o["condition_scope"] = appIDs(c.Nrql.Query), nil, nil // metric and scope: not in the demo data
 		} else {
 			nrqlCondition(o, acct.ID, c, limit)
 		}
@@ -600,4 +601,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // followed through the gateway on the demo.
 func hostID(accountID, appID int, host string) int64 {
 	return translate.HostID(int64(accountID), int64(appID), host)
+}
+
+// appIDs are the application ids a condition's query names by appId, as strings (REST
+// listed entities so), or nil.
+func appIDs(query string) any {
+	p, err := nrqlwhere.New()
+	if err != nil {
+		return nil
+	}
+	lists, err := p.EntityLists(query)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, l := range lists {
+		if l.Attribute == "appId" && !l.Strings {
+			ids = append(ids, l.Values...)
+		}
+	}
+	if ids == nil {
+		return nil
+	}
+	return ids
 }

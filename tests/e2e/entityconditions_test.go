@@ -148,7 +148,7 @@ func TestEntityConditionRefusals(t *testing.T) {
 		status             int
 		title              string
 	}{
-		{"equality is not a list", http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=6108",
+		{"no entity in the WHERE clause", http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=6108",
 			409, "names no entity list"},
 		{"unknown condition", http.MethodPut, "/v2/alerts_entity_conditions/314221522.json?entity_type=Application&condition_id=999999",
 			404, "No Alerts condition was found with the given ID"},
@@ -200,5 +200,48 @@ func TestEntityConditionListKinds(t *testing.T) {
 				t.Fatalf("%d %s", put.status, put.body)
 			}
 		})
+	}
+}
+
+// The seed's procedure on the demo's own data, on a condition as people write it: the
+// demo's "High error rate" names checkout-service by equality. GET lists it for that
+// application; PUT for another application turns the equality into an IN list of two,
+// the rest of the query byte for byte; DELETE takes it out again; removing the
+// condition's only application is refused.
+func TestEntityConditionProcedureOnEquality(t *testing.T) {
+	e := newEnv(t)
+	app, cid := entityProcedure(t, e, "checkout-service", "Production apps", "alerts_nrql_conditions", "High error rate")
+	listed := func(id int64) bool {
+		r := e.get(t, "/v2/alerts_entity_conditions/"+strconv.FormatInt(id, 10)+".json?entity_type=Application", key1)
+		if r.status != 200 {
+			t.Fatalf("list: %d %s", r.status, r.body)
+		}
+		for _, c := range decodeCond(t, r).Conditions {
+			if c.ID == cid {
+				return true
+			}
+		}
+		return false
+	}
+	if !listed(app) {
+		t.Fatal("GET does not list the condition that names the application by equality")
+	}
+	const other = 924224343 // O'Reilly Books
+	path := "/v2/alerts_entity_conditions/" + strconv.Itoa(other) + ".json?entity_type=Application&condition_id=" + strconv.FormatInt(cid, 10)
+	put := e.do(t, http.MethodPut, path, key1, nil, "Content-Type", "application/json")
+	want := "SELECT percentage(count(*), WHERE error IS true) FROM Transaction WHERE appName IN ('checkout-service', 'O\\'Reilly Books')"
+	if b := decodeCond(t, put); put.status != 200 || b.Condition.Nrql.Query != want {
+		t.Fatalf("PUT: %d %s", put.status, put.body)
+	}
+	if !listed(other) || !listed(app) {
+		t.Fatal("after PUT the condition is not listed for both applications")
+	}
+	del := e.do(t, http.MethodDelete, path, key1, nil)
+	if b := decodeCond(t, del); del.status != 200 || strings.Contains(b.Condition.Nrql.Query, "Uptime") {
+		t.Fatalf("DELETE: %d %s", del.status, del.body)
+	}
+	only := "/v2/alerts_entity_conditions/" + strconv.FormatInt(app, 10) + ".json?entity_type=Application&condition_id=" + strconv.FormatInt(cid, 10)
+	if r := e.do(t, http.MethodDelete, only, key1, nil); r.status != 409 {
+		t.Fatalf("removing the only application: %d %s", r.status, r.body)
 	}
 }

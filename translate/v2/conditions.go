@@ -164,12 +164,17 @@ func optText(e Encoder, name, v string) {
 }
 
 // Condition is REST v2's APM, browser, mobile or servers metric condition, as far as
-// NerdGraph's NRQL form of it can tell: entities, metric and condition_scope (REST's
-// condition in newrelic/newrelic-client-go pkg/alerts/conditions_test.go
-// @ a330d1f4cab38b0525d892a2e79648fda8112561) are written null; user_defined and
+// NerdGraph's NRQL form of it can tell: entities (REST's condition in
+// newrelic/newrelic-client-go pkg/alerts/conditions_test.go
+// @ a330d1f4cab38b0525d892a2e79648fda8112561 lists ids as strings) come from an appId
+// list or equality in that form's WHERE clause, else null; metric and
+// condition_scope are written null; user_defined and
 // gc_metric, which REST sent only for the metrics that take them, are omitted.
 type Condition struct {
-	ID                  int64
+	ID int64
+	// Entities are the ids of the applications the condition's NRQL form names by
+	// appId (nil: null, when it names none that way).
+	Entities            []string
 	Type                string
 	Name                string
 	Enabled             bool
@@ -185,7 +190,15 @@ func (c *Condition) EncodeV2(e Encoder) {
 	e.String("type", c.Type)
 	e.String("name", c.Name)
 	e.Bool("enabled", c.Enabled)
-	e.Null("entities")
+	if c.Entities == nil {
+		e.Null("entities")
+	} else {
+		e.BeginArray("entities", "entity")
+		for _, id := range c.Entities {
+			e.String("entity", id)
+		}
+		e.EndArray()
+	}
 	e.Null("metric")
 	e.Null("condition_scope")
 	optText(e, "runbook_url", c.RunbookURL)
