@@ -161,7 +161,7 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequ
 	}
 	ids := []int64{}
 	for _, e := range idx {
-		if r.matchesName(e.name, e.language) {
+		if r.matchesName(e.name, e.language) && (len(r.IDs) == 0 || slices.Contains(r.IDs, e.id)) {
 			ids = append(ids, e.id)
 		}
 	}
@@ -171,6 +171,9 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequ
 	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)
 	if r.Language != "" {
 		q.Eq("language", strings.ToLower(r.Language))
+	}
+	if len(r.IDs) > 0 {
+		q.InInts("domainId", r.IDs)
 	}
 	query, err := q.Build()
 	if err != nil {
