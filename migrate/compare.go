@@ -96,7 +96,6 @@ func (t *teeWriter) Write(p []byte) (int, error) {
 	return t.ResponseWriter.Write(p)
 }
 
-
 // countError records a comparison that could not be made because a side failed:
 // result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
 // v2bridge_compare_errors_total. A failing side is never a difference.

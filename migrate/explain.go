@@ -475,7 +475,6 @@ func errorTitle(body []byte) string {
 	}
 }
 
-
 // serveExplain serves /v2bridge/explain?request=METHOD%20/v2/...[&account=N][&body=...]
 // behind the report's admin token. The body of a write may also come as the POST body.
 // The caller's X-Api-Key (or Api-Key) only finds its account in the key map.
