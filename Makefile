@@ -61,7 +61,8 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/v2bridge ./cmd/v2bridge
 
 ## bench: Go micro-benchmarks of the hot paths, then the side-by-side load harness
-## (gateway vs plain net/http vs ReverseProxy over a canned NerdGraph; BENCH_FLAGS="-c 50 -d 10s")
+## (gateway vs plain net/http vs ReverseProxy over a canned NerdGraph; BENCH_FLAGS="-c 50 -d 10s"),
+## then the journeys: scripts' round trips and wall time at 150 ms a round trip (BENCH_FLAGS=-journeys-only: them alone)
 BENCH_FLAGS ?=
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

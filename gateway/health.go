@@ -187,7 +187,7 @@ func (g *Gateway) serveReadyz(w http.ResponseWriter, r *http.Request) {
 		g.ready.serve(w, r)
 		return
 	}
-	rec := &recorder{header: http.Header{}}
+	rec := NewRecorder(0)
 	g.ready.serve(rec, r)
 	for _, u := range g.upstreams {
 		line := "upstream " + u.name
@@ -202,33 +202,52 @@ func (g *Gateway) serveReadyz(w http.ResponseWriter, r *http.Request) {
 		rec.buf.WriteString(line + "\n")
 	}
 	rec.buf.WriteString(g.storeLine())
-	rec.replay(w)
+	rec.Replay(w)
 }
 
-// recorder keeps an answer to replay it later with more written after it.
-type recorder struct {
+// Recorder keeps an answer to read or replay later: its header, status and body, cut
+// at Limit bytes (0: all). Every write reports all its bytes written.
+type Recorder struct {
+	Limit  int
 	header http.Header
 	status int
 	buf    bytes.Buffer
 }
 
-func (r *recorder) Header() http.Header { return r.header }
+// NewRecorder returns a Recorder keeping at most limit bytes of body (0: all).
+func NewRecorder(limit int) *Recorder { return &Recorder{Limit: limit, header: http.Header{}} }
 
-func (r *recorder) WriteHeader(code int) {
+// Header is the answer's header.
+func (r *Recorder) Header() http.Header { return r.header }
+
+// WriteHeader keeps the first status written.
+func (r *Recorder) WriteHeader(code int) {
 	if r.status == 0 {
 		r.status = code
 	}
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
+// Write keeps as much of p as fits within Limit.
+func (r *Recorder) Write(p []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	return r.buf.Write(p)
+	keep := p
+	if r.Limit > 0 {
+		keep = p[:min(len(p), max(r.Limit-r.buf.Len(), 0))]
+	}
+	r.buf.Write(keep)
+	return len(p), nil
 }
 
-// replay writes the kept answer to w.
-func (r *recorder) replay(w http.ResponseWriter) {
+// Status is the status written (200 when only a body was, 0 when nothing was).
+func (r *Recorder) Status() int { return r.status }
+
+// Body is the body kept.
+func (r *Recorder) Body() []byte { return r.buf.Bytes() }
+
+// Replay writes the kept answer to w.
+func (r *Recorder) Replay(w http.ResponseWriter) {
 	h := w.Header()
 	for k, v := range r.header {
 		h[k] = v

@@ -96,43 +96,6 @@ func (t *teeWriter) Write(p []byte) (int, error) {
 	return t.ResponseWriter.Write(p)
 }
 
-// recorder captures the secondary's answer.
-type recorder struct {
-	header http.Header
-	status int
-	buf    bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-}
-func (r *recorder) Write(p []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	if r.buf.Len()+len(p) > maxCompareBody {
-		return len(p), nil
-	}
-	return r.buf.Write(p)
-}
-
-// replay writes a recorded answer to w.
-func (r *recorder) replay(w http.ResponseWriter) {
-	h := w.Header()
-	for k, v := range r.header {
-		h[k] = v
-	}
-	status := r.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(r.buf.Bytes())
-}
-
 // countError records a comparison that could not be made because a side failed:
 // result "error" in v2bridge_compare_total, and the side (rest, graph or both) in
 // v2bridge_compare_errors_total. A failing side is never a difference.
@@ -224,32 +187,32 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 		go func() {
 			defer func() { <-c.running }()
 			defer cancel()
-			rec := &recorder{header: http.Header{}}
+			rec := gateway.NewRecorder(maxCompareBody)
 			secondary.ServeHTTP(rec, sr)
 			result := "match"
 			var paths []string
 			switch {
 			case ctx.Err() != nil:
 				result = "timeout"
-			case failed(status) || failed(rec.status):
+			case failed(status) || failed(rec.Status()):
 				side := primaryName
 				switch {
-				case failed(status) && failed(rec.status):
+				case failed(status) && failed(rec.Status()):
 					side = "both"
-				case failed(rec.status):
+				case failed(rec.Status()):
 					side = secondaryName
 				}
 				c.countError(rt.Name, side)
 				if logs.allow(rt.Name, time.Now()) {
 					c.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name), zap.String("result", "error"),
-						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status))
+						zap.String("failed_side", side), zap.Int("primary_status", status), zap.Int("secondary_status", rec.Status()))
 				}
 				return
-			case rec.status != status:
+			case rec.Status() != status:
 				result, paths = "diff", []string{"$status"}
 			default:
 				var err error
-				if paths, err = DiffJSON(first, rec.buf.Bytes(), opts); err != nil {
+				if paths, err = DiffJSON(first, rec.Body(), opts); err != nil {
 					result = "error"
 				} else if len(paths) > 0 {
 					result = "diff"
@@ -258,7 +221,7 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 			c.metrics.CompareCounter(rt.Name, result).Inc()
 			if result != "match" && logs.allow(rt.Name, time.Now()) {
 				c.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
-					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.status),
+					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.Status()),
 					zap.Strings("paths", paths))
 			}
 		}()
@@ -397,17 +360,17 @@ func (c *comparer) compareAfter(r *http.Request, body []byte, route string, firs
 	go func() {
 		defer func() { <-c.running }()
 		defer cancel()
-		rec := &recorder{header: http.Header{}}
+		rec := gateway.NewRecorder(maxCompareBody)
 		secondary.ServeHTTP(rec, sr)
 		switch {
 		case ctx.Err() != nil:
 			c.metrics.CompareCounter(route, "timeout").Inc()
-		case failed(rec.status):
+		case failed(rec.Status()):
 			c.countError(route, secondaryName)
-		case rec.status != status:
+		case rec.Status() != status:
 			c.metrics.CompareCounter(route, "diff").Inc()
 		default:
-			paths, err := DiffJSON(want, rec.buf.Bytes(), opts)
+			paths, err := DiffJSON(want, rec.Body(), opts)
 			switch {
 			case err != nil:
 				c.metrics.CompareCounter(route, "error").Inc()

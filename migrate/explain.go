@@ -146,12 +146,12 @@ func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanatio
 	if acct != 0 {
 		r.Header.Set("X-Account-Id", strconv.FormatInt(acct, 10))
 	}
-	cw := &captureWriter{header: http.Header{}}
+	cw := gateway.NewRecorder(64 << 10) // enough for an error title; the rest is not shown
 	st, err := e.g.DryRun(cw, r, rec)
 	if err != nil {
 		return nil, fmt.Errorf("explain %s: %w", st.Route, err) // a gateway bug: 500, logged by the caller
 	}
-	status := cw.status
+	status := cw.Status()
 	if status == 0 {
 		status = http.StatusOK
 	}
@@ -162,7 +162,7 @@ func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanatio
 				Calls: []ExplainCall{}, Answer: ExplainAnswer{Source: "the REST API v2's answer, forwarded (unmatched_passthrough)"},
 				Notes: []string{"Nothing would be sent to NerdGraph."}}, nil
 		}
-		return nil, &v2.Error{Status: status, Title: errorTitle(cw.body.Bytes())}
+		return nil, &v2.Error{Status: status, Title: errorTitle(cw.Body())}
 	}
 	rt, _ := routeNamed(st.Route)
 	calls := rec.Calls()
@@ -179,7 +179,7 @@ func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanatio
 	x.ModeNote = e.modeNote(x.Mode)
 	x.Answer = ExplainAnswer{Status: status, Source: answerDryRun}
 	if status >= 400 {
-		x.Answer.Title = errorTitle(cw.body.Bytes())
+		x.Answer.Title = errorTitle(cw.Body())
 	}
 	if rt.Retired != nil {
 		x.Answer.Source = answerNoCall
@@ -473,31 +473,6 @@ func errorTitle(body []byte) string {
 			in = ""
 		}
 	}
-}
-
-// captureWriter keeps the dry run's answer.
-type captureWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (w *captureWriter) Header() http.Header { return w.header }
-
-func (w *captureWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-func (w *captureWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	if w.body.Len() < 64<<10 { // enough for an error title; the rest is not shown
-		w.body.Write(b[:min(len(b), 64<<10-w.body.Len())])
-	}
-	return len(b), nil
 }
 
 // serveExplain serves /v2bridge/explain?request=METHOD%20/v2/...[&account=N][&body=...]

@@ -528,19 +528,19 @@ func TestErrorTitleXML(t *testing.T) {
 	}
 }
 
-// TestCaptureWriterBound: the dry run keeps at most 64 KiB of the answer, also over
-// several writes, and reports every byte written. At exactly 64 KiB a further write
+// TestCaptureWriterBound: the dry run keeps at most 64 KiB of the answer (its
+// gateway.Recorder), also over several writes, and reports every byte written. At exactly 64 KiB a further write
 // keeps nothing whether the bound is strict or not. (parseRequestLine cuts an HTTP
 // version only after a space, which is never at index 0: the line is trimmed first.)
 func TestCaptureWriterBound(t *testing.T) {
-	w := &captureWriter{header: http.Header{}}
+	w := gateway.NewRecorder(64 << 10)
 	for _, n := range []int{60 << 10, 10 << 10, 1} {
 		if got, err := w.Write(bytes.Repeat([]byte("a"), n)); got != n || err != nil {
 			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
 		}
 	}
-	if w.body.Len() != 64<<10 || w.status != http.StatusOK {
-		t.Fatalf("kept %d bytes, status %d; want 65536, 200", w.body.Len(), w.status)
+	if len(w.Body()) != 64<<10 || w.Status() != http.StatusOK {
+		t.Fatalf("kept %d bytes, status %d; want 65536, 200", len(w.Body()), w.Status())
 	}
 }
 

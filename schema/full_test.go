@@ -43,13 +43,13 @@ func TestFullIsTheEvidenceDump(t *testing.T) {
 	}
 }
 
-// notInDump are the subset's fields that ../shared/nerdgraph/SOURCES.md documents as
-// real but absent from the 2026-04-19 dump. No operation of the gateway selects them
+// notInDump are the subset's fields that are real but absent from the 2026-04-19 dump
+// (each value says why). No operation of the gateway selects them
 // (TestOperationsValidateAgainstFullSchema), because their types are partly guessed.
 func notInDump() map[string]string {
 	return map[string]string{
-		"ApmApplicationEntity.deployments": "deprecated upstream, so absent from every dump (SOURCES.md E5)",
-		"AlertsPolicy.entityGuid":          "added upstream after the dump (SOURCES.md E4)",
+		"ApmApplicationEntity.deployments": "deprecated upstream, so absent from every dump",
+		"AlertsPolicy.entityGuid":          "added upstream after the dump",
 	}
 }
 

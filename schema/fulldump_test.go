@@ -11,9 +11,8 @@ import (
 // FullDate is the date of the real NerdGraph schema dump checked in beside the subset.
 const FullDate = "2026-04-19"
 
-// FullSHA256 is the SHA-256 of the uncompressed dump, as the project's evidence holds it
-// (shared/nerdgraph/full/nerdgraph-2026-04-19.graphql; its provenance is
-// shared/nerdgraph/SOURCES.md, E1: the introspection of the live API on 2026-04-19).
+// FullSHA256 is the SHA-256 of the uncompressed dump (schema/nerdgraph-full-2026-04-19.graphql.gz,
+// the introspection of the live API on 2026-04-19).
 const FullSHA256 = "113be80cbae107120bccbc6e5b2c20afbf9f64114e48b8d7c640d399895dcbe8"
 
 //go:embed nerdgraph-full-2026-04-19.graphql.gz

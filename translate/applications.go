@@ -210,6 +210,11 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 		if err != nil {
 			return nil, Paging{}, err
 		}
+		if r.Host == "" && page.next != nil && t.largeAccount(c) {
+			// The first page showed a large account: its name index serves this filter
+			// and every later one, instead of every page read whole.
+			return t.listMatched(ctx, c, query, r) // namefilter.go
+		}
 		for next := page.next; next != nil; {
 			resp, err := ng.AppSearchPage(ctx, t.client, query, next)
 			if err != nil {

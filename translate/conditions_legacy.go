@@ -150,15 +150,5 @@ func appIDsNamed(query string) []string {
 	if err != nil || query == "" {
 		return nil
 	}
-	lists, err := p.EntityLists(query)
-	if err != nil {
-		return nil
-	}
-	var ids []string
-	for _, l := range lists {
-		if l.Attribute == "appId" && !l.Strings {
-			ids = append(ids, l.Values...)
-		}
-	}
-	return ids
+	return p.AppIDs(query)
 }

@@ -30,7 +30,8 @@ type DeploymentInput struct {
 	IdempotencyKey string
 }
 
-// Deployment limits of REST v2 (REFERENCE.md §3.3).
+// Deployment limits of REST v2: the longest revision, changelog, description and user it
+// accepted.
 const (
 	maxRevision    = 127
 	maxChangelog   = 65535

@@ -125,31 +125,41 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 // namePass reads every page of query with AppNamePage and keeps the ids r accepts.
 func (t *Translator) namePass(ctx context.Context, query string, r AppListRequest) ([]int64, error) {
 	ids := []int64{}
+	err := t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
+		if r.matchesName(e.GetName(), e.GetLanguage()) {
+			ids = append(ids, id)
+		}
+	})
+	return ids, err
+}
+
+// eachAppName reads every page of query with AppNamePage (checking the request's end
+// before each) and calls f for each APM application with a REST id.
+func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng.ApmOutline, id int64)) error {
 	var cursor *string
 	for {
 		if err := ng.Stopped(ctx); err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
+			return fmt.Errorf("application names: %w", err)
 		}
 		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
 		if err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
+			return fmt.Errorf("application names: %w", err)
 		}
 		res := resp.GetActor().GetEntitySearch().GetResults()
 		if res == nil {
-			break
+			return nil
 		}
 		for i := range res.Entities {
-			if e := &res.Entities[i]; e.IsApmApplication() && r.matchesName(e.GetName(), e.GetLanguage()) {
+			if e := &res.Entities[i]; e.IsApmApplication() {
 				if id := appIDOf(e); id != 0 {
-					ids = append(ids, id)
+					f(e, id)
 				}
 			}
 		}
 		if cursor = res.NextCursor; cursor == nil {
-			break
+			return nil
 		}
 	}
-	return ids, nil
 }
 
 // indexedMatches is the name pass over the account's name index, plus the equality
@@ -161,7 +171,7 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequ
 	}
 	ids := []int64{}
 	for _, e := range idx {
-		if r.matchesName(e.name, e.language) {
+		if r.matchesName(e.name, e.language) && (len(r.IDs) == 0 || slices.Contains(r.IDs, e.id)) {
 			ids = append(ids, e.id)
 		}
 	}
@@ -171,6 +181,9 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequ
 	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)
 	if r.Language != "" {
 		q.Eq("language", strings.ToLower(r.Language))
+	}
+	if len(r.IDs) > 0 {
+		q.InInts("domainId", r.IDs)
 	}
 	query, err := q.Build()
 	if err != nil {
@@ -207,38 +220,16 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, erro
 	}
 	var idx []nameEntry
 	languages := map[string]string{}
-	var cursor *string
-	for {
-		if err := ng.Stopped(ctx); err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
+	err = t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
+		lang, ok := languages[e.GetLanguage()]
+		if !ok {
+			lang = e.GetLanguage()
+			languages[lang] = lang
 		}
-		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
-		if err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
-		}
-		res := resp.GetActor().GetEntitySearch().GetResults()
-		if res == nil {
-			break
-		}
-		for i := range res.Entities {
-			e := &res.Entities[i]
-			if !e.IsApmApplication() {
-				continue
-			}
-			id := appIDOf(e)
-			if id == 0 {
-				continue
-			}
-			lang, ok := languages[e.GetLanguage()]
-			if !ok {
-				lang = e.GetLanguage()
-				languages[lang] = lang
-			}
-			idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang})
-		}
-		if cursor = res.NextCursor; cursor == nil {
-			break
-		}
+		idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang})
+	})
+	if err != nil {
+		return nil, err
 	}
 	t.matches.SetLocalFor(key, slices.Clip(idx), NameIndexTTL)
 	return idx, nil

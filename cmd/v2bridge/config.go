@@ -63,7 +63,7 @@ type fileConfig struct {
 	Store                    storeConfig       `yaml:"store"`
 }
 
-// storeConfig is fleet mode's shared store (issue 21, state/fleet): empty url, every
+// storeConfig is fleet mode's shared store (state/fleet): empty url, every
 // replica on its own.
 type storeConfig struct {
 	// URL is redis://host:port[/db] or rediss:// (TLS); Redis 6+ or Valkey. It must not

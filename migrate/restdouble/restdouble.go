@@ -610,18 +610,8 @@ func appIDs(query string) any {
 	if err != nil {
 		return nil
 	}
-	lists, err := p.EntityLists(query)
-	if err != nil {
-		return nil
+	if ids := p.AppIDs(query); ids != nil {
+		return ids
 	}
-	var ids []string
-	for _, l := range lists {
-		if l.Attribute == "appId" && !l.Strings {
-			ids = append(ids, l.Values...)
-		}
-	}
-	if ids == nil {
-		return nil
-	}
-	return ids
+	return nil
 }

@@ -116,6 +116,8 @@ func serveChild(kind, upstream, bodyFile, profileDir, logLevel, floorRequest str
 	case "gateway-scale":
 		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1},
 			zapcore.InfoLevel, scaleTimeout)
+	case "gateway-journeys": // as deployed: the default caches and timeouts
+		h = newGatewayOpts(upstream, translate.Options{}, zapcore.InfoLevel, 0)
 	case "gateway-scale-like": // name_filter: like
 		h = newGatewayOpts(upstream, translate.Options{MetricNamesWindow: 10 * time.Minute, MetricDataTTL: -1, EntityTTL: -1, NameLike: true},
 			zapcore.InfoLevel, scaleTimeout)

@@ -12,4 +12,8 @@
 // parent holds the load generator and the canned upstream. Each scenario's measured
 // time is split into rounds (-rounds) that take the servers in turn, so the
 // ratios do not depend on which server ran during a slow spell of the machine.
+//
+// The journeys (journeys.go; -journeys-only runs them alone) are what a caller's
+// script feels on a generated account: the simulator behind a proxy that adds a fixed
+// latency to each NerdGraph round trip and counts them, the gateway as deployed.
 package main

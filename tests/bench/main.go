@@ -79,6 +79,11 @@ func main() {
 	floorRequest := flag.String("floor-request", "", "internal: the request the contract floor answers (path?query, with -serve floor)")
 	logLevel := flag.String("log-level", "info", "the measured gateway processes' log level: info writes a line a request, as serve does by default; warn only the failures' lines, as serve with log_level: warn")
 	fleetOn := flag.Bool("fleet", true, "run the fleet of 3 scenario (fleet.go; skipped without redis-server or valkey-server)")
+	journeysOn := flag.Bool("journeys", true, "run the journeys after the other tables (journeys.go)")
+	journeysOnly := flag.Bool("journeys-only", false, "run the journeys alone")
+	journeyAccounts := flag.String("journeys-accounts", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the journeys' accounts (sim.ParseScale specs separated by ';')")
+	journeyRuns := flag.Int("journeys-runs", 3, "runs of each journey per account (the first is the cold one)")
+	journeyLatency := flag.Duration("journeys-latency", 150*time.Millisecond, "latency added to each NerdGraph round trip of the journeys")
 	flag.Parse()
 	if *serveKind == fleetServeKind {
 		fleetChild(*upstream) // fleet.go
@@ -87,6 +92,13 @@ func main() {
 	if *serveKind != "" {
 		if err := serveChild(*serveKind, *upstream, *bodyFile, *profile, *logLevel, *floorRequest); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *journeysOnly {
+		if err := journeysMain(strings.Split(*journeyAccounts, ";"), max(*journeyRuns, 1), *journeyLatency, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: journeys:", err)
 			os.Exit(1)
 		}
 		return
@@ -122,6 +134,12 @@ func main() {
 	}
 	if *fleetOn && filter.MatchString(fleetScenario) {
 		fleetMain(*conns, *dur, *warm, max(*rounds, 1), *out) // fleet.go
+	}
+	if *journeysOn && *journeyAccounts != "" {
+		if err := journeysMain(strings.Split(*journeyAccounts, ";"), max(*journeyRuns, 1), *journeyLatency, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: journeys:", err)
+			os.Exit(1)
+		}
 	}
 }
 

@@ -395,3 +395,20 @@ func (l List) Remove(query string, i int) (string, error) {
 	}
 	return query[:start] + query[end:], nil
 }
+
+// AppIDs are the application ids query names by appId (an IN list or an equality in its
+// top-level WHERE clauses), as written; nil when it names none that way or does not
+// parse.
+func (p *Parser) AppIDs(query string) []string {
+	lists, err := p.EntityLists(query)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, l := range lists {
+		if l.Attribute == "appId" && !l.Strings {
+			ids = append(ids, l.Values...)
+		}
+	}
+	return ids
+}

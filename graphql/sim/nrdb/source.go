@@ -47,6 +47,14 @@ type Scan struct {
 	// top-level AND of WHERE): attribute → allowed values. A source may use them to
 	// skip rows; the evaluator still applies WHERE to every row it gets.
 	Hints map[string][]any
+	// Once tells that the answer is the same when the rows that differ only in
+	// attributes outside Reads come once instead of many times (the query counts no
+	// rows: see plan.once). A source may then yield one row for each such set, and
+	// must yield at least one. An attribute outside Reads may still be tested with
+	// IS [NOT] NULL, so the rows left out must have it present where the row given has.
+	Once bool
+	// Reads are the attributes whose values the query reads (set with Once).
+	Reads map[string]bool
 }
 
 // Source yields the rows of a scan. fn returning false stops the scan.
