@@ -140,14 +140,8 @@ func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, 
 		w = &window{start: start}
 		l.windows[keyHash] = w
 	}
-	if ok && count <= w.count {
-		// The store counted no more calls than this replica has already seen in the
-		// window: it restarted empty, or missed calls while it was down. What this
-		// replica saw is a floor, so a window never starts again from full within its
-		// minute.
-		count = w.count + 1
-		ok = count <= l.limit
-	}
+	// The store took floor (this replica's view) into its count atomically; answers of
+	// concurrent calls may arrive out of order, so the mirror only ever grows.
 	w.count = max(w.count, min(count, l.limit))
 	l.mu.Unlock()
 	return ok, max(l.limit-count, 0), start.Add(time.Minute)

@@ -14,13 +14,22 @@ import (
 
 // scriptedShared answers Allow with its next scripted count (ok while count <= limit),
 // or an error when the script says -1.
-type scriptedShared struct{ counts []int }
+// Like the store's window script, it takes the replica's floor into its count, and it
+// keeps the floors it was given.
+type scriptedShared struct {
+	counts []int
+	floors []int
+}
 
-func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Time, _ time.Duration, _ int) (bool, int, error) {
+func (s *scriptedShared) Allow(_ context.Context, _ string, limit int, _ time.Time, _ time.Duration, floor int) (bool, int, error) {
 	c := s.counts[0]
 	s.counts = s.counts[1:]
+	s.floors = append(s.floors, floor)
 	if c < 0 {
 		return false, 0, errors.New("store down")
+	}
+	if c <= floor {
+		c = floor + 1
 	}
 	return c <= limit, c, nil
 }
@@ -283,5 +292,10 @@ func TestFleetLimitSurvivesStoreRestartedEmpty(t *testing.T) {
 	}
 	if remaining != 1000-144 {
 		t.Fatalf("remaining %d after 144 calls in the window, want %d", remaining, 1000-144)
+	}
+	// The replica handed the store its view of the window: 141 on the first call after
+	// the restart.
+	if f := l.shared.(*scriptedShared).floors[141]; f != 141 {
+		t.Fatalf("floor on the first call after the restart %d, want 141", f)
 	}
 }
