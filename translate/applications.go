@@ -272,10 +272,7 @@ type filteredApps struct {
 
 // matchesEntity is matches without the host filter, on the entity as NerdGraph gave it.
 func (r AppListRequest) matchesEntity(f appFields) bool {
-	if r.Name != "" && !containsFold(f.GetName(), r.Name) {
-		return false
-	}
-	return r.Language == "" || strings.EqualFold(f.GetLanguage(), r.Language)
+	return r.matchesName(f.GetName(), f.GetLanguage()) // namefilter.go
 }
 
 func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {

@@ -55,14 +55,12 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
-// (largeAccount): a name pass reads every page of the search with AppNamePage (guid, name,
-// language: a fraction of the full read's bytes, allocations and CPU) and keeps the REST ids REST's exact match
-// accepts, for ListTTL; each page then reads its applications by id in one round trip
-// (AppList with the inventory scoped to the ids, as filter[ids]), kept for ListTTL too.
-// That is the round trips of listFiltered on such an account (every page, then the
-// matches' inventory); on a smaller one listFiltered's first page carries the
-// inventory and a name pass would cost a round trip more, so it is not used there.
-// The host filter needs every application's inventory and stays in listFiltered.
+// (largeAccount): the matching REST ids come from the account's name index (nameIndex;
+// with name_filter: like, from a name pass over the LIKE-narrowed search), kept for
+// ListTTL; each page then reads its applications by id in one round trip (AppList with
+// the inventory scoped to the ids, as filter[ids]), kept for ListTTL too. On a smaller
+// account listFiltered's first page carries the inventory, so it is not used there. The
+// host filter needs every application's inventory and stays in listFiltered.
 func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
 	key := t.writeScoped(c, "apps-matched", query, strings.ToLower(r.Name), strings.ToLower(r.Language))
 	ids, err := t.matchingApps(ctx, c, key, query, r)
@@ -207,8 +205,8 @@ type nameEntry struct {
 
 // nameIndex is the account's applications (REST id, name, language) in the search's
 // order, read with AppNamePage (every page) and kept in this replica's name_matches
-// cache for NameIndexTTL, scoped to the caller and to the account's writes. About
-// 70 bytes an application with a 30-character name (the languages are shared).
+// cache for NameIndexTTL, scoped to the caller and to the account's writes (the
+// languages' strings are shared).
 func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
 	key := t.writeScoped(c, "apps-index")
 	if v, ok := t.matches.GetLocal(key); ok {
