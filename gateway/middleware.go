@@ -173,6 +173,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		fp = new([]zap.Field)
 	}
 	fields := (*fp)[:0]
+	peer := peerAddress(r)
 	fields = append(fields,
 		zap.String("request_id", st.id),
 		zap.String("method", r.Method),
@@ -183,9 +184,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.Duration("duration", time.Since(st.start)),
 		zap.Int64("upstream_calls", st.calls.Count()),
 		zap.Duration("upstream", st.calls.Elapsed()),
-		zap.String("client", peerAddress(r)),
+		zap.String("client", peer),
 	)
-	if client := g.clientOf(r); client != peerAddress(r) {
+	if client := g.clientBehind(r, peer); client != peer {
 		fields = append(fields, zap.String("forwarded_for", client))
 	}
 	if ua := r.Header.Get("User-Agent"); ua != "" {

@@ -404,8 +404,10 @@ func peerAddress(r *http.Request) string {
 // Config.TrustedProxies; then the last address of X-Forwarded-For that is not itself a
 // trusted proxy, as the proxies appended them (a caller can write the header's start,
 // never what a trusted proxy appended after it).
-func (g *Gateway) clientOf(r *http.Request) string {
-	peer := peerAddress(r)
+func (g *Gateway) clientOf(r *http.Request) string { return g.clientBehind(r, peerAddress(r)) }
+
+// clientBehind is clientOf for a request whose peer address is already read.
+func (g *Gateway) clientBehind(r *http.Request, peer string) string {
 	if len(g.cfg.TrustedProxies) == 0 || !g.trusted(peer) {
 		return peer
 	}
