@@ -151,7 +151,7 @@ func TestNameIndexStoredForm(t *testing.T) {
 	ix := &nameIndex{readAt: time.UnixMilli(1764000000123), gen: 7}
 	for i := range 4500 {
 		lang := []string{"go", "java", ""}[i%3]
-		ix.entries = append(ix.entries, nameEntry{id: int64(i + 1) << 20, name: fmt.Sprintf("app ü %d", i), language: lang, reporting: i%2 == 0})
+		ix.entries = append(ix.entries, nameEntry{id: int64(i+1) << 20, name: fmt.Sprintf("app ü %d", i), language: lang, reporting: i%2 == 0})
 	}
 	meta, chunks := encodeIndex(ix)
 	if len(chunks) != 3 {
