@@ -163,10 +163,11 @@ func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng
 // indexedMatches is the name pass over the account's name index (nameIndex), plus the
 // equality look-up of r's name when no application of the index bears it exactly (an
 // exact-name miss: an application created, or renamed to it, since the index was
-// read), whose ids are merged in name order; an account past the index's cap
-// (Options.NameIndexMaxApps) is matched by namePass over query instead.
+// read; not when the index was read for this request), whose ids are merged in name
+// order; an account past the index's cap (Options.NameIndexMaxApps) is matched by
+// namePass over query instead.
 func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string, r AppListRequest) ([]int64, error) {
-	idx, err := t.nameIndex(ctx, c)
+	idx, readNow, err := t.nameIndex(ctx, c)
 	if errors.Is(err, errNameIndexTooLarge) {
 		return t.namePass(ctx, query, r)
 	}
@@ -181,7 +182,7 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string,
 		}
 		exact = exact || (r.Name != "" && strings.EqualFold(e.name, r.Name))
 	}
-	if exact || r.Name == "" || !quotable(r.Name) {
+	if exact || readNow || r.Name == "" || !quotable(r.Name) {
 		return entryIDs(matched), nil
 	}
 	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)

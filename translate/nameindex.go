@@ -112,8 +112,9 @@ func (x *nameIndexes) servable(ix *nameIndex, now time.Time) bool {
 
 // nameIndex is c's account's index: this replica's, else the fleet's store's, while no
 // older than the max staleness (a read started in the background when it is due),
-// else read on the caller's path. errNameIndexTooLarge: the account is past the cap.
-func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
+// else read on the caller's path (readNow). errNameIndexTooLarge: the account is past
+// the cap.
+func (t *Translator) nameIndex(ctx context.Context, c Caller) (entries []nameEntry, readNow bool, err error) {
 	x := t.index
 	key := c.cacheKey("apps-index")
 	gen := t.writes.Gen(c.AccountID)
@@ -126,22 +127,22 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, erro
 	}
 	if x.servable(ix, now) {
 		if ix.tooLarge {
-			return nil, errNameIndexTooLarge
+			return nil, false, errNameIndexTooLarge
 		}
 		if now.Sub(ix.readAt) >= x.refresh || ix.gen != gen {
 			t.refreshIndex(ctx, c, key, ix.readAt)
 		}
-		return ix.entries, nil
+		return ix.entries, false, nil
 	}
-	ix, err := t.readIndex(ctx, c, gen)
+	ix, err = t.readIndex(ctx, c, gen)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	t.keepIndex(c, key, ix)
 	if ix.tooLarge {
-		return nil, errNameIndexTooLarge
+		return nil, false, errNameIndexTooLarge
 	}
-	return ix.entries, nil
+	return ix.entries, true, nil
 }
 
 // readIndex reads c's account's index from NerdGraph (readNameIndex); an account past

@@ -114,7 +114,7 @@ func TestNameIndexRefreshesBounded(t *testing.T) {
 	callers := make([]Caller, nameIndexRefreshes+2)
 	for i := range callers {
 		callers[i] = Caller{KeyHash: "k", AccountID: int64(i + 1)}
-		if _, err := tr.nameIndex(ctx, callers[i]); err != nil {
+		if _, _, err := tr.nameIndex(ctx, callers[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -125,7 +125,7 @@ func TestNameIndexRefreshesBounded(t *testing.T) {
 	clock.advance(DefaultNameIndexRefresh)
 	before := f.count("")
 	for range 3 {
-		if _, err := tr.nameIndex(ctx, callers[0]); err != nil {
+		if _, _, err := tr.nameIndex(ctx, callers[0]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestNameIndexRefreshesBounded(t *testing.T) {
 	}
 	for range 3 {
 		for _, c := range callers {
-			if _, err := tr.nameIndex(ctx, c); err != nil {
+			if _, _, err := tr.nameIndex(ctx, c); err != nil {
 				t.Fatal(err)
 			}
 		}

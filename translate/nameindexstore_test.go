@@ -104,19 +104,19 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	fa, fb := newNameFake(manyApps(300)), newNameFake(manyApps(300))
 	a := New(fa, Options{SharedCache: fleetStore(t, m), Now: clock.now})
 	b := New(fb, Options{SharedCache: fleetStore(t, m), Now: clock.now})
-	if _, err := a.nameIndex(ctx, c); err != nil {
+	if _, _, err := a.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.nameIndex(ctx, c); err != nil || fullReads(fb) != 0 {
+	if _, _, err := b.nameIndex(ctx, c); err != nil || fullReads(fb) != 0 {
 		t.Fatalf("b read %d pages (%v)", fullReads(fb), err)
 	}
 	clock.advance(DefaultNameIndexRefresh)
 	// a refreshes (2 pages); then b, due too, finds a's fresher index in the store.
-	if _, err := a.nameIndex(ctx, c); err != nil {
+	if _, _, err := a.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	a.index.waitRefreshes()
-	if _, err := b.nameIndex(ctx, c); err != nil {
+	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	b.index.waitRefreshes()
@@ -128,7 +128,7 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("lock: %v %v", ok, err)
 	}
-	if _, err := b.nameIndex(ctx, c); err != nil {
+	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	b.index.waitRefreshes()
@@ -136,7 +136,7 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 		t.Errorf("b read %d pages while another replica held the lock", fullReads(fb))
 	}
 	release()
-	if _, err := b.nameIndex(ctx, c); err != nil {
+	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	b.index.waitRefreshes()
