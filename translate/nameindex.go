@@ -44,6 +44,8 @@ const (
 	nameIndexRefreshes = 4
 	// nameIndexReadTimeout bounds one background read (and the fleet lock it holds).
 	nameIndexReadTimeout = 5 * time.Minute
+	// nameIndexRetry is how long after a failed background read the next one waits.
+	nameIndexRetry = time.Minute
 )
 
 // errNameIndexTooLarge: the account holds more applications than an index may.
@@ -70,6 +72,8 @@ type nameIndex struct {
 	gen     uint64    // the account's write count then
 	// tooLarge: the account holds more than maxApps applications; no entries.
 	tooLarge bool
+	// retryAt: a background read of it failed; the next waits until then.
+	retryAt time.Time
 }
 
 func newNameIndexes(opts Options) *nameIndexes {
@@ -129,8 +133,8 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) (entries []nameEnt
 		if ix.tooLarge {
 			return nil, false, errNameIndexTooLarge
 		}
-		if now.Sub(ix.readAt) >= x.refresh || ix.gen != gen {
-			t.refreshIndex(ctx, c, key, ix.readAt)
+		if (now.Sub(ix.readAt) >= x.refresh || ix.gen != gen) && !now.Before(ix.retryAt) {
+			t.refreshIndex(ctx, c, key, ix)
 		}
 		return ix.entries, false, nil
 	}
@@ -169,13 +173,14 @@ func (t *Translator) keepIndex(c Caller, key string, ix *nameIndex) {
 	}
 }
 
-// refreshIndex starts the background read of key's index (held since have) unless one
+// refreshIndex starts the background read of key's index (have, held now) unless one
 // is under way for key or all nameIndexRefreshes are busy. The read runs with ctx's
 // values (the caller's key) but not its end: under a deadline of its own, its round
 // trips counted apart from the request's. In a fleet it first takes an index another
 // replica read since have from the store, then the fleet's lock of key (held by
-// another replica: that replica reads it).
-func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, have time.Time) {
+// another replica: that replica reads it). A failed read leaves have served, and the
+// next read waits nameIndexRetry.
+func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, have *nameIndex) {
 	x := t.index
 	x.mu.Lock()
 	if x.running[key] {
@@ -202,7 +207,7 @@ func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, hav
 			x.wg.Done()
 		}()
 		gen := t.writes.Gen(c.AccountID)
-		if ix, ok := t.sharedIndex(c, key); ok && ix.readAt.After(have) && ix.gen == gen && t.now().Sub(ix.readAt) < x.refresh {
+		if ix, ok := t.sharedIndex(c, key); ok && ix.readAt.After(have.readAt) && ix.gen == gen && t.now().Sub(ix.readAt) < x.refresh {
 			x.cache.SetLocalFor(key, ix, x.maxStale)
 			return
 		}
@@ -217,7 +222,10 @@ func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, hav
 		}
 		ix, err := t.readIndex(bg, c, gen)
 		if err != nil {
-			t.warn(bg, "name index refresh", err)
+			held := *have
+			held.retryAt = t.now().Add(nameIndexRetry)
+			x.cache.SetLocalFor(key, &held, x.maxStale)
+			t.warn(context.Background(), "name index refresh", err) // the request has been answered
 			return
 		}
 		t.keepIndex(c, key, ix)

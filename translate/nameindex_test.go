@@ -2,9 +2,11 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,5 +175,46 @@ func TestNameIndexPastCap(t *testing.T) {
 	}
 	if v, ok := tr.index.local(c.cacheKey("apps-index")); !ok || !v.tooLarge || v.entries != nil {
 		t.Errorf("kept %+v", v)
+	}
+}
+
+// A failed background read leaves the index served, and the next read waits
+// nameIndexRetry instead of starting with every lookup.
+func TestNameIndexRefreshFailureWaits(t *testing.T) {
+	clock := newTestClock()
+	f := newNameFake(manyApps(10))
+	var failing atomic.Bool
+	answer := f.answer
+	f.answer = func(op string, vars map[string]any) (any, error) {
+		if failing.Load() {
+			return nil, errors.New("fake: NerdGraph unavailable")
+		}
+		return answer(op, vars)
+	}
+	tr := New(f, Options{Now: clock.now})
+	c := Caller{KeyHash: "k", AccountID: 1}
+	ctx := context.Background()
+	if _, _, err := tr.nameIndex(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	failing.Store(true)
+	for _, s := range []struct {
+		name    string
+		advance time.Duration
+		reads   int
+	}{
+		{"due: read, fails", DefaultNameIndexRefresh, 1},
+		{"within the retry wait", nameIndexRetry / 2, 0},
+		{"past it: read again", nameIndexRetry / 2, 1},
+	} {
+		clock.advance(s.advance)
+		before := f.count("")
+		if es, _, err := tr.nameIndex(ctx, c); err != nil || len(es) != 10 {
+			t.Fatalf("%s: %d entries, %v", s.name, len(es), err)
+		}
+		tr.index.waitRefreshes()
+		if got := f.count("") - before; got != s.reads {
+			t.Errorf("%s: %d reads, want %d", s.name, got, s.reads)
+		}
 	}
 }
