@@ -142,7 +142,7 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) (entries []nameEnt
 	if err != nil {
 		return nil, false, err
 	}
-	t.keepIndex(c, key, ix)
+	t.keepIndex(key, ix)
 	if ix.tooLarge {
 		return nil, false, errNameIndexTooLarge
 	}
@@ -166,7 +166,7 @@ func (t *Translator) readIndex(ctx context.Context, c Caller, gen uint64) (*name
 }
 
 // keepIndex keeps ix as key's index here and, in a fleet, in the store.
-func (t *Translator) keepIndex(c Caller, key string, ix *nameIndex) {
+func (t *Translator) keepIndex(key string, ix *nameIndex) {
 	t.index.cache.SetLocalFor(key, ix, t.index.maxStale)
 	if !ix.tooLarge {
 		t.shareIndex(key, ix)
@@ -228,7 +228,7 @@ func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, hav
 			t.warn(context.Background(), "name index refresh", err) // the request has been answered
 			return
 		}
-		t.keepIndex(c, key, ix)
+		t.keepIndex(key, ix)
 	}()
 }
 
