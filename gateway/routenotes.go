@@ -28,9 +28,16 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"account known to be large (its account-wide inventory found full at 1000 applications, or more " +
 	"than 1000 applications counted) `filter[name]`/`filter[language]` without `filter[host]` read " +
 	"the account's name index (id, name and language of every application, 1 round trip per 200, " +
-	"kept per key and account for 10 minutes), match any later name in it and read a page's " +
-	"applications by id with their inventory in 1 round trip (each later page 1 more; a name the " +
-	"index lacks entirely is looked up once more by equality, for an application created since); " +
+	"kept per key and account, shared through the store with `store.shared_cache`; older than " +
+	"`cache.name_index_refresh` (5 minutes) it is read again in the background and still served, " +
+	"up to `cache.name_index_max_stale` (1 hour) old), match any later name in it and read a page's " +
+	"applications by id with their inventory in 1 round trip (each later page 1 more; each " +
+	"application read is matched again, so one renamed or deleted since the index was read is left " +
+	"out; a name no indexed application bears exactly is looked up once more by equality, 1 round " +
+	"trip, for an application created or renamed since; until the index is read again a fragment " +
+	"of such a name does not match it, nor is a second application created under a name the index " +
+	"holds listed); an account of more than `cache.name_index_max_apps` (200,000) applications " +
+	"keeps no index and reads every match for each name; " +
 	"a page past the search's last page is answered empty at once; once " +
 	"an account's inventory is known to pass 1000 applications a page costs 2 round trips (the " +
 	"page's inventory by id); `filter[ids]` reads only those ids' inventory; a page reached without " +

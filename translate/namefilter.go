@@ -2,11 +2,11 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -100,8 +100,8 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 // kept for ListTTL in the name_matches cache, which a fleet shares
 // (store.shared_cache). Without name_filter: like they come from the account's name
 // index (nameIndex), so a name not asked before costs no round trip once the index is
-// read; a name the index does not hold at all is looked up once more by equality,
-// for an application created since the index was read.
+// read; a name no application of the index bears exactly is looked up once more by
+// equality, for an application created or renamed since the index was read.
 func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query string, r AppListRequest) ([]int64, error) {
 	if v, ok := t.matches.Get(key); ok {
 		return v.([]int64), nil
@@ -111,7 +111,7 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 	if t.nameLike {
 		ids, err = t.namePass(ctx, query, r)
 	} else {
-		ids, err = t.indexedMatches(ctx, c, r)
+		ids, err = t.indexedMatches(ctx, c, query, r)
 	}
 	if err != nil {
 		return nil, err
@@ -160,21 +160,30 @@ func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng
 	}
 }
 
-// indexedMatches is the name pass over the account's name index, plus the equality
-// look-up of a name the index lacks.
-func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequest) ([]int64, error) {
-	idx, err := t.nameIndex(ctx, c)
+// indexedMatches is the name pass over the account's name index (nameIndex), plus the
+// equality look-up of r's name when no application of the index bears it exactly (an
+// exact-name miss: an application created, or renamed to it, since the index was
+// read; not when the index was read for this request), whose ids are merged in name
+// order; an account past the index's cap (Options.NameIndexMaxApps) is matched by
+// namePass over query instead.
+func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string, r AppListRequest) ([]int64, error) {
+	idx, readNow, err := t.nameIndex(ctx, c)
+	if errors.Is(err, errNameIndexTooLarge) {
+		return t.namePass(ctx, query, r)
+	}
 	if err != nil {
 		return nil, err
 	}
-	ids := []int64{}
+	var matched []nameEntry
+	exact := false
 	for _, e := range idx {
 		if r.matchesName(e.name, e.language) && (len(r.IDs) == 0 || slices.Contains(r.IDs, e.id)) {
-			ids = append(ids, e.id)
+			matched = append(matched, e)
 		}
+		exact = exact || (r.Name != "" && strings.EqualFold(e.name, r.Name))
 	}
-	if len(ids) > 0 || r.Name == "" || !quotable(r.Name) {
-		return ids, nil
+	if exact || readNow || r.Name == "" || !quotable(r.Name) {
+		return entryIDs(matched), nil
 	}
 	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)
 	if r.Language != "" {
@@ -183,54 +192,92 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, r AppListRequ
 	if len(r.IDs) > 0 {
 		q.InInts("domainId", r.IDs)
 	}
-	query, err := q.Build()
+	eq, err := q.Build()
 	if err != nil {
-		return ids, nil // a name the search language cannot carry: the index's answer stands
+		return entryIDs(matched), nil // a name the search language cannot carry: the index's answer stands
 	}
-	return t.namePass(ctx, query, r)
+	found, err := t.namePass(ctx, eq, r)
+	if err != nil {
+		return nil, err
+	}
+	return mergeExact(matched, found, r.Name), nil
 }
 
-// NameIndexTTL is how long an account's name index serves filter[name] and
-// filter[language] before it is read again: an application renamed or deleted since is
-// dropped when its page is read by id; one created since is found when its exact name
-// is asked (an equality look-up, one round trip), and by a fragment of its name only
-// once the index is read again.
-const NameIndexTTL = 10 * time.Minute
+// entryIDs are the ids of es, in order.
+func entryIDs(es []nameEntry) []int64 {
+	ids := make([]int64, len(es))
+	for i, e := range es {
+		ids[i] = e.id
+	}
+	return ids
+}
 
-// nameEntry is one application of an account's name index.
+// mergeExact puts the ids the equality look-up found (applications named name) that
+// the index's matches lack among them in the search's order: before the first match
+// whose name sorts after name (case-insensitively), the index's order kept.
+func mergeExact(matched []nameEntry, found []int64, name string) []int64 {
+	ids := entryIDs(matched)
+	var fresh []int64
+	for _, id := range found {
+		if !slices.Contains(ids, id) && !slices.Contains(fresh, id) {
+			fresh = append(fresh, id)
+		}
+	}
+	if len(fresh) == 0 {
+		return ids
+	}
+	lower := strings.ToLower(name)
+	at := len(matched)
+	for i, e := range matched {
+		if strings.ToLower(e.name) > lower {
+			at = i
+			break
+		}
+	}
+	return slices.Insert(ids, at, fresh...)
+}
+
+// nameEntry is one application of an account's name index. reporting is as the pages
+// read it: AppNamePage does not select it, so it is false.
 type nameEntry struct {
 	id             int64
 	name, language string
+	reporting      bool
 }
 
-// nameIndex is the account's applications (REST id, name, language) in the search's
-// order, read with AppNamePage (every page) and kept in this replica's name_matches
-// cache for NameIndexTTL, scoped to the caller and to the account's writes (the
-// languages' strings are shared).
-func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
-	key := t.writeScoped(c, "apps-index")
-	if v, ok := t.matches.GetLocal(key); ok {
-		return v.([]nameEntry), nil
-	}
+// readNameIndex reads the account's applications (REST id, name, language) in the
+// search's order with AppNamePage, every page; past the index's cap
+// (Options.NameIndexMaxApps) it stops with errNameIndexTooLarge. The languages'
+// strings are shared.
+func (t *Translator) readNameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
 	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
 	if err != nil {
 		return nil, err
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var idx []nameEntry
+	tooLarge := false
 	languages := map[string]string{}
 	err = t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
+		if tooLarge = tooLarge || len(idx) >= t.index.maxApps; tooLarge {
+			stop() // eachAppName stops before the next page
+			return
+		}
 		lang, ok := languages[e.GetLanguage()]
 		if !ok {
 			lang = e.GetLanguage()
 			languages[lang] = lang
 		}
-		idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang})
+		idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang, reporting: e.Reporting})
 	})
+	if tooLarge {
+		return nil, errNameIndexTooLarge
+	}
 	if err != nil {
 		return nil, err
 	}
-	t.matches.SetLocalFor(key, slices.Clip(idx), NameIndexTTL)
-	return idx, nil
+	return slices.Clip(idx), nil
 }
 
 // matchesName is REST's filter[name] (a case-insensitive substring) and

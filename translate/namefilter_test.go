@@ -2,11 +2,17 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // The name pass is chosen for an account known to be large: its account-wide inventory
@@ -111,6 +117,150 @@ func TestNameLike(t *testing.T) {
 			}
 			if declared := slices.Contains(notes.Caps(), CapNameLike); declared != (tt.wantLike != "") {
 				t.Errorf("caps %q", notes.Caps())
+			}
+		})
+	}
+}
+
+// namedApp is one application of nameFake's account.
+type namedApp struct {
+	id         int64
+	name, lang string
+}
+
+// nameFake answers AppNamePage for account 1's apps (the slice it points to, which a
+// test may grow): the whole search a page of PageSize at a time, or the applications a
+// `name = '…'` query names (case-insensitively). gate, when set, is received from
+// before each page of the whole search is answered.
+type nameFake struct {
+	*opFake
+	mu   sync.Mutex
+	apps []namedApp
+	gate chan struct{}
+	// caller marks the contexts of the test's lookups (ng.WithCalls): a whole-search
+	// page read with it is on the caller's path, any other is behind it.
+	caller              *ng.Calls
+	callerPages, behind int
+}
+
+func (n *nameFake) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+	if b, _ := json.Marshal(req.Variables); req.OpName == "AppNamePage" && !strings.Contains(string(b), "name = ") {
+		n.mu.Lock()
+		if c := ng.CallsFrom(ctx); c != nil && c == n.caller {
+			n.callerPages++
+		} else {
+			n.behind++
+		}
+		n.mu.Unlock()
+	}
+	return n.opFake.MakeRequest(ctx, req, resp)
+}
+
+// pages are the whole-search pages read so far on the caller's path and behind it.
+func (n *nameFake) pages() (caller, behind int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.callerPages, n.behind
+}
+
+func newNameFake(apps []namedApp) *nameFake {
+	n := &nameFake{opFake: &opFake{}, apps: apps}
+	n.answer = func(op string, vars map[string]any) (any, error) {
+		if op != "AppNamePage" {
+			return nil, fmt.Errorf("unexpected %s", op)
+		}
+		q, _ := vars["query"].(string)
+		n.mu.Lock()
+		apps := slices.Clone(n.apps)
+		gate := n.gate
+		n.mu.Unlock()
+		var next any
+		if _, eq, ok := strings.Cut(q, "name = '"); ok {
+			name, _, _ := strings.Cut(eq, "'")
+			apps = slices.DeleteFunc(apps, func(a namedApp) bool { return !strings.EqualFold(a.name, name) })
+		} else {
+			if gate != nil {
+				<-gate
+			}
+			k := 0
+			if s, ok := vars["cursor"].(string); ok {
+				k, _ = strconv.Atoi(strings.TrimPrefix(s, "c"))
+			}
+			if (k+1)*PageSize < len(apps) {
+				next = "c" + strconv.Itoa(k+1)
+			}
+			apps = apps[k*PageSize : min((k+1)*PageSize, len(apps))]
+		}
+		es := []map[string]any{}
+		for _, a := range apps {
+			es = append(es, map[string]any{"__typename": "ApmApplicationEntityOutline",
+				"guid": AppGUID(1, DomainAPM, a.id), "name": a.name, "language": a.lang})
+		}
+		return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
+			"results": map[string]any{"nextCursor": next, "entities": es}}}}, nil
+	}
+	return n
+}
+
+// add creates applications in the fake's account (after an index was read, say).
+func (n *nameFake) add(apps ...namedApp) {
+	n.mu.Lock()
+	n.apps = append(n.apps, apps...)
+	n.mu.Unlock()
+}
+
+// manyApps are n applications "app-00001"… (ids 1…n, sorted by name).
+func manyApps(n int) []namedApp {
+	apps := make([]namedApp, n)
+	for i := range apps {
+		apps[i] = namedApp{id: int64(i + 1), name: fmt.Sprintf("app-%05d", i+1), lang: "go"}
+	}
+	return apps
+}
+
+// The index is matched for every name; when no indexed application bears the asked
+// name exactly (case aside), that name is looked up once more by equality and what it
+// finds is merged in name order: a "checkout" created after the index was read is found
+// even though "checkout-worker" matches in the index. A name the index bears exactly
+// costs no round trip, nor does any name when the index was read for this lookup.
+func TestIndexedMatchesExactNameMiss(t *testing.T) {
+	tests := []struct {
+		name    string
+		cold    bool // the index is read by the lookup
+		req     AppListRequest
+		wantIDs []int64
+		wantRTs int
+	}{
+		{"read for this lookup", true, AppListRequest{Name: "worker"}, []int64{2}, 1},
+		{"created since, a longer name indexed", false, AppListRequest{Name: "checkout"}, []int64{9, 2}, 1},
+		{"indexed exactly", false, AppListRequest{Name: "checkout-worker"}, []int64{2}, 0},
+		{"indexed exactly, other case", false, AppListRequest{Name: "CHECKOUT-WORKER"}, []int64{2}, 0},
+		{"a fragment no application bears", false, AppListRequest{Name: "worker"}, []int64{2}, 1},
+		{"nothing anywhere", false, AppListRequest{Name: "zzz"}, []int64{}, 1},
+		{"language only", false, AppListRequest{Language: "go"}, []int64{1, 2, 3}, 0},
+		{"created since, language filtered out", false, AppListRequest{Name: "checkout", Language: "java"}, []int64{}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newNameFake([]namedApp{{1, "billing", "go"}, {2, "checkout-worker", "go"}, {3, "search", "go"}})
+			tr := New(f, Options{})
+			c := Caller{KeyHash: "k", AccountID: 1}
+			if !tt.cold {
+				if _, _, err := tr.nameIndex(context.Background(), c); err != nil {
+					t.Fatal(err)
+				}
+				f.add(namedApp{9, "checkout", "go"})
+			}
+			before := f.count("")
+			ids, err := tr.indexedMatches(context.Background(), c, "", tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ids, tt.wantIDs) {
+				t.Errorf("ids %v, want %v", ids, tt.wantIDs)
+			}
+			if got := f.count("") - before; got != tt.wantRTs {
+				t.Errorf("%d round trips, want %d", got, tt.wantRTs)
 			}
 		})
 	}

@@ -66,6 +66,20 @@ type Options struct {
 	// returns; every such answer declares CapNameLike. Off, the search is read
 	// without it (namefilter.go says why).
 	NameLike bool
+	// NameIndexRefresh is the age past which an account's name index (nameindex.go) is
+	// read again in the background while it is still served (default
+	// DefaultNameIndexRefresh).
+	NameIndexRefresh time.Duration
+	// NameIndexMaxStale is the age past which the index is no longer served: it is read
+	// on the caller's path (default DefaultNameIndexMaxStale). It is also the index's
+	// lifetime in the fleet's store.
+	NameIndexMaxStale time.Duration
+	// NameIndexMaxApps caps the applications of one index: an account holding more is
+	// matched by reading its search for each name instead (default
+	// DefaultNameIndexMaxApps).
+	NameIndexMaxApps int
+	// NameIndexes caps the indexes a replica holds (default DefaultNameIndexes).
+	NameIndexes int
 }
 
 // Translator answers v2 requests from NerdGraph. It is safe for concurrent use.
@@ -88,6 +102,7 @@ type Translator struct {
 
 	namesWindow time.Duration
 	nameLike    bool
+	index       *nameIndexes // the accounts' name indexes (nameindex.go)
 }
 
 // EntityTTL is the default lifetime of a cached application show: short, so summaries
@@ -149,7 +164,8 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.MaxCacheBytes == 0 {
 		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
 	}
-	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities}
+	t.index = newNameIndexes(opts)
+	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities, t.index.cache}
 	for _, c := range caches {
 		c.CheckKeys(auth.fresh, auth.fleetAccepted)
 		c.LimitBytes(opts.MaxCacheBytes)

@@ -124,6 +124,13 @@ type cacheConfig struct {
 	AuthTTL time.Duration `yaml:"auth_ttl"`
 	// MaxBytes bounds the estimated bytes of each cache.
 	MaxBytes int64 `yaml:"max_bytes"`
+	// The accounts' name indexes (translate/nameindex.go): read again in the background
+	// past NameIndexRefresh, no longer served past NameIndexMaxStale, kept only for
+	// accounts of at most NameIndexMaxApps applications, at most NameIndexes of them.
+	NameIndexRefresh  time.Duration `yaml:"name_index_refresh"`
+	NameIndexMaxStale time.Duration `yaml:"name_index_max_stale"`
+	NameIndexMaxApps  int           `yaml:"name_index_max_apps"`
+	NameIndexes       int           `yaml:"name_indexes"`
 }
 
 // reportConfig configures the usage report.
@@ -166,7 +173,9 @@ func defaultConfig() fileConfig {
 		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
-			MaxBytes: state.DefaultCacheMaxBytes},
+			MaxBytes: state.DefaultCacheMaxBytes, NameIndexRefresh: translate.DefaultNameIndexRefresh,
+			NameIndexMaxStale: translate.DefaultNameIndexMaxStale, NameIndexMaxApps: translate.DefaultNameIndexMaxApps,
+			NameIndexes: translate.DefaultNameIndexes},
 		MetricNamesWindow: 24 * time.Hour,
 
 		Report:                reportConfig{MaxCallers: migrate.DefaultReportMaxCallers, MaxAgents: migrate.DefaultReportMaxAgents},
@@ -296,6 +305,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if c.Cache.AuthTTL <= 0 {
 		errs = append(errs, errors.New("cache.auth_ttl: must be positive"))
+	}
+	if c.Cache.NameIndexRefresh <= 0 || c.Cache.NameIndexMaxStale < c.Cache.NameIndexRefresh {
+		errs = append(errs, errors.New("cache.name_index_refresh, cache.name_index_max_stale: must be positive, the refresh age no longer than the max staleness"))
+	}
+	if c.Cache.NameIndexMaxApps <= 0 || c.Cache.NameIndexes <= 0 {
+		errs = append(errs, errors.New("cache.name_index_max_apps, cache.name_indexes: must be positive"))
 	}
 	if c.Report.MaxCallers <= 0 || c.Report.MaxAgents <= 0 {
 		errs = append(errs, errors.New("report.max_callers, report.max_agents: must be positive"))

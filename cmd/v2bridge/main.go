@@ -393,7 +393,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
 		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
-		NameLike: cfg.NameFilter == "like",
+		NameLike: cfg.NameFilter == "like", NameIndexRefresh: cfg.Cache.NameIndexRefresh, NameIndexMaxStale: cfg.Cache.NameIndexMaxStale,
+		NameIndexMaxApps: cfg.Cache.NameIndexMaxApps, NameIndexes: cfg.Cache.NameIndexes,
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {

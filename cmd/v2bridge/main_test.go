@@ -62,6 +62,8 @@ func TestConfigCheckErrorsNameTheKey(t *testing.T) {
 		{"negative timeout", "request_timeout: -1s\n", []string{"request_timeout"}},
 		{"unknown upstream", "upstream: mars\n", []string{"upstream"}},
 		{"negative cache lifetimes", "cache:\n  entity_ttl: -1s\n  metric_data_ttl: -1m\n", []string{"cache.entity_ttl", "cache.metric_data_ttl"}},
+		{"name index refreshed past its max staleness", "cache:\n  name_index_refresh: 2h\n  name_indexes: 0\n",
+			[]string{"cache.name_index_refresh", "cache.name_index_max_stale", "cache.name_indexes"}},
 		{"unknown route and mode", "routes:\n  nope.list: passthrough\n  applications.show: shadow\n", []string{"routes.nope.list", "routes.applications.show"}},
 		{"unknown key", "listen: ':1'\nlisten_adress: x\n", []string{"listen_adress"}},
 		{"missing env for a mapped key", "keys:\n  - sha256: " + strings.Repeat("ab", 32) + "\n    user_key_env: V2BRIDGE_TEST_UNSET_VARIABLE\n",

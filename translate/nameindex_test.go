@@ -1,0 +1,220 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+// testClock is a clock a test moves by hand.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock {
+	return &testClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// fullReads counts the pages of whole-search reads f answered (index reads).
+func fullReads(f *nameFake) int {
+	f.opFake.mu.Lock()
+	defer f.opFake.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if q, _ := c.vars["query"].(string); c.op == "AppNamePage" && !strings.Contains(q, "name = ") {
+			n++
+		}
+	}
+	return n
+}
+
+// An index younger than the refresh age is served as is; older, it is still served
+// with no round trip on the caller's path while one read of it runs in the background,
+// which then serves an application created meanwhile by a fragment of its name; read
+// before a write to the account, it is refreshed the same way; older than the max
+// staleness it is read on the caller's path.
+func TestNameIndexServedStaleWhileRefreshed(t *testing.T) {
+	clock := newTestClock()
+	f := newNameFake(manyApps(450)) // 3 pages
+	tr := New(f, Options{Now: clock.now, NameIndexRefresh: 5 * time.Minute, NameIndexMaxStale: time.Hour})
+	c := Caller{KeyHash: "k", AccountID: 1}
+	f.caller = &ng.Calls{}
+	ctx := ng.WithCalls(context.Background(), f.caller)
+	lookup := func(name string) []int64 {
+		t.Helper()
+		ids, err := tr.indexedMatches(ctx, c, "", AppListRequest{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	steps := []struct {
+		name       string
+		advance    time.Duration
+		write      bool
+		lookup     string
+		wantIDs    []int64
+		callerPath int // whole-search pages read during the lookup
+		background int // whole-search pages read after it, in the background
+	}{
+		{"cold", 0, false, "app-00007", []int64{7}, 3, 0},
+		{"young", 4 * time.Minute, false, "app-00008", []int64{8}, 0, 0},
+		{"past the refresh age: served, read behind", 2 * time.Minute, false, "app-0045", []int64{450}, 0, 3},
+		{"refreshed: a fragment of a new name", 0, false, "new-", []int64{451}, 0, 0},
+		{"a write to the account", time.Minute, true, "app-00009", []int64{9}, 0, 3},
+		{"within the max staleness", 59 * time.Minute, false, "app-00010", []int64{10}, 0, 3},
+		{"past it: read on the caller's path", 61 * time.Minute, false, "app-00011", []int64{11}, 3, 0},
+	}
+	for _, s := range steps {
+		clock.advance(s.advance)
+		if s.write {
+			tr.wroteAccount(c)
+		}
+		callerBefore, behindBefore := f.pages()
+		ids := lookup(s.lookup)
+		tr.index.waitRefreshes()
+		during, behind := f.pages()
+		during, behind = during-callerBefore, behind-behindBefore
+		if !slices.Equal(ids, s.wantIDs) || during != s.callerPath || behind != s.background {
+			t.Errorf("%s: ids %v, %d pages on the caller's path, %d behind; want %v, %d, %d",
+				s.name, ids, during, behind, s.wantIDs, s.callerPath, s.background)
+		}
+		if s.name == "young" {
+			f.add(namedApp{451, "new-service", "go"}) // created after the index was read
+		}
+	}
+}
+
+// One background read per key at a time, and at most nameIndexRefreshes across keys:
+// lookups of a stale index while its read is blocked start no other read, and stale
+// indexes of more accounts than the bound start only as many reads.
+func TestNameIndexRefreshesBounded(t *testing.T) {
+	clock := newTestClock()
+	f := newNameFake(manyApps(10))
+	tr := New(f, Options{Now: clock.now})
+	ctx := context.Background()
+	callers := make([]Caller, nameIndexRefreshes+2)
+	for i := range callers {
+		callers[i] = Caller{KeyHash: "k", AccountID: int64(i + 1)}
+		if _, _, err := tr.nameIndex(ctx, callers[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gate := make(chan struct{})
+	f.mu.Lock()
+	f.gate = gate
+	f.mu.Unlock()
+	clock.advance(DefaultNameIndexRefresh)
+	before := f.count("")
+	for range 3 {
+		if _, _, err := tr.nameIndex(ctx, callers[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr.index.mu.Lock()
+	one := len(tr.index.slots)
+	tr.index.mu.Unlock()
+	if one != 1 {
+		t.Errorf("one stale key started %d reads", one)
+	}
+	for range 3 {
+		for _, c := range callers {
+			if _, _, err := tr.nameIndex(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tr.index.mu.Lock()
+	running := len(tr.index.running)
+	tr.index.mu.Unlock()
+	close(gate)
+	tr.index.waitRefreshes()
+	if running != nameIndexRefreshes || f.count("")-before != nameIndexRefreshes {
+		t.Errorf("%d reads running, %d round trips; want %d and %d", running, f.count("")-before,
+			nameIndexRefreshes, nameIndexRefreshes)
+	}
+}
+
+// An account past the cap on entries keeps no index: the read stops past the cap, the
+// name is matched by reading the search (the path without an index), and the mark that
+// the account is too large spares the index's read for the max staleness.
+func TestNameIndexPastCap(t *testing.T) {
+	f := newNameFake(manyApps(700)) // 4 pages
+	tr := New(f, Options{NameIndexMaxApps: 300})
+	c := Caller{KeyHash: "k", AccountID: 1}
+	query, _ := EntitySearch(1, DomainAPM, TypeApp).Build()
+	for i, want := range []int{2 + 4, 4} { // the index's read stops after its second page; then the search
+		before := f.count("")
+		ids, err := tr.indexedMatches(context.Background(), c, query, AppListRequest{Name: "app-0069"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ids, []int64{690, 691, 692, 693, 694, 695, 696, 697, 698, 699}) || f.count("")-before != want {
+			t.Errorf("lookup %d: ids %v with %d round trips, want %d", i, ids, f.count("")-before, want)
+		}
+	}
+	if v, ok := tr.index.local(c.cacheKey("apps-index")); !ok || !v.tooLarge || v.entries != nil {
+		t.Errorf("kept %+v", v)
+	}
+}
+
+// A failed background read leaves the index served, and the next read waits
+// nameIndexRetry instead of starting with every lookup.
+func TestNameIndexRefreshFailureWaits(t *testing.T) {
+	clock := newTestClock()
+	f := newNameFake(manyApps(10))
+	var failing atomic.Bool
+	answer := f.answer
+	f.answer = func(op string, vars map[string]any) (any, error) {
+		if failing.Load() {
+			return nil, errors.New("fake: NerdGraph unavailable")
+		}
+		return answer(op, vars)
+	}
+	tr := New(f, Options{Now: clock.now})
+	c := Caller{KeyHash: "k", AccountID: 1}
+	ctx := context.Background()
+	if _, _, err := tr.nameIndex(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	failing.Store(true)
+	for _, s := range []struct {
+		name    string
+		advance time.Duration
+		reads   int
+	}{
+		{"due: read, fails", DefaultNameIndexRefresh, 1},
+		{"within the retry wait", nameIndexRetry / 2, 0},
+		{"past it: read again", nameIndexRetry / 2, 1},
+	} {
+		clock.advance(s.advance)
+		before := f.count("")
+		if es, _, err := tr.nameIndex(ctx, c); err != nil || len(es) != 10 {
+			t.Fatalf("%s: %d entries, %v", s.name, len(es), err)
+		}
+		tr.index.waitRefreshes()
+		if got := f.count("") - before; got != s.reads {
+			t.Errorf("%s: %d reads, want %d", s.name, got, s.reads)
+		}
+	}
+}
