@@ -225,7 +225,7 @@ func (t *Translator) refreshIndex(ctx context.Context, c Caller, key string, hav
 			held := *have
 			held.retryAt = t.now().Add(nameIndexRetry)
 			x.cache.SetLocalFor(key, &held, x.maxStale)
-			t.warn(context.Background(), "name index refresh", err) // the request has been answered
+			t.background("name index refresh", err) // the request has been answered
 			return
 		}
 		t.keepIndex(key, ix)

@@ -191,7 +191,12 @@ func TestNameIndexRefreshFailureWaits(t *testing.T) {
 		}
 		return answer(op, vars)
 	}
-	tr := New(f, Options{Now: clock.now})
+	var heard atomic.Int32 // failures the process hears (it logs them: no request does)
+	tr := New(f, Options{Now: clock.now, Background: func(what string, err error) {
+		if what == "name index refresh" && err != nil {
+			heard.Add(1)
+		}
+	}})
 	c := Caller{KeyHash: "k", AccountID: 1}
 	ctx := context.Background()
 	if _, _, err := tr.nameIndex(ctx, c); err != nil {
@@ -216,5 +221,8 @@ func TestNameIndexRefreshFailureWaits(t *testing.T) {
 		if got := f.count("") - before; got != s.reads {
 			t.Errorf("%s: %d reads, want %d", s.name, got, s.reads)
 		}
+	}
+	if got := heard.Load(); got != 2 {
+		t.Errorf("failed background reads heard: %d, want 2", got)
 	}
 }

@@ -61,6 +61,9 @@ type Options struct {
 	// Warn receives failures of optional enrichments (the answer is still served
 	// without them); nil drops them.
 	Warn func(ctx context.Context, what string, err error)
+	// Background receives failures of work done apart from any request (the name
+	// index's background reads), for the process to log; nil drops them.
+	Background func(what string, err error)
 	// NameLike narrows filter[name] with the entity search's `name LIKE` (the
 	// configuration's name_filter: like), REST's exact match applied to what it
 	// returns; every such answer declares CapNameLike. Off, the search is read
@@ -84,21 +87,23 @@ type Options struct {
 
 // Translator answers v2 requests from NerdGraph. It is safe for concurrent use.
 type Translator struct {
-	client   gql.Client
-	now      func() time.Time
-	warn     func(ctx context.Context, what string, err error)
-	cursors  *state.Cache
-	lists    *state.Cache
-	matches  *state.Cache // the name pass's matching ids (namefilter.go), shared in a fleet
-	accounts *state.Cache
-	metrics  *state.Cache
-	names    *state.Cache
-	entities *state.Cache
-	writes   state.Writes
-	deploys  *state.Deploys[v2.Deployment]
-	auth     *keyAuth
-	caches   []*state.Cache
-	attempts *state.Attempts
+	client gql.Client
+	now    func() time.Time
+	warn   func(ctx context.Context, what string, err error)
+	// background hears failures of work done apart from requests (Options.Background).
+	background func(what string, err error)
+	cursors    *state.Cache
+	lists      *state.Cache
+	matches    *state.Cache // the name pass's matching ids (namefilter.go), shared in a fleet
+	accounts   *state.Cache
+	metrics    *state.Cache
+	names      *state.Cache
+	entities   *state.Cache
+	writes     state.Writes
+	deploys    *state.Deploys[v2.Deployment]
+	auth       *keyAuth
+	caches     []*state.Cache
+	attempts   *state.Attempts
 
 	namesWindow time.Duration
 	nameLike    bool
@@ -139,24 +144,28 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.Warn == nil {
 		opts.Warn = func(context.Context, string, error) {}
 	}
+	if opts.Background == nil {
+		opts.Background = func(string, error) {}
+	}
 	if opts.AuthTTL == 0 {
 		opts.AuthTTL = AuthTTL
 	}
 	auth := &keyAuth{ttl: opts.AuthTTL, now: time.Now, seen: map[string]time.Time{}}
 	t := &Translator{
-		client:   authClient{next: client, auth: auth},
-		auth:     auth,
-		now:      opts.Now,
-		warn:     opts.Warn,
-		cursors:  state.NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
-		lists:    state.NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		matches:  state.NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		accounts: state.NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
-		metrics:  metricCache(opts),
-		names:    state.NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
-		entities: optionalCache("entities", opts.EntityTTL, opts),
-		deploys:  state.NewDeploys(DeploymentMemory, func(d v2.Deployment) int64 { return d.ID }),
-		attempts: state.NewAttempts(opts.WriteAttemptWindow),
+		client:     authClient{next: client, auth: auth},
+		auth:       auth,
+		now:        opts.Now,
+		warn:       opts.Warn,
+		background: opts.Background,
+		cursors:    state.NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
+		lists:      state.NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		matches:    state.NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
+		accounts:   state.NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
+		metrics:    metricCache(opts),
+		names:      state.NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
+		entities:   optionalCache("entities", opts.EntityTTL, opts),
+		deploys:    state.NewDeploys(DeploymentMemory, func(d v2.Deployment) int64 { return d.ID }),
+		attempts:   state.NewAttempts(opts.WriteAttemptWindow),
 
 		namesWindow: opts.MetricNamesWindow,
 		nameLike:    opts.NameLike,

@@ -283,6 +283,7 @@ func newGateway(endpoint string, cfg gateway.Config, mcfg migrate.Config, copts 
 	client := ng.NewClient(endpoint, copts)
 	m.WatchBreaker(client.BreakerOpen)
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
+	topts.Background = func(what string, err error) { log.Warn(what, zap.Error(err)) }
 	tr := translate.New(client, topts)
 	mcfg.Metrics, mcfg.Store, mcfg.RESTUpstream, mcfg.MaxBodyBytes, mcfg.Now = m, cfg.Store, cfg.RESTUpstream, cfg.MaxBodyBytes, cfg.Now
 	p := migrate.New(mcfg, log)
