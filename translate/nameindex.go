@@ -3,8 +3,12 @@ package translate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/state"
@@ -58,6 +62,9 @@ type nameIndexes struct {
 	refresh  time.Duration
 	maxStale time.Duration
 	maxApps  int
+
+	reads       singleflight.Group // cold reads on callers' paths, by key (coldIndex)
+	coldWaiting atomic.Int32       // callers in coldIndex's read now, leading or waiting
 
 	mu      sync.Mutex
 	running map[string]bool // keys whose background read is under way
@@ -138,16 +145,54 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) (entries []nameEnt
 		}
 		return ix.entries, false, nil
 	}
-	ix, err = t.readIndex(ctx, c, gen)
+	ix, err = t.coldIndex(ctx, c, key, gen)
 	if err != nil {
 		return nil, false, err
 	}
-	t.keepIndex(key, ix)
 	if ix.tooLarge {
 		return nil, false, errNameIndexTooLarge
 	}
 	return ix.entries, true, nil
 }
+
+// coldIndex reads key's index on the caller's path, once for every caller asking at
+// the same time (deploy hooks of one pipeline arrive together): the first caller reads
+// it with its own context and keeps it, the others wait for that read within theirs. A
+// caller whose shared read ended because the first caller left (its context's end)
+// reads again, at most coldIndexTries times in all.
+func (t *Translator) coldIndex(ctx context.Context, c Caller, key string, gen uint64) (*nameIndex, error) {
+	x := t.index
+	for try := 1; ; try++ {
+		ch := x.reads.DoChan(key, func() (any, error) {
+			ix, err := t.readIndex(ctx, c, gen)
+			if err != nil {
+				return nil, err
+			}
+			t.keepIndex(key, ix)
+			return ix, nil
+		})
+		x.coldWaiting.Add(1) // after DoChan: this caller is the read's or waits for it
+		var r singleflight.Result
+		select {
+		case <-ctx.Done():
+			x.coldWaiting.Add(-1)
+			return nil, fmt.Errorf("application names: %w", ctx.Err())
+		case r = <-ch:
+			x.coldWaiting.Add(-1)
+		}
+		if r.Err == nil {
+			return r.Val.(*nameIndex), nil
+		}
+		leaderLeft := r.Shared && ctx.Err() == nil &&
+			(errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded))
+		if !leaderLeft || try == coldIndexTries {
+			return nil, r.Err
+		}
+	}
+}
+
+// coldIndexTries bounds the reads one caller waits for or makes in coldIndex.
+const coldIndexTries = 3
 
 // readIndex reads c's account's index from NerdGraph (readNameIndex); an account past
 // the cap gives an index marked tooLarge.

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -225,4 +226,76 @@ func TestNameIndexRefreshFailureWaits(t *testing.T) {
 	if got := heard.Load(); got != 2 {
 		t.Errorf("failed background reads heard: %d, want 2", got)
 	}
+}
+
+// Callers asking for a cold index at the same time share one read of it: three deploy
+// hooks of one pipeline read the account's pages once, and all get the whole index.
+// When the first caller leaves mid-read, a caller still waiting reads it itself.
+func TestColdNameIndexReadOnceForCallersAtOnce(t *testing.T) {
+	for _, leaderLeaves := range []bool{false, true} {
+		f := newNameFake(manyApps(3 * PageSize))
+		f.gate = make(chan struct{})
+		tr := New(f, Options{})
+		c := Caller{KeyHash: "k", AccountID: 1}
+		leaderCtx, leave := context.WithCancel(context.Background())
+		type got struct {
+			n   int
+			err error
+		}
+		results := make(chan got, 3)
+		ask := func(ctx context.Context) {
+			es, _, err := tr.nameIndex(ctx, c)
+			results <- got{len(es), err}
+		}
+		go ask(leaderCtx)
+		for f.count("") == 0 { // the first caller's read is under way, held at its first page
+			runtime.Gosched()
+		}
+		go ask(context.Background())
+		go ask(context.Background())
+		for tr.index.coldWaiting.Load() != 3 {
+			if f.count("") > 1 {
+				t.Fatalf("%d pages read before the first: the callers did not share one read", f.count(""))
+			}
+			runtime.Gosched()
+		}
+		if leaderLeaves {
+			leave()
+			if r := <-results; !errors.Is(r.err, context.Canceled) {
+				t.Fatalf("leader: %v, want its context's end", r.err)
+			}
+			first := f.gate
+			f.mu.Lock()
+			f.gate = make(chan struct{}) // holds the read made again
+			f.mu.Unlock()
+			close(first) // the leader's read meets its end after its first page
+			for tr.index.coldWaiting.Load() != 2 || f.count("") != 2 {
+				if f.count("") > 2 {
+					t.Fatalf("%d pages read: the callers left did not share one read", f.count(""))
+				}
+				runtime.Gosched()
+			}
+		}
+		close(f.gate)
+		for i := 0; i < 3-btoi(leaderLeaves); i++ {
+			if r := <-results; r.err != nil || r.n != 3*PageSize {
+				t.Fatalf("leaderLeaves=%v: %d entries, %v", leaderLeaves, r.n, r.err)
+			}
+		}
+		leave()
+		want := 3 // one read of three pages
+		if leaderLeaves {
+			want = 1 + 3 // the leader's first page, then one read again for the two left
+		}
+		if got := f.count(""); got != want {
+			t.Errorf("leaderLeaves=%v: %d pages read, want %d", leaderLeaves, got, want)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
