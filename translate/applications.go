@@ -97,6 +97,11 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 			return nil, Paging{}, err
 		}
 	}
+	if t.keptAhead(ahead) == r.Page+1 {
+		// A repeat of this page (a script polling page 1, say) while the next one read
+		// ahead for it waits: that page is not read again for every repeat.
+		ahead.on = false
+	}
 	page.completeInventoryAhead(ctx, t, c, ahead, r.Page+1)
 	if page.next != nil {
 		t.keepCursor(c, query, r.Page+1, *page.next)

@@ -119,8 +119,9 @@ func (p *appPage) completeInventoryAhead(ctx context.Context, t *Translator, c C
 // that Link paging through an account whose pages read their own inventory costs one
 // round trip a page: one entry per caller and search (key, write-scoped: a write to
 // the account through the gateway retires it), in the list cache (its summaries are
-// never older than a filtered list's, ListTTL), taken by the request for that page. on
-// is false for a list of ids (filter[ids]), whose pages carry their own inventory.
+// never older than a filtered list's, ListTTL), taken by the request for that page (a
+// repeat of the page before it, meanwhile, does not read it again). on is false for a
+// list of ids (filter[ids]), whose pages carry their own inventory.
 type aheadPages struct {
 	key, query string
 	on         bool
@@ -151,6 +152,19 @@ func (t *Translator) pageAhead(a aheadPages, n int) *appPage {
 	// are set per request, on a copy.
 	p := *e.page
 	return &p
+}
+
+// keptAhead is the number of the page kept ahead (0: none).
+func (t *Translator) keptAhead(a aheadPages) int {
+	if !a.on {
+		return 0
+	}
+	if v, ok := t.lists.GetLocal(a.key); ok {
+		if e, ok := v.(aheadPage); ok {
+			return e.n
+		}
+	}
+	return 0
 }
 
 // inventoryAndNext is inventoryFor of a page's applications (at most MaxFacets) that
