@@ -40,7 +40,8 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"keeps no index and reads every match for each name; " +
 	"a page past the search's last page is answered empty at once; once " +
 	"an account's inventory is known to pass 1000 applications a page costs 2 round trips (the " +
-	"page's inventory by id); `filter[ids]` reads only those ids' inventory; a page reached without " +
+	"page's inventory by id, which also reads the next page's search: that page, asked for next by " +
+	"the same key within a minute, costs 1); `filter[ids]` reads only those ids' inventory; a page reached without " +
 	"the one before it costs a round trip per 200 applications before it (entity search pages by " +
 	"cursor only)"
 

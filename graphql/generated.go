@@ -2700,6 +2700,139 @@ func (v *AppInventoryActorAccountNrqlNrdbResultContainer) GetResults() json.RawM
 	return v.Results
 }
 
+// AppInventoryNextActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type AppInventoryNextActor struct {
+	// One account by id.
+	Account *AppInventoryNextActorAccount `json:"account"`
+	// Search entities by query string or structured builder.
+	EntitySearch *AppInventoryNextActorEntitySearch `json:"entitySearch"`
+	// Search entities by query string or structured builder.
+	Browsers *AppInventoryNextActorBrowsersEntitySearch `json:"browsers"`
+}
+
+// GetAccount returns AppInventoryNextActor.Account, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActor) GetAccount() *AppInventoryNextActorAccount { return v.Account }
+
+// GetEntitySearch returns AppInventoryNextActor.EntitySearch, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActor) GetEntitySearch() *AppInventoryNextActorEntitySearch {
+	return v.EntitySearch
+}
+
+// GetBrowsers returns AppInventoryNextActor.Browsers, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActor) GetBrowsers() *AppInventoryNextActorBrowsersEntitySearch {
+	return v.Browsers
+}
+
+// AppInventoryNextActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type AppInventoryNextActorAccount struct {
+	// Run NRQL in this account.
+	Inventory *AppInventoryNextActorAccountInventoryNrdbResultContainer `json:"inventory"`
+}
+
+// GetInventory returns AppInventoryNextActorAccount.Inventory, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorAccount) GetInventory() *AppInventoryNextActorAccountInventoryNrdbResultContainer {
+	return v.Inventory
+}
+
+// AppInventoryNextActorAccountInventoryNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type AppInventoryNextActorAccountInventoryNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results json.RawMessage `json:"results"`
+}
+
+// GetResults returns AppInventoryNextActorAccountInventoryNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorAccountInventoryNrdbResultContainer) GetResults() json.RawMessage {
+	return v.Results
+}
+
+// AppInventoryNextActorBrowsersEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type AppInventoryNextActorBrowsersEntitySearch struct {
+	Results *AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetResults returns AppInventoryNextActorBrowsersEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorBrowsersEntitySearch) GetResults() *AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string          `json:"nextCursor"`
+	Entities   []BrowserOutline `json:"entities"`
+}
+
+// GetNextCursor returns AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorBrowsersEntitySearchResultsEntitySearchResult) GetEntities() []BrowserOutline {
+	return v.Entities
+}
+
+// AppInventoryNextActorEntitySearch includes the requested fields of the GraphQL type EntitySearch.
+// The GraphQL type's documentation follows.
+//
+// Result of an entity search: totals, facet counts and pages of entities.
+type AppInventoryNextActorEntitySearch struct {
+	Count   *int                                                        `json:"count"`
+	Results *AppInventoryNextActorEntitySearchResultsEntitySearchResult `json:"results"`
+}
+
+// GetCount returns AppInventoryNextActorEntitySearch.Count, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorEntitySearch) GetCount() *int { return v.Count }
+
+// GetResults returns AppInventoryNextActorEntitySearch.Results, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorEntitySearch) GetResults() *AppInventoryNextActorEntitySearchResultsEntitySearchResult {
+	return v.Results
+}
+
+// AppInventoryNextActorEntitySearchResultsEntitySearchResult includes the requested fields of the GraphQL type EntitySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of entity search results.
+type AppInventoryNextActorEntitySearchResultsEntitySearchResult struct {
+	// Cursor of the next page; null on the last page.
+	NextCursor *string      `json:"nextCursor"`
+	Entities   []ApmOutline `json:"entities"`
+}
+
+// GetNextCursor returns AppInventoryNextActorEntitySearchResultsEntitySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorEntitySearchResultsEntitySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+// GetEntities returns AppInventoryNextActorEntitySearchResultsEntitySearchResult.Entities, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextActorEntitySearchResultsEntitySearchResult) GetEntities() []ApmOutline {
+	return v.Entities
+}
+
+// AppInventoryNextResponse is returned by AppInventoryNext on success.
+type AppInventoryNextResponse struct {
+	// Data scoped to the caller.
+	Actor *AppInventoryNextActor `json:"actor"`
+}
+
+// GetActor returns AppInventoryNextResponse.Actor, and is useful for accessing the field via an interface.
+func (v *AppInventoryNextResponse) GetActor() *AppInventoryNextActor { return v.Actor }
+
 // AppInventoryResponse is returned by AppInventory on success.
 type AppInventoryResponse struct {
 	// Data scoped to the caller.
@@ -39077,6 +39210,30 @@ func (v *__AppInventoryInput) GetAccountId() int { return v.AccountId }
 // GetQuery returns __AppInventoryInput.Query, and is useful for accessing the field via an interface.
 func (v *__AppInventoryInput) GetQuery() string { return v.Query }
 
+// __AppInventoryNextInput is used internally by genqlient
+type __AppInventoryNextInput struct {
+	AccountId    int    `json:"accountId"`
+	Inventory    string `json:"inventory"`
+	Query        string `json:"query"`
+	Cursor       string `json:"cursor"`
+	BrowserQuery string `json:"browserQuery"`
+}
+
+// GetAccountId returns __AppInventoryNextInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__AppInventoryNextInput) GetAccountId() int { return v.AccountId }
+
+// GetInventory returns __AppInventoryNextInput.Inventory, and is useful for accessing the field via an interface.
+func (v *__AppInventoryNextInput) GetInventory() string { return v.Inventory }
+
+// GetQuery returns __AppInventoryNextInput.Query, and is useful for accessing the field via an interface.
+func (v *__AppInventoryNextInput) GetQuery() string { return v.Query }
+
+// GetCursor returns __AppInventoryNextInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__AppInventoryNextInput) GetCursor() string { return v.Cursor }
+
+// GetBrowserQuery returns __AppInventoryNextInput.BrowserQuery, and is useful for accessing the field via an interface.
+func (v *__AppInventoryNextInput) GetBrowserQuery() string { return v.BrowserQuery }
+
 // __AppListInput is used internally by genqlient
 type __AppListInput struct {
 	Query         string  `json:"query"`
@@ -39883,6 +40040,110 @@ func AppInventory(
 	}
 
 	data_ = &AppInventoryResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by AppInventoryNext.
+const AppInventoryNext_Operation = `
+query AppInventoryNext ($accountId: Int!, $inventory: Nrql!, $query: String!, $cursor: String!, $browserQuery: String!) {
+	actor {
+		account(id: $accountId) {
+			inventory: nrql(query: $inventory, timeout: 30) {
+				results
+			}
+		}
+		entitySearch(query: $query) {
+			count
+			results(cursor: $cursor) {
+				nextCursor
+				entities {
+					__typename
+					... ApmOutlineFields
+				}
+			}
+		}
+		browsers: entitySearch(query: $browserQuery) {
+			results {
+				nextCursor
+				entities {
+					__typename
+					... BrowserOutlineFields
+				}
+			}
+		}
+	}
+}
+fragment ApmOutlineFields on ApmApplicationEntityOutline {
+	guid
+	accountId
+	name
+	reporting
+	alertSeverity
+	applicationId
+	language
+	settings {
+		apdexTarget
+		serverSideConfig
+	}
+	apmSummary {
+		apdexScore
+		errorRate
+		hostCount
+		instanceCount
+		webResponseTimeAverage
+		webThroughput
+		nonWebResponseTimeAverage
+		nonWebThroughput
+	}
+	apmBrowserSummary {
+		pageLoadTimeAverage
+		pageLoadThroughput
+	}
+}
+fragment BrowserOutlineFields on BrowserApplicationEntityOutline {
+	guid
+	applicationId
+	servingApmApplicationId
+	settings {
+		apdexTarget
+	}
+}
+`
+
+// AppInventoryNext is AppInventory with the search page after the page whose
+// inventory it reads, and the account's browser applications: the next page as AppList
+// would read it without the account-wide inventory (translate listPage keeps it for
+// that page's request, which then costs its own AppInventoryNext alone).
+func AppInventoryNext(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	inventory string,
+	query string,
+	cursor string,
+	browserQuery string,
+) (data_ *AppInventoryNextResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AppInventoryNext",
+		Query:  AppInventoryNext_Operation,
+		Variables: &__AppInventoryNextInput{
+			AccountId:    accountId,
+			Inventory:    inventory,
+			Query:        query,
+			Cursor:       cursor,
+			BrowserQuery: browserQuery,
+		},
+	}
+
+	data_ = &AppInventoryNextResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

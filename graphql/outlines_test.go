@@ -35,6 +35,8 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 	}{
 		{"AppList", search, reflect.TypeFor[ApmOutline](), nil},
 		{"AppSearchPage", search, reflect.TypeFor[ApmOutline](), nil},
+		{"AppInventoryNext", search, reflect.TypeFor[ApmOutline](), nil},
+		{"AppInventoryNext", []string{"actor", "browsers", "results", "entities"}, reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"AppNamePage", search, reflect.TypeFor[ApmOutline](), []string{"accountId", "reporting", "alertSeverity",
 			"applicationId", "settings", "apmSummary", "apmBrowserSummary"}},
 		{"AppShow", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), nil},

@@ -23,6 +23,8 @@ func operationText(name string) string {
 		return ng.AppNamePage_Operation
 	case "AppInventory":
 		return ng.AppInventory_Operation
+	case "AppInventoryNext":
+		return ng.AppInventoryNext_Operation
 	case "AppShow":
 		return ng.AppShow_Operation
 	case "AppHosts":

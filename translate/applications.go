@@ -79,19 +79,30 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 
 // listPage serves page N straight from the entity search: REST's page size equals
 // NerdGraph's, so page N is the N-th cursor hop (cursors cached per caller and query).
+// On an account whose pages read their own inventory in a second round trip, that
+// round trip also reads page N+1's search (aheadPages), so a request for page N+1 that
+// follows costs its inventory alone.
 func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids []int64, r AppListRequest) (*v2.ApplicationList, Paging, error) {
-	cursor, ok, err := t.cursorFor(ctx, c, query, r.Page)
-	if err != nil {
-		return nil, Paging{}, err
+	ahead := aheadPages{key: t.writeScoped(c, "apps-ahead", query), query: query, on: len(ids) == 0}
+	page := t.pageAhead(ahead, r.Page)
+	if page == nil {
+		cursor, ok, err := t.cursorFor(ctx, c, query, r.Page)
+		if err != nil {
+			return nil, Paging{}, err
+		}
+		if !ok { // past the last page
+			return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
+		}
+		if page, err = t.appListPage(ctx, c, query, cursor, ids); err != nil {
+			return nil, Paging{}, err
+		}
 	}
-	if !ok { // past the last page
-		return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
+	if t.keptAhead(ahead) == r.Page+1 {
+		// A repeat of this page (a script polling page 1, say) while the next one read
+		// ahead for it waits: that page is not read again for every repeat.
+		ahead.on = false
 	}
-	page, err := t.appListPage(ctx, c, query, cursor, ids)
-	if err != nil {
-		return nil, Paging{}, err
-	}
-	page.completeInventory(ctx, t, c)
+	page.completeInventoryAhead(ctx, t, c, ahead, r.Page+1)
 	if page.next != nil {
 		t.keepCursor(c, query, r.Page+1, *page.next)
 	}
@@ -434,42 +445,6 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		}
 	}
 	return p, nil
-}
-
-// completeInventory replaces a full inventory (as many applications as its LIMIT: some
-// of the page's may be missing) by a read of the page's applications (inventoryFor:
-// one round trip for a page, one per MaxFacets for the matches of a filtered list); an
-// application whose hosts or agents fill uniques() is declared.
-func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
-	if !p.invFull && !p.invMissing {
-		return
-	}
-	ids := make([]int64, 0, len(p.apps))
-	for _, f := range p.apps {
-		ids = append(ids, appIDOf(f))
-	}
-	if len(ids) == 0 {
-		p.invFull, p.invMissing = false, false
-		return
-	}
-	inv, capped, err := t.inventoryFor(ctx, c, ids)
-	if err != nil {
-		t.warn(ctx, "application inventory", err)
-		// What is left is the capped account-wide read (when one came back), or none.
-		if p.invFull {
-			p.caps = append(p.caps, CapInventory)
-			noteCap(ctx, CapInventory)
-		}
-		p.caps = append(p.caps, CapInventoryFailed)
-		noteCap(ctx, CapInventoryFailed)
-	} else {
-		p.inventory = inv
-		if capped {
-			p.caps = append(p.caps, CapInventory)
-			noteCap(ctx, CapInventory)
-		}
-	}
-	p.invFull, p.invMissing = false, false
 }
 
 // cappedApp is whether an application of the page has an inventory that filled

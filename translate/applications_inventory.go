@@ -58,6 +58,178 @@ func (t *Translator) inventoryFor(ctx context.Context, c Caller, ids []int64) (m
 	return inv, capped, nil
 }
 
+// completeInventory replaces a full inventory (as many applications as its LIMIT: some
+// of the page's may be missing) by a read of the page's applications (inventoryFor:
+// one round trip for a page, one per MaxFacets for the matches of a filtered list); an
+// application whose hosts or agents fill uniques() is declared.
+func (p *appPage) completeInventory(ctx context.Context, t *Translator, c Caller) {
+	p.completeInventoryAhead(ctx, t, c, aheadPages{}, 0)
+}
+
+// completeInventoryAhead is completeInventory that, when the page has a next one and
+// a keeps pages ahead, reads that next page (page n) in the same round trip as the
+// page's inventory (inventoryAndNext) and keeps it for n's request (pageAhead).
+func (p *appPage) completeInventoryAhead(ctx context.Context, t *Translator, c Caller, a aheadPages, n int) {
+	if !p.invFull && !p.invMissing {
+		return
+	}
+	ids := make([]int64, 0, len(p.apps))
+	for _, f := range p.apps {
+		ids = append(ids, appIDOf(f))
+	}
+	if len(ids) == 0 {
+		p.invFull, p.invMissing = false, false
+		return
+	}
+	var (
+		inv    map[int64]*appInventory
+		capped bool
+		err    error
+	)
+	if a.on && p.next != nil && len(ids) <= MaxFacets {
+		var next *appPage
+		inv, capped, next, err = t.inventoryAndNext(ctx, c, ids, a.query, *p.next)
+		if next != nil {
+			t.lists.SetLocal(a.key, aheadPage{n: n, page: next})
+		}
+	} else {
+		inv, capped, err = t.inventoryFor(ctx, c, ids)
+	}
+	if err != nil {
+		t.warn(ctx, "application inventory", err)
+		// What is left is the capped account-wide read (when one came back), or none.
+		if p.invFull {
+			p.caps = append(p.caps, CapInventory)
+			noteCap(ctx, CapInventory)
+		}
+		p.caps = append(p.caps, CapInventoryFailed)
+		noteCap(ctx, CapInventoryFailed)
+	} else {
+		p.inventory = inv
+		if capped {
+			p.caps = append(p.caps, CapInventory)
+			noteCap(ctx, CapInventory)
+		}
+	}
+	p.invFull, p.invMissing = false, false
+}
+
+// aheadPages is where listPage keeps the search page after the one a request read,
+// read in the same round trip as that page's inventory (completeInventoryAhead), so
+// that Link paging through an account whose pages read their own inventory costs one
+// round trip a page: one entry per caller and search (key, write-scoped: a write to
+// the account through the gateway retires it), in the list cache (its summaries are
+// never older than a filtered list's, ListTTL), taken by the request for that page (a
+// repeat of the page before it, meanwhile, does not read it again). on is false for a
+// list of ids (filter[ids]), whose pages carry their own inventory.
+type aheadPages struct {
+	key, query string
+	on         bool
+}
+
+// aheadPage is a kept page: its number and the page as appListPage reads it on an
+// account whose pages leave the account-wide inventory out.
+type aheadPage struct {
+	n    int
+	page *appPage
+}
+
+// pageAhead takes page n of the search from the page kept ahead, or is nil.
+func (t *Translator) pageAhead(a aheadPages, n int) *appPage {
+	if !a.on || n < 2 {
+		return nil
+	}
+	v, ok := t.lists.GetLocal(a.key)
+	if !ok {
+		return nil
+	}
+	e, ok := v.(aheadPage)
+	if !ok || e.n != n {
+		return nil
+	}
+	t.lists.Delete(a.key) // served once: the page is read again the next time
+	// Its applications and browser applications are only read; its inventory and caps
+	// are set per request, on a copy.
+	p := *e.page
+	return &p
+}
+
+// keptAhead is the number of the page kept ahead (0: none).
+func (t *Translator) keptAhead(a aheadPages) int {
+	if !a.on {
+		return 0
+	}
+	if v, ok := t.lists.GetLocal(a.key); ok {
+		if e, ok := v.(aheadPage); ok {
+			return e.n
+		}
+	}
+	return 0
+}
+
+// inventoryAndNext is inventoryFor of a page's applications (at most MaxFacets) that
+// reads, in the same round trip, the search page at cursor (the next page) and the
+// account's browser applications (AppInventoryNext). next is that page as appListPage
+// reads it without the account-wide inventory, or nil when its part of the answer
+// failed or its browser applications take more than one search page (the next page's
+// request then reads it itself); err is the inventory's.
+func (t *Translator) inventoryAndNext(ctx context.Context, c Caller, ids []int64, query, cursor string) (map[int64]*appInventory, bool, *appPage, error) {
+	q, err := inventoryNRQL(ids, t.until(), MaxFacets)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	browserQuery, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	resp, err := ng.AppInventoryNext(ctx, t.client, int(c.AccountID), q, query, cursor, browserQuery)
+	if err != nil && !ng.OnlyAt(err, "actor.account", "actor.entitySearch", "actor.browsers") {
+		return nil, false, nil, fmt.Errorf("inventory of %d applications: %w", len(ids), err)
+	}
+	actor := resp.GetActor()
+	if actor == nil { // no data: no rows and no next page
+		actor = &ng.AppInventoryNextActor{}
+	}
+	var next *appPage
+	if err != nil && (failedAt(err, "actor.entitySearch") || failedAt(err, "actor.browsers")) {
+		t.warn(ctx, "next application page", err)
+	} else {
+		next = t.nextPage(c, actor)
+	}
+	var results json.RawMessage
+	if acct := actor.GetAccount(); acct != nil && acct.Inventory != nil {
+		results = acct.Inventory.Results
+	}
+	defer ng.ReleaseInventory(results) // read: nothing refers to it after parseInventory
+	if err != nil && failedAt(err, "actor.account") {
+		return nil, false, next, fmt.Errorf("inventory of %d applications: %w", len(ids), err)
+	}
+	if len(results) == 0 { // no account or no nrql: no rows
+		return map[int64]*appInventory{}, false, next, nil
+	}
+	inv, read := parseInventory(ctx, t, results)
+	return inv, read.capped, next, nil
+}
+
+// nextPage is the search page of an AppInventoryNext answer, or nil when the answer
+// lacks it or the account's browser applications continue past their first page.
+func (t *Translator) nextPage(c Caller, actor *ng.AppInventoryNextActor) *appPage {
+	es, b := actor.GetEntitySearch(), actor.GetBrowsers()
+	if es == nil || es.Results == nil || (b != nil && b.Results != nil && b.Results.NextCursor != nil) {
+		return nil
+	}
+	p := &appPage{browsers: map[int64]browserInfo{}, next: es.Results.NextCursor, invMissing: true}
+	if es.Count != nil {
+		p.count = *es.Count
+		t.noteAppCount(c, p.count) // namefilter.go
+	}
+	p.addApps(es.Results.Entities)
+	if b != nil && b.Results != nil {
+		addBrowsers(p.browsers, b.Results.Entities)
+	}
+	return p
+}
+
 // invRead is what parseInventory saw besides the inventory: how many rows (the
 // applications' LIMIT may have cut them) and whether an application's hosts or agents
 // filled uniques() (MaxUniques: the rest are missing, translate/caps.go).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -13,7 +14,10 @@ import (
 	"time"
 	"unsafe"
 
+	gql "github.com/Khan/genqlient/graphql"
+
 	ng "github.com/v2bridge/v2bridge/graphql"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Tests of the per-page inventory read (applications.go completeInventory and
@@ -364,5 +368,250 @@ func BenchmarkInventoryParse(b *testing.B) {
 		if inv, read := parseInventory(context.Background(), tr, raw); read.rows != 222 || len(inv) != 222 {
 			b.Fatalf("%d rows, %d applications", read.rows, len(inv))
 		}
+	}
+}
+
+// aheadFake is fullInventoryFake(n) (every page 200 applications, the account-wide
+// inventory full) that answers AppInventoryNext too, as AppInventory answers its
+// inventory and AppList its search page; browsers, when not nil, is the account's
+// browser application search in both.
+func aheadFake(n int, browsers map[string]any) *opFake {
+	f := fullInventoryFake(n)
+	orig := f.answer
+	f.answer = func(op string, vars map[string]any) (any, error) {
+		if op != "AppInventoryNext" {
+			data, err := orig(op, vars)
+			if op == "AppList" && err == nil && browsers != nil {
+				actorOf(data)["browsers"] = browsers
+			}
+			return data, err
+		}
+		inv, err := orig("AppInventory", map[string]any{"query": vars["inventory"]})
+		if err != nil {
+			return nil, err
+		}
+		page, err := orig("AppList", map[string]any{"cursor": vars["cursor"]})
+		if err != nil {
+			return nil, err
+		}
+		b := actorOf(page)["browsers"]
+		if browsers != nil {
+			b = browsers
+		}
+		return map[string]any{"actor": map[string]any{
+			"account":      map[string]any{"inventory": actorOf(inv)["account"].(map[string]any)["nrql"]},
+			"entitySearch": actorOf(page)["entitySearch"],
+			"browsers":     b,
+		}}, nil
+	}
+	return f
+}
+
+// injectedBrowser is a browser application search of one application injected into
+// APM application apm.
+func injectedBrowser(apm int) map[string]any {
+	return map[string]any{"results": map[string]any{"entities": []any{
+		map[string]any{"__typename": "BrowserApplicationEntityOutline", "guid": AppGUID(1, DomainBrowser, 70),
+			"applicationId": 70, "servingApmApplicationId": apm, "settings": map[string]any{"apdexTarget": 3}},
+	}}}
+}
+
+func aheadTranslator(f *opFake) *Translator {
+	return New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
+}
+
+// Link paging through a large account: the first page costs its search and its
+// inventory, which also reads page 2's search; every later page its inventory with the
+// next page's search alone (the last page, with none after it, its inventory). Each
+// page is what the same page read on its own is: read in reverse order, no page is
+// read ahead of its request.
+func TestListSequentialPagesOneRoundTripEach(t *testing.T) {
+	const apps = 1100 // 6 pages; application 250 (page 2) has a browser application
+	f := aheadFake(apps, injectedBrowser(250))
+	tr := aheadTranslator(f)
+	c := Caller{AccountID: 1}
+	wantCalls := []int{2, 1, 1, 1, 1, 1}
+	var got []*v2.ApplicationList
+	var paging []Paging
+	for p := 1; p <= 6; p++ {
+		before := f.count("")
+		l, pg, err := tr.ListApplications(context.Background(), c, AppListRequest{Page: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := f.count("") - before; n != wantCalls[p-1] {
+			t.Errorf("page %d: %d round trips, want %d", p, n, wantCalls[p-1])
+		}
+		got, paging = append(got, l), append(paging, pg)
+	}
+	if n := f.count("AppInventoryNext"); n != 5 {
+		t.Errorf("%d AppInventoryNext, want 5 (pages 1 to 5)", n)
+	}
+
+	ref := aheadFake(apps, injectedBrowser(250))
+	refTr := aheadTranslator(ref)
+	for p := 6; p >= 1; p-- {
+		l, pg, err := refTr.ListApplications(context.Background(), c, AppListRequest{Page: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(l, got[p-1]) || pg != paging[p-1] {
+			t.Errorf("page %d read after page %d differs from page %d read alone", p, p-1, p)
+		}
+	}
+	if a := got[1].Applications[49]; a.ID != 250 || !a.Settings.EnableRealUserMonitoring || fmt.Sprint(a.Links.ApplicationInstances) != "[1250]" {
+		t.Errorf("application 250 read ahead: %+v", a)
+	}
+	if ref.count("AppList") != 6 {
+		t.Errorf("reverse order: %d AppList, want 6 (one a page)", ref.count("AppList"))
+	}
+}
+
+// The page read ahead serves only its caller's request for that page of that search,
+// before any write to the account through the gateway, once; a repeat of the page it
+// follows does not read it again; a page whose cursor is unknown is read as before
+// (hops from the nearest cursor, then its search).
+func TestListPageAheadScope(t *testing.T) {
+	f := aheadFake(1500, nil)
+	tr := aheadTranslator(f)
+	a, b := Caller{KeyHash: "a", AccountID: 1}, Caller{KeyHash: "b", AccountID: 1}
+	steps := []struct {
+		name  string
+		c     Caller
+		write bool
+		r     AppListRequest
+		want  map[string]int
+	}{
+		{"a page 1", a, false, AppListRequest{}, map[string]int{"AppList": 1, "AppInventoryNext": 1}},
+		{"b page 2", b, false, AppListRequest{Page: 2}, map[string]int{"AppCursor": 1, "AppList": 1, "AppInventoryNext": 1}},
+		{"a page 2 after a write", a, true, AppListRequest{Page: 2}, map[string]int{"AppList": 1, "AppInventoryNext": 1}},
+		{"a page 3", a, false, AppListRequest{Page: 3}, map[string]int{"AppInventoryNext": 1}},
+		// A repeat while page 4 waits: page 4 is not read again.
+		{"a page 3 again", a, false, AppListRequest{Page: 3}, map[string]int{"AppList": 1, "AppInventory": 1}},
+		{"a filter[ids]", a, false, AppListRequest{IDs: []int64{601, 602}}, map[string]int{"AppList": 1}},
+		{"a page 4", a, false, AppListRequest{Page: 4}, map[string]int{"AppInventoryNext": 1}},
+		{"a page 6, cursor unknown", a, false, AppListRequest{Page: 6}, map[string]int{"AppCursor": 1, "AppList": 1, "AppInventoryNext": 1}},
+		{"a page 7", a, false, AppListRequest{Page: 7}, map[string]int{"AppInventoryNext": 1}},
+		{"a page 8, the last", a, false, AppListRequest{Page: 8}, map[string]int{"AppInventory": 1}},
+	}
+	for _, st := range steps {
+		if st.write {
+			tr.wroteAccount(st.c)
+		}
+		before := map[string]int{}
+		for _, op := range []string{"AppCursor", "AppList", "AppInventoryNext", "AppInventory"} {
+			before[op] = f.count(op)
+		}
+		l, _, err := tr.ListApplications(context.Background(), st.c, st.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for op, n := range before {
+			if d := f.count(op) - n; d > 0 {
+				got[op] = d
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(st.want) {
+			t.Errorf("%s: %v, want %v", st.name, got, st.want)
+		}
+		if p := max(st.r.Page, 1); st.r.IDs == nil && (len(l.Applications) == 0 || l.Applications[0].ID != int64((p-1)*PageSize+1)) {
+			t.Errorf("%s: %d applications from %v", st.name, len(l.Applications), appIDs(l))
+		}
+	}
+}
+
+// partialClient answers through f, then fails op's first answer with a GraphQL error
+// at path (with the data f gave), as NerdGraph does when a part of an answer fails.
+type partialClient struct {
+	f      *opFake
+	op     string
+	path   []any
+	failed *bool
+}
+
+func (p partialClient) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
+	if err := p.f.MakeRequest(ctx, req, resp); err != nil || req.OpName != p.op || *p.failed {
+		return err
+	}
+	*p.failed = true
+	return &ng.Error{Kind: ng.KindServer, Errors: []ng.GraphQLError{{Message: "fake: failed", Path: p.path}}}
+}
+
+// A failed part of the round trip that reads a page's inventory and the next page's
+// search costs only what it read: the inventory's failure is declared on the page (the
+// next page read ahead all the same), the next page's search or browser applications'
+// failure leaves the page whole and the next page read by its own request; browser
+// applications that continue past their first page leave it to that request too.
+func TestListPageAheadPartialAnswers(t *testing.T) {
+	tests := []struct {
+		name        string
+		field       string // the AppInventoryNext field that fails ("": none)
+		browserMore bool   // the browser search has a second page
+		wantCaps    string // page 1's
+		wantPage2   map[string]int
+	}{
+		// The account-wide read page 1 came with was cut at its LIMIT: its rest is declared.
+		{"inventory failed", "account", false, string(CapInventory) + ", " + string(CapInventoryFailed), map[string]int{"AppInventoryNext": 1}},
+		{"next search failed", "entitySearch", false, "", map[string]int{"AppList": 1, "AppInventoryNext": 1}},
+		{"browsers failed", "browsers", false, "", map[string]int{"AppList": 1, "AppInventoryNext": 1}},
+		{"browsers past a page", "", true, "", map[string]int{"AppList": 1, "BrowserPage": 1, "AppInventoryNext": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var browsers map[string]any
+			if tt.browserMore {
+				browsers = injectedBrowser(250)
+				browsers["results"].(map[string]any)["nextCursor"] = "b1"
+			}
+			var f *opFake
+			f = withAnswer(aheadFake(1100, browsers), func(op string, _ map[string]any, data any) (any, error) {
+				switch {
+				case op == "BrowserPage":
+					return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{"results": map[string]any{"entities": []any{}}}}}, nil
+				case op == "AppInventoryNext" && tt.field != "" && f.count(op) == 1:
+					actorOf(data)[tt.field] = nil
+				}
+				return data, nil
+			})
+			var client gql.Client = f
+			if tt.field != "" {
+				client = partialClient{f: f, op: "AppInventoryNext", path: []any{"actor", tt.field}, failed: new(bool)}
+			}
+			tr := New(client, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
+			c := Caller{AccountID: 1}
+			var notes Notes
+			if _, _, err := tr.ListApplications(WithNotes(context.Background(), &notes), c, AppListRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			if notes.String() != tt.wantCaps {
+				t.Errorf("page 1 declared %q, want %q", notes.String(), tt.wantCaps)
+			}
+			before := map[string]int{}
+			for _, op := range []string{"AppList", "BrowserPage", "AppInventoryNext", "AppInventory"} {
+				before[op] = f.count(op)
+			}
+			notes = Notes{}
+			l, _, err := tr.ListApplications(WithNotes(context.Background(), &notes), c, AppListRequest{Page: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for op, n := range before {
+				if d := f.count(op) - n; d > 0 {
+					got[op] = d
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.wantPage2) {
+				t.Errorf("page 2: %v, want %v", got, tt.wantPage2)
+			}
+			a := l.Applications[0]
+			if len(l.Applications) != 200 || a.ID != 201 || a.Links == nil || fmt.Sprint(a.Links.ApplicationInstances) != "[1201]" {
+				t.Errorf("page 2: %d applications, first %d %+v", len(l.Applications), a.ID, a.Links)
+			}
+			if tt.field == "" && notes.String() != "" {
+				t.Errorf("page 2 declared %q", notes.String())
+			}
+		})
 	}
 }

@@ -84,6 +84,7 @@ func main() {
 	journeyAccounts := flag.String("journeys-accounts", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the journeys' accounts (sim.ParseScale specs separated by ';')")
 	journeyRuns := flag.Int("journeys-runs", 3, "runs of each journey per account (the first is the cold one)")
 	journeyLatency := flag.Duration("journeys-latency", 150*time.Millisecond, "latency added to each NerdGraph round trip of the journeys")
+	floorsOn := flag.Bool("floors", true, "exit non-zero, after printing everything, when a ratio of the fair table is under its regression floor (ratiofloors.go: gateway req/s ÷ baseline req/s, higher is better; a ratio at or above its floor passes)")
 	flag.Parse()
 	if *serveKind == fleetServeKind {
 		fleetChild(*upstream) // fleet.go
@@ -128,7 +129,8 @@ func main() {
 		os.Exit(2)
 	}
 	extra := extras{scale: specs, scaleN: max(*scaleN, 1), scaleReplays: max(*scaleReplays, 1), curve: points, curveD: *curveD, logLevel: *logLevel}
-	if err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1), extra); err != nil {
+	results, err := run(*conns, *dur, *warm, *out, filter, *profile, max(*rounds, 1), extra)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -138,6 +140,12 @@ func main() {
 	if *journeysOn && *journeyAccounts != "" {
 		if err := journeysMain(strings.Split(*journeyAccounts, ";"), max(*journeyRuns, 1), *journeyLatency, *out); err != nil {
 			fmt.Fprintln(os.Stderr, "bench: journeys:", err)
+			os.Exit(1)
+		}
+	}
+	if *floorsOn {
+		if failed := reportFloors(os.Stdout, checkFloors(results, ratioFloors())); failed > 0 {
+			fmt.Fprintf(os.Stderr, "bench: %d ratios under their regression floors (-floors=false: no check)\n", failed)
 			os.Exit(1)
 		}
 	}
@@ -221,14 +229,15 @@ type extras struct {
 	logLevel string
 }
 
-func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int, extra extras) error {
+// run measures the fair table and the extras, prints them and returns the fair table.
+func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, profileDir string, rounds int, extra extras) ([]result, error) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	scenarios := []scenario{
 		{Name: "application show", Method: "GET", Path: "/v2/applications/314221522.json", Op: "AppShow"},
@@ -254,7 +263,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		capture.op, capture.scenario = sc.Op, sc.Name
 		body, status := request(recGW, sc, 0)
 		if status >= 300 {
-			return fmt.Errorf("recording %s: status %d: %s", sc.Name, status, body)
+			return nil, fmt.Errorf("recording %s: status %d: %s", sc.Name, status, body)
 		}
 	}
 	stopRecGW()
@@ -275,17 +284,17 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 
 	gw, err := startChild("gateway", upURL+"/graphql", "", profileDir, "-log-level", extra.logLevel)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer gw.stop()
 	cached, err := startChild("gateway-cached", upURL+"/graphql", "", profileDir, "-log-level", extra.logLevel)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer cached.stop()
 	rp, err := startChild("proxy", upURL, "", profileDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rp.stop()
 
@@ -301,11 +310,11 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		v2body, v2header, _ := requestWithHeader(g.url, sc, 0)
 		bodyFile := filepath.Join(os.TempDir(), fmt.Sprintf("v2bridge-bench-%d.body", os.Getpid()))
 		if err := os.WriteFile(bodyFile, v2body, 0o600); err != nil {
-			return err
+			return nil, err
 		}
 		plain, err := startChild("plain", "", bodyFile, profileDir)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		gql := gqlBodies[sc.Name]
 		type server struct {
@@ -322,13 +331,13 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 		if sc.Cached { // floor.go: the contract floor, for answers served from a cache
 			hdr, err := json.Marshal(v2header)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := os.WriteFile(bodyFile+headerSuffix, hdr, 0o600); err != nil {
-				return err
+				return nil, err
 			}
 			if floor, err = startChild("floor", "", bodyFile, profileDir, "-floor-request", sc.Path, "-log-level", extra.logLevel); err != nil {
-				return err
+				return nil, err
 			}
 			servers = append(servers, server{floorServer, floor, sc})
 		}
@@ -345,12 +354,12 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 				srv := servers[i]
 				before, err := srv.c.mem()
 				if err != nil {
-					return err
+					return nil, err
 				}
 				got := measure(srv.c.url, srv.sc, conns, dur/time.Duration(rounds))
 				after, err := srv.c.mem()
 				if err != nil {
-					return err
+					return nil, err
 				}
 				samples[i].add(got, before, after)
 			}
@@ -370,12 +379,12 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	var curve []curvePoint
 	if len(extra.curve) > 0 {
 		if curve, err = runCurve(gw, rp, gqlBodies, scenarios, extra.curve, extra.curveD, warm); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	gwMem, err := gw.mem()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rss := gwMem.PeakRSSMB
 	report(results, rss)
@@ -388,27 +397,27 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	var scaled []scaleResult
 	if len(extra.scale) > 0 {
 		if scaled, err = runScale(extra.scale, extra.scaleN, extra.scaleReplays, profileDir); err != nil {
-			return err
+			return nil, err
 		}
 		reportScale(scaled)
 	}
 	if out != "" {
 		_ = os.MkdirAll(filepath.Dir(out), 0o755)
 		b, _ := json.MarshalIndent(map[string]any{"connections": conns, "duration": dur.String(), "rounds": rounds, "gateway_peak_rss_mb": rss, "gateway_log_level": extra.logLevel,
-			"results": results, "curve": curve, "scale": scaled}, "", "  ")
+			"results": results, "floors": checkFloors(results, ratioFloors()), "curve": curve, "scale": scaled}, "", "  ")
 		if err := os.WriteFile(out, b, 0o644); err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Println("written to", out)
 		if len(curve) > 0 {
 			svg := filepath.Join(filepath.Dir(out), "curve.svg")
 			if err := os.WriteFile(svg, curveSVG(curve), 0o644); err != nil {
-				return err
+				return nil, err
 			}
 			fmt.Println("load curve drawn in", svg)
 		}
 	}
-	return nil
+	return results, nil
 }
 
 type pool struct{ p sync.Pool }
