@@ -204,32 +204,18 @@ type nameEntry struct {
 }
 
 // nameIndex is the account's applications (REST id, name, language) in the search's
-// order, read with AppNamePage (every page) and kept in this replica's name_matches
-// cache for NameIndexTTL, scoped to the caller and to the account's writes (the
-// languages' strings are shared).
+// order, read by readNameIndex (nameread.go) and kept in this replica's name_matches
+// cache for NameIndexTTL, scoped to the caller and to the account's writes.
 func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
 	key := t.writeScoped(c, "apps-index")
 	if v, ok := t.matches.GetLocal(key); ok {
 		return v.([]nameEntry), nil
 	}
-	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
+	idx, err := t.readNameIndex(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	var idx []nameEntry
-	languages := map[string]string{}
-	err = t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
-		lang, ok := languages[e.GetLanguage()]
-		if !ok {
-			lang = e.GetLanguage()
-			languages[lang] = lang
-		}
-		idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang})
-	})
-	if err != nil {
-		return nil, err
-	}
-	t.matches.SetLocalFor(key, slices.Clip(idx), NameIndexTTL)
+	t.matches.SetLocalFor(key, idx, NameIndexTTL)
 	return idx, nil
 }
 

@@ -93,7 +93,7 @@ func compileComparison(n *comparisonNode, opts compileOptions) predicate {
 			}
 			return false
 		}
-	default: // "=" and "IN"
+	default: // "=", "IN" and their negations "!=", "NOT IN"
 		want := make([]string, len(n.values))
 		for i, v := range n.values {
 			want[i] = v.text
@@ -101,16 +101,19 @@ func compileComparison(n *comparisonNode, opts compileOptions) predicate {
 				want[i] = strings.TrimRight(v.text, "=")
 			}
 		}
+		// A negation matches an entity that has the property and none of whose values
+		// is listed; an entity without it matches neither form (searchlang.go).
+		negated := n.op == "!=" || n.op == "NOT IN"
 		return func(e *entity) bool {
 			vals, _ := get(e)
 			for _, v := range vals {
 				for _, w := range want {
 					if v == w || (!exact && strings.EqualFold(v, w)) {
-						return true
+						return !negated
 					}
 				}
 			}
-			return false
+			return negated && len(vals) > 0
 		}
 	}
 }
