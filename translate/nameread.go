@@ -36,12 +36,14 @@ import (
 // is sorted the same way, so the index's order does not depend on the path that read
 // it, and listMatched cuts its pages from it.
 
-// nameLanguages are the partitions' languages: the APM agents' language values, as
-// NerdGraph names its APM agents (AgentReleasesFilter: DOTNET, GO, JAVA, NODEJS, PHP,
-// PYTHON, RUBY; schema/ nerdgraph-full) in the lower case ApmApplicationEntity.language
-// holds (`language === 'nodejs'`: newrelic/nr1-account-maturity src/rules/APM.js @
-// 731ec63a69ff864cfc14e7e1358c479287f0065a), and the C SDK's "c". Any other language
-// falls in the NOT IN partition.
+// nameLanguages are the partitions' languages: the APM agents NerdGraph names
+// (AgentReleasesFilter: DOTNET, GO, JAVA, NODEJS, PHP, PYTHON, RUBY;
+// schema/nerdgraph-full-2026-04-19.graphql.gz) in the lower case
+// ApmApplicationEntity.language holds (`language === 'nodejs'`:
+// newrelic/nr1-account-maturity src/rules/APM.js @
+// 731ec63a69ff864cfc14e7e1358c479287f0065a), and "c" for the C SDK, which the
+// simulator's data allow too. A value no application has costs one empty page; any
+// language not listed falls in the NOT IN partition.
 func nameLanguages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
