@@ -18,32 +18,20 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"NRQL `uniques()` lists); an account-wide inventory that fills its LIMIT of 1000 applications is " +
 	"read again for the page's applications (1 round trip; a filtered list's matches, 1 per 5000; an " +
 	"application with 10,000 hosts or instances or more is served from the first 10,000 NRQL " +
-	"returns, with `X-V2bridge-Degraded`); `filter[name]`/`filter[language]`/`filter[host]` read " +
-	"every match (1 round trip per 200: entity search's name LIKE is documented only as a fuzzy " +
-	"token match, not shown to return every application REST's case-insensitive substring match " +
-	"returns; evidence in bench/README.md); with `name_filter: like` (opt-in, after `v2bridge " +
-	"verify`'s `filter[name]` probes find nothing missing on the account) NerdGraph's name LIKE " +
-	"narrows the search and REST's match is applied to what it returns (2 round trips on any " +
-	"account), declared as `X-V2bridge-Degraded: filter[name]: entity search name LIKE`; on an " +
-	"account known to be large (its account-wide inventory found full at 1000 applications, or more " +
-	"than 1000 applications counted) `filter[name]`/`filter[language]` without `filter[host]` read " +
-	"the account's name index (id, name and language of every application, 1 round trip per 200, " +
-	"kept per key and account, shared through the store with `store.shared_cache`; older than " +
-	"`cache.name_index_refresh` (5 minutes) it is read again in the background and still served, " +
-	"up to `cache.name_index_max_stale` (1 hour) old), match any later name in it and read a page's " +
-	"applications by id with their inventory in 1 round trip (each later page 1 more; each " +
-	"application read is matched again, so one renamed or deleted since the index was read is left " +
-	"out; a name no indexed application bears exactly is looked up once more by equality, 1 round " +
-	"trip, for an application created or renamed since; until the index is read again a fragment " +
-	"of such a name does not match it, nor is a second application created under a name the index " +
-	"holds listed); an account of more than `cache.name_index_max_apps` (200,000) applications " +
-	"keeps no index and reads every match for each name; " +
-	"a page past the search's last page is answered empty at once; once " +
-	"an account's inventory is known to pass 1000 applications a page costs 2 round trips (the " +
-	"page's inventory by id, which also reads the next page's search: that page, asked for next by " +
-	"the same key within a minute, costs 1); `filter[ids]` reads only those ids' inventory; a page reached without " +
-	"the one before it costs a round trip per 200 applications before it (entity search pages by " +
-	"cursor only)"
+	"returns, with `X-V2bridge-Degraded`); `filter[name]` is REST's case-insensitive substring " +
+	"match, applied by the gateway to the account's names (entity search's name LIKE is not shown " +
+	"to return every such match; evidence in docs/performance.md); with `name_filter: like` " +
+	"(opt-in, after `v2bridge verify`'s `filter[name]` probes find nothing missing on the account) " +
+	"NerdGraph's name LIKE narrows the search first, declared as `X-V2bridge-Degraded: " +
+	"filter[name]: entity search name LIKE`; on an account of more than 1000 applications " +
+	"`filter[name]`/`filter[language]` without `filter[host]` match in a name index per key and " +
+	"account, read again in the background past `cache.name_index_refresh` (5 minutes) and served " +
+	"up to `cache.name_index_max_stale` (1 hour) old: an application renamed or deleted since is " +
+	"left out (each page is read by id and matched again), one created since is found by its exact " +
+	"name unless the index holds that name already, and by a fragment of its name only once the " +
+	"index is read again; an account of more than `cache.name_index_max_apps` (200,000) " +
+	"applications keeps no index; a page past the search's last page is answered empty; round " +
+	"trips by page and filter are in docs/performance.md"
 
 // noteApplicationsShow is applications.show's Note.
 const noteApplicationsShow = "as applications.list (a failed inventory or browser search is " +

@@ -40271,6 +40271,7 @@ query AppNamePage ($query: String!, $cursor: String) {
 					__typename
 					guid
 					name
+					reporting
 					... on ApmApplicationEntityOutline {
 						language
 					}
@@ -40287,7 +40288,7 @@ query AppNamePage ($query: String!, $cursor: String) {
 // page of a large account moves and decodes far less than AppSearchPage (figures in
 // BenchmarkGatewayNameFilter, tests/bench/namefilter_test.go). Entity
 // search's name LIKE is not shown to match every substring REST's filter[name] matches
-// (bench/README.md, "filter[name]"), so the match is made on these pages in Go.
+// (docs/performance.md, "filter[name]"), so the match is made on these pages in Go.
 func AppNamePage(
 	ctx_ context.Context,
 	client_ graphql.Client,

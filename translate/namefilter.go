@@ -18,7 +18,7 @@ import (
 // example, name LIKE ':aws:' will match -aws. or foo aws.": the argument documentation
 // of Actor.entitySearch(query:), as generated from NerdGraph's introspection in
 // dynovaio/newrelic-sb-sdk src/newrelic_sb_sdk/graphql/objects.py @ 4891baaa), and
-// nothing published shows it matching a fragment inside a word (bench/README.md,
+// nothing published shows it matching a fragment inside a word (docs/performance.md,
 // "filter[name]", holds the evidence table). Sending name LIKE would drop
 // applications REST lists; so the whole (language-filtered) search is read, but only
 // the fields the exact match needs.
@@ -237,47 +237,11 @@ func mergeExact(matched []nameEntry, found []int64, name string) []int64 {
 	return slices.Insert(ids, at, fresh...)
 }
 
-// nameEntry is one application of an account's name index. reporting is as the pages
-// read it: AppNamePage does not select it, so it is false.
+// nameEntry is one application of an account's name index, as its search page gave it.
 type nameEntry struct {
 	id             int64
 	name, language string
 	reporting      bool
-}
-
-// readNameIndex reads the account's applications (REST id, name, language) in the
-// search's order with AppNamePage, every page; past the index's cap
-// (Options.NameIndexMaxApps) it stops with errNameIndexTooLarge. The languages'
-// strings are shared.
-func (t *Translator) readNameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
-	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
-	if err != nil {
-		return nil, err
-	}
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var idx []nameEntry
-	tooLarge := false
-	languages := map[string]string{}
-	err = t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
-		if tooLarge = tooLarge || len(idx) >= t.index.maxApps; tooLarge {
-			stop() // eachAppName stops before the next page
-			return
-		}
-		lang, ok := languages[e.GetLanguage()]
-		if !ok {
-			lang = e.GetLanguage()
-			languages[lang] = lang
-		}
-		idx = append(idx, nameEntry{id: id, name: e.GetName(), language: lang, reporting: e.Reporting})
-	})
-	if tooLarge {
-		return nil, errNameIndexTooLarge
-	}
-	if err != nil {
-		return nil, err
-	}
-	return slices.Clip(idx), nil
 }
 
 // matchesName is REST's filter[name] (a case-insensitive substring) and

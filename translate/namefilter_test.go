@@ -122,8 +122,8 @@ func TestNameLike(t *testing.T) {
 	}
 }
 
-// namedApp is one application of nameFake's account.
-type namedApp struct {
+// fakeApp is one application of nameFake's account.
+type fakeApp struct {
 	id         int64
 	name, lang string
 }
@@ -135,7 +135,7 @@ type namedApp struct {
 type nameFake struct {
 	*opFake
 	mu   sync.Mutex
-	apps []namedApp
+	apps []fakeApp
 	gate chan struct{}
 	// caller marks the contexts of the test's lookups (ng.WithCalls): a whole-search
 	// page read with it is on the caller's path, any other is behind it.
@@ -163,22 +163,24 @@ func (n *nameFake) pages() (caller, behind int) {
 	return n.callerPages, n.behind
 }
 
-func newNameFake(apps []namedApp) *nameFake {
+func newNameFake(apps []fakeApp) *nameFake {
 	n := &nameFake{opFake: &opFake{}, apps: apps}
 	n.answer = func(op string, vars map[string]any) (any, error) {
-		if op != "AppNamePage" {
-			return nil, fmt.Errorf("unexpected %s", op)
-		}
 		q, _ := vars["query"].(string)
 		n.mu.Lock()
 		apps := slices.Clone(n.apps)
 		gate := n.gate
 		n.mu.Unlock()
+		apps = slices.DeleteFunc(apps, func(a fakeApp) bool { return !fakeSearchMatches(q, a) })
+		if op == "AppCursor" { // the whole search's count, beside a partitioned read
+			return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
+				"count": len(apps), "results": map[string]any{"nextCursor": nil}}}}, nil
+		}
+		if op != "AppNamePage" {
+			return nil, fmt.Errorf("unexpected %s", op)
+		}
 		var next any
-		if _, eq, ok := strings.Cut(q, "name = '"); ok {
-			name, _, _ := strings.Cut(eq, "'")
-			apps = slices.DeleteFunc(apps, func(a namedApp) bool { return !strings.EqualFold(a.name, name) })
-		} else {
+		if !strings.Contains(q, "name = '") {
 			if gate != nil {
 				<-gate
 			}
@@ -202,18 +204,44 @@ func newNameFake(apps []namedApp) *nameFake {
 	return n
 }
 
+// fakeSearchMatches is whether the clauses of query a name search sends accept a:
+// `name = '…'` (without case), `language = '…'` and `language NOT IN (…)`.
+func fakeSearchMatches(query string, a fakeApp) bool {
+	if _, eq, ok := strings.Cut(query, "name = '"); ok {
+		name, _, _ := strings.Cut(eq, "'")
+		return strings.EqualFold(a.name, name)
+	}
+	if _, eq, ok := strings.Cut(query, "language = '"); ok {
+		lang, _, _ := strings.Cut(eq, "'")
+		return strings.EqualFold(a.lang, lang)
+	}
+	if _, list, ok := strings.Cut(query, "language NOT IN ("); ok {
+		list, _, _ = strings.Cut(list, ")")
+		return !strings.Contains(list, "'"+strings.ToLower(a.lang)+"'")
+	}
+	return true
+}
+
 // add creates applications in the fake's account (after an index was read, say).
-func (n *nameFake) add(apps ...namedApp) {
+func (n *nameFake) add(apps ...fakeApp) {
 	n.mu.Lock()
 	n.apps = append(n.apps, apps...)
 	n.mu.Unlock()
 }
 
+// indexPages is the whole-search pages one read of the index of n applications of
+// one listed language reads (readNameIndex): that language's pages, one (empty) page of
+// every other language and one of the rest; indexCalls adds the whole search's count
+// read beside them.
+func indexPages(n int) int { return len(nameLanguages()) + pagesOf(n) }
+
+func indexCalls(n int) int { return 1 + indexPages(n) }
+
 // manyApps are n applications "app-00001"… (ids 1…n, sorted by name).
-func manyApps(n int) []namedApp {
-	apps := make([]namedApp, n)
+func manyApps(n int) []fakeApp {
+	apps := make([]fakeApp, n)
 	for i := range apps {
-		apps[i] = namedApp{id: int64(i + 1), name: fmt.Sprintf("app-%05d", i+1), lang: "go"}
+		apps[i] = fakeApp{id: int64(i + 1), name: fmt.Sprintf("app-%05d", i+1), lang: "go"}
 	}
 	return apps
 }
@@ -231,7 +259,7 @@ func TestIndexedMatchesExactNameMiss(t *testing.T) {
 		wantIDs []int64
 		wantRTs int
 	}{
-		{"read for this lookup", true, AppListRequest{Name: "worker"}, []int64{2}, 1},
+		{"read for this lookup", true, AppListRequest{Name: "worker"}, []int64{2}, indexCalls(3)},
 		{"created since, a longer name indexed", false, AppListRequest{Name: "checkout"}, []int64{9, 2}, 1},
 		{"indexed exactly", false, AppListRequest{Name: "checkout-worker"}, []int64{2}, 0},
 		{"indexed exactly, other case", false, AppListRequest{Name: "CHECKOUT-WORKER"}, []int64{2}, 0},
@@ -242,14 +270,14 @@ func TestIndexedMatchesExactNameMiss(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newNameFake([]namedApp{{1, "billing", "go"}, {2, "checkout-worker", "go"}, {3, "search", "go"}})
+			f := newNameFake([]fakeApp{{1, "billing", "go"}, {2, "checkout-worker", "go"}, {3, "search", "go"}})
 			tr := New(f, Options{})
 			c := Caller{KeyHash: "k", AccountID: 1}
 			if !tt.cold {
 				if _, _, err := tr.nameIndex(context.Background(), c); err != nil {
 					t.Fatal(err)
 				}
-				f.add(namedApp{9, "checkout", "go"})
+				f.add(fakeApp{9, "checkout", "go"})
 			}
 			before := f.count("")
 			ids, err := tr.indexedMatches(context.Background(), c, "", tt.req)

@@ -31,7 +31,8 @@ func fleetStore(t *testing.T, m *miniredis.Miniredis) *fleet.Store {
 // never reads the first caller's index.
 func TestNameIndexSharedThroughStore(t *testing.T) {
 	m := miniredis.RunT(t)
-	apps := manyApps(5000) // 25 pages, 3 chunks
+	apps := manyApps(5000) // 3 chunks
+	pages := indexPages(len(apps))
 	c := Caller{KeyHash: "k", AccountID: 1}
 	ctx := context.Background()
 	fleetStore(t, m).KeyAccepted(ctx, "k", time.Hour) // NerdGraph accepted the key (through any replica)
@@ -49,15 +50,15 @@ func TestNameIndexSharedThroughStore(t *testing.T) {
 		return ids, fullReads(f) - before
 	}
 	a, fa := replica()
-	if ids, reads := lookup(a, fa, c, "app-04321"); !slices.Equal(ids, []int64{4321}) || reads != 25 {
+	if ids, reads := lookup(a, fa, c, "app-04321"); !slices.Equal(ids, []int64{4321}) || reads != pages {
 		t.Fatalf("first replica: %v with %d pages", ids, reads)
 	}
 	b, fb := replica()
 	if ids, reads := lookup(b, fb, c, "app-00017"); !slices.Equal(ids, []int64{17}) || reads != 0 {
 		t.Errorf("second replica: %v with %d index pages, want 0", ids, reads)
 	}
-	if _, reads := lookup(b, fb, Caller{KeyHash: "other", AccountID: 1}, "app-00017"); reads != 25 {
-		t.Errorf("another caller read %d pages, want its own index (25)", reads)
+	if _, reads := lookup(b, fb, Caller{KeyHash: "other", AccountID: 1}, "app-00017"); reads != pages {
+		t.Errorf("another caller read %d pages, want its own index (%d)", reads, pages)
 	}
 	chunkKeys := func() []string {
 		var out []string
@@ -84,8 +85,8 @@ func TestNameIndexSharedThroughStore(t *testing.T) {
 				tc.spoil(k)
 			}
 			r, fr := replica()
-			if ids, reads := lookup(r, fr, c, "app-00018"); !slices.Equal(ids, []int64{18}) || reads != 25 {
-				t.Errorf("%v with %d pages, want NerdGraph's index (25)", ids, reads)
+			if ids, reads := lookup(r, fr, c, "app-00018"); !slices.Equal(ids, []int64{18}) || reads != pages {
+				t.Errorf("%v with %d pages, want NerdGraph's index (%d)", ids, reads, pages)
 			}
 		})
 	}
@@ -111,7 +112,7 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 		t.Fatalf("b read %d pages (%v)", fullReads(fb), err)
 	}
 	clock.advance(DefaultNameIndexRefresh)
-	// a refreshes (2 pages); then b, due too, finds a's fresher index in the store.
+	// a refreshes; then b, due too, finds a's fresher index in the store.
 	if _, _, err := a.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +121,8 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.index.waitRefreshes()
-	if fullReads(fa) != 4 || fullReads(fb) != 0 {
-		t.Errorf("a read %d pages, b %d; want 4 and 0", fullReads(fa), fullReads(fb))
+	if fullReads(fa) != 2*indexPages(300) || fullReads(fb) != 0 {
+		t.Errorf("a read %d pages, b %d; want %d and 0", fullReads(fa), fullReads(fb), 2*indexPages(300))
 	}
 	clock.advance(DefaultNameIndexRefresh)
 	release, ok, err := store.TryLock(ctx, "name_index", c.cacheKey("apps-index"), time.Minute)
@@ -140,8 +141,8 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.index.waitRefreshes()
-	if fullReads(fb) != 2 {
-		t.Errorf("b read %d pages once the lock was free, want 2", fullReads(fb))
+	if fullReads(fb) != indexPages(300) {
+		t.Errorf("b read %d pages once the lock was free, want %d", fullReads(fb), indexPages(300))
 	}
 }
 

@@ -68,6 +68,33 @@ func (q *SearchQuery) InInts(prop string, ns []int64) *SearchQuery {
 	return q.add(prop, nil, b.String())
 }
 
+// NotIn adds `prop NOT IN ('a', 'b')`, each value quoted by QuoteSearch. The
+// operator is not in NerdGraph's entity search tutorial; New Relic's own nerdpacks send
+// it (`type NOT IN ('DASHBOARD')` in an entitySearch query: newrelic/nr1-account-maturity
+// src/context/data.js @ 436243610d5189812e7bb534561761f4c0aa22cd), so a caller must
+// not depend on it alone (readNameIndex checks what it returns against a count).
+func (q *SearchQuery) NotIn(prop string, values []string) *SearchQuery {
+	if len(values) == 0 {
+		return q.add(prop, errors.New("empty NOT IN list"), "")
+	}
+	var b strings.Builder
+	b.WriteString(prop)
+	b.WriteString(" NOT IN (")
+	for i, v := range values {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !utf8.ValidString(v) {
+			return q.add(prop, ErrInvalidUTF8, "")
+		}
+		if err := appendQuoted(&b, v); err != nil {
+			return q.add(prop, err, "")
+		}
+	}
+	b.WriteByte(')')
+	return q.add(prop, nil, b.String())
+}
+
 func (q *SearchQuery) add(prop string, err error, clause string) *SearchQuery {
 	if q.err != nil {
 		return q

@@ -56,6 +56,14 @@ func TestEntitySearchBuild(t *testing.T) {
 		{name: "bad property", give: EntitySearch(1, DomainAPM, TypeApp).Eq("name = 'x' OR a", "y"), wantErr: true},
 		{name: "control character", give: EntitySearch(1, DomainAPM, TypeApp).Eq("language", "a\tb"), wantErr: true},
 		{name: "empty in", give: EntitySearch(1, DomainAPM, TypeApp).InInts("domainId", nil), wantErr: true},
+		{
+			name: "not in, each value quoted",
+			give: EntitySearch(1, DomainAPM, TypeApp).NotIn("language", []string{"java", `o'k`}),
+			want: `domain = 'APM' AND type = 'APPLICATION' AND accountId = 1 AND language NOT IN ('java', 'o\'k')`,
+		},
+		{name: "empty not in", give: EntitySearch(1, DomainAPM, TypeApp).NotIn("language", nil), wantErr: true},
+		{name: "not in, control character", give: EntitySearch(1, DomainAPM, TypeApp).NotIn("language", []string{"a", "b\x01"}), wantErr: true},
+		{name: "not in, invalid UTF-8", give: EntitySearch(1, DomainAPM, TypeApp).NotIn("language", []string{"\xff"}), wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

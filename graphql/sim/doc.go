@@ -63,7 +63,10 @@
 // Entity search (documented only as =, IN, LIKE and AND: newrelic/docs-website
 // src/content/docs/apis/nerdgraph/examples/nerdgraph-entities-api-tutorial.mdx):
 //   - OR and parentheses are accepted too (OR binds weaker than AND); the real language
-//     documents only AND. No other operators (!=, NOT, <) exist.
+//     documents only AND. != and NOT IN, which public queries send (searchlang.go), match
+//     an entity that has the property and none of the listed values; an entity without
+//     the property matches neither (the real rule is undocumented). No other operators
+//     (NOT alone, <) exist.
 //   - Strings are single-quoted; a backslash makes the next character literal (\' and
 //     \\), which is how the gateway quotes values. Numbers are bare (accountId =
 //     1000001) and compare as text, so '1000001' and 1000001 are the same. true and
@@ -83,7 +86,7 @@
 //     documentation of entitySearch(query:) ("name LIKE ':aws:' will match -aws. or foo
 //     aws."); that a token matches inside a word, and the case rule, are this
 //     simulator's choice, not evidence: the gateway never relies on LIKE for REST's
-//     filter[name] (bench/README.md, "filter[name]").
+//     filter[name] (docs/performance.md, "filter[name]").
 //   - A syntax error is an INVALID_INPUT error "Invalid entity search query: syntax
 //     error at position N: ..." (N counts characters from 1); the real wording is
 //     unknown. An empty query (without queryBuilder) is an error too.

@@ -17,9 +17,9 @@ type LargeAccount struct {
 	// ID is the account id; Key is the user key that reaches it (it alone).
 	ID  int
 	Key string
-	// Apps reporting APM applications, each with InstancesPerApp agent instances (two
-	// instances a host). Apps × InstancesPerApp is the account-wide inventory's facet
-	// count.
+	// Apps reporting APM applications (languages in turn: LargeAppLanguage), each with
+	// InstancesPerApp agent instances (two instances a host). Apps × InstancesPerApp is
+	// the account-wide inventory's facet count.
 	Apps, InstancesPerApp int
 	// Incidents NrAiIncident incidents, one every IncidentEvery back from now (default
 	// 5 minutes); every fourth one is still open (one event), the others closed (two).
@@ -61,6 +61,14 @@ func (l LargeAccount) LargeAppName(i int) string {
 	return fmt.Sprintf("large-app-%04d", i)
 }
 
+// LargeAppLanguage is the agent language of the i-th application: the simulator's
+// eight languages in turn, as a large account runs several agents (so a search by
+// language = '...' holds an eighth of the account).
+func (l LargeAccount) LargeAppLanguage(i int) string {
+	langs := languages()
+	return langs[i%len(langs)]
+}
+
 // LargeInstanceID is the id of instance k of the i-th application.
 func (l LargeAccount) LargeInstanceID(i, k int) int64 {
 	return int64(l.LargeAppID(i))*100_000 + int64(k) + 1
@@ -84,7 +92,7 @@ func WithLargeAccount(l LargeAccount) Option {
 				Name: fmt.Sprintf("Large policy %04d", p), IncidentPreference: pref})
 		}
 		for i := 0; i < l.Apps; i++ {
-			app := APMApplication{ID: l.LargeAppID(i), Name: l.LargeAppName(i), Language: "java",
+			app := APMApplication{ID: l.LargeAppID(i), Name: l.LargeAppName(i), Language: l.LargeAppLanguage(i),
 				Reporting: true, AlertSeverity: "NOT_ALERTING", ApdexTarget: 0.5}
 			if l.Browsers {
 				app.Browser = &BrowserApplication{ID: l.LargeAppID(i) + 100_000_000, ApdexTarget: 2, Loader: "SPA"}

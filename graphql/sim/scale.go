@@ -23,7 +23,8 @@ const (
 //	       "team007" matches apps/100 applications, "large-app-0042-" one, and
 //	       "large-app-0" those below 1000)
 //
-// The account is ScaleAccountID, reached by ScaleKey alone; give it to the simulator
+// Its applications run the simulator's eight agent languages in turn
+// (LargeAppLanguage). The account is ScaleAccountID, reached by ScaleKey alone; give it to the simulator
 // with WithLargeAccount.
 func ParseScale(spec string) (LargeAccount, error) {
 	l := LargeAccount{ID: ScaleAccountID, Key: ScaleKey, InstancesPerApp: 2, Teams: 100}

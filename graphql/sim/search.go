@@ -72,6 +72,42 @@ func property(name string) (get func(e *entity) (vals, lower []string), isTag, i
 	}, true, false
 }
 
+// singleProperty returns the value of a built-in property that has exactly one (every
+// one but tags), without the slice property allocates: = and IN are evaluated for every
+// entity of the caller's accounts on every page. accountId is compared as a number
+// (accountIDs); nil for it and for tags.
+func singleProperty(name string) func(e *entity) string {
+	switch name {
+	case "name":
+		return func(e *entity) string { return e.name }
+	case "domain":
+		return func(e *entity) string { return e.domain }
+	case "type":
+		return func(e *entity) string { return e.typ }
+	case "domainId":
+		return func(e *entity) string { return e.domainID }
+	case "id":
+		return func(e *entity) string { return e.guid }
+	case "reporting":
+		return func(e *entity) string { return strconv.FormatBool(e.reporting) }
+	case "alertSeverity":
+		return func(e *entity) string { return string(e.alertSeverity) }
+	}
+	return nil
+}
+
+// accountIDs are the listed values that are an account id as property writes it
+// (strconv.Itoa: no sign, no leading zero), the only ones that can match.
+func accountIDs(want []string) []int {
+	var ids []int
+	for _, w := range want {
+		if n, err := strconv.Atoi(w); err == nil && strconv.Itoa(n) == w {
+			ids = append(ids, n)
+		}
+	}
+	return ids
+}
+
 func compileComparison(n *comparisonNode, opts compileOptions) predicate {
 	get, isTag, isID := property(n.property)
 	exact := isID || (isTag && opts.caseSensitiveTags)
@@ -93,7 +129,7 @@ func compileComparison(n *comparisonNode, opts compileOptions) predicate {
 			}
 			return false
 		}
-	default: // "=" and "IN"
+	default: // "=", "IN" and their negations "!=", "NOT IN"
 		want := make([]string, len(n.values))
 		for i, v := range n.values {
 			want[i] = v.text
@@ -101,16 +137,34 @@ func compileComparison(n *comparisonNode, opts compileOptions) predicate {
 				want[i] = strings.TrimRight(v.text, "=")
 			}
 		}
+		// A negation matches an entity that has the property and none of whose values
+		// is listed; an entity without it matches neither form (searchlang.go).
+		negated := n.op == "!=" || n.op == "NOT IN"
+		if n.property == "accountId" {
+			ids := accountIDs(want)
+			return func(e *entity) bool { return slices.Contains(ids, e.accountID) != negated }
+		}
+		if one := singleProperty(n.property); one != nil {
+			return func(e *entity) bool {
+				v := one(e)
+				for _, w := range want {
+					if v == w || (!exact && strings.EqualFold(v, w)) {
+						return !negated
+					}
+				}
+				return negated
+			}
+		}
 		return func(e *entity) bool {
 			vals, _ := get(e)
 			for _, v := range vals {
 				for _, w := range want {
 					if v == w || (!exact && strings.EqualFold(v, w)) {
-						return true
+						return !negated
 					}
 				}
 			}
-			return false
+			return negated && len(vals) > 0
 		}
 	}
 }

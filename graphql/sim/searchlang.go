@@ -8,13 +8,20 @@ package sim
 //	or         = and { "OR" and }             // OR: simulator extension, see doc.go
 //	and        = primary { "AND" primary }
 //	primary    = "(" or ")" | comparison
-//	comparison = property ( "=" value | "IN" "(" value { "," value } ")" | "LIKE" value )
+//	comparison = property ( ( "=" | "!=" ) value | [ "NOT" ] "IN" list | "LIKE" value )
+//	list       = "(" value { "," value } ")"
 //	property   = identifier | `backticked identifier`
 //	value      = 'string' | number | true | false
 //
 // Keywords are case-insensitive. Identifiers are letters, digits, '_' and '.', starting
 // with a letter or '_' (tags.language). Strings are single-quoted; a backslash makes the
 // next character literal (\' and \\). Positions in errors count characters from 1.
+//
+// != and NOT IN are not in that tutorial; public queries send them (`type != 'CONTAINER'`:
+// https://github.com/newrelic/newrelic-cli/issues/1292; `type NOT IN ('DASHBOARD')`:
+// newrelic/nr1-account-maturity src/context/data.js @ 436243610d5189812e7bb534561761f4c0aa22cd).
+// What they do with an entity that lacks the property is not documented; here such an
+// entity does not match them (search.go).
 
 import (
 	"fmt"
@@ -35,6 +42,7 @@ const (
 	tokRParen
 	tokComma
 	tokEq
+	tokNe
 )
 
 type token struct {
@@ -121,8 +129,12 @@ func (l *lexer) next() (token, error) {
 	case r == utf8.RuneError && size == 1:
 		return token{}, l.errAt(start, "invalid UTF-8")
 	}
+	if r == '!' && strings.HasPrefix(l.src[l.off:], "!=") {
+		l.off += 2
+		return token{kind: tokNe, text: "!=", pos: start}, nil
+	}
 	if strings.ContainsRune("!<>", r) {
-		return token{}, l.errAt(start, "unsupported operator %q (the language has =, IN and LIKE)", r)
+		return token{}, l.errAt(start, "unsupported operator %q (the language has =, !=, IN, NOT IN and LIKE)", r)
 	}
 	return token{}, l.errAt(start, "unexpected character %q", r)
 }
@@ -209,7 +221,7 @@ type value struct {
 
 type comparisonNode struct {
 	property string // as written, backticks removed
-	op       string // "=", "IN" or "LIKE"
+	op       string // "=", "!=", "IN", "NOT IN" or "LIKE"
 	values   []value
 }
 
@@ -232,7 +244,8 @@ func (n *binaryNode) write(b *strings.Builder, prec int) {
 func (n *comparisonNode) write(b *strings.Builder, _ int) {
 	writeProperty(b, n.property)
 	b.WriteString(" " + n.op + " ")
-	if n.op == "IN" {
+	list := n.op == "IN" || n.op == "NOT IN"
+	if list {
 		b.WriteByte('(')
 	}
 	for i, v := range n.values {
@@ -241,7 +254,7 @@ func (n *comparisonNode) write(b *strings.Builder, _ int) {
 		}
 		v.write(b)
 	}
-	if n.op == "IN" {
+	if list {
 		b.WriteByte(')')
 	}
 }
@@ -284,7 +297,7 @@ func nodeString(n node) string {
 
 func isKeyword(s string) bool {
 	switch strings.ToUpper(s) {
-	case "AND", "OR", "IN", "LIKE":
+	case "AND", "OR", "IN", "LIKE", "NOT":
 		return true
 	}
 	return false
@@ -402,17 +415,27 @@ func (p *parser) comparison() (node, error) {
 	switch {
 	case p.tok.kind == tokEq:
 		n.op = "="
+	case p.tok.kind == tokNe:
+		n.op = "!="
 	case p.keyword("LIKE"):
 		n.op = "LIKE"
 	case p.keyword("IN"):
 		n.op = "IN"
+	case p.keyword("NOT"):
+		if err := p.advance(); err != nil {
+			return nil, err
+		}
+		if !p.keyword("IN") {
+			return nil, p.unexpected("IN after NOT")
+		}
+		n.op = "NOT IN"
 	default:
-		return nil, p.unexpected("=, IN or LIKE")
+		return nil, p.unexpected("=, !=, IN, NOT IN or LIKE")
 	}
 	if err := p.advance(); err != nil {
 		return nil, err
 	}
-	if n.op != "IN" {
+	if n.op != "IN" && n.op != "NOT IN" {
 		v, err := p.value()
 		if err != nil {
 			return nil, err
@@ -421,7 +444,7 @@ func (p *parser) comparison() (node, error) {
 		return n, nil
 	}
 	if p.tok.kind != tokLParen {
-		return nil, p.unexpected("'(' after IN")
+		return nil, p.unexpected("'(' after " + n.op)
 	}
 	for {
 		if err := p.advance(); err != nil {

@@ -23,6 +23,9 @@ func TestParseQuery(t *testing.T) {
 		{give: "`tags.Environment` = 'staging'", want: "tags.Environment = 'staging'"},
 		{give: "`team name` = 'a'", want: "`team name` = 'a'"},
 		{give: "language = 'ruby'", want: "language = 'ruby'"},
+		{give: "language not in ('java','go')", want: "language NOT IN ('java', 'go')"},
+		{give: "domain!='APM'", want: "domain != 'APM'"},
+		{give: "`not` = 'x'", want: "`not` = 'x'"},
 		{give: "(domain = 'APM' OR domain = 'BROWSER') AND type = 'APPLICATION'", want: "(domain = 'APM' OR domain = 'BROWSER') AND type = 'APPLICATION'"},
 		{give: "a = '1' OR b = '2' AND c = '3'", want: "a = '1' OR b = '2' AND c = '3'"},
 		{give: "((name = 'x'))", want: "name = 'x'"},
@@ -74,7 +77,7 @@ func TestParseQueryErrors(t *testing.T) {
 	}{
 		{give: "", wantPos: 1, wantMsg: "empty query"},
 		{give: "   ", wantPos: 4, wantMsg: "empty query"},
-		{give: "domain", wantPos: 7, wantMsg: "expected =, IN or LIKE"},
+		{give: "domain", wantPos: 7, wantMsg: "expected =, !=, IN, NOT IN or LIKE"},
 		{give: "domain = ", wantPos: 10, wantMsg: "expected a value"},
 		{give: "domain = APM", wantPos: 10, wantMsg: "expected a value"},
 		{give: "domain = 'APM", wantPos: 10, wantMsg: "unterminated string"},
@@ -87,12 +90,15 @@ func TestParseQueryErrors(t *testing.T) {
 		{give: "domainId IN '1'", wantPos: 13, wantMsg: "'(' after IN"},
 		{give: "domainId IN ()", wantPos: 14, wantMsg: "expected a value"},
 		{give: "domainId IN ('1' '2')", wantPos: 18, wantMsg: "expected ',' or ')'"},
-		{give: "domain != 'APM'", wantPos: 8, wantMsg: "unsupported operator"},
+		{give: "domain ! 'APM'", wantPos: 8, wantMsg: "unsupported operator"},
+		{give: "domain < 'APM'", wantPos: 8, wantMsg: "unsupported operator"},
+		{give: "domain NOT 'APM'", wantPos: 12, wantMsg: "expected IN after NOT"},
+		{give: "domain NOT IN 'APM'", wantPos: 15, wantMsg: "'(' after NOT IN"},
 		{give: "name = \"x\"", wantPos: 8, wantMsg: "unexpected character"},
 		{give: "`tags.x = 'y'", wantPos: 1, wantMsg: "unterminated backticked name"},
 		{give: "accountId = 12abc", wantPos: 13, wantMsg: "malformed number"},
 		{give: "name = 'é' AND ?", wantPos: 16, wantMsg: "unexpected character"},
-		{give: "x' OR accountId = 1000002 OR name LIKE 'a", wantPos: 2, wantMsg: "expected =, IN or LIKE"},
+		{give: "x' OR accountId = 1000002 OR name LIKE 'a", wantPos: 2, wantMsg: "expected =, !=, IN, NOT IN or LIKE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.give, func(t *testing.T) {
@@ -176,6 +182,15 @@ func TestCompileComparison(t *testing.T) {
 		{query: "alertSeverity = 'WARNING'", want: true},
 		{query: "alertSeverity IN ('CRITICAL', 'NOT_ALERTING')", want: false},
 		{query: "language = 'java'", want: true},
+		{query: "language != 'java'", want: false},
+		{query: "language != 'go'", want: true},
+		{query: "language NOT IN ('GO', 'JAVA')", want: false},
+		{query: "language NOT IN ('go', 'ruby')", want: true},
+		{query: "tags.language NOT IN ('JAVA')", caseSensitive: true, want: true},
+		{query: "Environment NOT IN ('qa')", want: false}, // one of its values is listed
+		{query: "missing != 'x'", want: false},            // no value: neither form matches
+		{query: "missing NOT IN ('x')", want: false},
+		{query: "alertSeverity NOT IN ('CRITICAL', 'NOT_ALERTING')", want: true},
 		{query: "tags.language = 'JAVA'", want: true},
 		{query: "tags.language = 'JAVA'", caseSensitive: true, want: false},
 		{query: "`tags.Environment` = 'qa'", want: true},

@@ -320,7 +320,7 @@ func appNames(body []byte, n int) []string {
 // server-side name match can differ from REST's case-insensitive substring match: a
 // fragment inside a word, the name in the other case, and a fragment across a
 // separator. NerdGraph's entity search documents its name LIKE only as a fuzzy token
-// match (bench/README.md, filter[name]), so the translation's answer to these is the
+// match (docs/performance.md, filter[name]), so the translation's answer to these is the
 // evidence, on the caller's own account, that its list holds every application REST's
 // holds: one it drops is reported missing_in_translation.
 func nameProbes(name string) []string {

@@ -26,7 +26,7 @@ func (t cannedSet) RoundTrip(r *http.Request) (*http.Response, error) {
 // BenchmarkGatewayNameFilter is the gateway's own cost of a first filter[name] request
 // (after a list page 1, which finds the account-wide inventory cut at 5000 facets:
 // manyApps) on an account of 2,000 applications × 3 hosts: every search page is read to
-// apply REST's substring match (bench/README.md, "filter[name]"), so the cost grows
+// apply REST's substring match (docs/performance.md, "filter[name]"), so the cost grows
 // with the account; translate/namefilter.go reads those pages with AppNamePage (guid,
 // name, language) and then the page's applications by id. The answers are recorded
 // from the simulator once and replayed; each iteration gets a fresh gateway (the list

@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,20 +22,66 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
+// namePages counts the AppNamePage requests the simulator receives, by entity search:
+// the searches of one name index read run at once, each page after page, so the
+// longest is the read's sequential depth (counted, not timed).
+type namePages struct {
+	mu    sync.Mutex
+	pages map[string]int
+}
+
+func (p *namePages) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		var req struct {
+			OperationName string         `json:"operationName"`
+			Variables     map[string]any `json:"variables"`
+		}
+		if json.Unmarshal(b, &req) == nil && req.OperationName == "AppNamePage" {
+			q, _ := req.Variables["query"].(string)
+			p.mu.Lock()
+			if p.pages == nil {
+				p.pages = map[string]int{}
+			}
+			p.pages[q]++
+			p.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// take returns the searches since the last call and the pages of the longest.
+func (p *namePages) take() (searches, longest int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range p.pages {
+		longest = max(longest, n)
+	}
+	searches = len(p.pages)
+	p.pages = nil
+	return searches, longest
+}
+
 // A deploy hook looks its application up by exact name, then POSTs a deployment. On a
 // fresh gateway and an account of 5,000 applications the first lookup reads the key's
 // account and the search's first page, which shows the account large, then the
-// account's name index once (every page of names) and the match by id; every later
-// lookup, of any name, is matched in the index and costs the match's page alone, also
-// once the index is older than its refresh age (it is then read again behind the
-// lookup, not on its path); the POST one round trip.
+// account's name index once and the match by id. The index is read as one search per
+// agent language (the simulator's eight in turn: 625 applications, 4 pages each) and
+// one for the rest (none: a page), all at once, beside the whole search's count: 35
+// round trips, but the lookup's sequential depth is 1 + 1 + 4 + 1 where one search of
+// every page was 1 + 1 + 25 + 1. Every later lookup, of any name, is matched in the
+// index and costs the match's page alone, also once the index is older than its
+// refresh age (it is then read again behind the lookup, not on its path); the POST one
+// round trip.
 func TestDeployHookLookupRoundTrips(t *testing.T) {
 	l, err := sim.ParseScale("apps=5000,hosts=1,names=10")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var np namePages
 	clk := &ingestClock{t: harness.Clock}
-	e := newLargeClockedEnv(t, l, clk)
+	e := newLargeClockedEnv(t, l, clk, sim.WithMiddleware(np.wrap))
 	calls := func(r response) int {
 		n, _ := strconv.Atoi(r.header.Get("X-V2bridge-Upstream-Calls"))
 		return n
@@ -39,19 +90,23 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 		name := l.LargeAppName(i)
 		return e.get(t, "/v2/applications.json?filter[name]="+url.QueryEscape(name), keyLarge), name
 	}
-	pages := (5000 + 199) / 200
+	const languages = 8
+	perLanguage := (5000/languages + 199) / 200
+	readPages := languages*perLanguage + 1 // every partition's pages
+	const anyDepth = -1                    // a background read may be under way
 	for _, tt := range []struct {
 		name      string
 		advance   time.Duration
 		app       int
 		maxCalls  int
 		wantCalls int
+		wantDepth int // name searches' longest, in pages (0: no name search)
 	}{
-		{"cold", 0, 4321, 0, 1 + 1 + pages + 1},
-		{"warm, another name", 0, 17, 2, 0},
-		{"warm, a third name", 0, 2999, 2, 0},
-		{"past the index's refresh age", translate.DefaultNameIndexRefresh, 1234, 2, 0},
-		{"while it is read again", 0, 4000, 2, 0},
+		{"cold", 0, 4321, 0, 1 + 1 + (1 + readPages) + 1, perLanguage},
+		{"warm, another name", 0, 17, 2, 0, 0},
+		{"warm, a third name", 0, 2999, 2, 0, 0},
+		{"past the index's refresh age", translate.DefaultNameIndexRefresh, 1234, 2, 0, anyDepth},
+		{"while it is read again", 0, 4000, 2, 0, anyDepth},
 	} {
 		clk.advance(tt.advance)
 		r, name := lookup(tt.app)
@@ -62,9 +117,15 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 		if (tt.wantCalls > 0 && got != tt.wantCalls) || (tt.maxCalls > 0 && got > tt.maxCalls) {
 			t.Errorf("%s lookup: %d round trips, want %d (at most %d)", tt.name, got, tt.wantCalls, tt.maxCalls)
 		}
+		if tt.wantDepth == anyDepth {
+			continue
+		}
+		if searches, depth := np.take(); depth != tt.wantDepth || (depth > 0 && searches != languages+1) {
+			t.Errorf("%s lookup: %d name searches, the longest %d pages; want %d pages", tt.name, searches, depth, tt.wantDepth)
+		}
 	}
-	// The index is read again once, behind the lookups (every page of names).
-	for want, i := int64(2*pages), 0; e.sim.RequestsByOperation()["AppNamePage"] < want; i++ {
+	// The index is read again once, behind the lookups (every partition's pages).
+	for want, i := int64(2*readPages), 0; e.sim.RequestsByOperation()["AppNamePage"] < want; i++ {
 		if i == 600 {
 			t.Fatalf("the index was not read again: %d name pages", e.sim.RequestsByOperation()["AppNamePage"])
 		}
@@ -78,9 +139,9 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 	}
 }
 
-// newLargeClockedEnv is newCapsEnv's gateway over a simulator holding l, with the
-// translator on clk (the name index's ages run on it).
-func newLargeClockedEnv(t *testing.T, l sim.LargeAccount, clk *ingestClock) *env {
+// newLargeClockedEnv is newCapsEnv's gateway over a simulator holding l (and more's
+// options), with the translator on clk (the name index's ages run on it).
+func newLargeClockedEnv(t *testing.T, l sim.LargeAccount, clk *ingestClock, more ...sim.Option) *env {
 	t.Helper()
 	l.ID, l.Key = 3000001, keyLarge
 	data, err := sim.ParseData(configs.DemoData())
@@ -88,7 +149,7 @@ func newLargeClockedEnv(t *testing.T, l sim.LargeAccount, clk *ingestClock) *env
 		t.Fatal(err)
 	}
 	fixed := func() time.Time { return harness.Clock }
-	s, err := sim.NewDemo(data, sim.WithClock(fixed), sim.WithLargeAccount(l))
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(fixed), sim.WithLargeAccount(l)}, more...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,221 @@
+package translate
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
+)
+
+// An account's name index (nameIndex) is every APM application's REST id, name and
+// language. Read as one search it costs a round trip per 200 applications, one after
+// the other. readNameIndex reads it as disjoint searches instead, all at once, each
+// page after page: one per APM agent language (`language = 'java'`, the clause
+// filter[language] sends) and one for every other language (`language NOT IN (...)`).
+// Its sequential depth is then the largest language's pages, not the account's.
+//
+// Correctness does not rest on how NerdGraph evaluates those clauses (the entity search
+// tutorial documents =, IN, LIKE and AND; NOT IN is what New Relic's own nerdpacks send,
+// SearchQuery.NotIn): beside the partitions' first pages the unpartitioned search's
+// count is read (AppCursor), and unless the partitions returned exactly that many
+// distinct entities (by guid, so that applications without a REST id count too) the
+// account is read again as one search, page after page: an entity without the language
+// tag that NOT IN leaves out, a language matched in two partitions, an application
+// created or deleted meanwhile. A partition NerdGraph rejects (KindInvalid) falls back
+// the same way.
+//
+// The index is in the search's order: by name without case, then by name, then by
+// guid, which is how the simulator orders a search (graphql/sim/store.go byName).
+// NerdGraph documents its default order (sortBy NAME) no further; the sequential read
+// is sorted the same way, so the index's order does not depend on the path that read
+// it, and listMatched cuts its pages from it.
+
+// nameLanguages are the partitions' languages: the APM agents NerdGraph names
+// (AgentReleasesFilter: DOTNET, GO, JAVA, NODEJS, PHP, PYTHON, RUBY;
+// schema/nerdgraph-full-2026-04-19.graphql.gz) in the lower case
+// ApmApplicationEntity.language holds (`language === 'nodejs'`:
+// newrelic/nr1-account-maturity src/rules/APM.js @
+// 731ec63a69ff864cfc14e7e1358c479287f0065a), and "c" for the C SDK, which the
+// simulator's data allow too. A value no application has costs one empty page; any
+// language not listed falls in the NOT IN partition.
+func nameLanguages() []string {
+	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
+}
+
+// nameReadsInFlight bounds the searches one index read has in flight: every partition
+// at once (nameLanguages and the rest), and the count beside them, which stays well
+// within NerdGraph's 25 concurrent requests a user (graphql.Options.MaxConcurrentPerKey
+// queues any beyond that).
+const nameReadsInFlight = 9
+
+// maxNamePages caps the pages one search of the index reads: 200 entities a page, a
+// million applications.
+const maxNamePages = 5000
+
+// errNamePages is a search that still had a next page after maxNamePages.
+var errNamePages = errors.New("application names: more pages than the read allows")
+
+// namedApp is one entity of a name search.
+type namedApp struct {
+	guid, name, lower, language string
+	id                          int64 // 0: no REST id (not in the index, but counted)
+	apm, reporting              bool
+}
+
+// readNameIndex reads the account's name index (see above): partitioned, verified by
+// the search's count, or else as one search. An account of more applications than an
+// index holds (Options.NameIndexMaxApps: its count, or a search reading past it) stops
+// the read with errNameIndexTooLarge.
+func (t *Translator) readNameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
+	full, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
+	if err != nil {
+		return nil, err
+	}
+	parts, err := namePartitions(c.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	apps, ok, err := t.readNamePartitions(ctx, full, parts)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// Correctness first: the partitions did not account for the whole search.
+		if apps, err = t.readNameSearch(ctx, full); err != nil {
+			return nil, err
+		}
+	}
+	return nameEntries(apps), nil
+}
+
+// namePartitions are the searches that together cover the account's APM applications:
+// one per nameLanguages, then the rest.
+func namePartitions(accountID int64) ([]string, error) {
+	langs := nameLanguages()
+	parts := make([]string, 0, len(langs)+1)
+	for _, l := range langs {
+		q, err := EntitySearch(accountID, DomainAPM, TypeApp).Eq("language", l).Build()
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, q)
+	}
+	q, err := EntitySearch(accountID, DomainAPM, TypeApp).NotIn("language", langs).Build()
+	if err != nil {
+		return nil, err
+	}
+	return append(parts, q), nil
+}
+
+// readNamePartitions reads every partition (each page after page) and full's count at
+// once. ok is whether the partitions' distinct entities are exactly the count; false
+// with a nil error also when NerdGraph rejected a partition's search.
+func (t *Translator) readNamePartitions(ctx context.Context, full string, parts []string) (apps []namedApp, ok bool, err error) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(nameReadsInFlight + 1)
+	count := -1
+	g.Go(func() error {
+		resp, err := ng.AppCursor(gctx, t.client, full, nil)
+		if err != nil {
+			return fmt.Errorf("application count: %w", err)
+		}
+		if n := resp.GetActor().GetEntitySearch().GetCount(); n != nil {
+			count = *n
+		}
+		if count > t.index.maxApps {
+			return errNameIndexTooLarge // the partitions' reads end with it
+		}
+		return nil
+	})
+	found := make([][]namedApp, len(parts))
+	for i, q := range parts {
+		g.Go(func() (err error) {
+			found[i], err = t.readNameSearch(gctx, q)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		var nerr *ng.Error
+		if ng.Stopped(ctx) == nil && errors.As(err, &nerr) && nerr.Kind == ng.KindInvalid {
+			return nil, false, nil // a search NerdGraph does not take: the sequential read
+		}
+		return nil, false, err
+	}
+	seen := make(map[string]bool, max(count, 0))
+	for _, part := range found {
+		for _, a := range part {
+			if !seen[a.guid] {
+				seen[a.guid] = true
+				apps = append(apps, a)
+			}
+		}
+	}
+	return apps, count >= 0 && len(seen) == count, nil
+}
+
+// readNameSearch reads every page of query with AppNamePage (checking the request's
+// end before each, at most maxNamePages, and no more entities than an index holds) and
+// returns its entities in its order.
+func (t *Translator) readNameSearch(ctx context.Context, query string) ([]namedApp, error) {
+	var apps []namedApp
+	var cursor *string
+	for range maxNamePages {
+		if err := ng.Stopped(ctx); err != nil {
+			return nil, fmt.Errorf("application names: %w", err)
+		}
+		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
+		if err != nil {
+			return nil, fmt.Errorf("application names: %w", err)
+		}
+		res := resp.GetActor().GetEntitySearch().GetResults()
+		if res == nil {
+			return apps, nil
+		}
+		for i := range res.Entities {
+			e := &res.Entities[i]
+			a := namedApp{guid: e.GetGuid(), name: e.GetName(), language: e.GetLanguage(), apm: e.IsApmApplication(), reporting: e.Reporting}
+			if a.apm {
+				a.id = appIDOf(e)
+			}
+			apps = append(apps, a)
+		}
+		if len(apps) > t.index.maxApps {
+			return nil, errNameIndexTooLarge
+		}
+		if cursor = res.NextCursor; cursor == nil {
+			return apps, nil
+		}
+	}
+	return nil, errNamePages
+}
+
+// nameEntries is the index of apps: the APM applications with a REST id, ordered by
+// name without case, name and guid, each language string shared.
+func nameEntries(apps []namedApp) []nameEntry {
+	for i := range apps {
+		apps[i].lower = strings.ToLower(apps[i].name)
+	}
+	slices.SortFunc(apps, func(a, b namedApp) int {
+		return cmp.Or(strings.Compare(a.lower, b.lower), strings.Compare(a.name, b.name), strings.Compare(a.guid, b.guid))
+	})
+	languages := map[string]string{}
+	idx := make([]nameEntry, 0, len(apps))
+	for _, a := range apps {
+		if !a.apm || a.id == 0 {
+			continue
+		}
+		lang, ok := languages[a.language]
+		if !ok {
+			lang = a.language
+			languages[lang] = lang
+		}
+		idx = append(idx, nameEntry{id: a.id, name: a.name, language: lang, reporting: a.reporting})
+	}
+	return slices.Clip(idx)
+}
