@@ -49,7 +49,7 @@ func Routes() []Route {
 		{
 			Name: "applications.list", Methods: []string{http.MethodGet, http.MethodPost},
 			Path: "/applications", Fidelity: Approximate,
-			Operations: []string{"AppList", "AppInventory", "AppInventoryNext", "AppNamePage"}, handle: handleApplicationsList,
+			Operations: []string{"AppList", "AppInventory", "AppInventoryNext", "AppCursor", "AppSearchPage", "AppNamePage", "BrowserPage"}, handle: handleApplicationsList,
 			Note: noteApplicationsList,
 		},
 		{

@@ -37,7 +37,7 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 		{"AppSearchPage", search, reflect.TypeFor[ApmOutline](), nil},
 		{"AppInventoryNext", search, reflect.TypeFor[ApmOutline](), nil},
 		{"AppInventoryNext", []string{"actor", "browsers", "results", "entities"}, reflect.TypeFor[BrowserOutline](), []string{"name"}},
-		{"AppNamePage", search, reflect.TypeFor[ApmOutline](), []string{"accountId", "reporting", "alertSeverity",
+		{"AppNamePage", search, reflect.TypeFor[ApmOutline](), []string{"accountId", "alertSeverity",
 			"applicationId", "settings", "apmSummary", "apmBrowserSummary"}},
 		{"AppShow", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), nil},
 		{"AppShow", append(related, "source", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},

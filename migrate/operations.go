@@ -21,6 +21,12 @@ func operationText(name string) string {
 		return ng.AppList_Operation
 	case "AppNamePage":
 		return ng.AppNamePage_Operation
+	case "AppCursor":
+		return ng.AppCursor_Operation
+	case "AppSearchPage":
+		return ng.AppSearchPage_Operation
+	case "BrowserPage":
+		return ng.BrowserPage_Operation
 	case "AppInventory":
 		return ng.AppInventory_Operation
 	case "AppInventoryNext":

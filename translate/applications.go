@@ -68,6 +68,11 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	if like {
 		noteCap(ctx, CapNameLike) // namefilter.go
 	}
+	if r.Host == "" && r.postFiltered() && !like {
+		if err := t.knowAccountSize(ctx, c); err != nil { // namefilter.go
+			return nil, Paging{}, err
+		}
+	}
 	if r.Host == "" && r.postFiltered() && (like || t.largeAccount(c)) {
 		return t.listMatched(ctx, c, query, r) // namefilter.go
 	}
@@ -109,6 +114,9 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 	apps := page.build(c.AccountID, r.ExcludeLinks)
 	if page.count > 0 {
 		t.noteLastPage(c, query, page.count)
+		if len(ids) == 0 { // the account's whole search
+			t.noteAccountCount(c, page.count) // namefilter.go
+		}
 	}
 	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
 		Paging{Page: r.Page, Last: pagesOf(page.count), HasNext: page.next != nil}, nil

@@ -66,7 +66,7 @@ func appsFake(n int) *opFake {
 				"results": map[string]any{"nextCursor": next, "entities": entities(k)}}}}, nil
 		case "AppCursor":
 			return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
-				"results": map[string]any{"nextCursor": next}}}}, nil
+				"count": n, "results": map[string]any{"nextCursor": next}}}}, nil
 		}
 		return nil, fmt.Errorf("unexpected %s", op)
 	}
@@ -200,7 +200,7 @@ func TestListPageCursors(t *testing.T) {
 		{201, 2, 1, Paging{Page: 2, Last: 2}, 201, 1, 1},
 		{650, 3, 200, Paging{Page: 3, Last: 4, HasNext: true}, 401, 1, 2},
 		{650, 4, 50, Paging{Page: 4, Last: 4}, 601, 1, 3},
-		{400, 3, 0, Paging{Page: 3}, 0, 0, 3}, // 2 hops, then 1 from the cached cursor of page 2
+		{400, 3, 0, Paging{Page: 3}, 0, 0, 2}, // 2 hops, which count 2 pages: the second time none
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d apps page %d", tt.apps, tt.page), func(t *testing.T) {

@@ -46,6 +46,40 @@ func (t *Translator) largeAccount(c Caller) bool {
 	return ok
 }
 
+// knowAccountSize makes sure largeAccount answers for c's account before a name or
+// language filter chooses its path: an account neither known to be large nor counted
+// within CursorTTL is counted first (AppCursor: the whole search's count and no entity,
+// 1 round trip). Without it the filter's first page reads the account-wide inventory
+// to find the account large: an NRQL query over every instance of the account, slowest
+// on the accounts it then does not serve.
+func (t *Translator) knowAccountSize(ctx context.Context, c Caller) error {
+	if t.largeAccount(c) {
+		return nil
+	}
+	if _, ok := t.cursors.Get(c.cacheKey("apps-counted")); ok {
+		return nil
+	}
+	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
+	if err != nil {
+		return err
+	}
+	resp, err := ng.AppCursor(ctx, t.client, query, nil)
+	if err != nil {
+		return fmt.Errorf("application count: %w", err)
+	}
+	if n := resp.GetActor().GetEntitySearch().GetCount(); n != nil {
+		t.noteAccountCount(c, *n)
+	}
+	return nil
+}
+
+// noteAccountCount records the count of the account's whole application search (a
+// count read, or an unfiltered list page) for largeAccount and knowAccountSize.
+func (t *Translator) noteAccountCount(c Caller, count int) {
+	t.noteAppCount(c, count)
+	t.cursors.Set(c.cacheKey("apps-counted"), true)
+}
+
 // noteAppCount records an application search's count (appListPage) for largeAccount.
 func (t *Translator) noteAppCount(c Caller, count int) {
 	if count > accountInventoryApps {

@@ -52,7 +52,8 @@ func TestLargeAccount(t *testing.T) {
 // name_filter: like (Options.NameLike) puts `name LIKE` into the name pass's search,
 // applies REST's exact match to what it returns, reads the page's applications by id
 // (2 round trips) and declares CapNameLike; off, or for a name the search language
-// cannot carry, or without filter[name], no query holds LIKE and nothing is declared.
+// cannot carry, or without filter[name], no query holds LIKE and nothing is declared
+// (the account is counted first: 1 round trip more, knowAccountSize).
 func TestNameLike(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -64,9 +65,9 @@ func TestNameLike(t *testing.T) {
 	}{
 		{"narrowed, then REST's match", true, AppListRequest{Name: "LPHA-"}, "name LIKE 'LPHA-'", []int64{2, 4, 6, 8, 10}, 2},
 		{"quoted", true, AppListRequest{Name: "o'k"}, `name LIKE 'o\'k'`, nil, 1},
-		{"off", false, AppListRequest{Name: "LPHA-"}, "", []int64{2, 4, 6, 8, 10}, 1},
-		{"control character", true, AppListRequest{Name: "a\x01"}, "", nil, 1},
-		{"language only", true, AppListRequest{Language: "JAVA"}, "", []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1},
+		{"off", false, AppListRequest{Name: "LPHA-"}, "", []int64{2, 4, 6, 8, 10}, 1 + 1},
+		{"control character", true, AppListRequest{Name: "a\x01"}, "", nil, 1 + 1},
+		{"language only", true, AppListRequest{Language: "JAVA"}, "", []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1 + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,6 +290,55 @@ func TestIndexedMatchesExactNameMiss(t *testing.T) {
 			}
 			if got := f.count("") - before; got != tt.wantRTs {
 				t.Errorf("%d round trips, want %d", got, tt.wantRTs)
+			}
+		})
+	}
+}
+
+// A name or language filter on an account of unknown size counts the account first (the
+// whole search's count, no entity): a large one goes straight to its name index and
+// never reads the account-wide inventory, an NRQL query over every instance; a small
+// one is listed as before, and its count is kept, so the next filter does not count
+// again.
+func TestFilterCountsAnUnknownAccountFirst(t *testing.T) {
+	for _, tt := range []struct {
+		apps          int
+		wantAppLists  int // over two filtered requests
+		wantCounts    int // AppCursor without a cursor: the account's count
+		wantNamePages bool
+	}{
+		{10, 2, 1, false},
+		{accountInventoryApps + 1, 0, 1 + 1, true}, // and the index's own count beside its partitions
+	} {
+		t.Run(strconv.Itoa(tt.apps), func(t *testing.T) {
+			f := appsFake(tt.apps)
+			apps := f.answer
+			f.answer = func(op string, vars map[string]any) (any, error) {
+				switch op {
+				case "AppNamePage":
+					return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
+						"results": map[string]any{"entities": []any{}}}}}, nil
+				case "AppInventory":
+					return nrqlAnswer(nil), nil
+				}
+				return apps(op, vars)
+			}
+			tr := New(f, Options{})
+			c := Caller{KeyHash: "k", AccountID: 1}
+			for _, name := range []string{"alpha", "beta"} {
+				if _, _, err := tr.ListApplications(context.Background(), c, AppListRequest{Name: name, Page: 1}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			counts := 0
+			for _, call := range f.calls {
+				if call.op == "AppCursor" && call.vars["cursor"] == nil {
+					counts++
+				}
+			}
+			if got := f.count("AppList"); got != tt.wantAppLists || counts != tt.wantCounts || (f.count("AppNamePage") > 0) != tt.wantNamePages {
+				t.Errorf("%d AppList, %d counts, %d name pages; want %d, %d, name pages %v",
+					got, counts, f.count("AppNamePage"), tt.wantAppLists, tt.wantCounts, tt.wantNamePages)
 			}
 		})
 	}
