@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -31,15 +28,9 @@ type namePages struct {
 }
 
 func (p *namePages) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		var req struct {
-			OperationName string         `json:"operationName"`
-			Variables     map[string]any `json:"variables"`
-		}
-		if json.Unmarshal(b, &req) == nil && req.OperationName == "AppNamePage" {
-			q, _ := req.Variables["query"].(string)
+	return watchOperations(next, func(op string, vars map[string]any) {
+		if op == "AppNamePage" {
+			q, _ := vars["query"].(string)
 			p.mu.Lock()
 			if p.pages == nil {
 				p.pages = map[string]int{}
@@ -47,7 +38,6 @@ func (p *namePages) wrap(next http.Handler) http.Handler {
 			p.pages[q]++
 			p.mu.Unlock()
 		}
-		next.ServeHTTP(w, r)
 	})
 }
 

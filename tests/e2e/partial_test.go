@@ -140,6 +140,18 @@ type inventoryAsks struct {
 }
 
 func (a *inventoryAsks) wrap(next http.Handler) http.Handler {
+	return watchOperations(next, func(op string, vars map[string]any) {
+		if op == "AppList" {
+			a.mu.Lock()
+			a.asked = append(a.asked, vars["withInventory"] == true)
+			a.mu.Unlock()
+		}
+	})
+}
+
+// watchOperations is next with seen told each GraphQL request's operation name and
+// variables first (a simulator middleware: sim.WithMiddleware).
+func watchOperations(next http.Handler, seen func(op string, vars map[string]any)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(b))
@@ -147,10 +159,8 @@ func (a *inventoryAsks) wrap(next http.Handler) http.Handler {
 			OperationName string         `json:"operationName"`
 			Variables     map[string]any `json:"variables"`
 		}
-		if json.Unmarshal(b, &req) == nil && req.OperationName == "AppList" {
-			a.mu.Lock()
-			a.asked = append(a.asked, req.Variables["withInventory"] == true)
-			a.mu.Unlock()
+		if json.Unmarshal(b, &req) == nil {
+			seen(req.OperationName, req.Variables)
 		}
 		next.ServeHTTP(w, r)
 	})
