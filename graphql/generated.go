@@ -20089,6 +20089,27 @@ var AllEntityAlertSeverity = []EntityAlertSeverity{
 	EntityAlertSeverityWarning,
 }
 
+// Sort keys for entity search.
+type EntitySearchSortCriteria string
+
+const (
+	EntitySearchSortCriteriaAlertSeverity EntitySearchSortCriteria = "ALERT_SEVERITY"
+	EntitySearchSortCriteriaDomain        EntitySearchSortCriteria = "DOMAIN"
+	EntitySearchSortCriteriaMostRelevant  EntitySearchSortCriteria = "MOST_RELEVANT"
+	EntitySearchSortCriteriaName          EntitySearchSortCriteria = "NAME"
+	EntitySearchSortCriteriaReporting     EntitySearchSortCriteria = "REPORTING"
+	EntitySearchSortCriteriaType          EntitySearchSortCriteria = "TYPE"
+)
+
+var AllEntitySearchSortCriteria = []EntitySearchSortCriteria{
+	EntitySearchSortCriteriaAlertSeverity,
+	EntitySearchSortCriteriaDomain,
+	EntitySearchSortCriteriaMostRelevant,
+	EntitySearchSortCriteriaName,
+	EntitySearchSortCriteriaReporting,
+	EntitySearchSortCriteriaType,
+}
+
 // IncidentsActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
 //
@@ -39146,6 +39167,34 @@ func (v *PolicyUpdateResponse) GetAlertsPolicyUpdate() *PolicyUpdateAlertsPolicy
 	return v.AlertsPolicyUpdate
 }
 
+type SortBy string
+
+const (
+	SortByAsc  SortBy = "ASC"
+	SortByDesc SortBy = "DESC"
+)
+
+var AllSortBy = []SortBy{
+	SortByAsc,
+	SortByDesc,
+}
+
+// Sort key with direction for entity search.
+type SortCriterionWithDirection struct {
+	Attribute *EntitySearchSortCriteria `json:"attribute,omitempty"`
+	Direction *SortBy                   `json:"direction,omitempty"`
+	Tag       *string                   `json:"tag,omitempty"`
+}
+
+// GetAttribute returns SortCriterionWithDirection.Attribute, and is useful for accessing the field via an interface.
+func (v *SortCriterionWithDirection) GetAttribute() *EntitySearchSortCriteria { return v.Attribute }
+
+// GetDirection returns SortCriterionWithDirection.Direction, and is useful for accessing the field via an interface.
+func (v *SortCriterionWithDirection) GetDirection() *SortBy { return v.Direction }
+
+// GetTag returns SortCriterionWithDirection.Tag, and is useful for accessing the field via an interface.
+func (v *SortCriterionWithDirection) GetTag() *string { return v.Tag }
+
 // Closed time window in epoch milliseconds.
 type TimeWindowInput struct {
 	EndTime   int64 `json:"endTime"`
@@ -39264,8 +39313,9 @@ func (v *__AppListInput) GetWithInventory() bool { return v.WithInventory }
 
 // __AppNamePageInput is used internally by genqlient
 type __AppNamePageInput struct {
-	Query  string  `json:"query"`
-	Cursor *string `json:"cursor"`
+	Query               string                       `json:"query"`
+	Cursor              *string                      `json:"cursor"`
+	SortByWithDirection []SortCriterionWithDirection `json:"sortByWithDirection,omitempty"`
 }
 
 // GetQuery returns __AppNamePageInput.Query, and is useful for accessing the field via an interface.
@@ -39273,6 +39323,11 @@ func (v *__AppNamePageInput) GetQuery() string { return v.Query }
 
 // GetCursor returns __AppNamePageInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__AppNamePageInput) GetCursor() *string { return v.Cursor }
+
+// GetSortByWithDirection returns __AppNamePageInput.SortByWithDirection, and is useful for accessing the field via an interface.
+func (v *__AppNamePageInput) GetSortByWithDirection() []SortCriterionWithDirection {
+	return v.SortByWithDirection
+}
 
 // __AppSearchPageInput is used internally by genqlient
 type __AppSearchPageInput struct {
@@ -40262,9 +40317,9 @@ func AppList(
 
 // The query executed by AppNamePage.
 const AppNamePage_Operation = `
-query AppNamePage ($query: String!, $cursor: String) {
+query AppNamePage ($query: String!, $cursor: String, $sortByWithDirection: [SortCriterionWithDirection!]) {
 	actor {
-		entitySearch(query: $query) {
+		entitySearch(query: $query, sortByWithDirection: $sortByWithDirection) {
 			results(cursor: $cursor) {
 				nextCursor
 				entities {
@@ -40289,18 +40344,22 @@ query AppNamePage ($query: String!, $cursor: String) {
 // BenchmarkGatewayNameFilter, tests/bench/namefilter_test.go). Entity
 // search's name LIKE is not shown to match every substring REST's filter[name] matches
 // (docs/performance.md, "filter[name]"), so the match is made on these pages in Go.
+// sortByWithDirection (omitted when nil) orders the search by name either way, so that
+// translate/nameread.go reads a search from both ends at once.
 func AppNamePage(
 	ctx_ context.Context,
 	client_ graphql.Client,
 	query string,
 	cursor *string,
+	sortByWithDirection []SortCriterionWithDirection,
 ) (data_ *AppNamePageResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "AppNamePage",
 		Query:  AppNamePage_Operation,
 		Variables: &__AppNamePageInput{
-			Query:  query,
-			Cursor: cursor,
+			Query:               query,
+			Cursor:              cursor,
+			SortByWithDirection: sortByWithDirection,
 		},
 	}
 

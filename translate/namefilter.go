@@ -173,7 +173,7 @@ func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng
 		if err := ng.Stopped(ctx); err != nil {
 			return fmt.Errorf("application names: %w", err)
 		}
-		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
+		resp, err := ng.AppNamePage(ctx, t.client, query, cursor, nil)
 		if err != nil {
 			return fmt.Errorf("application names: %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -18,7 +19,13 @@ import (
 // the other. readNameIndex reads it as disjoint searches instead, all at once, each
 // page after page: one per APM agent language (`language = 'java'`, the clause
 // filter[language] sends) and one for every other language (`language NOT IN (...)`).
-// Its sequential depth is then the largest language's pages, not the account's.
+// Its sequential depth is then the largest language's pages, not the account's; and
+// each partition is read from both ends at once, in the search's order (sortBy NAME)
+// and in its reverse (sortByWithDirection: [{attribute: NAME, direction: DESC}], the
+// argument New Relic's CodeStream agent sends with ASC:
+// TeamCodeStream/codestream shared/agent/src/providers/newrelic/entity/entityProvider.ts
+// @ 1da8293b6925f33b1775cc735eb10fd4489ecb7c), the two ends stopping where they meet:
+// half the largest language's pages.
 //
 // Correctness does not rest on how NerdGraph evaluates those clauses (the entity search
 // tutorial documents =, IN, LIKE and AND; NOT IN is what New Relic's own nerdpacks send,
@@ -27,8 +34,10 @@ import (
 // distinct entities (by guid, so that applications without a REST id count too) the
 // account is read again as one search, page after page: an entity without the language
 // tag that NOT IN leaves out, a language matched in two partitions, an application
-// created or deleted meanwhile. A partition NerdGraph rejects (KindInvalid) falls back
-// the same way.
+// created or deleted meanwhile, or a reverse order that is not the exact reverse (the
+// ends then meet early and miss entities). A partition NerdGraph rejects (KindInvalid)
+// falls back the same way; a rejected reverse order only ends that end, and the other
+// reads the partition through.
 //
 // The index is in the search's order: by name without case, then by name, then by
 // guid, which is how the simulator orders a search (graphql/sim/store.go byName).
@@ -48,11 +57,11 @@ func nameLanguages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
 
-// nameReadsInFlight bounds the searches one index read has in flight: every partition
-// at once (nameLanguages and the rest), and the count beside them, which stays well
-// within NerdGraph's 25 concurrent requests a user (graphql.Options.MaxConcurrentPerKey
-// queues any beyond that).
-const nameReadsInFlight = 9
+// nameReadsInFlight bounds the searches one index read has in flight: both ends of
+// every partition at once (nameLanguages and the rest: 18), and the count beside them,
+// which stays within NerdGraph's 25 concurrent requests a user
+// (graphql.Options.MaxConcurrentPerKey queues any beyond that).
+const nameReadsInFlight = 19
 
 // maxNamePages caps the pages one search of the index reads: 200 entities a page, a
 // million applications.
@@ -113,12 +122,12 @@ func namePartitions(accountID int64) ([]string, error) {
 	return append(parts, q), nil
 }
 
-// readNamePartitions reads every partition (each page after page) and full's count at
-// once. ok is whether the partitions' distinct entities are exactly the count; false
-// with a nil error also when NerdGraph rejected a partition's search.
+// readNamePartitions reads every partition from both ends (twoEnds) and full's count
+// at once. ok is whether the partitions' distinct entities are exactly the count;
+// false with a nil error also when NerdGraph rejected a partition's search.
 func (t *Translator) readNamePartitions(ctx context.Context, full string, parts []string) (apps []namedApp, ok bool, err error) {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(nameReadsInFlight + 1)
+	g.SetLimit(nameReadsInFlight)
 	count := -1
 	g.Go(func() error {
 		resp, err := ng.AppCursor(gctx, t.client, full, nil)
@@ -133,10 +142,20 @@ func (t *Translator) readNamePartitions(ctx context.Context, full string, parts 
 		}
 		return nil
 	})
-	found := make([][]namedApp, len(parts))
+	found := make([][2][]namedApp, len(parts))
 	for i, q := range parts {
+		ends := &twoEnds{read: map[string]uint8{}}
 		g.Go(func() (err error) {
-			found[i], err = t.readNameSearch(gctx, q)
+			found[i][0], err = t.readNamePages(gctx, q, nil, ends.meet(fromStart))
+			return err
+		})
+		g.Go(func() (err error) {
+			found[i][1], err = t.readNamePages(gctx, q, byNameDescending(), ends.meet(fromEnd))
+			if nerr := (*ng.Error)(nil); errors.As(err, &nerr) && nerr.Kind == ng.KindInvalid {
+				// No reverse order: this end keeps what it read, and the other end
+				// reads on to it (the ends met there) or to the partition's end.
+				return nil
+			}
 			return err
 		})
 	}
@@ -149,34 +168,86 @@ func (t *Translator) readNamePartitions(ctx context.Context, full string, parts 
 	}
 	seen := make(map[string]bool, max(count, 0))
 	for _, part := range found {
-		for _, a := range part {
-			if !seen[a.guid] {
-				seen[a.guid] = true
-				apps = append(apps, a)
+		for _, end := range part {
+			for _, a := range end {
+				if !seen[a.guid] {
+					seen[a.guid] = true
+					apps = append(apps, a)
+				}
 			}
 		}
 	}
 	return apps, count >= 0 && len(seen) == count, nil
 }
 
-// readNameSearch reads every page of query with AppNamePage (checking the request's
-// end before each, at most maxNamePages, and no more entities than an index holds) and
-// returns its entities in its order.
+// byNameDescending is the reverse of a search's order (sortBy NAME).
+func byNameDescending() []ng.SortCriterionWithDirection {
+	name, desc := ng.EntitySearchSortCriteriaName, ng.SortByDesc
+	return []ng.SortCriterionWithDirection{{Attribute: &name, Direction: &desc}}
+}
+
+// The ends of a search read from both ends at once.
+const (
+	fromStart uint8 = 1 << iota
+	fromEnd
+)
+
+// twoEnds is where one search read from both ends stands: the entities each end read
+// (by guid), and whether the ends met.
+type twoEnds struct {
+	mu   sync.Mutex
+	read map[string]uint8 // guid → the ends that read it
+	// met: an end's page held an entity the other end had read, or an end read the
+	// search through; both ends stop.
+	met bool
+}
+
+// meet is end's check after each page (see readNamePages): it records the page and
+// whether the ends met, and tells end to go on while they have not.
+func (w *twoEnds) meet(end uint8) func(page []namedApp, last bool) bool {
+	other := (fromStart | fromEnd) &^ end
+	return func(page []namedApp, last bool) bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for _, a := range page {
+			if w.read[a.guid]&other != 0 {
+				w.met = true
+			}
+			w.read[a.guid] |= end
+		}
+		if last {
+			w.met = true
+		}
+		return !w.met
+	}
+}
+
+// readNameSearch reads every page of query with AppNamePage in the search's order.
 func (t *Translator) readNameSearch(ctx context.Context, query string) ([]namedApp, error) {
+	return t.readNamePages(ctx, query, nil, nil)
+}
+
+// readNamePages reads the pages of query with AppNamePage in the order sort asks (nil:
+// the search's), checking the request's end before each, at most maxNamePages, and no
+// more entities than an index holds, and returns its entities in that order (with an
+// error, those read before it). It stops after a page more (when set) refuses, or at
+// the search's end.
+func (t *Translator) readNamePages(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, more func(page []namedApp, last bool) bool) ([]namedApp, error) {
 	var apps []namedApp
 	var cursor *string
 	for range maxNamePages {
 		if err := ng.Stopped(ctx); err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
+			return apps, fmt.Errorf("application names: %w", err)
 		}
-		resp, err := ng.AppNamePage(ctx, t.client, query, cursor)
+		resp, err := ng.AppNamePage(ctx, t.client, query, cursor, sort)
 		if err != nil {
-			return nil, fmt.Errorf("application names: %w", err)
+			return apps, fmt.Errorf("application names: %w", err)
 		}
 		res := resp.GetActor().GetEntitySearch().GetResults()
 		if res == nil {
 			return apps, nil
 		}
+		n := len(apps)
 		for i := range res.Entities {
 			e := &res.Entities[i]
 			a := namedApp{guid: e.GetGuid(), name: e.GetName(), language: e.GetLanguage(), apm: e.IsApmApplication(), reporting: e.Reporting}
@@ -186,13 +257,14 @@ func (t *Translator) readNameSearch(ctx context.Context, query string) ([]namedA
 			apps = append(apps, a)
 		}
 		if len(apps) > t.index.maxApps {
-			return nil, errNameIndexTooLarge
+			return apps, errNameIndexTooLarge
 		}
-		if cursor = res.NextCursor; cursor == nil {
+		cursor = res.NextCursor
+		if (more != nil && !more(apps[n:], cursor == nil)) || cursor == nil {
 			return apps, nil
 		}
 	}
-	return nil, errNamePages
+	return apps, errNamePages
 }
 
 // nameEntries is the index of apps: the APM applications with a REST id, ordered by

@@ -96,7 +96,8 @@
 //   - Results are sorted by name without case, then name, then guid. sortBy supports
 //     NAME, DOMAIN, TYPE, REPORTING (reporting first) and ALERT_SEVERITY (most severe
 //     first), each then by name; MOST_RELEVANT is the name order. sortByWithDirection
-//     and counts are unsupported; options.tagFilter is ignored.
+//     supports one NAME criterion, ASC or DESC (the exact reverse); other criteria and
+//     counts are unsupported; options.tagFilter is ignored.
 //   - Pages hold 200 entities (options.limit lowers it). Cursors are opaque and valid
 //     only for the same query, sort and key; anything else is an INVALID_INPUT
 //     "Invalid cursor" error.

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/v2bridge/v2bridge/graphql/sim/internal/bind"
@@ -96,8 +97,9 @@ func (r *request) lookup(guid string) (*entity, error) {
 // EntitySearch evaluates the query (and/or query builder) against the entities of the
 // reachable accounts. Paging happens in EntitySearch.results.
 func (actorResolver) EntitySearch(ctx context.Context, _ *model.Actor, options *model.EntitySearchOptions, query *string, queryBuilder *model.EntitySearchQueryBuilder, sortBy []*model.EntitySearchSortCriteria, sortByWithDirection []*model.SortCriterionWithDirection) (*bind.EntitySearch, error) {
-	if len(sortByWithDirection) > 0 {
-		return nil, gqlError("", "entitySearch(sortByWithDirection:) is %s", UnsupportedMessage)
+	descending, ok := nameDirection(sortBy, sortByWithDirection)
+	if !ok {
+		return nil, gqlError("", "entitySearch(sortByWithDirection:) other than one NAME criterion is %s", UnsupportedMessage)
 	}
 	var q node
 	text := ""
@@ -156,6 +158,10 @@ func (actorResolver) EntitySearch(ctx context.Context, _ *model.Actor, options *
 		}
 	}
 	sortMatches(matches, criteria)
+	if descending {
+		slices.Reverse(matches)
+		order = append(order, "DESC")
+	}
 	caseFlag := "i"
 	if opts.caseSensitiveTags {
 		caseFlag = "s"

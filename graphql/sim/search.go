@@ -246,6 +246,28 @@ type searchState struct {
 	fingerprint uint64
 }
 
+// nameDirection is whether sortByWithDirection asks for the reverse of the name order;
+// ok is false for what the simulator does not take: anything but one NAME criterion
+// without a tag (ASC or DESC), or that beside a sortBy other than NAME.
+func nameDirection(sortBy []*model.EntitySearchSortCriteria, withDirection []*model.SortCriterionWithDirection) (descending, ok bool) {
+	if len(withDirection) == 0 {
+		return false, true
+	}
+	for _, s := range sortBy {
+		if s == nil || *s != model.EntitySearchSortCriteriaName {
+			return false, false
+		}
+	}
+	if len(withDirection) != 1 {
+		return false, false
+	}
+	c := withDirection[0]
+	if c == nil || c.Tag != nil || c.Attribute == nil || *c.Attribute != model.EntitySearchSortCriteriaName {
+		return false, false
+	}
+	return c.Direction != nil && *c.Direction == model.SortByDesc, true
+}
+
 // sortMatches orders matches by the given criteria, then by name (the precomputed
 // order of caller.entities, which a stable sort keeps).
 func sortMatches(matches []*entity, criteria []model.EntitySearchSortCriteria) {

@@ -221,6 +221,58 @@ func TestEntitySearchNames(t *testing.T) {
 	}
 }
 
+// TestEntitySearchSortByNameDirection reads a search page after page (50 a page) in
+// each sortByWithDirection the simulator takes: ASC is the search's own order, DESC its
+// exact reverse.
+func TestEntitySearchSortByNameDirection(t *testing.T) {
+	h := demoHarness(t)
+	const q = `query($cursor: String, $sort: [SortCriterionWithDirection]) {
+  actor { entitySearch(query: "domain = 'APM'", sortByWithDirection: $sort, options: {limit: 50}) {
+    results(cursor: $cursor) { nextCursor entities { guid } }
+  } }
+}`
+	read := func(t *testing.T, sort any) []string {
+		var guids []string
+		var cursor any
+		for range 100 {
+			var out searchOut
+			h.mustQuery(t, keyOne, q, map[string]any{"cursor": cursor, "sort": sort}, &out)
+			for _, e := range out.Actor.EntitySearch.Results.Entities {
+				guids = append(guids, e.GUID)
+			}
+			if out.Actor.EntitySearch.Results.NextCursor == nil {
+				return guids
+			}
+			cursor = *out.Actor.EntitySearch.Results.NextCursor
+		}
+		t.Fatal("more than 100 pages")
+		return nil
+	}
+	want := read(t, nil)
+	if len(want) <= 50 {
+		t.Fatalf("%d entities: want more than a page", len(want))
+	}
+	desc := slices.Clone(want)
+	slices.Reverse(desc)
+	tests := []struct {
+		name string
+		sort any
+		want []string
+	}{
+		{"ASC", []map[string]any{{"attribute": "NAME", "direction": "ASC"}}, want},
+		{"direction omitted", []map[string]any{{"attribute": "NAME"}}, want},
+		{"DESC", []map[string]any{{"attribute": "NAME", "direction": "DESC"}}, desc},
+		{"DESC, not a list", map[string]any{"attribute": "NAME", "direction": "DESC"}, desc},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := read(t, tt.sort); !slices.Equal(got, tt.want) {
+				t.Errorf("%d entities %v…, want %d %v…", len(got), got[:min(3, len(got))], len(tt.want), tt.want[:3])
+			}
+		})
+	}
+}
+
 func TestEntitySearchErrors(t *testing.T) {
 	h := demoHarness(t)
 	tests := []struct {
@@ -233,7 +285,10 @@ func TestEntitySearchErrors(t *testing.T) {
 		{name: "syntax error", query: searchQuery, vars: map[string]any{"q": "domain = 'APM' AND"}, class: "INVALID_INPUT", msg: "position 19"},
 		{name: "unterminated string", query: searchQuery, vars: map[string]any{"q": "name = 'x"}, class: "INVALID_INPUT", msg: "position 8"},
 		{name: "no query", query: searchQuery, vars: map[string]any{}, class: "INVALID_INPUT", msg: "needs a query"},
-		{name: "sortByWithDirection", query: `{ actor { entitySearch(query: "domain = 'APM'", sortByWithDirection: [{attribute: NAME}]) { count } } }`, msg: sim.UnsupportedMessage},
+		{name: "sortByWithDirection REPORTING", query: `{ actor { entitySearch(query: "domain = 'APM'", sortByWithDirection: [{attribute: REPORTING}]) { count } } }`, msg: sim.UnsupportedMessage},
+		{name: "sortByWithDirection tag", query: `{ actor { entitySearch(query: "domain = 'APM'", sortByWithDirection: [{tag: "team"}]) { count } } }`, msg: sim.UnsupportedMessage},
+		{name: "sortByWithDirection two criteria", query: `{ actor { entitySearch(query: "domain = 'APM'", sortByWithDirection: [{attribute: NAME}, {attribute: NAME, direction: DESC}]) { count } } }`, msg: sim.UnsupportedMessage},
+		{name: "sortByWithDirection beside sortBy TYPE", query: `{ actor { entitySearch(query: "domain = 'APM'", sortBy: [TYPE], sortByWithDirection: [{attribute: NAME}]) { count } } }`, msg: sim.UnsupportedMessage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
