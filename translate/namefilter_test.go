@@ -131,8 +131,9 @@ type fakeApp struct {
 
 // nameFake answers AppNamePage for account 1's apps (the slice it points to, which a
 // test may grow): the whole search a page of PageSize at a time, or the applications a
-// `name = '…'` query names (case-insensitively). gate, when set, is received from
-// before each page of the whole search is answered.
+// `name = '…'` query names (case-insensitively), in the slice's order or its reverse
+// (fakeDescending). gate, when set, is received from before each page of the whole
+// search is answered.
 type nameFake struct {
 	*opFake
 	mu   sync.Mutex
@@ -179,6 +180,13 @@ func newNameFake(apps []fakeApp) *nameFake {
 		}
 		if op != "AppNamePage" {
 			return nil, fmt.Errorf("unexpected %s", op)
+		}
+		desc, err := fakeDescending(vars)
+		if err != nil {
+			return nil, err
+		}
+		if desc {
+			slices.Reverse(apps)
 		}
 		var next any
 		if !strings.Contains(q, "name = '") {
@@ -231,10 +239,14 @@ func (n *nameFake) add(apps ...fakeApp) {
 }
 
 // indexPages is the whole-search pages one read of the index of n applications of
-// one listed language reads (readNameIndex): that language's pages, one (empty) page of
-// every other language and one of the rest; indexCalls adds the whole search's count
-// read beside them.
-func indexPages(n int) int { return len(nameLanguages()) + pagesOf(n) }
+// one listed language reads (readNameIndex): that language's pages from each end
+// (endPages), and one (empty) page from each end of every other language and of the
+// rest; indexCalls adds the whole search's count read beside them.
+func indexPages(n int) int { return 2 * (len(nameLanguages()) + endPages(n)) }
+
+// endPages is the pages each end of a search of n entities read from both ends reads:
+// up to the first round whose pages overlap, or the last page.
+func endPages(n int) int { return min(n/(2*PageSize)+1, pagesOf(n)) }
 
 func indexCalls(n int) int { return 1 + indexPages(n) }
 

@@ -57,10 +57,11 @@ func nameLanguages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
 
-// nameReadsInFlight bounds the searches one index read has in flight: both ends of
-// every partition at once (nameLanguages and the rest: 18), and the count beside them,
-// which stays within NerdGraph's 25 concurrent requests a user
-// (graphql.Options.MaxConcurrentPerKey queues any beyond that).
+// nameReadsInFlight is the searches one index read has in flight: both ends of every
+// partition at once (nameLanguages and the rest: 18; the ends of a partition wait for
+// each other, so all must be), and the count beside them. That stays within
+// NerdGraph's 25 concurrent requests a user (graphql.Options.MaxConcurrentPerKey
+// queues any beyond it).
 const nameReadsInFlight = 19
 
 // maxNamePages caps the pages one search of the index reads: 200 entities a page, a
@@ -144,13 +145,15 @@ func (t *Translator) readNamePartitions(ctx context.Context, full string, parts 
 	})
 	found := make([][2][]namedApp, len(parts))
 	for i, q := range parts {
-		ends := &twoEnds{read: map[string]uint8{}}
+		ends := newTwoEnds()
 		g.Go(func() (err error) {
-			found[i][0], err = t.readNamePages(gctx, q, nil, ends.meet(fromStart))
+			defer ends.stop(fromStart)
+			found[i][fromStart], err = t.readNamePages(gctx, q, nil, ends.meet(fromStart))
 			return err
 		})
 		g.Go(func() (err error) {
-			found[i][1], err = t.readNamePages(gctx, q, byNameDescending(), ends.meet(fromEnd))
+			defer ends.stop(fromEnd)
+			found[i][fromEnd], err = t.readNamePages(gctx, q, byNameDescending(), ends.meet(fromEnd))
 			if nerr := (*ng.Error)(nil); errors.As(err, &nerr) && nerr.Kind == ng.KindInvalid {
 				// No reverse order: this end keeps what it read, and the other end
 				// reads on to it (the ends met there) or to the partition's end.
@@ -186,40 +189,65 @@ func byNameDescending() []ng.SortCriterionWithDirection {
 	return []ng.SortCriterionWithDirection{{Attribute: &name, Direction: &desc}}
 }
 
-// The ends of a search read from both ends at once.
+// The ends of a search read from both ends at once (twoEnds).
 const (
-	fromStart uint8 = 1 << iota
-	fromEnd
+	fromStart = 0 // in the search's order
+	fromEnd   = 1 // in its reverse
 )
 
-// twoEnds is where one search read from both ends stands: the entities each end read
-// (by guid), and whether the ends met.
+// twoEnds is where a search read from both ends at once stands. The ends go page for
+// page: an end's page k waits for the other end's page k (or its stop), and both stop
+// after the first round k whose pages, those of both ends up to k, hold an entity
+// twice (the ends met), or in which an end read its last page. Where they stop does
+// not depend on which answer came first, so neither do the pages read.
 type twoEnds struct {
-	mu   sync.Mutex
-	read map[string]uint8 // guid → the ends that read it
-	// met: an end's page held an entity the other end had read, or an end read the
-	// search through; both ends stop.
-	met bool
+	mu      sync.Mutex
+	turned  *sync.Cond       // signalled when an end records a page or stops
+	read    map[string]uint8 // guid → the ends (bit 1<<end) that read it
+	pages   [2]int           // pages each end recorded
+	stopped [2]bool          // each end's reading ended (its last page, an error)
+	metAt   int              // the round the ends met; 0: not yet
 }
 
-// meet is end's check after each page (see readNamePages): it records the page and
-// whether the ends met, and tells end to go on while they have not.
-func (w *twoEnds) meet(end uint8) func(page []namedApp, last bool) bool {
-	other := (fromStart | fromEnd) &^ end
+func newTwoEnds() *twoEnds {
+	w := &twoEnds{read: map[string]uint8{}}
+	w.turned = sync.NewCond(&w.mu)
+	return w
+}
+
+// meet is end's check after each page (readNamePages' more): it records the page,
+// waits for the other end's page of the same round, and tells end to go on while the
+// ends have not met.
+func (w *twoEnds) meet(end int) func(page []namedApp, last bool) bool {
+	other := 1 - end
 	return func(page []namedApp, last bool) bool {
 		w.mu.Lock()
 		defer w.mu.Unlock()
+		w.pages[end]++
+		k := w.pages[end]
 		for _, a := range page {
-			if w.read[a.guid]&other != 0 {
-				w.met = true
+			if w.read[a.guid]&(1<<other) != 0 && w.metAt == 0 {
+				w.metAt = k
 			}
-			w.read[a.guid] |= end
+			w.read[a.guid] |= 1 << end
 		}
-		if last {
-			w.met = true
+		if last && w.metAt == 0 {
+			w.metAt = k
 		}
-		return !w.met
+		w.turned.Broadcast()
+		for !last && w.pages[other] < k && !w.stopped[other] {
+			w.turned.Wait()
+		}
+		return w.metAt == 0 || w.metAt > k
 	}
+}
+
+// stop records that end reads no further, so that the other end waits for it no more.
+func (w *twoEnds) stop(end int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped[end] = true
+	w.turned.Broadcast()
 }
 
 // readNameSearch reads every page of query with AppNamePage in the search's order.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,12 +21,43 @@ type partApp struct {
 	id                   int64 // 0: a guid without a REST id
 }
 
+// fakeNG is how partitionFake's NerdGraph departs from the entity search readNameIndex
+// expects.
+type fakeNG struct {
+	rejectNotIn bool      // NOT IN is an invalid query
+	desc        descOrder // what sortByWithDirection DESC gives
+}
+
+// descOrder is what a fake answers for sortByWithDirection [{attribute: NAME,
+// direction: DESC}].
+type descOrder int
+
+const (
+	descReverse  descOrder = iota // the exact reverse of the search's order
+	descSame                      // not the reverse: the search's own order
+	descRejected                  // an invalid-argument error
+)
+
+// fakeDescending is whether a name page's variables ask for the reverse of the
+// search's order (sortByWithDirection [{attribute: NAME, direction: DESC}]) rather
+// than the search's own (no sortByWithDirection); anything else is an error.
+func fakeDescending(vars map[string]any) (bool, error) {
+	s, ok := vars["sortByWithDirection"]
+	if !ok {
+		return false, nil
+	}
+	if want := []any{map[string]any{"attribute": "NAME", "direction": "DESC"}}; !reflect.DeepEqual(s, want) {
+		return false, fmt.Errorf("fake: sortByWithDirection %v", s)
+	}
+	return true, nil
+}
+
 // partitionFake answers AppNamePage and AppCursor for one account's APM applications the way
 // the entity search does for the clauses readNameIndex sends: no clause (the whole
 // account), `language = 'x'` (without case) and `language NOT IN (...)`, which leaves
 // out an entity without the tag; 200 entities a page, by name without case, name,
-// guid. rejectNotIn answers NOT IN with an invalid-query error.
-func partitionFake(t *testing.T, apps []partApp, rejectNotIn bool) *opFake {
+// guid, or in its reverse (or what ng.desc says).
+func partitionFake(t *testing.T, apps []partApp, nerd fakeNG) *opFake {
 	t.Helper()
 	sorted := slices.Clone(apps)
 	slices.SortFunc(sorted, func(a, b partApp) int {
@@ -48,7 +80,7 @@ func partitionFake(t *testing.T, apps []partApp, rejectNotIn bool) *opFake {
 			lang := strings.TrimSuffix(strings.TrimPrefix(clause, " AND language = '"), "'")
 			keep = func(a partApp) bool { return strings.EqualFold(a.language, lang) }
 		case strings.HasPrefix(clause, " AND language NOT IN ("):
-			if rejectNotIn {
+			if nerd.rejectNotIn {
 				return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "Invalid entity search query"}}}
 			}
 			list := strings.TrimSuffix(strings.TrimPrefix(clause, " AND language NOT IN ("), ")")
@@ -80,6 +112,17 @@ func partitionFake(t *testing.T, apps []partApp, rejectNotIn bool) *opFake {
 			return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
 				"count": len(all), "results": map[string]any{"nextCursor": nil}}}}, nil
 		case "AppNamePage":
+			desc, err := fakeDescending(vars)
+			switch {
+			case err != nil:
+				return nil, err
+			case desc && nerd.desc == descRejected:
+				return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: `Unknown argument "sortByWithDirection" on field "Actor.entitySearch".`}}}
+			case desc && nerd.desc == descSame:
+			case desc:
+				all = slices.Clone(all)
+				slices.Reverse(all)
+			}
 			k := 0
 			if s, ok := vars["cursor"].(string); ok {
 				k, _ = strconv.Atoi(strings.TrimPrefix(s, "c"))
@@ -133,47 +176,63 @@ func sequentialIndex(apps []partApp) []nameEntry {
 	return idx
 }
 
-// namePagesByQuery is how many AppNamePage calls each search had: the longest is the
-// read's sequential depth (its searches run at once, each page after page).
+// namePagesByQuery is how many AppNamePage calls each search had, by query and order
+// (" DESC" after the query for the reverse): the longest is the read's sequential
+// depth (its searches run at once, each page after page).
 func namePagesByQuery(f *opFake) map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	pages := map[string]int{}
-	for _, q := range sentQueries(f, "AppNamePage", "query") {
-		pages[q]++
+	for _, c := range f.calls {
+		if c.op == "AppNamePage" {
+			q, _ := c.vars["query"].(string)
+			if _, ok := c.vars["sortByWithDirection"]; ok {
+				q += " DESC"
+			}
+			pages[q]++
+		}
 	}
 	return pages
 }
 
-// The name index is read as one search per agent language and one for the rest, at
-// once, checked against the whole search's count: the result is the sequential read's
-// (same entries, same order), and its sequential depth is the largest language's pages,
-// not the account's. When the partitions do not add up to the count (an entity without
-// the language tag, which NOT IN leaves out) or NerdGraph rejects NOT IN, the account
-// is read again as one search and the index is still complete.
+// The name index is read as one search per agent language and one for the rest, each
+// from both ends, all at once, checked against the whole search's count: the result is
+// the sequential read's (same entries, same order), and its sequential depth is half
+// the largest language's pages, not the account's. When the partitions do not add up
+// to the count (an entity without the language tag, which NOT IN leaves out; a reverse
+// order that is not the exact reverse) or NerdGraph rejects NOT IN, the account is
+// read again as one search and the index is still complete; when it rejects the
+// reverse order, each partition is read from its start through.
 func TestReadNameIndexPartitions(t *testing.T) {
 	all := []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 	noTag := append(nameAccount(3000, all...), partApp{guid: AppGUID(1, DomainAPM, 99999), id: 99999, name: "untagged", language: ""})
 	noID := append(nameAccount(3000, all...), partApp{guid: "not-a-guid", name: "no rest id", language: "java"})
 	tests := []struct {
-		name        string
-		apps        []partApp
-		rejectNotIn bool
-		wantDepth   int // the longest search's pages
-		wantFull    bool
+		name      string
+		apps      []partApp
+		nerd      fakeNG
+		wantDepth int // the longest search's pages (an end's)
+		wantFull  bool
 	}{
-		// 5,000 applications: 25 pages as one search; 625 a language, 4 pages each.
-		{name: "eight languages", apps: nameAccount(5000, all...), wantDepth: 4},
-		// Languages outside the list share the NOT IN partition: 2,500, 13 pages.
-		{name: "other languages", apps: nameAccount(5000, "java", "elixir", "rust", "go"), wantDepth: 13},
-		{name: "one language", apps: nameAccount(1000, "java"), wantDepth: 5},
+		// 5,000 applications: 25 pages as one search; 625 a language, 4 pages each
+		// from one end, 2 from each of two.
+		{name: "eight languages", apps: nameAccount(5000, all...), wantDepth: 2},
+		// Languages outside the list share the NOT IN partition: 2,500, 13 pages
+		// from one end, 7 from each of two.
+		{name: "other languages", apps: nameAccount(5000, "java", "elixir", "rust", "go"), wantDepth: 7},
+		{name: "one language", apps: nameAccount(1000, "java"), wantDepth: 3},
 		{name: "empty account", apps: nil, wantDepth: 1},
 		// An entity without a REST id is counted (by guid), not indexed: no second read.
-		{name: "entity without a REST id", apps: noID, wantDepth: 2},
+		{name: "entity without a REST id", apps: noID, wantDepth: 1},
 		{name: "entity without the language tag", apps: noTag, wantDepth: 16, wantFull: true},
-		{name: "NOT IN rejected", apps: nameAccount(3000, all...), rejectNotIn: true, wantDepth: 15, wantFull: true},
+		{name: "NOT IN rejected", apps: nameAccount(3000, all...), nerd: fakeNG{rejectNotIn: true}, wantDepth: 15, wantFull: true},
+		// The ends meet at once and miss most of the partition: the count says so.
+		{name: "reverse order not the reverse", apps: nameAccount(1000, "java"), nerd: fakeNG{desc: descSame}, wantDepth: 5, wantFull: true},
+		{name: "reverse order rejected", apps: nameAccount(1000, "java"), nerd: fakeNG{desc: descRejected}, wantDepth: 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := partitionFake(t, tt.apps, tt.rejectNotIn)
+			f := partitionFake(t, tt.apps, tt.nerd)
 			tr := New(f, Options{})
 			got, err := tr.readNameIndex(context.Background(), Caller{KeyHash: "k", AccountID: 1})
 			if err != nil {
@@ -199,6 +258,14 @@ func TestReadNameIndexPartitions(t *testing.T) {
 				t.Errorf("%d counts, want 1", f.count("AppCursor"))
 			}
 		})
+	}
+}
+
+// The read has both ends of every partition and the count in flight at once (the ends
+// of a partition wait for each other), within NerdGraph's 25 concurrent requests a user.
+func TestNameReadsInFlightHoldEveryEnd(t *testing.T) {
+	if want := 2*(len(nameLanguages())+1) + 1; nameReadsInFlight != want || want > 25 {
+		t.Fatalf("nameReadsInFlight %d, want %d (at most 25)", nameReadsInFlight, want)
 	}
 }
 
@@ -234,7 +301,7 @@ func TestReadNameIndexErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := partitionFake(t, nameAccount(3000, "java", "go"), false)
+			f := partitionFake(t, nameAccount(3000, "java", "go"), fakeNG{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			answer := f.answer
@@ -259,8 +326,8 @@ func TestReadNameIndexErrors(t *testing.T) {
 			if full, _ := EntitySearch(1, DomainAPM, TypeApp).Build(); namePagesByQuery(f)[full] != 0 {
 				t.Error("the account was read again as one search")
 			}
-			if tt.cancel && f.count("AppNamePage") > 9 {
-				t.Errorf("%d pages after the request ended, want at most a first page a search", f.count("AppNamePage"))
+			if tt.cancel && f.count("AppNamePage") > 2*(len(nameLanguages())+1) {
+				t.Errorf("%d pages after the request ended, want at most a first page an end", f.count("AppNamePage"))
 			}
 		})
 	}
