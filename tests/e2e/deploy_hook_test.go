@@ -19,9 +19,10 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// namePages counts the AppNamePage requests the simulator receives, by entity search:
-// the searches of one name index read run at once, each page after page, so the
-// longest is the read's sequential depth (counted, not timed).
+// namePages counts the AppNamePage requests the simulator receives, by entity search
+// and order (sortByWithDirection): the searches of one name index read run at once,
+// each from both ends page after page, so the longest is the read's sequential depth
+// (counted, not timed).
 type namePages struct {
 	mu    sync.Mutex
 	pages map[string]int
@@ -31,6 +32,9 @@ func (p *namePages) wrap(next http.Handler) http.Handler {
 	return watchOperations(next, func(op string, vars map[string]any) {
 		if op == "AppNamePage" {
 			q, _ := vars["query"].(string)
+			if s, ok := vars["sortByWithDirection"]; ok {
+				q += fmt.Sprint(" ", s)
+			}
 			p.mu.Lock()
 			if p.pages == nil {
 				p.pages = map[string]int{}
@@ -58,9 +62,9 @@ func (p *namePages) take() (searches, longest int) {
 // account and the search's first page, which shows the account large, then the
 // account's name index once and the match by id. The index is read as one search per
 // agent language (the simulator's eight in turn: 625 applications, 4 pages each) and
-// one for the rest (none: a page), all at once, beside the whole search's count: 35
-// round trips, but the lookup's sequential depth is 1 + 1 + 4 + 1 where one search of
-// every page was 1 + 1 + 25 + 1. Every later lookup, of any name, is matched in the
+// one for the rest (none: a page), each read from both ends (2 pages each, and a page),
+// all at once, beside the whole search's count: 38 round trips, but the lookup's
+// sequential depth is 1 + 1 + 2 + 1 where one search of every page was 1 + 1 + 25 + 1. Every later lookup, of any name, is matched in the
 // index and costs the match's page alone, also once the index is older than its
 // refresh age (it is then read again behind the lookup, not on its path); the POST one
 // round trip.
@@ -81,9 +85,9 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 		return e.get(t, "/v2/applications.json?filter[name]="+url.QueryEscape(name), keyLarge), name
 	}
 	const languages = 8
-	perLanguage := (5000/languages + 199) / 200
-	readPages := languages*perLanguage + 1 // every partition's pages
-	const anyDepth = -1                    // a background read may be under way
+	perEnd := 5000/languages/400 + 1        // the rounds until the ends overlap
+	readPages := 2 * (languages*perEnd + 1) // every partition's pages, from both ends
+	const anyDepth = -1                     // a background read may be under way
 	for _, tt := range []struct {
 		name      string
 		advance   time.Duration
@@ -92,7 +96,7 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 		wantCalls int
 		wantDepth int // name searches' longest, in pages (0: no name search)
 	}{
-		{"cold", 0, 4321, 0, 1 + 1 + (1 + readPages) + 1, perLanguage},
+		{"cold", 0, 4321, 0, 1 + 1 + (1 + readPages) + 1, perEnd},
 		{"warm, another name", 0, 17, 2, 0, 0},
 		{"warm, a third name", 0, 2999, 2, 0, 0},
 		{"past the index's refresh age", translate.DefaultNameIndexRefresh, 1234, 2, 0, anyDepth},
@@ -110,7 +114,7 @@ func TestDeployHookLookupRoundTrips(t *testing.T) {
 		if tt.wantDepth == anyDepth {
 			continue
 		}
-		if searches, depth := np.take(); depth != tt.wantDepth || (depth > 0 && searches != languages+1) {
+		if searches, depth := np.take(); depth != tt.wantDepth || (depth > 0 && searches != 2*(languages+1)) {
 			t.Errorf("%s lookup: %d name searches, the longest %d pages; want %d pages", tt.name, searches, depth, tt.wantDepth)
 		}
 	}

@@ -134,9 +134,9 @@ func TestFleetSharedNamePass(t *testing.T) {
 				t.Fatalf("B's page 1 after A's asked for the account-wide inventory: %v, want %v", got, !shared)
 			}
 			passes := func() int64 { return f.sim.RequestsByOperation()["AppNamePage"] }
-			// The name index: a page for each of the eight agent languages (125
-			// applications each) and one for the rest (translate/nameread.go).
-			const indexPages = 8 + 1
+			// The name index: a page from each end of each of the eight agent
+			// languages (125 applications each) and of the rest (translate/nameread.go).
+			const indexPages = 2 * (8 + 1)
 			ra := fleetDoKey(t, a, keyLarge, http.MethodGet, filter, "")
 			if n := passes(); ra.status != 200 || n != indexPages {
 				t.Fatalf("A: %d after %d name pages, want 200 after %d", ra.status, n, indexPages)

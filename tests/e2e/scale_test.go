@@ -51,11 +51,12 @@ func TestScaleRoundTrips(t *testing.T) {
 		// filter[name] is REST's case-insensitive substring match; NerdGraph's name LIKE is
 		// not documented to match every substring (translate/namefilter.go), so the first
 		// filter reads the account's name index, then the matches by id. The index is one
-		// search per agent language (125 applications each here: a page), one for the
-		// rest (a page) and the whole search's count, all at once (translate/nameread.go).
+		// search per agent language (125 applications each here: a page from each end),
+		// one for the rest (the same) and the whole search's count, all at once
+		// (translate/nameread.go).
 		// Every later name is matched in the index: the matches, and the equality look-up
 		// of a name no application bears exactly (one created since the index was read).
-		{"filter[name] matching 1", "/v2/applications.json?filter[name]=large-app-0042-", 8 + 1 + 1 + 1, 1},
+		{"filter[name] matching 1", "/v2/applications.json?filter[name]=large-app-0042-", 2*(8+1) + 1 + 1, 1},
 		{"filter[name] matching 10", "/v2/applications.json?filter[name]=team007", 1 + 1, 10},
 		// every application below 1000 (all of them here): the first page of 200 matches
 		{"filter[name] matching a full page", "/v2/applications.json?filter[name]=large-app-0", 1 + 1, 200},
