@@ -51,8 +51,8 @@ import (
 // ApmApplicationEntity.language holds (`language === 'nodejs'`:
 // newrelic/nr1-account-maturity src/rules/APM.js @
 // 731ec63a69ff864cfc14e7e1358c479287f0065a), and "c" for the C SDK, which the
-// simulator's data allow too. A value no application has costs one empty page; any
-// language not listed falls in the NOT IN partition.
+// simulator's data allow too. A value no application has costs an empty page from
+// each end; any language not listed falls in the NOT IN partition.
 func nameLanguages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
