@@ -166,10 +166,11 @@ func (t *Translator) namePass(ctx context.Context, query string, r AppListReques
 }
 
 // eachAppName reads every page of query with AppNamePage (checking the request's end
-// before each) and calls f for each APM application with a REST id.
+// before each, at most maxNamePages) and calls f for each APM application with a REST
+// id.
 func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng.ApmOutline, id int64)) error {
 	var cursor *string
-	for {
+	for range maxNamePages {
 		if err := ng.Stopped(ctx); err != nil {
 			return fmt.Errorf("application names: %w", err)
 		}
@@ -192,6 +193,7 @@ func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng
 			return nil
 		}
 	}
+	return errNamePages
 }
 
 // indexedMatches is the name pass over the account's name index (nameIndex), plus the

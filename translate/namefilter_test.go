@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -353,5 +354,19 @@ func TestFilterCountsAnUnknownAccountFirst(t *testing.T) {
 					got, counts, f.count("AppNamePage"), tt.wantAppLists, tt.wantCounts, tt.wantNamePages)
 			}
 		})
+	}
+}
+
+// A name pass whose search never ends (a cursor on every page) stops after
+// maxNamePages pages with errNamePages, not when the request's deadline passes.
+func TestNamePassPagesCapped(t *testing.T) {
+	f := &opFake{answer: func(op string, vars map[string]any) (any, error) {
+		return map[string]any{"actor": map[string]any{"entitySearch": map[string]any{
+			"results": map[string]any{"nextCursor": "again", "entities": []any{}}}}}, nil
+	}}
+	tr := New(f, Options{})
+	_, err := tr.namePass(context.Background(), "query", AppListRequest{Name: "x"})
+	if !errors.Is(err, errNamePages) || f.count("AppNamePage") != maxNamePages {
+		t.Errorf("%v after %d pages, want errNamePages after %d", err, f.count("AppNamePage"), maxNamePages)
 	}
 }
