@@ -154,46 +154,19 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 	return ids, nil
 }
 
-// namePass reads every page of query with AppNamePage and keeps the ids r accepts.
+// namePass reads every page of query (eachNamePage) and keeps the REST ids of the APM
+// applications r accepts.
 func (t *Translator) namePass(ctx context.Context, query string, r AppListRequest) ([]int64, error) {
 	ids := []int64{}
-	err := t.eachAppName(ctx, query, func(e *ng.ApmOutline, id int64) {
-		if r.matchesName(e.GetName(), e.GetLanguage()) {
-			ids = append(ids, id)
-		}
-	})
-	return ids, err
-}
-
-// eachAppName reads every page of query with AppNamePage (checking the request's end
-// before each, at most maxNamePages) and calls f for each APM application with a REST
-// id.
-func (t *Translator) eachAppName(ctx context.Context, query string, f func(e *ng.ApmOutline, id int64)) error {
-	var cursor *string
-	for range maxNamePages {
-		if err := ng.Stopped(ctx); err != nil {
-			return fmt.Errorf("application names: %w", err)
-		}
-		resp, err := ng.AppNamePage(ctx, t.client, query, cursor, nil)
-		if err != nil {
-			return fmt.Errorf("application names: %w", err)
-		}
-		res := resp.GetActor().GetEntitySearch().GetResults()
-		if res == nil {
-			return nil
-		}
-		for i := range res.Entities {
-			if e := &res.Entities[i]; e.IsApmApplication() {
-				if id := appIDOf(e); id != 0 {
-					f(e, id)
-				}
+	err := t.eachNamePage(ctx, query, nil, func(page []namedApp, _ bool) (bool, error) {
+		for _, a := range page {
+			if a.id != 0 && r.matchesName(a.name, a.language) {
+				ids = append(ids, a.id)
 			}
 		}
-		if cursor = res.NextCursor; cursor == nil {
-			return nil
-		}
-	}
-	return errNamePages
+		return true, nil
+	})
+	return ids, err
 }
 
 // indexedMatches is the name pass over the account's name index (nameIndex), plus the

@@ -255,44 +255,57 @@ func (t *Translator) readNameSearch(ctx context.Context, query string) ([]namedA
 	return t.readNamePages(ctx, query, nil, nil)
 }
 
-// readNamePages reads the pages of query with AppNamePage in the order sort asks (nil:
-// the search's), checking the request's end before each, at most maxNamePages, and no
-// more entities than an index holds, and returns its entities in that order (with an
-// error, those read before it). It stops after a page more (when set) refuses, or at
-// the search's end.
+// readNamePages reads the pages of query in the order sort asks (eachNamePage) and
+// returns its entities in that order (with an error, those read before it), no more
+// than an index holds. It stops after a page more (when set) refuses, or at the
+// search's end.
 func (t *Translator) readNamePages(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, more func(page []namedApp, last bool) bool) ([]namedApp, error) {
 	var apps []namedApp
+	err := t.eachNamePage(ctx, query, sort, func(page []namedApp, last bool) (bool, error) {
+		n := len(apps)
+		apps = append(apps, page...)
+		if len(apps) > t.index.maxApps {
+			return false, errNameIndexTooLarge
+		}
+		return more == nil || more(apps[n:], last), nil
+	})
+	return apps, err
+}
+
+// eachNamePage reads the pages of query with AppNamePage in the order sort asks (nil:
+// the search's), checking the request's end before each, at most maxNamePages, and
+// hands each page's entities to f (the slice is reused for the next page), which says
+// whether to read on.
+func (t *Translator) eachNamePage(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, f func(page []namedApp, last bool) (bool, error)) error {
 	var cursor *string
+	page := make([]namedApp, 0, PageSize)
 	for range maxNamePages {
 		if err := ng.Stopped(ctx); err != nil {
-			return apps, fmt.Errorf("application names: %w", err)
+			return fmt.Errorf("application names: %w", err)
 		}
 		resp, err := ng.AppNamePage(ctx, t.client, query, cursor, sort)
 		if err != nil {
-			return apps, fmt.Errorf("application names: %w", err)
+			return fmt.Errorf("application names: %w", err)
 		}
 		res := resp.GetActor().GetEntitySearch().GetResults()
 		if res == nil {
-			return apps, nil
+			return nil
 		}
-		n := len(apps)
+		page = page[:0]
 		for i := range res.Entities {
 			e := &res.Entities[i]
 			a := namedApp{guid: e.GetGuid(), name: e.GetName(), language: e.GetLanguage(), apm: e.IsApmApplication(), reporting: e.Reporting}
 			if a.apm {
 				a.id = appIDOf(e)
 			}
-			apps = append(apps, a)
-		}
-		if len(apps) > t.index.maxApps {
-			return apps, errNameIndexTooLarge
+			page = append(page, a)
 		}
 		cursor = res.NextCursor
-		if (more != nil && !more(apps[n:], cursor == nil)) || cursor == nil {
-			return apps, nil
+		if on, err := f(page, cursor == nil); err != nil || !on || cursor == nil {
+			return err
 		}
 	}
-	return apps, errNamePages
+	return errNamePages
 }
 
 // nameEntries is the index of apps: the APM applications with a REST id, ordered by
