@@ -228,3 +228,28 @@ func TestTenantBounds(t *testing.T) {
 		t.Fatalf("retry budgets held: %d, want %d", len(r.tenants), maxTenantBreakers)
 	}
 }
+
+// TestRequestDeadlineIsNotAnUpstreamFailure: calls cut by their request's deadline
+// (Calls.SetDeadline) while NerdGraph has not answered are the caller's time running
+// out, not NerdGraph failing: however many, they never open the breaker.
+func TestRequestDeadlineIsNotAnUpstreamFailure(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := NewClient(srv.URL, Options{BreakerThreshold: 1, BreakerCooldown: time.Hour, MaxAttempts: 1, Timeout: time.Hour})
+	for i := range 3 {
+		calls := new(Calls)
+		calls.SetDeadline(time.Now().Add(20 * time.Millisecond))
+		err := c.MakeRequest(WithCalls(context.Background(), calls), &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}})
+		var ge *Error
+		if !errors.As(err, &ge) || ge.Kind != KindTimeout {
+			t.Fatalf("call %d: err = %v, want a timeout (the breaker opened on the caller's deadline?)", i, err)
+		}
+	}
+}

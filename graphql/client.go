@@ -207,11 +207,9 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 		start := time.Now()
 		defer func() { c.opts.Observe(req.OpName, time.Since(start), err) }()
 	}
-	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, calls.deadline)
-		defer cancel()
-	}
+	// The request's deadline (Calls.SetDeadline) is not armed on ctx here: each attempt
+	// arms one timer for whichever comes first, it or the call's Timeout (fetchHTTP), and
+	// the waits between attempts and for the answer gate read it themselves.
 	var ot *opTrace
 	if c.tracer != nil {
 		var span trace.Span
@@ -230,7 +228,7 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 			return err
 		}
 		wait := c.backoff(attempt, err)
-		if dl, ok := ctx.Deadline(); ok && deadlineFirst(dl, time.Now(), wait) {
+		if dl, ok := requestDeadline(ctx); ok && deadlineFirst(dl, time.Now(), wait) {
 			return err // the caller's deadline comes first: answer now
 		}
 		t := time.NewTimer(wait)
@@ -277,6 +275,26 @@ func (c *Client) backoff(n int, err error) time.Duration {
 // deadlineFirst reports whether a retry after wait would start at or after the caller's
 // deadline dl: then it could not be answered, and the error is answered now.
 func deadlineFirst(dl, now time.Time, wait time.Duration) bool { return dl.Sub(now) <= wait }
+
+// requestDeadline is when the work for ctx must end: the earlier of ctx's deadline and
+// the request's (Calls.SetDeadline).
+func requestDeadline(ctx context.Context) (time.Time, bool) {
+	dl, ok := ctx.Deadline()
+	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() && (!ok || calls.deadline.Before(dl)) {
+		return calls.deadline, true
+	}
+	return dl, ok
+}
+
+// attemptDeadline is when one HTTP attempt of a call ends: Timeout from now, or the
+// request's deadline when that comes first.
+func (c *Client) attemptDeadline(ctx context.Context) time.Time {
+	dl := time.Now().Add(c.opts.Timeout)
+	if rd, ok := requestDeadline(ctx); ok && rd.Before(dl) {
+		return rd
+	}
+	return dl
+}
 
 // maxPooledBuf bounds the request buffers kept for reuse: a rare huge request's buffer
 // is left to the garbage collector instead of pinning its memory in the pool.
@@ -388,7 +406,7 @@ func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error
 		switch {
 		case err == nil && ans.status >= 500:
 			c.breaker.record(tenant, &Error{Kind: KindServer, Status: ans.status})
-		case err != nil && ctx.Err() != nil:
+		case err != nil && Stopped(ctx) != nil:
 			// The caller hung up or ran out of its own time: not NerdGraph's failure.
 			c.breaker.release(tenant)
 		default:
@@ -399,7 +417,7 @@ func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error
 }
 
 func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	ctx, cancel := context.WithDeadline(ctx, c.attemptDeadline(ctx))
 	defer cancel()
 	release, err := c.slots.acquire(ctx, apiKey(ctx), c.opts.MaxConcurrentPerKey)
 	if err != nil {

@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -102,6 +103,11 @@ func (g *answerGate) acquire(ctx context.Context, key *semaphore.Weighted, w int
 	if g.observe != nil {
 		defer func() { g.observe(time.Since(start)) }()
 	}
+	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, calls.deadline) // the wait ends with the request
+		defer cancel()
+	}
 	if err := key.Acquire(ctx, w); err != nil {
 		return err
 	}
@@ -115,7 +121,7 @@ func (g *answerGate) acquire(ctx context.Context, key *semaphore.Weighted, w int
 // gateError is the error of a call whose context ended while its answer waited.
 func gateError(ctx context.Context, err error) error {
 	kind := KindTransport
-	if ctx.Err() == context.DeadlineExceeded {
+	if errors.Is(Stopped(ctx), context.DeadlineExceeded) {
 		kind = KindTimeout
 	}
 	return &Error{Kind: kind, Err: fmt.Errorf("waiting to decode a large answer: %w", err)}

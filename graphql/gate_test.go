@@ -233,3 +233,35 @@ func TestAnswerGateBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerGateWaitEndsAtRequestDeadline: a large answer waiting for the gate gives up
+// at the request's deadline (Calls.SetDeadline), with nothing else ending its context,
+// as a timeout.
+func TestAnswerGateWaitEndsAtRequestDeadline(t *testing.T) {
+	g := newAnswerGate(2*LargeAnswer, nil)
+	tenant := tenantID("NRAK-ONE")
+	first, _ := request(t)
+	release, err := g.enter(first, tenant, LargeAnswer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := new(Calls)
+	calls.SetDeadline(time.Now().Add(30 * time.Millisecond))
+	done := make(chan error, 1)
+	go func() {
+		_, err := g.enter(WithCalls(ctx, calls), tenant, LargeAnswer)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var ge *Error
+		if !errors.As(err, &ge) || ge.Kind != KindTimeout {
+			t.Fatalf("err = %v, want a timeout at the request's deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wait outlived the request's deadline")
+	}
+}
