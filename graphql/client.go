@@ -3,7 +3,6 @@ package graphql
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -114,8 +113,9 @@ type keySlots struct {
 	sems keyed[chan struct{}]
 }
 
-func (k *keySlots) acquire(ctx context.Context, key string, n int) (release func(), err error) {
-	ch, done := k.sems.take(sha256.Sum256([]byte(key)), func() chan struct{} { return make(chan struct{}, n) })
+// acquire takes one of the n slots of the key whose SHA-256 is tenant (tenantOf).
+func (k *keySlots) acquire(ctx context.Context, tenant [32]byte, n int) (release func(), err error) {
+	ch, done := k.sems.take(tenant, func() chan struct{} { return make(chan struct{}, n) })
 	select {
 	case ch <- struct{}{}:
 		return func() { <-ch; done() }, nil
@@ -287,11 +287,13 @@ func requestDeadline(ctx context.Context) (time.Time, bool) {
 }
 
 // attemptDeadline is when one HTTP attempt of a call ends: Timeout from now, or the
-// request's deadline when that comes first.
+// request's deadline (Calls.SetDeadline) when that comes first. ctx's own deadline is
+// left to ctx: an earlier one stays the one that ends the attempt (context.WithDeadline
+// then arms no timer of its own), so ctx reports it as soon as the attempt fails.
 func (c *Client) attemptDeadline(ctx context.Context) time.Time {
 	dl := time.Now().Add(c.opts.Timeout)
-	if rd, ok := requestDeadline(ctx); ok && rd.Before(dl) {
-		return rd
+	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() && calls.deadline.Before(dl) {
+		return calls.deadline
 	}
 	return dl
 }
@@ -419,7 +421,7 @@ func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error
 func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 	ctx, cancel := context.WithDeadline(ctx, c.attemptDeadline(ctx))
 	defer cancel()
-	release, err := c.slots.acquire(ctx, apiKey(ctx), c.opts.MaxConcurrentPerKey)
+	release, err := c.slots.acquire(ctx, tenantOf(ctx), c.opts.MaxConcurrentPerKey)
 	if err != nil {
 		return nil, err
 	}

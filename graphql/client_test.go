@@ -554,11 +554,11 @@ func TestNon200KeepsGraphQLErrors(t *testing.T) {
 func TestKeySlotsShareOneBoundPerKey(t *testing.T) {
 	var k keySlots
 	ctx := context.Background()
-	relA, err := k.acquire(ctx, "NRAK-A", 2)
+	relA, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	relB, err := k.acquire(ctx, "NRAK-A", 2)
+	relB, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +566,7 @@ func TestKeySlotsShareOneBoundPerKey(t *testing.T) {
 	if k.sems.len() != 1 {
 		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", k.sems.len())
 	}
-	relC, err := k.acquire(ctx, "NRAK-A", 2)
+	relC, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +574,7 @@ func TestKeySlotsShareOneBoundPerKey(t *testing.T) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	var ge *Error
-	if _, err := k.acquire(done, "NRAK-A", 2); !errors.As(err, &ge) || ge.Kind != KindRateLimited {
+	if _, err := k.acquire(done, tenantID("NRAK-A"), 2); !errors.As(err, &ge) || ge.Kind != KindRateLimited {
 		t.Fatalf("third call of a key with 2 slots held: %v, want to wait (rate limited when its context ends)", err)
 	}
 	relB()
