@@ -40,6 +40,7 @@ type reqState struct {
 	keyHash    string
 	keySum     [32]byte
 	publicBase string // passthrough: the gateway's base as the caller reached it
+	ctx        requestContext
 	// vars are the matched route's path variables when routeIndex matched the route
 	// itself; nil when gorilla/mux put them in the request's context.
 	vars  map[string]string
@@ -52,6 +53,28 @@ type reqState struct {
 	rq  request      // the v2 request as readRequest read it, kept here to save an allocation
 	hdr headerSlots  // the response's header values
 	sw  statusWriter // the response as written (status, bytes), kept here to save an allocation
+}
+
+// requestContext is a request's context as the middleware makes it: the server's, which
+// answers for the request's state, its NerdGraph call counter and its caps notes itself
+// rather than through three context.WithValue layers (it lives in the state: no
+// allocation of its own).
+type requestContext struct {
+	context.Context
+	st *reqState
+}
+
+func (c *requestContext) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return c.st
+	}
+	if v, ok := ng.CallsValue(key, &c.st.calls); ok {
+		return v
+	}
+	if v, ok := translate.NotesValue(key, &c.st.caps); ok {
+		return v
+	}
+	return c.Context.Value(key)
 }
 
 func stateFrom(ctx context.Context) *reqState {
@@ -103,9 +126,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (g *Gateway) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := &reqState{id: requestID(r.Header.Get("X-Request-Id")), start: time.Now()}
-		ctx := context.WithValue(r.Context(), stateKey{}, st)
-		ctx = ng.WithCalls(ctx, &st.calls)
-		ctx = translate.WithNotes(ctx, &st.caps)
+		st.ctx = requestContext{Context: r.Context(), st: st}
+		ctx := &st.ctx
+		ng.CarryCalls(ctx, &st.calls)
 		sw := &st.sw
 		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)

@@ -13,6 +13,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 func TestRequestID(t *testing.T) {
@@ -205,5 +207,37 @@ func TestAccessLogEdges(t *testing.T) {
 	noteDegraded(context.Background(), "links", errors.New("x")) // no state: nothing to note, no panic
 	if RequestID(context.Background()) != "" {
 		t.Error("RequestID without state is not empty")
+	}
+}
+
+// TestRequestContextAnswersForTheRequest: the context the middleware hands on gives the
+// request's state and its NerdGraph call counter, passes every other key and the
+// caller's cancellation through from the server's context. (The caps a read notes on
+// it reach the request's own notes: the e2e TestCaps... tests read them in the header.)
+func TestRequestContextAnswersForTheRequest(t *testing.T) {
+	type serverKey struct{}
+	g := New(Config{RateLimitPerMinute: -1}, nil, nil)
+	var st *reqState
+	var calls *ng.Calls
+	var inherited any
+	var ended bool
+	h := g.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		st, calls, inherited = stateFrom(ctx), ng.CallsFrom(ctx), ctx.Value(serverKey{})
+		<-ctx.Done()
+		ended = true
+	}))
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), serverKey{}, "server's"))
+	cancel() // the caller has gone: the handler's context must say so
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil).WithContext(parent))
+	switch {
+	case st == nil:
+		t.Fatal("no request state on the handler's context")
+	case calls != &st.calls:
+		t.Fatalf("NerdGraph calls counted in %p, want the state's %p", calls, &st.calls)
+	case inherited != "server's":
+		t.Fatalf("the server context's value = %v, want it passed through", inherited)
+	case !ended:
+		t.Fatal("the caller's cancellation did not reach the handler's context")
 	}
 }

@@ -90,6 +90,20 @@ func WithCalls(ctx context.Context, c *Calls) context.Context {
 	return context.WithValue(ctx, keyCalls, c)
 }
 
+// CarryCalls prepares c for a context of the caller's own making that carries it
+// instead of WithCalls (its Value method answers with CallsValue): ctx is the request's
+// context, as WithCalls takes it.
+func CarryCalls(ctx context.Context, c *Calls) { c.req = ctx }
+
+// CallsValue is what a context carrying c answers for key: c, ok, for the key CallsFrom
+// reads; nothing for any other key.
+func CallsValue(key any, c *Calls) (any, bool) {
+	if key == any(keyCalls) {
+		return c, true
+	}
+	return nil, false
+}
+
 // CallsFrom returns the counter attached by WithCalls, or nil.
 func CallsFrom(ctx context.Context) *Calls {
 	c, _ := ctx.Value(keyCalls).(*Calls)

@@ -190,6 +190,16 @@ func WithNotes(ctx context.Context, n *Notes) context.Context {
 	return context.WithValue(ctx, notesKey{}, n)
 }
 
+// NotesValue is what a context carrying n itself, instead of through WithNotes (its
+// Value method asks here), answers for key: n, ok, for the key the reads note caps
+// under; nothing for any other key.
+func NotesValue(key any, n *Notes) (any, bool) {
+	if _, ok := key.(notesKey); ok {
+		return n, true
+	}
+	return nil, false
+}
+
 // noteCap records that a read answered with less than everything because of c.
 // Without Notes on the context (a caller outside the gateway) it does nothing.
 func noteCap(ctx context.Context, c Cap) {
