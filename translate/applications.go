@@ -111,7 +111,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 	if page.next != nil {
 		t.keepCursor(c, query, r.Page+1, *page.next)
 	}
-	apps := page.build(c.AccountID, r.ExcludeLinks)
+	apps := page.build(t.hostIDs, c.AccountID, r.ExcludeLinks)
 	if page.count > 0 {
 		t.noteLastPage(c, query, page.count)
 		if len(ids) == 0 { // the account's whole search
@@ -257,7 +257,7 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 			page.apps = kept
 		}
 		page.completeInventory(ctx, t, c)
-		for _, a := range page.build(c.AccountID, false) {
+		for _, a := range page.build(t.hostIDs, c.AccountID, false) {
 			if r.matches(&a, page.inventory[a.ID]) {
 				all = append(all, a)
 			}
@@ -498,9 +498,10 @@ func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
 	m[int64(*b.ServingApmApplicationId)] = info
 }
 
-func (p *appPage) build(accountID int64, excludeLinks bool) []v2.Application {
+func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks bool) []v2.Application {
 	apps := make([]v2.Application, 0, len(p.apps))
 	arena := newAppArena(len(p.apps))
+	arena.hosts = hosts
 	for _, f := range p.apps {
 		id := appIDOf(f)
 		b, hasBrowser := p.browsers[id]

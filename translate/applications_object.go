@@ -39,6 +39,7 @@ type appArena struct {
 	summaries []v2.ApplicationSummary
 	links     []v2.ApplicationLinks
 	ids       []int64
+	hosts     *hostIDMemo // nil: each host id is hashed
 }
 
 func newAppArena(n int) *appArena {
@@ -47,6 +48,14 @@ func newAppArena(n int) *appArena {
 		summaries: make([]v2.ApplicationSummary, 0, n),
 		links:     make([]v2.ApplicationLinks, 0, n),
 	}
+}
+
+// hostID is HostID, remembered by the arena's memo when it has one.
+func (a *appArena) hostID(accountID, appID int64, host string) int64 {
+	if a == nil {
+		return HostID(accountID, appID, host)
+	}
+	return a.hosts.hostID(accountID, appID, host)
 }
 
 // time, summary and link return a pointer to a copy of their value, from the arena
@@ -179,7 +188,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			links.ApplicationInstances = inv.instances
 			links.ApplicationHosts = arena.hostIDs(len(inv.hosts))
 			for _, h := range inv.hosts {
-				links.ApplicationHosts = append(links.ApplicationHosts, HostID(accountID, id, h))
+				links.ApplicationHosts = append(links.ApplicationHosts, arena.hostID(accountID, id, h))
 			}
 			slices.Sort(links.ApplicationHosts)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // SurrogateID derives a stable 31-bit id for things NerdGraph has no numeric id for
@@ -92,4 +93,41 @@ func ParseGUID(s string) (GUID, error) {
 		return GUID{}, fmt.Errorf("guid %q: account id: %w", s, err)
 	}
 	return GUID{AccountID: acct, Domain: parts[1], Type: parts[2], DomainID: parts[3]}, nil
+}
+
+// hostIDMemo remembers the host ids (HostID: a SHA-256 each) of the hosts application
+// pages name, so a page of 200 applications and their hosts costs map lookups rather
+// than hashes. It holds a pure function of its keys (account, application, host name),
+// nothing a caller could not compute, and is emptied when it reaches max entries.
+type hostIDMemo struct {
+	mu  sync.RWMutex
+	ids map[string]int64
+	max int
+}
+
+func newHostIDMemo(max int) *hostIDMemo { return &hostIDMemo{ids: map[string]int64{}, max: max} }
+
+// hostID is HostID(accountID, appID, host); a nil memo computes it.
+func (m *hostIDMemo) hostID(accountID, appID int64, host string) int64 {
+	if m == nil {
+		return HostID(accountID, appID, host)
+	}
+	var stack [128]byte
+	b := surrogatePrefix(stack[:0], "host", accountID)
+	b = strconv.AppendInt(b, appID, 10)
+	b = append(append(b, '|'), host...)
+	m.mu.RLock()
+	id, ok := m.ids[string(b)]
+	m.mu.RUnlock()
+	if ok {
+		return id
+	}
+	id = surrogate(b, "")
+	m.mu.Lock()
+	if len(m.ids) >= m.max {
+		clear(m.ids)
+	}
+	m.ids[string(b)] = id
+	m.mu.Unlock()
+	return id
 }

@@ -89,3 +89,27 @@ func FuzzParseGUID(f *testing.F) {
 		}
 	})
 }
+
+// TestHostIDMemoIsHostID: the memo's id is HostID's for every input, remembered or not,
+// across the point where it empties itself at its cap; a nil memo computes it too.
+func TestHostIDMemoIsHostID(t *testing.T) {
+	m := newHostIDMemo(3)
+	var nilMemo *hostIDMemo
+	hosts := []string{"web-1", "web-2", "db", strings.Repeat("h", 200), "web-1", "", "db", "web-2"}
+	for round := range 2 {
+		for i, h := range hosts {
+			for _, app := range []int64{1, 314221522} {
+				want := HostID(1000001, app, h)
+				if got := m.hostID(1000001, app, h); got != want {
+					t.Fatalf("round %d host %d app %d: memo %d, HostID %d", round, i, app, got, want)
+				}
+				if got := nilMemo.hostID(1000001, app, h); got != want {
+					t.Fatalf("nil memo: %d, want %d", got, want)
+				}
+			}
+		}
+		if n := len(m.ids); n > 3 {
+			t.Fatalf("%d ids remembered, cap 3", n)
+		}
+	}
+}

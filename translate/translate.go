@@ -108,7 +108,11 @@ type Translator struct {
 	namesWindow time.Duration
 	nameLike    bool
 	index       *nameIndexes // the accounts' name indexes (nameindex.go)
+	hostIDs     *hostIDMemo  // the host ids application pages link (ids.go)
 }
+
+// maxHostIDs bounds the host ids remembered (about 100 bytes each).
+const maxHostIDs = 1 << 16
 
 // EntityTTL is the default lifetime of a cached application show: short, so summaries
 // and health stay as fresh as REST's (which recomputed them each minute), long enough
@@ -166,6 +170,7 @@ func New(client gql.Client, opts Options) *Translator {
 		entities:   optionalCache("entities", opts.EntityTTL, opts),
 		deploys:    state.NewDeploys(DeploymentMemory, func(d v2.Deployment) int64 { return d.ID }),
 		attempts:   state.NewAttempts(opts.WriteAttemptWindow),
+		hostIDs:    newHostIDMemo(maxHostIDs),
 
 		namesWindow: opts.MetricNamesWindow,
 		nameLike:    opts.NameLike,
