@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
 )
@@ -32,6 +33,15 @@ func TestEncodeRequestMatchesEncoder(t *testing.T) {
 		nil, nilInput, &__AppCursorInput{Query: "name LIKE '<x>' & \"y\"", Cursor: &cursor},
 		&__AppCursorInput{}, map[string]any{"b": []int{1, 2}, "a": "\x00"}, marshalsItself{V: "&"},
 		json.RawMessage(`{ "x" : 1 }`),
+		// The kinds of value the generated inputs hold: numbers at the edges of
+		// encoding/json's float forms, the largest int64, times, omitted and null pointers.
+		map[string]any{"f": []float64{0, 0.1, -2.5, 1e-7, 1e20, 1e21, 123456789.125, 5e-324},
+			"i": []int64{-1, 1<<63 - 1}, "t": true, "at": time.Date(2026, 11, 28, 12, 0, 0, 5, time.UTC),
+			"nested": struct {
+				A *int   `json:"a,omitempty"`
+				B *int   `json:"b"`
+				C []byte `json:"c"`
+			}{C: []byte("<>")}},
 	}
 	for _, name := range []string{"AppShow", "", "with space", "é", "_a9"} {
 		for di, doc := range docs {
