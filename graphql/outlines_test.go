@@ -46,6 +46,8 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 		{"BrowserPage", search, reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"BrowserSearch", search, reflect.TypeFor[BrowserOutline](), nil},
 		{"MetricData", []string{"actor", "entity"}, reflect.TypeFor[EntityRef](), []string{"__typename"}},
+		{"DeploymentCreateEvent", []string{"changeTrackingCreateEvent", "changeTrackingEvent"}, reflect.TypeFor[ChangeEvent](), nil},
+		{"DeploymentCreateEvent", []string{"changeTrackingCreateEvent", "changeTrackingEvent", "entity"}, reflect.TypeFor[ChangeEventEntity](), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op+"."+strings.Join(tt.path, "."), func(t *testing.T) {

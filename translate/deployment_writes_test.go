@@ -312,3 +312,28 @@ func TestDeploymentCreatedEntity(t *testing.T) {
 		t.Errorf("id write's event %s, want %s", s, want)
 	}
 }
+
+// A created event NerdGraph answers as null (no error) leaves the write's outcome
+// unknown: REST's 502 naming how to check, never a deployment made up from nothing.
+func TestDeploymentNullEventIsUnknown(t *testing.T) {
+	for _, answer := range []string{
+		`{"changeTrackingCreateEvent":null}`,
+		`{"changeTrackingCreateEvent":{"changeTrackingEvent":null,"messages":[]}}`,
+	} {
+		d := newDepFake(func(int, int64, int64) []map[string]any { return nil })
+		next := d.answer
+		d.answer = func(op string, vars map[string]any) (any, error) {
+			if op == "DeploymentCreateEvent" {
+				return json.RawMessage(answer), nil
+			}
+			return next(op, vars)
+		}
+		now := depNow
+		tr := depTranslator(d, &now)
+		_, err := tr.CreateDeployment(context.Background(), Caller{KeyHash: "k", AccountID: 1}, 7, DeploymentInput{Revision: "r"}, now, false)
+		var ve *v2.Error
+		if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Error(), "deployments.json") {
+			t.Errorf("answer %s: err = %v, want the 502 of an unknown outcome", answer, err)
+		}
+	}
+}

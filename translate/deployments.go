@@ -265,16 +265,14 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 	// changeTrackingCreateEvent and its changeTrackingEvent are nullable: a null with no
 	// error leaves the outcome unknown, never a nil dereference.
 	created := resp.GetChangeTrackingCreateEvent()
-	if created == nil || created.GetChangeTrackingEvent() == nil || *created.GetChangeTrackingEvent() == nil {
+	if created == nil || created.GetChangeTrackingEvent() == nil {
 		return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
 	}
 	ev := created.GetChangeTrackingEvent()
-	d.ID = SurrogateID("deployment", c.AccountID, (*ev).GetChangeTrackingId())
-	d.Timestamp = time.UnixMilli((*ev).GetTimestamp()).UTC()
-	if ent := (*ev).GetEntity(); ent != nil && *ent != nil {
-		if f, ok := (*ent).(interface{ GetApplicationId() *int }); ok && f.GetApplicationId() != nil {
-			d.ApplicationID = int64(*f.GetApplicationId())
-		}
+	d.ID = SurrogateID("deployment", c.AccountID, ev.ChangeTrackingId)
+	d.Timestamp = time.UnixMilli(ev.Timestamp).UTC()
+	if ev.Entity != nil && ev.Entity.ApplicationId != nil {
+		d.ApplicationID = int64(*ev.Entity.ApplicationId)
 	}
 	if d.ApplicationID != 0 {
 		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
