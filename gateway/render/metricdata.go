@@ -136,18 +136,19 @@ func putMDWriter(w *mdWriter) {
 	mdWriters.Put(w)
 }
 
-// key returns the prepared bytes of a value name, preparing them on first use. hint
-// is the value's position in its slice: names are prepared in the order of the first
-// slice, which the following slices of a metric repeat, so keys[hint] is usually the
-// name; else the scan is short (value names come from a few fixed tables,
+// key returns the position in w.keys of a value name's prepared bytes, preparing them
+// on first use. hint is where the name is expected: a metric's values come in the same
+// order in each of its slices and are prepared in that order, so the caller's hint (the
+// position of the metric's first value name, plus the value's place in the slice) is
+// usually right; else the scan is short (value names come from a few fixed tables,
 // translate/metricdata/values.go).
-func (w *mdWriter) key(hint int, name string) *mdKey {
-	if hint < len(w.keys) && w.keys[hint].name == name {
-		return &w.keys[hint] // the name at this position in the slice before
+func (w *mdWriter) key(hint int, name string) int {
+	if hint >= 0 && hint < len(w.keys) && w.keys[hint].name == name {
+		return hint
 	}
 	for i := range w.keys {
 		if w.keys[i].name == name {
-			return &w.keys[i]
+			return i
 		}
 	}
 	k := mdKey{name: name}
@@ -175,7 +176,17 @@ func (w *mdWriter) key(hint int, name string) *mdKey {
 	w.scratch = append(w.scratch, '/', '>', '\n')
 	k.null = mark(s)
 	w.keys = append(w.keys, k)
-	return &w.keys[len(w.keys)-1]
+	return len(w.keys) - 1
+}
+
+// keyOf is the prepared bytes of the k-th value name of a slice whose metric's first
+// value name is at *first in w.keys (-1: not yet known; set here).
+func (w *mdWriter) keyOf(first *int, k int, name string) *mdKey {
+	i := w.key(*first+k, name)
+	if k == 0 {
+		*first = i
+	}
+	return &w.keys[i]
 }
 
 func (w *mdWriter) bytes(s span) []byte { return w.scratch[s.start:s.end] }
@@ -257,6 +268,7 @@ func metricDataJSON(b []byte, md MetricDataSource) []byte {
 		b = append(b, `{"name":`...)
 		b = appendJSONString(b, name)
 		b = append(b, `,"timeslices":[`...)
+		first := -1
 		for j := range slices {
 			var from, to time.Time
 			from, to, w.vals = md.MetricDataSlice(i, j, w.vals[:0])
@@ -274,7 +286,7 @@ func metricDataJSON(b []byte, md MetricDataSource) []byte {
 				if k > 0 {
 					b = append(b, ',')
 				}
-				b = append(b, w.bytes(w.key(k, v.Name).json)...)
+				b = append(b, w.bytes(w.keyOf(&first, k, v.Name).json)...)
 				switch {
 				case v.Int:
 					b = strconv.AppendInt(b, int64(v.Value), 10)
@@ -319,6 +331,7 @@ func metricDataXML(b []byte, md MetricDataSource) []byte {
 			continue
 		}
 		b = append(b, "</name>"+mdIndent4+"<timeslices>"...)
+		first := -1
 		for j := range slices {
 			var from, to time.Time
 			from, to, w.vals = md.MetricDataSlice(i, j, w.vals[:0])
@@ -334,7 +347,7 @@ func metricDataXML(b []byte, md MetricDataSource) []byte {
 			w.nums = w.nums[:0]
 			for k := range w.vals {
 				v := &w.vals[k]
-				key := w.key(k, v.Name)
+				key := w.keyOf(&first, k, v.Name)
 				if !v.Int && (math.IsNaN(v.Value) || math.IsInf(v.Value, 0)) {
 					b = append(b, w.bytes(key.null)...)
 					continue
