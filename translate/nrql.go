@@ -3,6 +3,7 @@ package translate
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -104,6 +105,18 @@ var inventoryMetrics = []string{"HttpDispatcher", "OtherTransaction/all"}
 // keep their own windows (HostSummaryWindow).
 const InventoryWindow = time.Hour
 
+// inventoryHead is the start of every inventory query, up to its WHERE clause's
+// metrics: the same text each time, so it is built once.
+var inventoryHead = sync.OnceValues(func() (string, error) {
+	var n NRQL
+	as := inventoryColumns()
+	n.Raw("SELECT max(timestamp) AS ").Str(as.LastSeen).
+		Raw(", uniques(host, ").Int(MaxUniques).Raw(") AS ").Str(as.Hosts).
+		Raw(", uniques(realAgentId, ").Int(MaxUniques).Raw(") AS ").Str(as.Agents).
+		Raw(" FROM Metric WHERE metricTimesliceName IN ").StrList(inventoryMetrics)
+	return n.Build()
+})
+
 // inventoryColumns are the aliases inventoryNRQL gives its columns, which
 // parseInventory reads back (ng.EachInventoryRow).
 func inventoryColumns() ng.InventoryColumns {
@@ -124,13 +137,13 @@ func inventoryColumns() ng.InventoryColumns {
 // max(timestamp) comes first, so when the applications exceed limit the ones kept are
 // the most recently seen (translate/caps.go).
 func inventoryNRQL(appIDs []int64, until time.Time, limit int) (string, error) {
+	head, err := inventoryHead()
+	if err != nil {
+		return "", err
+	}
 	var n NRQL
-	n.b.Grow(320 + 12*len(appIDs))
-	as := inventoryColumns()
-	n.Raw("SELECT max(timestamp) AS ").Str(as.LastSeen).
-		Raw(", uniques(host, ").Int(MaxUniques).Raw(") AS ").Str(as.Hosts).
-		Raw(", uniques(realAgentId, ").Int(MaxUniques).Raw(") AS ").Str(as.Agents).
-		Raw(" FROM Metric WHERE metricTimesliceName IN ").StrList(inventoryMetrics)
+	n.b.Grow(len(head) + 96 + 12*len(appIDs))
+	n.Raw(head)
 	switch len(appIDs) {
 	case 0:
 	case 1:
