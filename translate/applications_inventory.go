@@ -273,7 +273,9 @@ type inventoryFold struct {
 // about 160 bytes, one per application.
 func (f *inventoryFold) init(size int) {
 	f.inv = make(map[int64]*appInventory, size/160)
-	f.hosts = make(map[string]string, size/400)
+	if size >= internFrom {
+		f.hosts = make(map[string]string, size/400)
+	}
 	// An application show's answer has one row: its slab is one value, not 64.
 	f.slabN = min(max(size/160, 1), 64)
 }
@@ -316,9 +318,14 @@ func (f *inventoryFold) add(r *ng.InventoryRow) {
 	a.capped = a.capped || capped
 }
 
-// host is the facet's string (rawFacet.str), interned.
+// internFrom is the answer size from which host names are interned: a few rows (an
+// application show's one) rarely repeat a host, and the map would cost more than it
+// saves.
+const internFrom = 4 << 10
+
+// host is the facet's string (rawFacet.str), interned in a large answer.
 func (f *inventoryFold) host(v rawFacet) string {
-	if len(v) >= 2 && v[0] == '"' {
+	if f.hosts != nil && len(v) >= 2 && v[0] == '"' {
 		inner := v[1 : len(v)-1]
 		if h, ok := f.hosts[string(inner)]; ok {
 			return h

@@ -197,25 +197,35 @@ func TestInventoryForReadsInParts(t *testing.T) {
 	}
 }
 
-// A host name is interned (the rows of one host share one string), and only a name read
-// as written (no escape) is kept under its JSON text, so an escaped name is never
-// answered for another text.
+// In an answer of many rows a host name is interned (the rows of one host share one
+// string), and only a name read as written (no escape) is kept under its JSON text, so
+// an escaped name is never answered for another text; an answer of a few rows (an
+// application show's) reads the same names without interning them.
 func TestInventoryHostInterning(t *testing.T) {
+	rows := `{"facet":1,"hosts":["web-1"],"agents":[11],"lastSeen":1},{"facet":2,"hosts":["web-1"],"agents":[12],"lastSeen":1},` +
+		`{"facet":3,"hosts":["\\n"],"agents":[13],"lastSeen":1},{"facet":4,"hosts":["\n"],"agents":[14],"lastSeen":1},` +
+		`{"facet":5,"hosts":["a\\\\b"],"agents":[15],"lastSeen":1},{"facet":6,"hosts":["a\\b"],"agents":[16],"lastSeen":1}`
+	var filler strings.Builder
+	for i := 0; filler.Len() < internFrom; i++ {
+		fmt.Fprintf(&filler, `,{"facet":%d,"hosts":["filler-%d"],"agents":[],"lastSeen":1}`, 100+i, i)
+	}
 	tr := New(nil, Options{})
-	inv, read := parseInventory(context.Background(), tr, []byte(`[`+
-		`{"facet":1,"hosts":["web-1"],"agents":[11],"lastSeen":1},{"facet":2,"hosts":["web-1"],"agents":[12],"lastSeen":1},`+
-		`{"facet":3,"hosts":["\\n"],"agents":[13],"lastSeen":1},{"facet":4,"hosts":["\n"],"agents":[14],"lastSeen":1},`+
-		`{"facet":5,"hosts":["a\\\\b"],"agents":[15],"lastSeen":1},{"facet":6,"hosts":["a\\b"],"agents":[16],"lastSeen":1}]`))
-	if read.rows != 6 || len(inv) != 6 {
-		t.Fatalf("%d rows, %d applications", read.rows, len(inv))
-	}
-	h1, h2 := inv[1].hosts[0], inv[2].hosts[0]
-	if h1 != "web-1" || h2 != "web-1" || unsafe.StringData(h1) != unsafe.StringData(h2) {
-		t.Errorf("web-1 not interned: %q %q", h1, h2)
-	}
-	for id, want := range map[int64]string{3: `\n`, 4: "\n", 5: `a\\b`, 6: `a\b`} {
-		if got := inv[id].hosts; len(got) != 1 || got[0] != want {
-			t.Errorf("application %d: hosts %q, want %q", id, got, want)
+	for _, tt := range []struct {
+		answer string
+		intern bool
+	}{{`[` + rows + filler.String() + `]`, true}, {`[` + rows + `]`, false}} {
+		inv, read := parseInventory(context.Background(), tr, []byte(tt.answer))
+		if read.rows != len(inv) || len(inv) < 6 {
+			t.Fatalf("%d rows, %d applications", read.rows, len(inv))
+		}
+		h1, h2 := inv[1].hosts[0], inv[2].hosts[0]
+		if h1 != "web-1" || h2 != "web-1" || (unsafe.StringData(h1) == unsafe.StringData(h2)) != tt.intern {
+			t.Errorf("answer of %d bytes: web-1 read as %q %q, interned %v", len(tt.answer), h1, h2, tt.intern)
+		}
+		for id, want := range map[int64]string{3: `\n`, 4: "\n", 5: `a\\b`, 6: `a\b`} {
+			if got := inv[id].hosts; len(got) != 1 || got[0] != want {
+				t.Errorf("application %d: hosts %q, want %q", id, got, want)
+			}
 		}
 	}
 }
