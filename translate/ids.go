@@ -67,14 +67,31 @@ const (
 
 // String encodes the GUID, always unpadded.
 func (g GUID) String() string {
-	raw := strconv.FormatInt(g.AccountID, 10) + "|" + g.Domain + "|" + g.Type + "|" + g.DomainID
-	return base64.RawStdEncoding.EncodeToString([]byte(raw))
+	var raw [96]byte
+	b := strconv.AppendInt(raw[:0], g.AccountID, 10)
+	b = append(append(append(append(append(b, '|'), g.Domain...), '|'), g.Type...), '|')
+	return encodeGUID(append(b, g.DomainID...))
 }
 
 // AppGUID is the GUID of a REST application id of the given domain (APM, BROWSER,
 // MOBILE) in an account; REST ids become GUIDs without a lookup.
 func AppGUID(accountID int64, domain string, appID int64) string {
-	return GUID{AccountID: accountID, Domain: domain, Type: TypeApp, DomainID: strconv.FormatInt(appID, 10)}.String()
+	var raw [96]byte
+	b := strconv.AppendInt(raw[:0], accountID, 10)
+	b = append(append(append(b, '|'), domain...), "|"+TypeApp+"|"...)
+	return encodeGUID(strconv.AppendInt(b, appID, 10))
+}
+
+// encodeGUID is raw in the GUIDs' base64 (standard alphabet, no padding), with one
+// allocation: the string's.
+func encodeGUID(raw []byte) string {
+	var out [128]byte
+	n := base64.RawStdEncoding.EncodedLen(len(raw))
+	if n > len(out) {
+		return base64.RawStdEncoding.EncodeToString(raw)
+	}
+	base64.RawStdEncoding.Encode(out[:n], raw)
+	return string(out[:n])
 }
 
 // ParseGUID decodes a GUID leniently (trailing '=' padding is accepted) and checks it

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,11 @@ func TestGUIDExamples(t *testing.T) {
 			}
 			if s := got.String(); s != tt.give {
 				t.Fatalf("String = %q, want %q", s, tt.give)
+			}
+			if id, err := strconv.ParseInt(got.DomainID, 10, 64); err == nil && got.Type == TypeApp {
+				if s := AppGUID(got.AccountID, got.Domain, id); s != tt.give {
+					t.Fatalf("AppGUID = %q, want %q", s, tt.give)
+				}
 			}
 			// Padded input decodes too; output is never padded.
 			padded := tt.give
@@ -111,5 +117,14 @@ func TestHostIDMemoIsHostID(t *testing.T) {
 		if n := len(m.ids); n > 3 {
 			t.Fatalf("%d ids remembered, cap 3", n)
 		}
+	}
+}
+
+// A GUID longer than String's stack buffer reads back the same.
+func TestLongGUIDRoundTrips(t *testing.T) {
+	g := GUID{AccountID: 1, Domain: "EXT", Type: "SERVICE_LEVEL", DomainID: strings.Repeat("x", 200)}
+	got, err := ParseGUID(g.String())
+	if err != nil || got != g {
+		t.Fatalf("ParseGUID(String) = %+v, %v; want %+v", got, err, g)
 	}
 }
