@@ -111,7 +111,7 @@ type Translator struct {
 	hostIDs     *hostIDMemo  // the host ids application pages link (ids.go)
 }
 
-// maxHostIDs bounds the host ids remembered (about 100 bytes each).
+// maxHostIDs bounds the host ids remembered.
 const maxHostIDs = 1 << 16
 
 // EntityTTL is the default lifetime of a cached application show: short, so summaries
