@@ -233,15 +233,7 @@ func TestTenantBounds(t *testing.T) {
 // (Calls.SetDeadline) while NerdGraph has not answered are the caller's time running
 // out, not NerdGraph failing: however many, they never open the breaker.
 func TestRequestDeadlineIsNotAnUpstreamFailure(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
+	srv := hangingServer(t)
 	c := NewClient(srv.URL, Options{BreakerThreshold: 1, BreakerCooldown: time.Hour, MaxAttempts: 1, Timeout: time.Hour})
 	for i := range 3 {
 		calls := new(Calls)

@@ -109,7 +109,10 @@ func TestMakeRequest(t *testing.T) {
 	}
 }
 
-func TestMakeRequestTimeout(t *testing.T) {
+// hangingServer is a NerdGraph that answers no call until the call goes away or the
+// test ends.
+func hangingServer(t *testing.T) *httptest.Server {
+	t.Helper()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -117,8 +120,12 @@ func TestMakeRequestTimeout(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer srv.Close()
-	defer close(release)
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv
+}
+
+func TestMakeRequestTimeout(t *testing.T) {
+	srv := hangingServer(t)
 	c := NewClient(srv.URL, Options{Timeout: 50 * time.Millisecond})
 	err := c.MakeRequest(context.Background(), &gql.Request{Query: "{x}"}, &gql.Response{Data: &struct{}{}})
 	var ge *Error
