@@ -46,6 +46,8 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 		{"BrowserPage", search, reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"BrowserSearch", search, reflect.TypeFor[BrowserOutline](), nil},
 		{"MetricData", []string{"actor", "entity"}, reflect.TypeFor[EntityRef](), []string{"__typename"}},
+		{"Deployments", []string{"actor", "entity"}, reflect.TypeFor[EntityRef](), nil},
+		{"MetricNames", []string{"actor", "entity"}, reflect.TypeFor[EntityRef](), nil},
 		{"DeploymentCreateEvent", []string{"changeTrackingCreateEvent", "changeTrackingEvent"}, reflect.TypeFor[ChangeEvent](), nil},
 		{"DeploymentCreateEvent", []string{"changeTrackingCreateEvent", "changeTrackingEvent", "entity"}, reflect.TypeFor[ChangeEventEntity](), nil},
 	}

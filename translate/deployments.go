@@ -487,7 +487,7 @@ func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64
 		return nil, nil, fmt.Errorf("deployments of %d: %w", appID, err)
 	}
 	ent := resp.GetActor().GetEntity()
-	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+	if ent.GetAccountId() == nil || int64(*ent.GetAccountId()) != c.AccountID {
 		return nil, nil, ErrApplicationNotFound()
 	}
 	acct := resp.GetActor().GetAccount()

@@ -87,7 +87,7 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 		return metricNameRead{}, fmt.Errorf("metric names: %w", err)
 	}
 	ent := resp.GetActor().GetEntity()
-	if ent == nil || *ent == nil || (*ent).GetAccountId() == nil || int64(*(*ent).GetAccountId()) != c.AccountID {
+	if ent.GetAccountId() == nil || int64(*ent.GetAccountId()) != c.AccountID {
 		return metricNameRead{}, ErrApplicationNotFound()
 	}
 	var names []string
