@@ -40,6 +40,7 @@ func TestBoundStructsMatchSelections(t *testing.T) {
 		{"AppNamePage", search, reflect.TypeFor[ApmOutline](), []string{"accountId", "alertSeverity",
 			"applicationId", "settings", "apmSummary", "apmBrowserSummary"}},
 		{"AppShow", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), nil},
+		{"AppHosts", []string{"actor", "entity"}, reflect.TypeFor[ApmEntity](), []string{"browser"}},
 		{"AppShow", append(related, "source", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"AppShow", append(related, "target", "entity"), reflect.TypeFor[BrowserOutline](), []string{"name"}},
 		{"AppList", []string{"actor", "browsers", "results", "entities"}, reflect.TypeFor[BrowserOutline](), []string{"name"}},

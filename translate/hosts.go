@@ -114,13 +114,12 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	if err != nil {
 		return nil, fmt.Errorf("application %d hosts: %w", appID, err)
 	}
-	ent, ok := deref(resp.GetActor().GetEntity()).(*ng.AppHostsActorEntityApmApplicationEntity)
-	if !ok || ent == nil || ent.AccountId == nil || int64(*ent.AccountId) != c.AccountID || appIDFrom(int64(deref(ent.ApplicationId)), deref(ent.Guid)) != appID {
+	ent := resp.GetActor().GetEntity()
+	if ent == nil || !ent.IsApmApplication() || int64(ent.AccountId) != c.AccountID || appIDOf(ent) != appID {
 		return nil, ErrApplicationNotFound()
 	}
-	reporting := deref(ent.Reporting)
-	tmpl := v2.ApplicationHost{ApplicationName: deref(ent.Name), Language: strings.ToLower(deref(ent.Language)),
-		HealthStatus: healthStatus(reporting, ent.AlertSeverity), ApplicationID: appID}
+	tmpl := v2.ApplicationHost{ApplicationName: ent.Name, Language: strings.ToLower(ent.Language),
+		HealthStatus: severityHealth(ent.Reporting, ent.AlertSeverity), ApplicationID: appID}
 	out := &appHosts{app: &tmpl}
 	acct := resp.GetActor().GetAccount()
 	if acct == nil {

@@ -175,3 +175,33 @@ func TestHostStatsWindows(t *testing.T) {
 		t.Fatalf("query %s", q)
 	}
 }
+
+// The hosts of an application NerdGraph answers for another account, as another kind of
+// entity, under another id or not at all are REST's 404, never another account's hosts.
+func TestAppHostsEntityMustBeTheApplication(t *testing.T) {
+	app := func(typename string, acct, id int) map[string]any {
+		return map[string]any{"__typename": typename, "guid": AppGUID(1, DomainAPM, 7), "accountId": acct,
+			"applicationId": id, "name": "App", "reporting": true}
+	}
+	for _, tt := range []struct {
+		name   string
+		entity any
+		found  bool
+	}{
+		{"the application", app("ApmApplicationEntity", 1, 7), true},
+		{"another account's", app("ApmApplicationEntity", 3, 7), false},
+		{"a browser application", app("BrowserApplicationEntity", 1, 7), false},
+		{"another application", app("ApmApplicationEntity", 1, 8), false},
+		{"no entity", nil, false},
+	} {
+		f := &opFake{answer: func(string, map[string]any) (any, error) {
+			return map[string]any{"actor": map[string]any{"entity": tt.entity,
+				"account": map[string]any{"hosts": map[string]any{"results": []any{}}, "instances": map[string]any{"results": []any{}}}}}, nil
+		}}
+		_, _, err := New(f, Options{}).Hosts(context.Background(), Caller{AccountID: 1}, 7, false, HostListRequest{})
+		var ve *v2.Error
+		if notFound := errors.As(err, &ve) && ve.Status == 404; notFound == tt.found || (tt.found && err != nil) {
+			t.Errorf("%s: err = %v, want found %v", tt.name, err, tt.found)
+		}
+	}
+}
