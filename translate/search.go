@@ -50,22 +50,13 @@ func quotable(s string) bool {
 
 // InInts adds `prop IN ('1', '2')` (ids are compared as strings, as domainId is one).
 func (q *SearchQuery) InInts(prop string, ns []int64) *SearchQuery {
-	if len(ns) == 0 {
-		return q.add(prop, errors.New("empty IN list"), "")
-	}
-	var b strings.Builder
-	b.WriteString(prop)
-	b.WriteString(" IN (")
-	for i, n := range ns {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+	return q.list(prop, "IN", len(ns), func(b *strings.Builder, i int) error {
+		var num [20]byte
 		b.WriteByte('\'')
-		b.WriteString(strconv.FormatInt(n, 10))
+		b.Write(strconv.AppendInt(num[:0], ns[i], 10))
 		b.WriteByte('\'')
-	}
-	b.WriteByte(')')
-	return q.add(prop, nil, b.String())
+		return nil
+	})
 }
 
 // NotIn adds `prop NOT IN ('a', 'b')`, each value quoted by QuoteSearch. The
@@ -74,20 +65,27 @@ func (q *SearchQuery) InInts(prop string, ns []int64) *SearchQuery {
 // src/context/data.js @ 436243610d5189812e7bb534561761f4c0aa22cd), so a caller must
 // not depend on it alone (readNameIndex checks what it returns against a count).
 func (q *SearchQuery) NotIn(prop string, values []string) *SearchQuery {
-	if len(values) == 0 {
-		return q.add(prop, errors.New("empty NOT IN list"), "")
+	return q.list(prop, "NOT IN", len(values), func(b *strings.Builder, i int) error {
+		if !utf8.ValidString(values[i]) {
+			return ErrInvalidUTF8
+		}
+		return appendQuoted(b, values[i])
+	})
+}
+
+// list adds `prop op (v0, v1, ...)` of n values, each written by item; none is an error.
+func (q *SearchQuery) list(prop, op string, n int, item func(b *strings.Builder, i int) error) *SearchQuery {
+	if n == 0 {
+		return q.add(prop, errors.New("empty "+op+" list"), "")
 	}
 	var b strings.Builder
 	b.WriteString(prop)
-	b.WriteString(" NOT IN (")
-	for i, v := range values {
+	b.WriteString(" " + op + " (")
+	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if !utf8.ValidString(v) {
-			return q.add(prop, ErrInvalidUTF8, "")
-		}
-		if err := appendQuoted(&b, v); err != nil {
+		if err := item(&b, i); err != nil {
 			return q.add(prop, err, "")
 		}
 	}
