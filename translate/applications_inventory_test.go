@@ -508,19 +508,13 @@ func TestListPageAheadScope(t *testing.T) {
 		if st.write {
 			tr.wroteAccount(st.c)
 		}
-		before := map[string]int{}
-		for _, op := range []string{"AppCursor", "AppList", "AppInventoryNext", "AppInventory"} {
-			before[op] = f.count(op)
-		}
-		l, _, err := tr.ListApplications(context.Background(), st.c, st.r)
+		var l *v2.ApplicationList
+		var err error
+		got := opsDuring(f, []string{"AppCursor", "AppList", "AppInventoryNext", "AppInventory"}, func() {
+			l, _, err = tr.ListApplications(context.Background(), st.c, st.r)
+		})
 		if err != nil {
 			t.Fatal(err)
-		}
-		got := map[string]int{}
-		for op, n := range before {
-			if d := f.count(op) - n; d > 0 {
-				got[op] = d
-			}
 		}
 		if fmt.Sprint(got) != fmt.Sprint(st.want) {
 			t.Errorf("%s: %v, want %v", st.name, got, st.want)
@@ -597,20 +591,14 @@ func TestListPageAheadPartialAnswers(t *testing.T) {
 			if notes.String() != tt.wantCaps {
 				t.Errorf("page 1 declared %q, want %q", notes.String(), tt.wantCaps)
 			}
-			before := map[string]int{}
-			for _, op := range []string{"AppList", "BrowserPage", "AppInventoryNext", "AppInventory"} {
-				before[op] = f.count(op)
-			}
 			notes = Notes{}
-			l, _, err := tr.ListApplications(WithNotes(context.Background(), &notes), c, AppListRequest{Page: 2})
+			var l *v2.ApplicationList
+			var err error
+			got := opsDuring(f, []string{"AppList", "BrowserPage", "AppInventoryNext", "AppInventory"}, func() {
+				l, _, err = tr.ListApplications(WithNotes(context.Background(), &notes), c, AppListRequest{Page: 2})
+			})
 			if err != nil {
 				t.Fatal(err)
-			}
-			got := map[string]int{}
-			for op, n := range before {
-				if d := f.count(op) - n; d > 0 {
-					got[op] = d
-				}
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tt.wantPage2) {
 				t.Errorf("page 2: %v, want %v", got, tt.wantPage2)
@@ -624,4 +612,21 @@ func TestListPageAheadPartialAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// opsDuring is how many of each of ops the fake answered while do ran (those it did not
+// answer left out).
+func opsDuring(f *opFake, ops []string, do func()) map[string]int {
+	before := map[string]int{}
+	for _, op := range ops {
+		before[op] = f.count(op)
+	}
+	do()
+	got := map[string]int{}
+	for op, n := range before {
+		if d := f.count(op) - n; d > 0 {
+			got[op] = d
+		}
+	}
+	return got
 }
