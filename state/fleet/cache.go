@@ -148,21 +148,25 @@ func (s *Store) GetCached(ctx context.Context, cacheName, cacheKey, keyHash stri
 	return value, ttl, authLeft, nil
 }
 
-// cacheSetScript writes an entry within the window's byte budget, atomically: the
-// bytes are added to the window's count first, and taken back (the entry not written)
-// when the count passes the budget.
-const cacheSetScript = `
-local n = tonumber(ARGV[2])
-local used = redis.call('INCRBY', KEYS[2], n)
-if used == n then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
-if used > tonumber(ARGV[3]) then
-  redis.call('DECRBY', KEYS[2], n)
-  return 0
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])
-return 1`
+// cacheSet writes an entry within the window's byte budget, atomically: the bytes are
+// added to the window's count first, and taken back (the entry not written) when the
+// count passes the budget.
+var cacheSet = newScript(budgetLua("KEYS[2]", "ARGV[2]", "ARGV[3]", "ARGV[4]") +
+	"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])\nreturn 1")
 
-var cacheSet = newScript(cacheSetScript)
+// budgetLua is the start of a script that counts n bytes in the byte budget key (a
+// window's count, which expires window ms after its first bytes) and, when the count
+// passes budget, takes them back and returns 0. Its arguments are Lua expressions
+// (KEYS[i], ARGV[i]); the script goes on when the bytes fit.
+func budgetLua(key, n, budget, window string) string {
+	return "local n = tonumber(" + n + ")\n" +
+		"local used = redis.call('INCRBY', " + key + ", n)\n" +
+		"if used == n then redis.call('PEXPIRE', " + key + ", " + window + ") end\n" +
+		"if used > tonumber(" + budget + ") then\n" +
+		"  redis.call('DECRBY', " + key + ", n)\n" +
+		"  return 0\n" +
+		"end\n"
+}
 
 // SetCached writes value as the entry cacheKey of cacheName for ttl, within the bounds
 // (an entry past them is not written and counted). An error means the store is down

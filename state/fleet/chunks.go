@@ -110,19 +110,9 @@ func (s *Store) GetChunks(ctx context.Context, cacheName, cacheKey, keyHash stri
 // maxChunks bounds the chunks of one entry a reader asks for.
 const maxChunks = 4096
 
-// chunksBudgetScript counts n bytes in the window's budget KEYS[1] (ARGV[2]) and
-// takes them back when it is passed: 1 counted, 0 over budget.
-const chunksBudgetScript = `
-local n = tonumber(ARGV[1])
-local used = redis.call('INCRBY', KEYS[1], n)
-if used == n then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-if used > tonumber(ARGV[2]) then
-  redis.call('DECRBY', KEYS[1], n)
-  return 0
-end
-return 1`
-
-var chunksBudget = newScript(chunksBudgetScript)
+// chunksBudget counts ARGV[1] bytes in the window's budget KEYS[1] (ARGV[2] bytes, the
+// window ARGV[3] ms) and takes them back when it is passed: 1 counted, 0 over budget.
+var chunksBudget = newScript(budgetLua("KEYS[1]", "ARGV[1]", "ARGV[2]", "ARGV[3]") + "return 1")
 
 // SetChunks writes meta and chunks as the chunked entry cacheKey of cacheName for ttl:
 // not at all when a chunk passes MaxEntryBytes or the entry the budget (both
