@@ -19,6 +19,7 @@ import (
 // key can fill only their own pool, never starve accepted callers.
 func (g *Gateway) poolFor(r *http.Request, st *reqState) chan struct{} {
 	key := apiKey(r.Header)
+	st.apiKeyed = key != ""
 	if key == "" {
 		key = strings.TrimSpace(r.Header.Get("X-License-Key")) // the legacy routes' key
 	}
@@ -28,6 +29,7 @@ func (g *Gateway) poolFor(r *http.Request, st *reqState) chan struct{} {
 	st.key = key
 	st.keyHash, st.keySum = translate.KeySum(key)
 	if g.tr.KeyAccepted(st.keyHash) {
+		st.accepted = true
 		return g.slots
 	}
 	return g.unauthSlots

@@ -137,6 +137,9 @@ type Gateway struct {
 
 	// operator serves the operator pages (Config.Operator; nil without one).
 	operator http.Handler
+
+	// replays keeps answers read from the caches alone, for replay (replay.go).
+	replays *replays
 }
 
 // New returns a gateway translating through tr and logging to log.
@@ -190,6 +193,7 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if tr != nil {
 		_ = cfg.Metrics.reg.Register(cacheCollector{tr})
 	}
+	g.replays = newReplays(tr, cfg.Metrics)
 	g.guard = newAuthGuard(cfg)
 	g.upstreams = g.upstreamProbes()
 	g.router = g.routes()

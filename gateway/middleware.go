@@ -40,7 +40,14 @@ type reqState struct {
 	keyHash    string
 	keySum     [32]byte
 	publicBase string // passthrough: the gateway's base as the caller reached it
-	ctx        requestContext
+	// accepted: NerdGraph had accepted the key when admission read it; apiKeyed: the
+	// key came in Api-Key or X-Api-Key (not a legacy route's X-License-Key).
+	accepted, apiKeyed bool
+	// replay: the route's answers may be kept for replay; answer: the rendered bytes
+	// of the cached document a 200 sent (replay.go).
+	replay bool
+	answer []byte
+	ctx    requestContext
 	// vars are the matched route's path variables when routeIndex matched the route
 	// itself; nil when gorilla/mux put them in the request's context.
 	vars  map[string]string
@@ -167,8 +174,19 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			g.recordUsage(st, r.Header.Get("User-Agent"), max(sw.status, 200))
 			g.accessLog(r, sw, st)
 		}()
+		if g.replay(sw, r, st) { // replay.go
+			return
+		}
 		next.ServeHTTP(sw, r.WithContext(ctx))
+		g.keep(r, st)
 	})
+}
+
+// isDegraded is whether an optional enrichment failed on the request.
+func (st *reqState) isDegraded() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.degraded) > 0
 }
 
 func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {

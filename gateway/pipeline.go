@@ -79,7 +79,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 // the request's format, or the legacy <errors><error> body.
 func (g *Gateway) declare(w http.ResponseWriter, r *http.Request, st *reqState, rt Route) (fail func(error)) {
 	if st != nil {
-		st.route, st.fidelity = rt.Name, rt.Fidelity
+		st.route, st.fidelity, st.replay = rt.Name, rt.Fidelity, rt.replay
 	}
 	slotsOf(st).set(w.Header(), "X-V2bridge-Fidelity", string(rt.Fidelity))
 	if rt.Legacy {

@@ -25,9 +25,11 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	}
 	var body []byte
 	var etag string // the body's tag, when a remembered rendering has it
+	var kept []byte // body, when it is the document's remembered rendering (immutable)
 	memo, shared := doc.(memoized)
 	if shared {
 		body, etag, shared = memo.Rendered(rd.ContentType())
+		kept = body
 	}
 	if !shared {
 		buf := render.GetBuffer()
@@ -36,7 +38,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		body = *buf
 		if memo != nil && memo.Shared() && len(body) <= maxRemembered {
 			etag = bodyTag(body)
-			memo.Remember(rd.ContentType(), bytes.Clone(body), etag)
+			kept = bytes.Clone(body)
+			memo.Remember(rd.ContentType(), kept, etag)
 		}
 	}
 	h := w.Header()
@@ -63,6 +66,9 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
+	}
+	if st != nil && status == http.StatusOK && kept != nil {
+		st.answer = kept // replay.go
 	}
 }
 

@@ -41,6 +41,10 @@ type Route struct {
 	// report shows their text as the migration target).
 	Operations []string
 	handle     func(ctx context.Context, g *Gateway, rq *request) (*result, error)
+	// replay: the route's GET answers read from the caches alone may be kept and
+	// served again (replay.go). Set only where every read the handler makes, and the
+	// account list the pipeline may read, vouches for its cache entry.
+	replay bool
 }
 
 // Routes is the table of REST v2 routes the gateway serves, in README order.
@@ -55,7 +59,7 @@ func Routes() []Route {
 		{
 			Name: "applications.show", Methods: []string{http.MethodGet},
 			Path: "/applications/{id:[0-9]+}", Fidelity: Approximate,
-			Operations: []string{"AppShow"}, handle: handleApplicationsShow,
+			Operations: []string{"AppShow"}, handle: handleApplicationsShow, replay: true,
 			Note: noteApplicationsShow,
 		},
 		{
@@ -79,7 +83,7 @@ func Routes() []Route {
 		{
 			Name: "applications.metric_data", Methods: []string{http.MethodGet},
 			Path: "/applications/{id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Operations: []string{"MetricData"}, handle: handleMetricData,
+			Operations: []string{"MetricData"}, handle: handleMetricData, replay: true,
 			Note: noteApplicationsMetricData,
 		},
 		{
@@ -127,7 +131,7 @@ func Routes() []Route {
 		{
 			Name: "application_instances.metric_data", Methods: []string{http.MethodGet},
 			Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Operations: []string{"MetricData"}, handle: handleMetricData,
+			Operations: []string{"MetricData"}, handle: handleMetricData, replay: true,
 			Note: noteApplicationInstancesMetricData,
 		},
 		{
@@ -196,7 +200,7 @@ func Routes() []Route {
 		{
 			Name: "mobile_applications.metric_data", Methods: []string{http.MethodGet},
 			Path: "/mobile_applications/{id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Operations: []string{"MetricData"}, handle: handleMetricData,
+			Operations: []string{"MetricData"}, handle: handleMetricData, replay: true,
 			Note: noteMobileApplicationsMetricData,
 		},
 		{

@@ -38,7 +38,7 @@ type Cache struct {
 func NewCache(name string, ttl time.Duration, max int, observe func(cache string, hit bool)) *Cache {
 	c := &Cache{c: gocache.New(ttl, 2*ttl), max: max, name: name, observe: observe, ttl: ttl}
 	c.c.OnEvicted(func(_ string, v any) {
-		if e, ok := v.(sized); ok {
+		if e, ok := v.(*item); ok {
 			c.used.Add(-e.n)
 		}
 	})
@@ -72,11 +72,34 @@ func (c *Cache) Get(key string) (any, bool) { return c.get(key, true) }
 func (c *Cache) GetLocal(key string) (any, bool) { return c.get(key, false) }
 
 func (c *Cache) get(key string, shared bool) (any, bool) {
+	v, _, ok := c.getStamped(key, shared)
+	return v, ok
+}
+
+// Stamp names the entry a read served: a later Set of the key stores another entry,
+// even of an equal value at the same instant.
+type Stamp struct {
+	e       *item
+	expires time.Time
+}
+
+// Expires is when the entry expires (zero for no entry).
+func (s Stamp) Expires() time.Time { return s.expires }
+
+// GetStamped is Get with the stamp of the entry this replica's memory answered from,
+// so Holds says later whether a Get would still read that entry. An answer from the
+// fleet's store has the zero Stamp, which never holds.
+func (c *Cache) GetStamped(key string) (v any, s Stamp, ok bool) {
+	return c.getStamped(key, true)
+}
+
+func (c *Cache) getStamped(key string, shared bool) (v any, s Stamp, ok bool) {
 	if c == nil {
-		return nil, false
+		return nil, Stamp{}, false
 	}
-	v, ok := c.c.Get(key)
-	if e, isSized := v.(sized); isSized {
+	v, exp, ok := c.c.GetWithExpiration(key)
+	e, _ := v.(*item)
+	if e != nil {
 		v = e.v
 	}
 	if ok && c.fresh != nil {
@@ -85,13 +108,33 @@ func (c *Cache) get(key string, shared bool) (any, bool) {
 		keyHash, _, _ := strings.Cut(key, "|")
 		ok = c.fresh(keyHash)
 	}
+	if ok && e != nil && !exp.IsZero() {
+		s = Stamp{e: e, expires: exp}
+	}
 	if !ok && shared && c.shared != nil {
 		v, ok = c.getShared(key)
 	}
 	if c.observe != nil {
 		c.observe(c.name, ok)
 	}
-	return v, ok
+	return v, s, ok
+}
+
+// Holds reports whether key still holds the entry stamped s (not expired, not
+// replaced, its key hash still fresh). The zero Stamp never holds.
+func (c *Cache) Holds(key string, s Stamp) bool {
+	if c == nil || s.e == nil {
+		return false
+	}
+	v, ok := c.c.Get(key)
+	if !ok || v != any(s.e) {
+		return false
+	}
+	if c.fresh != nil {
+		keyHash, _, _ := strings.Cut(key, "|")
+		return c.fresh(keyHash)
+	}
+	return true
 }
 
 // Set stores v under key with the cache's default lifetime.
@@ -134,7 +177,7 @@ func (c *Cache) setLocal(key string, v any, d time.Duration) {
 		c.setSized(key, v, d)
 		return
 	}
-	c.c.Set(key, v, d)
+	c.c.Set(key, &item{v: v}, d)
 }
 
 // Len is the number of entries held (expired ones included until swept).

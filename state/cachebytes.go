@@ -26,8 +26,13 @@ func (c *Cache) LimitBytes(n int64) {
 // entryOverhead approximates go-cache's per-entry cost (map slot, Item, expiry).
 const entryOverhead = 64
 
-// sized is a stored value with its estimated size.
-type sized struct {
+// Sizer is a value that gives its own estimated size in bytes, instead of the walk of
+// sizeOf: one holding references the walk must not follow (another cache, say).
+type Sizer interface{ CacheSize() int64 }
+
+// item is a stored value with its estimated size (0 without a byte bound). Each Set
+// stores a new one, so its address names the entry (Stamp).
+type item struct {
 	v any
 	n int64
 }
@@ -36,7 +41,12 @@ type sized struct {
 // bound is not stored; otherwise expired entries, then others, are evicted until it
 // fits.
 func (c *Cache) setSized(key string, v any, d time.Duration) {
-	n := int64(len(key)) + entryOverhead + sizeOf(reflect.ValueOf(v), 0)
+	var n int64
+	if sz, ok := v.(Sizer); ok {
+		n = int64(len(key)) + entryOverhead + sz.CacheSize()
+	} else {
+		n = int64(len(key)) + entryOverhead + sizeOf(reflect.ValueOf(v), 0)
+	}
 	if n > c.maxBytes {
 		c.evicted.Add(1)
 		return
@@ -55,7 +65,7 @@ func (c *Cache) setSized(key string, v any, d time.Duration) {
 		}
 	}
 	c.used.Add(n)
-	c.c.Set(key, sized{v: v, n: n}, d)
+	c.c.Set(key, &item{v: v, n: n}, d)
 }
 
 // Bytes is the estimated size of the entries held.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -521,8 +522,9 @@ func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks bool) [
 func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
 	var key string
 	if t.entities != nil {
-		key = t.appEntityKey(c, id)
-		if v, ok := t.entities.Get(key); ok {
+		gen := t.writes.Gen(c.AccountID)
+		key = t.appEntityKeyAt(c, id, gen)
+		if v, ok := vouchedGetGen(ctx, t.entities, key, basisRead{account: c.AccountID, gen: gen, genned: true}, time.Time{}); ok {
 			return v.(*v2.ApplicationShow), nil
 		}
 	}
@@ -539,8 +541,13 @@ func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*
 }
 
 func (t *Translator) appEntityKey(c Caller, id int64) string {
+	return t.appEntityKeyAt(c, id, t.writes.Gen(c.AccountID))
+}
+
+// appEntityKeyAt is appEntityKey with the account's write count read by the caller.
+func (t *Translator) appEntityKeyAt(c Caller, id int64, gen uint64) string {
 	var b [20]byte
-	return t.writeScoped(c, "application", string(strconv.AppendInt(b[:0], id, 10)))
+	return c.cacheKeyAt("application", scopedGen(gen), string(strconv.AppendInt(b[:0], id, 10)))
 }
 
 // wroteAccount retires the cached application reads of every caller of c's account

@@ -149,8 +149,9 @@ var capRules = []capRule{
 // Notes collects the caps the reads of one request met. The gateway puts one on each
 // request's context (WithNotes) and reads it at the edge; it is safe for concurrent use.
 type Notes struct {
-	mu   sync.Mutex
-	caps []Cap
+	mu    sync.Mutex
+	caps  []Cap
+	basis Basis // the cache entries the answer was read from (basis.go)
 }
 
 // Caps returns the caps noted so far, each once, in the order first noted.
@@ -161,6 +162,16 @@ func (n *Notes) Caps() []Cap {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return slices.Clone(n.caps)
+}
+
+// Capped is whether any cap was noted.
+func (n *Notes) Capped() bool {
+	if n == nil {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.caps) > 0
 }
 
 // String is the caps joined by ", " (the X-V2bridge-Degraded value); "" when none.

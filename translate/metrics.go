@@ -128,14 +128,15 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	if len(names) > MaxMetricNames {
 		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
 	}
-	w, err := metricdata.ResolveWindow(r, t.now())
+	now := t.now()
+	w, err := metricdata.ResolveWindow(r, now)
 	if err != nil {
 		return nil, err
 	}
 	// The document is looked up before any NRQL is written: a hit (the cached route's
 	// whole work) costs one key.
 	docKey := metricDocKey(c, s, names, r, w)
-	if doc, ok := t.metrics.Get(docKey); ok {
+	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(v2.Document), nil
 	}
 	var queries []string

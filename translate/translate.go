@@ -214,7 +214,7 @@ func (t *Translator) KeyAccepted(keyHash string) bool {
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).
 func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, error) {
 	key := Caller{KeyHash: keyHash}.cacheKey("accounts")
-	if v, ok := t.accounts.Get(key); ok {
+	if v, ok := vouchedGet(ctx, t.accounts, key, time.Time{}); ok {
 		return v.([]int64), nil
 	}
 	resp, err := ng.Accounts(ctx, t.client)
@@ -266,8 +266,11 @@ func (t *Translator) CacheStats() map[string][2]int64 {
 
 // writeScoped is a cache key of c for kind, valid until the next write to c's account.
 func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
-	return c.cacheKeyAt(kind, int64(t.writes.Gen(c.AccountID)&(1<<62-1)), parts...)
+	return c.cacheKeyAt(kind, scopedGen(t.writes.Gen(c.AccountID)), parts...)
 }
+
+// scopedGen is an account's write count as a key holds it.
+func scopedGen(gen uint64) int64 { return int64(gen & (1<<62 - 1)) }
 
 // shareCaches puts the caches that have a codec (sharedCodecs) in front of the store.
 func shareCaches(caches []*state.Cache, auth *keyAuth, shared state.SharedCache) {

@@ -49,6 +49,9 @@ type Options struct {
 	AuthTTL time.Duration
 	// NameLike is translate.Options.NameLike (name_filter: like).
 	NameLike bool
+	// Now is the gateway's and the translator's clock (default: Clock, fixed); the
+	// simulator keeps Clock.
+	Now func() time.Time
 }
 
 // Start runs the simulator with the demo data and a gateway configured by cfg in front
@@ -66,8 +69,12 @@ func StartWith(t testing.TB, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := func() time.Time { return Clock }
-	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(now)}, o.Sim...)...)
+	fixed := func() time.Time { return Clock }
+	now := o.Now
+	if now == nil {
+		now = fixed
+	}
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(fixed)}, o.Sim...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 	if span < time.Minute {
 		return w, v2.Unprocessable("The time range must be at least 60 seconds")
 	}
-	w.Period = defaultPeriod(span, now.Sub(w.From) > 8*24*time.Hour)
+	w.Period = defaultPeriod(span, now.Sub(w.From) > oldRange)
 	if r.Period > 0 {
 		if p := time.Duration(r.Period) * time.Second; p > w.Period {
 			w.Period = p.Truncate(time.Minute)
@@ -74,6 +74,25 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 	}
 	return w, nil
 }
+
+// WindowUntil is the first instant after now at which ResolveWindow(r, ·) may resolve
+// a window other than w, its answer at now (zero: none, it no longer depends on the
+// clock): the next second when the window ends now, and the instant the range becomes
+// older than the eight days that change its default period.
+func WindowUntil(r Request, w Window, now time.Time) time.Time {
+	var until time.Time
+	if r.To == nil {
+		until = now.Truncate(time.Second).Add(time.Second)
+	}
+	if old := w.From.Add(oldRange + 1); now.Before(old) && (until.IsZero() || old.Before(until)) {
+		until = old
+	}
+	return until
+}
+
+// oldRange is the age beyond which a range's default period follows its span alone
+// (defaultPeriod's old).
+const oldRange = 8 * 24 * time.Hour
 
 // IngestLag is how far before the default range (the last 30 minutes) REST placed its
 // slices, leaving out the newest minutes, whose data may still be arriving: its

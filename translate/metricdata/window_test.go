@@ -217,3 +217,57 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 		t.Errorf("an older range moved: %s to %s (%v)", w.Since, w.Until, err)
 	}
 }
+
+// WindowUntil is never later than the first change of the resolved window: every
+// instant before it resolves the same window, and a window ending now moves at it.
+func TestWindowUntilIsTheFirstChange(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 400_000_000, time.UTC)
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name    string
+		r       Request
+		moves   bool // the window changes at until
+		forever bool // until is zero
+	}{
+		{"default range", Request{}, true, false},
+		{"summarized default", Request{Summarize: true}, true, false},
+		{"from only", Request{From: at("2026-11-20T10:00:00Z")}, true, false},
+		{"closed range", Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:30:00Z")}, true, false},
+		{"closed range older than eight days", Request{From: at("2026-11-01T11:00:00Z"), To: at("2026-11-01T11:30:00Z")}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := ResolveWindow(tt.r, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			until := WindowUntil(tt.r, w, now)
+			if until.IsZero() != tt.forever {
+				t.Fatalf("until %v", until)
+			}
+			last := now.Add(400 * 24 * time.Hour)
+			if !tt.forever {
+				last = until.Add(-time.Nanosecond)
+				if !until.After(now) {
+					t.Fatalf("until %v is not after now", until)
+				}
+			}
+			for _, x := range []time.Time{now, now.Add(time.Millisecond), last} {
+				if got, err := ResolveWindow(tt.r, x); err != nil || got != w {
+					t.Fatalf("at %v: %+v, want %+v", x, got, w)
+				}
+			}
+			if tt.moves {
+				if got, _ := ResolveWindow(tt.r, until); got == w {
+					t.Fatalf("at until %v the window is unchanged", until)
+				}
+			}
+		})
+	}
+}
