@@ -10,7 +10,8 @@
 //     the gateway does not translate);
 //   - middleware.go: request id, the in-flight bound (admission.go: a pool of its own
 //     for unproven keys, bodies under a minimum rate), panic recovery, metrics and one
-//     access-log line (logging.go, with the trace span);
+//     access-log line (logging.go, with the trace span); replay.go answers a repeated
+//     GET that the caches alone answered, while every entry it read still holds;
 //   - router.go: the gorilla/mux router of the route table, indexed by path segment and
 //     shape, and each route's mode during a migration pilot;
 //   - pipeline.go: the steps every route runs — key, body and parameters (request.go),

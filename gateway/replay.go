@@ -123,7 +123,7 @@ func replayable(r *http.Request, st *reqState) bool {
 // admission slot for an accepted key (st.accepted).
 func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) bool {
 	rp := g.replays
-	if rp == nil || !st.accepted || !replayable(r, st) {
+	if rp == nil || !st.accepted || !replayable(r, st) || rp.store.Len() == 0 {
 		return false
 	}
 	key := replayKey(r, st.keyHash)

@@ -3,7 +3,8 @@
 //
 //   - Cache, a go-cache bounded in entries and estimated bytes, whose entries are
 //     served only while the caller's key is fresh and, in fleet mode, are shared
-//     through the fleet's store (cache.go, cachebytes.go, cachefleet.go);
+//     through the fleet's store; a stamped read says later whether the key still
+//     holds the same entry (cache.go, cachebytes.go, cachefleet.go);
 //   - Attempts, the ledger of writes whose outcome is unknown or that carry an
 //     Idempotency-Key, so a retry is not sent twice (attempts.go, attemptsfleet.go);
 //   - Deploys, the deployments a replica recorded and the per-application lock of a
