@@ -80,11 +80,16 @@ func (c *Cache) get(key string, shared bool) (any, bool) {
 // even of an equal value at the same instant.
 type Stamp struct {
 	e       *item
-	expires time.Time
+	expires int64 // Unix nanoseconds
 }
 
 // Expires is when the entry expires (zero for no entry).
-func (s Stamp) Expires() time.Time { return s.expires }
+func (s Stamp) Expires() time.Time {
+	if s.e == nil {
+		return time.Time{}
+	}
+	return time.Unix(0, s.expires)
+}
 
 // GetStamped is Get with the stamp of the entry this replica's memory answered from,
 // so Holds says later whether a Get would still read that entry. An answer from the
@@ -109,7 +114,7 @@ func (c *Cache) getStamped(key string, shared bool) (v any, s Stamp, ok bool) {
 		ok = c.fresh(keyHash)
 	}
 	if ok && e != nil && !exp.IsZero() {
-		s = Stamp{e: e, expires: exp}
+		s = Stamp{e: e, expires: exp.UnixNano()}
 	}
 	if !ok && shared && c.shared != nil {
 		v, ok = c.getShared(key)

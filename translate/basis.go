@@ -95,14 +95,20 @@ func (n *Notes) Basis() Basis {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.basis
+	if n.basis == nil {
+		return Basis{}
+	}
+	return *n.basis
 }
 
 // note adds r to the basis (no entry stamped, or no room: spoiled).
 func (n *Notes) note(r basisRead, until time.Time) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	b := &n.basis
+	if n.basis == nil {
+		n.basis = new(Basis) // only a request read from the caches has one
+	}
+	b := n.basis
 	if r.stamp.Expires().IsZero() || b.n == len(b.reads) {
 		b.spoiled = true
 		return

@@ -151,7 +151,7 @@ var capRules = []capRule{
 type Notes struct {
 	mu    sync.Mutex
 	caps  []Cap
-	basis Basis // the cache entries the answer was read from (basis.go)
+	basis *Basis // the cache entries the answer was read from (basis.go; nil: none)
 }
 
 // Caps returns the caps noted so far, each once, in the order first noted.

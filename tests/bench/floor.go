@@ -37,11 +37,12 @@ import (
 //   - writing the gateway's access-log line (the same fields, zap's JSON encoder,
 //     gateway.LogSink to /dev/null as the measured gateways do).
 //
-// It leaves out what the gateway also does on a hit: the account's resolution and
-// check, load shedding and the in-flight gauge, the usage report's book, tracing, the
-// request's state and context values, compare and pass-through modes. So the floor is
-// a lower bound of any such gateway's cost, and floor ÷ plain bounds what gateway ÷
-// plain can reach on this machine.
+// It leaves out what the gateway also does on a hit: the check that the cache entries
+// the answer was read from still hold and the account's, load shedding and the
+// in-flight gauge, the usage report's book, tracing, the request's state, compare and
+// pass-through modes. The gateway, for its part, finds a repeated request's answer by
+// the request itself before routing (gateway/replay.go), where the floor matches the
+// route first.
 
 // headerSuffix names the file beside the body file that holds the captured header.
 const headerSuffix = ".header"
