@@ -116,13 +116,7 @@ func TestMetricWindowEdges(t *testing.T) {
 
 func TestResolveWindow(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 30, 0, time.UTC)
-	at := func(s string) *time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &v
-	}
+	at := func(s string) *time.Time { return timeAt(t, s) }
 	tests := []struct {
 		name          string
 		give          Request
@@ -222,13 +216,7 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 // instant before it resolves the same window, and a window ending now moves at it.
 func TestWindowUntilIsTheFirstChange(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 400_000_000, time.UTC)
-	at := func(s string) *time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &v
-	}
+	at := func(s string) *time.Time { return timeAt(t, s) }
 	tests := []struct {
 		name    string
 		r       Request
@@ -270,4 +258,14 @@ func TestWindowUntilIsTheFirstChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timeAt is the RFC 3339 time s.
+func timeAt(t *testing.T, s string) *time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &v
 }
