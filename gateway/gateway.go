@@ -190,10 +190,10 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Ready != nil {
 		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
 	}
-	if tr != nil {
-		_ = cfg.Metrics.reg.Register(cacheCollector{tr})
-	}
 	g.replays = newReplays(tr, cfg.Metrics)
+	if tr != nil {
+		_ = cfg.Metrics.reg.Register(cacheCollector{tr: tr, replay: g.replays.store})
+	}
 	g.guard = newAuthGuard(cfg)
 	g.upstreams = g.upstreamProbes()
 	g.router = g.routes()

@@ -202,7 +202,7 @@ func TestNewRegistersCollectors(t *testing.T) {
 	if err := g.cfg.Metrics.reg.Register(g.ready.gauge()); !errors.As(err, &already) {
 		t.Errorf("readiness gauge registered again: %v, want AlreadyRegisteredError (New did not register it)", err)
 	}
-	if err := g.cfg.Metrics.reg.Register(cacheCollector{tr}); !errors.As(err, &already) {
+	if err := g.cfg.Metrics.reg.Register(cacheCollector{tr: tr}); !errors.As(err, &already) {
 		t.Errorf("cache collector registered again: %v, want AlreadyRegisteredError (New did not register it)", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -248,9 +249,12 @@ func (m *Metrics) observeRoundTrips(route string, n int64) {
 	v.(prometheus.Observer).Observe(float64(n))
 }
 
-// cacheCollector exports the translator caches' byte use and evictions:
-// v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
-type cacheCollector struct{ tr *translate.Translator }
+// cacheCollector exports the translator caches' and the replay store's byte use and
+// evictions: v2bridge_cache_bytes{cache} and v2bridge_cache_evictions_total{cache}.
+type cacheCollector struct {
+	tr     *translate.Translator
+	replay *state.Cache // nil: none
+}
 
 var (
 	cacheBytesDesc = prometheus.NewDesc("v2bridge_cache_bytes",
@@ -268,6 +272,10 @@ func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
 	for name, s := range c.tr.CacheStats() {
 		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(s[0]), name)
 		ch <- prometheus.MustNewConstMetric(cacheEvictionsDesc, prometheus.CounterValue, float64(s[1]), name)
+	}
+	if c.replay != nil {
+		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(c.replay.Bytes()), c.replay.Name())
+		ch <- prometheus.MustNewConstMetric(cacheEvictionsDesc, prometheus.CounterValue, float64(c.replay.Evictions()), c.replay.Name())
 	}
 }
 

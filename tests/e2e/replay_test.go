@@ -20,17 +20,24 @@ import (
 // (v2bridge_cache_requests_total{cache="replay",result="hit"}).
 func replayHits(t *testing.T, m *gateway.Metrics) float64 {
 	t.Helper()
+	return replaySeries(t, m, "v2bridge_cache_requests_total", "hit")
+}
+
+// replaySeries is the value of the series name{cache="replay"} (and result, when not
+// empty).
+func replaySeries(t *testing.T, m *gateway.Metrics, name, result string) float64 {
+	t.Helper()
 	mfs, err := m.Gatherer().Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mf := range mfs {
-		if mf.GetName() != "v2bridge_cache_requests_total" {
+		if mf.GetName() != name {
 			continue
 		}
 		for _, s := range mf.GetMetric() {
-			if label(s, "cache") == "replay" && label(s, "result") == "hit" {
-				return s.GetCounter().GetValue()
+			if label(s, "cache") == "replay" && label(s, "result") == result {
+				return s.GetCounter().GetValue() + s.GetGauge().GetValue()
 			}
 		}
 	}
@@ -104,6 +111,9 @@ func TestReplayedAnswerIsThePipelines(t *testing.T) {
 				t.Errorf("per-request headers: %v", again.header)
 			}
 		})
+	}
+	if b := replaySeries(t, m, "v2bridge_cache_bytes", ""); b <= 0 {
+		t.Fatalf("the kept answers' bytes are not exported: %v", b)
 	}
 }
 
