@@ -174,11 +174,12 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			g.recordUsage(st, r.Header.Get("User-Agent"), max(sw.status, 200))
 			g.accessLog(r, sw, st)
 		}()
-		if g.replay(sw, r, st) { // replay.go
+		replayed, key := g.replay(sw, r, st) // replay.go
+		if replayed {
 			return
 		}
 		next.ServeHTTP(sw, r.WithContext(ctx))
-		g.keep(r, st)
+		g.keep(r, st, key)
 	})
 }
 

@@ -130,6 +130,9 @@ func (g *Gateway) withinRateLimit(ctx context.Context, w http.ResponseWriter, r 
 	secs := int(time.Until(reset).Seconds()) + 1
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	w.Header().Set("X-RateLimit-Docs", rateLimitDocs)
+	if r.Context() != ctx {
+		r = r.WithContext(ctx) // the answer reads the request's state from it
+	}
 	g.writeDoc(w, r, formatOf(r), http.StatusTooManyRequests, v2.EmptyDocument{})
 	return false
 }

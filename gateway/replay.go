@@ -119,31 +119,32 @@ func replayable(r *http.Request, st *reqState) bool {
 		r.Header.Get("If-None-Match") == ""
 }
 
-// replay answers r from a kept answer and reports whether it did. The caller holds an
-// admission slot for an accepted key (st.accepted).
-func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) bool {
+// replay answers r from a kept answer and reports whether it did, with the key a
+// lookup that missed built ("" when none), for keep. The caller holds an admission
+// slot for an accepted key (st.accepted).
+func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) (bool, string) {
 	rp := g.replays
 	if rp == nil || !st.accepted || !replayable(r, st) || rp.store.Len() == 0 {
-		return false
+		return false, ""
 	}
 	key := replayKey(r, st.keyHash)
 	v, ok := rp.store.Get(key)
 	if !ok {
 		rp.miss.Inc()
-		return false
+		return false, key
 	}
 	a := v.(*replayAnswer)
 	if !rp.tr.Holds(&a.basis) {
 		rp.store.Delete(key)
 		rp.miss.Inc()
-		return false
+		return false, key
 	}
 	rp.hit.Inc()
 	st.route, st.fidelity = a.route, a.fidelity
 	st.caller, st.account, st.accountSource = st.keyHash[:8], a.account, a.accountSource
 	st.callerHash = st.keyHash[:8] // settle's: the key is accepted
-	if !g.withinRateLimit(&st.ctx, w, r.WithContext(&st.ctx), st.keyHash) {
-		return true
+	if !g.withinRateLimit(&st.ctx, w, r, st.keyHash) {
+		return true, key
 	}
 	h := w.Header()
 	for k, v := range a.header {
@@ -152,12 +153,12 @@ func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) bool {
 	upstreamHeaders(w, st)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(a.body)
-	return true
+	return true, key
 }
 
 // keep stores r's answer for replay when the route, the request and the answer allow
-// it (see the top of this file).
-func (g *Gateway) keep(r *http.Request, st *reqState) {
+// it (see the top of this file); key is replay's for r ("": not built yet).
+func (g *Gateway) keep(r *http.Request, st *reqState, key string) {
 	rp := g.replays
 	if rp == nil || !st.replay || st.answer == nil || st.sw.status != http.StatusOK ||
 		st.calls.Count() != 0 || st.internal != nil || (st.mode != "" && st.mode != ModeTranslate) ||
@@ -176,5 +177,8 @@ func (g *Gateway) keep(r *http.Request, st *reqState) {
 			a.header[k] = slices.Clone(v) // a value may be in the request's own slots
 		}
 	}
-	rp.store.SetLocalFor(replayKey(r, st.keyHash), a, ttl)
+	if key == "" {
+		key = replayKey(r, st.keyHash)
+	}
+	rp.store.SetLocalFor(key, a, ttl)
 }
