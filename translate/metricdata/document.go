@@ -43,7 +43,13 @@ func Series(chunks [][]Row) map[string][]Row {
 	// a null row (or a facet that is not a metric name) names no metric. NRQL's FACET
 	// answers come grouped by facet, so a chunk is sorted by name too (stably, rows
 	// without one first) only when a name's rows are not one run.
-	out := make(map[string][]Row, Chunk)
+	runs := 0 // at least the names: the map's size
+	for _, rows := range chunks {
+		for i := 0; i < len(rows); runs++ {
+			_, _, i = runAt(rows, i)
+		}
+	}
+	out := make(map[string][]Row, runs)
 	for _, rows := range chunks {
 		if !grouped(rows) {
 			slices.SortStableFunc(rows, compareRows)

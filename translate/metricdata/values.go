@@ -64,15 +64,21 @@ type ValueSpec struct {
 	// (empty: NRQL is the table's); Why says why, for either departure.
 	Published string
 	Why       string
-	f         func(r raw, seconds float64) float64
-	isInt     bool
+	calc
+}
+
+// calc is how a value is computed from a slice's timeslice sums and shown: all a
+// resolved value (namedValue) carries of its ValueSpec.
+type calc struct {
+	f     func(r raw, seconds float64) float64
+	isInt bool
 	// score is an Apdex score, which REST shows to two decimals (v2.Figure).
 	score bool
 }
 
 // shown is x as REST v2 shows the value without raw=true (v2.Figure): a count as it
 // is, an Apdex score to two decimals, any other value to three significant digits.
-func (m *ValueSpec) shown(x float64) float64 {
+func (m *calc) shown(x float64) float64 {
 	switch {
 	case m.isInt:
 		return x
@@ -98,7 +104,7 @@ func mean(r raw) float64 { return ratio(r.total, r.count) }
 func network(r raw) float64 { return r.total - r.exclusive - r.sumSquares }
 
 func pub(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
-	return ValueSpec{NRQL: nrql, Doc: doc, Factor: 1, f: f}
+	return ValueSpec{NRQL: nrql, Doc: doc, Factor: 1, calc: calc{f: f}}
 }
 
 func pubInt(nrql, doc string, f func(r raw, seconds float64) float64) ValueSpec {
@@ -155,8 +161,8 @@ var metricValues = map[string]ValueSpec{
 	// get-host-memory-used-application.mdx), so the sum is taken per minute: equal to
 	// the table's on one-minute slices, the memory in use on any slice and summarized.
 	"total_used_mb": {NRQL: "rate(sum(" + tsv + "), 1 minute)", Doc: docMigrate, Factor: 1, Published: "sum(" + tsv + ")",
-		Why: "sum(tsv) grows with the slice's minutes; REST's page gives the figure as the application's average memory usage",
-		f:   func(r raw, s float64) float64 { return per(r.total, s, 60) }},
+		Why:  "sum(tsv) grows with the slice's minutes; REST's page gives the figure as the application's average memory usage",
+		calc: calc{f: func(r raw, s float64) float64 { return per(r.total, s, 60) }}},
 	"average_call_time": pub(nrqlAverageMs, docMigrate, fAverageMs),
 	"total_value":       pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
 	"min_value":         pub("min("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.min }),
@@ -183,7 +189,7 @@ var metricValues = map[string]ValueSpec{
 			"(REST v2 specification, metric data objects: \"Units: average_network_time, average_fe_response_time, " +
 			"average_dom_content_load_time and average_queue_time are in milliseconds\"), like the table's own " +
 			"average_fe_response_time and average_be_response_time (× 1000)",
-		f: func(r raw, _ float64) float64 { return ratio(network(r), r.count) * 1000 }},
+		calc: calc{f: func(r raw, _ float64) float64 { return ratio(network(r), r.count) * 1000 }}},
 	"total_network_time":            pub(nrqlNetwork, docMigrateEndUser, func(r raw, _ float64) float64 { return network(r) }),
 	"network_time_percentage":       pub(nrqlNetwork+" / "+TimeWindowSeconds, docMigrateEndUser, func(r raw, s float64) float64 { return ratio(network(r), s) }),
 	"total_fe_time":                 pub("sum("+tsv+"['totalExclusive'])", docMigrateEndUser, func(r raw, _ float64) float64 { return r.exclusive }),
@@ -205,7 +211,7 @@ var apdexValues = map[string]ValueSpec{
 	"f": pubInt("sum("+tsv+"['totalExclusive'])", docMigrateApdex, func(r raw, _ float64) float64 { return r.exclusive }),
 	// apdex()'s count field: s + t + f, by the same table's alternatives for s, t and f.
 	"count": {NRQL: "apdex(" + tsv + ")", Scalar: "count(" + tsv + ") + sum(" + tsv + ") + sum(" + tsv + "['totalExclusive'])",
-		Doc: docMigrateApdex, Factor: 1, isInt: true, f: func(r raw, _ float64) float64 { return r.count + r.total + r.exclusive }},
+		Doc: docMigrateApdex, Factor: 1, calc: calc{isInt: true, f: func(r raw, _ float64) float64 { return r.count + r.total + r.exclusive }}},
 	"score":         pubScore("apdex("+tsv+")", docMigrateApdex, apdexScore),
 	"value":         pubScore("apdex("+tsv+")", docMigrateApdex, apdexScore),
 	"threshold":     pub("max("+tsv+")", docMigrateApdex, func(r raw, _ float64) float64 { return r.max }),
@@ -345,10 +351,11 @@ func firstNameValues(first string, values []string) []string {
 	return out
 }
 
-// namedValue is a REST value resolved for one metric name.
+// namedValue is a REST value resolved for one metric name: its name and computation
+// (a document keeps one per value of each name).
 type namedValue struct {
 	name string
-	ValueSpec
+	calc
 }
 
 // resolveValues appends to out the served values among those asked for a name, or
@@ -365,12 +372,15 @@ func resolveValues(out []namedValue, name string, values []string) []namedValue 
 // none asked is none served.
 func resolveAsked(out []namedValue, name string, values []string) []namedValue {
 	c := classify(name)
+	if out == nil {
+		out = make([]namedValue, 0, len(values))
+	}
 	for _, v := range values {
 		if !c.allows(v) {
 			continue
 		}
 		if m, ok := valueOf(c, name, v); ok {
-			out = append(out, namedValue{name: v, ValueSpec: m})
+			out = append(out, namedValue{name: v, calc: m.calc})
 		}
 	}
 	return out
@@ -378,7 +388,7 @@ func resolveAsked(out []namedValue, name string, values []string) []namedValue {
 
 // compute returns the value for a slice of the given length; ok is false when it is
 // not a finite number.
-func (m *ValueSpec) compute(r raw, seconds float64) (float64, bool) {
+func (m *calc) compute(r raw, seconds float64) (float64, bool) {
 	x := m.f(r, seconds)
 	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 }
