@@ -242,3 +242,33 @@ func TestPresizedAppInventory(t *testing.T) {
 		}
 	}
 }
+
+// TestPresizedFacetsDecodeInPlace: with the hint, a row's facet is decoded into its
+// part of the presized buffer (no allocation per row) when the name fits, and into one
+// of its own when it does not, reading the same either way.
+func TestPresizedFacetsDecodeInPlace(t *testing.T) {
+	long := strings.Repeat("Controller/", 4) // 44 bytes: beyond facetRoom
+	body := timesliceAnswer(30, 0)
+	body = strings.Replace(body, `"facet":"HttpDispatcher"`, `"facet":"`+long+`"`, 1)
+	ctx := WithTimesliceRows(context.Background(), 30)
+	decode := func() *MetricDataResponse {
+		var d MetricDataResponse
+		presizeTimeslices(ctx, &d, len(body))
+		if err := UnmarshalJSON([]byte(body), &wireResponse{Data: &d}); err != nil {
+			t.Fatal(err)
+		}
+		return &d
+	}
+	rows := decode().Actor.Account.Q0.Results
+	if got := string(rows[0].Facet); got != `"`+long+`"` {
+		t.Fatalf("long facet %s", got)
+	}
+	for i, r := range rows[1:] {
+		if string(r.Facet) != `"HttpDispatcher"` || cap(r.Facet) != facetRoom {
+			t.Fatalf("row %d: facet %s in a capacity of %d, want in place (%d)", i+1, r.Facet, cap(r.Facet), facetRoom)
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { decode() }); n > 12 {
+		t.Errorf("%v allocations decoding 30 rows: a facet per row", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 	summary := map[string][]int{}
 	for name, rows := range got {
 		for _, r := range rows {
-			if r.Facet != name || r.C != r.Begin {
+			if string(r.Facet) != strconv.Quote(name) || r.C != r.Begin {
 				t.Fatalf("%s: row %+v", name, r)
 			}
 			summary[name] = append(summary[name], int(r.Begin))

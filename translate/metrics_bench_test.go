@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func BenchmarkMetricData10x180(b *testing.B) {
 		names = append(names, name)
 		for k := 0; k < 180; k++ {
 			begin := w.Since.Add(time.Duration(k) * time.Minute)
-			series[name] = append(series[name], sliceRaw{Facet: name, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
+			series[name] = append(series[name], sliceRaw{Facet: json.RawMessage(strconv.Quote(name)), Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
 				C: 100 + float64(k), S: 30, Ex: 20, Mn: 0.01, Mx: 2, Sq: 40})
 		}
 	}

@@ -1,12 +1,14 @@
 package metricdata
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -58,13 +60,13 @@ func Series(chunks [][]Row) map[string][]Row {
 			name, ok, j := runAt(rows, i)
 			if ok {
 				run := rows[i:j:j]
-				if prev, dup := out[name]; dup { // one name in two chunks: not sent so, merged
+				if prev, dup := out[string(name)]; dup { // one name in two chunks: not sent so, merged
 					run = append(slices.Clip(prev), run...)
 				}
 				if !slices.IsSortedFunc(run, compareBegin) {
 					slices.SortStableFunc(run, compareBegin)
 				}
-				out[name] = run
+				out[string(name)] = run
 			}
 			i = j
 		}
@@ -72,12 +74,29 @@ func Series(chunks [][]Row) map[string][]Row {
 	return out
 }
 
+// metricName is the text of the metric a facet names (ok): a JSON string's contents,
+// as written when they need no decoding (no escape, valid UTF-8: no allocation), else
+// decoded. Null, an absent facet or any other value names none.
+func metricName(facet json.RawMessage) (name []byte, ok bool) {
+	if len(facet) < 2 || facet[0] != '"' {
+		return nil, false
+	}
+	if inner := facet[1 : len(facet)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner, true
+	}
+	var s string
+	if json.Unmarshal(facet, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
 // runAt is the run of rows from i with the same facet: its metric name (ok: the facet
 // is one) and the index after its last row.
-func runAt(rows []Row, i int) (name string, ok bool, end int) {
-	name, ok = rows[i].Facet.(string)
+func runAt(rows []Row, i int) (name []byte, ok bool, end int) {
+	name, ok = metricName(rows[i].Facet)
 	end = i + 1
-	for end < len(rows) && facetIs(&rows[end], name, ok) {
+	for end < len(rows) && facetIs(&rows[end], rows[i].Facet, name, ok) {
 		end++
 	}
 	return name, ok, end
@@ -85,12 +104,12 @@ func runAt(rows []Row, i int) (name string, ok bool, end int) {
 
 // grouped reports whether every metric name's rows are one run.
 func grouped(rows []Row) bool {
-	var buf [Chunk]string // a chunk's names: no allocation
+	var buf [Chunk][]byte // a chunk's names: no allocation
 	seen := buf[:0]
 	for i := 0; i < len(rows); {
 		name, ok, j := runAt(rows, i)
 		if ok {
-			if slices.Contains(seen, name) {
+			if slices.ContainsFunc(seen, func(n []byte) bool { return bytes.Equal(n, name) }) {
 				return false
 			}
 			seen = append(seen, name)
@@ -103,8 +122,8 @@ func grouped(rows []Row) bool {
 // compareRows orders rows by metric name, rows without one first (the order of
 // runs; within a run, compareBegin orders the rows).
 func compareRows(a, b Row) int {
-	an, aok := a.Facet.(string)
-	bn, bok := b.Facet.(string)
+	an, aok := metricName(a.Facet)
+	bn, bok := metricName(b.Facet)
 	switch {
 	case aok != bok:
 		if aok {
@@ -112,17 +131,20 @@ func compareRows(a, b Row) int {
 		}
 		return -1
 	}
-	return strings.Compare(an, bn)
+	return bytes.Compare(an, bn)
 }
 
 // compareBegin orders a metric's rows by begin (whole seconds, as rowTime reads it).
 func compareBegin(a, b Row) int { return cmp.Compare(int64(a.Begin), int64(b.Begin)) }
 
-// facetIs reports whether row names the metric name (ok), or none (!ok) like the
-// row before it.
-func facetIs(row *Row, name string, ok bool) bool {
-	n, isName := row.Facet.(string)
-	return isName == ok && n == name
+// facetIs reports whether row names the metric name (ok), or none (!ok), like the
+// row before it, whose facet was written as facet.
+func facetIs(row *Row, facet json.RawMessage, name []byte, ok bool) bool {
+	if bytes.Equal(row.Facet, facet) {
+		return true
+	}
+	n, isName := metricName(row.Facet)
+	return isName == ok && bytes.Equal(n, name)
 }
 
 // Doc is a metric data answer kept as its series (the NRQL rows, by name) and

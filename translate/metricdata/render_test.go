@@ -2,9 +2,11 @@ package metricdata
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -53,7 +55,7 @@ func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 		for _, n := range names[:len(names)-1] {
 			for k := range 1 + r.IntN(4) {
 				begin := w.Since.Add(time.Duration(k) * time.Minute)
-				series[n] = append(series[n], Row{Facet: n, Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
+				series[n] = append(series[n], Row{Facet: json.RawMessage(strconv.Quote(n)), Begin: float64(begin.Unix()), End: float64(begin.Add(time.Minute).Unix()),
 					C: num(), S: num(), Ex: num(), Mn: num(), Mx: num(), Sq: num(), Sd: num(), Exr: num(), Exm: num()})
 			}
 		}
