@@ -158,9 +158,20 @@ const minOutlineJSON = 200
 const searchPage = 200
 
 // outlines is the capacity for the applications of a search page in an answer of size
-// bytes: a page holds at most searchPage, and never more than the answer can.
+// bytes: a page holds at most searchPage, and never more than the answer can. Each
+// application's settings and summary are decoded into its element of one array each
+// (the decoder fills a non-nil pointer's value in place, and sets it to nil on null),
+// instead of an allocation each. An entity of another type than the fragment's keeps
+// them unread; translate skips it (IsApmApplication).
 func outlines(size int) []ApmOutline {
-	return make([]ApmOutline, 0, min(searchPage, size/minOutlineJSON))
+	n := min(searchPage, size/minOutlineJSON)
+	o := make([]ApmOutline, n)
+	settings := make([]OutlineSettings, n)
+	summaries := make([]OutlineSummary, n)
+	for i := range o {
+		o[i].Settings, o[i].ApmSummary = &settings[i], &summaries[i]
+	}
+	return o[:0]
 }
 
 // presizeOutlines gives the application search page of d its capacity before the

@@ -151,6 +151,7 @@ func outlinePage(n int) string {
 // (a page, an empty or null page, null data, no data) reads as it does decoded without
 // it (encoding/json's reading of the same answer is the reference).
 func TestPresizedOutlines(t *testing.T) {
+	withoutSettings := strings.Replace(summarized(outlinePage(3)), `"settings":{"apdexTarget":0.5,"serverSideConfig":false}`, `"settings":null`, 2)
 	for _, tt := range []struct {
 		body    string
 		wantCap int
@@ -158,6 +159,8 @@ func TestPresizedOutlines(t *testing.T) {
 		{outlinePage(200), 200},
 		{outlinePage(3), len(outlinePage(3)) / minOutlineJSON}, // 4: what 900 bytes can hold
 		{outlinePage(0), -1},
+		{summarized(outlinePage(3)), len(summarized(outlinePage(3))) / minOutlineJSON},
+		{withoutSettings, len(withoutSettings) / minOutlineJSON},
 		{`{"data":{"actor":{"entitySearch":{"count":0,"results":null}}}}`, -1},
 		{`{"data":{"actor":{"entitySearch":null,"browsers":null}}}`, -1},
 		{`{"data":{"actor":null}}`, -1},
@@ -270,5 +273,34 @@ func TestPresizedFacetsDecodeInPlace(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(20, func() { decode() }); n > 12 {
 		t.Errorf("%v allocations decoding 30 rows: a facet per row", n)
+	}
+}
+
+// summarized is an outline page whose applications after the first have a summary.
+func summarized(page string) string {
+	first := strings.Index(page, `"apmSummary":null`) + 1
+	return page[:first] + strings.ReplaceAll(page[first:], `"apmSummary":null`,
+		`"apmSummary":{"apdexScore":0.9,"errorRate":0.1,"hostCount":2,"instanceCount":3,"webResponseTimeAverage":0.2,"webThroughput":10,"nonWebResponseTimeAverage":0,"nonWebThroughput":0}`)
+}
+
+// TestPresizedOutlinesHoldTheirParts: a presized page's applications have their
+// settings and summaries decoded in place, two allocations fewer per application
+// than without the hint, and read the same (TestPresizedOutlines).
+func TestPresizedOutlinesHoldTheirParts(t *testing.T) {
+	body := []byte(summarized(outlinePage(200)))
+	req := &gql.Request{}
+	decode := func(presize bool) {
+		var d AppListResponse
+		if presize && !presizeOutlines(req, &d, len(body)) {
+			t.Fatal("not presized")
+		}
+		if err := UnmarshalJSON(body, &wireResponse{Data: &d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := testing.AllocsPerRun(10, func() { decode(false) })
+	sized := testing.AllocsPerRun(10, func() { decode(true) })
+	if sized > plain-2*200 {
+		t.Errorf("%v allocations presized, %v without: settings and summaries allocated one by one", sized, plain)
 	}
 }
