@@ -98,6 +98,12 @@ func (s *scanner) list(dst [][]byte) ([][]byte, error) {
 		return dst, s.typeError("array")
 	}
 	err := s.array(func(s *scanner) error {
+		if s.i < len(s.b) && s.b[s.i] == '"' { // the usual value (array starts it at one)
+			start := s.i
+			_, _, err := s.str()
+			dst = append(dst, s.b[start:s.i])
+			return err
+		}
 		v, err := s.value()
 		dst = append(dst, v)
 		return err
