@@ -23,9 +23,11 @@ func (g *Gateway) routes() http.Handler { return g.routesOf(Routes()) }
 func (g *Gateway) routesOf(table []Route) http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
-	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{}}
+	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{},
+		direct: map[string]map[string]*directRoute{}}
 	shapes := map[string][]string{} // a segment's route shapes
 	unshaped := map[string]bool{}   // segments with a path a shape cannot stand for
+	prefixed := map[string]bool{}   // segments with a prefix route
 	for _, rt := range table {
 		seg := firstSegment(rt.Path)
 		sh, ok := templateShape(rt.Path)
@@ -35,6 +37,7 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 		case !rt.Prefix && !slices.Contains(shapes[seg], sh):
 			shapes[seg] = append(shapes[seg], sh)
 		}
+		prefixed[seg] = prefixed[seg] || rt.Prefix
 	}
 	for seg := range unshaped {
 		delete(shapes, seg)
@@ -59,6 +62,9 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 			}
 		} else if sh, _ := templateShape(rt.Path); !unshaped[firstSegment(rt.Path)] {
 			routers = append(routers, idx.shape(sh))
+			if !rt.Legacy && !prefixed[firstSegment(rt.Path)] {
+				idx.addDirect(sh, rt, h)
+			}
 		}
 		for _, r := range routers {
 			for _, prefix := range []string{"/v2", "/accounts/{accountId:[0-9]+}/v2"} {
@@ -111,6 +117,97 @@ type routeIndex struct {
 	full      *mux.Router
 	bySegment map[string]*mux.Router
 	byShape   map[string]*mux.Router
+	// direct holds, by shape and method, the route a shape's router would match
+	// (directMatch).
+	direct map[string]map[string]*directRoute
+}
+
+// directRoute is a route directMatch finds without running gorilla/mux's regular
+// expressions: its handler and the names of its path's number variables, in order.
+type directRoute struct {
+	handler http.Handler
+	names   []string
+	route   Route
+}
+
+// addDirect records rt (a route of shape sh in a segment without prefix routes, not a
+// legacy one) for its methods, unless a route before it in the table took the shape
+// and method: the shape's router tries them in that order.
+func (x routeIndex) addDirect(sh string, rt Route, h http.Handler) {
+	var names []string
+	for _, sg := range strings.Split(rt.Path, "/") {
+		if name, ok := strings.CutSuffix(strings.TrimPrefix(sg, "{"), ":[0-9]+}"); ok && strings.HasPrefix(sg, "{") {
+			names = append(names, name)
+		}
+	}
+	byMethod := x.direct[sh]
+	if byMethod == nil {
+		byMethod = map[string]*directRoute{}
+		x.direct[sh] = byMethod
+	}
+	for _, m := range rt.Methods {
+		if _, taken := byMethod[m]; !taken {
+			byMethod[m] = &directRoute{handler: h, names: names, route: rt}
+		}
+	}
+}
+
+// directMatch is the route a shape's router would match r with, and its path
+// variables as gorilla/mux would set them, when directMatch can tell without a regular
+// expression (nil otherwise: the routers decide). It can for a path written as it is
+// decoded (no escape), under /v2/ or /accounts/{number}/v2/, whose extension is .json
+// or .xml and whose shape and method are a direct route's: the shape stands for the
+// route's literal segments, and its numbers are the route's [0-9]+ variables
+// (templateShape), in order (TestRouteIndexMatchesFullRouter, FuzzRouteIndex).
+func (x routeIndex) directMatch(r *http.Request) (*directRoute, map[string]string) {
+	u := r.URL
+	if u.RawPath != "" {
+		return nil, nil
+	}
+	rest, account := u.Path, ""
+	if after, ok := strings.CutPrefix(rest, "/accounts/"); ok {
+		i := strings.IndexByte(after, '/')
+		if i < 0 || !allDigits(after[:i]) {
+			return nil, nil
+		}
+		account, rest = after[:i], after[i:]
+	}
+	rest, ok := strings.CutPrefix(rest, "/v2/")
+	if !ok {
+		return nil, nil
+	}
+	var buf [maxShape]byte
+	sh, ok := requestShape(&buf, rest)
+	if !ok {
+		return nil, nil
+	}
+	d := x.direct[string(sh)][r.Method]
+	if d == nil {
+		return nil, nil
+	}
+	format := "json"
+	if strings.HasSuffix(rest, ".xml") {
+		format = "xml"
+	}
+	vars := make(map[string]string, len(d.names)+2)
+	vars["format"] = format
+	if account != "" {
+		vars["accountId"] = account
+	}
+	k := 0
+	for seg := range strings.SplitSeq(rest[:len(rest)-len(format)-1], "/") {
+		if allDigits(seg) {
+			if k == len(d.names) {
+				return nil, nil
+			}
+			vars[d.names[k]] = seg
+			k++
+		}
+	}
+	if k != len(d.names) {
+		return nil, nil
+	}
+	return d, vars
 }
 
 // newIndexRouter is a router whose misses go to the full router.
@@ -222,8 +319,15 @@ func (x routeIndex) segment(path string) *mux.Router {
 // and what the segment does not match (the full router's answer, as its NotFound and
 // MethodNotAllowed handlers would give it).
 func (x routeIndex) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sub := x.pick(r)
 	st := stateFrom(r.Context())
+	if st != nil {
+		if d, vars := x.directMatch(r); d != nil {
+			st.vars = vars
+			d.handler.ServeHTTP(w, r)
+			return
+		}
+	}
+	sub := x.pick(r)
 	if sub == x.full || st == nil || !cleanEscapedPath(r.URL) {
 		sub.ServeHTTP(w, r)
 		return

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -59,6 +60,7 @@ func TestRouteIndexPick(t *testing.T) {
 type outcome struct {
 	template string
 	methods  string
+	vars     string
 	err      string
 }
 
@@ -73,6 +75,7 @@ func matchOf(m *mux.Router, r *http.Request) outcome {
 		o.template, _ = match.Route.GetPathTemplate()
 		ms, _ := match.Route.GetMethods()
 		o.methods = strings.Join(ms, ",")
+		o.vars = fmt.Sprint(match.Vars)
 	}
 	return o
 }
@@ -80,6 +83,14 @@ func matchOf(m *mux.Router, r *http.Request) outcome {
 // indexOutcome is what the index decides: its segment's router, and what that one does
 // not match goes to the full router (its NotFound and MethodNotAllowed handlers).
 func indexOutcome(t testing.TB, x routeIndex, r *http.Request) outcome {
+	if d, vars := x.directMatch(r); d != nil {
+		prefix := "/v2"
+		if _, ok := vars["accountId"]; ok {
+			prefix = "/accounts/{accountId:[0-9]+}/v2"
+		}
+		return outcome{template: prefix + d.route.Path + ".{format:json|xml}", methods: strings.Join(d.route.Methods, ","),
+			vars: fmt.Sprint(vars)}
+	}
 	sub := x.pick(r)
 	if sub == x.full {
 		return matchOf(x.full, r)
@@ -112,7 +123,7 @@ func TestRouteIndexMatchesFullRouter(t *testing.T) {
 		"/accounts/1/v2/users_x.json", "/v2/alerts_channelsX.json", "/v2/%61pplications.json", "/deployments.xml",
 		"/accounts/1/deployments.xml", "/v2/applications/12/metrics/data.json")
 	methods := []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, "OPTIONS"}
-	picked := 0
+	picked, direct := 0, 0
 	for _, p := range paths {
 		for _, m := range methods {
 			r := httptest.NewRequest(m, "http://gw.test"+p, nil)
@@ -123,7 +134,14 @@ func TestRouteIndexMatchesFullRouter(t *testing.T) {
 			if x.pick(r) != x.full && want.err == "" {
 				picked++
 			}
+			if d, _ := x.directMatch(r); d != nil {
+				direct++
+			}
 		}
+	}
+	// Most routes are matched without a regular expression.
+	if direct < len(Routes()) {
+		t.Errorf("only %d requests matched directly", direct)
 	}
 	// The index is used: every route's own paths go through a segment's router.
 	if picked < len(Routes()) {
@@ -138,7 +156,9 @@ func TestRouteIndexMatchesFullRouter(t *testing.T) {
 func FuzzRouteIndex(f *testing.F) {
 	x := New(Config{RateLimitPerMinute: -1}, nil, nil).router.(routeIndex)
 	for _, s := range []string{"/v2/applications/1.json", "/accounts/1/v2/alerts_conditions/a/b", "/v2/users.json",
-		"/deployments.xml", "/v2/alerts_policies/x.json", "/accounts//v2/labels.json", "/v2/applications.j"} {
+		"/deployments.xml", "/v2/alerts_policies/x.json", "/accounts//v2/labels.json", "/v2/applications.j",
+		"/accounts/12/v2/applications/5/deployments.json", "/v2/applications/5/instances/07/metrics/data.xml",
+		"/accounts/1x/v2/applications/5.json", "/v2/applications/5/hosts/.json"} {
 		f.Add("GET", s)
 	}
 	f.Fuzz(func(t *testing.T, method, path string) {
