@@ -28,17 +28,17 @@ func (v *EntityRef) GetAccountId() *int { return v.AccountId }
 // (translate.sliceRaw): sorted in place and sub-sliced per name, never copied.
 type TimesliceRow struct {
 	Facet json.RawMessage `json:"facet"`
-	Begin float64 `json:"beginTimeSeconds"`
-	End   float64 `json:"endTimeSeconds"`
-	C     float64 `json:"c"`
-	S     float64 `json:"s"`
-	Ex    float64 `json:"ex"`
-	Mn    float64 `json:"mn"`
-	Mx    float64 `json:"mx"`
-	Sq    float64 `json:"sq"`
-	Sd    float64 `json:"sd"`
-	Exr   float64 `json:"exr"`
-	Exm   float64 `json:"exm"`
+	Begin float64         `json:"beginTimeSeconds"`
+	End   float64         `json:"endTimeSeconds"`
+	C     float64         `json:"c"`
+	S     float64         `json:"s"`
+	Ex    float64         `json:"ex"`
+	Mn    float64         `json:"mn"`
+	Mx    float64         `json:"mx"`
+	Sq    float64         `json:"sq"`
+	Sd    float64         `json:"sd"`
+	Exr   float64         `json:"exr"`
+	Exm   float64         `json:"exm"`
 }
 
 // timesliceRowsKey carries WithTimesliceRows's counts on a context.
