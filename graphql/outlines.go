@@ -161,8 +161,9 @@ const searchPage = 200
 // bytes: a page holds at most searchPage, and never more than the answer can. Each
 // application's settings and summary are decoded into its element of one array each
 // (the decoder fills a non-nil pointer's value in place, and sets it to nil on null),
-// instead of an allocation each. An entity of another type than the fragment's keeps
-// them unread; translate skips it (IsApmApplication).
+// instead of an allocation each. An entity of another type than the fragment's (whose
+// answer holds its __typename alone) keeps them as presized; translate skips it
+// (IsApmApplication).
 func outlines(size int) []ApmOutline {
 	n := min(searchPage, size/minOutlineJSON)
 	o := make([]ApmOutline, n)
