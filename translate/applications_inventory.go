@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -344,12 +345,20 @@ func (f *inventoryFold) finish(ctx context.Context, t *Translator) map[int64]*ap
 		t.warn(ctx, "inventory rows", fmt.Errorf("%d rows without an application id", f.bad))
 	}
 	for _, a := range f.inv {
-		slices.Sort(a.instances)
-		a.instances = slices.Compact(a.instances)
-		slices.Sort(a.hosts)
-		a.hosts = slices.Compact(a.hosts)
+		a.instances = sortedSet(a.instances)
+		a.hosts = sortedSet(a.hosts)
 	}
 	return f.inv
+}
+
+// sortedSet sorts s and drops its repeats, in place; most applications have one host
+// and one instance, which need neither.
+func sortedSet[T cmp.Ordered](s []T) []T {
+	if len(s) < 2 {
+		return s
+	}
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // rawFacet is one facet value of an NRQL row, kept as its JSON text (a number or a

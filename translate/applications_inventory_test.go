@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -629,4 +630,20 @@ func opsDuring(f *opFake, ops []string, do func()) map[string]int {
 		}
 	}
 	return got
+}
+
+// TestSortedSet: an application's hosts and instances are sorted without repeats,
+// whatever their number.
+func TestSortedSet(t *testing.T) {
+	for _, tt := range []struct{ in, want []int64 }{
+		{nil, nil}, {[]int64{3}, []int64{3}}, {[]int64{3, 1}, []int64{1, 3}}, {[]int64{2, 2}, []int64{2}},
+		{[]int64{5, 1, 5, 3, 1}, []int64{1, 3, 5}},
+	} {
+		if got := sortedSet(slices.Clone(tt.in)); !slices.Equal(got, tt.want) {
+			t.Errorf("sortedSet(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if got := sortedSet([]string{"b", "a", "b"}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("hosts %v", got)
+	}
 }
