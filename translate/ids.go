@@ -118,33 +118,36 @@ func ParseGUID(s string) (GUID, error) {
 // nothing a caller could not compute, and is emptied when it reaches max entries.
 type hostIDMemo struct {
 	mu  sync.RWMutex
-	ids map[string]int64
+	ids map[hostKey]int64
 	max int
 }
 
-func newHostIDMemo(max int) *hostIDMemo { return &hostIDMemo{ids: map[string]int64{}, max: max} }
+// hostKey is what a host id is a function of.
+type hostKey struct {
+	account, app int64
+	host         string
+}
+
+func newHostIDMemo(max int) *hostIDMemo { return &hostIDMemo{ids: map[hostKey]int64{}, max: max} }
 
 // hostID is HostID(accountID, appID, host); a nil memo computes it.
 func (m *hostIDMemo) hostID(accountID, appID int64, host string) int64 {
 	if m == nil {
 		return HostID(accountID, appID, host)
 	}
-	var stack [128]byte
-	b := surrogatePrefix(stack[:0], "host", accountID)
-	b = strconv.AppendInt(b, appID, 10)
-	b = append(append(b, '|'), host...)
+	k := hostKey{accountID, appID, host}
 	m.mu.RLock()
-	id, ok := m.ids[string(b)]
+	id, ok := m.ids[k]
 	m.mu.RUnlock()
 	if ok {
 		return id
 	}
-	id = surrogate(b, "")
+	id = HostID(accountID, appID, host)
 	m.mu.Lock()
 	if len(m.ids) >= m.max {
 		clear(m.ids)
 	}
-	m.ids[string(b)] = id
+	m.ids[k] = id
 	m.mu.Unlock()
 	return id
 }
