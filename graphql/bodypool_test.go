@@ -85,8 +85,8 @@ func TestDecodedAnswerOutlivesItsBody(t *testing.T) {
 	for _, resp := range kept {
 		res := resp.GetActor().GetEntitySearch().GetResults()
 		e := res.GetEntities()[0]
-		if e.Name != "checkout" || e.Guid != "MTAwMDAwMXxBUE18QVBQTElDQVRJT058NDI" || e.Language != "java" ||
-			e.AlertSeverity != EntityAlertSeverityWarning || e.Typename != "ApmApplicationEntityOutline" || *res.NextCursor != "c1" {
+		if e.Name != "checkout" || e.Guid != "MTAwMDAwMXxBUE18QVBQTElDQVRJT058NDI" || e.GetLanguage() != "java" ||
+			e.GetAlertSeverity() != EntityAlertSeverityWarning || string(e.Typename) != `"ApmApplicationEntityOutline"` || *res.NextCursor != "c1" {
 			t.Fatalf("decoded strings changed with the reused body: %+v, cursor %q", e, *res.NextCursor)
 		}
 		inv := string(resp.GetActor().GetAccount().GetInventory().GetResults())

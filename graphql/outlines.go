@@ -1,8 +1,10 @@
 package graphql
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync"
+	"unicode/utf8"
 
 	gql "github.com/Khan/genqlient/graphql"
 )
@@ -22,17 +24,22 @@ import (
 // something else than zero are told apart by it: an application id is never 0 (0:
 // null, read from the guid instead) and an alert severity is never "" (null: no
 // alerting data, health "unknown").
+//
+// The type name, alert severity and language, a few values repeated on every
+// application, are kept as written (JSON text, read by their getters as shared
+// strings): a presized page decodes them into its own buffer (outlines) instead of a
+// string each.
 type ApmOutline struct {
 	// Typename is the entity's concrete type; the search asks for APM applications
 	// only, and translate skips any other type it may still return.
-	Typename          string               `json:"__typename"`
+	Typename          json.RawMessage      `json:"__typename"`
 	Guid              string               `json:"guid"`
 	AccountId         int                  `json:"accountId"`
 	Name              string               `json:"name"`
 	Reporting         bool                 `json:"reporting"`
-	AlertSeverity     EntityAlertSeverity  `json:"alertSeverity"`
+	AlertSeverity     json.RawMessage      `json:"alertSeverity"`
 	ApplicationId     int                  `json:"applicationId"`
-	Language          string               `json:"language"`
+	Language          json.RawMessage      `json:"language"`
 	Settings          *OutlineSettings     `json:"settings"`
 	ApmSummary        *OutlineSummary      `json:"apmSummary"`
 	ApmBrowserSummary *OutlineBrowserStats `json:"apmBrowserSummary"`
@@ -68,7 +75,43 @@ type OutlineBrowserStats struct {
 // IsApmApplication reports whether the entity is an APM application (its outline, or
 // the entity itself in ApmEntity); an entity without a type name is taken as one.
 func (v *ApmOutline) IsApmApplication() bool {
-	return v.Typename == "" || v.Typename == "ApmApplicationEntityOutline" || v.Typename == "ApmApplicationEntity"
+	t := textOf(v.Typename, apmTypenames)
+	return t == "" || t == apmTypenames[0] || t == apmTypenames[1]
+}
+
+// apmTypenames are the type names an APM application's outline or entity answers with.
+var apmTypenames = []string{"ApmApplicationEntityOutline", "ApmApplicationEntity"}
+
+// alertSeverities are EntityAlertSeverity's values as strings.
+var alertSeverities = []string{string(EntityAlertSeverityCritical), string(EntityAlertSeverityNotAlerting),
+	string(EntityAlertSeverityNotConfigured), string(EntityAlertSeverityWarning)}
+
+// agentLanguages are the languages of New Relic's APM agents (Go, Java, .NET, Node.js,
+// PHP, Python and Ruby in docs-website
+// src/content/docs/apm/new-relic-apm/getting-started/introduction-apm.mdx @ 0158026f),
+// lower-case: only a hint that saves a string, since any other value is read as well.
+var agentLanguages = []string{"go", "java", "dotnet", "nodejs", "php", "python", "ruby"}
+
+// textOf is the string a JSON text holds ("" for null or nothing): one of known when
+// it is one (no allocation), else a string of its own.
+func textOf(raw json.RawMessage, known []string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		for _, k := range known {
+			if string(inner) == k {
+				return k
+			}
+		}
+		return string(inner)
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // GetGuid returns the entity guid ("" when null).
@@ -84,13 +127,15 @@ func (v *ApmOutline) GetName() string { return v.Name }
 func (v *ApmOutline) GetReporting() bool { return v.Reporting }
 
 // GetAlertSeverity returns the entity's alert severity ("" when null).
-func (v *ApmOutline) GetAlertSeverity() EntityAlertSeverity { return v.AlertSeverity }
+func (v *ApmOutline) GetAlertSeverity() EntityAlertSeverity {
+	return EntityAlertSeverity(textOf(v.AlertSeverity, alertSeverities))
+}
 
 // GetApplicationId returns the REST v2 application id (0 when null).
 func (v *ApmOutline) GetApplicationId() int { return v.ApplicationId }
 
 // GetLanguage returns the agent language.
-func (v *ApmOutline) GetLanguage() string { return v.Language }
+func (v *ApmOutline) GetLanguage() string { return textOf(v.Language, agentLanguages) }
 
 // GetSettings returns the APM settings (nil when null).
 func (v *ApmOutline) GetSettings() *OutlineSettings { return v.Settings }
@@ -161,7 +206,8 @@ const searchPage = 200
 // bytes: a page holds at most searchPage, and never more than the answer can. Each
 // application's settings and summary are decoded into its element of one array each
 // (the decoder fills a non-nil pointer's value in place, and sets it to nil on null),
-// instead of an allocation each. An entity of another type than the fragment's (whose
+// instead of an allocation each; its type name, alert severity and language into its
+// part of one buffer. An entity of another type than the fragment's (whose
 // answer holds its __typename alone) keeps them as presized; translate skips it
 // (IsApmApplication).
 func outlines(size int) []ApmOutline {
@@ -169,11 +215,19 @@ func outlines(size int) []ApmOutline {
 	o := make([]ApmOutline, n)
 	settings := make([]OutlineSettings, n)
 	summaries := make([]OutlineSummary, n)
+	room := make([]byte, n*textRoom)
 	for i := range o {
 		o[i].Settings, o[i].ApmSummary = &settings[i], &summaries[i]
+		t := room[i*textRoom : (i+1)*textRoom]
+		o[i].Typename, o[i].AlertSeverity, o[i].Language = t[0:0:32], t[32:32:48], t[48:48:textRoom]
 	}
 	return o[:0]
 }
+
+// textRoom is the bytes presized for an application's type name (32), alert severity
+// (16) and language (16), each with its quotes: what NerdGraph writes (a longer one
+// takes an allocation of its own).
+const textRoom = 64
 
 // presizeOutlines gives the application search page of d its capacity before the
 // answer is decoded into it: the decoder fills a slice's capacity in place, so a page

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -184,11 +185,11 @@ func TestOutlineKinds(t *testing.T) {
 		if tt.typename != nil {
 			name = *tt.typename
 		}
-		apmName := "" // ApmOutline holds its type name by value: a null is ""
+		apmName := "null" // ApmOutline holds its type name as written
 		if tt.typename != nil {
-			apmName = *tt.typename
+			apmName = strconv.Quote(*tt.typename)
 		}
-		if got := (&ApmOutline{Typename: apmName}).IsApmApplication(); got != tt.apm {
+		if got := (&ApmOutline{Typename: json.RawMessage(apmName)}).IsApmApplication(); got != tt.apm {
 			t.Errorf("%s: IsApmApplication = %v, want %v", name, got, tt.apm)
 		}
 		if got := (&BrowserOutline{Typename: tt.typename}).IsBrowserApplication(); got != tt.browse {
@@ -197,5 +198,32 @@ func TestOutlineKinds(t *testing.T) {
 	}
 	if (*BrowserOutline)(nil).IsBrowserApplication() {
 		t.Error("a nil browser outline is a browser application")
+	}
+}
+
+// TestOutlineTexts: an outline's type name, alert severity and language read as the
+// strings they hold, whether written plainly, escaped, as an unknown value, null or
+// not at all; a known value costs no allocation.
+func TestOutlineTexts(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{`"java"`, "java"}, {`"j\u0061va"`, "java"}, {`"cobol"`, "cobol"}, {`"été"`, "été"},
+		{`"` + "\xff" + `"`, "\ufffd"}, {`null`, ""}, {``, ""}, {`""`, ""}, {`7`, ""},
+	} {
+		o := &ApmOutline{Language: json.RawMessage(tt.raw), AlertSeverity: json.RawMessage(tt.raw)}
+		if got := o.GetLanguage(); got != tt.want {
+			t.Errorf("language %s: %q, want %q", tt.raw, got, tt.want)
+		}
+		if got := o.GetAlertSeverity(); string(got) != tt.want {
+			t.Errorf("severity %s: %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+	o := &ApmOutline{Typename: json.RawMessage(`"ApmApplicationEntityOutline"`), AlertSeverity: json.RawMessage(`"WARNING"`),
+		Language: json.RawMessage(`"python"`)}
+	if n := testing.AllocsPerRun(10, func() {
+		if !o.IsApmApplication() || o.GetAlertSeverity() != EntityAlertSeverityWarning || o.GetLanguage() != "python" {
+			t.Fatal("misread")
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations reading known values", n)
 	}
 }

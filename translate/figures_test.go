@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -15,8 +16,8 @@ import (
 // the configured Apdex targets as they are.
 func TestApplicationFiguresAsREST(t *testing.T) {
 	target, endTarget := 0.4375, 7.0
-	o := &ng.ApmOutline{Typename: "ApmApplicationEntityOutline", Guid: AppGUID(1, DomainAPM, 7), AccountId: 1, ApplicationId: 7,
-		Name: "shop", Reporting: true, Language: "go", Settings: &ng.OutlineSettings{ApdexTarget: target},
+	o := &ng.ApmOutline{Typename: json.RawMessage(`"ApmApplicationEntityOutline"`), Guid: AppGUID(1, DomainAPM, 7), AccountId: 1, ApplicationId: 7,
+		Name: "shop", Reporting: true, Language: json.RawMessage(`"go"`), Settings: &ng.OutlineSettings{ApdexTarget: target},
 		ApmSummary: &ng.OutlineSummary{WebResponseTimeAverage: 0.30412, WebThroughput: 4567.8, ErrorRate: 0.161812,
 			ApdexScore: 0.97435, HostCount: 3, InstanceCount: 12345},
 		ApmBrowserSummary: &ng.OutlineBrowserStats{PageLoadTimeAverage: 3.7312, PageLoadThroughput: 1.0 / 3}}

@@ -118,8 +118,8 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	if ent == nil || !ent.IsApmApplication() || int64(ent.AccountId) != c.AccountID || appIDOf(ent) != appID {
 		return nil, ErrApplicationNotFound()
 	}
-	tmpl := v2.ApplicationHost{ApplicationName: ent.Name, Language: strings.ToLower(ent.Language),
-		HealthStatus: severityHealth(ent.Reporting, ent.AlertSeverity), ApplicationID: appID}
+	tmpl := v2.ApplicationHost{ApplicationName: ent.Name, Language: strings.ToLower(ent.GetLanguage()),
+		HealthStatus: severityHealth(ent.Reporting, ent.GetAlertSeverity()), ApplicationID: appID}
 	out := &appHosts{app: &tmpl}
 	acct := resp.GetActor().GetAccount()
 	if acct == nil {
