@@ -9,7 +9,9 @@
 //
 // Each server under test runs in a process of its own (this binary re-executed with
 // -serve), so its allocations, CPU time per request and peak RSS are its own; the
-// parent holds the load generator and the canned upstream. Each scenario's measured
+// parent holds the load generator and the canned upstream. Each scenario starts fresh
+// server processes, so its figures do not depend on the scenarios before it and are
+// the ones -only measures alone. Each scenario's measured
 // time is split into rounds (-rounds) that take the servers in turn, so the
 // ratios do not depend on which server ran during a slow spell of the machine.
 //
