@@ -311,8 +311,9 @@ func (x routeIndex) segment(path string) *mux.Router {
 	return r
 }
 
-// ServeHTTP matches r on its segment's router and calls the route's handler with r
-// itself: the path variables go into the request's state (routeVars), so neither of
+// ServeHTTP calls the route directMatch finds, else matches r on its segment's router,
+// and calls the route's handler with r itself: the path variables go into the
+// request's state (routeVars), so neither of
 // the two request copies gorilla/mux's Router.ServeHTTP makes to carry them (and the
 // matched route) in the context is made. Everything else takes gorilla/mux's own
 // path unchanged: a request without a state, a path gorilla would clean (its redirect),
