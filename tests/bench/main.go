@@ -65,7 +65,7 @@ func main() {
 	dur := flag.Duration("d", 10*time.Second, "measured duration per scenario and server (over all rounds)")
 	warm := flag.Duration("warmup", 2*time.Second, "warm-up before each measurement")
 	out := flag.String("json", "bench/latest.json", "where to write the results")
-	profile := flag.String("cpuprofile", "", "write each server process's CPU profile to this directory (<server>.pprof; the plain server's is overwritten per scenario)")
+	profile := flag.String("cpuprofile", "", "write each server process's CPU profile to this directory (<server>.pprof; servers start afresh per scenario, so with several scenarios it is the last one's: use -only)")
 	rounds := flag.Int("rounds", 5, "split each measurement into this many rounds taking the servers in turn")
 	only := flag.String("only", "", "run only the scenarios whose name matches this regular expression")
 	scale := flag.String("scale", "apps=264,hosts=3,names=5000;apps=50000,hosts=3,names=5000", "the scale scenarios' accounts (sim.ParseScale specs separated by ';'; empty: none)")
