@@ -288,8 +288,15 @@ func TestFleetStoreDown(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	for _, g := range f.gws {
-		_ = g
+	// Each replica finds the store again on its own probe: the fleet-wide count below
+	// starts once both say so (a replica still on its own state allows its own rest).
+	for _, srv := range f.replicas {
+		for !bytes.Contains(readyz(t, srv.URL), []byte("store: ok")) {
+			if time.Now().After(deadline) {
+				t.Fatalf("replica %s never found the store again: %s", srv.URL, readyz(t, srv.URL))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 	// Fleet-wide again: once each replica has called, the store holds the highest count
 	// a replica saw (its floor), and what is left of the limit is allowed once across
@@ -302,6 +309,18 @@ func TestFleetStoreDown(t *testing.T) {
 	if rem >= limit-30 || got != rem { // the 30 calls before and during the outage still count
 		t.Fatalf("after the store returned: %d allowed across two replicas, want %d (what the fleet had left)", got, rem)
 	}
+}
+
+// readyz is a replica's /readyz?verbose text.
+func readyz(t *testing.T, url string) []byte {
+	t.Helper()
+	r, err := http.Get(url + "/readyz?verbose")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	b, _ := io.ReadAll(r.Body)
+	return b
 }
 
 func grepLines(b []byte, prefix string) string {
