@@ -95,23 +95,33 @@ var agentLanguages = []string{"go", "java", "dotnet", "nodejs", "php", "python",
 // textOf is the string a JSON text holds ("" for null or nothing): one of known when
 // it is one (no allocation), else a string of its own.
 func textOf(raw json.RawMessage, known []string) string {
-	if len(raw) < 2 || raw[0] != '"' {
+	text, ok := StringText(raw)
+	if !ok {
 		return ""
 	}
-	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		for _, k := range known {
-			if string(inner) == k {
-				return k
-			}
+	for _, k := range known {
+		if string(text) == k {
+			return k
 		}
-		return string(inner)
+	}
+	return string(text)
+}
+
+// StringText is the contents of a JSON string kept as written (ok): its bytes as
+// written when they need no decoding (no escape, valid UTF-8: no allocation), else
+// decoded as encoding/json decodes them. Null, nothing or any other value is not one.
+func StringText(raw json.RawMessage) (text []byte, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner, true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return ""
+		return nil, false
 	}
-	return s
+	return []byte(s), true
 }
 
 // GetGuid returns the entity guid ("" when null).

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
@@ -74,22 +73,9 @@ func Series(chunks [][]Row) map[string][]Row {
 	return out
 }
 
-// metricName is the text of the metric a facet names (ok): a JSON string's contents,
-// as written when they need no decoding (no escape, valid UTF-8: no allocation), else
-// decoded. Null, an absent facet or any other value names none.
-func metricName(facet json.RawMessage) (name []byte, ok bool) {
-	if len(facet) < 2 || facet[0] != '"' {
-		return nil, false
-	}
-	if inner := facet[1 : len(facet)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return inner, true
-	}
-	var s string
-	if json.Unmarshal(facet, &s) != nil {
-		return nil, false
-	}
-	return []byte(s), true
-}
+// metricName is the text of the metric a facet names (ok): a JSON string's contents
+// (graphql.StringText). Null, an absent facet or any other value names none.
+func metricName(facet json.RawMessage) (name []byte, ok bool) { return ng.StringText(facet) }
 
 // runAt is the run of rows from i with the same facet: its metric name (ok: the facet
 // is one) and the index after its last row.
