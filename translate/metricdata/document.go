@@ -46,15 +46,14 @@ func Series(chunks [][]Row) map[string][]Row {
 	// without one first) only when a name's rows are not one run.
 	runs := 0 // at least the names: the map's size
 	for _, rows := range chunks {
-		for i := 0; i < len(rows); runs++ {
-			_, _, i = runAt(rows, i)
+		n, grouped := runsOf(rows)
+		if !grouped {
+			slices.SortStableFunc(rows, compareRows)
 		}
+		runs += n
 	}
 	out := make(map[string][]Row, runs)
 	for _, rows := range chunks {
-		if !grouped(rows) {
-			slices.SortStableFunc(rows, compareRows)
-		}
 		for i := 0; i < len(rows); {
 			name, ok, j := runAt(rows, i)
 			if ok {
@@ -88,21 +87,23 @@ func runAt(rows []Row, i int) (name []byte, ok bool, end int) {
 	return name, ok, end
 }
 
-// grouped reports whether every metric name's rows are one run.
-func grouped(rows []Row) bool {
+// runsOf counts the runs of rows and reports whether they are grouped: every metric
+// name's rows one run.
+func runsOf(rows []Row) (runs int, grouped bool) {
 	var buf [Chunk][]byte // a chunk's names: no allocation
 	seen := buf[:0]
-	for i := 0; i < len(rows); {
+	grouped = true
+	for i := 0; i < len(rows); runs++ {
 		name, ok, j := runAt(rows, i)
-		if ok {
+		if ok && grouped {
 			if slices.ContainsFunc(seen, func(n []byte) bool { return bytes.Equal(n, name) }) {
-				return false
+				grouped = false
 			}
 			seen = append(seen, name)
 		}
 		i = j
 	}
-	return true
+	return runs, grouped
 }
 
 // compareRows orders rows by metric name, rows without one first (the order of

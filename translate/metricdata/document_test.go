@@ -5,24 +5,25 @@ import (
 	"testing"
 )
 
-// A chunk is grouped when each name's rows are one run (an empty chunk is), rows without
-// a name order first, and a row continues a run of its own name, or a nameless row one
-// of nameless rows.
+// A chunk is grouped (runsOf, which counts its runs too) when each name's rows are one
+// run (an empty chunk is), rows without a name order first, and a row continues a run
+// of its own name, or a nameless row one of nameless rows.
 func TestMetricRowOrder(t *testing.T) {
 	row := func(facet string) Row { return Row{Facet: json.RawMessage(facet)} }
 	for _, tt := range []struct {
 		name string
 		rows []Row
+		runs int
 		want bool
 	}{
-		{"empty", nil, true},
-		{"one run each", []Row{row(`"a"`), row(`"a"`), row(`null`), row(`"b"`)}, true},
-		{"a name in two runs", []Row{row(`"a"`), row(`"b"`), row(`"a"`)}, false},
-		{"a name written two ways in two runs", []Row{row(`"a"`), row(`"b"`), row(`"\u0061"`)}, false},
-		{"nameless rows apart", []Row{row(`null`), row(`"a"`), row(``)}, true},
+		{"empty", nil, 0, true},
+		{"one run each", []Row{row(`"a"`), row(`"a"`), row(`null`), row(`"b"`)}, 3, true},
+		{"a name in two runs", []Row{row(`"a"`), row(`"b"`), row(`"a"`)}, 3, false},
+		{"a name written two ways in two runs", []Row{row(`"a"`), row(`"b"`), row(`"\u0061"`), row(`"c"`)}, 4, false},
+		{"nameless rows apart", []Row{row(`null`), row(`"a"`), row(``)}, 3, true},
 	} {
-		if got := grouped(tt.rows); got != tt.want {
-			t.Errorf("grouped(%s) = %v, want %v", tt.name, got, tt.want)
+		if runs, got := runsOf(tt.rows); got != tt.want || runs != tt.runs {
+			t.Errorf("runsOf(%s) = %d, %v; want %d, %v", tt.name, runs, got, tt.runs, tt.want)
 		}
 	}
 	for _, tt := range []struct {
