@@ -255,22 +255,10 @@ func TestFleetStoreDown(t *testing.T) {
 		t.Fatalf("rename with the store down: %d %.200s", r.status, r.body)
 	}
 	for _, srv := range f.replicas {
-		rd, err := http.Get(srv.URL + "/readyz?verbose")
-		if err != nil {
-			t.Fatal(err)
+		if status, b := getText(t, srv.URL+"/readyz?verbose"); status != 200 || !bytes.Contains(b, []byte("store: unreachable")) {
+			t.Fatalf("/readyz?verbose with the store down: %d %s", status, b)
 		}
-		b, _ := io.ReadAll(rd.Body)
-		rd.Body.Close()
-		if rd.StatusCode != 200 || !bytes.Contains(b, []byte("store: unreachable")) {
-			t.Fatalf("/readyz?verbose with the store down: %d %s", rd.StatusCode, b)
-		}
-		mr, err := http.Get(srv.URL + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		mb, _ := io.ReadAll(mr.Body)
-		mr.Body.Close()
-		if !bytes.Contains(mb, []byte("v2bridge_store_up 0")) || bytes.Contains(mb, []byte("v2bridge_store_errors_total 0\n")) {
+		if _, mb := getText(t, srv.URL+"/metrics"); !bytes.Contains(mb, []byte("v2bridge_store_up 0")) || bytes.Contains(mb, []byte("v2bridge_store_errors_total 0\n")) {
 			t.Fatalf("metrics with the store down:\n%s", grepLines(mb, "v2bridge_store_"))
 		}
 	}
@@ -291,9 +279,13 @@ func TestFleetStoreDown(t *testing.T) {
 	// Each replica finds the store again on its own probe: the fleet-wide count below
 	// starts once both say so (a replica still on its own state allows its own rest).
 	for _, srv := range f.replicas {
-		for !bytes.Contains(readyz(t, srv.URL), []byte("store: ok")) {
+		for {
+			_, b := getText(t, srv.URL+"/readyz?verbose")
+			if bytes.Contains(b, []byte("store: ok")) {
+				break
+			}
 			if time.Now().After(deadline) {
-				t.Fatalf("replica %s never found the store again: %s", srv.URL, readyz(t, srv.URL))
+				t.Fatalf("replica %s never found the store again: %s", srv.URL, b)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -311,16 +303,16 @@ func TestFleetStoreDown(t *testing.T) {
 	}
 }
 
-// readyz is a replica's /readyz?verbose text.
-func readyz(t *testing.T, url string) []byte {
+// getText is a GET of url's status and body.
+func getText(t *testing.T, url string) (int, []byte) {
 	t.Helper()
-	r, err := http.Get(url + "/readyz?verbose")
+	r, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Body.Close()
 	b, _ := io.ReadAll(r.Body)
-	return b
+	return r.StatusCode, b
 }
 
 func grepLines(b []byte, prefix string) string {

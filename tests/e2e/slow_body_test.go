@@ -32,12 +32,7 @@ func slowPost(t *testing.T, gwURL, key string) net.Conn {
 // scrape reads one series' value from the gateway's /metrics (0 when absent).
 func scrape(t *testing.T, gwURL, series string) float64 {
 	t.Helper()
-	resp, err := http.Get(gwURL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	_, b := getText(t, gwURL+"/metrics")
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, series+" "); ok {
 			f, _ := strconv.ParseFloat(v, 64)
