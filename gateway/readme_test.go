@@ -116,8 +116,9 @@ func TestRouteTableOneLineNotes(t *testing.T) {
 }
 
 // The Markdown stays a product's documentation, not a notebook: README.md at most
-// 15,000 bytes, no file over 30,000 but the generated tests/spec/SPEC.md, and all of
-// it together at most 150,000.
+// 15,000 bytes, no hand-written file over 30,000, and the hand-written files together at
+// most 110,000. The generated specification matrix (tests/spec/SPEC.md) is counted apart:
+// it grows a row per traced statement, not with prose, and holds at most 90,000.
 func TestMarkdownBudget(t *testing.T) {
 	total := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -135,19 +136,24 @@ func TestMarkdownBudget(t *testing.T) {
 			return err
 		}
 		n, rel := int(info.Size()), filepath.ToSlash(strings.TrimPrefix(path, "../"))
-		total += n
 		switch {
+		case rel == "tests/spec/SPEC.md":
+			if n > 90000 {
+				t.Errorf("%s has %d bytes, more than 90,000", rel, n)
+			}
+			return nil
 		case rel == "README.md" && n > 15000:
 			t.Errorf("README.md has %d bytes, more than 15,000", n)
-		case rel != "tests/spec/SPEC.md" && n > 30000:
+		case n > 30000:
 			t.Errorf("%s has %d bytes, more than 30,000", rel, n)
 		}
+		total += n
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if total > 150000 {
-		t.Errorf("the Markdown files hold %d bytes together, more than 150,000", total)
+	if total > 110000 {
+		t.Errorf("the hand-written Markdown files hold %d bytes together, more than 110,000", total)
 	}
 }
