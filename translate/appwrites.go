@@ -33,7 +33,11 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // recorded") reads the values again and sends only what still differs, so an applied
 // first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
 func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
-	defer t.wroteAccount(c) // also after a failed write: it may have half applied
+	// Also after a failed write (it may have half applied); the name index keeps the
+	// outcome when it is known (nameedits.go).
+	known := true
+	var edits []nameEdit
+	defer func() { t.wroteApps(c, known, edits...) }()
 	app, browser, err := t.applicationWithBrowser(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -84,6 +88,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 		return &v2.ApplicationShow{Application: *app}, nil
 	}
 	loader := BrowserLoader
+	known = false // from here the write may apply
 	resp, err := ng.AppUpdate(ctx, t.client, guid, apm, updateApm, browserGUID, br, updateBrowser,
 		ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader}, enable)
 	if err != nil {
@@ -91,6 +96,10 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	}
 	if err := appUpdateProblems(resp.Apm, resp.Browser); err != nil {
 		return nil, err
+	}
+	known = true
+	if apm.Alias != nil {
+		edits = append(edits, nameEdit{entry: nameEntry{id: id, name: *apm.Alias, language: app.Language, reporting: app.Reporting}})
 	}
 	if afterEnable != nil {
 		if err := t.setEnabledBrowserApdex(ctx, c, id, guid, *afterEnable); err != nil {
@@ -130,7 +139,9 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 // is unknown is remembered (attempts.go): a retry that finds the application gone
 // answers what the first attempt would have (200 with it).
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
-	defer t.wroteAccount(c)
+	known := false
+	var edits []nameEdit
+	defer func() { t.wroteApps(c, known, edits...) }()
 	key := c.cacheKey("delete-attempt", strconv.FormatInt(id, 10))
 	v, err := t.once(ctx, key, "", false, func(ctx context.Context, prev state.Previous) (any, error, bool, int64) {
 		app, err := t.application(ctx, c, id)
@@ -166,8 +177,11 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 		return show, nil, false, 0
 	})
 	if err != nil {
+		var ve *v2.Error
+		known = errors.As(err, &ve) && (ve.Status == 404 || ve.Status == 409) // nothing was deleted
 		return nil, err
 	}
+	known, edits = true, []nameEdit{{entry: nameEntry{id: id}, removed: true}}
 	return v.(*v2.ApplicationShow), nil
 }
 

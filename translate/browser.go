@@ -203,7 +203,9 @@ func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, nam
 	if strings.TrimSpace(name) == "" {
 		return nil, v2.Unprocessable("browser_application.name is required")
 	}
-	defer t.wroteAccount(c) // also when the outcome is unknown: it may have been created
+	// Also when the outcome is unknown (it may have been created); no APM application's
+	// name changes, so the name index moves on as it is.
+	defer t.wroteApps(c, true)
 	resp, err := ng.BrowserCreate(ctx, t.client, int(c.AccountID), name, ng.AgentApplicationBrowserSettingsInput{LoaderType: &loader})
 	if err != nil {
 		return nil, createError(err, "browser application", "GET /v2/browser_applications.json?filter[name]="+name)

@@ -20,8 +20,8 @@ import (
 // it is kept, per caller and account, and served stale while it is read again:
 //
 //   - younger than the refresh age (Options.NameIndexRefresh) it is served as is;
-//   - older, or read before a write to the account through the gateway, it is still
-//     served, and one read of it starts in the background (one per key at a time,
+//   - older, or behind a write to the account through the gateway that did not edit
+//     it (nameedits.go), it is still served, and one read of it starts in the background (one per key at a time,
 //     nameIndexRefreshes across keys, each bounded by nameIndexReadTimeout and by the
 //     index's cap), detached from the request;
 //   - older than the max staleness (Options.NameIndexMaxStale) it is no longer served:
@@ -65,6 +65,8 @@ type nameIndexes struct {
 
 	reads       singleflight.Group // cold reads on callers' paths, by key (coldIndex)
 	coldWaiting atomic.Int32       // callers in coldIndex's read now, leading or waiting
+
+	edits sync.Mutex // writes' edits of indexes (nameedits.go), one at a time
 
 	mu      sync.Mutex
 	running map[string]bool // keys whose background read is under way
@@ -116,6 +118,11 @@ func (x *nameIndexes) local(key string) (*nameIndex, bool) {
 	return ix, ok
 }
 
+// newer reports whether ix was read, or edited by a write, after have.
+func (ix *nameIndex) newer(have *nameIndex) bool {
+	return ix.gen > have.gen || ix.readAt.After(have.readAt)
+}
+
 // servable reports whether ix may still be served at now.
 func (x *nameIndexes) servable(ix *nameIndex, now time.Time) bool {
 	return ix != nil && now.Sub(ix.readAt) <= x.maxStale
@@ -131,8 +138,11 @@ func (t *Translator) nameIndex(ctx context.Context, c Caller) (entries []nameEnt
 	gen := t.writes.Gen(c.AccountID)
 	now := t.now()
 	ix, ok := x.local(key)
-	if !ok || !x.servable(ix, now) {
-		if ix, ok = t.sharedIndex(c, key); ok && x.servable(ix, now) {
+	if !ok || !x.servable(ix, now) || ix.gen < gen {
+		// Not held, or behind a write: a write through another replica left its edited
+		// index in the store (nameedits.go).
+		if s, ok := t.sharedIndex(c, key); ok && x.servable(s, now) && (!x.servable(ix, now) || s.newer(ix)) {
+			ix = s
 			x.cache.SetLocalFor(key, ix, x.maxStale)
 		}
 	}
