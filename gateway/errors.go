@@ -22,7 +22,7 @@ const (
 // v2Error is the gateway's one table from a failure to the v2 error the caller gets:
 // a *v2.Error as it is; a parameter error 400; each kind of NerdGraph failure its
 // status (refused key 401, no API access 403, not found 404, rate limited 429, invalid
-// answer 500, breaker open 503, timeout 504, anything else 502); a deadline 504; the
+// answer 500, breaker open or the key's slots busy 503, timeout 504, anything else 502); a deadline 504; the
 // rest 500. Callers never see an internal error's text: the second result is the cause
 // to log, for the failures that are the gateway's or NerdGraph's.
 func v2Error(err error) (*v2.Error, error) {
@@ -55,6 +55,9 @@ func v2Error(err error) (*v2.Error, error) {
 			return v2.ErrServer(), err
 		case ng.KindUnavailable:
 			return v2.Unavailable("The New Relic NerdGraph API is failing; v2bridge is not calling it for a few seconds. Retry later"), err
+		case ng.KindOverloaded:
+			// The gateway's own overload: NerdGraph was not asked.
+			return v2.Unavailable("v2bridge is busy with this API key's other requests to New Relic; retry later"), err
 		default:
 			return v2.BadGateway(titleUpstreamFail), err
 		}

@@ -55,8 +55,14 @@ type Options struct {
 	MaxResponseBytes int64
 	// MaxConcurrentPerKey bounds the NerdGraph requests in flight for one user key
 	// (NerdGraph guarantees 25 concurrent requests per user; default 25). A call waits
-	// for a slot until its context ends.
+	// for a slot at most SlotWait (slots.go).
 	MaxConcurrentPerKey int
+	// BackgroundSlots is the most of a key's slots its background work holds
+	// (WithBackground; default DefaultBackgroundSlots).
+	BackgroundSlots int
+	// SlotWait bounds a call's wait for a slot and lease, apart from Timeout (default
+	// DefaultSlotWait); a call that waited longer fails with KindOverloaded.
+	SlotWait time.Duration
 	// Leases, when set, bounds MaxConcurrentPerKey fleet-wide too (leases.go).
 	Leases Leases
 	// AnswerMemory bounds the bytes of large answers (LargeAnswer and more) decoded and
@@ -107,24 +113,6 @@ type Client struct {
 	tracer   trace.Tracer // nil: tracing off
 }
 
-// keySlots holds one semaphore per user key (by hash), created on demand and dropped
-// when idle, so the number held is bounded by the keys in flight.
-type keySlots struct {
-	sems keyed[chan struct{}]
-}
-
-// acquire takes one of the n slots of the key whose SHA-256 is tenant (tenantOf).
-func (k *keySlots) acquire(ctx context.Context, tenant [32]byte, n int) (release func(), err error) {
-	ch, done := k.sems.take(tenant, func() chan struct{} { return make(chan struct{}, n) })
-	select {
-	case ch <- struct{}{}:
-		return func() { <-ch; done() }, nil
-	case <-ctx.Done():
-		done()
-		return nil, &Error{Kind: KindRateLimited, Err: fmt.Errorf("waiting for one of %d NerdGraph slots of this key: %w", n, ctx.Err())}
-	}
-}
-
 var _ gql.Client = (*Client)(nil)
 
 // NewClient returns a client for the NerdGraph endpoint (see ResolveEndpoint).
@@ -149,6 +137,12 @@ func NewClient(endpoint string, opts Options) *Client {
 	}
 	if opts.MaxConcurrentPerKey <= 0 {
 		opts.MaxConcurrentPerKey = 25
+	}
+	if opts.BackgroundSlots <= 0 {
+		opts.BackgroundSlots = DefaultBackgroundSlots
+	}
+	if opts.SlotWait <= 0 {
+		opts.SlotWait = DefaultSlotWait
 	}
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = 64 << 20
@@ -401,6 +395,19 @@ type answer struct {
 // ctx's Calls.
 func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error) {
 	tenant := tenantOf(ctx) // breaker.go: one breaker per NerdGraph identity
+	// The slot and the lease come first (slots.go): waiting for them says nothing of
+	// NerdGraph, so the breaker neither hears of it nor holds its probe meanwhile.
+	until := c.slotWait(ctx)
+	release, err := c.slots.acquire(ctx, tenant, c.opts.MaxConcurrentPerKey, c.opts.BackgroundSlots, isBackground(ctx), until)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	lease, err := c.fleetLease(ctx, apiKey(ctx), until) // leases.go
+	if err != nil {
+		return nil, err
+	}
+	defer lease()
 	if !c.breaker.allow(tenant) {
 		return nil, &Error{Kind: KindUnavailable, RetryAfter: c.opts.BreakerCooldown, Err: ErrCircuitOpen}
 	}
@@ -421,16 +428,6 @@ func (c *Client) fetch(ctx context.Context, body []byte) (ans *answer, err error
 func (c *Client) fetchHTTP(ctx context.Context, body []byte) (*answer, error) {
 	ctx, cancel := context.WithDeadline(ctx, c.attemptDeadline(ctx))
 	defer cancel()
-	release, err := c.slots.acquire(ctx, tenantOf(ctx), c.opts.MaxConcurrentPerKey)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	lease, err := c.fleetLease(ctx, apiKey(ctx)) // leases.go
-	if err != nil {
-		return nil, err
-	}
-	defer lease()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("new request: %w", err)

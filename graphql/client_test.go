@@ -555,42 +555,6 @@ func TestNon200KeepsGraphQLErrors(t *testing.T) {
 	}
 }
 
-// TestKeySlotsShareOneBoundPerKey: a key's semaphore stays while any call of the key
-// holds or waits for a slot, so every call of the key shares the one bound, and is
-// dropped when the last leaves.
-func TestKeySlotsShareOneBoundPerKey(t *testing.T) {
-	var k keySlots
-	ctx := context.Background()
-	relA, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	relB, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	relA()
-	if k.sems.len() != 1 {
-		t.Fatalf("%d semaphores while a call of the key still holds a slot, want 1", k.sems.len())
-	}
-	relC, err := k.acquire(ctx, tenantID("NRAK-A"), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Both slots are held (B and C): a further call must wait, here until its context ends.
-	done, cancel := context.WithCancel(ctx)
-	cancel()
-	var ge *Error
-	if _, err := k.acquire(done, tenantID("NRAK-A"), 2); !errors.As(err, &ge) || ge.Kind != KindRateLimited {
-		t.Fatalf("third call of a key with 2 slots held: %v, want to wait (rate limited when its context ends)", err)
-	}
-	relB()
-	relC()
-	if k.sems.len() != 0 {
-		t.Fatalf("%d semaphores after every call left, want 0", k.sems.len())
-	}
-}
-
 // TestPingReadyBelow500 pins the readiness probe: any answer below 500 is ready (a
 // refused key included), 500 and above and no answer at all are not.
 func TestPingReadyBelow500(t *testing.T) {

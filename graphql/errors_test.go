@@ -9,7 +9,7 @@ import (
 // TestKindStringPastTheNames: a Kind past the named ones prints its number instead of
 // indexing past the names.
 func TestKindStringPastTheNames(t *testing.T) {
-	for k, want := range map[Kind]string{KindServer: "server", KindUnavailable: "unavailable", Kind(9): "kind(9)"} {
+	for k, want := range map[Kind]string{KindServer: "server", KindUnavailable: "unavailable", KindOverloaded: "overloaded", Kind(10): "kind(10)"} {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
 		}

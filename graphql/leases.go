@@ -22,16 +22,24 @@ type Leases interface {
 
 // fleetLease takes a fleet-wide lease for key when the client has Leases. It returns
 // a release (a no-op without one) and an error only when ctx ended while waiting.
-func (c *Client) fleetLease(ctx context.Context, key string) (func(), error) {
+// The wait ends at until too (zero: no bound of its own; slots.go), with
+// KindOverloaded.
+func (c *Client) fleetLease(ctx context.Context, key string, until time.Time) (func(), error) {
 	if c.opts.Leases == nil {
 		return func() {}, nil
 	}
 	sum := sha256.Sum256([]byte(key))
+	wctx := ctx
+	if !until.IsZero() {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(ctx, until)
+		defer cancel()
+	}
 	// The lease outlives the call: fetchHTTP's context ends by c.opts.Timeout.
-	release, err := c.opts.Leases.AcquireLease(ctx, hex.EncodeToString(sum[:]), c.opts.MaxConcurrentPerKey, c.opts.Timeout+5*time.Second)
+	release, err := c.opts.Leases.AcquireLease(wctx, hex.EncodeToString(sum[:]), c.opts.MaxConcurrentPerKey, c.opts.Timeout+5*time.Second)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &Error{Kind: KindRateLimited, Err: err}
+		if wctx.Err() != nil {
+			return nil, overloaded(c.opts.MaxConcurrentPerKey, err)
 		}
 		return func() {}, nil // the store is down: this replica's bound only
 	}

@@ -52,7 +52,7 @@ func TestFleetLeases(t *testing.T) {
 	ctx := WithAPIKey(context.Background(), "NRAK-FLEET")
 	sum := sha256.Sum256([]byte("NRAK-FLEET"))
 	call := func(l *fakeLeases, timeout time.Duration) error {
-		c := NewClient(srv.URL, Options{Leases: l, MaxConcurrentPerKey: 4, Timeout: timeout, MaxAttempts: 1})
+		c := NewClient(srv.URL, Options{Leases: l, MaxConcurrentPerKey: 4, Timeout: timeout, SlotWait: timeout, MaxAttempts: 1})
 		var data struct {
 			X string `json:"x"`
 		}
@@ -80,8 +80,8 @@ func TestFleetLeases(t *testing.T) {
 
 	err := call(&fakeLeases{wait: true}, 20*time.Millisecond)
 	var ge *Error
-	if !errors.As(err, &ge) || ge.Kind != KindRateLimited || ge.Status != 0 || hits.Load() != 2 {
-		t.Errorf("no lease before the timeout: %v after %d calls; want rate limited, NerdGraph not called", err, hits.Load())
+	if !errors.As(err, &ge) || ge.Kind != KindOverloaded || ge.Status != 0 || hits.Load() != 2 {
+		t.Errorf("no lease within the slot wait: %v after %d calls; want overloaded, NerdGraph not called", err, hits.Load())
 	}
 
 	// Without Leases only this replica's bound applies (and nothing is asked).

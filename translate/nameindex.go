@@ -208,7 +208,9 @@ const coldIndexTries = 3
 // the cap gives an index marked tooLarge.
 func (t *Translator) readIndex(ctx context.Context, c Caller, gen uint64) (*nameIndex, error) {
 	ix := &nameIndex{readAt: t.now(), gen: gen}
-	entries, err := t.readNameIndex(ctx, c)
+	// An index read is background work of the key (graphql/slots.go): it holds at most
+	// the background share of the key's NerdGraph slots, on the caller's path too.
+	entries, err := t.readNameIndex(ng.WithBackground(ctx), c)
 	switch {
 	case errors.Is(err, errNameIndexTooLarge) || len(entries) > t.index.maxApps:
 		ix.tooLarge = true

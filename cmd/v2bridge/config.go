@@ -30,6 +30,8 @@ type fileConfig struct {
 	DefaultAccountID         int64             `yaml:"default_account_id"`
 	RequestTimeout           time.Duration     `yaml:"request_timeout"`
 	UpstreamTimeout          time.Duration     `yaml:"upstream_timeout"`
+	UpstreamSlotWait         time.Duration     `yaml:"upstream_slot_wait"`
+	UpstreamBackgroundSlots  int               `yaml:"upstream_background_slots"`
 	LogLevel                 string            `yaml:"log_level"`
 	LogFormat                string            `yaml:"log_format"`
 	RejectUnmappedLegacyKeys bool              `yaml:"reject_unmapped_legacy_keys"`
@@ -154,12 +156,14 @@ type keyConfig struct {
 
 func defaultConfig() fileConfig {
 	return fileConfig{
-		Listen:          ":8080",
-		Upstream:        "us",
-		RequestTimeout:  60 * time.Second,
-		UpstreamTimeout: 30 * time.Second,
-		LogLevel:        "info",
-		LogFormat:       "json",
+		Listen:                  ":8080",
+		Upstream:                "us",
+		RequestTimeout:          60 * time.Second,
+		UpstreamTimeout:         30 * time.Second,
+		UpstreamSlotWait:        ng.DefaultSlotWait,
+		UpstreamBackgroundSlots: ng.DefaultBackgroundSlots,
+		LogLevel:                "info",
+		LogFormat:               "json",
 
 		RateLimitPerMinute: 1000,
 		RESTUpstream:       "us",
@@ -335,6 +339,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	}
 	if _, err := trustedProxies(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
+	}
+	if c.UpstreamSlotWait <= 0 {
+		errs = append(errs, errors.New("upstream_slot_wait: must be positive"))
+	}
+	if n := c.UpstreamBackgroundSlots; n <= 0 || n > 25 {
+		errs = append(errs, fmt.Errorf("upstream_background_slots: %d is not within 1..25 (NerdGraph's concurrent requests a user)", n))
 	}
 	if m := c.AnswerMemory; m != 0 && m != -1 && m < 2*ng.LargeAnswer {
 		errs = append(errs, fmt.Errorf("answer_memory: %d bytes is less than two large answers (%d); 0 is the default, -1 no bound", m, 2*ng.LargeAnswer))
@@ -550,9 +560,11 @@ func (s storeConfig) open(getenv func(string) string, log *zap.Logger, window ti
 }
 
 // upstreamOptions are the NerdGraph client's limits as configured (upstream_timeout,
-// answer_memory); newGateway adds the hooks.
+// upstream_slot_wait, upstream_background_slots, answer_memory); newGateway adds the
+// hooks.
 func (c *fileConfig) upstreamOptions() ng.Options {
-	return ng.Options{Timeout: c.UpstreamTimeout, AnswerMemory: c.AnswerMemory}
+	return ng.Options{Timeout: c.UpstreamTimeout, SlotWait: c.UpstreamSlotWait, BackgroundSlots: c.UpstreamBackgroundSlots,
+		AnswerMemory: c.AnswerMemory}
 }
 
 // trustedProxies reads trusted_proxies: addresses or CIDR prefixes of the proxies whose

@@ -25,6 +25,7 @@ import (
 
 	"go.uber.org/zap"
 
+	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -126,7 +127,8 @@ func TestUpstreamOptionsFromConfig(t *testing.T) {
 		if err := cfg.validate(func(string) string { return "" }); err != nil {
 			t.Fatalf("%q: %v", tt.yaml, err)
 		}
-		if o := cfg.upstreamOptions(); o.Timeout != tt.timeout || o.AnswerMemory != tt.memory {
+		if o := cfg.upstreamOptions(); o.Timeout != tt.timeout || o.AnswerMemory != tt.memory ||
+			o.SlotWait != ng.DefaultSlotWait || o.BackgroundSlots != ng.DefaultBackgroundSlots {
 			t.Errorf("%q: timeout %v, answer memory %d; want %v, %d", tt.yaml, o.Timeout, o.AnswerMemory, tt.timeout, tt.memory)
 		}
 	}
