@@ -30348,6 +30348,791 @@ type MetricNamesResponse struct {
 // GetActor returns MetricNamesResponse.Actor, and is useful for accessing the field via an interface.
 func (v *MetricNamesResponse) GetActor() *MetricNamesActor { return v.Actor }
 
+// MetricSweepActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type MetricSweepActor struct {
+	// Several entities by guid (at most 25 per call).
+	Entities []*MetricSweepActorEntitiesEntity `json:"-"`
+	// One account by id.
+	Account *MetricSweepActorAccount `json:"account"`
+}
+
+// GetEntities returns MetricSweepActor.Entities, and is useful for accessing the field via an interface.
+func (v *MetricSweepActor) GetEntities() []*MetricSweepActorEntitiesEntity { return v.Entities }
+
+// GetAccount returns MetricSweepActor.Account, and is useful for accessing the field via an interface.
+func (v *MetricSweepActor) GetAccount() *MetricSweepActorAccount { return v.Account }
+
+func (v *MetricSweepActor) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*MetricSweepActor
+		Entities []json.RawMessage `json:"entities"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.MetricSweepActor = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Entities
+		src := firstPass.Entities
+		*dst = make(
+			[]*MetricSweepActorEntitiesEntity,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(MetricSweepActorEntitiesEntity)
+				err = __unmarshalMetricSweepActorEntitiesEntity(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal MetricSweepActor.Entities: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalMetricSweepActor struct {
+	Entities []json.RawMessage `json:"entities"`
+
+	Account *MetricSweepActorAccount `json:"account"`
+}
+
+func (v *MetricSweepActor) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *MetricSweepActor) __premarshalJSON() (*__premarshalMetricSweepActor, error) {
+	var retval __premarshalMetricSweepActor
+
+	{
+
+		dst := &retval.Entities
+		src := v.Entities
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalMetricSweepActorEntitiesEntity(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal MetricSweepActor.Entities: %w", err)
+				}
+			}
+		}
+	}
+	retval.Account = v.Account
+	return &retval, nil
+}
+
+// MetricSweepActorAccount includes the requested fields of the GraphQL type Account.
+// The GraphQL type's documentation follows.
+//
+// One account and its account-scoped data (NRQL, alerts, issues).
+type MetricSweepActorAccount struct {
+	// Run NRQL in this account.
+	Q *MetricSweepActorAccountQNrdbResultContainer `json:"q"`
+}
+
+// GetQ returns MetricSweepActorAccount.Q, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorAccount) GetQ() *MetricSweepActorAccountQNrdbResultContainer { return v.Q }
+
+// MetricSweepActorAccountQNrdbResultContainer includes the requested fields of the GraphQL type NrdbResultContainer.
+// The GraphQL type's documentation follows.
+//
+// Result of an NRQL query.
+type MetricSweepActorAccountQNrdbResultContainer struct {
+	// Result rows; each row is a JSON object.
+	Results []TimesliceRow `json:"results"`
+}
+
+// GetResults returns MetricSweepActorAccountQNrdbResultContainer.Results, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorAccountQNrdbResultContainer) GetResults() []TimesliceRow { return v.Results }
+
+// MetricSweepActorEntitiesApmApplicationEntity includes the requested fields of the GraphQL type ApmApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// An application monitored by an APM language agent.
+type MetricSweepActorEntitiesApmApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesApmApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesApmApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesApmApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesApmDatabaseInstanceEntity includes the requested fields of the GraphQL type ApmDatabaseInstanceEntity.
+// The GraphQL type's documentation follows.
+//
+// A database instance seen by APM (interface fields only here).
+type MetricSweepActorEntitiesApmDatabaseInstanceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesApmDatabaseInstanceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmDatabaseInstanceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesApmDatabaseInstanceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmDatabaseInstanceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesApmDatabaseInstanceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmDatabaseInstanceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesApmExternalServiceEntity includes the requested fields of the GraphQL type ApmExternalServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// An external service called by APM applications (interface fields only here).
+type MetricSweepActorEntitiesApmExternalServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesApmExternalServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmExternalServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesApmExternalServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmExternalServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesApmExternalServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesApmExternalServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesBrowserApplicationEntity includes the requested fields of the GraphQL type BrowserApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A browser (real user monitoring) application.
+type MetricSweepActorEntitiesBrowserApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesBrowserApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesBrowserApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesBrowserApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesBrowserApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesBrowserApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesBrowserApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesDashboardEntity includes the requested fields of the GraphQL type DashboardEntity.
+// The GraphQL type's documentation follows.
+//
+// A dashboard (interface fields only here).
+type MetricSweepActorEntitiesDashboardEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesDashboardEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesDashboardEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesDashboardEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesDashboardEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesDashboardEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesDashboardEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesEntity includes the requested fields of the GraphQL interface Entity.
+//
+// MetricSweepActorEntitiesEntity is implemented by the following types:
+// MetricSweepActorEntitiesApmApplicationEntity
+// MetricSweepActorEntitiesApmDatabaseInstanceEntity
+// MetricSweepActorEntitiesApmExternalServiceEntity
+// MetricSweepActorEntitiesBrowserApplicationEntity
+// MetricSweepActorEntitiesDashboardEntity
+// MetricSweepActorEntitiesExternalEntity
+// MetricSweepActorEntitiesGenericEntity
+// MetricSweepActorEntitiesGenericInfrastructureEntity
+// MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity
+// MetricSweepActorEntitiesInfrastructureHostEntity
+// MetricSweepActorEntitiesKeyTransactionEntity
+// MetricSweepActorEntitiesMobileApplicationEntity
+// MetricSweepActorEntitiesSecureCredentialEntity
+// MetricSweepActorEntitiesSyntheticMonitorEntity
+// MetricSweepActorEntitiesTeamEntity
+// MetricSweepActorEntitiesThirdPartyServiceEntity
+// MetricSweepActorEntitiesUnavailableEntity
+// MetricSweepActorEntitiesWorkloadEntity
+// The GraphQL type's documentation follows.
+//
+// Full view of a monitored entity (returned by actor.entity / actor.entities).
+type MetricSweepActorEntitiesEntity interface {
+	implementsGraphQLInterfaceMetricSweepActorEntitiesEntity()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetGuid returns the interface-field "guid" from its implementation.
+	GetGuid() *string
+	// GetAccountId returns the interface-field "accountId" from its implementation.
+	GetAccountId() *int
+}
+
+func (v *MetricSweepActorEntitiesApmApplicationEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesApmDatabaseInstanceEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesApmExternalServiceEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesBrowserApplicationEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesDashboardEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesExternalEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesGenericEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesGenericInfrastructureEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesInfrastructureHostEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesKeyTransactionEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesMobileApplicationEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesSecureCredentialEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesSyntheticMonitorEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesTeamEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesThirdPartyServiceEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesUnavailableEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+func (v *MetricSweepActorEntitiesWorkloadEntity) implementsGraphQLInterfaceMetricSweepActorEntitiesEntity() {
+}
+
+func __unmarshalMetricSweepActorEntitiesEntity(b []byte, v *MetricSweepActorEntitiesEntity) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApmApplicationEntity":
+		*v = new(MetricSweepActorEntitiesApmApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmDatabaseInstanceEntity":
+		*v = new(MetricSweepActorEntitiesApmDatabaseInstanceEntity)
+		return json.Unmarshal(b, *v)
+	case "ApmExternalServiceEntity":
+		*v = new(MetricSweepActorEntitiesApmExternalServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "BrowserApplicationEntity":
+		*v = new(MetricSweepActorEntitiesBrowserApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "DashboardEntity":
+		*v = new(MetricSweepActorEntitiesDashboardEntity)
+		return json.Unmarshal(b, *v)
+	case "ExternalEntity":
+		*v = new(MetricSweepActorEntitiesExternalEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericEntity":
+		*v = new(MetricSweepActorEntitiesGenericEntity)
+		return json.Unmarshal(b, *v)
+	case "GenericInfrastructureEntity":
+		*v = new(MetricSweepActorEntitiesGenericInfrastructureEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureAwsLambdaFunctionEntity":
+		*v = new(MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity)
+		return json.Unmarshal(b, *v)
+	case "InfrastructureHostEntity":
+		*v = new(MetricSweepActorEntitiesInfrastructureHostEntity)
+		return json.Unmarshal(b, *v)
+	case "KeyTransactionEntity":
+		*v = new(MetricSweepActorEntitiesKeyTransactionEntity)
+		return json.Unmarshal(b, *v)
+	case "MobileApplicationEntity":
+		*v = new(MetricSweepActorEntitiesMobileApplicationEntity)
+		return json.Unmarshal(b, *v)
+	case "SecureCredentialEntity":
+		*v = new(MetricSweepActorEntitiesSecureCredentialEntity)
+		return json.Unmarshal(b, *v)
+	case "SyntheticMonitorEntity":
+		*v = new(MetricSweepActorEntitiesSyntheticMonitorEntity)
+		return json.Unmarshal(b, *v)
+	case "TeamEntity":
+		*v = new(MetricSweepActorEntitiesTeamEntity)
+		return json.Unmarshal(b, *v)
+	case "ThirdPartyServiceEntity":
+		*v = new(MetricSweepActorEntitiesThirdPartyServiceEntity)
+		return json.Unmarshal(b, *v)
+	case "UnavailableEntity":
+		*v = new(MetricSweepActorEntitiesUnavailableEntity)
+		return json.Unmarshal(b, *v)
+	case "WorkloadEntity":
+		*v = new(MetricSweepActorEntitiesWorkloadEntity)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing Entity.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for MetricSweepActorEntitiesEntity: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalMetricSweepActorEntitiesEntity(v *MetricSweepActorEntitiesEntity) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *MetricSweepActorEntitiesApmApplicationEntity:
+		typename = "ApmApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesApmApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesApmDatabaseInstanceEntity:
+		typename = "ApmDatabaseInstanceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesApmDatabaseInstanceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesApmExternalServiceEntity:
+		typename = "ApmExternalServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesApmExternalServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesBrowserApplicationEntity:
+		typename = "BrowserApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesBrowserApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesDashboardEntity:
+		typename = "DashboardEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesDashboardEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesExternalEntity:
+		typename = "ExternalEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesExternalEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesGenericEntity:
+		typename = "GenericEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesGenericEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesGenericInfrastructureEntity:
+		typename = "GenericInfrastructureEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesGenericInfrastructureEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity:
+		typename = "InfrastructureAwsLambdaFunctionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesInfrastructureHostEntity:
+		typename = "InfrastructureHostEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesInfrastructureHostEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesKeyTransactionEntity:
+		typename = "KeyTransactionEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesKeyTransactionEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesMobileApplicationEntity:
+		typename = "MobileApplicationEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesMobileApplicationEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesSecureCredentialEntity:
+		typename = "SecureCredentialEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesSecureCredentialEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesSyntheticMonitorEntity:
+		typename = "SyntheticMonitorEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesSyntheticMonitorEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesTeamEntity:
+		typename = "TeamEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesTeamEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesThirdPartyServiceEntity:
+		typename = "ThirdPartyServiceEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesThirdPartyServiceEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesUnavailableEntity:
+		typename = "UnavailableEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesUnavailableEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case *MetricSweepActorEntitiesWorkloadEntity:
+		typename = "WorkloadEntity"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*MetricSweepActorEntitiesWorkloadEntity
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for MetricSweepActorEntitiesEntity: "%T"`, v)
+	}
+}
+
+// MetricSweepActorEntitiesExternalEntity includes the requested fields of the GraphQL type ExternalEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity created through the external entity API (interface fields only here).
+type MetricSweepActorEntitiesExternalEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesExternalEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesExternalEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesExternalEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesExternalEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesExternalEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesExternalEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesGenericEntity includes the requested fields of the GraphQL type GenericEntity.
+// The GraphQL type's documentation follows.
+//
+// An entity without a dedicated type (interface fields only here).
+type MetricSweepActorEntitiesGenericEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesGenericEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesGenericEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesGenericEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesGenericInfrastructureEntity includes the requested fields of the GraphQL type GenericInfrastructureEntity.
+// The GraphQL type's documentation follows.
+//
+// An infrastructure entity without a dedicated type (interface fields only here).
+type MetricSweepActorEntitiesGenericInfrastructureEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesGenericInfrastructureEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericInfrastructureEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns MetricSweepActorEntitiesGenericInfrastructureEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericInfrastructureEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesGenericInfrastructureEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesGenericInfrastructureEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity includes the requested fields of the GraphQL type InfrastructureAwsLambdaFunctionEntity.
+// The GraphQL type's documentation follows.
+//
+// An AWS Lambda function (interface fields only here).
+type MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity) GetTypename() *string {
+	return v.Typename
+}
+
+// GetGuid returns MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity) GetGuid() *string {
+	return v.Guid
+}
+
+// GetAccountId returns MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureAwsLambdaFunctionEntity) GetAccountId() *int {
+	return v.AccountId
+}
+
+// MetricSweepActorEntitiesInfrastructureHostEntity includes the requested fields of the GraphQL type InfrastructureHostEntity.
+// The GraphQL type's documentation follows.
+//
+// A host reported by the infrastructure agent.
+type MetricSweepActorEntitiesInfrastructureHostEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesInfrastructureHostEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureHostEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesInfrastructureHostEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureHostEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesInfrastructureHostEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesInfrastructureHostEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesKeyTransactionEntity includes the requested fields of the GraphQL type KeyTransactionEntity.
+// The GraphQL type's documentation follows.
+//
+// A key transaction defined on an APM application.
+type MetricSweepActorEntitiesKeyTransactionEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesKeyTransactionEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesKeyTransactionEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesKeyTransactionEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesKeyTransactionEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesKeyTransactionEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesKeyTransactionEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesMobileApplicationEntity includes the requested fields of the GraphQL type MobileApplicationEntity.
+// The GraphQL type's documentation follows.
+//
+// A mobile application.
+type MetricSweepActorEntitiesMobileApplicationEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesMobileApplicationEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesMobileApplicationEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesMobileApplicationEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesMobileApplicationEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesMobileApplicationEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesMobileApplicationEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesSecureCredentialEntity includes the requested fields of the GraphQL type SecureCredentialEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetics secure credential (interface fields only here).
+type MetricSweepActorEntitiesSecureCredentialEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesSecureCredentialEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSecureCredentialEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesSecureCredentialEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSecureCredentialEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesSecureCredentialEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSecureCredentialEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesSyntheticMonitorEntity includes the requested fields of the GraphQL type SyntheticMonitorEntity.
+// The GraphQL type's documentation follows.
+//
+// A synthetic monitor (interface fields only here).
+type MetricSweepActorEntitiesSyntheticMonitorEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesSyntheticMonitorEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSyntheticMonitorEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesSyntheticMonitorEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSyntheticMonitorEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesSyntheticMonitorEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesSyntheticMonitorEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesTeamEntity includes the requested fields of the GraphQL type TeamEntity.
+// The GraphQL type's documentation follows.
+//
+// A team (interface fields only here).
+type MetricSweepActorEntitiesTeamEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesTeamEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesTeamEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesTeamEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesTeamEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesTeamEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesTeamEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesThirdPartyServiceEntity includes the requested fields of the GraphQL type ThirdPartyServiceEntity.
+// The GraphQL type's documentation follows.
+//
+// A third-party service (interface fields only here).
+type MetricSweepActorEntitiesThirdPartyServiceEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesThirdPartyServiceEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesThirdPartyServiceEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesThirdPartyServiceEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesThirdPartyServiceEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesThirdPartyServiceEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesThirdPartyServiceEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesUnavailableEntity includes the requested fields of the GraphQL type UnavailableEntity.
+// The GraphQL type's documentation follows.
+//
+// Placeholder for an entity whose type is not available (interface fields only here).
+type MetricSweepActorEntitiesUnavailableEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesUnavailableEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesUnavailableEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesUnavailableEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesUnavailableEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesUnavailableEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesUnavailableEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepActorEntitiesWorkloadEntity includes the requested fields of the GraphQL type WorkloadEntity.
+// The GraphQL type's documentation follows.
+//
+// A workload (group of entities) (interface fields only here).
+type MetricSweepActorEntitiesWorkloadEntity struct {
+	Typename  *string `json:"__typename"`
+	Guid      *string `json:"guid"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns MetricSweepActorEntitiesWorkloadEntity.Typename, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesWorkloadEntity) GetTypename() *string { return v.Typename }
+
+// GetGuid returns MetricSweepActorEntitiesWorkloadEntity.Guid, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesWorkloadEntity) GetGuid() *string { return v.Guid }
+
+// GetAccountId returns MetricSweepActorEntitiesWorkloadEntity.AccountId, and is useful for accessing the field via an interface.
+func (v *MetricSweepActorEntitiesWorkloadEntity) GetAccountId() *int { return v.AccountId }
+
+// MetricSweepResponse is returned by MetricSweep on success.
+type MetricSweepResponse struct {
+	// Data scoped to the caller.
+	Actor *MetricSweepActor `json:"actor"`
+}
+
+// GetActor returns MetricSweepResponse.Actor, and is useful for accessing the field via an interface.
+func (v *MetricSweepResponse) GetActor() *MetricSweepActor { return v.Actor }
+
 // MobileCreateAgentApplicationCreateMobileAgentApplicationCreateMobileResult includes the requested fields of the GraphQL type AgentApplicationCreateMobileResult.
 // The GraphQL type's documentation follows.
 //
@@ -36125,6 +36910,22 @@ func (v *__MetricNamesInput) GetAccountId() int { return v.AccountId }
 // GetQuery returns __MetricNamesInput.Query, and is useful for accessing the field via an interface.
 func (v *__MetricNamesInput) GetQuery() string { return v.Query }
 
+// __MetricSweepInput is used internally by genqlient
+type __MetricSweepInput struct {
+	Guids     []*string `json:"guids"`
+	AccountId int       `json:"accountId"`
+	Q         string    `json:"q"`
+}
+
+// GetGuids returns __MetricSweepInput.Guids, and is useful for accessing the field via an interface.
+func (v *__MetricSweepInput) GetGuids() []*string { return v.Guids }
+
+// GetAccountId returns __MetricSweepInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__MetricSweepInput) GetAccountId() int { return v.AccountId }
+
+// GetQ returns __MetricSweepInput.Q, and is useful for accessing the field via an interface.
+func (v *__MetricSweepInput) GetQ() string { return v.Q }
+
 // __MobileCreateInput is used internally by genqlient
 type __MobileCreateInput struct {
 	AccountId int    `json:"accountId"`
@@ -37976,6 +38777,57 @@ func MetricNames(
 	}
 
 	data_ = &MetricNamesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by MetricSweep.
+const MetricSweep_Operation = `
+query MetricSweep ($guids: [EntityGuid]!, $accountId: Int!, $q: Nrql!) {
+	actor {
+		entities(guids: $guids) {
+			__typename
+			guid
+			accountId
+		}
+		account(id: $accountId) {
+			q: nrql(query: $q, timeout: 60) {
+				results
+			}
+		}
+	}
+}
+`
+
+// A sweep's shared metric data query (translate/sweep.go): the NRQL of several
+// applications of one account (appId IN (...), FACET appId, metricTimesliceName), and
+// which of them exist in that account (at most 25 guids: NerdGraph's bound on
+// actor.entities).
+func MetricSweep(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	guids []*string,
+	accountId int,
+	q string,
+) (data_ *MetricSweepResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MetricSweep",
+		Query:  MetricSweep_Operation,
+		Variables: &__MetricSweepInput{
+			Guids:     guids,
+			AccountId: accountId,
+			Q:         q,
+		},
+	}
+
+	data_ = &MetricSweepResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

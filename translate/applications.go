@@ -46,6 +46,18 @@ func (r AppListRequest) postFiltered() bool {
 
 // ListApplications answers GET /v2/applications.
 func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+	list, paging, err := t.listApplications(ctx, c, r)
+	if err == nil && list != nil {
+		ids := make([]int64, len(list.Applications))
+		for i := range list.Applications {
+			ids[i] = list.Applications[i].ID
+		}
+		t.listed(c, ids) // the order a sweep likely follows (sweep.go)
+	}
+	return list, paging, err
+}
+
+func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRequest) (*v2.ApplicationList, Paging, error) {
 	if r.Page < 1 {
 		r.Page = 1
 	}

@@ -152,7 +152,12 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, guid, queries, rows)
+		solo := func() (map[string][]sliceRaw, error) { return t.fetchMetricData(ctx, c, guid, queries, rows) }
+		if t.metrics != nil && sweepable(s, queries) {
+			series, err = t.sweepSeries(ctx, c, s, names, w, r.Summarize, solo) // sweep.go
+		} else {
+			series, err = solo()
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -108,6 +108,7 @@ type Translator struct {
 	namesWindow time.Duration
 	nameLike    bool
 	index       *nameIndexes // the accounts' name indexes (nameindex.go)
+	sweeps      *sweeps      // metric data queries shared by sweeps (sweep.go)
 	hostIDs     *hostIDMemo  // the host ids application pages link (ids.go)
 }
 
@@ -179,6 +180,7 @@ func New(client gql.Client, opts Options) *Translator {
 		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
 	}
 	t.index = newNameIndexes(opts)
+	t.sweeps = newSweeps()
 	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities, t.index.cache}
 	for _, c := range caches {
 		c.CheckKeys(auth.fresh, auth.fleetAccepted)

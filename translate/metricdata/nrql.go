@@ -37,13 +37,20 @@ const dataSelect = "SELECT count(" + tsv + ") AS 'c', sum(" + tsv + ") AS 's', "
 // is the condition naming the entity and names the chunk's metric names as an NRQL
 // list ('a', 'b', ...), both NRQL text the caller has quoted.
 func NRQL(scope, names string, w Window, summarize bool) string {
+	return facetedNRQL(scope, names, "metricTimesliceName", w, summarize)
+}
+
+// facetedNRQL is NRQL faceted by facet.
+func facetedNRQL(scope, names, facet string, w Window, summarize bool) string {
 	var b strings.Builder
-	b.Grow(len(dataSelect) + len(scope) + len(names) + 160)
+	b.Grow(len(dataSelect) + len(scope) + len(names) + len(facet) + 160)
 	b.WriteString(dataSelect)
 	b.WriteString(scope)
 	b.WriteString(" AND " + Unscoped + " AND metricTimesliceName IN ")
 	b.WriteString(names)
-	b.WriteString(" FACET metricTimesliceName SINCE ")
+	b.WriteString(" FACET ")
+	b.WriteString(facet)
+	b.WriteString(" SINCE ")
 	b.WriteString(strconv.FormatInt(w.Since.UnixMilli(), 10))
 	b.WriteString(" UNTIL ")
 	b.WriteString(strconv.FormatInt(w.Until.UnixMilli(), 10))
