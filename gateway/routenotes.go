@@ -26,7 +26,8 @@ const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as
 	"filter[name]: entity search name LIKE`; on an account of more than 1000 applications " +
 	"`filter[name]`/`filter[language]` without `filter[host]` match in a name index per key and " +
 	"account, read again in the background past `cache.name_index_refresh` (5 minutes) and served " +
-	"up to `cache.name_index_max_stale` (1 hour) old: an application renamed or deleted since is " +
+	"up to `cache.name_index_max_stale` (1 hour) old, its entries edited in place by renames and " +
+	"deletes through the gateway: an application renamed or deleted elsewhere since is " +
 	"left out (each page is read by id and matched again), one created since is found by its exact " +
 	"name unless the index holds that name already, and by a fragment of its name only once the " +
 	"index is read again; an account of more than `cache.name_index_max_apps` (200,000) " +
