@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -355,28 +356,38 @@ func startFleetChild(upstream, storeURL string) (*child, error) {
 	return c, nil
 }
 
-// serveFleetChild is a replica's side: the gateway with its caches, the rate limit
-// counted, and the store from fleetStoreEnv (shared cache on); it exits when stdin
-// closes.
-func serveFleetChild(upstream string) error {
-	storeURL := os.Getenv(fleetStoreEnv)
+// fleetReplica is a replica's gateway: its caches, the rate limit counted, and the
+// store at storeURL ("" for none; shared cache on); closeStore closes the store.
+func fleetReplica(upstream, storeURL string, level zapcore.Level) (h http.Handler, closeStore func(), err error) {
 	now := func() time.Time { return clock }
 	copts := ng.Options{}
 	topts := translate.Options{Now: now}
 	var store *fleet.Store
+	closeStore = func() {}
 	if storeURL != "" {
-		var err error
 		store, err = fleet.Open(fleet.Options{URL: storeURL, Cache: &fleet.CacheOptions{}})
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		defer func() { _ = store.Close() }()
+		closeStore = func() { _ = store.Close() }
 		copts.Leases = store
 		topts.Writes, topts.Attempts, topts.Deployments, topts.SharedCache = store, store, store, store
 	}
 	tr := translate.New(ng.NewClient(upstream, copts), topts)
-	h := gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
-		servedLogger(zapcore.InfoLevel)).Handler()
+	h = gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
+		servedLogger(level)).Handler()
+	return h, closeStore, nil
+}
+
+// serveFleetChild is a replica's side: the gateway with its caches, the rate limit
+// counted, and the store from fleetStoreEnv (shared cache on); it exits when stdin
+// closes.
+func serveFleetChild(upstream string) error {
+	h, closeStore, err := fleetReplica(upstream, os.Getenv(fleetStoreEnv), zapcore.InfoLevel)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	addr, stop := serveOn(serverFor(fleetServeKind, h))
 	defer stop()
 	fmt.Println(addr)

@@ -382,6 +382,11 @@ func journeysMain(specs []string, runs int, latency time.Duration, out string) e
 		}
 		rs, err := runJourneys(gw.url, p, l, runs, time.Now)
 		gw.stop()
+		if err == nil {
+			var fleet []journeyResult
+			fleet, err = fleetJourneysMain(upURL+sim.Path, p, l, latency) // fleetjourneys.go
+			rs = append(rs, fleet...)
+		}
 		stopUp()
 		if err != nil {
 			return err

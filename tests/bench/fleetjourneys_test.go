@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/graphql/sim"
+)
+
+// The fleet journeys run without an error on a generated account of 5,000 applications
+// behind two replicas on one store, and their round trips, counted at the upstream,
+// hold the targets: a rename on one replica and lookups on both at most 8, a restarted
+// replica's first lookup at most 2, sequential sweeps of 100 and 1,000 applications
+// at most 20 and 60 (with their listing). No count depends on time: the proxy sleeps
+// not at all, and nothing is left running behind a step that settle would have to
+// wait for.
+func TestFleetJourneysOnAGeneratedAccount(t *testing.T) {
+	l, s, err := largeSim("apps=5000,hosts=1,names=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newUpstreamProxy(s, time.Second)
+	p.sleep = func(context.Context, time.Duration) {}
+	up := httptest.NewServer(p)
+	defer up.Close()
+	m := miniredis.RunT(t)
+	start := func() (string, func(), error) {
+		h, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), zapcore.WarnLevel)
+		if err != nil {
+			return "", func() {}, err
+		}
+		srv := httptest.NewServer(h)
+		return srv.URL, func() { srv.Close(); closeStore() }, nil
+	}
+	rs, err := runFleetJourneys(start, p, l, func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{
+		"fleet: replica 2 joins":     2,
+		"fleet: rename on replica 1": 8,
+		"fleet: replica 2 restarted": 2,
+		"of 100 applications":        20,
+		"of 1000 applications":       60,
+	}
+	seen := 0
+	for _, r := range rs {
+		if r.Errors != 0 || r.Err != "" {
+			t.Errorf("%s: %d errors: %s", r.Journey, r.Errors, r.Err)
+		}
+		for k, limit := range want {
+			if strings.Contains(r.Journey, k) {
+				seen++
+				if r.ColdTrips > limit {
+					t.Errorf("%s: %d round trips, want at most %d", r.Journey, r.ColdTrips, limit)
+				}
+			}
+		}
+		t.Logf("%-60s %d round trips", r.Journey, r.ColdTrips)
+	}
+	if seen != len(want) {
+		t.Fatalf("%d of the %d steps with targets ran", seen, len(want))
+	}
+}
