@@ -37620,7 +37620,7 @@ query AppNamePage ($query: String!, $cursor: String, $sortByWithDirection: [Sort
 // search's name LIKE is not shown to match every substring REST's filter[name] matches
 // (docs/performance.md, "filter[name]"), so the match is made on these pages in Go.
 // sortByWithDirection (omitted when nil) orders the search by name either way, so that
-// translate/nameread.go reads a search from both ends at once.
+// translate/nameindex/read.go reads a search from both ends at once.
 func AppNamePage(
 	ctx_ context.Context,
 	client_ graphql.Client,

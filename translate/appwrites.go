@@ -10,6 +10,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/translate/nameindex"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -34,9 +35,9 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
 func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
 	// Also after a failed write (it may have half applied); the name index keeps the
-	// outcome when it is known (nameedits.go).
+	// outcome when it is known (nameindexes.go).
 	known := true
-	var edits []nameEdit
+	var edits []nameindex.Edit
 	defer func() { t.wroteApps(c, known, edits...) }()
 	app, browser, err := t.applicationWithBrowser(ctx, c, id)
 	if err != nil {
@@ -99,7 +100,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	}
 	known = true
 	if apm.Alias != nil {
-		edits = append(edits, nameEdit{entry: nameEntry{id: id, name: *apm.Alias, language: app.Language, reporting: app.Reporting}})
+		edits = append(edits, nameindex.Edit{Entry: nameindex.Entry{ID: id, Name: *apm.Alias, Language: app.Language, Reporting: app.Reporting}})
 	}
 	if afterEnable != nil {
 		if err := t.setEnabledBrowserApdex(ctx, c, id, guid, *afterEnable); err != nil {
@@ -140,7 +141,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 // answers what the first attempt would have (200 with it).
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
 	known := false
-	var edits []nameEdit
+	var edits []nameindex.Edit
 	defer func() { t.wroteApps(c, known, edits...) }()
 	key := c.cacheKey("delete-attempt", strconv.FormatInt(id, 10))
 	v, err := t.once(ctx, key, "", false, func(ctx context.Context, prev state.Previous) (any, error, bool, int64) {
@@ -181,7 +182,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 		known = errors.As(err, &ve) && (ve.Status == 404 || ve.Status == 409) // nothing was deleted
 		return nil, err
 	}
-	known, edits = true, []nameEdit{{entry: nameEntry{id: id}, removed: true}}
+	known, edits = true, []nameindex.Edit{{Entry: nameindex.Entry{ID: id}, Removed: true}}
 	return v.(*v2.ApplicationShow), nil
 }
 

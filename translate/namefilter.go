@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/translate/nameindex"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -89,7 +90,7 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 
 // listMatched serves filter[name] and filter[language] without filter[host] on an
 // account known to hold more applications than its account-wide inventory serves
-// (largeAccount): the matching REST ids come from the account's name index (nameIndex;
+// (largeAccount): the matching REST ids come from the account's name index (nameindex;
 // with name_filter: like, from a name pass over the LIKE-narrowed search), kept for
 // ListTTL; each page then reads its applications by id in one round trip (AppList with
 // the inventory scoped to the ids, as filter[ids]), kept for ListTTL too. On a smaller
@@ -133,7 +134,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 // r's name and language filters accept, in the search's order (by name). They are
 // kept for ListTTL in the name_matches cache, which a fleet shares
 // (store.shared_cache). Without name_filter: like they come from the account's name
-// index (nameIndex), so a name not asked before costs no round trip once the index is
+// index (translate/nameindex), so a name not asked before costs no round trip once the index is
 // read; a name no application of the index bears exactly is looked up once more by
 // equality, for an application created or renamed since the index was read.
 func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query string, r AppListRequest) ([]int64, error) {
@@ -154,14 +155,14 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 	return ids, nil
 }
 
-// namePass reads every page of query (eachNamePage) and keeps the REST ids of the APM
-// applications r accepts.
+// namePass reads every page of query (nameindex.EachPage) and keeps the REST ids of
+// the APM applications r accepts.
 func (t *Translator) namePass(ctx context.Context, query string, r AppListRequest) ([]int64, error) {
 	ids := []int64{}
-	err := t.eachNamePage(ctx, query, nil, func(page []namedApp, _ bool) (bool, error) {
+	err := nameindex.EachPage(ctx, t.client, query, nil, appIDFrom, func(page []nameindex.App, _ bool) (bool, error) {
 		for _, a := range page {
-			if a.id != 0 && r.matchesName(a.name, a.language) {
-				ids = append(ids, a.id)
+			if a.ID != 0 && r.matchesName(a.Name, a.Language) {
+				ids = append(ids, a.ID)
 			}
 		}
 		return true, nil
@@ -169,30 +170,22 @@ func (t *Translator) namePass(ctx context.Context, query string, r AppListReques
 	return ids, err
 }
 
-// indexedMatches is the name pass over the account's name index (nameIndex), plus the
-// equality look-up of r's name when no application of the index bears it exactly (an
-// exact-name miss: an application created, or renamed to it, since the index was
-// read; not when the index was read for this request), whose ids are merged in name
-// order; an account past the index's cap (Options.NameIndexMaxApps) is matched by
-// namePass over query instead.
+// indexedMatches is the name pass over the account's name index (translate/nameindex,
+// entered once: Lookup), plus the equality look-up of r's name when no application of
+// the index bears it exactly (an exact-name miss: an application created, or renamed to
+// it, since the index was read; not when the index was read for this request), whose
+// ids are merged in name order; an account past the index's cap
+// (Options.NameIndexMaxApps) is matched by namePass over query instead.
 func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string, r AppListRequest) ([]int64, error) {
-	idx, readNow, err := t.nameIndex(ctx, c)
-	if errors.Is(err, errNameIndexTooLarge) {
+	res, err := t.index.Lookup(ctx, c.indexCaller(), t.writes.Gen(c.AccountID), r.nameQuery())
+	if errors.Is(err, nameindex.ErrTooLarge) {
 		return t.namePass(ctx, query, r)
 	}
 	if err != nil {
 		return nil, err
 	}
-	var matched []nameEntry
-	exact := false
-	for _, e := range idx {
-		if r.matchesName(e.name, e.language) && (len(r.IDs) == 0 || slices.Contains(r.IDs, e.id)) {
-			matched = append(matched, e)
-		}
-		exact = exact || (r.Name != "" && strings.EqualFold(e.name, r.Name))
-	}
-	if exact || readNow || r.Name == "" || !quotable(r.Name) {
-		return entryIDs(matched), nil
+	if res.Exact || res.ReadNow || r.Name == "" || !quotable(r.Name) {
+		return nameindex.IDs(res.Matched), nil
 	}
 	q := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", r.Name)
 	if r.Language != "" {
@@ -203,29 +196,20 @@ func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string,
 	}
 	eq, err := q.Build()
 	if err != nil {
-		return entryIDs(matched), nil // a name the search language cannot carry: the index's answer stands
+		return nameindex.IDs(res.Matched), nil // a name the search language cannot carry: the index's answer stands
 	}
 	found, err := t.namePass(ctx, eq, r)
 	if err != nil {
 		return nil, err
 	}
-	return mergeExact(matched, found, r.Name), nil
-}
-
-// entryIDs are the ids of es, in order.
-func entryIDs(es []nameEntry) []int64 {
-	ids := make([]int64, len(es))
-	for i, e := range es {
-		ids[i] = e.id
-	}
-	return ids
+	return mergeExact(res.Matched, found, r.Name), nil
 }
 
 // mergeExact puts the ids the equality look-up found (applications named name) that
 // the index's matches lack among them in the search's order: before the first match
 // whose name sorts after name (case-insensitively), the index's order kept.
-func mergeExact(matched []nameEntry, found []int64, name string) []int64 {
-	ids := entryIDs(matched)
+func mergeExact(matched []nameindex.Entry, found []int64, name string) []int64 {
+	ids := nameindex.IDs(matched)
 	var fresh []int64
 	for _, id := range found {
 		if !slices.Contains(ids, id) && !slices.Contains(fresh, id) {
@@ -238,7 +222,7 @@ func mergeExact(matched []nameEntry, found []int64, name string) []int64 {
 	lower := strings.ToLower(name)
 	at := len(matched)
 	for i, e := range matched {
-		if strings.ToLower(e.name) > lower {
+		if strings.ToLower(e.Name) > lower {
 			at = i
 			break
 		}
@@ -246,20 +230,16 @@ func mergeExact(matched []nameEntry, found []int64, name string) []int64 {
 	return slices.Insert(ids, at, fresh...)
 }
 
-// nameEntry is one application of an account's name index, as its search page gave it.
-type nameEntry struct {
-	id             int64
-	name, language string
-	reporting      bool
+// nameQuery is r's filter[name] and filter[language] (and filter[ids]) as the name
+// index matches them.
+func (r AppListRequest) nameQuery() nameindex.Query {
+	return nameindex.Query{Name: r.Name, Language: r.Language, IDs: r.IDs}
 }
 
 // matchesName is REST's filter[name] (a case-insensitive substring) and
 // filter[language] (case-insensitive equality) on an application's name and language.
 func (r AppListRequest) matchesName(name, language string) bool {
-	if r.Name != "" && !containsFold(name, r.Name) {
-		return false
-	}
-	return r.Language == "" || strings.EqualFold(language, r.Language)
+	return r.nameQuery().Matches(name, language)
 }
 
 // appsByID reads the applications ids (at most a page) with their browser applications

@@ -94,7 +94,7 @@ func TestNameIndexServedStaleWhileRefreshed(t *testing.T) {
 		}
 		callerBefore, behindBefore := f.pages()
 		ids := lookup(s.lookup)
-		tr.index.waitRefreshes()
+		tr.index.WaitRefreshes()
 		during, behind := f.pages()
 		during, behind = during-callerBefore, behind-behindBefore
 		if !slices.Equal(ids, s.wantIDs) || during != s.callerPath || behind != s.background {
@@ -133,9 +133,7 @@ func TestNameIndexRefreshesBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tr.index.mu.Lock()
-	one := len(tr.index.slots)
-	tr.index.mu.Unlock()
+	one := tr.index.Stats().Refreshing
 	if one != 1 {
 		t.Errorf("one stale key started %d reads", one)
 	}
@@ -146,11 +144,9 @@ func TestNameIndexRefreshesBounded(t *testing.T) {
 			}
 		}
 	}
-	tr.index.mu.Lock()
-	running := len(tr.index.running)
-	tr.index.mu.Unlock()
+	running := tr.index.Stats().Refreshing
 	close(gate)
-	tr.index.waitRefreshes()
+	tr.index.WaitRefreshes()
 	if running != nameIndexRefreshes || f.count("AppCursor")-before != nameIndexRefreshes {
 		t.Errorf("%d reads running, %d read; want %d and %d", running, f.count("AppCursor")-before,
 			nameIndexRefreshes, nameIndexRefreshes)
@@ -177,8 +173,8 @@ func TestNameIndexPastCap(t *testing.T) {
 			t.Errorf("lookup %d: ids %v with %d round trips, want %d to %d", i, ids, got, want[0], want[1])
 		}
 	}
-	if v, ok := tr.index.local(c.cacheKey("apps-index")); !ok || !v.tooLarge || v.entries != nil {
-		t.Errorf("kept %+v", v)
+	if entries, tooLarge, ok := tr.index.Held(c.indexCaller()); !ok || !tooLarge || entries != nil {
+		t.Errorf("kept %d entries, past the cap %v, held %v", len(entries), tooLarge, ok)
 	}
 }
 
@@ -221,7 +217,7 @@ func TestNameIndexRefreshFailureWaits(t *testing.T) {
 		if es, _, err := tr.nameIndex(ctx, c); err != nil || len(es) != 10 {
 			t.Fatalf("%s: %d entries, %v", s.name, len(es), err)
 		}
-		tr.index.waitRefreshes()
+		tr.index.WaitRefreshes()
 		if got := f.count("AppCursor") - before; got != s.reads {
 			t.Errorf("%s: %d reads, want %d", s.name, got, s.reads)
 		}
@@ -256,7 +252,7 @@ func TestColdNameIndexReadOnceForCallersAtOnce(t *testing.T) {
 		}
 		go ask(context.Background())
 		go ask(context.Background())
-		for tr.index.coldWaiting.Load() != 3 {
+		for tr.index.Stats().ColdWaiting != 3 {
 			if f.count("AppCursor") > 1 {
 				t.Fatalf("%d reads: the callers did not share one", f.count("AppCursor"))
 			}
@@ -272,7 +268,7 @@ func TestColdNameIndexReadOnceForCallersAtOnce(t *testing.T) {
 			f.gate = make(chan struct{}) // holds the read made again
 			f.mu.Unlock()
 			close(first) // the leader's read meets its end after its first page
-			for tr.index.coldWaiting.Load() != 2 || f.count("AppCursor") != 2 {
+			for tr.index.Stats().ColdWaiting != 2 || f.count("AppCursor") != 2 {
 				if f.count("AppCursor") > 2 {
 					t.Fatalf("%d reads: the callers left did not share one", f.count("AppCursor"))
 				}

@@ -2,8 +2,6 @@ package translate
 
 import (
 	"context"
-	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -116,11 +114,11 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	if _, _, err := a.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	a.index.waitRefreshes()
+	a.index.WaitRefreshes()
 	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	b.index.waitRefreshes()
+	b.index.WaitRefreshes()
 	if fullReads(fa) != 2*indexPages(300) || fullReads(fb) != 0 {
 		t.Errorf("a read %d pages, b %d; want %d and 0", fullReads(fa), fullReads(fb), 2*indexPages(300))
 	}
@@ -132,7 +130,7 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	b.index.waitRefreshes()
+	b.index.WaitRefreshes()
 	if fullReads(fb) != 0 {
 		t.Errorf("b read %d pages while another replica held the lock", fullReads(fb))
 	}
@@ -140,82 +138,8 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	if _, _, err := b.nameIndex(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	b.index.waitRefreshes()
+	b.index.WaitRefreshes()
 	if fullReads(fb) != indexPages(300) {
 		t.Errorf("b read %d pages once the lock was free, want %d", fullReads(fb), indexPages(300))
 	}
-}
-
-// An index round-trips through its stored form; what is not exactly an index (short,
-// long, a language out of the table, past the cap) does not decode.
-func TestNameIndexStoredForm(t *testing.T) {
-	ix := &nameIndex{readAt: time.UnixMilli(1764000000123), gen: 7}
-	for i := range 4500 {
-		lang := []string{"go", "java", ""}[i%3]
-		ix.entries = append(ix.entries, nameEntry{id: int64(i+1) << 20, name: fmt.Sprintf("app ü %d", i), language: lang, reporting: i%2 == 0})
-	}
-	meta, chunks := encodeIndex(ix)
-	if len(chunks) != 3 {
-		t.Fatalf("%d chunks", len(chunks))
-	}
-	got, ok := decodeIndex(meta, chunks, DefaultNameIndexMaxApps)
-	if !ok || !slices.Equal(got.entries, ix.entries) || !got.readAt.Equal(ix.readAt) || got.gen != 7 {
-		t.Fatal("not the same index")
-	}
-	empty, chunks0 := encodeIndex(&nameIndex{readAt: ix.readAt})
-	if got, ok := decodeIndex(empty, chunks0, 10); !ok || len(got.entries) != 0 {
-		t.Fatal("the empty index does not round-trip")
-	}
-	for _, tc := range []struct {
-		name   string
-		meta   []byte
-		chunks [][]byte
-		max    int
-	}{
-		{"a chunk missing", meta, chunks[:2], DefaultNameIndexMaxApps},
-		{"a chunk short", meta, [][]byte{chunks[0], chunks[1][:len(chunks[1])-1], chunks[2]}, DefaultNameIndexMaxApps},
-		{"a chunk long", meta, [][]byte{chunks[0], chunks[1], append(slices.Clone(chunks[2]), chunks[2][:20]...)}, DefaultNameIndexMaxApps},
-		{"a language out of the table", []byte(`{"n":4500,"langs":["go"]}`), chunks, DefaultNameIndexMaxApps},
-		{"past the cap", meta, chunks, 4000},
-		{"no meta", []byte("{"), chunks, DefaultNameIndexMaxApps},
-	} {
-		if _, ok := decodeIndex(tc.meta, tc.chunks, tc.max); ok {
-			t.Errorf("%s: decoded", tc.name)
-		}
-	}
-}
-
-// The memory an index of 10,000 applications holds (the figure docs/performance.md
-// quotes): go test ./translate -run '^$' -bench NameIndexMemory -benchtime 5x.
-func BenchmarkNameIndexMemory(b *testing.B) {
-	const n = 10000
-	var held uint64
-	for range b.N {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		ix := syntheticIndex(n)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		held = after.HeapAlloc - before.HeapAlloc
-		runtime.KeepAlive(ix)
-	}
-	b.ReportMetric(float64(held), "bytes/10k-apps")
-	meta, chunks := encodeIndex(&nameIndex{entries: syntheticIndex(n)})
-	stored := len(meta)
-	for _, ch := range chunks {
-		stored += len(ch)
-	}
-	b.ReportMetric(float64(stored), "stored-bytes/10k-apps")
-}
-
-// syntheticIndex is an index of n applications named as services often are
-// ("team-service-env-N", 20 to 25 bytes), in three languages.
-func syntheticIndex(n int) []nameEntry {
-	langs := []string{"java", "go", "nodejs"}
-	es := make([]nameEntry, 0, n)
-	for i := range n {
-		es = append(es, nameEntry{id: int64(100000000 + i), name: fmt.Sprintf("payments-api-prod-%05d", i), language: langs[i%3]})
-	}
-	return es
 }

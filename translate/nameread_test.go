@@ -170,7 +170,7 @@ func sequentialIndex(apps []partApp) []nameEntry {
 	var idx []nameEntry
 	for _, a := range sorted {
 		if a.id != 0 {
-			idx = append(idx, nameEntry{id: a.id, name: a.name, language: a.language})
+			idx = append(idx, nameEntry{ID: a.id, Name: a.name, Language: a.language})
 		}
 	}
 	return idx
@@ -258,33 +258,6 @@ func TestReadNameIndexPartitions(t *testing.T) {
 				t.Errorf("%d counts, want 1", f.count("AppCursor"))
 			}
 		})
-	}
-}
-
-// The read has both ends of every partition and the count in flight at once (the ends
-// of a partition wait for each other), within NerdGraph's 25 concurrent requests a user.
-func TestNameReadsInFlightHoldEveryEnd(t *testing.T) {
-	if want := 2*(len(nameLanguages())+1) + 1; nameReadsInFlight != want || want > 25 {
-		t.Fatalf("nameReadsInFlight %d, want %d (at most 25)", nameReadsInFlight, want)
-	}
-}
-
-// The partitions are the agent languages and every other one, each search scoped to
-// the caller's account and built by SearchQuery.
-func TestNamePartitions(t *testing.T) {
-	parts, err := namePartitions(42)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scope := "domain = 'APM' AND type = 'APPLICATION' AND accountId = 42 AND "
-	want := []string{"language = 'c'", "language = 'dotnet'", "language = 'go'", "language = 'java'",
-		"language = 'nodejs'", "language = 'php'", "language = 'python'", "language = 'ruby'",
-		"language NOT IN ('c', 'dotnet', 'go', 'java', 'nodejs', 'php', 'python', 'ruby')"}
-	for i := range want {
-		want[i] = scope + want[i]
-	}
-	if !slices.Equal(parts, want) {
-		t.Fatalf("partitions\n%q\nwant\n%q", parts, want)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	gql "github.com/Khan/genqlient/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/translate/nameindex"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -69,7 +70,7 @@ type Options struct {
 	// returns; every such answer declares CapNameLike. Off, the search is read
 	// without it (namefilter.go says why).
 	NameLike bool
-	// NameIndexRefresh is the age past which an account's name index (nameindex.go) is
+	// NameIndexRefresh is the age past which an account's name index (translate/nameindex) is
 	// read again in the background while it is still served (default
 	// DefaultNameIndexRefresh).
 	NameIndexRefresh time.Duration
@@ -107,9 +108,9 @@ type Translator struct {
 
 	namesWindow time.Duration
 	nameLike    bool
-	index       *nameIndexes // the accounts' name indexes (nameindex.go)
-	sweeps      *sweeps      // metric data queries shared by sweeps (sweep.go)
-	hostIDs     *hostIDMemo  // the host ids application pages link (ids.go)
+	index       *nameindex.Indexes // the accounts' name indexes (translate/nameindex)
+	sweeps      *sweeps            // metric data queries shared by sweeps (sweep.go)
+	hostIDs     *hostIDMemo        // the host ids application pages link (ids.go)
 }
 
 // maxHostIDs bounds the host ids remembered.
@@ -179,9 +180,9 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.MaxCacheBytes == 0 {
 		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
 	}
-	t.index = newNameIndexes(opts)
+	t.index = newNameIndexes(t, opts)
 	t.sweeps = newSweeps()
-	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities, t.index.cache}
+	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities, t.index.Cache()}
 	for _, c := range caches {
 		c.CheckKeys(auth.fresh, auth.fleetAccepted)
 		c.LimitBytes(opts.MaxCacheBytes)

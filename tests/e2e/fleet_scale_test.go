@@ -135,7 +135,7 @@ func TestFleetSharedNamePass(t *testing.T) {
 			}
 			passes := func() int64 { return f.sim.RequestsByOperation()["AppNamePage"] }
 			// The name index: a page from each end of each of the eight agent
-			// languages (125 applications each) and of the rest (translate/nameread.go).
+			// languages (125 applications each) and of the rest (translate/nameindex/read.go).
 			const indexPages = 2 * (8 + 1)
 			ra := fleetDoKey(t, a, keyLarge, http.MethodGet, filter, "")
 			if n := passes(); ra.status != 200 || n != indexPages {

@@ -53,7 +53,7 @@ func TestScaleRoundTrips(t *testing.T) {
 		// filter reads the account's name index, then the matches by id. The index is one
 		// search per agent language (125 applications each here: a page from each end),
 		// one for the rest (the same) and the whole search's count, all at once
-		// (translate/nameread.go).
+		// (translate/nameindex/read.go).
 		// Every later name is matched in the index: the matches, and the equality look-up
 		// of a name no application bears exactly (one created since the index was read).
 		{"filter[name] matching 1", "/v2/applications.json?filter[name]=large-app-0042-", 2*(8+1) + 1 + 1, 1},

@@ -1,4 +1,4 @@
-package translate
+package nameindex
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	gql "github.com/Khan/genqlient/graphql"
 	"golang.org/x/sync/errgroup"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
@@ -45,7 +46,7 @@ import (
 // is sorted the same way, so the index's order does not depend on the path that read
 // it, and listMatched cuts its pages from it.
 
-// nameLanguages are the partitions' languages: the APM agents NerdGraph names
+// Languages are the partitions' languages: the APM agents NerdGraph names
 // (AgentReleasesFilter: DOTNET, GO, JAVA, NODEJS, PHP, PYTHON, RUBY;
 // schema/nerdgraph-full-2026-04-19.graphql.gz) in the lower case
 // ApmApplicationEntity.language holds (`language === 'nodejs'`:
@@ -53,107 +54,110 @@ import (
 // 731ec63a69ff864cfc14e7e1358c479287f0065a), and "c" for the C SDK, which the
 // simulator's data allow too. A value no application has costs an empty page from
 // each end; any language not listed falls in the NOT IN partition.
-func nameLanguages() []string {
+func Languages() []string {
 	return []string{"c", "dotnet", "go", "java", "nodejs", "php", "python", "ruby"}
 }
 
-// nameReadsInFlight is the searches one index read has in flight: both ends of every
+// ReadsInFlight is the searches one index read has in flight: both ends of every
 // partition at once (nameLanguages and the rest: 18; the ends of a partition wait for
 // each other, so all must be), and the count beside them. That stays within
 // NerdGraph's 25 concurrent requests a user (graphql.Options.MaxConcurrentPerKey
 // queues any beyond it).
-const nameReadsInFlight = 19
+const ReadsInFlight = 19
 
-// maxNamePages caps the pages one search of the index reads: 200 entities a page, a
+// MaxPages caps the pages one search of the index reads: 200 entities a page, a
 // million applications.
-const maxNamePages = 5000
+const MaxPages = 5000
 
-// errNamePages is a search that still had a next page after maxNamePages.
-var errNamePages = errors.New("application names: more pages than the read allows")
+// pageSize is the entities of a search's page.
+const pageSize = 200
 
-// namedApp is one entity of a name search.
-type namedApp struct {
-	guid, name, lower, language string
-	id                          int64 // 0: no REST id (not in the index, but counted)
-	apm, reporting              bool
+// ErrPages is a search that still had a next page after MaxPages.
+var ErrPages = errors.New("application names: more pages than the read allows")
+
+// App is one entity of a name search.
+type App struct {
+	GUID, Name, Language string
+	ID                   int64 // 0: no REST id (not in the index, but counted)
+	APM, Reporting       bool
 }
 
-// readNameIndex reads the account's name index (see above): partitioned, verified by
-// the search's count, or else as one search. An account of more applications than an
-// index holds (Options.NameIndexMaxApps: its count, or a search reading past it) stops
-// the read with errNameIndexTooLarge.
-func (t *Translator) readNameIndex(ctx context.Context, c Caller) ([]nameEntry, error) {
-	full, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
+// Read reads c's account's name index from NerdGraph (see above), without keeping it:
+// partitioned, verified by the search's count, or else as one search. An account of
+// more applications than an index holds (Options.MaxApps: its count, or a search
+// reading past it) stops the read with ErrTooLarge.
+func (x *Indexes) Read(ctx context.Context, c Caller) ([]Entry, error) {
+	full, err := x.opts.Query(c.AccountID, "", nil)
 	if err != nil {
 		return nil, err
 	}
-	parts, err := namePartitions(c.AccountID)
+	parts, err := x.partitions(c.AccountID)
 	if err != nil {
 		return nil, err
 	}
-	apps, ok, err := t.readNamePartitions(ctx, full, parts)
+	apps, ok, err := x.readPartitions(ctx, full, parts)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		// Correctness first: the partitions did not account for the whole search.
-		if apps, err = t.readNameSearch(ctx, full); err != nil {
+		if apps, err = x.readPages(ctx, full, nil, nil); err != nil {
 			return nil, err
 		}
 	}
-	return nameEntries(apps), nil
+	return entries(apps), nil
 }
 
-// namePartitions are the searches that together cover the account's APM applications:
-// one per nameLanguages, then the rest.
-func namePartitions(accountID int64) ([]string, error) {
-	langs := nameLanguages()
+// partitions are the searches that together cover the account's APM applications:
+// one per Languages, then the rest.
+func (x *Indexes) partitions(accountID int64) ([]string, error) {
+	langs := Languages()
 	parts := make([]string, 0, len(langs)+1)
 	for _, l := range langs {
-		q, err := EntitySearch(accountID, DomainAPM, TypeApp).Eq("language", l).Build()
+		q, err := x.opts.Query(accountID, l, nil)
 		if err != nil {
 			return nil, err
 		}
 		parts = append(parts, q)
 	}
-	q, err := EntitySearch(accountID, DomainAPM, TypeApp).NotIn("language", langs).Build()
+	q, err := x.opts.Query(accountID, "", langs)
 	if err != nil {
 		return nil, err
 	}
 	return append(parts, q), nil
 }
 
-// readNamePartitions reads every partition from both ends (twoEnds) and full's count
+// readPartitions reads every partition from both ends (twoEnds) and full's count
 // at once. ok is whether the partitions' distinct entities are exactly the count;
 // false with a nil error also when NerdGraph rejected a partition's search.
-func (t *Translator) readNamePartitions(ctx context.Context, full string, parts []string) (apps []namedApp, ok bool, err error) {
+func (x *Indexes) readPartitions(ctx context.Context, full string, parts []string) (apps []App, ok bool, err error) {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(nameReadsInFlight)
+	g.SetLimit(ReadsInFlight)
 	count := -1
 	g.Go(func() error {
-		resp, err := ng.AppCursor(gctx, t.client, full, nil)
+		resp, err := ng.AppCursor(gctx, x.opts.Client, full, nil)
 		if err != nil {
 			return fmt.Errorf("application count: %w", err)
 		}
 		if n := resp.GetActor().GetEntitySearch().GetCount(); n != nil {
 			count = *n
 		}
-		if count > t.index.maxApps {
-			return errNameIndexTooLarge // the partitions' reads end with it
+		if count > x.maxApps {
+			return ErrTooLarge // the partitions' reads end with it
 		}
 		return nil
 	})
-	found := make([][2][]namedApp, len(parts))
+	found := make([][2][]App, len(parts))
 	for i, q := range parts {
 		ends := newTwoEnds()
 		g.Go(func() (err error) {
 			defer ends.stop(fromStart)
-			found[i][fromStart], err = t.readNamePages(gctx, q, nil, ends.meet(fromStart))
+			found[i][fromStart], err = x.readPages(gctx, q, nil, ends.meet(fromStart))
 			return err
 		})
 		g.Go(func() (err error) {
 			defer ends.stop(fromEnd)
-			found[i][fromEnd], err = t.readNamePages(gctx, q, byNameDescending(), ends.meet(fromEnd))
+			found[i][fromEnd], err = x.readPages(gctx, q, byNameDescending(), ends.meet(fromEnd))
 			if nerr := (*ng.Error)(nil); errors.As(err, &nerr) && nerr.Kind == ng.KindInvalid {
 				// No reverse order: this end keeps what it read, and the other end
 				// reads on to it (the ends met there) or to the partition's end.
@@ -173,8 +177,8 @@ func (t *Translator) readNamePartitions(ctx context.Context, full string, parts 
 	for _, part := range found {
 		for _, end := range part {
 			for _, a := range end {
-				if !seen[a.guid] {
-					seen[a.guid] = true
+				if !seen[a.GUID] {
+					seen[a.GUID] = true
 					apps = append(apps, a)
 				}
 			}
@@ -218,18 +222,18 @@ func newTwoEnds() *twoEnds {
 // meet is end's check after each page (readNamePages' more): it records the page,
 // waits for the other end's page of the same round, and tells end to go on while the
 // ends have not met.
-func (w *twoEnds) meet(end int) func(page []namedApp, last bool) bool {
+func (w *twoEnds) meet(end int) func(page []App, last bool) bool {
 	other := 1 - end
-	return func(page []namedApp, last bool) bool {
+	return func(page []App, last bool) bool {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.pages[end]++
 		k := w.pages[end]
 		for _, a := range page {
-			if w.read[a.guid]&(1<<other) != 0 && w.metAt == 0 {
+			if w.read[a.GUID]&(1<<other) != 0 && w.metAt == 0 {
 				w.metAt = k
 			}
-			w.read[a.guid] |= 1 << end
+			w.read[a.GUID] |= 1 << end
 		}
 		if last && w.metAt == 0 {
 			w.metAt = k
@@ -250,40 +254,36 @@ func (w *twoEnds) stop(end int) {
 	w.turned.Broadcast()
 }
 
-// readNameSearch reads every page of query with AppNamePage in the search's order.
-func (t *Translator) readNameSearch(ctx context.Context, query string) ([]namedApp, error) {
-	return t.readNamePages(ctx, query, nil, nil)
-}
-
-// readNamePages reads the pages of query in the order sort asks (eachNamePage) and
+// readPages reads the pages of query in the order sort asks (EachPage) and
 // returns its entities in that order (with an error, those read before it), no more
 // than an index holds. It stops after a page more (when set) refuses, or at the
 // search's end.
-func (t *Translator) readNamePages(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, more func(page []namedApp, last bool) bool) ([]namedApp, error) {
-	var apps []namedApp
-	err := t.eachNamePage(ctx, query, sort, func(page []namedApp, last bool) (bool, error) {
+func (x *Indexes) readPages(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, more func(page []App, last bool) bool) ([]App, error) {
+	var apps []App
+	err := EachPage(ctx, x.opts.Client, query, sort, x.opts.AppID, func(page []App, last bool) (bool, error) {
 		n := len(apps)
 		apps = append(apps, page...)
-		if len(apps) > t.index.maxApps {
-			return false, errNameIndexTooLarge
+		if len(apps) > x.maxApps {
+			return false, ErrTooLarge
 		}
 		return more == nil || more(apps[n:], last), nil
 	})
 	return apps, err
 }
 
-// eachNamePage reads the pages of query with AppNamePage in the order sort asks (nil:
-// the search's), checking the request's end before each, at most maxNamePages, and
-// hands each page's entities to f (the slice is reused for the next page), which says
-// whether to read on.
-func (t *Translator) eachNamePage(ctx context.Context, query string, sort []ng.SortCriterionWithDirection, f func(page []namedApp, last bool) (bool, error)) error {
+// EachPage reads the pages of query with AppNamePage in the order sort asks (nil: the
+// search's), checking the request's end before each, at most MaxPages, and hands each
+// page's entities to f (the slice is reused for the next page), which says whether to
+// read on. appID is an APM application's REST id (its applicationId, else its guid's).
+func EachPage(ctx context.Context, client gql.Client, query string, sort []ng.SortCriterionWithDirection,
+	appID func(id int64, guid string) int64, f func(page []App, last bool) (bool, error)) error {
 	var cursor *string
-	page := make([]namedApp, 0, PageSize)
-	for range maxNamePages {
+	page := make([]App, 0, pageSize)
+	for range MaxPages {
 		if err := ng.Stopped(ctx); err != nil {
 			return fmt.Errorf("application names: %w", err)
 		}
-		resp, err := ng.AppNamePage(ctx, t.client, query, cursor, sort)
+		resp, err := ng.AppNamePage(ctx, client, query, cursor, sort)
 		if err != nil {
 			return fmt.Errorf("application names: %w", err)
 		}
@@ -294,9 +294,9 @@ func (t *Translator) eachNamePage(ctx context.Context, query string, sort []ng.S
 		page = page[:0]
 		for i := range res.Entities {
 			e := &res.Entities[i]
-			a := namedApp{guid: e.GetGuid(), name: e.GetName(), language: e.GetLanguage(), apm: e.IsApmApplication(), reporting: e.Reporting}
-			if a.apm {
-				a.id = appIDOf(e)
+			a := App{GUID: e.GetGuid(), Name: e.GetName(), Language: e.GetLanguage(), APM: e.IsApmApplication(), Reporting: e.Reporting}
+			if a.APM {
+				a.ID = appID(int64(e.GetApplicationId()), e.GetGuid())
 			}
 			page = append(page, a)
 		}
@@ -305,30 +305,36 @@ func (t *Translator) eachNamePage(ctx context.Context, query string, sort []ng.S
 			return err
 		}
 	}
-	return errNamePages
+	return ErrPages
 }
 
-// nameEntries is the index of apps: the APM applications with a REST id, ordered by
+// entries is the index of apps: the APM applications with a REST id, ordered by
 // name without case, name and guid, each language string shared.
-func nameEntries(apps []namedApp) []nameEntry {
+func entries(apps []App) []Entry {
+	lower := make([]string, len(apps))
 	for i := range apps {
-		apps[i].lower = strings.ToLower(apps[i].name)
+		lower[i] = strings.ToLower(apps[i].Name)
 	}
-	slices.SortFunc(apps, func(a, b namedApp) int {
-		return cmp.Or(strings.Compare(a.lower, b.lower), strings.Compare(a.name, b.name), strings.Compare(a.guid, b.guid))
+	order := make([]int, len(apps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(lower[a], lower[b]), strings.Compare(apps[a].Name, apps[b].Name), strings.Compare(apps[a].GUID, apps[b].GUID))
 	})
 	languages := map[string]string{}
-	idx := make([]nameEntry, 0, len(apps))
-	for _, a := range apps {
-		if !a.apm || a.id == 0 {
+	idx := make([]Entry, 0, len(apps))
+	for _, i := range order {
+		a := apps[i]
+		if !a.APM || a.ID == 0 {
 			continue
 		}
-		lang, ok := languages[a.language]
+		lang, ok := languages[a.Language]
 		if !ok {
-			lang = a.language
+			lang = a.Language
 			languages[lang] = lang
 		}
-		idx = append(idx, nameEntry{id: a.id, name: a.name, language: lang, reporting: a.reporting})
+		idx = append(idx, Entry{ID: a.ID, Name: a.Name, Language: lang, Reporting: a.Reporting})
 	}
 	return slices.Clip(idx)
 }
