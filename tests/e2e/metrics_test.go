@@ -374,7 +374,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := sim.DemoMetrics(data)
+	runner := sim.DemoMetrics(data, func() time.Time { return clock })
 	// The demo really holds scoped copies of scopedName, and the unscoped restriction
 	// changes its sums.
 	all := publishedValue(t, runner, "appId = "+metricApp+" AND 1 = 1", scopedName,
@@ -463,7 +463,7 @@ func TestInstanceMetricDataFollowsPublishedNRQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := sim.DemoMetrics(data)
+	runner := sim.DemoMetrics(data, func() time.Time { return clock })
 	const instance = "1663741264"
 	from, to := clock.Add(-time.Hour), clock
 	for _, value := range []string{"call_count", "average_exclusive_time", "standard_deviation"} {
