@@ -275,6 +275,8 @@ func TestWindowUntilIsTheFirstChange(t *testing.T) {
 		{"summarized default", Request{Summarize: true}, true, false},
 		{"from only", Request{From: at("2026-11-20T10:00:00Z")}, true, false},
 		{"closed range", Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:30:00Z")}, true, false},
+		{"closed range cut at the newest ingested minute", Request{From: at("2026-11-20T11:30:00Z"), To: at("2026-11-20T12:30:00Z")}, true, false},
+		{"summarized, cut at the newest ingested minute", Request{From: at("2026-11-20T11:30:00Z"), To: at("2026-11-20T12:30:00Z"), Summarize: true}, true, false},
 		{"closed range older than eight days", Request{From: at("2026-11-01T11:00:00Z"), To: at("2026-11-01T11:30:00Z")}, false, true},
 	}
 	for _, tt := range tests {
