@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -61,16 +59,9 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 		rq = new(request)
 	}
 	*rq = request{http: r, format: formatOf(r), vars: routeVars(r)}
-	var body []byte
-	var err error
-	if r.Body != nil && r.Body != http.NoBody {
-		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
-	}
+	body, err := readBody(r, g.cfg.MaxBodyBytes) // bodycoding.go
 	if err != nil {
-		return nil, bodyReadError(err) // 408 for a body cut by its minimum rate
-	}
-	if int64(len(body)) > g.cfg.MaxBodyBytes {
-		return nil, v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes))
+		return nil, err
 	}
 	rq.body = body
 	if isWrite(r.Method) {
