@@ -21,7 +21,7 @@ func (r *resolver) Account() exec.AccountResolver                   { return acc
 func (r *resolver) ApiAccessActorStitchedFields() exec.ApiAccessActorStitchedFieldsResolver {
 	return apiAccessResolver{r}
 }
-func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return entitySearchResolver{r} }
+func (r *resolver) EntitySearch() exec.EntitySearchResolver { return entitySearchResolver{r} }
 func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
 	return apmApplicationResolver{r}
 }

@@ -34,7 +34,7 @@ type simAccount struct {
 
 // caller is what an API key reaches.
 type caller struct {
-	user     *model.User
+	user *model.User
 	// key is the caller's user key as ApiAccessUserKey shows it to its owner.
 	key      *model.APIAccessUserKey
 	accounts []*simAccount // by id
