@@ -104,7 +104,8 @@ func isFormBody(contentType string, body []byte) bool {
 
 // resolveAccount picks the one account a request is scoped to:
 // the /accounts/{id} path prefix, else the X-Account-ID header, else the key's only
-// account, else default_account_id, else a 422 naming those options.
+// account, else default_account_id, else the account the key belongs to, else a 422
+// naming those options.
 func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash string) (int64, string, error) {
 	if s := rq.vars["accountId"]; s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
@@ -140,9 +141,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if len(ids) == 0 {
 		return 0, "", v2.Forbidden("This API key reaches no New Relic account")
 	}
-	return 0, "", v2.Unprocessable("This API key reaches several New Relic accounts; " +
-		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
-		"or set default_account_id in the v2bridge configuration")
+	return g.ownAccount(ctx, ids, keyHash) // ownaccount.go
 }
 
 // jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not

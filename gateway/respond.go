@@ -123,6 +123,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	if capped := st.caps.String(); capped != "" {
 		st.hdr.set(h, "X-V2bridge-Degraded", capped)
 	}
+	chosenAccountHeader(h, st.account, st.accountSource) // ownaccount.go
 }
 
 // headerSlots holds the values of the headers a request sets on its response, so
