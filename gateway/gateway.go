@@ -131,6 +131,8 @@ type Gateway struct {
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
+	// gzipWriters recycles the answers' compressors (*gzip.Writer; compress.go).
+	gzipWriters sync.Pool
 
 	// upstreams are what /readyz?verbose reports.
 	upstreams []*upstreamProbe
