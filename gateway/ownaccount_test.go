@@ -66,6 +66,9 @@ func TestOwnAccountOfMultiAccountKey(t *testing.T) {
 					}
 				}
 			}
+			if id, _ := g.KeyAccount(key); tt.wantSource == "key" && id != tt.want {
+				t.Errorf("KeyAccount (explain's) = %d, want the cached own account %d", id, tt.want)
+			}
 			if (tt.wantStatus == 0 || tt.wantStatus == 422) && tt.def == 0 && tt.client.keyCalls != 1 {
 				t.Errorf("%d key searches for two requests, want 1 (cached per key)", tt.client.keyCalls)
 			}

@@ -86,3 +86,13 @@ func (t *Translator) findOwnAccount(ctx context.Context) (int64, bool, error) {
 	}
 	return 0, false, nil
 }
+
+// CachedOwnAccount is the account OwnAccount has cached for the key, without a
+// NerdGraph call; ok is false when none is cached or NerdGraph did not say.
+func (t *Translator) CachedOwnAccount(keyHash string) (int64, bool) {
+	v, ok := t.accounts.Get(Caller{KeyHash: keyHash}.cacheKey("own_account"))
+	if ids, _ := v.([]int64); ok && len(ids) == 1 {
+		return ids[0], true
+	}
+	return 0, false
+}
