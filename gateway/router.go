@@ -427,17 +427,24 @@ func Sunset() time.Time { return time.Date(2027, 7, 31, 23, 59, 59, 0, time.UTC)
 
 // passthrough serves a route by forwarding it to the REST v2 API through
 // Config.Passthrough, with the request's route, mode, caller and public base recorded.
+// A request carrying two different keys is refused (presentedKey) before it is
+// forwarded: the one key forwarded (ForwardedHeaders) is the caller's.
 func (g *Gateway) passthrough(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, _, err := presentedKey(r.Header)
 		if st := stateFrom(r.Context()); st != nil {
 			st.route, st.fidelity, st.mode = rt.Name, rt.Fidelity, ModePassthrough
 			st.publicBase = g.publicBase(r)
-			if key, ok := forwardedKey(r.Header); ok {
+			if key != "" {
 				st.callerHash = translate.HashKey(key)[:8]
 			}
 			if acct := routeVars(r)["accountId"]; acct != "" {
 				st.publicBase += "/accounts/" + acct
 			}
+		}
+		if err != nil {
+			g.writeError(w, r, formatOf(r), err)
+			return
 		}
 		if g.cfg.Passthrough == nil {
 			g.writeError(w, r, formatOf(r), &PassthroughError{Err: errors.New("no pass-through configured")})
@@ -448,21 +455,6 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			st.callerHash = "" // REST refused the key: no usage row
 		}
 	})
-}
-
-// forwardedKey is the key REST authenticates when a request is passed through: the one
-// key the request carries in Api-Key and X-Api-Key. When the two headers carry
-// different keys, which one REST took is not known, so the call earns no usage row
-// (a made-up key beside a valid one cannot grow the report).
-func forwardedKey(h http.Header) (string, bool) {
-	a, x := strings.TrimSpace(h.Get("Api-Key")), strings.TrimSpace(h.Get("X-Api-Key"))
-	switch {
-	case a != "" && x != "" && a != x:
-		return "", false
-	case a != "":
-		return a, true
-	}
-	return x, x != ""
 }
 
 // retainedNamespaces are the REST v2 alerts namespaces New Relic's end-of-life notice
