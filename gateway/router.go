@@ -23,6 +23,7 @@ func (g *Gateway) routes() http.Handler { return g.routesOf(Routes()) }
 func (g *Gateway) routesOf(table []Route) http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
+	m.SkipClean(true) // an unclean path is a v2 404 (edges), never gorilla/mux's redirect
 	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{},
 		direct: map[string]map[string]*directRoute{}}
 	shapes := map[string][]string{} // a segment's route shapes
@@ -82,7 +83,7 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 	}
 	unmatched := g.passthrough(Route{Name: "unmatched", Fidelity: Unsupported})
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (g.cfg.UnmatchedPassthrough || g.passRetained(r.URL.Path)) && strings.Contains(r.URL.Path, "/v2/") {
+		if (g.cfg.UnmatchedPassthrough || g.passRetained(r.URL.Path)) && strings.Contains(r.URL.Path, "/v2/") && cleanPath(r.URL.Path) {
 			unmatched.ServeHTTP(w, r)
 			return
 		}
@@ -214,6 +215,7 @@ func (x routeIndex) directMatch(r *http.Request) (*directRoute, map[string]strin
 func newIndexRouter(full *mux.Router) *mux.Router {
 	r := mux.NewRouter()
 	r.UseEncodedPath()
+	r.SkipClean(true)
 	r.NotFoundHandler = full
 	r.MethodNotAllowedHandler = full
 	return r
@@ -316,8 +318,8 @@ func (x routeIndex) segment(path string) *mux.Router {
 // request's state (routeVars), so neither of
 // the two request copies gorilla/mux's Router.ServeHTTP makes to carry them (and the
 // matched route) in the context is made. Everything else takes gorilla/mux's own
-// path unchanged: a request without a state, a path gorilla would clean (its redirect),
-// and what the segment does not match (the full router's answer, as its NotFound and
+// path unchanged: a request without a state, a path gorilla would clean (the routers
+// skip its redirect: such a path matches no route), and what the segment does not match (the full router's answer, as its NotFound and
 // MethodNotAllowed handlers would give it).
 func (x routeIndex) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	st := stateFrom(r.Context())
