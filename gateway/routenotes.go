@@ -122,7 +122,8 @@ const noteDeploymentsCreate = "recorded with changeTrackingCreateEvent (Deployme
 	"minutes; then it is sent again); optional `Idempotency-Key` (not REST's) replays the 201 for " +
 	"the window, 422 when reused with another body; settled attempts are remembered per replica, or " +
 	"fleet-wide with `store.url` (two identical POSTs reaching two replicas at the same moment are " +
-	"two writes)"
+	"two writes; while the store is down, a retry through another replica, `Idempotency-Key` or " +
+	"not, records a second deployment: NerdGraph takes no client id to deduplicate by)"
 
 // noteDeploymentsV0 is deployments.v0's Note.
 const noteDeploymentsV0 = "legacy `POST /deployments.xml` (form `deployment[app_name]` or " +
