@@ -34,8 +34,9 @@ type Config struct {
 	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
 	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
 	RejectUnmappedLegacyKeys bool
-	// RejectedKeyTTL is how long a key NerdGraph refused is answered 401 without a
-	// NerdGraph call (default DefaultRejectedKeyTTL; negative disables).
+	// RejectedKeyTTL is how long after NerdGraph's refusal a key is answered 401 without
+	// a NerdGraph call; then one request a second per key checks it again (default
+	// DefaultRejectedKeyTTL; negative disables).
 	RejectedKeyTTL time.Duration
 	// AuthFailuresPerMinute bounds the failed authentications of one client address;
 	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the

@@ -170,5 +170,12 @@ func serveRecovered(h http.Handler, w http.ResponseWriter, r *http.Request) (err
 	return nil
 }
 
-// APIKey is the caller's key as the gateway reads it: Api-Key, else X-Api-Key.
-func APIKey(h http.Header) string { return apiKey(h) }
+// APIKey is the caller's key as the gateway reads it from Api-Key or X-Api-Key; "" when
+// it sends none, or two different ones.
+func APIKey(h http.Header) string {
+	key, header, err := presentedKey(h)
+	if err != nil || header == "X-License-Key" {
+		return ""
+	}
+	return key
+}

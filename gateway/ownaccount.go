@@ -10,9 +10,9 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// accountHeader names the account the gateway chose for a caller that reaches several
+// chosenAccountName names the account the gateway chose for a caller that reaches several
 // and named none (sources "key" and "default"), so a script can tell where its call went.
-const accountHeader = "X-V2bridge-Account"
+const chosenAccountName = "X-V2bridge-Account"
 
 // ownAccount scopes a key that reaches several accounts, with none named and no
 // default_account_id, to the account the key belongs to (translate.OwnAccount): REST v2
@@ -37,10 +37,10 @@ func (g *Gateway) ownAccount(ctx context.Context, ids []int64, keyHash string) (
 		"or set default_account_id in the v2bridge configuration")
 }
 
-// chosenAccountHeader sets accountHeader on an answer whose account the gateway chose
+// chosenAccountHeader sets chosenAccountName on an answer whose account the gateway chose
 // among several (or none) the key reaches.
 func chosenAccountHeader(h http.Header, acct int64, source string) {
 	if source == "key" || source == "default" {
-		h.Set(accountHeader, itoa(acct))
+		h.Set(chosenAccountName, itoa(acct))
 	}
 }

@@ -117,7 +117,9 @@ func replayKey(r *http.Request, keyHash string) string {
 
 // replayable is whether r may be answered from, or kept in, the store.
 func replayable(r *http.Request, st *reqState) bool {
+	h := r.Header // one value each: replayKey reads the first (a repeat is a 400 or 401)
 	return r.Method == http.MethodGet && st.keyHash != "" && st.apiKeyed &&
+		len(h["X-Account-Id"]) < 2 && len(h["Newrelic-Account-Id"]) < 2 &&
 		r.ContentLength == 0 && (r.Body == nil || r.Body == http.NoBody) &&
 		r.Header.Get("If-None-Match") == ""
 }

@@ -40,15 +40,6 @@ func formatOf(r *http.Request) string {
 	return "json"
 }
 
-// apiKey returns the caller's key from Api-Key or X-Api-Key (any case). When both are
-// sent and differ, Api-Key wins (New Relic documents both headers, not a precedence).
-func apiKey(h http.Header) string {
-	if k := strings.TrimSpace(h.Get("Api-Key")); k != "" {
-		return k
-	}
-	return strings.TrimSpace(h.Get("X-Api-Key"))
-}
-
 // readRequest reads what every route needs; errors are v2 errors for the caller.
 // With the request's state st (nil: none), the request is kept in it.
 func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
@@ -114,15 +105,16 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		}
 		return id, "path", nil
 	}
-	// Looked up by their canonical spelling (no allocation), named as documented.
-	for _, h := range [...]struct{ key, name string }{{"X-Account-Id", "X-Account-ID"}, {"Newrelic-Account-Id", "NewRelic-Account-Id"}} {
-		if s := strings.TrimSpace(rq.http.Header.Get(h.key)); s != "" {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id <= 0 {
-				return 0, "", v2.BadRequest("Invalid account id in the " + h.name + " header")
-			}
-			return id, "header", nil
+	s, name, err := accountHeader(rq.http.Header) // one account, or a 400
+	if err != nil {
+		return 0, "", err
+	}
+	if s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return 0, "", v2.BadRequest("Invalid account id in the " + name + " header")
 		}
+		return id, "header", nil
 	}
 	ids, err := g.tr.Accounts(ctx, keyHash)
 	if err != nil {

@@ -947,6 +947,25 @@ var AllAiIssuesIssueState = []AiIssuesIssueState{
 	AiIssuesIssueStateDeactivated,
 }
 
+// What a user did to an issue.
+type AiIssuesIssueUserAction string
+
+const (
+	AiIssuesIssueUserActionAck                 AiIssuesIssueUserAction = "ACK"
+	AiIssuesIssueUserActionCloseByMutingRuleId AiIssuesIssueUserAction = "CLOSE_BY_MUTING_RULE_ID"
+	AiIssuesIssueUserActionMarkAsInvestigating AiIssuesIssueUserAction = "MARK_AS_INVESTIGATING"
+	AiIssuesIssueUserActionResolve             AiIssuesIssueUserAction = "RESOLVE"
+	AiIssuesIssueUserActionUnack               AiIssuesIssueUserAction = "UNACK"
+)
+
+var AllAiIssuesIssueUserAction = []AiIssuesIssueUserAction{
+	AiIssuesIssueUserActionAck,
+	AiIssuesIssueUserActionCloseByMutingRuleId,
+	AiIssuesIssueUserActionMarkAsInvestigating,
+	AiIssuesIssueUserActionResolve,
+	AiIssuesIssueUserActionUnack,
+}
+
 // Filters for the NRQL-form condition search.
 type AlertsAsNrqlConditionsSearchCriteriaInput struct {
 	Name          *string                           `json:"name,omitempty"`
@@ -17533,6 +17552,102 @@ type IncidentsResponse struct {
 
 // GetActor returns IncidentsResponse.Actor, and is useful for accessing the field via an interface.
 func (v *IncidentsResponse) GetActor() *IncidentsActor { return v.Actor }
+
+// IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse includes the requested fields of the GraphQL type AiIssuesIssueUserActionResponse.
+// The GraphQL type's documentation follows.
+//
+// The answer to a user action on an issue: its result, or an error.
+type IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse struct {
+	Error  *string                                                                                     `json:"error"`
+	Result *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult `json:"result"`
+}
+
+// GetError returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse.Error, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse) GetError() *string { return v.Error }
+
+// GetResult returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse.Result, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse) GetResult() *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult {
+	return v.Result
+}
+
+// IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult includes the requested fields of the GraphQL type AiIssuesIssueUserActionResult.
+// The GraphQL type's documentation follows.
+//
+// The issue a user action was applied to.
+type IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult struct {
+	IssueId string                  `json:"issueId"`
+	Action  AiIssuesIssueUserAction `json:"action"`
+}
+
+// GetIssueId returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.IssueId, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetIssueId() string {
+	return v.IssueId
+}
+
+// GetAction returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.Action, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetAction() AiIssuesIssueUserAction {
+	return v.Action
+}
+
+// IssueAckResponse is returned by IssueAck on success.
+type IssueAckResponse struct {
+	// Acknowledge an issue.
+	AiIssuesAckIssue IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse `json:"aiIssuesAckIssue"`
+}
+
+// GetAiIssuesAckIssue returns IssueAckResponse.AiIssuesAckIssue, and is useful for accessing the field via an interface.
+func (v *IssueAckResponse) GetAiIssuesAckIssue() IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse {
+	return v.AiIssuesAckIssue
+}
+
+// IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse includes the requested fields of the GraphQL type AiIssuesIssueUserActionResponse.
+// The GraphQL type's documentation follows.
+//
+// The answer to a user action on an issue: its result, or an error.
+type IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse struct {
+	Error  *string                                                                                             `json:"error"`
+	Result *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult `json:"result"`
+}
+
+// GetError returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse.Error, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse) GetError() *string {
+	return v.Error
+}
+
+// GetResult returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse.Result, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse) GetResult() *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult {
+	return v.Result
+}
+
+// IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult includes the requested fields of the GraphQL type AiIssuesIssueUserActionResult.
+// The GraphQL type's documentation follows.
+//
+// The issue a user action was applied to.
+type IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult struct {
+	IssueId string                  `json:"issueId"`
+	Action  AiIssuesIssueUserAction `json:"action"`
+}
+
+// GetIssueId returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.IssueId, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetIssueId() string {
+	return v.IssueId
+}
+
+// GetAction returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.Action, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetAction() AiIssuesIssueUserAction {
+	return v.Action
+}
+
+// IssueResolveResponse is returned by IssueResolve on success.
+type IssueResolveResponse struct {
+	// Resolve (close) an issue.
+	AiIssuesResolveIssue IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse `json:"aiIssuesResolveIssue"`
+}
+
+// GetAiIssuesResolveIssue returns IssueResolveResponse.AiIssuesResolveIssue, and is useful for accessing the field via an interface.
+func (v *IssueResolveResponse) GetAiIssuesResolveIssue() IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse {
+	return v.AiIssuesResolveIssue
+}
 
 // KeyTransactionDetailsActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
@@ -36288,6 +36403,30 @@ func (v *__IncidentsInput) GetTimeWindow() TimeWindowInput { return v.TimeWindow
 // GetCursor returns __IncidentsInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__IncidentsInput) GetCursor() *string { return v.Cursor }
 
+// __IssueAckInput is used internally by genqlient
+type __IssueAckInput struct {
+	AccountId int    `json:"accountId"`
+	IssueId   string `json:"issueId"`
+}
+
+// GetAccountId returns __IssueAckInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__IssueAckInput) GetAccountId() int { return v.AccountId }
+
+// GetIssueId returns __IssueAckInput.IssueId, and is useful for accessing the field via an interface.
+func (v *__IssueAckInput) GetIssueId() string { return v.IssueId }
+
+// __IssueResolveInput is used internally by genqlient
+type __IssueResolveInput struct {
+	AccountId int    `json:"accountId"`
+	IssueId   string `json:"issueId"`
+}
+
+// GetAccountId returns __IssueResolveInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__IssueResolveInput) GetAccountId() int { return v.AccountId }
+
+// GetIssueId returns __IssueResolveInput.IssueId, and is useful for accessing the field via an interface.
+func (v *__IssueResolveInput) GetIssueId() string { return v.IssueId }
+
 // __KeyTransactionDetailsInput is used internally by genqlient
 type __KeyTransactionDetailsInput struct {
 	G0 []*string `json:"g0"`
@@ -37936,6 +38075,89 @@ func Incidents(
 	}
 
 	data_ = &IncidentsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by IssueAck.
+const IssueAck_Operation = `
+mutation IssueAck ($accountId: Int!, $issueId: ID!) {
+	aiIssuesAckIssue(accountId: $accountId, issueId: $issueId) {
+		error
+		result {
+			issueId
+			action
+		}
+	}
+}
+`
+
+// IssueAck is REST PUT /v2/alerts_incidents/{id}/acknowledge (REST's incidents are
+// NerdGraph's issues).
+func IssueAck(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	issueId string,
+) (data_ *IssueAckResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "IssueAck",
+		Query:  IssueAck_Operation,
+		Variables: &__IssueAckInput{
+			AccountId: accountId,
+			IssueId:   issueId,
+		},
+	}
+
+	data_ = &IssueAckResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by IssueResolve.
+const IssueResolve_Operation = `
+mutation IssueResolve ($accountId: Int!, $issueId: ID!) {
+	aiIssuesResolveIssue(accountId: $accountId, issueId: $issueId) {
+		error
+		result {
+			issueId
+			action
+		}
+	}
+}
+`
+
+// IssueResolve is REST PUT /v2/alerts_incidents/{id}/close.
+func IssueResolve(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	issueId string,
+) (data_ *IssueResolveResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "IssueResolve",
+		Query:  IssueResolve_Operation,
+		Variables: &__IssueResolveInput{
+			AccountId: accountId,
+			IssueId:   issueId,
+		},
+	}
+
+	data_ = &IssueResolveResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
