@@ -169,8 +169,8 @@ const oldRange = 8 * 24 * time.Hour
 // pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson: from 23:25:45, first slice 23:22;
 // docs-website .../application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx,
 // summarized: from 23:41:15 to 00:11:15, one slice 23:39:00 to 00:08:59). The envelope's
-// from and to stay as they were, as in those answers. Every recording is of the default
-// range; a range the caller gives is served where it was asked.
+// from and to stay as they were, as in those answers. A range the caller gives ends
+// no later than the same lag before now (Ingested).
 func IngestLag(summarize bool) time.Duration {
 	if summarize {
 		return 2 * time.Minute
