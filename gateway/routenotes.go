@@ -123,7 +123,8 @@ const noteDeploymentsCreate = "recorded with changeTrackingCreateEvent (Deployme
 	"minutes; then it is sent again); optional `Idempotency-Key` (not REST's) replays the 201 for " +
 	"the window, 422 when reused with another body; settled attempts are remembered per replica, or " +
 	"fleet-wide with `store.url` (two identical POSTs reaching two replicas at the same moment are " +
-	"two writes)"
+	"two writes; while the store is down, a retry through another replica, `Idempotency-Key` or " +
+	"not, records a second deployment: NerdGraph takes no client id to deduplicate by)"
 
 // noteDeploymentsV0 is deployments.v0's Note.
 const noteDeploymentsV0 = "legacy `POST /deployments.xml` (form `deployment[app_name]` or " +
@@ -245,3 +246,15 @@ const noteAlertsIncidentsList = "NerdGraph issues of the last 30 days (REST's in
 	"ids, is unverified), `links.policy_id` the first of its policies; correlated issues spanning " +
 	"policies cannot be expressed; `incident_preference` from every page of the account's policies " +
 	"(a round trip per further 100)"
+
+// noteAlertsEventsList is alerts_events.list's Note.
+const noteAlertsEventsList = "NRQL over NrAiIncident opens and closes (`VIOLATION_OPEN`, " +
+	"`VIOLATION_CLOSE`: the incident's title, priority and product) and change-tracking " +
+	"deployments (`DEPLOYMENT`: the description, else the version) of the last 30 days, the " +
+	"replacements New Relic's end-of-life notice names for this endpoint (live until 2027-07-31); " +
+	"newest first in `recent_events`, 200 a page with Link headers; read once per key for " +
+	"`cache.list_ttl`, 5000 rows a round trip per source (beyond 100,000, `X-V2bridge-Degraded`); " +
+	"ids are stable surrogates; `product`/`entity_type` are REST's names from the entity GUID, " +
+	"`entity_group_id` is the entity id; REST's `NOTIFICATION` and `INSTRUMENTATION` events have no " +
+	"NerdGraph source and are not listed; `incident_id` has no source and is omitted " +
+	"(`filter[incident_id]` matches nothing)"

@@ -36,6 +36,9 @@ type User struct {
 	Key string `yaml:"key"`
 	// Accounts lists the ids of the accounts the key reaches. Required.
 	Accounts []int `yaml:"accounts"`
+	// Account is the account the key was created in (ApiAccessUserKey.accountId), one
+	// of Accounts; optional, the first of Accounts when unset.
+	Account int `yaml:"account"`
 }
 
 // Account is one New Relic account and the entities that live in it. Entity kinds are
@@ -434,6 +437,9 @@ func (d *Data) Validate() error {
 			if _, ok := accounts[id]; !ok {
 				v.addf("%s.accounts[%d]: no account %d", p, k, id)
 			}
+		}
+		if u.Account != 0 && !slices.Contains(u.Accounts, u.Account) {
+			v.addf("%s.account: %d is not one of its accounts", p, u.Account)
 		}
 	}
 	return v.err()
