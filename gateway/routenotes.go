@@ -72,7 +72,8 @@ const noteApplicationsMetricData = "values computed from NRQL over the unscoped 
 	"(`raw=true` as computed); a name without data in the range is found with zero values when the " +
 	"names route lists it (its last day), else `metrics_not_found` (REST: names ever reported); a " +
 	"given range's slices end at `to` or at the newest minute taken as ingested (3 minutes back, 2 " +
-	"summarized), inside the range; `raw=true` " +
+	"summarized), inside the range (summarized over three hours: its whole hours, as REST's " +
+	"recordings); `raw=true` " +
 	"value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
 	"min_call_time, max_call_time, sum_of_squares)"
 
