@@ -35796,6 +35796,265 @@ func (v *TimeWindowInput) GetEndTime() int64 { return v.EndTime }
 // GetStartTime returns TimeWindowInput.StartTime, and is useful for accessing the field via an interface.
 func (v *TimeWindowInput) GetStartTime() int64 { return v.StartTime }
 
+// UserKeysActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type UserKeysActor struct {
+	// API keys visible to the caller.
+	ApiAccess *UserKeysActorApiAccessApiAccessActorStitchedFields `json:"apiAccess"`
+}
+
+// GetApiAccess returns UserKeysActor.ApiAccess, and is useful for accessing the field via an interface.
+func (v *UserKeysActor) GetApiAccess() *UserKeysActorApiAccessApiAccessActorStitchedFields {
+	return v.ApiAccess
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFields includes the requested fields of the GraphQL type ApiAccessActorStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// API key lookups for the caller.
+type UserKeysActorApiAccessApiAccessActorStitchedFields struct {
+	// Search the API keys the caller may see.
+	KeySearch *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult `json:"keySearch"`
+}
+
+// GetKeySearch returns UserKeysActorApiAccessApiAccessActorStitchedFields.KeySearch, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFields) GetKeySearch() *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult {
+	return v.KeySearch
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult includes the requested fields of the GraphQL type ApiAccessKeySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of API keys.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult struct {
+	Keys       []*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey `json:"-"`
+	NextCursor *string                                                                                                `json:"nextCursor"`
+}
+
+// GetKeys returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) GetKeys() []*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey {
+	return v.Keys
+}
+
+// GetNextCursor returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult
+		Keys []json.RawMessage `json:"keys"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Keys
+		src := firstPass.Keys
+		*dst = make(
+			[]*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey)
+				err = __unmarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult struct {
+	Keys []json.RawMessage `json:"keys"`
+
+	NextCursor *string `json:"nextCursor"`
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) __premarshalJSON() (*__premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult, error) {
+	var retval __premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult
+
+	{
+
+		dst := &retval.Keys
+		src := v.Keys
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys: %w", err)
+				}
+			}
+		}
+	}
+	retval.NextCursor = v.NextCursor
+	return &retval, nil
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey includes the requested fields of the GraphQL type ApiAccessIngestKey.
+// The GraphQL type's documentation follows.
+//
+// A key for sending data (license or browser key).
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey struct {
+	Typename *string `json:"__typename"`
+	Key      *string `json:"key"`
+}
+
+// GetTypename returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey.Typename, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) GetTypename() *string {
+	return v.Typename
+}
+
+// GetKey returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey.Key, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) GetKey() *string {
+	return v.Key
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey includes the requested fields of the GraphQL interface ApiAccessKey.
+//
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey is implemented by the following types:
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey
+// The GraphQL type's documentation follows.
+//
+// An API key, user or ingest.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey interface {
+	implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetKey returns the interface-field "key" from its implementation.
+	GetKey() *string
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey() {
+}
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey() {
+}
+
+func __unmarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(b []byte, v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApiAccessIngestKey":
+		*v = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey)
+		return json.Unmarshal(b, *v)
+	case "ApiAccessUserKey":
+		*v = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing ApiAccessKey.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey:
+		typename = "ApiAccessIngestKey"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey
+		}{typename, v}
+		return json.Marshal(result)
+	case *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey:
+		typename = "ApiAccessUserKey"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey: "%T"`, v)
+	}
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey includes the requested fields of the GraphQL type ApiAccessUserKey.
+// The GraphQL type's documentation follows.
+//
+// A personal key for calling NerdGraph and the REST API.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey struct {
+	Typename  *string `json:"__typename"`
+	Key       *string `json:"key"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.Typename, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetTypename() *string {
+	return v.Typename
+}
+
+// GetKey returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.Key, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetKey() *string {
+	return v.Key
+}
+
+// GetAccountId returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.AccountId, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetAccountId() *int {
+	return v.AccountId
+}
+
+// UserKeysResponse is returned by UserKeys on success.
+type UserKeysResponse struct {
+	// Data scoped to the caller.
+	Actor *UserKeysActor `json:"actor"`
+}
+
+// GetActor returns UserKeysResponse.Actor, and is useful for accessing the field via an interface.
+func (v *UserKeysResponse) GetActor() *UserKeysActor { return v.Actor }
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -36477,6 +36736,14 @@ func (v *__PolicyUpdateInput) GetId() string { return v.Id }
 
 // GetPolicy returns __PolicyUpdateInput.Policy, and is useful for accessing the field via an interface.
 func (v *__PolicyUpdateInput) GetPolicy() AlertsPolicyUpdateInput { return v.Policy }
+
+// __UserKeysInput is used internally by genqlient
+type __UserKeysInput struct {
+	Cursor *string `json:"cursor"`
+}
+
+// GetCursor returns __UserKeysInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__UserKeysInput) GetCursor() *string { return v.Cursor }
 
 // The query executed by Accounts.
 const Accounts_Operation = `
@@ -39113,6 +39380,56 @@ func PolicyUpdate(
 	}
 
 	data_ = &PolicyUpdateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by UserKeys.
+const UserKeys_Operation = `
+query UserKeys ($cursor: String) {
+	actor {
+		apiAccess {
+			keySearch(cursor: $cursor, query: {types:[USER]}) {
+				keys {
+					__typename
+					key
+					... on ApiAccessUserKey {
+						accountId
+					}
+				}
+				nextCursor
+			}
+		}
+	}
+}
+`
+
+// UserKeys pages through the user keys the caller may see. NerdGraph returns the
+// caller's own keys whole and other users' obfuscated (newrelic/docs-website
+// src/content/docs/apis/nerdgraph/examples/use-nerdgraph-manage-license-keys-user-keys.mdx),
+// so the caller's key is found by its value, and its accountId is the account the key
+// was created in: REST v2 answered such a key for that account.
+func UserKeys(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	cursor *string,
+) (data_ *UserKeysResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "UserKeys",
+		Query:  UserKeys_Operation,
+		Variables: &__UserKeysInput{
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &UserKeysResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	AgentEnvironmentApplicationInstance() AgentEnvironmentApplicationInstanceResolver
 	AiIssuesAccountStitchedFields() AiIssuesAccountStitchedFieldsResolver
 	AlertsAccountStitchedFields() AlertsAccountStitchedFieldsResolver
+	ApiAccessActorStitchedFields() ApiAccessActorStitchedFieldsResolver
 	ApmApplicationEntity() ApmApplicationEntityResolver
 	ApmApplicationEntityOutline() ApmApplicationEntityOutlineResolver
 	BrowserApplicationEntity() BrowserApplicationEntityResolver
@@ -90,6 +91,9 @@ type AlertsAccountStitchedFieldsResolver interface {
 	NrqlConditionsSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsNrqlConditionsSearchCriteriaInput) (*model.AlertsNrqlConditionsSearchResultSet, error)
 	PoliciesSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsPoliciesSearchCriteriaInput) (*model.AlertsPoliciesSearchResultSet, error)
 	Policy(ctx context.Context, obj *bind.AlertsAccount, id string) (*model.AlertsPolicy, error)
+}
+type ApiAccessActorStitchedFieldsResolver interface {
+	KeySearch(ctx context.Context, obj *model.APIAccessActorStitchedFields, cursor *string, query model.APIAccessKeySearchQuery) (*model.APIAccessKeySearchResult, error)
 }
 type ApmApplicationEntityResolver interface {
 	ApmSummary(ctx context.Context, obj *model.ApmApplicationEntity) (*model.ApmApplicationSummaryData, error)
@@ -20703,7 +20707,8 @@ func (ec *executionContext) _ApiAccessActorStitchedFields_keySearch(ctx context.
 		field,
 		ec.fieldContext_ApiAccessActorStitchedFields_keySearch,
 		func(ctx context.Context) (any, error) {
-			return obj.KeySearch, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.ApiAccessActorStitchedFields().KeySearch(ctx, obj, fc.Args["cursor"].(*string), fc.Args["query"].(model.APIAccessKeySearchQuery))
 		},
 		nil,
 		ec.marshalOApiAccessKeySearchResult2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAPIAccessKeySearchResult,
@@ -20716,8 +20721,8 @@ func (ec *executionContext) fieldContext_ApiAccessActorStitchedFields_keySearch(
 	fc = &graphql.FieldContext{
 		Object:     "ApiAccessActorStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "count":
@@ -60423,7 +60428,38 @@ func (ec *executionContext) _ApiAccessActorStitchedFields(ctx context.Context, s
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ApiAccessActorStitchedFields")
 		case "keySearch":
-			out.Values[i] = ec._ApiAccessActorStitchedFields_keySearch(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ApiAccessActorStitchedFields_keySearch(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
