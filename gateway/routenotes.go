@@ -258,3 +258,10 @@ const noteAlertsEventsList = "NRQL over NrAiIncident opens and closes (`VIOLATIO
 	"`entity_group_id` is the entity id; REST's `NOTIFICATION` and `INSTRUMENTATION` events have no " +
 	"NerdGraph source and are not listed; `incident_id` has no source and is omitted " +
 	"(`filter[incident_id]` matches nothing)"
+
+// noteAlertsIncidentsAcknowledge is alerts_incidents.acknowledge's Note.
+const noteAlertsIncidentsAcknowledge = "NerdGraph aiIssuesAckIssue. REST's incidents were renamed issues: " +
+	"it acts on the issue whose surrogate id alerts_incidents gave, found among the issues of the last 30 " +
+	"days, a round trip per NerdGraph page of issues until met, then one mutation; 404 for an id not " +
+	"among them; the answer is the incident as alerts_incidents shows it; the caller's incident lists " +
+	"are read again afterwards (other keys' within `cache.list_ttl`)"
