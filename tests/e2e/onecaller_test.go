@@ -44,6 +44,7 @@ func TestOneCallerPerRequest(t *testing.T) {
 		{"passed through, two keys", "/v2/applications/314221522/hosts.json", [][2]string{{"X-Api-Key", key1}, {"Api-Key", key2}}, 401, "X-Api-Key and Api-Key"},
 		{"unmatched, two keys", "/v2/alerts_external_service_conditions.json", [][2]string{{"Api-Key", key1}, {"X-Api-Key", key2}}, 401, "X-Api-Key and Api-Key"},
 		{"X-Account-ID repeated, two accounts", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
+		{"X-Account-ID repeated under an account path", "/accounts/1000001/v2/applications.json", [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
 		{"X-Account-ID and NewRelic-Account-Id differ", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"NewRelic-Account-Id", "1000002"}}, 400, "X-Account-ID and NewRelic-Account-Id"},
 		{"X-Account-ID repeated, a kept answer's account first", show, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
 		{"X-Account-ID repeated, one account", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000001"}}, 200, ""},
