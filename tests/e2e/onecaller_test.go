@@ -69,3 +69,21 @@ func TestOneCallerPerRequest(t *testing.T) {
 		}
 	}
 }
+
+// Only guesses count against an address: requests without a key, or with two keys, are
+// 401s that do not use up the address's failed authentications, so a key NerdGraph has
+// not seen yet is still checked from that address.
+func TestRequestsWithoutAKeyCostTheAddressNothing(t *testing.T) {
+	e := newEnvWith(t, gateway.Config{AuthFailuresPerMinute: 5})
+	for range 20 {
+		if r := e.get(t, "/v2/applications.json", ""); r.status != http.StatusUnauthorized {
+			t.Fatalf("no key: %d, want 401", r.status)
+		}
+		if r := e.get(t, "/v2/applications.json", key1, "Api-Key", key2); r.status != http.StatusUnauthorized {
+			t.Fatalf("two keys: %d, want 401", r.status)
+		}
+	}
+	if r := e.get(t, "/v2/applications.json", key1); r.status != http.StatusOK {
+		t.Fatalf("a first key after 40 requests without one: %d %s, want 200", r.status, r.body)
+	}
+}
