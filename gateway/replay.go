@@ -97,7 +97,7 @@ func replayKey(r *http.Request, keyHash string) string {
 	h := r.Header
 	acct, nrAcct := h.Get("X-Account-Id"), h.Get("Newrelic-Account-Id")
 	var b strings.Builder
-	b.Grow(len(keyHash) + len(r.URL.Path) + len(r.URL.RawPath) + len(r.URL.RawQuery) + len(acct) + len(nrAcct) + 5)
+	b.Grow(len(keyHash) + len(r.URL.Path) + len(r.URL.RawPath) + len(r.URL.RawQuery) + len(acct) + len(nrAcct) + 10)
 	b.WriteString(keyHash)
 	b.WriteByte('|')
 	b.WriteString(r.URL.Path)
@@ -109,6 +109,9 @@ func replayKey(r *http.Request, keyHash string) string {
 	b.WriteString(acct)
 	b.WriteByte(0)
 	b.WriteString(nrAcct)
+	if acceptsGzip(h) { // the kept answer is compressed (compress.go)
+		b.WriteString("\x00gzip")
+	}
 	return b.String()
 }
 

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -52,16 +50,9 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 		rq = new(request)
 	}
 	*rq = request{http: r, format: formatOf(r), vars: routeVars(r)}
-	var body []byte
-	var err error
-	if r.Body != nil && r.Body != http.NoBody {
-		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
-	}
+	body, err := readBody(r, g.cfg.MaxBodyBytes) // bodycoding.go
 	if err != nil {
-		return nil, bodyReadError(err) // 408 for a body cut by its minimum rate
-	}
-	if int64(len(body)) > g.cfg.MaxBodyBytes {
-		return nil, v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes))
+		return nil, err
 	}
 	rq.body = body
 	if isWrite(r.Method) {
@@ -104,7 +95,8 @@ func isFormBody(contentType string, body []byte) bool {
 
 // resolveAccount picks the one account a request is scoped to:
 // the /accounts/{id} path prefix, else the X-Account-ID header, else the key's only
-// account, else default_account_id, else a 422 naming those options.
+// account, else default_account_id, else the account the key belongs to, else a 422
+// naming those options.
 func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash string) (int64, string, error) {
 	s, name, err := accountHeader(rq.http.Header) // headers naming two accounts are a 400, path or not
 	if err != nil {
@@ -141,9 +133,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if len(ids) == 0 {
 		return 0, "", v2.Forbidden("This API key reaches no New Relic account")
 	}
-	return 0, "", v2.Unprocessable("This API key reaches several New Relic accounts; " +
-		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
-		"or set default_account_id in the v2bridge configuration")
+	return g.ownAccount(ctx, ids, keyHash) // ownaccount.go
 }
 
 // jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not
