@@ -357,15 +357,16 @@ func startFleetChild(upstream, storeURL string) (*child, error) {
 }
 
 // fleetReplica is a replica's gateway: its caches, the rate limit counted, and the
-// store at storeURL ("" for none; shared cache on); closeStore closes the store.
-func fleetReplica(upstream, storeURL string, level zapcore.Level) (h http.Handler, closeStore func(), err error) {
+// store at storeURL ("" for none; shared cache on; storeTimeout bounds each store
+// call, 0: the store's default); closeStore closes the store.
+func fleetReplica(upstream, storeURL string, storeTimeout time.Duration, level zapcore.Level) (h http.Handler, closeStore func(), err error) {
 	now := func() time.Time { return clock }
 	copts := ng.Options{}
 	topts := translate.Options{Now: now}
 	var store *fleet.Store
 	closeStore = func() {}
 	if storeURL != "" {
-		store, err = fleet.Open(fleet.Options{URL: storeURL, Cache: &fleet.CacheOptions{}})
+		store, err = fleet.Open(fleet.Options{URL: storeURL, Timeout: storeTimeout, Cache: &fleet.CacheOptions{}})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -383,7 +384,7 @@ func fleetReplica(upstream, storeURL string, level zapcore.Level) (h http.Handle
 // counted, and the store from fleetStoreEnv (shared cache on); it exits when stdin
 // closes.
 func serveFleetChild(upstream string) error {
-	h, closeStore, err := fleetReplica(upstream, os.Getenv(fleetStoreEnv), zapcore.InfoLevel)
+	h, closeStore, err := fleetReplica(upstream, os.Getenv(fleetStoreEnv), 0, zapcore.InfoLevel)
 	if err != nil {
 		return err
 	}

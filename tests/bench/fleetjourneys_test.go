@@ -31,7 +31,9 @@ func TestFleetJourneysOnAGeneratedAccount(t *testing.T) {
 	defer up.Close()
 	m := miniredis.RunT(t)
 	start := func() (string, func(), error) {
-		h, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), zapcore.WarnLevel)
+		// A generous store timeout: on a loaded test machine a slow store call would
+		// leave the index out of the store (the store's default is a deployment's).
+		h, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), 2*time.Second, zapcore.WarnLevel)
 		if err != nil {
 			return "", func() {}, err
 		}
