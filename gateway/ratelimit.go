@@ -164,18 +164,27 @@ const (
 // a per-address limit on failed authentications. Neither allocates per key for a
 // caller whose key NerdGraph accepted.
 type authGuard struct {
-	rejected *state.Cache // key hash → struct{}
+	rejected *state.Cache // key hash → when its refusal ends (time.Time, on now)
 	failures *rateLimiter // per client address: failed authentications a minute
 	metrics  *Metrics
+	// now is the gateway's clock (Config.Now): the rejected-key TTL and the address
+	// limit's windows run on it.
+	now         func() time.Time
+	rejectedTTL time.Duration
 }
 
 func newAuthGuard(cfg Config) *authGuard {
-	ag := &authGuard{metrics: cfg.Metrics}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	ag := &authGuard{metrics: cfg.Metrics, now: now}
 	if cfg.RejectedKeyTTL >= 0 {
 		ttl := cfg.RejectedKeyTTL
 		if ttl == 0 {
 			ttl = DefaultRejectedKeyTTL
 		}
+		ag.rejectedTTL = ttl
 		ag.rejected = state.NewCache("rejected_keys", ttl, maxGuardEntries, nil)
 	}
 	limit := cfg.AuthFailuresPerMinute
@@ -183,10 +192,6 @@ func newAuthGuard(cfg Config) *authGuard {
 		limit = DefaultAuthFailuresPerMinute
 	}
 	if limit > 0 {
-		now := cfg.Now
-		if now == nil {
-			now = time.Now
-		}
 		ag.failures = newRateLimiter(limit, now)
 		ag.failures.maxWindows = maxGuardEntries
 	}
@@ -205,12 +210,12 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 	if ag.failures != nil {
 		if over, reset := ag.failures.exhausted(g.clientOf(r)); over {
 			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
-			w.Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(reset).Seconds())+1, 1)))
+			w.Header().Set("Retry-After", retryAfter(reset, ag.now()))
 			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
 			return false
 		}
 	}
-	if _, ok := ag.rejected.Get(keyHash); ok {
+	if ag.refusedRecently(keyHash) {
 		ag.metrics.authRefused.WithLabelValues("rejected_key").Inc()
 		fail(v2.ErrInvalidAPIKey())
 		return false
@@ -230,7 +235,7 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 		if g.guard.failures != nil {
 			g.guard.failures.allow(g.clientOf(r))
 		}
-		g.guard.rejected.Set(keyHash, struct{}{})
+		g.guard.rememberRefused(keyHash)
 		if g.limit != nil {
 			g.limit.forget(keyHash)
 		}
@@ -239,4 +244,30 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 	if g.tr.KeyAccepted(keyHash) {
 		st.callerHash = keyHash[:8]
 	}
+}
+
+// rememberRefused keeps keyHash's refusal for the rejected-key TTL, on the guard's clock,
+// from NerdGraph's refusal: a 401 answered from memory within it does not extend it, so
+// a key that becomes valid is asked about again however often its caller retries.
+func (ag *authGuard) rememberRefused(keyHash string) {
+	if ag.rejected != nil && !ag.refusedRecently(keyHash) {
+		ag.rejected.Set(keyHash, ag.now().Add(ag.rejectedTTL))
+	}
+}
+
+// refusedRecently reports whether keyHash was refused within the rejected-key TTL, on
+// the guard's clock (the cache's own lifetime only bounds the memory held).
+func (ag *authGuard) refusedRecently(keyHash string) bool {
+	v, ok := ag.rejected.Get(keyHash)
+	if !ok {
+		return false
+	}
+	until, _ := v.(time.Time)
+	return ag.now().Before(until)
+}
+
+// retryAfter is the Retry-After of a 429 whose window resets at reset, seen at now:
+// the whole seconds left, plus one, at least 1.
+func retryAfter(reset, now time.Time) string {
+	return strconv.Itoa(max(int(reset.Sub(now).Seconds())+1, 1))
 }

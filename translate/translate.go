@@ -14,7 +14,8 @@ import (
 
 // Options tune a Translator; zero fields take their defaults.
 type Options struct {
-	// Now is the clock (default time.Now); tests fix it for golden files.
+	// Now is the clock (default time.Now) of the answers and of the auth TTL; tests fix
+	// it for golden files and move it to cross the TTL.
 	Now func() time.Time
 	// CursorTTL is how long entity-search page cursors are kept (default 5m).
 	CursorTTL time.Duration
@@ -154,7 +155,7 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.AuthTTL == 0 {
 		opts.AuthTTL = AuthTTL
 	}
-	auth := &keyAuth{ttl: opts.AuthTTL, now: time.Now, seen: map[string]time.Time{}}
+	auth := &keyAuth{ttl: opts.AuthTTL, now: opts.Now, seen: map[string]time.Time{}}
 	t := &Translator{
 		client:     authClient{next: client, auth: auth},
 		auth:       auth,
