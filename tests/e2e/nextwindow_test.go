@@ -8,6 +8,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/tests/harness"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // The limits and TTLs that run on the gateway's clock, crossed by moving the clock (an
@@ -146,5 +147,49 @@ func TestRefusedKeyIsAskedAgainAfterTheRejectedKeyTTL(t *testing.T) {
 		if asked := h.Sim.Requests() > before; r.status != 401 || asked != s.asked {
 			t.Fatalf("step %d: %d, NerdGraph asked %v; want 401, asked %v", i, r.status, asked, s.asked)
 		}
+	}
+}
+
+// A cached answer is served for its cache's TTL on the gateway's clock and read again
+// once it has passed: the application show (cache.entity_ttl), a filtered list and the
+// key transactions' configuration (cache.list_ttl).
+func TestCachedAnswersExpireAfterTheirTTL(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		path string
+		ttl  time.Duration
+	}{
+		{"application show", "/v2/applications/314221522.json", translate.EntityTTL},
+		{"filtered list", "/v2/applications.json?filter[name]=uptime", time.Minute},
+		{"key transactions", "/v2/key_transactions.json", time.Minute},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := &ingestClock{t: harness.Clock}
+			// The auth TTL outlives the steps: only the cache's own TTL is crossed.
+			h := harness.StartWith(t, harness.Options{Now: clk.now, AuthTTL: time.Hour})
+			e := &env{sim: h.Sim, gw: h.Gateway}
+			calls := func() int {
+				t.Helper()
+				r := e.get(t, tt.path, key1)
+				if r.status != 200 {
+					t.Fatalf("%s: %d %.200s", tt.path, r.status, r.body)
+				}
+				n, _ := strconv.Atoi(r.header.Get("X-V2bridge-Upstream-Calls"))
+				return n
+			}
+			cold := calls()
+			warm := calls()
+			if warm >= cold {
+				t.Fatalf("warm read %d round trips, cold %d: nothing cached", warm, cold)
+			}
+			clk.advance(tt.ttl - time.Millisecond)
+			if n := calls(); n != warm {
+				t.Fatalf("within the TTL: %d round trips, want %d (cached)", n, warm)
+			}
+			clk.advance(time.Millisecond)
+			if n := calls(); n <= warm {
+				t.Fatalf("once the TTL has passed: %d round trips, want more than the cached read's %d", n, warm)
+			}
+		})
 	}
 }
