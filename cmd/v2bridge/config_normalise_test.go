@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -133,14 +134,23 @@ func TestConfigCheckRefusesCompareRoutesNamingNoRoute(t *testing.T) {
 // The running gateway uses what config check accepted: a key hash in upper case
 // between blanks maps the legacy key, a public_url with a trailing slash gives Link
 // headers without a double slash, a trusted proxy written as an IPv4-mapped address
-// is trusted for the IPv4 peer it names, and an admin token read with blanks around
-// it opens the report.
+// is trusted for the IPv4 peer it names, an admin token read with blanks around it
+// opens the report, and a prometheus_url with a trailing slash is asked at its API path.
 func TestServeUsesValuesWrittenAnotherWay(t *testing.T) {
 	upstream := demoUpstream(t)
+	promPaths := make(chan string, 8)
+	prom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case promPaths <- r.URL.Path:
+		default:
+		}
+		_, _ = io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
+	}))
+	t.Cleanup(prom.Close)
 	t.Setenv("V2BRIDGE_TEST_NORM_USER_KEY", "NRAK-DEMO-ACCOUNT-1")
 	t.Setenv("V2BRIDGE_TEST_NORM_TOKEN", "  n0rm-token \n")
 	cfg := "upstream: " + upstream.URL + sim.Path + "\npublic_url: \"http://gw.example.com/\"\n" +
-		"trusted_proxies: [\"::ffff:127.0.0.1\"]\nreport:\n  admin_token_env: V2BRIDGE_TEST_NORM_TOKEN\n" +
+		"trusted_proxies: [\"::ffff:127.0.0.1\"]\nreport:\n  admin_token_env: V2BRIDGE_TEST_NORM_TOKEN\n  prometheus_url: " + prom.URL + "/\n" +
 		"keys:\n  - sha256: \" " + strings.ToUpper(translate.HashKey(normLegacyKey)) + " \"\n" +
 		"    user_key_env: V2BRIDGE_TEST_NORM_USER_KEY\n    account_id: 1000001\n"
 	path := filepath.Join(t.TempDir(), "check.yaml")
@@ -174,6 +184,14 @@ func TestServeUsesValuesWrittenAnotherWay(t *testing.T) {
 	}
 	if r := do("/v2bridge/report.json", "Authorization", "Bearer n0rm-token"); r.StatusCode != 200 {
 		t.Errorf("report with the trimmed token: %d", r.StatusCode)
+	}
+	select {
+	case p := <-promPaths:
+		if p != "/api/v1/query" {
+			t.Errorf("the report asked Prometheus at %q, want /api/v1/query (prometheus_url's trailing slash dropped)", p)
+		}
+	default:
+		t.Error("the report did not ask Prometheus")
 	}
 	if err := sv.stop(); err != nil {
 		t.Fatal(err)
