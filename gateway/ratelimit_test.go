@@ -183,10 +183,10 @@ func TestAuthGuard(t *testing.T) {
 	admit := func(key string) (bool, *httptest.ResponseRecorder, error) {
 		w := httptest.NewRecorder()
 		var got error
-		ok := g.admit(w, func(err error) { got = err }, req, key, false)
+		ok := g.admit(w, func(err error) { got = err }, req, nil, key, false)
 		return ok, w, got
 	}
-	if ok := g.admit(httptest.NewRecorder(), func(error) { t.Error("fail called for an accepted key") }, req, "k1", true); !ok {
+	if ok := g.admit(httptest.NewRecorder(), func(error) { t.Error("fail called for an accepted key") }, req, nil, "k1", true); !ok {
 		t.Fatal("accepted key refused")
 	}
 	if ok, _, _ := admit("k1"); !ok {
@@ -223,7 +223,7 @@ func TestAuthGuard(t *testing.T) {
 	}
 	other := httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil)
 	other.RemoteAddr = "192.0.2.8:5555"
-	if ok := g.admit(httptest.NewRecorder(), func(error) {}, other, "k3", false); !ok {
+	if ok := g.admit(httptest.NewRecorder(), func(error) {}, other, nil, "k3", false); !ok {
 		t.Error("another address refused")
 	}
 
