@@ -456,7 +456,7 @@ func Matrix() []Row {
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
-		own+"TestSpecBothKeyHeaders", docreq+"TestDocumentedRequestShapes", gw+"TestAPIKeyHeaders")
+		own+"TestSpecBothKeyHeaders", docreq+"TestDocumentedRequestShapes", gw+"TestPresentedKey")
 	m.tested("AUTH-02", "X-Api-Key also accepts an older REST API key", ev(Sim),
 		"accepted when the operator maps it to a user key and account (NerdGraph takes user keys only); unmapped, 401 or pass-through by configuration",
 		e2e+"TestLegacyKeyMapping")
