@@ -53,8 +53,7 @@ func (t *Translator) largeAccount(c Caller) bool {
 // one is read only for a large account, and it outlives CursorTTL's marks, so a lookup
 // past the refresh age costs its page alone, not a count of the account first.
 func (t *Translator) heldIndex(c Caller) bool {
-	ix, ok := t.index.local(c.cacheKey("apps-index"))
-	return ok && t.index.servable(ix, t.now())
+	return t.index.Holds(c.indexCaller())
 }
 
 // knowAccountSize makes sure largeAccount answers for c's account before a name or

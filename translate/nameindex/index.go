@@ -363,3 +363,9 @@ func (x *Indexes) Held(c Caller) (entries []Entry, tooLarge, ok bool) {
 	}
 	return ix.entries, ix.tooLarge, true
 }
+
+// Holds reports whether this replica holds c's index, still servable now.
+func (x *Indexes) Holds(c Caller) bool {
+	ix, ok := x.local(c.Key)
+	return ok && x.servable(ix, x.opts.Now())
+}
