@@ -139,15 +139,22 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(v2.Document), nil
 	}
+	// The names read: each asked name as NRDB stores it, and the metrics a served
+	// error_percentage divides (metricdata.QueryNames).
+	read := metricdata.QueryNames(names, r)
+	if len(read) > MaxMetricNames {
+		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
+			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
+	}
 	var queries []string
-	for i := 0; i < len(names); i += MetricChunk {
-		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+	for i := 0; i < len(read); i += MetricChunk {
+		q, err := metricDataNRQL(s, c.AccountID, read[i:min(i+MetricChunk, len(read))], w, r.Summarize)
 		if err != nil {
 			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
 		}
 		queries = append(queries, q)
 	}
-	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
+	rows := metricdata.ChunkRows(len(read), w, r.Summarize)
 	guid := s.guid(c.AccountID)
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)

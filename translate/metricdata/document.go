@@ -149,6 +149,7 @@ type Doc struct {
 	notFound, found []string
 	series          []docSeries // one per found name, in request order
 	summarize, raw  bool
+	pages           *pageCounts // error_percentage's counts (nil: not asked)
 
 	v2.RenderMemo
 	once  sync.Once
@@ -172,10 +173,13 @@ func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
 		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
 	asked := r.Values
 	if len(asked) > 0 && len(names) > 1 {
-		asked = firstNameValues(names[0], asked)
+		asked = firstNameValues(StoredName(names[0]), asked)
+	}
+	if servesErrorPercentage(names, r) {
+		d.pages = &pageCounts{errors: series[PageErrorsMetric], views: series[PageViewsMetric]}
 	}
 	for _, name := range names {
-		slices, ok := series[name]
+		slices, ok := series[StoredName(name)]
 		if !ok || !anyData(slices) {
 			d.notFound = append(d.notFound, name)
 			continue
@@ -185,9 +189,9 @@ func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
 		switch {
 		case r.Raw:
 		case len(r.Values) == 0:
-			s.values = resolveValues(nil, name, nil) // the name's own values
+			s.values = resolveValues(nil, StoredName(name), nil) // the name's own values
 		default:
-			s.values = resolveAsked(nil, name, asked)
+			s.values = resolveAsked(nil, StoredName(name), asked)
 		}
 		d.series = append(d.series, s)
 	}
@@ -208,6 +212,9 @@ func (d *Doc) width(s *docSeries) int {
 func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
 	row := &s.slices[j]
 	sums := rowRaw(row)
+	if d.pages != nil {
+		d.pages.at(&sums, row.Begin, d.summarize)
+	}
 	from, to = rowTime(row.Begin), rowTime(row.End)
 	seconds := to.Sub(from).Seconds()
 	if d.summarize {
