@@ -32,6 +32,18 @@ func (s MetricScope) guid(accountID int64) string {
 	return AppGUID(accountID, DomainAPM, s.AppID)
 }
 
+// NotFound is REST's 404 for a scope's application that does not exist: the mobile
+// show's title for a mobile application, the application's otherwise.
+func (s MetricScope) NotFound() *v2.Error {
+	if s.Mobile {
+		return v2.NotFound(TitleMobileNotFound)
+	}
+	return ErrApplicationNotFound()
+}
+
+// TitleMobileNotFound is REST's 404 title for an unknown mobile application.
+const TitleMobileNotFound = "No Mobile Application found with the given ID"
+
 // MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
 type MetricDataRequest = metricdata.Request
 
@@ -159,7 +171,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
 	series, ok := t.metrics.Get(key)
 	if !ok {
-		series, err = t.fetchMetricData(ctx, c, guid, queries, rows)
+		series, err = t.fetchMetricData(ctx, c, s, queries, rows)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +243,8 @@ func keyFlag(b []byte, v bool) []byte { return append(strconv.AppendBool(b, v), 
 
 // fetchMetricData runs a request's chunk queries in one MetricData operation on the
 // scope's entity (guid) and returns their rows by metric name (metricdata.Series).
-func (t *Translator) fetchMetricData(ctx context.Context, c Caller, guid string, queries []string, rows []int) (map[string][]sliceRaw, error) {
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
+	guid := s.guid(c.AccountID)
 	q := make([]string, MaxMetricChunks)
 	for i := range q {
 		q[i] = queries[0] // skipped by @include; never run
@@ -246,7 +259,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, guid string,
 	}
 	actor := resp.GetActor()
 	if actor == nil || actor.Entity.AccountId == nil || int64(*actor.Entity.AccountId) != c.AccountID {
-		return nil, ErrApplicationNotFound()
+		return nil, s.NotFound()
 	}
 	acct := resp.GetActor().GetAccount()
 	if acct == nil {
