@@ -225,8 +225,8 @@ const noteAlertsSyntheticsConditionsList = "retained by New Relic (passed throug
 const noteAlertsViolationsList = "NRQL over NrAiIncident (New Relic's named replacement), last 30 " +
 	"days without `start_date`, newest first, read once per key and `start_date` for " +
 	"`cache.list_ttl` (the pages a client follows come from one read), no rel=\"last\" as in REST; " +
-	"`label` is the incident title; `entity.group_id` and `links.incident_id` have no source and are " +
-	"omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
+	"`label` is the incident title; `entity.group_id` has no source and is null; " +
+	"`links.incident_id` has no source and is omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
 	"the same id string (whether NrAiIncident's incidentId equals the id in NerdGraph issues' " +
 	"incidentIds is unverified: no published recording shows both); more than 5000 incidents are " +
 	"read 5000 a round trip, newest first (incidents whose last events share one millisecond beyond " +
