@@ -36493,6 +36493,8 @@ fragment AppEntityFields on ApmApplicationEntity {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -36631,6 +36633,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -36735,6 +36739,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -36885,6 +36891,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -36977,6 +36985,8 @@ fragment AppEntityFields on ApmApplicationEntity {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage

@@ -44,6 +44,9 @@ func (s MetricScope) NotFound() *v2.Error {
 // TitleMobileNotFound is REST's 404 title for an unknown mobile application.
 const TitleMobileNotFound = "No Mobile Application found with the given ID"
 
+// MetricChoices are the operator's readings of metric data (metricdata.Choices).
+type MetricChoices = metricdata.Choices
+
 // MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
 type MetricDataRequest = metricdata.Request
 
@@ -153,7 +156,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	// The names read: each asked name as NRDB stores it, and the metrics a served
 	// error_percentage divides (metricdata.QueryNames).
-	read := metricdata.QueryNames(names, r)
+	read := metricdata.QueryNames(names, r, t.choices)
 	if len(read) > MaxMetricNames {
 		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
 			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
@@ -179,7 +182,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	// The same document is shared until the data expires (read only). A MetricDoc
 	// holds the cached series, not a copy, and the values resolved per name.
-	doc := metricdata.NewDoc(names, r, w, series.(map[string][]sliceRaw))
+	doc := metricdata.NewDocWith(names, r, w, series.(map[string][]sliceRaw), t.choices)
 	if t.metrics == nil {
 		return doc, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"testing"
+
+	"github.com/v2bridge/v2bridge/tests/harness"
 )
 
 // Every value name of the migration page's tables is answered when asked of a name it
@@ -41,5 +43,24 @@ func TestPublishedValueNamesAreAnswered(t *testing.T) {
 	s, _ := json.Marshal(stored.MetricData.Metrics[0].Timeslices)
 	if string(a) != string(s) || len(alias.MetricData.Metrics[0].Timeslices[0].Values) != 2 {
 		t.Errorf("EndUserApdex %s, EndUser/Apdex %s", a, s)
+	}
+}
+
+// raw=true answers the values asked, unformatted (the API explorer's "Return
+// unformatted raw values"): the same values as without it, not rounded to three
+// significant digits.
+func TestRawAnswersTheValuesAskedUnformatted(t *testing.T) {
+	e := newEnv(t)
+	q := "names[]=HttpDispatcher&values[]=average_call_time&values[]=call_count&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z&summarize=true"
+	shown, r := e.metricData(t, q)
+	raw, r2 := e.metricData(t, q+"&raw=true")
+	if r.status != 200 || r2.status != 200 || len(raw.MetricData.Metrics) != 1 {
+		t.Fatalf("%d %d %s", r.status, r2.status, r2.body)
+	}
+	got := raw.MetricData.Metrics[0].Timeslices[0].Values
+	want := shown.MetricData.Metrics[0].Timeslices[0].Values
+	if len(got) != 2 || got["call_count"] != want["call_count"] || harness.Figure(got["average_call_time"]) != want["average_call_time"] ||
+		got["average_call_time"] == want["average_call_time"] {
+		t.Errorf("raw %v, shown %v: want the same values, average_call_time unrounded", got, want)
 	}
 }

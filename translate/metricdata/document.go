@@ -148,7 +148,9 @@ type Doc struct {
 	since, until    time.Time // aligned (a summarized slice's range)
 	notFound, found []string
 	series          []docSeries // one per found name, in request order
-	summarize, raw  bool
+	summarize       bool
+	raw             bool        // raw=true answered with the timeslice's own fields (Choices.RawFields)
+	unformatted     bool        // raw=true: values as computed, not rounded as REST showed them
 	pages           *pageCounts // error_percentage's counts (nil: not asked)
 
 	v2.RenderMemo
@@ -167,15 +169,20 @@ type docSeries struct {
 var _ v2.Document = (*Doc)(nil)
 
 // NewDoc resolves a request's names against its series: found and not found,
-// and each found name's values.
+// and each found name's values (NewDocWith the default Choices).
 func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
+	return NewDocWith(names, r, w, series, Choices{})
+}
+
+// NewDocWith is NewDoc with the operator's Choices.
+func NewDocWith(names []string, r Request, w Window, series map[string][]Row, ch Choices) *Doc {
 	d := &Doc{from: w.From, to: w.To, since: w.Since, until: w.Until, notFound: []string{}, found: []string{},
-		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
+		summarize: r.Summarize, raw: r.Raw && ch.RawFields, unformatted: r.Raw, series: make([]docSeries, 0, len(names))}
 	asked := r.Values
 	if len(asked) > 0 && len(names) > 1 {
 		asked = firstNameValues(StoredName(names[0]), asked)
 	}
-	if servesErrorPercentage(names, r) {
+	if servesErrorPercentage(names, r, ch) {
 		d.pages = &pageCounts{errors: series[PageErrorsMetric], views: series[PageViewsMetric]}
 	}
 	for _, name := range names {
@@ -187,12 +194,13 @@ func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
 		d.found = append(d.found, name)
 		s := docSeries{name: name, slices: slices}
 		switch {
-		case r.Raw:
+		case d.raw:
 		case len(r.Values) == 0:
 			s.values = resolveValues(nil, StoredName(name), nil) // the name's own values
 		default:
 			s.values = resolveAsked(nil, StoredName(name), asked)
 		}
+		ch.apply(s.values)
 		d.series = append(d.series, s)
 	}
 	return d
@@ -230,7 +238,9 @@ func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Ti
 	for i := range s.values {
 		v := &s.values[i]
 		if x, ok := v.compute(sums, seconds); ok {
-			x = v.shown(x)
+			if !d.unformatted {
+				x = v.shown(x)
+			}
 			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 		}
 	}

@@ -22,16 +22,17 @@ func StoredName(name string) string {
 }
 
 // QueryNames are the distinct metricTimesliceNames a request reads for its names: each
-// name's stored name, then — when error_percentage is served (asked, not raw, and a
-// value of the first name) — the two metrics its published formula divides.
-func QueryNames(names []string, r Request) []string {
+// name's stored name, then — when error_percentage is served (asked, a value of the
+// first name, and not replaced by raw=true's timeslice fields) — the two metrics its
+// published formula divides.
+func QueryNames(names []string, r Request, ch Choices) []string {
 	out := make([]string, 0, len(names)+2)
 	for _, n := range names {
 		if s := StoredName(n); !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
-	if servesErrorPercentage(names, r) {
+	if servesErrorPercentage(names, r, ch) {
 		for _, s := range []string{PageErrorsMetric, PageViewsMetric} {
 			if !slices.Contains(out, s) {
 				out = append(out, s)
@@ -42,8 +43,8 @@ func QueryNames(names []string, r Request) []string {
 }
 
 // servesErrorPercentage is whether a request's answer carries error_percentage.
-func servesErrorPercentage(names []string, r Request) bool {
-	return !r.Raw && len(names) > 0 && slices.Contains(r.Values, "error_percentage") &&
+func servesErrorPercentage(names []string, r Request, ch Choices) bool {
+	return !(r.Raw && ch.RawFields) && len(names) > 0 && slices.Contains(r.Values, "error_percentage") &&
 		classify(StoredName(names[0])).allows("error_percentage")
 }
 

@@ -14,18 +14,21 @@ func TestQueryNamesReadStoredAndDividedMetrics(t *testing.T) {
 	for _, tt := range []struct {
 		names []string
 		r     Request
+		ch    Choices
 		want  []string
 	}{
-		{[]string{"HttpDispatcher"}, Request{}, []string{"HttpDispatcher"}},
-		{[]string{"EndUserApdex"}, Request{}, []string{"EndUser/Apdex"}},
-		{[]string{"EndUserApdex", "EndUser/Apdex"}, Request{}, []string{"EndUser/Apdex"}},
-		{[]string{"EndUser"}, Request{Values: []string{"error_percentage"}}, []string{"EndUser", "EndUser/errors", "Browser"}},
-		{[]string{"Browser", "EndUser"}, Request{Values: []string{"call_count", "error_percentage"}}, []string{"Browser", "EndUser", "EndUser/errors"}},
-		// raw=true serves no formula; the first name's vocabulary decides (HttpDispatcher has none).
-		{[]string{"EndUser"}, Request{Values: []string{"error_percentage"}, Raw: true}, []string{"EndUser"}},
-		{[]string{"HttpDispatcher", "EndUser"}, Request{Values: []string{"error_percentage"}}, []string{"HttpDispatcher", "EndUser"}},
+		{[]string{"HttpDispatcher"}, Request{}, Choices{}, []string{"HttpDispatcher"}},
+		{[]string{"EndUserApdex"}, Request{}, Choices{}, []string{"EndUser/Apdex"}},
+		{[]string{"EndUserApdex", "EndUser/Apdex"}, Request{}, Choices{}, []string{"EndUser/Apdex"}},
+		{[]string{"EndUser"}, Request{Values: []string{"error_percentage"}}, Choices{}, []string{"EndUser", "EndUser/errors", "Browser"}},
+		{[]string{"Browser", "EndUser"}, Request{Values: []string{"call_count", "error_percentage"}}, Choices{}, []string{"Browser", "EndUser", "EndUser/errors"}},
+		// raw=true serves the values asked, unless the operator chose the timeslice fields.
+		{[]string{"EndUser"}, Request{Values: []string{"error_percentage"}, Raw: true}, Choices{}, []string{"EndUser", "EndUser/errors", "Browser"}},
+		{[]string{"EndUser"}, Request{Values: []string{"error_percentage"}, Raw: true}, Choices{RawFields: true}, []string{"EndUser"}},
+		// the first name's vocabulary decides (HttpDispatcher has none).
+		{[]string{"HttpDispatcher", "EndUser"}, Request{Values: []string{"error_percentage"}}, Choices{}, []string{"HttpDispatcher", "EndUser"}},
 	} {
-		if got := QueryNames(tt.names, tt.r); !slices.Equal(got, tt.want) {
+		if got := QueryNames(tt.names, tt.r, tt.ch); !slices.Equal(got, tt.want) {
 			t.Errorf("QueryNames(%v, %+v) = %v, want %v", tt.names, tt.r, got, tt.want)
 		}
 	}
