@@ -48,14 +48,16 @@ func TestReadingsConfigCheck(t *testing.T) {
 	}
 }
 
-// `serve` answers application_summary over all transactions with summary_transactions:
-// all (the demo's 323 requests a minute of apmSummary.throughput), over web
-// transactions by default.
-func TestServeSummaryTransactions(t *testing.T) {
+// `serve` follows the readings: application_summary over all transactions with
+// summary_transactions: all (apmSummary.throughput), over web transactions by default;
+// EndUser/RB average_queue_time per page view with queue_time: per_view, the migration
+// table's mean over rows by default.
+func TestServeReadings(t *testing.T) {
 	upstream := demoUpstream(t)
-	get := func(setting string) float64 {
+	get := func(setting, path string, into any) {
+		t.Helper()
 		s := startServe(t, "upstream: "+upstream.URL+sim.Path+"\n"+setting)
-		req, _ := http.NewRequest("GET", s.base+"/v2/applications/314221522.json", nil)
+		req, _ := http.NewRequest("GET", s.base+path, nil)
 		req.Header.Set("X-Api-Key", "NRAK-DEMO-ACCOUNT-1")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -63,18 +65,38 @@ func TestServeSummaryTransactions(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(body, into); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%d %s", resp.StatusCode, body)
+		}
+	}
+	throughput := func(setting string) float64 {
 		var b struct {
 			Application struct {
 				Summary struct{ Throughput float64 } `json:"application_summary"`
 			}
 		}
-		if err := json.Unmarshal(body, &b); err != nil || resp.StatusCode != 200 {
-			t.Fatalf("%d %s", resp.StatusCode, body)
-		}
+		get(setting, "/v2/applications/314221522.json", &b)
 		return b.Application.Summary.Throughput
 	}
-	web, all := get(""), get("summary_transactions: all\n")
+	web, all := throughput(""), throughput("summary_transactions: all\n")
 	if web <= 0 || all <= web {
 		t.Errorf("throughput web %v, all %v: want all transactions above web", web, all)
+	}
+	queue := func(setting string) float64 {
+		var b struct {
+			MetricData struct {
+				Metrics []struct {
+					Timeslices []struct{ Values map[string]float64 }
+				}
+			} `json:"metric_data"`
+		}
+		get(setting, "/v2/applications/314221522/metrics/data.json?names[]=EndUser/RB&values[]=average_queue_time&summarize=true", &b)
+		if len(b.MetricData.Metrics) != 1 {
+			t.Fatalf("%+v", b)
+		}
+		return b.MetricData.Metrics[0].Timeslices[0].Values["average_queue_time"]
+	}
+	if published, perView := queue(""), queue("queue_time: per_view\n"); published <= 0 || perView <= 0 || perView == published {
+		t.Errorf("average_queue_time published %v, per view %v: want two readings", published, perView)
 	}
 }
