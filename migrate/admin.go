@@ -22,9 +22,12 @@ const (
 // adminGate guards the operator endpoints (the usage report and explain) with the
 // admin token. The token is accepted only as Authorization: Bearer <token>, the scheme
 // in any case (RFC 9110 §11.1: "the authentication scheme is case-insensitive"); a
-// bare token is refused. Failed attempts are counted per client address (the
-// connection's peer), and an address past adminFailuresPerMinute is answered 429 with
-// Retry-After until its minute ends, without comparing the token.
+// bare token is refused. Only guesses are counted: a request that presents no bearer
+// token is a 401 that costs its address nothing, so callers sharing an address (a NAT)
+// cannot lock the operator out by asking without one. Failed bearer tokens are
+// counted per client address (the connection's peer), and an address past
+// adminFailuresPerMinute is answered 429 with Retry-After until its minute ends,
+// without comparing the token.
 type adminGate struct {
 	token string
 	now   func() time.Time
@@ -42,9 +45,15 @@ func newAdminGate(token string, now func() time.Time) *adminGate {
 }
 
 // admit reports whether r carries the admin token. When it does not, it has written
-// the refusal: 429 with Retry-After for an address past its failures, else 401 with a
-// WWW-Authenticate challenge for realm (refuse writes the body).
+// the refusal: 429 with Retry-After for a guess from an address past its failures,
+// else 401 with a WWW-Authenticate challenge for realm (refuse writes the body).
 func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, refuse func(status int, msg string)) bool {
+	token, presented := bearer(r.Header.Get("Authorization"))
+	if !presented {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
+		refuse(http.StatusUnauthorized, "give the admin token as Authorization: Bearer <token>")
+		return false
+	}
 	addr := peer(r)
 	now := a.now()
 	a.mu.Lock()
@@ -60,7 +69,7 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 		refuse(http.StatusTooManyRequests, "too many failed admin-token attempts from this address; retry later")
 		return false
 	}
-	if bearerToken(r.Header.Get("Authorization"), a.token) {
+	if a.token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(a.token)) == 1 {
 		return true
 	}
 	a.mu.Lock()
@@ -73,14 +82,15 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 	return false
 }
 
-// bearerToken reports whether header is "Bearer <want>", the scheme in any case.
-func bearerToken(header, want string) bool {
+// bearer is the token of an Authorization header "Bearer <token>", the scheme in any
+// case; presented is false for no header, another scheme, a bare token or an empty one.
+func bearer(header string) (token string, presented bool) {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+		return "", false
 	}
 	token = strings.TrimSpace(token)
-	return want != "" && subtle.ConstantTimeCompare([]byte(token), []byte(want)) == 1
+	return token, token != ""
 }
 
 // peer is the address a request came from: the connection's, never a header.

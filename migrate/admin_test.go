@@ -88,3 +88,44 @@ func TestAdminTokenFailuresSlowedPerAddress(t *testing.T) {
 		t.Fatalf("%d addresses tracked, bound %d", n, adminMaxAddresses)
 	}
 }
+
+// Only guesses count against an address: requests without a bearer token (none, a bare
+// token, another scheme) are 401s that never make the right token answer 429 from the
+// same address; wrong bearer tokens do, until the minute ends.
+func TestAdminTokenCountsOnlyGuesses(t *testing.T) {
+	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
+	g := newAdminGate("s3cret", func() time.Time { return now })
+	try := func(header string) int {
+		r := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
+		r.RemoteAddr = "198.51.100.7:4000"
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		status := http.StatusOK
+		g.admit(httptest.NewRecorder(), r, "test", func(s int, _ string) { status = s })
+		return status
+	}
+	for i := range 5 * adminFailuresPerMinute {
+		for _, h := range []string{"", "s3cret", "Basic czNjcmV0", "Bearer ", "Bearer"} {
+			if s := try(h); s != http.StatusUnauthorized {
+				t.Fatalf("request %d with %q: %d, want 401", i, h, s)
+			}
+		}
+	}
+	if s := try("Bearer s3cret"); s != http.StatusOK {
+		t.Fatalf("the right token after requests without one: %d, want 200", s)
+	}
+	for i := range adminFailuresPerMinute {
+		try("Bearer guess" + strconv.Itoa(i))
+	}
+	if s := try("Bearer s3cret"); s != http.StatusTooManyRequests {
+		t.Fatalf("the right token after %d wrong ones: %d, want 429", adminFailuresPerMinute, s)
+	}
+	if s := try(""); s != http.StatusUnauthorized {
+		t.Fatalf("no token from a throttled address: %d, want 401", s)
+	}
+	now = now.Add(time.Minute)
+	if s := try("Bearer s3cret"); s != http.StatusOK {
+		t.Fatalf("the right token after the throttle window: %d, want 200", s)
+	}
+}

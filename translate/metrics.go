@@ -161,28 +161,24 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
 			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
 	}
-	var queries []string
-	for i := 0; i < len(read); i += MetricChunk {
-		q, err := metricDataNRQL(s, c.AccountID, read[i:min(i+MetricChunk, len(read))], w, r.Summarize)
-		if err != nil {
-			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
-		}
-		queries = append(queries, q)
+	series, err := t.metricSeries(ctx, c, s, read, r, w)
+	if err != nil {
+		return nil, err
 	}
-	rows := metricdata.ChunkRows(len(read), w, r.Summarize)
-	guid := s.guid(c.AccountID)
-	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
-	series, ok := t.metrics.Get(key)
-	if !ok {
-		series, err = t.fetchMetricData(ctx, c, s, queries, rows)
+	// A name without data in the range is found, with zero values, when the scope's
+	// metric names list it (metricdata.NewKnownDoc): the names route's answer, cached
+	// per caller and scope, read only when a name has no data.
+	var known metricdata.Known
+	if metricdata.NeedsKnown(names, series) {
+		read, err := t.metricNames(ctx, c, s)
 		if err != nil {
 			return nil, err
 		}
-		t.metrics.Set(key, series)
+		known = read.known
 	}
 	// The same document is shared until the data expires (read only). A MetricDoc
 	// holds the cached series, not a copy, and the values resolved per name.
-	doc := metricdata.NewDocWith(names, r, w, series.(map[string][]sliceRaw), t.choices)
+	doc := metricdata.NewKnownDocWith(names, r, w, series, known, t.choices)
 	if t.metrics == nil {
 		return doc, nil
 	}
@@ -194,6 +190,36 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	t.metrics.Set(docKey, doc)
 	return doc, nil
+}
+
+// metricSeries is the rows of the names a request reads (metricdata.QueryNames) in
+// window w by name, cached per caller
+// and query; a window without slices (nothing ingested in the range) has none and
+// asks nothing (the names read that follows checks the entity).
+func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) (map[string][]sliceRaw, error) {
+	var queries []string
+	for i := 0; i < len(names); i += MetricChunk {
+		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+		if err != nil {
+			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
+		}
+		queries = append(queries, q)
+	}
+	if w.Empty() {
+		return map[string][]sliceRaw{}, nil
+	}
+	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
+	guid := s.guid(c.AccountID)
+	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
+	if series, ok := t.metrics.Get(key); ok {
+		return series.(map[string][]sliceRaw), nil
+	}
+	series, err := t.fetchMetricData(ctx, c, s, queries, rows)
+	if err != nil {
+		return nil, err
+	}
+	t.metrics.Set(key, series)
+	return series, nil
 }
 
 // metricDocKey is the cache key of a metric data document: the caller (cacheKey), and

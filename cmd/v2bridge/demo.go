@@ -16,15 +16,24 @@ import (
 const demoRESTPrefix = "/rest"
 
 // demoHandler serves the REST v2 double under demoRESTPrefix and the gateway elsewhere.
-func demoHandler(gw http.Handler) (http.Handler, error) {
+// The double has the gateway's admission, limits and throttles (gateway.Guard with
+// guard's settings; the demo gives the gateway's defaults). The paths are told apart by prefix, not by net/http's
+// ServeMux, which would answer a path with an empty, '.' or '..' segment with a
+// redirect: the gateway and the guard answer such a path with a v2 404.
+func demoHandler(gw http.Handler, guard gateway.Config) (http.Handler, error) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return nil, fmt.Errorf("demo data: %w", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(demoRESTPrefix+"/v2/", http.StripPrefix(demoRESTPrefix, restdouble.New(data, restdouble.Options{Summary: sim.DemoSummaries(data)})))
-	mux.Handle("/", gw)
-	return mux, nil
+	double := gateway.NewGuard(guard).Wrap(
+		http.StripPrefix(demoRESTPrefix, restdouble.New(data, restdouble.Options{Summary: sim.DemoSummaries(data)})))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, demoRESTPrefix+"/v2/") {
+			double.ServeHTTP(w, r)
+			return
+		}
+		gw.ServeHTTP(w, r)
+	}), nil
 }
 
 // demoModes parses --routes: comma-separated ROUTE=MODE pairs, checked as serve checks

@@ -231,7 +231,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprint(stdout, demoBanner(base, endpoint))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
 		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
-	h, err := demoHandler(gateway.Traced(g.Handler(), tp))
+	h, err := demoHandler(gateway.Traced(g.Handler(), tp), gateway.Config{})
 	if err != nil {
 		return err
 	}

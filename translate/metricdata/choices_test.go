@@ -19,7 +19,7 @@ func TestMetricChoices(t *testing.T) {
 	series := map[string][]Row{"HttpDispatcher": {row}, "EndUser/RB": {row}}
 	values := func(names []string, r Request, ch Choices) []v2.MetricValue {
 		t.Helper()
-		md := NewDocWith(names, r, w, series, ch).Model()
+		md := NewKnownDocWith(names, r, w, series, nil, ch).Model()
 		if len(md.Metrics) != 1 {
 			t.Fatalf("%+v", md)
 		}
