@@ -9,13 +9,16 @@ import (
 )
 
 // metricScope reads the application, host or instance a metrics route names. A host
-// id is resolved to its host name (cached by the hosts routes, else one lookup).
+// id is resolved to its host name and an instance id checked against the
+// application's instances (each cached by the hosts routes, else one lookup): an
+// unknown one is REST's 404, as on the host and instance shows.
 func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.MetricScope, error) {
+	s := translate.MetricScope{Mobile: rq.mobile}
 	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
 	if err != nil || id <= 0 {
-		return translate.MetricScope{}, v2.NotFound(v2.TitleApplicationNotFound)
+		return s, s.NotFound()
 	}
-	s := translate.MetricScope{AppID: id, Mobile: rq.mobile}
+	s.AppID = id
 	if rq.vars["host_id"] != "" {
 		hostID, err := pathID(rq, "host_id", "No Application Host found with the given ID")
 		if err != nil {
@@ -26,7 +29,10 @@ func metricScope(ctx context.Context, g *Gateway, rq *request) (translate.Metric
 		}
 	}
 	if rq.vars["instance_id"] != "" {
-		if s.InstanceID, err = pathID(rq, "instance_id", "No Application Instance found with the given ID"); err != nil {
+		if s.InstanceID, err = pathID(rq, "instance_id", translate.TitleInstanceNotFound); err != nil {
+			return s, err
+		}
+		if err = g.tr.CheckInstance(ctx, rq.caller, id, s.InstanceID); err != nil {
 			return s, err
 		}
 	}

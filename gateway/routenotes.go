@@ -8,7 +8,11 @@ package gateway
 const noteApplicationsList = "summaries are NerdGraph's rolling values, shown as REST showed them " +
 	"(three significant digits, Apdex scores to two decimals); `concurrent_instance_count` and " +
 	"`links.alert_policy` are omitted, `end_user_summary.apdex_score` is null; " +
-	"`settings.end_user_apdex_threshold` is 7 without browser monitoring, as REST showed it; host ids are stable " +
+	"`settings.end_user_apdex_threshold` is 7 without browser monitoring, as REST showed it; " +
+	"`application_summary` throughput and response_time are web transactions' (non-web ones' without " +
+	"web traffic: REST's throughput page reads HttpDispatcher for a web application), all " +
+	"transactions' with `summary_transactions: all` (New Relic's migration guide maps the summary to " +
+	"apmSummary's throughput); host ids are stable " +
 	"surrogates; `enable_real_user_monitoring` means an injected browser app exists; `links` and " +
 	"`last_reported_at` come from an NRQL inventory of the last hour (the hosts and instances lists' " +
 	"membership) (when the page's NRQL fails, read again for the page's applications alone; when " +
@@ -67,16 +71,24 @@ const noteApplicationsMetrics = "names reported in the last day only (REST liste
 const noteApplicationsMetricData = "values computed from NRQL over the unscoped timeslice rows " +
 	"(`scope IS NULL`: scoped copies of segment metrics are left out) with New Relic's published " +
 	"formulas (migrate-to-nrql), except average_network_time, × 1000 of the published formula (REST " +
-	"gives it in ms); as published, network_time_percentage is a fraction (no × 100, unlike " +
-	"fe_time_percentage) and total_used_mb the slice's sum (summarized: over every minute); shown as " +
-	"REST showed them: three significant digits, counts exact, Apdex scores to two decimals " +
-	"(`raw=true` as computed); a name without data in the range is found with zero values when the " +
-	"names route lists it (its last day), else `metrics_not_found` (REST: names ever reported); a " +
-	"given range's slices end at `to` or at the newest minute taken as ingested (3 minutes back, 2 " +
-	"summarized), inside the range (summarized over three hours: its whole hours, as REST's " +
-	"recordings); `raw=true` " +
-	"value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
-	"min_call_time, max_call_time, sum_of_squares)"
+	"gives it in ms); as published, network_time_percentage and error_percentage are fractions (no " +
+	"× 100) and average_sent_bytes a sum (not divided by the count, unlike average_received_bytes); " +
+	"total_used_mb is the table's sum taken per minute (a sum grows with the slice; REST's page calls " +
+	"it the application's average memory usage); error_percentage is EndUser/errors' count over " +
+	"Browser's in the slice, both read in the same round trip; every non-Apdex name serves " +
+	"sessions_active, total_visits, visits_percentage, launch_count and the byte values (no page says " +
+	"which names carried them); `EndUserApdex` (the Apdex table's spelling) is read as EndUser/Apdex; " +
+	"shown as REST showed them: three significant digits, counts exact, Apdex scores to two decimals; " +
+	"a name without data in the range is found with zero values when the names route lists it (its " +
+	"last day), else `metrics_not_found` (REST: names ever reported); a given range's slices end at " +
+	"`to` or at the newest minute taken as ingested (3 minutes back, 2 summarized), inside the range (summarized over three hours: its whole hours, as REST's recordings); " +
+	"`raw=true` answers the values asked unformatted (the API explorer's only word on it: \"Return " +
+	"unformatted raw values\"; no published answer shows it), with `metric_raw: fields` the " +
+	"timeslice's own fields instead (count, total_call_time, total_exclusive_time, min_call_time, " +
+	"max_call_time, sum_of_squares); EndUser/RB average_queue_time is the table's " +
+	"average(totalExclusive) × 1000, a mean over timeslice rows (the table says its EndUser formulas " +
+	"give REST's result; the browser page counts it a component of a page's load time): " +
+	"`queue_time: per_view` takes it per page view"
 
 // noteApplicationHostsList is application_hosts.list's Note.
 const noteApplicationHostsList = "hosts with timeslice data in the last hour (the specification " +
@@ -99,7 +111,8 @@ const noteApplicationHostsMetricData = "as applications.metric_data, scoped with
 
 // noteApplicationInstancesMetricData is application_instances.metric_data's Note.
 const noteApplicationInstancesMetricData = "as applications.metric_data, scoped with `realAgentId = " +
-	"'<id>'` (a string, as New Relic's migration page quotes it)"
+	"'<id>'` (a string, as New Relic's migration page quotes it); an id not among the application's " +
+	"instances (application_instances.list) is REST's 404 (a cold id costs one extra round trip)"
 
 // noteDeploymentsList is deployments.list's Note.
 const noteDeploymentsList = "NRQL over ChangeTrackingEvent and Deployment of the last 90 days " +
@@ -231,8 +244,8 @@ const noteAlertsSyntheticsConditionsList = "retained by New Relic (passed throug
 const noteAlertsViolationsList = "NRQL over NrAiIncident (New Relic's named replacement), last 30 " +
 	"days without `start_date`, newest first, read once per key and `start_date` for " +
 	"`cache.list_ttl` (the pages a client follows come from one read), no rel=\"last\" as in REST; " +
-	"`label` is the incident title; `entity.group_id` and `links.incident_id` have no source and are " +
-	"omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
+	"`label` is the incident title; `entity.group_id` has no source and is null; " +
+	"`links.incident_id` has no source and is omitted; a non-integer `incidentId` gets a stable surrogate id, the one alerts_incidents gives " +
 	"the same id string (whether NrAiIncident's incidentId equals the id in NerdGraph issues' " +
 	"incidentIds is unverified: no published recording shows both); more than 5000 incidents are " +
 	"read 5000 a round trip, newest first (incidents whose last events share one millisecond beyond " +

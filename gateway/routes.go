@@ -125,13 +125,13 @@ func Routes() []Route {
 		{
 			Name: "application_instances.metrics", Methods: []string{http.MethodGet},
 			Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics", Fidelity: Approximate,
-			Operations: []string{"MetricNames"}, handle: handleMetricNames,
-			Note: "as applications.metrics, scoped with `realAgentId`",
+			Operations: []string{"AppHosts", "MetricNames"}, handle: handleMetricNames,
+			Note: "as applications.metrics, scoped with `realAgentId`; an id not among the application's instances is REST's 404",
 		},
 		{
 			Name: "application_instances.metric_data", Methods: []string{http.MethodGet},
 			Path: "/applications/{id:[0-9]+}/instances/{instance_id:[0-9]+}/metrics/data", Fidelity: Approximate,
-			Operations: []string{"MetricData"}, handle: handleMetricData, replay: true,
+			Operations: []string{"AppHosts", "MetricData"}, handle: handleMetricData, replay: true,
 			Note: noteApplicationInstancesMetricData,
 		},
 		{

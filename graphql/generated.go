@@ -37700,6 +37700,8 @@ fragment AppEntityFields on ApmApplicationEntity {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -37838,6 +37840,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -37942,6 +37946,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -38092,6 +38098,8 @@ fragment ApmOutlineFields on ApmApplicationEntityOutline {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage
@@ -38184,6 +38192,8 @@ fragment AppEntityFields on ApmApplicationEntity {
 		webThroughput
 		nonWebResponseTimeAverage
 		nonWebThroughput
+		responseTimeAverage
+		throughput
 	}
 	apmBrowserSummary {
 		pageLoadTimeAverage

@@ -63,6 +63,8 @@ type OutlineSummary struct {
 	WebThroughput             float64 `json:"webThroughput"`
 	NonWebResponseTimeAverage float64 `json:"nonWebResponseTimeAverage"`
 	NonWebThroughput          float64 `json:"nonWebThroughput"`
+	ResponseTimeAverage       float64 `json:"responseTimeAverage"`
+	Throughput                float64 `json:"throughput"`
 }
 
 // OutlineBrowserStats is an APM application's browser summary as ApmOutline holds it

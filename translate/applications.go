@@ -124,7 +124,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 	if page.next != nil {
 		t.keepCursor(c, query, r.Page+1, *page.next)
 	}
-	apps := page.build(t.hostIDs, c.AccountID, r.ExcludeLinks)
+	apps := page.build(t.hostIDs, c.AccountID, r.ExcludeLinks, t.summaryAll)
 	if page.count > 0 {
 		t.noteLastPage(c, query, page.count)
 		if len(ids) == 0 { // the account's whole search
@@ -270,7 +270,7 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 			page.apps = kept
 		}
 		page.completeInventory(ctx, t, c)
-		for _, a := range page.build(t.hostIDs, c.AccountID, false) {
+		for _, a := range page.build(t.hostIDs, c.AccountID, false, t.summaryAll) {
 			if r.matches(&a, page.inventory[a.ID]) {
 				all = append(all, a)
 			}
@@ -511,7 +511,9 @@ func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
 	m[int64(*b.ServingApmApplicationId)] = info
 }
 
-func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks bool) []v2.Application {
+// build maps the page's applications (summaryAll: the summary over all transactions,
+// Options.SummaryAllTransactions).
+func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks, summaryAll bool) []v2.Application {
 	apps := make([]v2.Application, 0, len(p.apps))
 	arena := newAppArena(len(p.apps))
 	arena.hosts = hosts
@@ -522,7 +524,7 @@ func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks bool) [
 		if hasBrowser {
 			bp = &b
 		}
-		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks, arena))
+		apps = append(apps, buildApplication(f, accountID, bp, p.inventory[id], excludeLinks, summaryAll, arena))
 	}
 	return apps
 }
@@ -638,6 +640,6 @@ func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*
 		}
 	}
 	noteCaps(ctx, lost)
-	a := buildApplication(ent, c.AccountID, browser, invMap[id], false, nil)
+	a := buildApplication(ent, c.AccountID, browser, invMap[id], false, t.summaryAll, nil)
 	return &a, browser, capped || len(lost) > 0, nil
 }

@@ -130,8 +130,9 @@ func appIDFrom(id int64, guid string) int64 {
 	return 0
 }
 
-// buildApplication maps one application entity to REST v2's object.
-func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks bool, arena *appArena) v2.Application {
+// buildApplication maps one application entity to REST v2's object; summaryAll takes
+// application_summary's throughput and response_time over all transactions.
+func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks, summaryAll bool, arena *appArena) v2.Application {
 	id := appIDOf(f)
 	a := v2.Application{
 		ID:       id,
@@ -156,9 +157,20 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			a.LastReportedAt = arena.time(inv.lastSeen.UTC().Truncate(time.Second))
 		}
 		if s := f.GetApmSummary(); s != nil {
+			// Web transactions, or non-web ones for an application without web traffic:
+			// REST's throughput page reads HttpDispatcher for a web application and
+			// OtherTransaction/all for a non-web one (docs-website
+			// .../application-examples-v2/get-average-throughput-app-v2.mdx). New Relic's
+			// migration guide maps the summary to apmSummary's throughput and
+			// responseTimeAverage, over all transactions (docs-website
+			// src/content/docs/apis/rest-api-v2/migrate-to-nerdgraph.mdx): the operator's
+			// summary_transactions: all.
 			rt, tp := s.WebResponseTimeAverage, s.WebThroughput
 			if tp <= 0 {
 				rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
+			}
+			if summaryAll {
+				rt, tp = s.ResponseTimeAverage, s.Throughput
 			}
 			// errorRate is already a percent, as the host summaries' 100×errors/calls: "the
 			// percentage of responses to all transactions with an error" (schema description,

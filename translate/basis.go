@@ -16,9 +16,9 @@ import (
 // key unchanged. A request that read anything else, or called NerdGraph, is not
 // replayed; the gateway lists the routes whose every read vouches.
 
-// maxBasisReads bounds the entries one answer's Basis names (the account list and the
-// answer's own entry).
-const maxBasisReads = 2
+// maxBasisReads bounds the entries one answer's Basis names (the account list, an
+// instance's membership for instance-scoped metrics, and the answer's own entry).
+const maxBasisReads = 3
 
 // Basis is the cache entries one answer was read from (zero value: none).
 type Basis struct {

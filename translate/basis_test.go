@@ -57,12 +57,13 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}
 }
 
-// A read the basis cannot name spoils it: a third entry, or none noted at all.
+// A read the basis cannot name spoils it: an entry past maxBasisReads, or none noted
+// at all.
 func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr := New(nil, Options{})
 	tr.auth.accepted("kh")
 	c := Caller{KeyHash: "kh", AccountID: 1}
-	for id := int64(1); id <= 3; id++ {
+	for id := int64(1); id <= maxBasisReads+1; id++ {
 		tr.entities.Set(tr.appEntityKey(c, id), &v2.ApplicationShow{})
 	}
 	var n Notes
@@ -70,13 +71,13 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 		t.Fatal("an empty basis is usable")
 	}
 	ctx := WithNotes(context.Background(), &n)
-	for id := int64(1); id <= 3; id++ {
+	for id := int64(1); id <= maxBasisReads+1; id++ {
 		if _, err := tr.ShowApplication(ctx, c, id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {
-		t.Fatalf("three reads: %+v", b)
+		t.Fatalf("%d reads: %+v", maxBasisReads+1, b)
 	}
 }
 

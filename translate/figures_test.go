@@ -21,7 +21,7 @@ func TestApplicationFiguresAsREST(t *testing.T) {
 		ApmSummary: &ng.OutlineSummary{WebResponseTimeAverage: 0.30412, WebThroughput: 4567.8, ErrorRate: 0.161812,
 			ApdexScore: 0.97435, HostCount: 3, InstanceCount: 12345},
 		ApmBrowserSummary: &ng.OutlineBrowserStats{PageLoadTimeAverage: 3.7312, PageLoadThroughput: 1.0 / 3}}
-	a := buildApplication(o, 1, &browserInfo{apdexTarget: &endTarget, appID: 7}, nil, true, newAppArena(1))
+	a := buildApplication(o, 1, &browserInfo{apdexTarget: &endTarget, appID: 7}, nil, true, false, newAppArena(1))
 	want := v2.ApplicationSummary{ResponseTime: 304, Throughput: 4570, ErrorRate: 0.162, ApdexTarget: target, ApdexScore: 0.97,
 		HostCount: 3, InstanceCount: 12345}
 	if a.Summary == nil || *a.Summary != want {
@@ -38,8 +38,8 @@ func TestApplicationFiguresAsREST(t *testing.T) {
 // TestMetricDataFiguresAsREST: the slice of docs-website's
 // extract-metric-timeslice-data.mdx, from the sums it was computed from (99770 calls
 // of 0.364122 s in a minute), comes out as published: call_count exact, every other
-// value to three significant digits; an Apdex score to two decimals; raw=true as
-// computed.
+// value to three significant digits; an Apdex score to two decimals; raw=true the
+// values as computed (or, with metric_raw: fields, the timeslice's own fields).
 func TestMetricDataFiguresAsREST(t *testing.T) {
 	from := time.Date(2016, 1, 28, 18, 3, 0, 0, time.UTC)
 	to := from.Add(time.Minute)
@@ -82,10 +82,18 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 	if s, want := valuesString(got[0].Values), "[{score 0.89 false} {s 40 true} {threshold 0.5 false}]"; s != want {
 		t.Errorf("Apdex %s, want %s", s, want)
 	}
-	raw := ask(true, both)
+	// raw=true: the same values unformatted ("Return unformatted raw values").
+	raw := ask(true, both, "average_response_time", "call_count", "max_response_time")
+	if s, want := valuesString(raw[0].Values), "[{average_response_time 364.1219805552771 false} {call_count 99770 true} "+
+		"{max_response_time 85012.3 false}]"; s != want {
+		t.Errorf("raw %s, want %s", s, want)
+	}
+	// metric_raw: fields: the timeslice's own fields instead.
+	tr = New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }, MetricChoices: MetricChoices{RawFields: true}})
+	raw = ask(true, both)
 	if s, want := valuesString(raw[0].Values), "[{count 99770 true} {total_call_time 36328.45 false} {total_exclusive_time 0 false} "+
 		"{min_call_time 0.0035 false} {max_call_time 85.0123 false} {sum_of_squares 0 false}]"; s != want {
-		t.Errorf("raw %s, want %s", s, want)
+		t.Errorf("raw fields %s, want %s", s, want)
 	}
 }
 

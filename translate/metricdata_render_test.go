@@ -87,7 +87,7 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 			}}}, nil
 	}}
 	tr := New(f, Options{})
-	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}.guid(1), []string{"q0", "q1"}, nil)
+	got, err := tr.fetchMetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, []string{"q0", "q1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

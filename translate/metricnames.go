@@ -102,7 +102,7 @@ func (t *Translator) fetchMetricNames(ctx context.Context, c Caller, s MetricSco
 	}
 	ent := resp.GetActor().GetEntity()
 	if ent.GetAccountId() == nil || int64(*ent.GetAccountId()) != c.AccountID {
-		return metricNameRead{}, ErrApplicationNotFound()
+		return metricNameRead{}, s.NotFound()
 	}
 	var names []string
 	capped := false

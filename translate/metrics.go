@@ -32,6 +32,21 @@ func (s MetricScope) guid(accountID int64) string {
 	return AppGUID(accountID, DomainAPM, s.AppID)
 }
 
+// NotFound is REST's 404 for a scope's application that does not exist: the mobile
+// show's title for a mobile application, the application's otherwise.
+func (s MetricScope) NotFound() *v2.Error {
+	if s.Mobile {
+		return v2.NotFound(TitleMobileNotFound)
+	}
+	return ErrApplicationNotFound()
+}
+
+// TitleMobileNotFound is REST's 404 title for an unknown mobile application.
+const TitleMobileNotFound = "No Mobile Application found with the given ID"
+
+// MetricChoices are the operator's readings of metric data (metricdata.Choices).
+type MetricChoices = metricdata.Choices
+
 // MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
 type MetricDataRequest = metricdata.Request
 
@@ -139,7 +154,14 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(v2.Document), nil
 	}
-	series, err := t.metricSeries(ctx, c, s, names, r, w)
+	// The names read: each asked name as NRDB stores it, and the metrics a served
+	// error_percentage divides (metricdata.QueryNames).
+	read := metricdata.QueryNames(names, r, t.choices)
+	if len(read) > MaxMetricNames {
+		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
+			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
+	}
+	series, err := t.metricSeries(ctx, c, s, read, r, w)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +178,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	// The same document is shared until the data expires (read only). A MetricDoc
 	// holds the cached series, not a copy, and the values resolved per name.
-	doc := metricdata.NewKnownDoc(names, r, w, series, known)
+	doc := metricdata.NewKnownDocWith(names, r, w, series, known, t.choices)
 	if t.metrics == nil {
 		return doc, nil
 	}
@@ -170,7 +192,8 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	return doc, nil
 }
 
-// metricSeries is the rows of a request's names in window w by name, cached per caller
+// metricSeries is the rows of the names a request reads (metricdata.QueryNames) in
+// window w by name, cached per caller
 // and query; a window without slices (nothing ingested in the range) has none and
 // asks nothing (the names read that follows checks the entity).
 func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) (map[string][]sliceRaw, error) {
@@ -191,7 +214,7 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	if series, ok := t.metrics.Get(key); ok {
 		return series.(map[string][]sliceRaw), nil
 	}
-	solo := func() (map[string][]sliceRaw, error) { return t.fetchMetricData(ctx, c, guid, queries, rows) }
+	solo := func() (map[string][]sliceRaw, error) { return t.fetchMetricData(ctx, c, s, queries, rows) }
 	var series map[string][]sliceRaw
 	var err error
 	if t.metrics != nil && sweepable(s, queries) {
@@ -256,7 +279,8 @@ func keyFlag(b []byte, v bool) []byte { return append(strconv.AppendBool(b, v), 
 
 // fetchMetricData runs a request's chunk queries in one MetricData operation on the
 // scope's entity (guid) and returns their rows by metric name (metricdata.Series).
-func (t *Translator) fetchMetricData(ctx context.Context, c Caller, guid string, queries []string, rows []int) (map[string][]sliceRaw, error) {
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
+	guid := s.guid(c.AccountID)
 	q := make([]string, MaxMetricChunks)
 	for i := range q {
 		q[i] = queries[0] // skipped by @include; never run
@@ -271,7 +295,7 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, guid string,
 	}
 	actor := resp.GetActor()
 	if actor == nil || actor.Entity.AccountId == nil || int64(*actor.Entity.AccountId) != c.AccountID {
-		return nil, ErrApplicationNotFound()
+		return nil, s.NotFound()
 	}
 	acct := resp.GetActor().GetAccount()
 	if acct == nil {

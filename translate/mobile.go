@@ -93,7 +93,7 @@ func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int
 	}
 	f, ok := deref(resp.GetActor().GetEntity()).(mobileFields)
 	if !ok || f.GetAccountId() == nil || int64(*f.GetAccountId()) != c.AccountID {
-		return nil, v2.NotFound("No Mobile Application found with the given ID")
+		return nil, v2.NotFound(TitleMobileNotFound)
 	}
 	return &v2.MobileApplicationShow{Application: buildMobile(f)}, nil
 }

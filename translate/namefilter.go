@@ -276,7 +276,7 @@ func (t *Translator) appsByID(ctx context.Context, c Caller, ids []int64, r AppL
 	}
 	page.completeInventory(ctx, t, c)
 	byID := map[int64]v2.Application{}
-	for _, a := range page.build(t.hostIDs, c.AccountID, false) {
+	for _, a := range page.build(t.hostIDs, c.AccountID, false, t.summaryAll) {
 		if r.matches(&a, nil) {
 			byID[a.ID] = a
 		}

@@ -71,6 +71,14 @@ type Options struct {
 	// returns; every such answer declares CapNameLike. Off, the search is read
 	// without it (namefilter.go says why).
 	NameLike bool
+	// MetricChoices are the operator's readings of metric data where New Relic's
+	// pages allow two (metric_raw, queue_time; metricdata.Choices).
+	MetricChoices MetricChoices
+	// SummaryAllTransactions computes application_summary's throughput and
+	// response_time over all transactions (NerdGraph's apmSummary throughput and
+	// responseTimeAverage, the configuration's summary_transactions: all) instead of
+	// web transactions (non-web for an application without web traffic).
+	SummaryAllTransactions bool
 	// NameIndexRefresh is the age past which an account's name index (translate/nameindex) is
 	// read again in the background while it is still served (default
 	// DefaultNameIndexRefresh).
@@ -109,6 +117,8 @@ type Translator struct {
 
 	namesWindow time.Duration
 	nameLike    bool
+	choices     MetricChoices
+	summaryAll  bool
 	index       *nameindex.Indexes // the accounts' name indexes (translate/nameindex)
 	sweeps      *sweeps            // metric data queries shared by sweeps (sweep.go)
 	hostIDs     *hostIDMemo        // the host ids application pages link (ids.go)
@@ -178,6 +188,8 @@ func New(client gql.Client, opts Options) *Translator {
 
 		namesWindow: opts.MetricNamesWindow,
 		nameLike:    opts.NameLike,
+		choices:     opts.MetricChoices,
+		summaryAll:  opts.SummaryAllTransactions,
 	}
 	if opts.MaxCacheBytes == 0 {
 		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
@@ -407,7 +419,8 @@ func marshalShared(v any) ([]byte, bool) {
 // with empty caches, so every round trip of a request shows. `v2bridge explain` gives
 // it a graphql.Recorder, which sends nothing.
 func (t *Translator) DryRun(client gql.Client) *Translator {
-	return New(client, Options{Now: t.now, MetricNamesWindow: t.namesWindow, NameLike: t.nameLike, Warn: t.warn})
+	return New(client, Options{Now: t.now, MetricNamesWindow: t.namesWindow, NameLike: t.nameLike, Warn: t.warn,
+		MetricChoices: t.choices, SummaryAllTransactions: t.summaryAll})
 }
 
 // CachedAccounts returns the accounts a key reaches when this translator already holds

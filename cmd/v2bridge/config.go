@@ -49,6 +49,9 @@ type fileConfig struct {
 	AnswerMemory             int64             `yaml:"answer_memory"`
 	BrowserLoader            string            `yaml:"browser_loader"`
 	NameFilter               string            `yaml:"name_filter"`
+	MetricRaw                string            `yaml:"metric_raw"`
+	QueueTime                string            `yaml:"queue_time"`
+	SummaryTransactions      string            `yaml:"summary_transactions"`
 	Compare                  compareConfig     `yaml:"compare"`
 	Report                   reportConfig      `yaml:"report"`
 	Cache                    cacheConfig       `yaml:"cache"`
@@ -165,16 +168,19 @@ func defaultConfig() fileConfig {
 		LogLevel:                "info",
 		LogFormat:               "json",
 
-		RateLimitPerMinute: 1000,
-		RESTUpstream:       "us",
-		MaxInFlight:        1000,
-		MaxUnauthInFlight:  64,
-		BodyMinRate:        1024,
-		BodyGrace:          10 * time.Second,
-		TrustedProxies:     []string{},
-		BrowserLoader:      "LITE",
-		NameFilter:         "read",
-		Compare:            compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
+		RateLimitPerMinute:  1000,
+		RESTUpstream:        "us",
+		MaxInFlight:         1000,
+		MaxUnauthInFlight:   64,
+		BodyMinRate:         1024,
+		BodyGrace:           10 * time.Second,
+		TrustedProxies:      []string{},
+		BrowserLoader:       "LITE",
+		NameFilter:          "read",
+		MetricRaw:           "values",
+		QueueTime:           "published",
+		SummaryTransactions: "web",
+		Compare:             compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
 			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
 			MaxBytes: state.DefaultCacheMaxBytes, NameIndexRefresh: translate.DefaultNameIndexRefresh,
@@ -303,6 +309,15 @@ func (c fileConfig) validate(getenv func(string) string) error {
 	case "read", "like":
 	default:
 		errs = append(errs, fmt.Errorf("name_filter: %q is not read or like", c.NameFilter))
+	}
+	for _, k := range []struct{ key, val, a, b string }{
+		{"metric_raw", c.MetricRaw, "values", "fields"},
+		{"queue_time", c.QueueTime, "published", "per_view"},
+		{"summary_transactions", c.SummaryTransactions, "web", "all"},
+	} {
+		if k.val != k.a && k.val != k.b {
+			errs = append(errs, fmt.Errorf("%s: %q is not %s or %s", k.key, k.val, k.a, k.b))
+		}
 	}
 	if c.Cache.MaxBytes <= 0 {
 		errs = append(errs, errors.New("cache.max_bytes: must be positive"))
@@ -583,4 +598,11 @@ func trustedProxies(list []string) ([]netip.Prefix, error) {
 		out = append(out, unmapPrefix(p.Masked()))
 	}
 	return out, nil
+}
+
+// metricChoices are the configuration's readings of metric data (metric_raw,
+// queue_time) and of application summaries (summary_transactions).
+func (c *fileConfig) metricChoices() (translate.MetricChoices, bool) {
+	return translate.MetricChoices{RawFields: c.MetricRaw == "fields", QueuePerView: c.QueueTime == "per_view"},
+		c.SummaryTransactions == "all"
 }

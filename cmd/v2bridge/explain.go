@@ -141,7 +141,9 @@ func explainPilot(path string) (*migrate.Pilot, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow, NameLike: cfg.NameFilter == "like"})
+	choices, summaryAll := cfg.metricChoices()
+	tr := translate.New(&ng.Recorder{}, translate.Options{MetricNamesWindow: cfg.MetricNamesWindow, NameLike: cfg.NameFilter == "like",
+		MetricChoices: choices, SummaryAllTransactions: summaryAll})
 	p := migrate.New(migrate.Config{RESTUpstream: rest, Compare: migrate.CompareSettings{PrimaryGraph: cfg.Compare.Primary == "graph"}}, nil)
 	gc := gateway.Config{
 		DefaultAccountID:    cfg.DefaultAccountID,

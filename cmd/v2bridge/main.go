@@ -352,6 +352,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	choices, summaryAll := cfg.metricChoices()
 	g, pilot := newGateway(endpoint, gateway.Config{
 		Store:            store,
 		PublicURL:        cfg.PublicURL,
@@ -396,6 +397,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
 		NameLike: cfg.NameFilter == "like", NameIndexRefresh: cfg.Cache.NameIndexRefresh, NameIndexMaxStale: cfg.Cache.NameIndexMaxStale,
 		NameIndexMaxApps: cfg.Cache.NameIndexMaxApps, NameIndexes: cfg.Cache.NameIndexes,
+		MetricChoices: choices, SummaryAllTransactions: summaryAll,
 	}, tp)
 	applyMemoryLimit(os.Getenv, log) // memlimit.go
 	if cfg.AdminListen != "" {

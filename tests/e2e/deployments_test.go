@@ -64,6 +64,16 @@ func TestDeploymentCreateAndList(t *testing.T) {
 	if r2.status != 201 {
 		t.Fatalf("second create: %d %s", r2.status, r2.body)
 	}
+	// The specification's deployment object: changelog "string or absent", description
+	// "string or null": created without them, changelog is left out, description null.
+	noChangelog := func(what string, body []byte) {
+		t.Helper()
+		if bytes.Contains(body, []byte(`"changelog":null`)) || !bytes.Contains(body, []byte(`"revision":"def456","description":null`)) {
+			t.Errorf("%s: %s, want no changelog and a null description", what, body)
+		}
+	}
+	noChangelog("create", r2.body)
+	noChangelog("list", e.get(t, deployPath, key1).body)
 	list := e.deployments(t)
 	if len(list) != 2 {
 		t.Fatalf("two creates listed %d deployments", len(list))

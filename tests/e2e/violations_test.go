@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
 type violationsBody struct {
@@ -70,4 +72,51 @@ func TestViolationsPaging(t *testing.T) {
 			t.Fatalf("only_open returned a closed violation %d", v.ID)
 		}
 	}
+}
+
+// A violation has REST's recorded shape (ambitioninc/newrelic-api
+// newrelic_api/tests/alert_violations_tests.py): entity product, type, group_id, id and
+// name, group_id null (it has no NerdGraph source, as the route's note says), and
+// links policy_id and condition_id.
+func TestViolationEntityKeepsGroupIDAsNull(t *testing.T) {
+	e := newEnv(t)
+	r := e.get(t, "/v2/alerts_violations.json?start_date=2026-11-01T00:00:00Z", key1)
+	var b struct {
+		Violations []struct {
+			Entity json.RawMessage `json:"entity"`
+			Links  json.RawMessage `json:"links"`
+		} `json:"violations"`
+	}
+	if err := json.Unmarshal(r.body, &b); err != nil || r.status != 200 || len(b.Violations) == 0 {
+		t.Fatalf("%d %.300s", r.status, r.body)
+	}
+	for _, v := range b.Violations {
+		var entity, links map[string]json.RawMessage
+		if json.Unmarshal(v.Entity, &entity) != nil || json.Unmarshal(v.Links, &links) != nil {
+			t.Fatalf("entity %s links %s", v.Entity, v.Links)
+		}
+		g, ok := entity["group_id"]
+		if !ok || string(g) != "null" || len(entity) != 5 || entity["product"] == nil || entity["type"] == nil ||
+			entity["id"] == nil || entity["name"] == nil {
+			t.Fatalf("entity %s: want product, type, group_id (null), id, name", v.Entity)
+		}
+		if len(links) != 2 || links["policy_id"] == nil || links["condition_id"] == nil {
+			t.Fatalf("links %s: want policy_id and condition_id", v.Links)
+		}
+	}
+	if !strings.Contains(noteOf(t, "alerts_violations.list"), "`entity.group_id` has no source and is null") {
+		t.Error("the route's note does not say group_id is null")
+	}
+}
+
+// noteOf is a route's fidelity note.
+func noteOf(t *testing.T, route string) string {
+	t.Helper()
+	for _, r := range gateway.Routes() {
+		if r.Name == route {
+			return r.Note
+		}
+	}
+	t.Fatalf("no route %s", route)
+	return ""
 }

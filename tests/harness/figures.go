@@ -30,7 +30,7 @@ func ApdexFigure(x float64) float64 {
 // and value to two decimals, any other value to three significant digits.
 func MetricFigure(value string, x float64) float64 {
 	switch value {
-	case "call_count", "error_count", "count", "s", "t", "f":
+	case "call_count", "error_count", "count", "launch_count", "s", "t", "f":
 		return x
 	case "score", "value":
 		return ApdexFigure(x)

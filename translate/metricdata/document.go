@@ -149,7 +149,10 @@ type Doc struct {
 	summaryTo       time.Time // a summarized slice's to as shown
 	notFound, found []string
 	series          []docSeries // one per found name, in request order
-	summarize, raw  bool
+	summarize       bool
+	raw             bool        // raw=true answered with the timeslice's own fields (Choices.RawFields)
+	unformatted     bool        // raw=true: values as computed, not rounded as REST showed them
+	pages           *pageCounts // error_percentage's counts (nil: not asked)
 
 	v2.RenderMemo
 	once  sync.Once
@@ -171,10 +174,10 @@ var _ v2.Document = (*Doc)(nil)
 type Known func(name string) bool
 
 // NeedsKnown reports whether NewDoc would ask known about any of names: whether one
-// has no data in series.
+// has no data in series (read as its stored name).
 func NeedsKnown(names []string, series map[string][]Row) bool {
 	for _, name := range names {
-		if !anyData(series[name]) {
+		if !anyData(series[StoredName(name)]) {
 			return true
 		}
 	}
@@ -184,7 +187,7 @@ func NeedsKnown(names []string, series map[string][]Row) bool {
 // NewDoc resolves a request's names against its series: found and not found, and
 // each found name's values; a name without data in the range is not found.
 func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
-	return NewKnownDoc(names, r, w, series, nil)
+	return NewKnownDocWith(names, r, w, series, nil, Choices{})
 }
 
 // NewKnownDoc is NewDoc with the names known for the scope (known): a known name
@@ -193,17 +196,25 @@ func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
 // value" (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
 // extract-metric-timeslice-data.mdx). Only a name never known is not found.
 func NewKnownDoc(names []string, r Request, w Window, series map[string][]Row, known Known) *Doc {
+	return NewKnownDocWith(names, r, w, series, known, Choices{})
+}
+
+// NewKnownDocWith is NewKnownDoc with the operator's Choices.
+func NewKnownDocWith(names []string, r Request, w Window, series map[string][]Row, known Known, ch Choices) *Doc {
 	d := &Doc{from: w.From, to: w.To, since: w.Since, until: w.Until, summaryTo: w.SummaryTo, notFound: []string{}, found: []string{},
-		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
+		summarize: r.Summarize, raw: r.Raw && ch.RawFields, unformatted: r.Raw, series: make([]docSeries, 0, len(names))}
 	asked := r.Values
 	if len(asked) > 0 && len(names) > 1 {
-		asked = firstNameValues(names[0], asked)
+		asked = firstNameValues(StoredName(names[0]), asked)
+	}
+	if servesErrorPercentage(names, r, ch) {
+		d.pages = &pageCounts{errors: series[PageErrorsMetric], views: series[PageViewsMetric]}
 	}
 	var zeros []Row // the window's slices without data, shared by every name that has none
 	for _, name := range names {
-		slices, ok := series[name]
+		slices, ok := series[StoredName(name)]
 		if !ok || !anyData(slices) {
-			if known == nil || !known(name) {
+			if known == nil || !known(StoredName(name)) {
 				d.notFound = append(d.notFound, name)
 				continue
 			}
@@ -217,12 +228,13 @@ func NewKnownDoc(names []string, r Request, w Window, series map[string][]Row, k
 		d.found = append(d.found, name)
 		s := docSeries{name: name, slices: slices}
 		switch {
-		case r.Raw:
+		case d.raw:
 		case len(r.Values) == 0:
-			s.values = resolveValues(nil, name, nil) // the name's own values
+			s.values = resolveValues(nil, StoredName(name), nil) // the name's own values
 		default:
-			s.values = resolveAsked(nil, name, asked)
+			s.values = resolveAsked(nil, StoredName(name), asked)
 		}
+		ch.apply(s.values)
 		d.series = append(d.series, s)
 	}
 	return d
@@ -260,6 +272,9 @@ func (d *Doc) width(s *docSeries) int {
 func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
 	row := &s.slices[j]
 	sums := rowRaw(row)
+	if d.pages != nil {
+		d.pages.at(&sums, row.Begin, d.summarize)
+	}
 	from, to = rowTime(row.Begin), rowTime(row.End)
 	seconds := to.Sub(from).Seconds()
 	if d.summarize {
@@ -275,7 +290,9 @@ func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Ti
 	for i := range s.values {
 		v := &s.values[i]
 		if x, ok := v.compute(sums, seconds); ok {
-			x = v.shown(x)
+			if !d.unformatted {
+				x = v.shown(x)
+			}
 			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 		}
 	}

@@ -28,6 +28,9 @@ type raw struct {
 	stddev                                        float64 // stddev(tsv)
 	exclusiveRatio                                float64 // average(tsv['totalExclusive'] / tsv['count'])
 	exclusiveMean                                 float64 // average(tsv['totalExclusive'])
+	// pageErrors and pageViews are count(tsv) of EndUser/errors and of Browser in the
+	// same slice (error_percentage's two filters; 0 unless it is asked).
+	pageErrors, pageViews float64
 }
 
 // Sources of the value table.
@@ -173,6 +176,9 @@ var metricValues = map[string]ValueSpec{
 	"errors_per_minute": pub(nrqlPerMinute, docMigrate, fPerMinute),
 	"error_count":       pubInt(nrqlCount, docMigrate, fCount),
 	"total_time":        pub("sum("+tsv+") * 1000", docMigrate, func(r raw, _ float64) float64 { return r.total * 1000 }),
+	"sessions_active":   pub("average("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return mean(r) }),
+	"total_visits":      pub("sum("+tsv+")", docMigrate, func(r raw, _ float64) float64 { return r.total }),
+	"visits_percentage": pub(nrqlPercentTime, docMigrate, fPctTime),
 	"percent":           pub("average("+tsv+") * 100", docMigrate, func(r raw, _ float64) float64 { return mean(r) * 100 }),
 	// The table's own row for CPU/User Time's percent.
 	"percent(CPU/User Time)": pub(nrqlPercentTime, docMigrate, fPctTime),
@@ -200,7 +206,24 @@ var metricValues = map[string]ValueSpec{
 	"total_dom_content_time":        pub("sum("+tsv+") * 1000", docMigrateEndUser, func(r raw, _ float64) float64 { return r.total * 1000 }),
 	"total_app_time":                pub("sum("+tsv+"['sumOfSquares'])", docMigrateEndUser, func(r raw, _ float64) float64 { return r.sumSquares }),
 	"average_app_time":              pub("sum("+tsv+"['sumOfSquares']) / count("+tsv+")", docMigrateEndUser, func(r raw, _ float64) float64 { return ratio(r.sumSquares, r.count) }),
+	// As published: a sum of the slice, not divided by its count like
+	// average_received_bytes (no recorded answer shows which REST gave).
+	"average_sent_bytes":     pub("sum("+tsv+"['totalExclusive']) * 1000", docMigrateEndUser, func(r raw, _ float64) float64 { return r.exclusive * 1000 }),
+	"average_received_bytes": pub("1000 * sum("+tsv+") / count("+tsv+")", docMigrateEndUser, func(r raw, _ float64) float64 { return 1000 * ratio(r.total, r.count) }),
+	"launch_count":           pubInt(nrqlCount, docMigrateEndUser, fCount),
+	// The published formula names its metrics: EndUser/errors' count over Browser's in
+	// the slice, whichever name asks (a fraction, as published). The document reads
+	// both names with the others (ErrorPercentageNames), in the same round trip.
+	"error_percentage": pub(nrqlErrorPercentage, docMigrateEndUser, func(r raw, _ float64) float64 { return ratio(r.pageErrors, r.pageViews) }),
 }
+
+// The metrics error_percentage divides, and its published formula.
+const (
+	PageErrorsMetric    = "EndUser/errors"
+	PageViewsMetric     = "Browser"
+	nrqlErrorPercentage = "(filter(count(" + tsv + "), WHERE metricTimesliceName = '" + PageErrorsMetric + "') / " +
+		"filter(count(" + tsv + "), WHERE metricTimesliceName = '" + PageViewsMetric + "'))"
+)
 
 // apdexValues are the values of Apdex metrics, whose timeslices hold s, t, f,
 // apdex_t, apdex_t, 0 in count, total, totalExclusive, min, max, sumOfSquares (the
@@ -287,20 +310,29 @@ var (
 	dispatcherValues = []string{"average_response_time", "calls_per_minute", "call_count", "min_response_time",
 		"max_response_time", "average_exclusive_time", "average_value", "total_call_time_per_minute",
 		"requests_per_minute", "standard_deviation", "average_call_time"}
+	// Every non-Apdex name also serves the published tables' values whose metric names
+	// no page gives (sessions_active, total_visits, visits_percentage and the EndUser &
+	// Mobile table's byte and launch values): asked of a name, they are computed.
 	genericValues = append(slices.Clone(timesliceValues), "total_call_time_per_minute", "average_call_time", "average_time", "count",
-		"total_value", "min_value", "max_value", "rate", "throughput", "total_time", "as_percentage")
-	classApdex   = metricClass{defaults: []string{"s", "t", "f", "count", "score", "value", "threshold", "threshold_min"}, apdex: true}
-	classMemory  = metricClass{defaults: []string{"used_bytes_by_host", "used_mb_by_host", "total_used_mb"}, accepts: genericValues}
-	classCPU     = metricClass{defaults: []string{"as_percentage", "average_time", "calls_per_minute", "max_value", "total_call_time_per_minute", "utilization"}, accepts: append(slices.Clone(genericValues), "percent", "time_percentage")}
+		"total_value", "min_value", "max_value", "rate", "throughput", "total_time", "as_percentage",
+		"sessions_active", "total_visits", "visits_percentage", "launch_count", "average_sent_bytes", "average_received_bytes")
+	endUserValues = append(slices.Clone(genericValues), "error_percentage")
+	classApdex    = metricClass{defaults: []string{"s", "t", "f", "count", "score", "value", "threshold", "threshold_min"}, apdex: true}
+	classMemory   = metricClass{defaults: []string{"used_bytes_by_host", "used_mb_by_host", "total_used_mb"}, accepts: genericValues}
+	classCPU      = metricClass{defaults: []string{"as_percentage", "average_time", "calls_per_minute", "max_value", "total_call_time_per_minute", "utilization"}, accepts: append(slices.Clone(genericValues), "percent", "time_percentage")}
+	// CPU/User Time lists percent too: docs-website
+	// .../application-examples-v2/get-average-cpu-usage-host-app.mdx asks it of that name
+	// (values[]=percent), served by the table's own percent(CPU/User Time) row.
+	classCPUUser = metricClass{defaults: append(slices.Clone(classCPU.defaults), "percent"), accepts: classCPU.accepts}
 	classErrors  = metricClass{defaults: []string{"errors_per_minute", "error_count"}, accepts: genericValues}
 	classEndUser = metricClass{defaults: []string{"average_response_time", "average_fe_response_time", "average_be_response_time",
 		"average_network_time", "total_network_time", "network_time_percentage", "total_fe_time", "fe_time_percentage",
-		"total_app_time", "average_app_time", "call_count", "calls_per_minute"}, accepts: genericValues}
+		"total_app_time", "average_app_time", "call_count", "calls_per_minute"}, accepts: endUserValues}
 	// EndUser/RB also serves the request queuing time: docs-website
 	// .../browser-examples-v2/obtaining-browser-end-user-page-load-time-data-v2.mdx asks
 	// names[]=EndUser/RB&values[]=average_queue_time ("returned in milliseconds").
 	classEndUserRB = metricClass{defaults: []string{"average_dom_content_load_time", "total_dom_content_time", "call_count"},
-		accepts: append(slices.Clone(genericValues), "average_queue_time", "total_queue_time")}
+		accepts: append(slices.Clone(endUserValues), "average_queue_time", "total_queue_time")}
 	classDispatcher = metricClass{defaults: dispatcherValues, accepts: genericValues}
 	classDefault    = metricClass{defaults: timesliceValues, accepts: genericValues}
 )
@@ -316,6 +348,8 @@ func classify(name string) metricClass {
 		return classApdex
 	case strings.HasPrefix(name, "Memory/"):
 		return classMemory
+	case name == "CPU/User Time":
+		return classCPUUser
 	case strings.HasPrefix(name, "CPU/") || strings.HasPrefix(name, "GC/"):
 		return classCPU
 	case strings.HasPrefix(name, "Errors/"):

@@ -18,7 +18,7 @@ import (
 
 // mutRaw has a distinct value per aggregate, so a formula reading the wrong one shows.
 var mutRaw = raw{count: 10, total: 4, exclusive: 1.5, min: 0.1, max: 0.9, sumSquares: 0.5,
-	stddev: 0.2, exclusiveRatio: 0.03, exclusiveMean: 0.15}
+	stddev: 0.2, exclusiveRatio: 0.03, exclusiveMean: 0.15, pageErrors: 3, pageViews: 12}
 
 // mutSeconds is the slice's length: 2 minutes.
 const mutSeconds = 120.0
@@ -55,6 +55,9 @@ func TestMetricValueFormulas(t *testing.T) {
 		"percent(CPU/User Time)":     100 * 4.0 / 120,
 		"time_percentage":            100 * 4.0 / 120,
 		"utilization":                100 * 4.0 / 120,
+		"sessions_active":            0.4,
+		"total_visits":               4,
+		"visits_percentage":          100 * 4.0 / 120,
 
 		"average_fe_response_time":      1.5 / 10 * 1000,
 		"average_be_response_time":      1000 * (4 - 1.5) / 10,
@@ -69,6 +72,10 @@ func TestMetricValueFormulas(t *testing.T) {
 		"total_dom_content_time":        4000,
 		"total_app_time":                0.5,
 		"average_app_time":              0.05,
+		"average_sent_bytes":            1500, // as published: sum(totalExclusive) * 1000
+		"average_received_bytes":        1000 * 4.0 / 10,
+		"launch_count":                  10,
+		"error_percentage":              3.0 / 12, // EndUser/errors' count over Browser's, a fraction
 	}
 	check := func(table map[string]ValueSpec, want map[string]float64) {
 		t.Helper()
@@ -143,12 +150,15 @@ func TestMetricValueVocabulary(t *testing.T) {
 		{"Apdex/Controller/x", "s", nil, nil, 8},
 		{"EndUser/Apdex", "s", nil, nil, 8},
 		{"Memory/Physical", "used_bytes_by_host", []string{"total_value"}, []string{"percent", "s"}, 3},
-		{"CPU/User Time", "as_percentage", []string{"percent", "time_percentage"}, []string{"average_fe_response_time"}, 6},
+		// get-average-cpu-usage-host-app.mdx asks CPU/User Time for percent: listed.
+		{"CPU/User Time", "as_percentage", []string{"percent", "time_percentage"}, []string{"average_fe_response_time"}, 7},
+		{"CPU/System Time", "as_percentage", []string{"percent"}, nil, 6},
 		{"GC/PS Scavenge", "as_percentage", []string{"percent"}, nil, 6},
-		{"Errors/all", "errors_per_minute", []string{"count"}, []string{"percent"}, 2},
-		{"EndUser/RB", "average_dom_content_load_time", []string{"average_queue_time", "total_queue_time"}, []string{"s"}, 3},
+		{"Errors/all", "errors_per_minute", []string{"count", "sessions_active", "launch_count"}, []string{"percent", "error_percentage"}, 2},
+		{"EndUser/RB", "average_dom_content_load_time", []string{"average_queue_time", "total_queue_time", "error_percentage"}, []string{"s"}, 3},
 		{"EndUser/RB/x", "average_dom_content_load_time", nil, nil, 3},
-		{"EndUser", "average_response_time", []string{"average_fe_response_time"}, nil, 12},
+		{"EndUser", "average_response_time", []string{"average_fe_response_time", "error_percentage", "average_sent_bytes", "average_received_bytes"}, nil, 12},
+		{"Mobile/Crash/All", "average_response_time", []string{"launch_count", "average_sent_bytes", "average_received_bytes", "sessions_active", "total_visits", "visits_percentage"}, []string{"error_percentage"}, 9},
 		{"EndUser/x", "average_response_time", nil, nil, 12},
 		{"BrowserX", "average_response_time", nil, nil, 12},
 		// No published table lists the queuing values for WebFrontend/QueueTime.
@@ -262,7 +272,7 @@ func TestValueTables(t *testing.T) {
 			})
 		}
 	}
-	for _, c := range []metricClass{classApdex, classMemory, classCPU, classErrors, classEndUser, classEndUserRB, classDefault} {
+	for _, c := range []metricClass{classApdex, classMemory, classCPU, classCPUUser, classErrors, classEndUser, classEndUserRB, classDefault} {
 		for _, v := range append(slices.Clone(c.defaults), c.accepts...) {
 			if _, ok := valueOf(c, "x", v); !ok {
 				t.Errorf("class %v: %s has no row", c.defaults, v)

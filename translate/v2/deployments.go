@@ -26,7 +26,11 @@ func (d *Deployment) EncodeV2(e Encoder) {
 	e.BeginObject("deployment")
 	e.Int("id", d.ID)
 	e.String("revision", d.Revision)
-	optString(e, "changelog", d.Changelog)
+	// The specification's deployment object: changelog is "string or absent",
+	// description "string or null" (no recorded answer shows either missing).
+	if d.Changelog != nil {
+		e.String("changelog", *d.Changelog)
+	}
 	optString(e, "description", d.Description)
 	optString(e, "user", d.User)
 	e.Time("timestamp", d.Timestamp)
