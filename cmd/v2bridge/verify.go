@@ -29,8 +29,8 @@ Compares the real REST API v2 with the translation on your own account: a sample
 account's objects is read from both, every read route, field by field. Read-only unless
 --writes, which also compares the write routes on objects the run creates and removes
 itself (listed before it starts).
-Without an account, try it on the demo: v2bridge demo prints the command, whose --rest is
-the demo's REST v2 double (http://127.0.0.1:8080/rest/v2) and --upstream its simulator.
+Without an account, try it on the demo (make run prints the command): --rest is the demo's
+REST v2 double (http://127.0.0.1:8080/rest/v2), --upstream its simulator (…:8080/graphql).
 Writes OUT.html and OUT.json and prints a summary. The key is read from the
 environment variable or file named, never from the command line, and is never logged.
 `
