@@ -136,6 +136,9 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		st.ctx = requestContext{Context: r.Context(), st: st}
 		ctx := &st.ctx
 		ng.CarryCalls(ctx, &st.calls)
+		if g.log.Core().Enabled(zapcore.DebugLevel) {
+			st.calls.RecordOperations() // the access log's operations field
+		}
 		sw := &st.sw
 		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
@@ -221,6 +224,11 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.String("method", r.Method),
 		zap.String("route", st.route),
 		zap.String("path", r.URL.Path),
+	)
+	if r.URL.RawQuery != "" {
+		fields = append(fields, zap.String("query", loggedQuery(r.URL.RawQuery)))
+	}
+	fields = append(fields,
 		zap.Int("status", status),
 		zap.Int("bytes", sw.bytes),
 		zap.Duration("duration", time.Since(st.start)),
@@ -254,6 +262,11 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	}
 	if st.internal != nil {
 		fields = append(fields, zap.String("error", st.internal.Error()))
+	}
+	if g.log.Core().Enabled(zapcore.DebugLevel) {
+		if ops := st.calls.Operations(); len(ops) > 0 {
+			fields = append(fields, zap.Strings("operations", ops))
+		}
 	}
 	if id := traceID(r); id != "" {
 		fields = append(fields, zap.String("trace_id", id))
