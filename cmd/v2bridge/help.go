@@ -50,7 +50,7 @@ func commands() map[string]command {
 			flags:    func(fs *flag.FlagSet) { simFlags(fs) },
 		},
 		"explain": {
-			synopsis: "v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] 'METHOD /v2/...'",
+			synopsis: "v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] [--format text|json] 'METHOD /v2/...'",
 			about:    explainAbout,
 			flags:    func(fs *flag.FlagSet) { explainFlags(fs) },
 		},

@@ -97,7 +97,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	rep, err := verify.Run(ctx, verify.Config{
 		REST:        verify.Side{Base: strings.TrimSuffix(restURL, "/v2"), Header: hdr},
 		Translation: verify.Side{Base: "http://" + ln.Addr().String(), Header: trHdr},
-		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr,
+		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr, ProgressTerminal: isTerminal(stderr),
 		Writes: *writes, WriteApp: *writeApp, Stamp: stamp,
 	})
 	if err != nil {
@@ -124,6 +124,17 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fmt.Fprintf(stdout, "reports: %s.html, %s.json\n", *out, *out)
 	return nil
+}
+
+// isTerminal reports whether w is a terminal (a character device), where a progress
+// bar may redraw itself; a file or a pipe gets plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // verifyKey reads the user key from a file or an environment variable.

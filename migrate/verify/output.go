@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -25,14 +26,16 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "v2bridge verify: %d requests on %d routes, sample %d, tolerance %.0f%%, REST %s\n",
 		len(r.Exchanges), len(r.Routes), r.Sample, 100*r.Tolerance, r.REST)
-	fmt.Fprintf(&b, "%-30s %5s %6s %6s %6s %6s %6s %9s %9s %4s\n", "route", "reqs", "equal", "~tol", "diff", "-rest", "-tr", "rest ms", "tr ms", "rt")
+	// Plain column names, aligned; a route whose exchange could not be compared (a side
+	// failed or does not serve it) counts it as not compared, listed below with why.
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tnot compared\tREST ms\ttranslation ms\tNerdGraph calls\t")
 	for _, s := range r.Routes {
-		fmt.Fprintf(&b, "%-30s %5d %6d %6d %6d %6d %6d %9.1f %9.1f %4d", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
-			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.RESTMillis, s.TranslationMillis, s.RoundTrips)
-		if s.Errors > 0 {
-			fmt.Fprintf(&b, "  %d error(s)", s.Errors)
-		}
-		b.WriteByte('\n')
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\t\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
+			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.Errors, s.RESTMillis, s.TranslationMillis, s.RoundTrips)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("verify summary: %w", err)
 	}
 	diffs := r.Differences()
 	fmt.Fprintf(&b, "%d field(s) differ or are missing on one side", len(diffs))

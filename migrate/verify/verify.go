@@ -51,8 +51,11 @@ type Config struct {
 	// PerMinute paces requests to each side (default 500: half REST v2's 1000 per
 	// minute per key, leaving room for the account's other callers).
 	PerMinute int
-	// Progress receives a progress bar while the run goes (nil: none).
-	Progress io.Writer
+	// Progress receives a progress bar while the run goes (nil: none), redrawn in place
+	// with carriage returns when ProgressTerminal, else a plain line at each tenth of
+	// the run (a file or a pipe).
+	Progress         io.Writer
+	ProgressTerminal bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Writes adds the write routes, on objects the run creates and removes itself
@@ -132,6 +135,7 @@ type runner struct {
 	gap   time.Duration
 	done  int
 	total int
+	tenth int // the last tenth of the run a plain progress line was written for
 	// lastREST is the REST side's answer to the latest exchange.
 	lastREST answer
 	// clock and sleep are time.Now and sleepCtx; tests replace them to check the pacing
@@ -178,10 +182,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			s.Client = sideClient()
 		}
 	}
-	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
+	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: strings.TrimSuffix(cfg.REST.Base, "/") + "/v2", Sample: cfg.Sample, Tolerance: cfg.Tolerance},
 		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute), clock: time.Now, sleep: sleepCtx}
 	if err := r.discoverAndCompare(ctx); err != nil {
-		if cfg.Progress != nil {
+		if cfg.Progress != nil && cfg.ProgressTerminal {
 			fmt.Fprintln(cfg.Progress) // the error starts on a line of its own
 		}
 		return nil, err
@@ -195,7 +199,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.rep.Finished = cfg.Now()
 	r.rep.Routes = summarize(r.rep.Exchanges)
-	if cfg.Progress != nil {
+	if cfg.Progress != nil && cfg.ProgressTerminal {
 		fmt.Fprintln(cfg.Progress)
 	}
 	return r.rep, nil
@@ -476,6 +480,14 @@ func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/1
 
 func (r *runner) progress(path string) {
 	if r.cfg.Progress == nil {
+		return
+	}
+	if !r.cfg.ProgressTerminal {
+		// A line when the run passes a tenth (and at its first request), no redraws.
+		if tenth := 10 * r.done / max(r.total, 1); r.done == 1 || tenth > r.tenth {
+			r.tenth = tenth
+			fmt.Fprintf(r.cfg.Progress, "verify: %d of %d requests (%d%%), now %s\n", r.done, r.total, 100*r.done/max(r.total, 1), path)
+		}
 		return
 	}
 	const width = 30
