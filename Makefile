@@ -89,11 +89,12 @@ SOAKTIME ?= 3m
 soak:
 	$(GO) run ./tests/soak -d $(SOAKTIME)
 
-## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:latest (the image
-## configs/k8s/deployment.yaml names), built with version, commit and the commit's date
+## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:$(IMAGE_TAG) (the
+## pinned image configs/k8s/base/deployment.yaml names), built with version, commit and the commit's date
+IMAGE_TAG ?= 0.1.0
 docker:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
-		-t v2bridge:$(VERSION) -t v2bridge:latest .
+		-t v2bridge:$(VERSION) -t v2bridge:$(IMAGE_TAG) .
 
 ## mutate: mutation testing of one product package tree with each package's own tests (not the
 ## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // A value of the wrong type is named by its line and key with the form the key takes,
@@ -69,5 +71,31 @@ func TestConfigCheckNamesTheKeyAndTheFix(t *testing.T) {
 				t.Errorf("error speaks yaml's words:\n%v", err)
 			}
 		})
+	}
+}
+
+// The Kubernetes base's configuration passes config check with the variables its
+// Deployment sets (alone, and in fleet mode with the fleet overlay's store URL).
+func TestKubernetesConfigMapPassesConfigCheck(t *testing.T) {
+	b := mustRead(t, "..", "..", "configs", "k8s", "base", "configmap.yaml")
+	var cm struct {
+		Data map[string]string `yaml:"data"`
+	}
+	if err := yaml.Unmarshal(b, &cm); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v2bridge.yaml")
+	if err := os.WriteFile(path, []byte(cm.Data["v2bridge.yaml"]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"V2BRIDGE_USER_KEY_TEAM_A=NRAK-X", "V2BRIDGE_REPORT_TOKEN=t", "V2BRIDGE_MEMORY_LIMIT=268435456"}
+	for _, extra := range [][]string{nil, {"V2BRIDGE_STORE_URL=redis://v2bridge-valkey:6379/0", "V2BRIDGE_STORE_PASSWORD=p"}} {
+		cfg, err := loadEffective(path, append(env, extra...), nil)
+		if err == nil {
+			err = cfg.unknownEnv(append(env, extra...))
+		}
+		if err != nil {
+			t.Errorf("with %v: %v", extra, err)
+		}
 	}
 }
