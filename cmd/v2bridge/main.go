@@ -400,11 +400,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""),
 		zap.Bool("tracing", tp != nil))
 	if cfg.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		certs, err := newCertReloader(cfg.TLSCertFile, cfg.TLSKeyFile, log) // tlsreload.go
 		if err != nil {
-			return fmt.Errorf("tls_cert_file/tls_key_file: %w", err)
+			return err
 		}
-		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		tick := time.NewTicker(certCheckEvery)
+		defer tick.Stop()
+		go certs.watch(ctx, tick.C, hup, nil)
+		ln = tls.NewListener(ln, &tls.Config{GetCertificate: certs.GetCertificate, MinVersion: tls.VersionTLS12})
 	}
 	return serveUntil(drainFirst(ctx, g, cfg.ShutdownDelay, log), ln, gateway.Traced(g.Handler(), tp), log)
 }
