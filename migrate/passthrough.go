@@ -27,7 +27,8 @@ func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
 // headers unchanged, the response streamed back with its Link URLs rewritten to the
 // gateway and Sunset/Deprecation headers added (not for the retained alerts
 // namespaces, which the REST v2 end of life does not retire). Hop-by-hop headers are
-// handled by httputil.ReverseProxy. It is a gateway.Config.Passthrough.
+// handled by httputil.ReverseProxy. The request carries Via: 1.1 v2bridge, and one that
+// already does is refused (loopguard.go). It is a gateway.Config.Passthrough.
 func NewPassthrough(base *url.URL) http.Handler {
 	rp := &httputil.ReverseProxy{
 		BufferPool: &bufferPool{},
@@ -47,6 +48,7 @@ func NewPassthrough(base *url.URL) http.Handler {
 			target.RawQuery = pr.In.URL.RawQuery
 			pr.Out.URL = &target
 			pr.Out.Host = target.Host
+			pr.Out.Header.Add("Via", viaValue)
 			pr.Out.Header.Del("X-Account-ID") // a gateway selector, not a REST v2 header
 		},
 		ModifyResponse: func(resp *http.Response) error {
@@ -65,7 +67,7 @@ func NewPassthrough(base *url.URL) http.Handler {
 			gateway.WriteError(w, r, &gateway.PassthroughError{Err: err})
 		},
 	}
-	return rp
+	return loopGuard(rp)
 }
 
 // pathPrefixFor keeps /v2 for v2 routes; legacy root routes have none.

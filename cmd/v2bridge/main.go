@@ -319,6 +319,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	warnIfUpstreamIsSelf(rest, ln, log) // loopcheck.go
 	g, pilot := newGateway(endpoint, gateway.Config{
 		Store:            store,
 		PublicURL:        cfg.PublicURL,
