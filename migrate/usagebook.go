@@ -60,7 +60,7 @@ const otherBucket = "other"
 // guaranteed count (count less error: calls it surely made) passes the smallest
 // caller's takes its place, so one-off callers never push out a busy one: the smaller caller's rows and series fold into "other"
 // (their calls are kept there) and it becomes a candidate. Only keys NerdGraph
-// accepted reach the book (gateway/authguard.go), so a flood of made-up keys moves nothing.
+// accepted reach the book (gateway/pipeline.go settles usage for accepted keys only), so a flood of made-up keys moves nothing.
 // candidate is a Space-Saving entry: n calls counted, of which at most err may be
 // another caller's.
 type candidate struct{ n, err int64 }

@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Write attempt records (translate/attemptsfleet.go): opaque JSON under the SHA-256 of
+// Write attempt records (state/attemptsfleet.go): opaque JSON under the SHA-256 of
 // the record's key, expiring with the write attempt window.
 
 // LoadAttempt returns the record stored under id (nil, nil: none).

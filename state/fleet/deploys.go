@@ -7,7 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Recent deployments (translate/deploysfleet.go): a list per caller and application
+// Recent deployments (state/deploysfleet.go): a list per caller and application
 // (named by the SHA-256 of the translator's key), expiring DeploymentMemory after the
 // last one recorded.
 

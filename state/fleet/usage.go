@@ -10,7 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Usage report rows (gateway/fleetusage.go): every replica adds the calls it counted
+// Usage report rows (migrate/fleetusage.go): every replica adds the calls it counted
 // since its last flush to one hash; any replica's report reads the fleet's rows from
 // it. Each push carries the replica's id and a sequence number, and the script applies
 // a push only once (the last number applied per replica is kept in a second hash, for
