@@ -98,7 +98,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 		REST:        verify.Side{Base: strings.TrimSuffix(restURL, "/v2"), Header: hdr},
 		Translation: verify.Side{Base: "http://" + ln.Addr().String(), Header: trHdr},
 		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr, ProgressTerminal: isTerminal(stderr),
-		Writes: *writes, WriteApp: *writeApp, Stamp: stamp,
+		Writes: *writes, WriteApp: *writeApp, Stamp: stamp, Notes: routeNotes(),
 	})
 	if err != nil {
 		return err
@@ -124,6 +124,15 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fmt.Fprintf(stdout, "reports: %s.html, %s.json\n", *out, *out)
 	return nil
+}
+
+// routeNotes are the routes' fidelity notes by name, which declare their differences.
+func routeNotes() map[string]string {
+	out := map[string]string{}
+	for _, r := range gateway.Routes() {
+		out[r.Name] = r.Note
+	}
+	return out
 }
 
 // isTerminal reports whether w is a terminal (a character device), where a progress

@@ -48,3 +48,41 @@ func TestOutputReadsWellInAFile(t *testing.T) {
 		}
 	}
 }
+
+// A difference the route's fidelity note names (in backquotes) is marked declared with
+// that name, listed after the undeclared ones and counted apart; a note that names
+// nothing of the field declares nothing.
+func TestDeclaredDifferences(t *testing.T) {
+	for _, tc := range []struct{ note, path, want string }{
+		{"`settings.end_user_apdex_threshold` is 7", "$.applications[id=1].settings.end_user_apdex_threshold", "settings.end_user_apdex_threshold"},
+		{"`end_user_summary` omitted, `links.server` null", "$.application_hosts[id=2].links.server", "links.server"},
+		{"`end_user_summary` is null", "$.key_transactions[id=3].end_user_summary.apdex_score", "end_user_summary"},
+		{"`port` null", "$.application_instances[id=4].links.server", ""},
+		{"server ids", "$.application_instances[id=4].links.server", ""},
+	} {
+		if got := declaredBy(tc.note, tc.path); got != tc.want {
+			t.Errorf("declaredBy(%q, %q) = %q, want %q", tc.note, tc.path, got, tc.want)
+		}
+	}
+	r := &runner{cfg: Config{Notes: map[string]string{"applications.list": "`links.server` null"}}}
+	x := Exchange{Route: "applications.list", Path: "/v2/applications.json", Fields: []Field{
+		{Path: "$.applications[id=1].links.server", Verdict: Different},
+		{Path: "$.applications[id=1].name", Verdict: Different},
+		{Path: "$.applications[id=1].links.server", Verdict: WithinTol},
+	}}
+	r.declare(&x)
+	rep := &Report{Exchanges: []Exchange{x}, Routes: []RouteSummary{{Route: "applications.list", Counts: map[string]int{}}}}
+	var b bytes.Buffer
+	if err := rep.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "2 field(s) differ or are missing on one side, 1 of them as the route's fidelity note declares:\n"+
+		"  /v2/applications.json $.applications[id=1].name: different\n"+
+		"  /v2/applications.json $.applications[id=1].links.server: different (declared: the route's note names `links.server`)\n") {
+		t.Errorf("summary:\n%s", out)
+	}
+	if x.Fields[2].Declared != "" {
+		t.Error("a field within tolerance was marked declared")
+	}
+}

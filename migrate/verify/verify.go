@@ -64,6 +64,9 @@ type Config struct {
 	Writes   bool
 	WriteApp int64
 	Stamp    string
+	// Notes are the routes' fidelity notes (gateway.Routes), by route name: a field that
+	// is not equal and that its route's note names is marked declared (Field.Declared).
+	Notes map[string]string
 }
 
 // Field is the verdict of one JSON leaf.
@@ -72,6 +75,9 @@ type Field struct {
 	Verdict     string `json:"verdict"`
 	REST        any    `json:"rest,omitempty"`
 	Translation any    `json:"translation,omitempty"`
+	// Declared is the name, in the route's fidelity note, that declares this difference
+	// ("" when the note does not name the field).
+	Declared string `json:"declared,omitempty"`
 }
 
 // Exchange is one request sent to both sides.
@@ -120,12 +126,54 @@ func (r *Report) Differences() []string {
 	for _, x := range r.Exchanges {
 		for _, f := range x.Fields {
 			if f.Verdict != WithinTol {
-				out = append(out, x.Path+" "+f.Path+": "+f.Verdict)
+				line := x.Path + " " + f.Path + ": " + f.Verdict
+				if f.Declared != "" {
+					line += " (declared: the route's note names `" + f.Declared + "`)"
+				}
+				out = append(out, line)
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// declare marks the fields of x that its route's fidelity note names.
+func (r *runner) declare(x *Exchange) {
+	note := r.cfg.Notes[x.Route]
+	if note == "" {
+		return
+	}
+	for i := range x.Fields {
+		if f := &x.Fields[i]; f.Verdict != Equal && f.Verdict != WithinTol {
+			f.Declared = declaredBy(note, f.Path)
+		}
+	}
+}
+
+// declaredBy returns the name in note that declares a difference at the JSON path p
+// ("$.applications[id=1].settings.end_user_apdex_threshold"): the longest run of p's
+// keys, indexes left out, that note names in backquotes, or "".
+func declaredBy(note, p string) string {
+	var keys []string
+	for part := range strings.SplitSeq(strings.TrimPrefix(p, "$."), ".") {
+		if i := strings.IndexByte(part, '['); i >= 0 {
+			part = part[:i]
+		}
+		if part != "" {
+			keys = append(keys, part)
+		}
+	}
+	best := ""
+	for i := range keys {
+		for j := i + 1; j <= len(keys); j++ {
+			name := strings.Join(keys[i:j], ".")
+			if len(name) > len(best) && strings.Contains(note, "`"+name+"`") {
+				best = name
+			}
+		}
+	}
+	return best
 }
 
 type runner struct {
@@ -467,6 +515,7 @@ func (r *runner) exchange(ctx context.Context, q request) []byte {
 		}
 		compareValue("$", a, b, r.cfg.Tolerance, &x)
 	}
+	r.declare(&x)
 	r.rep.Exchanges = append(r.rep.Exchanges, x)
 	r.done++
 	r.progress(q.path)
