@@ -38,7 +38,7 @@ func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
 
 	var line string
 	for _, l := range strings.Split(out.String(), "\n") {
-		if strings.Contains(l, " v2bridge verify ") {
+		if strings.Contains(l, "/v2bridge verify ") {
 			line = strings.TrimSpace(l)
 		}
 	}
@@ -81,6 +81,18 @@ func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
 	}
 	if r := routes["applications.show"]; r.Counts[verify.Equal] == 0 {
 		t.Errorf("applications.show: nothing equal: %+v", r)
+	}
+	// The double sends every field REST sent (null where the data holds no value), so no
+	// field of the applications, hosts or instances is missing on its side, and what
+	// differs is mostly what the routes' notes declare.
+	for _, name := range []string{"applications.list", "applications.show", "application_hosts.list", "application_hosts.show",
+		"application_instances.list", "application_instances.show"} {
+		if r := routes[name]; r.Counts[verify.MissingREST] != 0 {
+			t.Errorf("%s: %d fields missing in the REST double", name, r.Counts[verify.MissingREST])
+		}
+	}
+	if diffs := rep.Differences(); len(diffs) > 40 {
+		t.Errorf("verify on the demo finds %d differences:\n%s", len(diffs), strings.Join(diffs, "\n"))
 	}
 
 	get := func(path string) (*http.Response, string) {

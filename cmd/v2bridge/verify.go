@@ -126,11 +126,22 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-// routeNotes are the routes' fidelity notes by name, which declare their differences.
+// routeNotes are the routes' fidelity notes by name, which declare their differences;
+// a note that refers to another route ("as key_transactions.list") declares what that
+// route's note does too.
 func routeNotes() map[string]string {
-	out := map[string]string{}
+	notes := map[string]string{}
 	for _, r := range gateway.Routes() {
-		out[r.Name] = r.Note
+		notes[r.Name] = r.Note
+	}
+	out := make(map[string]string, len(notes))
+	for name, note := range notes {
+		out[name] = note
+		for other, more := range notes {
+			if other != name && strings.Contains(note, "as "+other) {
+				out[name] += " " + more
+			}
+		}
 	}
 	return out
 }
