@@ -183,15 +183,24 @@ func programWord(line string) string {
 	return ""
 }
 
-// printedCommands returns the v2bridge and make commands a Markdown page prints: inline
-// code spans and the lines of code blocks (indented or fenced; a trailing backslash
-// continues a line; a shell comment is dropped).
+// printedCommands returns the v2bridge and make commands a Markdown page prints.
 func printedCommands(md string) []string {
 	var out []string
-	for _, m := range regexp.MustCompile("`([^`\n]+)`").FindAllStringSubmatch(md, -1) {
-		if programWord(m[1]) != "" {
-			out = append(out, strings.TrimSpace(m[1]))
+	for _, c := range codeLines(md) {
+		if programWord(c) != "" {
+			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// codeLines returns what a Markdown page prints as code: inline code spans and the lines
+// of code blocks (indented or fenced; a trailing backslash continues a line; a shell
+// comment is dropped).
+func codeLines(md string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile("`([^`\n]+)`").FindAllStringSubmatch(md, -1) {
+		out = append(out, strings.TrimSpace(m[1]))
 	}
 	fenced, pending := false, ""
 	for _, line := range strings.Split(md, "\n") {
@@ -211,7 +220,7 @@ func printedCommands(md string) []string {
 			continue
 		}
 		text, pending = pending+text, ""
-		if programWord(text) != "" {
+		if text != "" {
 			out = append(out, text)
 		}
 	}
