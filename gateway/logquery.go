@@ -59,3 +59,21 @@ func unescapeForLog(s string) string {
 	}
 	return s
 }
+
+// loggedUserAgent is the User-Agent the access log shows: its first product with its
+// version (curl/8.5.0, newrelic-client-go/2.51.0), so an operator can tell a client's
+// releases apart, with the characters a token may not hold replaced as the usage
+// report's product is (userAgentProduct), at most 64 bytes.
+func loggedUserAgent(ua string) string {
+	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
+	product, version, hasVersion := strings.Cut(tok, "/")
+	product = userAgentProduct(product)
+	if !hasVersion {
+		return product
+	}
+	out := product + "/" + userAgentProduct(version)
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}

@@ -27,3 +27,20 @@ func TestLoggedQueryNeverAKey(t *testing.T) {
 		t.Errorf("a long query is logged as %d bytes, want at most %d and a mark", len(long), maxLoggedQuery)
 	}
 }
+
+// The access log's user_agent keeps the product's version (a client's releases told
+// apart), sanitised and bounded as the usage report's product.
+func TestLoggedUserAgentKeepsTheVersion(t *testing.T) {
+	for ua, want := range map[string]string{
+		"curl/8.5.0": "curl/8.5.0",
+		"newrelic-client-go/2.51.0 (https://x) extra": "newrelic-client-go/2.51.0",
+		"Go-http-client/1.1":                          "Go-http-client/1.1",
+		"python-requests":                             "python-requests",
+		"a/b\"c":                                      "a/b_c",
+		"x/" + strings.Repeat("9", 100):               "x/" + strings.Repeat("9", 62),
+	} {
+		if got := loggedUserAgent(ua); got != want {
+			t.Errorf("loggedUserAgent(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}

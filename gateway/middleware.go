@@ -240,7 +240,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		fields = append(fields, zap.String("forwarded_for", client))
 	}
 	if ua := r.Header.Get("User-Agent"); ua != "" {
-		fields = append(fields, zap.String("user_agent", userAgentProduct(ua)))
+		fields = append(fields, zap.String("user_agent", loggedUserAgent(ua)))
 	}
 	if st.fidelity != "" {
 		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
