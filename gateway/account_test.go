@@ -91,20 +91,35 @@ func TestAccountWithMappedKeys(t *testing.T) {
 	}
 }
 
-// accountsClient answers the Accounts query with its accounts (or its error).
+// accountsClient answers the Accounts query with its accounts (or its error), and
+// UserKeys with its keys (none when unset) or its keysErr.
 type accountsClient struct {
 	accounts string // JSON list of {"id":n}
 	err      error
+	keys     string // JSON list of ApiAccessKey objects
+	keysErr  error
+	keyCalls int
 }
 
 func (c *accountsClient) MakeRequest(_ context.Context, req *gql.Request, resp *gql.Response) error {
 	if c.err != nil {
 		return c.err
 	}
-	if req.OpName != "Accounts" {
-		return errors.New("accountsClient: only Accounts")
+	switch req.OpName {
+	case "Accounts":
+		return json.Unmarshal([]byte(`{"actor":{"accounts":`+c.accounts+`}}`), resp.Data)
+	case "UserKeys":
+		c.keyCalls++
+		if c.keysErr != nil {
+			return c.keysErr
+		}
+		keys := c.keys
+		if keys == "" {
+			keys = "[]"
+		}
+		return json.Unmarshal([]byte(`{"actor":{"apiAccess":{"keySearch":{"keys":`+keys+`}}}}`), resp.Data)
 	}
-	return json.Unmarshal([]byte(`{"actor":{"accounts":`+c.accounts+`}}`), resp.Data)
+	return errors.New("accountsClient: only Accounts and UserKeys")
 }
 
 // TestResolveAccount: the key's only account, else default_account_id, else 403 for no

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/v2bridge/v2bridge/translate"
@@ -18,12 +17,9 @@ import (
 // other request — no key, a new key, a refused one. Callers that have not proven a
 // key can fill only their own pool, never starve accepted callers.
 func (g *Gateway) poolFor(r *http.Request, st *reqState) chan struct{} {
-	key := apiKey(r.Header)
-	st.apiKeyed = key != ""
-	if key == "" {
-		key = strings.TrimSpace(r.Header.Get("X-License-Key")) // the legacy routes' key
-	}
-	if key == "" || g.tr == nil {
+	key, header, err := presentedKey(r.Header) // callerKey refuses two keys later
+	st.apiKeyed = header != "X-License-Key"
+	if err != nil || key == "" || g.tr == nil {
 		return g.unauthSlots
 	}
 	st.key = key

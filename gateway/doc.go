@@ -14,15 +14,17 @@
 //     GET that the caches alone answered, while every entry it read still holds;
 //   - router.go: the gorilla/mux router of the route table, indexed by path segment and
 //     shape, and each route's mode during a migration pilot;
-//   - pipeline.go: the steps every route runs — key, body and parameters (request.go),
-//     deadline, the failed-authentication guard and the per-key rate limit
-//     (ratelimit.go), the account, the route's handler, the answer;
+//   - pipeline.go: the steps every route runs — key, body (bodycoding.go decodes a
+//     compressed one) and parameters (request.go), deadline, the failed-authentication
+//     guard and the per-key rate limit (ratelimit.go), the account (ownaccount.go for a
+//     key reaching several), the route's handler, the answer;
 //   - routes.go: the route table (name, methods, path, fidelity, operations, handler),
 //     with the longer notes on fidelity in routenotes.go;
 //   - one file per resource's handlers: applications.go, hosts.go, keytransactions.go,
 //     browser.go, mobile.go, deployments.go, policies.go, conditions.go, violations.go,
 //     metricdata.go and the legacy v0.go;
-//   - respond.go: the answer's bytes and headers (ETag, Link paging, timing); errors.go:
+//   - respond.go: the answer's bytes and headers (ETag, Link paging, timing), gzip for
+//     callers that accept it (compress.go); errors.go:
 //     the one table from a failure to its v2 error.
 //
 // gateway.go holds the configuration and New; health.go readiness; metrics.go the

@@ -22,7 +22,7 @@ func (g *Gateway) edges(root http.Handler) http.Handler {
 		if st := stateFrom(r.Context()); st != nil {
 			st.route = "unclean_path"
 		}
-		g.writeError(w, r, formatOf(r), v2.NotFound("No route matches this request: the path holds empty, '.' or '..' segments"))
+		g.writeError(w, r, formatOf(r), v2.NotFound(titleUncleanPath))
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !cleanPath(r.URL.Path) {
@@ -38,6 +38,9 @@ func (g *Gateway) edges(root http.Handler) http.Handler {
 		root.ServeHTTP(w, r)
 	})
 }
+
+// titleUncleanPath is the v2 404's title for a path with an empty, '.' or '..' segment.
+const titleUncleanPath = "No route matches this request: the path holds empty, '.' or '..' segments"
 
 // cleanPath reports whether p is rooted and has no empty, '.' or '..' segment (the
 // paths net/http's ServeMux would redirect).

@@ -89,3 +89,18 @@ func TestUnsupportedRESTRoute(t *testing.T) {
 		t.Errorf("without request state: %d fidelity %q, want 501 %q", rec.Code, rec.Header().Get("X-V2bridge-Fidelity"), Unsupported)
 	}
 }
+
+// The router itself, behind the edges' check, answers an unclean path, escaped or not,
+// with a v2 404 and never gorilla/mux's redirect to the cleaned path.
+func TestRouterNeverRedirects(t *testing.T) {
+	g := New(Config{}, nil, nil)
+	for _, p := range []string{"//v2/applications.json", "/v2//applications.json", "/v2/../v2/applications.json",
+		"/v2/./applications.json", "/v2/applications/%2E%2E/applications.json", "/accounts/1/v2//applications.json"} {
+		r := httptest.NewRequest(http.MethodGet, "http://gw"+p, nil)
+		w := httptest.NewRecorder()
+		g.router.ServeHTTP(w, r)
+		if w.Code != http.StatusNotFound || w.Header().Get("Location") != "" {
+			t.Errorf("%s: %d Location %q, want a v2 404", p, w.Code, w.Header().Get("Location"))
+		}
+	}
+}

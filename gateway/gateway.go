@@ -21,9 +21,11 @@ type Config struct {
 	// X-Forwarded-Proto).
 	PublicURL string
 	// DefaultAccountID scopes keys that reach several accounts when the request names
-	// none (0: such requests get a 422 naming the options).
+	// none (0: such requests go to the account the key belongs to, or get a 422 naming
+	// the options when NerdGraph does not say; ownaccount.go).
 	DefaultAccountID int64
-	// MaxBodyBytes bounds request bodies (default 1 MiB).
+	// MaxBodyBytes bounds request bodies, as sent and as decoded from their
+	// Content-Encoding (default 1 MiB).
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work done for one request (default 60s).
 	RequestTimeout time.Duration
@@ -32,8 +34,9 @@ type Config struct {
 	// RejectUnmappedLegacyKeys answers 401 Invalid API key, without calling NerdGraph,
 	// for a key that is neither mapped nor shaped like a user key (NRAK-...).
 	RejectUnmappedLegacyKeys bool
-	// RejectedKeyTTL is how long a key NerdGraph refused is answered 401 without a
-	// NerdGraph call (default DefaultRejectedKeyTTL; negative disables).
+	// RejectedKeyTTL is how long after NerdGraph's refusal a key is answered 401 without
+	// a NerdGraph call; then one request a second per key checks it again (default
+	// DefaultRejectedKeyTTL; negative disables).
 	RejectedKeyTTL time.Duration
 	// AuthFailuresPerMinute bounds the failed authentications of one client address;
 	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the
@@ -131,6 +134,8 @@ type Gateway struct {
 	// logFields recycles the access log's field slices (*[]zap.Field): zap encodes
 	// fields before Write returns and keeps none of them.
 	logFields sync.Pool
+	// gzipWriters recycles the answers' compressors (*gzip.Writer; compress.go).
+	gzipWriters sync.Pool
 
 	// upstreams are what /readyz?verbose reports.
 	upstreams []*upstreamProbe

@@ -77,28 +77,6 @@ func TestIsFormBody(t *testing.T) {
 	}
 }
 
-func TestAPIKeyHeaders(t *testing.T) {
-	tests := []struct {
-		hdr  map[string]string
-		want string
-	}{
-		{map[string]string{"X-Api-Key": "a"}, "a"},
-		{map[string]string{"x-api-key": "a"}, "a"},
-		{map[string]string{"Api-Key": "b"}, "b"},
-		{map[string]string{"Api-Key": "b", "X-Api-Key": "a"}, "b"},
-		{map[string]string{}, ""},
-	}
-	for _, tt := range tests {
-		h := http.Header{}
-		for k, v := range tt.hdr {
-			h.Set(k, v)
-		}
-		if got := apiKey(h); got != tt.want {
-			t.Errorf("apiKey(%v) = %q, want %q", tt.hdr, got, tt.want)
-		}
-	}
-}
-
 // A panic in a handler becomes a v2 500 body, is logged once, and the key never
 // appears in the log.
 func TestRecoveryAndLogHygiene(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -97,16 +98,23 @@ func (m *Metrics) Gatherer() prometheus.Gatherer { return m.reg }
 func (g *Gateway) Config() Config { return g.cfg }
 
 // KeyAccount is the account a caller's key is scoped to without a NerdGraph call: the
-// key map's, else the one account this gateway has cached for it; with where it came
-// from. 0 and "": neither knows it.
+// key map's, else the one account this gateway has cached for it, else (with several
+// and no default_account_id) the account the key belongs to as cached; with where it
+// came from. 0 and "": none of them knows it.
 func (g *Gateway) KeyAccount(key string) (int64, string) {
 	hash := translate.HashKey(key)
 	if mk, ok := g.cfg.Keys.lookup(hash); ok && mk.AccountID != 0 {
 		return mk.AccountID, "the key map (keys:) of the caller's key"
 	}
 	if g.tr != nil {
-		if ids, ok := g.tr.CachedAccounts(hash); ok && len(ids) == 1 {
+		ids, ok := g.tr.CachedAccounts(hash)
+		if ok && len(ids) == 1 {
 			return ids[0], "the caller's key's only account (from this gateway's account cache)"
+		}
+		if ok && len(ids) > 1 && g.cfg.DefaultAccountID == 0 {
+			if id, known := g.tr.CachedOwnAccount(hash); known && slices.Contains(ids, id) {
+				return id, "the account the caller's key belongs to (from this gateway's account cache)"
+			}
 		}
 	}
 	return 0, ""
@@ -162,5 +170,12 @@ func serveRecovered(h http.Handler, w http.ResponseWriter, r *http.Request) (err
 	return nil
 }
 
-// APIKey is the caller's key as the gateway reads it: Api-Key, else X-Api-Key.
-func APIKey(h http.Header) string { return apiKey(h) }
+// APIKey is the caller's key as the gateway reads it from Api-Key or X-Api-Key; "" when
+// it sends none, or two different ones.
+func APIKey(h http.Header) string {
+	key, header, err := presentedKey(h)
+	if err != nil || header == "X-License-Key" {
+		return ""
+	}
+	return key
+}

@@ -43,6 +43,8 @@ type reqState struct {
 	// accepted: NerdGraph had accepted the key when admission read it; apiKeyed: the
 	// key came in Api-Key or X-Api-Key (not a legacy route's X-License-Key).
 	accepted, apiKeyed bool
+	// cachedRefusal: admission answered 401 from the rejected-key cache.
+	cachedRefusal bool
 	// replay: the route's answers may be kept for replay; answer: the rendered bytes
 	// of the cached document a 200 sent (replay.go).
 	replay bool

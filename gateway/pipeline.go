@@ -19,7 +19,8 @@ import (
 //  1. declare: the route and its fidelity (X-V2bridge-Fidelity) are recorded, and
 //     failures answered in the route's error shape;
 //  2. a retired route answers its error, without a key or an upstream call;
-//  3. callerKey: Api-Key or X-Api-Key (a legacy route also takes X-License-Key), else 401;
+//  3. callerKey: Api-Key or X-Api-Key (a legacy route also takes X-License-Key), else
+//     401, also when the key headers carry two different keys;
 //  4. readRequest: the body (bounded, its text checked) and the merged parameters;
 //  5. deadline: every NerdGraph call of the request ends by Config.RequestTimeout;
 //  6. admit: a key NerdGraph has not accepted passes the failed-authentication guard;
@@ -54,7 +55,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		keyHash, keySum := st.keyHashes(key) // hashed once, when admission read the key
 		defer g.settle(r, st, keyHash)       // usage rows only for accepted keys
-		if !g.admit(w, fail, r, keyHash, g.tr.KeyAccepted(keyHash)) {
+		if !g.admit(w, fail, r, st, keyHash, g.tr.KeyAccepted(keyHash)) {
 			return
 		}
 		if !g.withinRateLimit(ctx, w, r, keyHash) {
@@ -90,13 +91,13 @@ func (g *Gateway) declare(w http.ResponseWriter, r *http.Request, st *reqState, 
 }
 
 // callerKey is the key the caller sent: Api-Key or X-Api-Key, or for a legacy route
-// X-License-Key; none is REST's 401.
+// X-License-Key; none is REST's 401, and so are two different keys (presentedKey).
 func callerKey(h http.Header, rt Route) (string, error) {
-	key := apiKey(h)
-	if key == "" && rt.Legacy {
-		key = strings.TrimSpace(h.Get("X-License-Key"))
+	key, header, err := presentedKey(h)
+	if err != nil {
+		return "", err
 	}
-	if key == "" {
+	if key == "" || (header == "X-License-Key" && !rt.Legacy) {
 		return "", v2.ErrNoAPIKey()
 	}
 	return key, nil
@@ -160,8 +161,8 @@ func (g *Gateway) scope(ctx context.Context, rq *request, rt Route, st *reqState
 		ctx = ng.WithAPIKey(ctx, upstreamKey)
 	}
 	ctx = translate.WithKeyHash(ctx, keyHash) // NerdGraph's verdict on the key gates its cached answers
-	if acct == 0 || rq.vars["accountId"] != "" || rq.http.Header.Get("X-Account-Id") != "" ||
-		rq.http.Header.Get("Newrelic-Account-Id") != "" { // both headers resolveAccount reads
+	if h := rq.http.Header; acct == 0 || rq.vars["accountId"] != "" ||
+		len(h["X-Account-Id"]) > 0 || len(h["Newrelic-Account-Id"]) > 0 { // the headers resolveAccount reads
 		var err error
 		acct, source, err = g.resolveAccount(ctx, rq, keyHash)
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/v2bridge/v2bridge/state"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -149,8 +148,8 @@ func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, 
 
 // Defaults of the unauthenticated-flood guard.
 const (
-	// DefaultRejectedKeyTTL is how long a key NerdGraph refused is answered 401 without
-	// asking NerdGraph again.
+	// DefaultRejectedKeyTTL is how long after NerdGraph refused a key it is answered 401
+	// without asking NerdGraph again (the cached 401s do not extend it).
 	DefaultRejectedKeyTTL = 30 * time.Second
 	// DefaultAuthFailuresPerMinute is how many failed authentications one client
 	// address may make in a minute before its unaccepted keys are answered 429.
@@ -164,29 +163,29 @@ const (
 // a per-address limit on failed authentications. Neither allocates per key for a
 // caller whose key NerdGraph accepted.
 type authGuard struct {
-	rejected *state.Cache // key hash → struct{}
+	rejected *rejectedKeys
 	failures *rateLimiter // per client address: failed authentications a minute
 	metrics  *Metrics
 }
 
 func newAuthGuard(cfg Config) *authGuard {
 	ag := &authGuard{metrics: cfg.Metrics}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
 	if cfg.RejectedKeyTTL >= 0 {
 		ttl := cfg.RejectedKeyTTL
 		if ttl == 0 {
 			ttl = DefaultRejectedKeyTTL
 		}
-		ag.rejected = state.NewCache("rejected_keys", ttl, maxGuardEntries, nil)
+		ag.rejected = newRejectedKeys(ttl, maxGuardEntries, now)
 	}
 	limit := cfg.AuthFailuresPerMinute
 	if limit == 0 {
 		limit = DefaultAuthFailuresPerMinute
 	}
 	if limit > 0 {
-		now := cfg.Now
-		if now == nil {
-			now = time.Now
-		}
 		ag.failures = newRateLimiter(limit, now)
 		ag.failures.maxWindows = maxGuardEntries
 	}
@@ -196,8 +195,8 @@ func newAuthGuard(cfg Config) *authGuard {
 // admit decides, before any work, whether a request with a key that NerdGraph has not
 // accepted recently may go on. It answers (and returns false) 429 with Retry-After
 // when the client address has used up its failed authentications, and 401 when the
-// key was refused within the rejected-key TTL.
-func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request, keyHash string, accepted bool) bool {
+// key was refused within the rejected-key TTL (marking st's 401 as the cache's).
+func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request, st *reqState, keyHash string, accepted bool) bool {
 	if accepted {
 		return true
 	}
@@ -210,7 +209,10 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 			return false
 		}
 	}
-	if _, ok := ag.rejected.Get(keyHash); ok {
+	if ag.rejected.refuse(keyHash) {
+		if st != nil {
+			st.cachedRefusal = true
+		}
 		ag.metrics.authRefused.WithLabelValues("rejected_key").Inc()
 		fail(v2.ErrInvalidAPIKey())
 		return false
@@ -219,8 +221,9 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 }
 
 // settle runs when a request has been answered: a 401 is a failed authentication
-// (counted against the client address, the key hash remembered, the key's rate-limit
-// window dropped); an answer to a key NerdGraph accepted earns the caller its usage
+// (counted against the client address, the key's rate-limit window dropped, and the
+// key hash remembered unless the 401 came from that memory: a cached refusal never
+// extends itself); an answer to a key NerdGraph accepted earns the caller its usage
 // row (report and per-caller series), which no other request gets.
 func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 	if st == nil {
@@ -230,7 +233,9 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 		if g.guard.failures != nil {
 			g.guard.failures.allow(g.clientOf(r))
 		}
-		g.guard.rejected.Set(keyHash, struct{}{})
+		if !st.cachedRefusal {
+			g.guard.rejected.refused(keyHash)
+		}
 		if g.limit != nil {
 			g.limit.forget(keyHash)
 		}
@@ -238,5 +243,8 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 	}
 	if g.tr.KeyAccepted(keyHash) {
 		st.callerHash = keyHash[:8]
+		if !st.accepted {
+			g.guard.rejected.cleared(keyHash) // a refused key's check that NerdGraph passed
+		}
 	}
 }

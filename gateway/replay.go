@@ -97,7 +97,7 @@ func replayKey(r *http.Request, keyHash string) string {
 	h := r.Header
 	acct, nrAcct := h.Get("X-Account-Id"), h.Get("Newrelic-Account-Id")
 	var b strings.Builder
-	b.Grow(len(keyHash) + len(r.URL.Path) + len(r.URL.RawPath) + len(r.URL.RawQuery) + len(acct) + len(nrAcct) + 5)
+	b.Grow(len(keyHash) + len(r.URL.Path) + len(r.URL.RawPath) + len(r.URL.RawQuery) + len(acct) + len(nrAcct) + 10)
 	b.WriteString(keyHash)
 	b.WriteByte('|')
 	b.WriteString(r.URL.Path)
@@ -109,12 +109,17 @@ func replayKey(r *http.Request, keyHash string) string {
 	b.WriteString(acct)
 	b.WriteByte(0)
 	b.WriteString(nrAcct)
+	if acceptsGzip(h) { // the kept answer is compressed (compress.go)
+		b.WriteString("\x00gzip")
+	}
 	return b.String()
 }
 
 // replayable is whether r may be answered from, or kept in, the store.
 func replayable(r *http.Request, st *reqState) bool {
+	h := r.Header // one value each: replayKey reads the first (a repeat is a 400 or 401)
 	return r.Method == http.MethodGet && st.keyHash != "" && st.apiKeyed &&
+		len(h["X-Account-Id"]) < 2 && len(h["Newrelic-Account-Id"]) < 2 &&
 		r.ContentLength == 0 && (r.Body == nil || r.Body == http.NoBody) &&
 		r.Header.Get("If-None-Match") == ""
 }

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -42,15 +40,6 @@ func formatOf(r *http.Request) string {
 	return "json"
 }
 
-// apiKey returns the caller's key from Api-Key or X-Api-Key (any case). When both are
-// sent and differ, Api-Key wins (New Relic documents both headers, not a precedence).
-func apiKey(h http.Header) string {
-	if k := strings.TrimSpace(h.Get("Api-Key")); k != "" {
-		return k
-	}
-	return strings.TrimSpace(h.Get("X-Api-Key"))
-}
-
 // readRequest reads what every route needs; errors are v2 errors for the caller.
 // With the request's state st (nil: none), the request is kept in it.
 func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
@@ -61,16 +50,9 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 		rq = new(request)
 	}
 	*rq = request{http: r, format: formatOf(r), vars: routeVars(r)}
-	var body []byte
-	var err error
-	if r.Body != nil && r.Body != http.NoBody {
-		body, err = io.ReadAll(io.LimitReader(r.Body, g.cfg.MaxBodyBytes+1))
-	}
+	body, err := readBody(r, g.cfg.MaxBodyBytes) // bodycoding.go
 	if err != nil {
-		return nil, bodyReadError(err) // 408 for a body cut by its minimum rate
-	}
-	if int64(len(body)) > g.cfg.MaxBodyBytes {
-		return nil, v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", g.cfg.MaxBodyBytes))
+		return nil, err
 	}
 	rq.body = body
 	if isWrite(r.Method) {
@@ -113,7 +95,8 @@ func isFormBody(contentType string, body []byte) bool {
 
 // resolveAccount picks the one account a request is scoped to:
 // the /accounts/{id} path prefix, else the X-Account-ID header, else the key's only
-// account, else default_account_id, else a 422 naming those options.
+// account, else default_account_id, else the account the key belongs to, else a 422
+// naming those options.
 func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash string) (int64, string, error) {
 	if s := rq.vars["accountId"]; s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
@@ -122,15 +105,16 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		}
 		return id, "path", nil
 	}
-	// Looked up by their canonical spelling (no allocation), named as documented.
-	for _, h := range [...]struct{ key, name string }{{"X-Account-Id", "X-Account-ID"}, {"Newrelic-Account-Id", "NewRelic-Account-Id"}} {
-		if s := strings.TrimSpace(rq.http.Header.Get(h.key)); s != "" {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id <= 0 {
-				return 0, "", v2.BadRequest("Invalid account id in the " + h.name + " header")
-			}
-			return id, "header", nil
+	s, name, err := accountHeader(rq.http.Header) // one account, or a 400
+	if err != nil {
+		return 0, "", err
+	}
+	if s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return 0, "", v2.BadRequest("Invalid account id in the " + name + " header")
 		}
+		return id, "header", nil
 	}
 	ids, err := g.tr.Accounts(ctx, keyHash)
 	if err != nil {
@@ -149,9 +133,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if len(ids) == 0 {
 		return 0, "", v2.Forbidden("This API key reaches no New Relic account")
 	}
-	return 0, "", v2.Unprocessable("This API key reaches several New Relic accounts; " +
-		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
-		"or set default_account_id in the v2bridge configuration")
+	return g.ownAccount(ctx, ids, keyHash) // ownaccount.go
 }
 
 // jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not

@@ -10,29 +10,6 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// TestAPIKey: Api-Key wins over X-Api-Key, blanks do not count.
-func TestAPIKey(t *testing.T) {
-	tests := []struct{ apiKey, xAPIKey, want string }{
-		{"A", "", "A"},
-		{"", "X", "X"},
-		{"A", "X", "A"},
-		{"  ", " X ", "X"},
-		{"", "", ""},
-	}
-	for _, tt := range tests {
-		h := http.Header{}
-		if tt.apiKey != "" {
-			h.Set("Api-Key", tt.apiKey)
-		}
-		if tt.xAPIKey != "" {
-			h.Set("X-Api-Key", tt.xAPIKey)
-		}
-		if got := apiKey(h); got != tt.want {
-			t.Errorf("apiKey(Api-Key %q, X-Api-Key %q) = %q, want %q", tt.apiKey, tt.xAPIKey, got, tt.want)
-		}
-	}
-}
-
 // TestReadRequestBodyLimit: a body of exactly MaxBodyBytes is read whole, one byte more
 // is a 413.
 func TestReadRequestBodyLimit(t *testing.T) {

@@ -46,8 +46,11 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	st := stateFrom(r.Context())
 	slots := slotsOf(st)
 	slots.set(h, "Content-Type", rd.ContentType())
-	slots.set(h, "Content-Length", strconv.Itoa(len(body)))
 	slots.set(h, "Cache-Control", "max-age=0, private, must-revalidate")
+	compressible := len(body) >= minCompressBytes // compress.go
+	if compressible {
+		h.Set("Vary", "Accept-Encoding")
+	}
 	if status == http.StatusOK {
 		if etag == "" {
 			etag = bodyTag(body)
@@ -55,13 +58,35 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		slots.set(h, "Etag", etag)
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
-				delete(h, "Content-Length")
 				upstreamHeaders(w, st)
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
 		}
 	}
+	if compressible && acceptsGzip(r.Header) {
+		key := rd.ContentType() + gzipMemoSuffix
+		var zipped []byte
+		if kept != nil {
+			zipped, _, _ = memo.Rendered(key)
+		}
+		if zipped == nil {
+			zbuf := render.GetBuffer()
+			defer render.PutBuffer(zbuf)
+			*zbuf = g.appendGzip((*zbuf)[:0], body)
+			zipped = *zbuf
+			if kept != nil {
+				zipped = bytes.Clone(zipped) // the document's, kept beside its rendering
+				memo.Remember(key, zipped, etag)
+			}
+		}
+		body = zipped
+		if kept != nil {
+			kept = zipped
+		}
+		h.Set("Content-Encoding", "gzip")
+	}
+	slots.set(h, "Content-Length", strconv.Itoa(len(body)))
 	upstreamHeaders(w, st)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
@@ -123,6 +148,7 @@ func upstreamHeaders(w http.ResponseWriter, st *reqState) {
 	if capped := st.caps.String(); capped != "" {
 		st.hdr.set(h, "X-V2bridge-Degraded", capped)
 	}
+	chosenAccountHeader(h, st.account, st.accountSource) // ownaccount.go
 }
 
 // headerSlots holds the values of the headers a request sets on its response, so

@@ -69,7 +69,10 @@ const noteApplicationsMetricData = "values computed from NRQL over the unscoped 
 	"gives it in ms); as published, network_time_percentage is a fraction (no × 100, unlike " +
 	"fe_time_percentage) and total_used_mb the slice's sum (summarized: over every minute); shown as " +
 	"REST showed them: three significant digits, counts exact, Apdex scores to two decimals " +
-	"(`raw=true` as computed); metrics without data in the range are `metrics_not_found`; `raw=true` " +
+	"(`raw=true` as computed); a name without data in the range is found with zero values when the " +
+	"names route lists it (its last day), else `metrics_not_found` (REST: names ever reported); a " +
+	"given range's slices end at `to` or at the newest minute taken as ingested (3 minutes back, 2 " +
+	"summarized), inside the range; `raw=true` " +
 	"value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
 	"min_call_time, max_call_time, sum_of_squares)"
 
@@ -119,7 +122,8 @@ const noteDeploymentsCreate = "recorded with changeTrackingCreateEvent (Deployme
 	"minutes; then it is sent again); optional `Idempotency-Key` (not REST's) replays the 201 for " +
 	"the window, 422 when reused with another body; settled attempts are remembered per replica, or " +
 	"fleet-wide with `store.url` (two identical POSTs reaching two replicas at the same moment are " +
-	"two writes)"
+	"two writes; while the store is down, a retry through another replica, `Idempotency-Key` or " +
+	"not, records a second deployment: NerdGraph takes no client id to deduplicate by)"
 
 // noteDeploymentsV0 is deployments.v0's Note.
 const noteDeploymentsV0 = "legacy `POST /deployments.xml` (form `deployment[app_name]` or " +
@@ -241,3 +245,15 @@ const noteAlertsIncidentsList = "NerdGraph issues of the last 30 days (REST's in
 	"ids, is unverified), `links.policy_id` the first of its policies; correlated issues spanning " +
 	"policies cannot be expressed; `incident_preference` from every page of the account's policies " +
 	"(a round trip per further 100)"
+
+// noteAlertsEventsList is alerts_events.list's Note.
+const noteAlertsEventsList = "NRQL over NrAiIncident opens and closes (`VIOLATION_OPEN`, " +
+	"`VIOLATION_CLOSE`: the incident's title, priority and product) and change-tracking " +
+	"deployments (`DEPLOYMENT`: the description, else the version) of the last 30 days, the " +
+	"replacements New Relic's end-of-life notice names for this endpoint (live until 2027-07-31); " +
+	"newest first in `recent_events`, 200 a page with Link headers; read once per key for " +
+	"`cache.list_ttl`, 5000 rows a round trip per source (beyond 100,000, `X-V2bridge-Degraded`); " +
+	"ids are stable surrogates; `product`/`entity_type` are REST's names from the entity GUID, " +
+	"`entity_group_id` is the entity id; REST's `NOTIFICATION` and `INSTRUMENTATION` events have no " +
+	"NerdGraph source and are not listed; `incident_id` has no source and is omitted " +
+	"(`filter[incident_id]` matches nothing)"

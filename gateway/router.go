@@ -23,6 +23,7 @@ func (g *Gateway) routes() http.Handler { return g.routesOf(Routes()) }
 func (g *Gateway) routesOf(table []Route) http.Handler {
 	m := mux.NewRouter()
 	m.UseEncodedPath()
+	m.SkipClean(true) // an unclean path is a v2 404 (edges), never gorilla/mux's redirect
 	idx := routeIndex{full: m, bySegment: map[string]*mux.Router{}, byShape: map[string]*mux.Router{},
 		direct: map[string]map[string]*directRoute{}}
 	shapes := map[string][]string{} // a segment's route shapes
@@ -82,7 +83,7 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 	}
 	unmatched := g.passthrough(Route{Name: "unmatched", Fidelity: Unsupported})
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (g.cfg.UnmatchedPassthrough || g.passRetained(r.URL.Path)) && strings.Contains(r.URL.Path, "/v2/") {
+		if (g.cfg.UnmatchedPassthrough || g.passRetained(r.URL.Path)) && strings.Contains(r.URL.Path, "/v2/") && cleanPath(r.URL.Path) {
 			unmatched.ServeHTTP(w, r)
 			return
 		}
@@ -214,6 +215,7 @@ func (x routeIndex) directMatch(r *http.Request) (*directRoute, map[string]strin
 func newIndexRouter(full *mux.Router) *mux.Router {
 	r := mux.NewRouter()
 	r.UseEncodedPath()
+	r.SkipClean(true)
 	r.NotFoundHandler = full
 	r.MethodNotAllowedHandler = full
 	return r
@@ -316,8 +318,8 @@ func (x routeIndex) segment(path string) *mux.Router {
 // request's state (routeVars), so neither of
 // the two request copies gorilla/mux's Router.ServeHTTP makes to carry them (and the
 // matched route) in the context is made. Everything else takes gorilla/mux's own
-// path unchanged: a request without a state, a path gorilla would clean (its redirect),
-// and what the segment does not match (the full router's answer, as its NotFound and
+// path unchanged: a request without a state, a path gorilla would clean (the routers
+// skip its redirect: such a path matches no route), and what the segment does not match (the full router's answer, as its NotFound and
 // MethodNotAllowed handlers would give it).
 func (x routeIndex) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	st := stateFrom(r.Context())
@@ -427,17 +429,24 @@ func Sunset() time.Time { return time.Date(2027, 7, 31, 23, 59, 59, 0, time.UTC)
 
 // passthrough serves a route by forwarding it to the REST v2 API through
 // Config.Passthrough, with the request's route, mode, caller and public base recorded.
+// A request carrying two different keys is refused (presentedKey) before it is
+// forwarded: the one key forwarded (ForwardedHeaders) is the caller's.
 func (g *Gateway) passthrough(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, _, err := presentedKey(r.Header)
 		if st := stateFrom(r.Context()); st != nil {
 			st.route, st.fidelity, st.mode = rt.Name, rt.Fidelity, ModePassthrough
 			st.publicBase = g.publicBase(r)
-			if key, ok := forwardedKey(r.Header); ok {
+			if key != "" {
 				st.callerHash = translate.HashKey(key)[:8]
 			}
 			if acct := routeVars(r)["accountId"]; acct != "" {
 				st.publicBase += "/accounts/" + acct
 			}
+		}
+		if err != nil {
+			g.writeError(w, r, formatOf(r), err)
+			return
 		}
 		if g.cfg.Passthrough == nil {
 			g.writeError(w, r, formatOf(r), &PassthroughError{Err: errors.New("no pass-through configured")})
@@ -448,21 +457,6 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 			st.callerHash = "" // REST refused the key: no usage row
 		}
 	})
-}
-
-// forwardedKey is the key REST authenticates when a request is passed through: the one
-// key the request carries in Api-Key and X-Api-Key. When the two headers carry
-// different keys, which one REST took is not known, so the call earns no usage row
-// (a made-up key beside a valid one cannot grow the report).
-func forwardedKey(h http.Header) (string, bool) {
-	a, x := strings.TrimSpace(h.Get("Api-Key")), strings.TrimSpace(h.Get("X-Api-Key"))
-	switch {
-	case a != "" && x != "" && a != x:
-		return "", false
-	case a != "":
-		return a, true
-	}
-	return x, x != ""
 }
 
 // retainedNamespaces are the REST v2 alerts namespaces New Relic's end-of-life notice

@@ -330,6 +330,12 @@ func Routes() []Route {
 			Operations: []string{"Incidents", "Policies"}, handle: handleIncidents,
 			Note: noteAlertsIncidentsList,
 		},
+		{
+			Name: "alerts_events.list", Methods: []string{http.MethodGet},
+			Path: "/alerts_events", Fidelity: Approximate,
+			Operations: []string{"NrqlQuery"}, handle: handleAlertEvents,
+			Note: noteAlertsEventsList,
+		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
 			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
@@ -342,8 +348,6 @@ func Routes() []Route {
 			"replaced by destinations and workflows (NerdGraph aiNotifications and aiWorkflows)"),
 		retired("alerts_policy_channels", "/alerts_policy_channels", "Policy-channel links were replaced by "+
 			"workflows (NerdGraph aiWorkflows)"),
-		retired("alerts_events", "/alerts_events", "Alert events were retired; query "+
-			"NrAiIncident and NrAiIssue events with NRQL (NerdGraph actor.account.nrql)"),
 		retired("users", "/users", "The users endpoint was retired with the original user model; "+
 			"use NerdGraph user management (actor.organization.userManagement)"),
 	}

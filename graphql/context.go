@@ -162,3 +162,13 @@ func Stopped(ctx context.Context) error {
 	}
 	return nil
 }
+
+// APIKeySum is the SHA-256 of the API key ctx's NerdGraph calls carry, and whether
+// ctx carries one: what a caller compares a key NerdGraph returns with, to tell the
+// caller's own key among others without holding the key itself.
+func APIKeySum(ctx context.Context) ([sha256.Size]byte, bool) {
+	if k, _ := ctx.Value(keyAPIKey).(*callerKey); k != nil {
+		return k.sum, true
+	}
+	return [sha256.Size]byte{}, false
+}

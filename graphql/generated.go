@@ -947,6 +947,25 @@ var AllAiIssuesIssueState = []AiIssuesIssueState{
 	AiIssuesIssueStateDeactivated,
 }
 
+// What a user did to an issue.
+type AiIssuesIssueUserAction string
+
+const (
+	AiIssuesIssueUserActionAck                 AiIssuesIssueUserAction = "ACK"
+	AiIssuesIssueUserActionCloseByMutingRuleId AiIssuesIssueUserAction = "CLOSE_BY_MUTING_RULE_ID"
+	AiIssuesIssueUserActionMarkAsInvestigating AiIssuesIssueUserAction = "MARK_AS_INVESTIGATING"
+	AiIssuesIssueUserActionResolve             AiIssuesIssueUserAction = "RESOLVE"
+	AiIssuesIssueUserActionUnack               AiIssuesIssueUserAction = "UNACK"
+)
+
+var AllAiIssuesIssueUserAction = []AiIssuesIssueUserAction{
+	AiIssuesIssueUserActionAck,
+	AiIssuesIssueUserActionCloseByMutingRuleId,
+	AiIssuesIssueUserActionMarkAsInvestigating,
+	AiIssuesIssueUserActionResolve,
+	AiIssuesIssueUserActionUnack,
+}
+
 // Filters for the NRQL-form condition search.
 type AlertsAsNrqlConditionsSearchCriteriaInput struct {
 	Name          *string                           `json:"name,omitempty"`
@@ -17533,6 +17552,102 @@ type IncidentsResponse struct {
 
 // GetActor returns IncidentsResponse.Actor, and is useful for accessing the field via an interface.
 func (v *IncidentsResponse) GetActor() *IncidentsActor { return v.Actor }
+
+// IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse includes the requested fields of the GraphQL type AiIssuesIssueUserActionResponse.
+// The GraphQL type's documentation follows.
+//
+// The answer to a user action on an issue: its result, or an error.
+type IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse struct {
+	Error  *string                                                                                     `json:"error"`
+	Result *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult `json:"result"`
+}
+
+// GetError returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse.Error, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse) GetError() *string { return v.Error }
+
+// GetResult returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse.Result, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse) GetResult() *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult {
+	return v.Result
+}
+
+// IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult includes the requested fields of the GraphQL type AiIssuesIssueUserActionResult.
+// The GraphQL type's documentation follows.
+//
+// The issue a user action was applied to.
+type IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult struct {
+	IssueId string                  `json:"issueId"`
+	Action  AiIssuesIssueUserAction `json:"action"`
+}
+
+// GetIssueId returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.IssueId, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetIssueId() string {
+	return v.IssueId
+}
+
+// GetAction returns IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.Action, and is useful for accessing the field via an interface.
+func (v *IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetAction() AiIssuesIssueUserAction {
+	return v.Action
+}
+
+// IssueAckResponse is returned by IssueAck on success.
+type IssueAckResponse struct {
+	// Acknowledge an issue.
+	AiIssuesAckIssue IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse `json:"aiIssuesAckIssue"`
+}
+
+// GetAiIssuesAckIssue returns IssueAckResponse.AiIssuesAckIssue, and is useful for accessing the field via an interface.
+func (v *IssueAckResponse) GetAiIssuesAckIssue() IssueAckAiIssuesAckIssueAiIssuesIssueUserActionResponse {
+	return v.AiIssuesAckIssue
+}
+
+// IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse includes the requested fields of the GraphQL type AiIssuesIssueUserActionResponse.
+// The GraphQL type's documentation follows.
+//
+// The answer to a user action on an issue: its result, or an error.
+type IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse struct {
+	Error  *string                                                                                             `json:"error"`
+	Result *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult `json:"result"`
+}
+
+// GetError returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse.Error, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse) GetError() *string {
+	return v.Error
+}
+
+// GetResult returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse.Result, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse) GetResult() *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult {
+	return v.Result
+}
+
+// IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult includes the requested fields of the GraphQL type AiIssuesIssueUserActionResult.
+// The GraphQL type's documentation follows.
+//
+// The issue a user action was applied to.
+type IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult struct {
+	IssueId string                  `json:"issueId"`
+	Action  AiIssuesIssueUserAction `json:"action"`
+}
+
+// GetIssueId returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.IssueId, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetIssueId() string {
+	return v.IssueId
+}
+
+// GetAction returns IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult.Action, and is useful for accessing the field via an interface.
+func (v *IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponseResultAiIssuesIssueUserActionResult) GetAction() AiIssuesIssueUserAction {
+	return v.Action
+}
+
+// IssueResolveResponse is returned by IssueResolve on success.
+type IssueResolveResponse struct {
+	// Resolve (close) an issue.
+	AiIssuesResolveIssue IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse `json:"aiIssuesResolveIssue"`
+}
+
+// GetAiIssuesResolveIssue returns IssueResolveResponse.AiIssuesResolveIssue, and is useful for accessing the field via an interface.
+func (v *IssueResolveResponse) GetAiIssuesResolveIssue() IssueResolveAiIssuesResolveIssueAiIssuesIssueUserActionResponse {
+	return v.AiIssuesResolveIssue
+}
 
 // KeyTransactionDetailsActor includes the requested fields of the GraphQL type Actor.
 // The GraphQL type's documentation follows.
@@ -35681,6 +35796,265 @@ func (v *TimeWindowInput) GetEndTime() int64 { return v.EndTime }
 // GetStartTime returns TimeWindowInput.StartTime, and is useful for accessing the field via an interface.
 func (v *TimeWindowInput) GetStartTime() int64 { return v.StartTime }
 
+// UserKeysActor includes the requested fields of the GraphQL type Actor.
+// The GraphQL type's documentation follows.
+//
+// Data visible to the caller (the owner of the API key).
+type UserKeysActor struct {
+	// API keys visible to the caller.
+	ApiAccess *UserKeysActorApiAccessApiAccessActorStitchedFields `json:"apiAccess"`
+}
+
+// GetApiAccess returns UserKeysActor.ApiAccess, and is useful for accessing the field via an interface.
+func (v *UserKeysActor) GetApiAccess() *UserKeysActorApiAccessApiAccessActorStitchedFields {
+	return v.ApiAccess
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFields includes the requested fields of the GraphQL type ApiAccessActorStitchedFields.
+// The GraphQL type's documentation follows.
+//
+// API key lookups for the caller.
+type UserKeysActorApiAccessApiAccessActorStitchedFields struct {
+	// Search the API keys the caller may see.
+	KeySearch *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult `json:"keySearch"`
+}
+
+// GetKeySearch returns UserKeysActorApiAccessApiAccessActorStitchedFields.KeySearch, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFields) GetKeySearch() *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult {
+	return v.KeySearch
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult includes the requested fields of the GraphQL type ApiAccessKeySearchResult.
+// The GraphQL type's documentation follows.
+//
+// One page of API keys.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult struct {
+	Keys       []*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey `json:"-"`
+	NextCursor *string                                                                                                `json:"nextCursor"`
+}
+
+// GetKeys returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) GetKeys() []*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey {
+	return v.Keys
+}
+
+// GetNextCursor returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.NextCursor, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) GetNextCursor() *string {
+	return v.NextCursor
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult
+		Keys []json.RawMessage `json:"keys"`
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	{
+		dst := &v.Keys
+		src := firstPass.Keys
+		*dst = make(
+			[]*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if len(src) != 0 && string(src) != "null" {
+				*dst = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey)
+				err = __unmarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(
+					src, *dst)
+				if err != nil {
+					return fmt.Errorf(
+						"unable to unmarshal UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type __premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult struct {
+	Keys []json.RawMessage `json:"keys"`
+
+	NextCursor *string `json:"nextCursor"`
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult) __premarshalJSON() (*__premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult, error) {
+	var retval __premarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult
+
+	{
+
+		dst := &retval.Keys
+		src := v.Keys
+		*dst = make(
+			[]json.RawMessage,
+			len(src))
+		for i, src := range src {
+			dst := &(*dst)[i]
+			if src != nil {
+				var err error
+				*dst, err = __marshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(
+					src)
+				if err != nil {
+					return nil, fmt.Errorf(
+						"unable to marshal UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResult.Keys: %w", err)
+				}
+			}
+		}
+	}
+	retval.NextCursor = v.NextCursor
+	return &retval, nil
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey includes the requested fields of the GraphQL type ApiAccessIngestKey.
+// The GraphQL type's documentation follows.
+//
+// A key for sending data (license or browser key).
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey struct {
+	Typename *string `json:"__typename"`
+	Key      *string `json:"key"`
+}
+
+// GetTypename returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey.Typename, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) GetTypename() *string {
+	return v.Typename
+}
+
+// GetKey returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey.Key, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) GetKey() *string {
+	return v.Key
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey includes the requested fields of the GraphQL interface ApiAccessKey.
+//
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey is implemented by the following types:
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey
+// The GraphQL type's documentation follows.
+//
+// An API key, user or ingest.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey interface {
+	implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey()
+	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
+	GetTypename() *string
+	// GetKey returns the interface-field "key" from its implementation.
+	GetKey() *string
+}
+
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey) implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey() {
+}
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) implementsGraphQLInterfaceUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey() {
+}
+
+func __unmarshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(b []byte, v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey) error {
+	if string(b) == "null" {
+		return nil
+	}
+
+	var tn struct {
+		TypeName string `json:"__typename"`
+	}
+	err := json.Unmarshal(b, &tn)
+	if err != nil {
+		return err
+	}
+
+	switch tn.TypeName {
+	case "ApiAccessIngestKey":
+		*v = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey)
+		return json.Unmarshal(b, *v)
+	case "ApiAccessUserKey":
+		*v = new(UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey)
+		return json.Unmarshal(b, *v)
+	case "":
+		return fmt.Errorf(
+			"response was missing ApiAccessKey.__typename")
+	default:
+		return fmt.Errorf(
+			`unexpected concrete type for UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey: "%v"`, tn.TypeName)
+	}
+}
+
+func __marshalUserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey(v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey) ([]byte, error) {
+
+	var typename string
+	switch v := (*v).(type) {
+	case *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey:
+		typename = "ApiAccessIngestKey"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessIngestKey
+		}{typename, v}
+		return json.Marshal(result)
+	case *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey:
+		typename = "ApiAccessUserKey"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey
+		}{typename, v}
+		return json.Marshal(result)
+	case nil:
+		return []byte("null"), nil
+	default:
+		return nil, fmt.Errorf(
+			`unexpected concrete type for UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessKey: "%T"`, v)
+	}
+}
+
+// UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey includes the requested fields of the GraphQL type ApiAccessUserKey.
+// The GraphQL type's documentation follows.
+//
+// A personal key for calling NerdGraph and the REST API.
+type UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey struct {
+	Typename  *string `json:"__typename"`
+	Key       *string `json:"key"`
+	AccountId *int    `json:"accountId"`
+}
+
+// GetTypename returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.Typename, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetTypename() *string {
+	return v.Typename
+}
+
+// GetKey returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.Key, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetKey() *string {
+	return v.Key
+}
+
+// GetAccountId returns UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey.AccountId, and is useful for accessing the field via an interface.
+func (v *UserKeysActorApiAccessApiAccessActorStitchedFieldsKeySearchApiAccessKeySearchResultKeysApiAccessUserKey) GetAccountId() *int {
+	return v.AccountId
+}
+
+// UserKeysResponse is returned by UserKeys on success.
+type UserKeysResponse struct {
+	// Data scoped to the caller.
+	Actor *UserKeysActor `json:"actor"`
+}
+
+// GetActor returns UserKeysResponse.Actor, and is useful for accessing the field via an interface.
+func (v *UserKeysResponse) GetActor() *UserKeysActor { return v.Actor }
+
 // __AppCursorInput is used internally by genqlient
 type __AppCursorInput struct {
 	Query  string  `json:"query"`
@@ -36029,6 +36403,30 @@ func (v *__IncidentsInput) GetTimeWindow() TimeWindowInput { return v.TimeWindow
 // GetCursor returns __IncidentsInput.Cursor, and is useful for accessing the field via an interface.
 func (v *__IncidentsInput) GetCursor() *string { return v.Cursor }
 
+// __IssueAckInput is used internally by genqlient
+type __IssueAckInput struct {
+	AccountId int    `json:"accountId"`
+	IssueId   string `json:"issueId"`
+}
+
+// GetAccountId returns __IssueAckInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__IssueAckInput) GetAccountId() int { return v.AccountId }
+
+// GetIssueId returns __IssueAckInput.IssueId, and is useful for accessing the field via an interface.
+func (v *__IssueAckInput) GetIssueId() string { return v.IssueId }
+
+// __IssueResolveInput is used internally by genqlient
+type __IssueResolveInput struct {
+	AccountId int    `json:"accountId"`
+	IssueId   string `json:"issueId"`
+}
+
+// GetAccountId returns __IssueResolveInput.AccountId, and is useful for accessing the field via an interface.
+func (v *__IssueResolveInput) GetAccountId() int { return v.AccountId }
+
+// GetIssueId returns __IssueResolveInput.IssueId, and is useful for accessing the field via an interface.
+func (v *__IssueResolveInput) GetIssueId() string { return v.IssueId }
+
 // __KeyTransactionDetailsInput is used internally by genqlient
 type __KeyTransactionDetailsInput struct {
 	G0 []*string `json:"g0"`
@@ -36338,6 +36736,14 @@ func (v *__PolicyUpdateInput) GetId() string { return v.Id }
 
 // GetPolicy returns __PolicyUpdateInput.Policy, and is useful for accessing the field via an interface.
 func (v *__PolicyUpdateInput) GetPolicy() AlertsPolicyUpdateInput { return v.Policy }
+
+// __UserKeysInput is used internally by genqlient
+type __UserKeysInput struct {
+	Cursor *string `json:"cursor"`
+}
+
+// GetCursor returns __UserKeysInput.Cursor, and is useful for accessing the field via an interface.
+func (v *__UserKeysInput) GetCursor() *string { return v.Cursor }
 
 // The query executed by Accounts.
 const Accounts_Operation = `
@@ -37680,6 +38086,89 @@ func Incidents(
 	return data_, err_
 }
 
+// The mutation executed by IssueAck.
+const IssueAck_Operation = `
+mutation IssueAck ($accountId: Int!, $issueId: ID!) {
+	aiIssuesAckIssue(accountId: $accountId, issueId: $issueId) {
+		error
+		result {
+			issueId
+			action
+		}
+	}
+}
+`
+
+// IssueAck is REST PUT /v2/alerts_incidents/{id}/acknowledge (REST's incidents are
+// NerdGraph's issues).
+func IssueAck(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	issueId string,
+) (data_ *IssueAckResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "IssueAck",
+		Query:  IssueAck_Operation,
+		Variables: &__IssueAckInput{
+			AccountId: accountId,
+			IssueId:   issueId,
+		},
+	}
+
+	data_ = &IssueAckResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by IssueResolve.
+const IssueResolve_Operation = `
+mutation IssueResolve ($accountId: Int!, $issueId: ID!) {
+	aiIssuesResolveIssue(accountId: $accountId, issueId: $issueId) {
+		error
+		result {
+			issueId
+			action
+		}
+	}
+}
+`
+
+// IssueResolve is REST PUT /v2/alerts_incidents/{id}/close.
+func IssueResolve(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	accountId int,
+	issueId string,
+) (data_ *IssueResolveResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "IssueResolve",
+		Query:  IssueResolve_Operation,
+		Variables: &__IssueResolveInput{
+			AccountId: accountId,
+			IssueId:   issueId,
+		},
+	}
+
+	data_ = &IssueResolveResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by KeyTransactionDetails.
 const KeyTransactionDetails_Operation = `
 query KeyTransactionDetails ($g0: [EntityGuid]!, $g1: [EntityGuid]!, $g2: [EntityGuid]!, $g3: [EntityGuid]!) {
@@ -38891,6 +39380,56 @@ func PolicyUpdate(
 	}
 
 	data_ = &PolicyUpdateResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by UserKeys.
+const UserKeys_Operation = `
+query UserKeys ($cursor: String) {
+	actor {
+		apiAccess {
+			keySearch(cursor: $cursor, query: {types:[USER]}) {
+				keys {
+					__typename
+					key
+					... on ApiAccessUserKey {
+						accountId
+					}
+				}
+				nextCursor
+			}
+		}
+	}
+}
+`
+
+// UserKeys pages through the user keys the caller may see. NerdGraph returns the
+// caller's own keys whole and other users' obfuscated (newrelic/docs-website
+// src/content/docs/apis/nerdgraph/examples/use-nerdgraph-manage-license-keys-user-keys.mdx),
+// so the caller's key is found by its value, and its accountId is the account the key
+// was created in: REST v2 answered such a key for that account.
+func UserKeys(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	cursor *string,
+) (data_ *UserKeysResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "UserKeys",
+		Query:  UserKeys_Operation,
+		Variables: &__UserKeysInput{
+			Cursor: cursor,
+		},
+	}
+
+	data_ = &UserKeysResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -24,14 +24,18 @@ const (
 // adminGate guards the operator endpoints (the usage report and explain) with the
 // admin token. The token is accepted only as Authorization: Bearer <token>, the scheme
 // in any case (RFC 9110 §11.1: "the authentication scheme is case-insensitive"); a
-// bare token is refused. Failed attempts are counted per client address (the
-// connection's peer), and an address past adminFailuresPerMinute is answered 429 with
-// Retry-After until its minute ends, without comparing the token.
+// bare token is refused. Only guesses are counted: a request that presents no bearer
+// token is a 401 that costs its address nothing, so callers sharing an address (a NAT)
+// cannot lock the operator out by asking without one. Failed bearer tokens are
+// counted per client address (the connection's peer), and an address past
+// adminFailuresPerMinute is answered 429 with Retry-After until its minute ends,
+// without comparing the token.
 //
-// Each refused attempt is logged (the address, the endpoint, why, never what was sent),
-// and so is the start of an address's throttle and of the minute's overflow of tracked
-// addresses, once each: the 429s themselves are not, so a flood writes no more lines
-// than its failures.
+// Each failed bearer token is logged (the address, the endpoint, the count this minute;
+// never what was sent), and so is the start of an address's throttle and of the
+// minute's overflow of tracked addresses, once each: the 429s themselves are not, so a
+// flood writes no more lines than its counted failures. A request without a bearer
+// token is not a guess and is not logged either.
 type adminGate struct {
 	token string
 	now   func() time.Time
@@ -54,9 +58,15 @@ func newAdminGate(token string, now func() time.Time, log *zap.Logger) *adminGat
 }
 
 // admit reports whether r carries the admin token. When it does not, it has written
-// the refusal: 429 with Retry-After for an address past its failures, else 401 with a
-// WWW-Authenticate challenge for realm (refuse writes the body).
+// the refusal: 429 with Retry-After for a guess from an address past its failures,
+// else 401 with a WWW-Authenticate challenge for realm (refuse writes the body).
 func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, refuse func(status int, msg string)) bool {
+	token, presented := bearer(r.Header.Get("Authorization"))
+	if !presented {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
+		refuse(http.StatusUnauthorized, "give the admin token as Authorization: Bearer <token>")
+		return false
+	}
 	addr := peer(r)
 	now := a.now()
 	a.mu.Lock()
@@ -79,7 +89,7 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 		refuse(http.StatusTooManyRequests, "too many failed admin-token attempts from this address; retry later")
 		return false
 	}
-	if bearerToken(r.Header.Get("Authorization"), a.token) {
+	if a.token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(a.token)) == 1 {
 		return true
 	}
 	a.mu.Lock()
@@ -89,7 +99,7 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 	failures := a.failures[addr]
 	a.mu.Unlock()
 	a.log.Warn("admin token refused", zap.String("endpoint", realm), zap.String("client", addr),
-		zap.String("reason", refusalReason(r.Header.Get("Authorization"))), zap.Int("failures_this_minute", failures))
+		zap.String("reason", "wrong token"), zap.Int("failures_this_minute", failures))
 	if failures == adminFailuresPerMinute {
 		a.log.Warn("admin token: address throttled until the minute ends", zap.String("endpoint", realm), zap.String("client", addr),
 			zap.Int("failures_this_minute", failures), zap.Time("until", reset))
@@ -99,26 +109,15 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 	return false
 }
 
-// refusalReason says why an Authorization header was refused, without its value.
-func refusalReason(header string) string {
-	scheme, _, ok := strings.Cut(strings.TrimSpace(header), " ")
-	switch {
-	case strings.TrimSpace(header) == "":
-		return "no Authorization header"
-	case !ok || !strings.EqualFold(scheme, "Bearer"):
-		return "not Authorization: Bearer <token>"
-	}
-	return "wrong token"
-}
-
-// bearerToken reports whether header is "Bearer <want>", the scheme in any case.
-func bearerToken(header, want string) bool {
+// bearer is the token of an Authorization header "Bearer <token>", the scheme in any
+// case; presented is false for no header, another scheme, a bare token or an empty one.
+func bearer(header string) (token string, presented bool) {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+		return "", false
 	}
 	token = strings.TrimSpace(token)
-	return want != "" && subtle.ConstantTimeCompare([]byte(token), []byte(want)) == 1
+	return token, token != ""
 }
 
 // peer is the address a request came from: the connection's, never a header.

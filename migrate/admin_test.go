@@ -93,9 +93,50 @@ func TestAdminTokenFailuresSlowedPerAddress(t *testing.T) {
 	}
 }
 
-// Each refused admin-token attempt is logged with the address, the endpoint and why,
-// never the token sent; an address's throttle is logged once when it starts, and the
-// 429s after it are not logged one by one.
+// Only guesses count against an address: requests without a bearer token (none, a bare
+// token, another scheme) are 401s that never make the right token answer 429 from the
+// same address; wrong bearer tokens do, until the minute ends.
+func TestAdminTokenCountsOnlyGuesses(t *testing.T) {
+	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
+	g := newAdminGate("s3cret", func() time.Time { return now }, nil)
+	try := func(header string) int {
+		r := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
+		r.RemoteAddr = "198.51.100.7:4000"
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		status := http.StatusOK
+		g.admit(httptest.NewRecorder(), r, "test", func(s int, _ string) { status = s })
+		return status
+	}
+	for i := range 5 * adminFailuresPerMinute {
+		for _, h := range []string{"", "s3cret", "Basic czNjcmV0", "Bearer ", "Bearer"} {
+			if s := try(h); s != http.StatusUnauthorized {
+				t.Fatalf("request %d with %q: %d, want 401", i, h, s)
+			}
+		}
+	}
+	if s := try("Bearer s3cret"); s != http.StatusOK {
+		t.Fatalf("the right token after requests without one: %d, want 200", s)
+	}
+	for i := range adminFailuresPerMinute {
+		try("Bearer guess" + strconv.Itoa(i))
+	}
+	if s := try("Bearer s3cret"); s != http.StatusTooManyRequests {
+		t.Fatalf("the right token after %d wrong ones: %d, want 429", adminFailuresPerMinute, s)
+	}
+	if s := try(""); s != http.StatusUnauthorized {
+		t.Fatalf("no token from a throttled address: %d, want 401", s)
+	}
+	now = now.Add(time.Minute)
+	if s := try("Bearer s3cret"); s != http.StatusOK {
+		t.Fatalf("the right token after the throttle window: %d, want 200", s)
+	}
+}
+
+// Each failed admin token is logged with the address and the endpoint, never the token
+// sent; a request without a bearer token (not a guess) is not; an address's throttle is
+// logged once when it starts, and the 429s after it are not logged one by one.
 func TestAdminTokenRefusalsAndThrottleLogged(t *testing.T) {
 	core, logs := observer.New(zap.DebugLevel)
 	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
@@ -110,18 +151,16 @@ func TestAdminTokenRefusalsAndThrottleLogged(t *testing.T) {
 	}
 	try("")
 	try("s3cret-guess")
-	for i := 2; i < adminFailuresPerMinute+5; i++ {
+	for i := range adminFailuresPerMinute + 5 {
 		try("Bearer guess-" + strconv.Itoa(i))
 	}
 	refused := logs.FilterMessage("admin token refused").All()
 	if len(refused) != adminFailuresPerMinute {
-		t.Fatalf("%d refusals logged, want %d (one per counted failure)", len(refused), adminFailuresPerMinute)
+		t.Fatalf("%d refusals logged, want %d (one per counted guess)", len(refused), adminFailuresPerMinute)
 	}
-	for i, want := range []string{"no Authorization header", "not Authorization: Bearer <token>", "wrong token"} {
-		f := refused[i].ContextMap()
-		if f["reason"] != want || f["client"] != "198.51.100.7" || f["endpoint"] != "v2bridge report" {
-			t.Errorf("refusal %d: %v, want reason %q", i, f, want)
-		}
+	if f := refused[0].ContextMap(); f["reason"] != "wrong token" || f["client"] != "198.51.100.7" || f["endpoint"] != "v2bridge report" ||
+		f["failures_this_minute"] != int64(1) {
+		t.Errorf("refusal: %v", f)
 	}
 	if n := logs.FilterMessage("admin token: address throttled until the minute ends").Len(); n != 1 {
 		t.Errorf("the throttle was logged %d times, want once", n)

@@ -67,6 +67,10 @@ func operationText(name string) string {
 		return ng.PolicyDelete_Operation
 	case "Incidents":
 		return ng.Incidents_Operation
+	case "IssueAck":
+		return ng.IssueAck_Operation
+	case "IssueResolve":
+		return ng.IssueResolve_Operation
 	case "NrqlQuery":
 		return ng.NrqlQuery_Operation
 	case "NrqlConditions":

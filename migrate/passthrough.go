@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,12 +24,12 @@ func (b *bufferPool) Get() []byte {
 
 func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
 
-// NewPassthrough forwards REST v2 calls to base (…/v2): method, body, query and key
-// headers unchanged, the response streamed back with its Link URLs rewritten to the
-// gateway and Sunset/Deprecation headers added (not for the retained alerts
-// namespaces, which the REST v2 end of life does not retire). Hop-by-hop headers are
-// handled by httputil.ReverseProxy. The request carries Via: 1.1 v2bridge, and one that
-// already does is refused (loopguard.go). It is a gateway.Config.Passthrough.
+// NewPassthrough forwards REST v2 calls to base (…/v2): method, body and query
+// unchanged, and of the headers only what REST needs (forwardHeaders), the response
+// streamed back with its Link URLs rewritten to the gateway and Sunset/Deprecation
+// headers added (not for the retained alerts namespaces, which the REST v2 end of life
+// does not retire). It adds itself to Via (1.1 v2bridge), and refuses a request that
+// already names it there (loopguard.go). It is a gateway.Config.Passthrough.
 func NewPassthrough(base *url.URL) http.Handler {
 	rp := &httputil.ReverseProxy{
 		BufferPool: &bufferPool{},
@@ -48,8 +49,8 @@ func NewPassthrough(base *url.URL) http.Handler {
 			target.RawQuery = pr.In.URL.RawQuery
 			pr.Out.URL = &target
 			pr.Out.Host = target.Host
-			pr.Out.Header.Add("Via", viaValue)
-			pr.Out.Header.Del("X-Account-ID") // a gateway selector, not a REST v2 header
+			pr.Out.Header = forwardHeaders(pr.In.Header)
+			pr.Out.Header["Via"] = append(slices.Clone(pr.In.Header["Via"]), viaValue) // loopguard.go
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			h := resp.Header
@@ -68,6 +69,29 @@ func NewPassthrough(base *url.URL) http.Handler {
 		},
 	}
 	return loopGuard(rp)
+}
+
+// forwardedHeaders are the caller's headers REST needs besides its key: what the body
+// is and what answer it takes, the User-Agent REST records, and the caller's trace
+// context (W3C traceparent and tracestate, New Relic's newrelic header). Nothing else
+// is forwarded (but Via, with this gateway added: loopguard.go): no Cookie, no
+// Authorization, no other credential, no gateway selector (X-Account-ID).
+var forwardedHeaders = [...]string{"Accept", "Accept-Encoding", "Content-Type", "Content-Encoding", "User-Agent",
+	"Traceparent", "Tracestate", "Newrelic"}
+
+// forwardHeaders is the header of a forwarded request: the caller's one key, in the
+// header it came in (gateway.ForwardedKey), and forwardedHeaders.
+func forwardHeaders(in http.Header) http.Header {
+	out := make(http.Header, len(forwardedHeaders)+1)
+	if name, key := gateway.ForwardedKey(in); key != "" {
+		out[name] = []string{key}
+	}
+	for _, name := range forwardedHeaders {
+		if v := in[name]; len(v) > 0 {
+			out[name] = slices.Clone(v)
+		}
+	}
+	return out
 }
 
 // pathPrefixFor keeps /v2 for v2 routes; legacy root routes have none.

@@ -1,14 +1,16 @@
 package migrate
 
 import (
-	"github.com/v2bridge/v2bridge/gateway"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/v2bridge/v2bridge/gateway"
 )
 
 // TestPassthroughPaths pins the retained alerts namespaces (no Sunset header:
@@ -43,7 +45,7 @@ func TestPassthroughPaths(t *testing.T) {
 
 // TestPassthroughRewrite pins what the pass-through sends to REST v2 and what it
 // adds to the answer (passthrough.go Rewrite and ModifyResponse): the gateway's own
-// X-Account-ID selector is stripped, the caller's key and other headers are kept, the
+// X-Account-ID selector and headers REST does not need are dropped, the caller's key is kept, the
 // account prefix is removed from the path, the query is kept; the answer carries the
 // mode and, outside the retained alerts namespaces, Sunset and Deprecation.
 func TestPassthroughRewrite(t *testing.T) {
@@ -75,8 +77,8 @@ func TestPassthroughRewrite(t *testing.T) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		s := <-got
-		if s.path != tt.wantPath || s.key != "NRAK-X" || s.acct != "" || s.custom != "kept" {
-			t.Errorf("%s: upstream saw %+v; want path %s, the key, no X-Account-ID, X-Custom kept", tt.in, s, tt.wantPath)
+		if s.path != tt.wantPath || s.key != "NRAK-X" || s.acct != "" || s.custom != "" {
+			t.Errorf("%s: upstream saw %+v; want path %s, the key, no X-Account-ID, no X-Custom", tt.in, s, tt.wantPath)
 		}
 		if strings.Contains(tt.in, "?") && s.query != "filter%5Bname%5D=a" {
 			t.Errorf("%s: query %q not kept", tt.in, s.query)
@@ -134,6 +136,65 @@ func TestPassthroughLinkRewrite(t *testing.T) {
 		tt.h.ServeHTTP(rec, req)
 		if got := rec.Header().Get("Link"); got != tt.want {
 			t.Errorf("%s: Link %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The pass-through forwards only what REST needs: the caller's one key in the header it
+// came in, the content and answer headers, the User-Agent and the caller's trace
+// context; never a cookie, Authorization or another credential, nor the gateway's own
+// selectors or anything else the caller sent.
+func TestPassthroughForwardsOnlyWhatRESTNeeds(t *testing.T) {
+	got := make(chan http.Header, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Clone()
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer upstream.Close()
+	base, _ := url.Parse(upstream.URL + "/v2")
+	h := NewPassthrough(base)
+	tests := []struct {
+		name     string
+		keys     map[string][]string
+		wantName string
+	}{
+		{"X-Api-Key", map[string][]string{"X-Api-Key": {"NRAK-A"}}, "X-Api-Key"},
+		{"Api-Key", map[string][]string{"Api-Key": {"NRAK-A"}}, "Api-Key"},
+		{"the same key twice", map[string][]string{"X-Api-Key": {"NRAK-A"}, "Api-Key": {"NRAK-A"}}, "X-Api-Key"},
+		{"two keys", map[string][]string{"X-Api-Key": {"NRAK-A"}, "Api-Key": {"NRAK-B"}}, ""},
+	}
+	for _, tt := range tests {
+		req := httptest.NewRequest(http.MethodPost, "/v2/alerts_policies.json", strings.NewReader(`{"policy":{}}`))
+		for k, v := range tt.keys {
+			req.Header[k] = v
+		}
+		for k, v := range map[string]string{
+			"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "client/1",
+			"Traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "Tracestate": "nr=1",
+			"Cookie": "session=s", "Authorization": "Bearer admin", "Proxy-Authorization": "Basic eA==",
+			"X-Account-ID": "42", "X-Forwarded-For": "203.0.113.1", "X-Custom": "x", "X-Query-Key": "NRIQ-1",
+		} {
+			req.Header.Set(k, v)
+		}
+		h.ServeHTTP(httptest.NewRecorder(), req)
+		seen := <-got
+		var names []string
+		for k := range seen {
+			if k != "Content-Length" && k != "Accept-Encoding" { // set by the transport
+				names = append(names, k)
+			}
+		}
+		slices.Sort(names)
+		want := []string{"Accept", "Content-Type", "Traceparent", "Tracestate", "User-Agent"}
+		if tt.wantName != "" {
+			want = append(want, tt.wantName)
+			slices.Sort(want)
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("%s: upstream saw headers %v, want %v", tt.name, names, want)
+		}
+		if tt.wantName != "" && seen.Get(tt.wantName) != "NRAK-A" {
+			t.Errorf("%s: upstream saw key %q in %s, want NRAK-A", tt.name, seen.Get(tt.wantName), tt.wantName)
 		}
 	}
 }

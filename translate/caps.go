@@ -57,6 +57,7 @@ const (
 	CapKeyTxStats  Cap = "key transaction summary: nrql facet limit 5000"
 	CapMetricNames Cap = "metric names: nrql uniques limit 10000"
 	CapDeployments Cap = "deployments: nrql limit 5000"
+	CapAlertEvents Cap = "alert events: nrql limit 5000"
 	// CapRecentDeployments: this replica recorded more than RememberedDeployments
 	// deployments of the application in DeploymentMemory, so one NRQL may not have
 	// ingested yet can be missing from the list.
@@ -130,6 +131,9 @@ var capRules = []capRule{
 	{"deployments.go deployments (deploymentRows)", "SELECT ... LIMIT MAX: 5000 rows",
 		"newest first; a full answer is followed by a read UNTIL its oldest millisecond (+1 ms), rows already read dropped; after deploymentReads reads, or more than 5000 deployments in one millisecond, declared",
 		CapDeployments},
+	{"alertevents.go readAlertEvents (NrAiIncident opens and closes; ChangeTrackingEvent and Deployment deployments)", "SELECT ... LIMIT MAX: 5000 rows",
+		"newest first, per source; a full answer is followed by a read UNTIL its oldest millisecond (+1 ms), rows already read dropped; after alertEventReads reads, or more than 5000 events in one millisecond, declared",
+		CapAlertEvents},
 	{"deployments.go deployLedger.remember (deployments this replica recorded, merged into lists until NRQL has them)", "RememberedDeployments (1000) per caller and application",
 		"the oldest is dropped first (NRQL has it after its ingest latency, minutes); a list while one dropped is younger than DeploymentMemory is declared",
 		CapRecentDeployments},

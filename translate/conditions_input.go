@@ -62,9 +62,19 @@ func errConditionValidation(op, msg string) *v2.Error {
 }
 
 var (
+	// restOperators are the operators REST's field glossary lists for NRQL conditions
+	// (newrelic/docs-website src/content/docs/alerts/scale-automate/rest-api/
+	// alerts-conditions-api-field-names.mdx, terms[operator]: above, above_or_equals,
+	// below, below_or_equals, equal, not_equals) and NerdGraph's spelling `equals`
+	// (AlertsNrqlConditionTermsOperator): every operator a read shows is written back.
 	restOperators = map[string]ng.AlertsNrqlConditionTermsOperator{
-		"above": ng.AlertsNrqlConditionTermsOperatorAbove, "below": ng.AlertsNrqlConditionTermsOperatorBelow,
-		"equal": ng.AlertsNrqlConditionTermsOperatorEquals,
+		"above":           ng.AlertsNrqlConditionTermsOperatorAbove,
+		"above_or_equals": ng.AlertsNrqlConditionTermsOperatorAboveOrEquals,
+		"below":           ng.AlertsNrqlConditionTermsOperatorBelow,
+		"below_or_equals": ng.AlertsNrqlConditionTermsOperatorBelowOrEquals,
+		"equal":           ng.AlertsNrqlConditionTermsOperatorEquals,
+		"equals":          ng.AlertsNrqlConditionTermsOperatorEquals,
+		"not_equals":      ng.AlertsNrqlConditionTermsOperatorNotEquals,
 	}
 	restTimeFunctions = map[string]ng.AlertsNrqlConditionThresholdOccurrences{
 		"all": ng.AlertsNrqlConditionThresholdOccurrencesAll, "any": ng.AlertsNrqlConditionThresholdOccurrencesAtLeastOnce,
@@ -153,7 +163,7 @@ func parseTerms(op string, in []TermInput, baseline bool) ([]term, error) {
 		}
 		operator, ok := restOperators[lower(t.Operator)]
 		if !ok {
-			return nil, errConditionValidation(op, f("operator")+" must be above, below or equal")
+			return nil, errConditionValidation(op, f("operator")+" must be above, above_or_equals, below, below_or_equals, equal or not_equals")
 		}
 		if baseline && operator != ng.AlertsNrqlConditionTermsOperatorAbove {
 			return nil, errConditionValidation(op, f("operator")+" of a baseline condition must be above")

@@ -18,14 +18,18 @@ import (
 // per-minute values (the slice's own, or the whole window when summarized), raw values,
 // integer values, the cache per caller, scope and query, and the scope's WHERE clause.
 // NerdGraph is an opFake answering MetricData for application 7 of account 1: every name
-// reports count 3, sum 1.5 per slice, but names starting "None" have no rows and names
-// starting "Zero" only empty ones.
+// reports count 3, sum 1.5 per slice, but names starting "None" or "Gone" have no rows
+// and names starting "Zero" only empty ones; MetricNames lists A, B, GoneG and ZeroY.
 
 var metricNamesRe = regexp.MustCompile(`metricTimesliceName IN \((.*)\) FACET`)
 
 func metricFake() *opFake {
 	f := &opFake{}
 	f.answer = func(op string, vars map[string]any) (any, error) {
+		if op == "MetricNames" { // the names once reported: every name but None*
+			return map[string]any{"actor": map[string]any{"entity": map[string]any{"guid": vars["guid"], "accountId": 1},
+				"account": map[string]any{"names": map[string]any{"results": []any{map[string]any{"names": []any{"A", "B", "GoneG", "ZeroY"}}}}}}}, nil
+		}
 		if op != "MetricData" {
 			return nil, fmt.Errorf("unexpected %s", op)
 		}
@@ -46,7 +50,7 @@ func metricFake() *opFake {
 			var rows []map[string]any
 			for _, quoted := range strings.Split(metricNamesRe.FindStringSubmatch(q)[1], ", ") {
 				name := strings.Trim(quoted, "'")
-				if strings.HasPrefix(name, "None") {
+				if strings.HasPrefix(name, "None") || strings.HasPrefix(name, "Gone") {
 					continue
 				}
 				// newest slice first: the translator sorts them
@@ -137,8 +141,8 @@ func TestMetricDataChunks(t *testing.T) {
 }
 
 // buildMetricData and anyData: found and not found in request order, slices sorted, each
-// slice's own length in per-minute values, the whole window when summarized (to = until
-// - 1 s), raw values, integer flags.
+// slice's own length in per-minute values, the whole window when summarized (an explicit
+// range's slice ends at to), raw values, integer flags.
 func TestMetricDataDocument(t *testing.T) {
 	tr, _ := mdTranslator()
 	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
@@ -149,7 +153,7 @@ func TestMetricDataDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(md.Found, md.NotFound) != "[B A] [NoneX ZeroY]" || len(md.Metrics) != 2 || md.Metrics[1].Name != "A" {
+	if fmt.Sprint(md.Found, md.NotFound) != "[B A ZeroY] [NoneX]" || len(md.Metrics) != 3 || md.Metrics[1].Name != "A" {
 		t.Fatalf("found %v not found %v", md.Found, md.NotFound)
 	}
 	ts := md.Metrics[0].Timeslices
@@ -167,7 +171,7 @@ func TestMetricDataDocument(t *testing.T) {
 	}
 	s := sum.Metrics[0].Timeslices
 	// one row of count 3 over the 5-minute window: 0.6 a minute
-	if len(s) != 1 || !s[0].From.Equal(from) || !s[0].To.Equal(to.Add(-time.Second)) || valuesString(s[0].Values) != "[{calls_per_minute 0.6 false}]" || !sum.Summarize {
+	if len(s) != 1 || !s[0].From.Equal(from) || !s[0].To.Equal(to) || valuesString(s[0].Values) != "[{calls_per_minute 0.6 false}]" || !sum.Summarize {
 		t.Errorf("summary %v-%v %s", s[0].From, s[0].To, valuesString(s[0].Values))
 	}
 	raw, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
@@ -177,6 +181,63 @@ func TestMetricDataDocument(t *testing.T) {
 	}
 	if got := valuesString(raw.Metrics[0].Timeslices[0].Values); got != "[{count 3 true} {total_call_time 1.5 false} {total_exclusive_time 0.5 false} {min_call_time 0.1 false} {max_call_time 0.9 false} {sum_of_squares 0.2 false}]" {
 		t.Errorf("raw values %s", got)
+	}
+}
+
+// A name the scope reported once (the metric names route lists it) without data in the
+// range is found with zero values in every slice, as REST documented: "Metric values
+// that have existed in the past, but are no longer collected, will return a zero value"
+// (docs-website src/content/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data.mdx),
+// "the WebFrontend/QueueTime metric will have a zero value" (.../application-examples-v2/
+// average-response-time-examples-v2.mdx), the migration guide's names are "all
+// historically known metric names regardless of time window" (.../migrate-to-nrql.mdx).
+// Only a name never known is not found. The names are read once, only when a name has
+// no data, and come from the names route's cache after: no further round trip.
+func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
+	tr, f := mdTranslator()
+	c := Caller{KeyHash: "k", AccountID: 1}
+	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
+	to := from.Add(3 * time.Minute)
+	for _, summarize := range []bool{false, true} {
+		md, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
+			Names: []string{"GoneG", "A", "NoneX"}, Values: []string{"call_count", "average_response_time"}, From: &from, To: &to, Summarize: summarize})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(md.Found, md.NotFound) != "[GoneG A] [NoneX]" || len(md.Metrics) != 2 || md.Metrics[0].Name != "GoneG" {
+			t.Fatalf("summarize %v: found %v, not found %v", summarize, md.Found, md.NotFound)
+		}
+		gone, a := md.Metrics[0].Timeslices, md.Metrics[1].Timeslices
+		if len(gone) != len(a) || len(gone) != map[bool]int{false: 3, true: 1}[summarize] {
+			t.Fatalf("summarize %v: %d zero slices for %d with data", summarize, len(gone), len(a))
+		}
+		for i := range gone {
+			if !gone[i].From.Equal(a[i].From) || !gone[i].To.Equal(a[i].To) || valuesString(gone[i].Values) != "[{call_count 0 true} {average_response_time 0 false}]" {
+				t.Errorf("summarize %v: slice %d %v-%v %s, want %v-%v of zeros", summarize, i, gone[i].From, gone[i].To, valuesString(gone[i].Values), a[i].From, a[i].To)
+			}
+		}
+	}
+	if n := f.count("MetricNames"); n != 1 {
+		t.Errorf("%d names reads for two requests, want 1 (then the names route's cache)", n)
+	}
+	// Every name with data: no names read at all.
+	tr, f = mdTranslator()
+	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A", "B"}, From: &from, To: &to}); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count(""); n != 1 {
+		t.Errorf("%d round trips for names that all have data, want 1", n)
+	}
+	// The names route answered first: its cached answer serves the metric data.
+	tr, f = mdTranslator()
+	if _, _, err := tr.MetricNames(context.Background(), c, MetricScope{AppID: 7}, MetricNamesRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"GoneG"}, From: &from, To: &to}); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count(""); n != 2 {
+		t.Errorf("%d round trips for the names route and a stopped name's data, want 2", n)
 	}
 }
 

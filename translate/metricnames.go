@@ -34,16 +34,9 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 	if r.Page < 1 {
 		r.Page = 1
 	}
-	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
-	var read metricNameRead
-	if v, ok := t.names.Get(key); ok {
-		read = v.(metricNameRead)
-	} else {
-		var err error
-		if read, err = t.fetchMetricNames(ctx, c, s); err != nil {
-			return nil, Paging{}, err
-		}
-		t.names.Set(key, read)
+	read, err := t.metricNames(ctx, c, s)
+	if err != nil {
+		return nil, Paging{}, err
 	}
 	if read.capped {
 		noteCap(ctx, CapMetricNames)
@@ -61,6 +54,27 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: metricdata.Defaults(n)})
 	}
 	return out, paging, nil
+}
+
+// metricNames is the scope's distinct names, from the cache (per caller and scope)
+// or read once.
+func (t *Translator) metricNames(ctx context.Context, c Caller, s MetricScope) (metricNameRead, error) {
+	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
+	if v, ok := t.names.Get(key); ok {
+		return v.(metricNameRead), nil
+	}
+	read, err := t.fetchMetricNames(ctx, c, s)
+	if err != nil {
+		return metricNameRead{}, err
+	}
+	t.names.Set(key, read)
+	return read, nil
+}
+
+// known tells whether name is one of the read names (sorted).
+func (r metricNameRead) known(name string) bool {
+	_, ok := slices.BinarySearch(r.names, name)
+	return ok
 }
 
 // metricNameRead is the distinct names of a scope, and whether uniques() returned its

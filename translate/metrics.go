@@ -139,28 +139,24 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(v2.Document), nil
 	}
-	var queries []string
-	for i := 0; i < len(names); i += MetricChunk {
-		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
-		if err != nil {
-			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
-		}
-		queries = append(queries, q)
+	series, err := t.metricSeries(ctx, c, s, names, r, w)
+	if err != nil {
+		return nil, err
 	}
-	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
-	guid := s.guid(c.AccountID)
-	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
-	series, ok := t.metrics.Get(key)
-	if !ok {
-		series, err = t.fetchMetricData(ctx, c, guid, queries, rows)
+	// A name without data in the range is found, with zero values, when the scope's
+	// metric names list it (metricdata.NewKnownDoc): the names route's answer, cached
+	// per caller and scope, read only when a name has no data.
+	var known metricdata.Known
+	if metricdata.NeedsKnown(names, series) {
+		read, err := t.metricNames(ctx, c, s)
 		if err != nil {
 			return nil, err
 		}
-		t.metrics.Set(key, series)
+		known = read.known
 	}
 	// The same document is shared until the data expires (read only). A MetricDoc
 	// holds the cached series, not a copy, and the values resolved per name.
-	doc := metricdata.NewDoc(names, r, w, series.(map[string][]sliceRaw))
+	doc := metricdata.NewKnownDoc(names, r, w, series, known)
 	if t.metrics == nil {
 		return doc, nil
 	}
@@ -172,6 +168,35 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	t.metrics.Set(docKey, doc)
 	return doc, nil
+}
+
+// metricSeries is the rows of a request's names in window w by name, cached per caller
+// and query; a window without slices (nothing ingested in the range) has none and
+// asks nothing (the names read that follows checks the entity).
+func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) (map[string][]sliceRaw, error) {
+	var queries []string
+	for i := 0; i < len(names); i += MetricChunk {
+		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+		if err != nil {
+			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
+		}
+		queries = append(queries, q)
+	}
+	if w.Empty() {
+		return map[string][]sliceRaw{}, nil
+	}
+	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
+	guid := s.guid(c.AccountID)
+	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
+	if series, ok := t.metrics.Get(key); ok {
+		return series.(map[string][]sliceRaw), nil
+	}
+	series, err := t.fetchMetricData(ctx, c, guid, queries, rows)
+	if err != nil {
+		return nil, err
+	}
+	t.metrics.Set(key, series)
+	return series, nil
 }
 
 // metricDocKey is the cache key of a metric data document: the caller (cacheKey), and

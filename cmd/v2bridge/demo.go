@@ -26,17 +26,29 @@ const demoListen = "127.0.0.1:8080"
 const demoRoutesExample = "applications.list=compare,alerts_policies.list=passthrough"
 
 // demoHandler serves the REST v2 double under demoRESTPrefix, the simulator at
-// demoGraphQLPath and the gateway elsewhere.
-func demoHandler(gw, simulator http.Handler) (http.Handler, error) {
+// demoGraphQLPath (the gateway's own upstream, so the banner's verify command names
+// the demo's one address) and the gateway elsewhere. The double has the gateway's
+// admission, limits and throttles (gateway.Guard with guard's settings; the demo gives
+// the gateway's defaults). The paths are told apart by prefix, not by net/http's
+// ServeMux, which would answer a path with an empty, '.' or '..' segment with a
+// redirect: the gateway and the guard answer such a path with a v2 404.
+func demoHandler(gw, simulator http.Handler, guard gateway.Config) (http.Handler, error) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		return nil, fmt.Errorf("demo data: %w", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(demoRESTPrefix+"/v2/", http.StripPrefix(demoRESTPrefix, restdouble.New(data, restdouble.Options{Summary: sim.DemoSummaries(data)})))
-	mux.Handle(demoGraphQLPath, simulator)
-	mux.Handle("/", gw)
-	return mux, nil
+	double := gateway.NewGuard(guard).Wrap(
+		http.StripPrefix(demoRESTPrefix, restdouble.New(data, restdouble.Options{Summary: sim.DemoSummaries(data)})))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, demoRESTPrefix+"/v2/"):
+			double.ServeHTTP(w, r)
+		case r.URL.Path == demoGraphQLPath:
+			simulator.ServeHTTP(w, r)
+		default:
+			gw.ServeHTTP(w, r)
+		}
+	}), nil
 }
 
 // programName is how the banner names this program so that its commands work as pasted

@@ -226,7 +226,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		restart: demoRestart(os.Getenv, programName(os.Args[0]), *listen), modes: modes}))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
 		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
-	h, err := demoHandler(gateway.Traced(g.Handler(), tp), s)
+	h, err := demoHandler(gateway.Traced(g.Handler(), tp), s, gateway.Config{})
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,9 @@ type User struct {
 	Key string `yaml:"key"`
 	// Accounts lists the ids of the accounts the key reaches. Required.
 	Accounts []int `yaml:"accounts"`
+	// Account is the account the key was created in (ApiAccessUserKey.accountId), one
+	// of Accounts; optional, the first of Accounts when unset.
+	Account int `yaml:"account"`
 }
 
 // Account is one New Relic account and the entities that live in it. Entity kinds are
@@ -278,6 +281,16 @@ type APMApplication struct {
 	Instances []Instance `yaml:"instances"`
 	// Browser is the browser application injected by the agent, if any.
 	Browser *BrowserApplication `yaml:"browser"`
+	// StoppedAgo is, for a non-reporting application, how long before the simulator
+	// started its agents last reported: its metric rows (of one agent instance, id the
+	// application's) run until then, so its names and older data stay queryable. Zero:
+	// it has no metric data.
+	StoppedAgo time.Duration `yaml:"stoppedAgo"`
+	// StoppedMetrics are metric names that stopped while the application reports on,
+	// each with how long before the simulator started it sent its last row.
+	StoppedMetrics map[string]time.Duration `yaml:"stoppedMetrics"`
+	// Gaps are spans in which none of the application's agents reported.
+	Gaps []Gap `yaml:"gaps"`
 	// MetricNames replaces the generator's default metric names (set by
 	// WithLargeAccount for its application with many names; not read from YAML).
 	MetricNames []string `yaml:"-"`
@@ -314,6 +327,13 @@ type Instance struct {
 	// ReportingSince is when the instance started reporting (zero: always; generated
 	// accounts only).
 	ReportingSince time.Time `yaml:"-"`
+}
+
+// Gap is a span without metric data: it starts Ago before the simulator started and
+// lasts Length (whole minutes).
+type Gap struct {
+	Ago    time.Duration `yaml:"ago"`
+	Length time.Duration `yaml:"length"`
 }
 
 // BrowserApplication is a browser application injected by an APM agent (entity
@@ -418,6 +438,9 @@ func (d *Data) Validate() error {
 				v.addf("%s.accounts[%d]: no account %d", p, k, id)
 			}
 		}
+		if u.Account != 0 && !slices.Contains(u.Accounts, u.Account) {
+			v.addf("%s.account: %d is not one of its accounts", p, u.Account)
+		}
 	}
 	return v.err()
 }
@@ -462,6 +485,19 @@ func (v *validator) apm(p string, app APMApplication, appIDs map[int]string, ins
 	}
 	if !app.Reporting && len(app.Instances) > 0 {
 		v.addf("%s.instances: must be empty when reporting is false", p)
+	}
+	if app.StoppedAgo < 0 || app.StoppedAgo > 0 && app.Reporting {
+		v.addf("%s.stoppedAgo: must be positive, and only when reporting is false", p)
+	}
+	for name, ago := range app.StoppedMetrics {
+		if ago <= 0 || !app.Reporting {
+			v.addf("%s.stoppedMetrics.%s: must be positive, and only when reporting is true", p, name)
+		}
+	}
+	for k, g := range app.Gaps {
+		if g.Ago <= 0 || g.Length <= 0 || g.Length > g.Ago || !app.Reporting {
+			v.addf("%s.gaps[%d]: ago and length must be positive, length at most ago, and only when reporting is true", p, k)
+		}
 	}
 	if s := app.Summary; s != nil {
 		sp := p + ".summary"

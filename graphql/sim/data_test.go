@@ -112,6 +112,7 @@ accounts:
 		{name: "duplicate application id", old: "id: 100000002", new: "id: 100000001", wantErr: "accounts[0].apmApplications[0].browser.id: 100000001 already used by accounts[0].apmApplications[0].id"},
 		{name: "id too large", old: "id: 100000001", new: "id: 3000000000", wantErr: "not a positive 32-bit application id"},
 		{name: "unknown account of a user", old: "accounts: [1]", new: "accounts: [1, 2]", wantErr: "users[0].accounts[1]: no account 2"},
+		{name: "own account out of the user's accounts", old: "accounts: [1]", new: "accounts: [1]\n    account: 3", wantErr: "users[0].account: 3 is not one of its accounts"},
 		{name: "duplicate key", old: "users:\n", new: "users:\n  - key: K\n    accounts: [1]\n", wantErr: "users[1].key: already used by users[0]"},
 		{name: "summary of a non-reporting app", old: "reporting: true", new: "reporting: false", wantErr: "summary: must be absent when reporting is false"},
 		{name: "reserved tag", old: "apdexTarget: 0.5", new: "apdexTarget: 0.5\n        tags: {language: [go]}", wantErr: "tags.language: reserved"},

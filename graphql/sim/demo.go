@@ -12,12 +12,16 @@ import (
 // DemoSeed seeds the demo's metric generator.
 const DemoSeed = 20270731
 
-// metricSource builds the Metric rows of every reporting APM application in data.
-func metricSource(data *Data, seed uint64) *timeslice.Source {
+// metricSource builds the Metric rows of every reporting APM application in data, and
+// of those that stopped (StoppedAgo) up to their stop. start is when the simulator
+// started (the relative times of the data count back from it); opts are the source's
+// (timeslice.IngestedBy).
+func metricSource(data *Data, seed uint64, start time.Time, opts ...timeslice.Option) *timeslice.Source {
 	var apps []timeslice.App
+	start = start.UTC().Truncate(time.Minute)
 	for _, acct := range data.Accounts {
 		for _, a := range acct.APMApplications {
-			if !a.Reporting || len(a.Instances) == 0 {
+			if !a.Reporting && a.StoppedAgo <= 0 || a.Reporting && len(a.Instances) == 0 {
 				continue
 			}
 			app := timeslice.App{
@@ -30,6 +34,20 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 			}
 			for _, in := range a.Instances {
 				app.Instances = append(app.Instances, timeslice.Instance{ID: in.ID, Host: in.Host, Since: in.ReportingSince})
+			}
+			if !a.Reporting {
+				app.Stopped = start.Add(-a.StoppedAgo.Truncate(time.Minute))
+				app.Instances = []timeslice.Instance{{ID: int64(a.ID), Host: "retired-" + strconv.Itoa(a.ID) + ".example.net"}}
+			}
+			for name, ago := range a.StoppedMetrics {
+				if app.NameStopped == nil {
+					app.NameStopped = map[string]time.Time{}
+				}
+				app.NameStopped[name] = start.Add(-ago.Truncate(time.Minute))
+			}
+			for _, g := range a.Gaps {
+				from := start.Add(-g.Ago.Truncate(time.Minute))
+				app.Gaps = append(app.Gaps, timeslice.Span{From: from, To: from.Add(g.Length.Truncate(time.Minute))})
 			}
 			apps = append(apps, app)
 		}
@@ -49,9 +67,11 @@ func metricSource(data *Data, seed uint64) *timeslice.Source {
 }
 
 // DemoMetrics is the NRQL engine over the demo's Metric rows alone (the rows NewDemo
-// serves for FROM Metric), for tests that run New Relic's published NRQL beside the
-// gateway's answer.
-func DemoMetrics(data *Data) *nrdb.Runner { return nrdb.NewRunner(metricSource(data, DemoSeed)) }
+// serves for FROM Metric with the clock now, started at now()), for tests that run
+// New Relic's published NRQL beside the gateway's answer.
+func DemoMetrics(data *Data, now func() time.Time) *nrdb.Runner {
+	return nrdb.NewRunner(metricSource(data, DemoSeed, now(), timeslice.IngestedBy(now)))
+}
 
 // mobileMetricNames are the timeslice metrics of the demo's mobile applications.
 var mobileMetricNames = []string{"Mobile/Crash/All", "Session/Start", "Mobile/Activity/Name/MainActivity", "External/all"}
@@ -65,7 +85,7 @@ const SummaryWindow = 5 * time.Minute
 // data agree.
 func withDemoNRQL(data *Data) Option {
 	return func(s *Server) {
-		src := metricSource(data, DemoSeed)
+		src := metricSource(data, DemoSeed, s.now(), timeslice.IngestedBy(s.now))
 		if s.nrql == nil {
 			s.nrql = nrdb.NewRunner(multiSource{src, &s.events})
 		}

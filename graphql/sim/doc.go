@@ -181,6 +181,15 @@
 //     timeslices' count, total and totalExclusive; the real function also returns s, t,
 //     f and count, in a result shape not verified here. rate() divides by the window
 //     (bucket or range) in the unit given; filter() applies its WHERE per row.
+//   - Only ingested data: no row for a minute that has not ended, and an agent
+//     instance's minute only 15 to 105 s after it ends (fixed per instance: agents
+//     harvest once a minute, each on its own cycle), so the newest minutes are partial
+//     (timeslice.IngestedBy, on the simulator's clock). Applications stop: a
+//     non-reporting one with stoppedAgo keeps its rows up to its stop (so its names
+//     stay listed while the names window reaches them), a metric in stoppedMetrics
+//     stops while its application reports on, and gaps hold no row; the demo data
+//     has each, counted back from the simulator's start. apmSummary sums the
+//     generator's whole minutes, not only the ingested rows.
 //
 // NRQL limits (package nrdb; source: docs-website
 // src/content/docs/nrql/nrql-syntax-clauses-functions.mdx):

@@ -60,6 +60,9 @@ func (r issuesResolver) Issues(ctx context.Context, obj *bind.AiIssuesAccount, c
 			byID[inc] = iss
 			order = append(order, inc)
 		}
+		if m["event"] == "acknowledge" && iss.AcknowledgedAt == nil {
+			iss.AcknowledgedAt = ptr(row.(nrdb.MapRow).At.UnixMilli())
+		}
 		if m["event"] == "close" {
 			ct := int64(m["closeTime"].(float64))
 			iss.ClosedAt, iss.UpdatedAt, iss.State = &ct, ct, model.AiIssuesIssueStateClosed

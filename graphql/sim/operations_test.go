@@ -29,6 +29,7 @@ func TestGatewayOperations(t *testing.T) {
 		vars map[string]any
 	}{
 		{op: "Accounts"},
+		{op: "UserKeys"},
 		{op: "AppList", vars: map[string]any{"query": apmQ, "browserQuery": browserQ, "accountId": acctOne, "inventory": "SELECT 1", "withInventory": true}},
 		{op: "AppShow", vars: map[string]any{"guid": appGUID(acctOne, app.ID), "accountId": acctOne, "inventory": "SELECT 1"}},
 		{op: "BrowserPage", vars: map[string]any{"query": browserQ}},

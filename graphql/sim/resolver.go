@@ -18,7 +18,10 @@ func (r *resolver) RootQueryType() exec.RootQueryTypeResolver       { return que
 func (r *resolver) RootMutationType() exec.RootMutationTypeResolver { return mutationResolver{r} }
 func (r *resolver) Actor() exec.ActorResolver                       { return actorResolver{r} }
 func (r *resolver) Account() exec.AccountResolver                   { return accountResolver{r} }
-func (r *resolver) EntitySearch() exec.EntitySearchResolver         { return entitySearchResolver{r} }
+func (r *resolver) ApiAccessActorStitchedFields() exec.ApiAccessActorStitchedFieldsResolver {
+	return apiAccessResolver{r}
+}
+func (r *resolver) EntitySearch() exec.EntitySearchResolver { return entitySearchResolver{r} }
 func (r *resolver) ApmApplicationEntity() exec.ApmApplicationEntityResolver {
 	return apmApplicationResolver{r}
 }

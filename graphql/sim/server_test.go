@@ -258,7 +258,6 @@ func TestUnsupportedNeverPanics(t *testing.T) {
 		{name: "field with arguments and no resolver", query: `query($g: EntityGuid!) { actor { entity(guid: $g) { alertViolations(startTime: 0, endTime: 1) { label } } } }`, vars: map[string]any{"g": appGUID(acctOne, app.ID)}},
 		{name: "deprecated deployments", query: `query($g: EntityGuid!) { actor { entity(guid: $g) { ... on ApmApplicationEntity { deployments { revision } } } } }`, vars: map[string]any{"g": appGUID(acctOne, app.ID)}},
 		{name: "search counts", query: `{ actor { entitySearch(query: "domain = 'APM'") { counts(facet: [DOMAIN]) { count } } } }`},
-		{name: "api access", query: `{ actor { apiAccess { keySearch(query: {types: [USER]}) { count } } } }`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

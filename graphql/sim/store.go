@@ -34,7 +34,9 @@ type simAccount struct {
 
 // caller is what an API key reaches.
 type caller struct {
-	user     *model.User
+	user *model.User
+	// key is the caller's user key as ApiAccessUserKey shows it to its owner.
+	key      *model.APIAccessUserKey
 	accounts []*simAccount // by id
 	reach    map[int]bool
 	// entities are all reachable entities in search order (byName).
@@ -146,6 +148,12 @@ func buildWorld(d *Data) (*world, error) {
 		}
 		slices.SortFunc(c.entities, byName)
 		c.scope = strings.Join(scope, ",")
+		own := u.Account
+		if own == 0 && len(u.Accounts) > 0 {
+			own = u.Accounts[0]
+		}
+		c.key = &model.APIAccessUserKey{Key: ptr(u.Key), AccountID: ptr(own), UserID: nonZero(u.ID),
+			Type: ptr(model.APIAccessKeyTypeUser)}
 		w.callers[u.Key] = c
 	}
 	return w, nil

@@ -41,6 +41,9 @@ type scenario struct {
 	// Cached runs against the gateway with its caches (metric data 60 s, application
 	// show 30 s); the others run without, so every request makes its round trip.
 	Cached bool
+	// Gzip sends Accept-Encoding: gzip: the gateway compresses the answer, the plain
+	// server sends the same compressed bytes. The others ask for no encoding.
+	Gzip bool
 }
 
 type result struct {
@@ -242,6 +245,7 @@ func run(conns int, dur, warm time.Duration, out string, only *regexp.Regexp, pr
 	scenarios := []scenario{
 		{Name: "application show", Method: "GET", Path: "/v2/applications/314221522.json", Op: "AppShow"},
 		{Name: "applications list page 1", Method: "GET", Path: "/v2/applications.json", Op: "AppList"},
+		{Name: "applications list page 1, gzip", Method: "GET", Path: "/v2/applications.json", Op: "AppList", Gzip: true},
 		{Name: "metric data 3 names x 30 slices", Method: "GET", Op: "MetricData",
 			Path: "/v2/applications/314221522/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&names[]=Errors/all&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
 		{Name: "metric data 10 names x 180 slices", Method: "GET", Op: "MetricData",
@@ -469,7 +473,8 @@ func (c *bodyCapture) wrap(next http.Handler) http.Handler {
 	})
 }
 
-var transport = &http.Transport{MaxIdleConnsPerHost: 1024, MaxIdleConns: 1024}
+// transport asks for no compression unless a scenario does (scenario.Gzip).
+var transport = &http.Transport{MaxIdleConnsPerHost: 1024, MaxIdleConns: 1024, DisableCompression: true}
 
 func request(base string, sc scenario, n int64) ([]byte, int) {
 	b, _, status := requestWithHeader(base, sc, n)
@@ -485,6 +490,9 @@ func requestWithHeader(base string, sc scenario, n int64) ([]byte, http.Header, 
 	req.Header.Set("X-Account-ID", "1000001")
 	if sc.Body != "" {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if sc.Gzip {
+		req.Header.Set("Accept-Encoding", "gzip")
 	}
 	resp, err := transport.RoundTrip(req)
 	if err != nil {

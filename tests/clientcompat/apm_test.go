@@ -126,7 +126,7 @@ func TestMetrics(t *testing.T) {
 	if len(names) != 4 || names[0].Name != "Apdex" || !slices.Contains(names[0].Values, "score") {
 		t.Fatalf("GetMetricNames = %+v", names)
 	}
-	from, to := harness.Clock.Add(-30*time.Minute), harness.Clock
+	from, to := harness.Clock.Add(-35*time.Minute), harness.Clock.Add(-5*time.Minute) // every minute ingested
 	data, err := c.GetMetricData(app, apm.MetricDataParams{Names: []string{"HttpDispatcher", "Apdex"},
 		Values: []string{"call_count", "score"}, From: &from, To: &to})
 	if err != nil {

@@ -193,7 +193,7 @@ func TestNrqlConditionErrors(t *testing.T) {
 		{"no name", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"name":"x",`, "", 1), 422, "create the alert condition", "name is required"},
 		{"no query", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"SELECT count(*) FROM Transaction"`, `""`, 1), 422, "create the alert condition", "query is required"},
 		{"no terms", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, `{"nrql_condition":{"name":"x","nrql":{"query":"SELECT 1 FROM T"}}}`, 422, "create the alert condition", "at least one term"},
-		{"bad operator", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"above"`, `"over"`, 1), 422, "create the alert condition", "above, below or equal"},
+		{"bad operator", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"above"`, `"over"`, 1), 422, "create the alert condition", "equal or not_equals"},
 		{"value_function sum", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"name"`, `"value_function":"sum","name"`, 1), 422, "create the alert condition", "aggregate in the NRQL query"},
 		{"outlier", http.MethodPost, "/v2/alerts_nrql_conditions/policies/1001.json", key1, strings.Replace(good, `"name"`, `"type":"outlier","name"`, 1), 422, "create the alert condition", "outlier"},
 		{"unknown policy", http.MethodPost, "/v2/alerts_nrql_conditions/policies/999999.json", key1, good, 404, "No Alerts policy was found for the given ID", ""},

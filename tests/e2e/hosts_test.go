@@ -119,7 +119,7 @@ func TestHostsAndInstances(t *testing.T) {
 	// The host's summary agrees with the simulator's raw timeslices for that host.
 	data, _ := sim.ParseData(configs.DemoData())
 	gen := timeslice.Generator{Seed: sim.DemoSeed}
-	var calls float64
+	var calls, ingested float64 // the summary's last 10 minutes; 10 minutes all ingested, for metric data
 	for _, a := range data.Accounts[0].APMApplications {
 		if strconv.Itoa(a.ID) != metricApp {
 			continue
@@ -131,14 +131,17 @@ func TestHostsAndInstances(t *testing.T) {
 			for m := clock.Add(-10 * time.Minute); m.Before(clock); m = m.Add(time.Minute) {
 				calls += gen.Timeslice(int64(a.ID), in.ID, "HttpDispatcher", m, a.ApdexTarget).Count
 			}
+			for m := clock.Add(-15 * time.Minute); m.Before(clock.Add(-5 * time.Minute)); m = m.Add(time.Minute) {
+				ingested += gen.Timeslice(int64(a.ID), in.ID, "HttpDispatcher", m, a.ApdexTarget).Count
+			}
 		}
 	}
 	near(t, "host throughput", h0.ApplicationSummary.Throughput, harness.Figure(calls/10))
 
 	// Host- and instance-scoped metric data work with these ids.
 	for _, path := range []string{
-		"/v2/applications/" + metricApp + "/hosts/" + strconv.FormatInt(h0.ID, 10) + "/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:50:00Z&to=2026-11-20T12:00:00Z",
-		"/v2/applications/" + metricApp + "/instances/" + strconv.FormatInt(instIDs[0], 10) + "/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:50:00Z&to=2026-11-20T12:00:00Z",
+		"/v2/applications/" + metricApp + "/hosts/" + strconv.FormatInt(h0.ID, 10) + "/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:45:00Z&to=2026-11-20T11:55:00Z",
+		"/v2/applications/" + metricApp + "/instances/" + strconv.FormatInt(instIDs[0], 10) + "/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:45:00Z&to=2026-11-20T11:55:00Z",
 	} {
 		var b metricDataBody
 		r := e.get(t, path, key1)
@@ -146,10 +149,10 @@ func TestHostsAndInstances(t *testing.T) {
 			t.Fatalf("%s: %d %s", path, r.status, r.body)
 		}
 	}
-	host := e.get(t, "/v2/applications/"+metricApp+"/hosts/"+strconv.FormatInt(h0.ID, 10)+"/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:50:00Z&to=2026-11-20T12:00:00Z", key1)
+	host := e.get(t, "/v2/applications/"+metricApp+"/hosts/"+strconv.FormatInt(h0.ID, 10)+"/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&summarize=true&from=2026-11-20T11:45:00Z&to=2026-11-20T11:55:00Z", key1)
 	var hb metricDataBody
 	_ = json.Unmarshal(host.body, &hb)
-	near(t, "host-scoped 10-minute call_count", hb.MetricData.Metrics[0].Timeslices[0].Values["call_count"], calls)
+	near(t, "host-scoped 10-minute call_count", hb.MetricData.Metrics[0].Timeslices[0].Values["call_count"], ingested)
 	golden(t, "application_hosts.json", e.get(t, "/v2/applications/"+metricApp+"/hosts.json", key1).body)
 	golden(t, "application_instances.xml", e.get(t, "/v2/applications/"+metricApp+"/instances.xml", key1).body)
 }

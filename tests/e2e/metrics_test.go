@@ -117,7 +117,7 @@ func nearFigures(t *testing.T, what string, got, want, scale float64) {
 // computed from the simulator's raw timeslices.
 func TestMetricDerivedValues(t *testing.T) {
 	e := newEnv(t)
-	from, to := clock.Add(-time.Hour), clock
+	from, to := clock.Add(-65*time.Minute), clock.Add(-5*time.Minute) // every minute ingested
 	names := []string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "WebFrontend/QueueTime",
 		"Datastore/MySQL/allWeb", "EndUser", "EndUser/RB"}
 	got := e.summaries(t, names, []string{"call_count", "error_count", "average_call_time", "average_response_time",
@@ -156,9 +156,12 @@ func TestMetricDerivedValues(t *testing.T) {
 	nearFigures(t, "web application time", got["EndUser"]["total_app_time"]/got["EndUser"]["call_count"], eu.SumOfSquares/eu.Count, eu.SumOfSquares/eu.Count)
 }
 
+// 121 names take one round trip; the 120 without data are looked up in the names
+// route's cached answer (read here first), no further round trip.
 func TestMetricDataOneRoundTripFor120Names(t *testing.T) {
 	e := newEnv(t)
-	e.get(t, "/v2/applications.json", key1) // resolve the account first
+	e.get(t, "/v2/applications.json", key1)                       // resolve the account first
+	e.get(t, "/v2/applications/"+metricApp+"/metrics.json", key1) // the names, cached
 	q := url.Values{}
 	for i := 0; i < 120; i++ {
 		q.Add("names[]", "Custom/metric/"+strconv.Itoa(i))
@@ -187,7 +190,7 @@ func TestMetricDataGolden(t *testing.T) {
 		{"one_name", "names[]=HttpDispatcher&from=2026-11-20T11:50:00Z&to=2026-11-20T11:55:00Z"},
 		{"several_values", "names[]=HttpDispatcher&names[]=Errors/all&values[]=call_count&values[]=error_count&values[]=average_response_time&from=2026-11-20T11:50:00Z&to=2026-11-20T11:53:00Z"},
 		{"summarize", "names[]=HttpDispatcher&names[]=Memory/Physical&summarize=true&from=2026-11-20T11:00:00Z&to=2026-11-20T12:00:00Z"},
-		{"apdex", "names[]=Apdex&names[]=EndUser/Apdex&from=2026-11-20T11:57:00Z&to=2026-11-20T12:00:00Z"},
+		{"apdex", "names[]=Apdex&names[]=EndUser/Apdex&from=2026-11-20T11:52:00Z&to=2026-11-20T11:55:00Z"},
 		{"not_found", "names[]=Foo&from=2026-11-20T11:30:00Z&to=2026-11-20T12:00:00Z"},
 		{"offset", "names[]=CPU/User%20Time&from=2026-11-20T17:20:00%2B06:00&to=2026-11-20+17:25:00+06:00"},
 	}
@@ -256,7 +259,7 @@ func TestMetricNames(t *testing.T) {
 	golden(t, "metric_names.xml", r.body)
 }
 
-// The application summary agrees with the metric data of the same window.
+// The application summary agrees with the metric data of its window.
 func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 	e := newEnv(t)
 	var show struct {
@@ -273,19 +276,21 @@ func TestApplicationSummaryAgreesWithMetricData(t *testing.T) {
 	if err := json.Unmarshal(r.body, &show); err != nil {
 		t.Fatal(err)
 	}
-	v := e.summaries(t, []string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"},
-		[]string{"calls_per_minute", "average_response_time", "call_count", "error_count", "score"},
-		clock.Add(-sim.SummaryWindow), clock)
+	// The summary's window ends now, past the newest ingested minute the metric data
+	// route ends at: the same sums come from the simulator's raw timeslices.
+	from := clock.Add(-sim.SummaryWindow)
+	http, other, errs, apdex := rawSums(t, "HttpDispatcher", from, clock), rawSums(t, "OtherTransaction/all", from, clock),
+		rawSums(t, "Errors/all", from, clock), rawSums(t, "Apdex", from, clock)
 	s := show.Application.Summary
-	// both show REST's figures: three significant digits, Apdex two decimals
-	near(t, "throughput", s.Throughput, v["HttpDispatcher"]["calls_per_minute"])
-	near(t, "response time", s.ResponseTime, v["HttpDispatcher"]["average_response_time"])
-	near(t, "error rate", s.ErrorRate, harness.Figure(100*v["Errors/all"]["error_count"]/(v["HttpDispatcher"]["call_count"]+v["OtherTransaction/all"]["call_count"])))
-	near(t, "apdex score", s.ApdexScore, v["Apdex"]["score"])
+	// REST's figures: three significant digits, Apdex two decimals
+	near(t, "throughput", s.Throughput, harness.Figure(http.Count/sim.SummaryWindow.Minutes()))
+	near(t, "response time", s.ResponseTime, harness.Figure(1000*http.Total/http.Count))
+	near(t, "error rate", s.ErrorRate, harness.Figure(100*errs.Count/(http.Count+other.Count)))
+	near(t, "apdex score", s.ApdexScore, math.Round(100*(apdex.Count+apdex.Total/2)/(apdex.Count+apdex.Total+apdex.TotalExclusive))/100)
 }
 
 // A cached answer is shared and its rendered bytes remembered: repeats are identical in
-// both formats, while other values[], another from (same aligned window) or another
+// both formats, while other values[], another from (the same whole minutes) or another
 // caller get their own answers — never a neighbour's bytes.
 func TestMetricDataCacheServesExactAnswers(t *testing.T) {
 	e := newEnv(t)
@@ -299,7 +304,7 @@ func TestMetricDataCacheServesExactAnswers(t *testing.T) {
 		{"first json", base + ".json" + q, key1, "1"},
 		{"first xml (same data)", base + ".xml" + q, key1, "0"},
 		{"other values", base + ".json" + q + "&values[]=call_count", key1, "0"},
-		{"from a few seconds later (same aligned window)", base + ".json" + strings.Replace(q, "11:30:00", "11:30:20", 1), key1, "0"},
+		{"from a few seconds earlier (the same whole minutes)", base + ".json" + strings.Replace(q, "11:30:00", "11:29:40", 1), key1, "0"},
 	}
 	first := map[string]string{}
 	for _, tt := range tests {
@@ -318,8 +323,8 @@ func TestMetricDataCacheServesExactAnswers(t *testing.T) {
 		}
 		first[tt.name] = string(r.body)
 	}
-	if !strings.Contains(first["from a few seconds later (same aligned window)"], `"from":"2026-11-20T11:30:20+00:00"`) {
-		t.Errorf("from is not echoed: %.200s", first["from a few seconds later (same aligned window)"])
+	if !strings.Contains(first["from a few seconds earlier (the same whole minutes)"], `"from":"2026-11-20T11:29:40+00:00"`) {
+		t.Errorf("from is not echoed: %.200s", first["from a few seconds earlier (the same whole minutes)"])
 	}
 	// Another tenant asking the same question gets its own lookup, not the cache.
 	if r := e.get(t, base+".json"+q, key2); r.status != 404 {
@@ -374,7 +379,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := sim.DemoMetrics(data)
+	runner := sim.DemoMetrics(data, func() time.Time { return clock })
 	// The demo really holds scoped copies of scopedName, and the unscoped restriction
 	// changes its sums.
 	all := publishedValue(t, runner, "appId = "+metricApp+" AND 1 = 1", scopedName,
@@ -417,8 +422,10 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 		period    int
 		summarize bool
 	}{
-		{"1-minute slices", clock.Add(-30 * time.Minute), clock, 60, false},
-		{"summarized hour", clock.Add(-time.Hour), clock, 0, true},
+		// Ranges whose every minute is ingested (the gateway ends a range at its newest
+		// ingested minute).
+		{"1-minute slices", clock.Add(-35 * time.Minute), clock.Add(-5 * time.Minute), 60, false},
+		{"summarized hour", clock.Add(-65 * time.Minute), clock.Add(-5 * time.Minute), 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.value+" of "+tt.name, func(t *testing.T) {
@@ -463,9 +470,9 @@ func TestInstanceMetricDataFollowsPublishedNRQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := sim.DemoMetrics(data)
+	runner := sim.DemoMetrics(data, func() time.Time { return clock })
 	const instance = "1663741264"
-	from, to := clock.Add(-time.Hour), clock
+	from, to := clock.Add(-65*time.Minute), clock.Add(-5*time.Minute) // every minute ingested
 	for _, value := range []string{"call_count", "average_exclusive_time", "standard_deviation"} {
 		spec, _ := translate.MetricValue(scopedName, value)
 		want := publishedValue(t, runner, "appId = "+metricApp+" AND realAgentId = '"+instance+"'", scopedName, spec, from, to, 0)

@@ -152,6 +152,12 @@ func rmwCases() []rmwCase {
 				conditionID = jsonObject("nrql_condition")(t, r.body)["id"].(float64)
 				return "/v2/alerts_entity_conditions/924224343.{f}?entity_type=Application", http.MethodPut, "/v2/alerts_nrql_conditions/" + ftoa(conditionID) + ".{f}", "nrql_condition"
 			}, pick: jsonListItem("conditions", &conditionID)},
+		{name: "nrql condition 6103 (above_or_equals)", field: "enabled", value: false, xmlAnchor: "<id>6103</id>",
+			xmlOld: "<enabled>true</enabled>", xmlNew: "<enabled>false</enabled>",
+			setup: func(*testing.T, *env) (string, string, string, string) {
+				conditionID = 6103
+				return "/v2/alerts_nrql_conditions.{f}?policy_id=1001", http.MethodPut, "/v2/alerts_nrql_conditions/6103.{f}", "nrql_condition"
+			}, pick: jsonListItem("nrql_conditions", &conditionID)},
 		{name: "deployment", field: "revision", value: "rmw-2", compareNewest: true, xmlBody: true, drop: []string{"timestamp"},
 			xmlOld: "<revision>rmw-1</revision>", xmlNew: "<revision>rmw-2</revision>",
 			setup: func(t *testing.T, e *env) (string, string, string, string) {
@@ -174,6 +180,34 @@ func rmwCases() []rmwCase {
 	}
 }
 
+// operatorRMWCases are a read-modify-write of an NRQL condition per operator REST's
+// field glossary lists for NRQL conditions (newrelic/docs-website
+// src/content/docs/alerts/scale-automate/rest-api/alerts-conditions-api-field-names.mdx).
+func operatorRMWCases() []rmwCase {
+	var out []rmwCase
+	for _, op := range []string{"above", "above_or_equals", "below", "below_or_equals", "equal", "not_equals"} {
+		var id float64
+		name := "rmw " + op
+		out = append(out, rmwCase{name: "nrql condition operator " + op, field: "name", value: name + " renamed",
+			xmlOld: "<name>" + name + "</name>", xmlNew: "<name>" + name + " renamed</name>",
+			setup: func(t *testing.T, e *env) (string, string, string, string) {
+				r := e.do(t, http.MethodPost, "/v2/alerts_nrql_conditions/policies/1002.json", key1, strings.NewReader(
+					`{"nrql_condition":{"name":"`+name+`","enabled":true,"terms":[{"duration":"5","operator":"`+op+`","priority":"critical","threshold":"1","time_function":"all"}],`+
+						`"nrql":{"query":"SELECT count(*) FROM Transaction"}}}`), "Content-Type", "application/json")
+				if r.status != http.StatusCreated {
+					t.Fatalf("creating a condition with operator %s: %d %s", op, r.status, r.body)
+				}
+				o := jsonObject("nrql_condition")(t, r.body)
+				if terms, _ := o["terms"].([]any); len(terms) != 1 || terms[0].(map[string]any)["operator"] != op {
+					t.Fatalf("created terms %v, want operator %s", o["terms"], op)
+				}
+				id = o["id"].(float64)
+				return "/v2/alerts_nrql_conditions.{f}?policy_id=1002", http.MethodPut, "/v2/alerts_nrql_conditions/" + ftoa(id) + ".{f}", "nrql_condition"
+			}, pick: jsonListItem("nrql_conditions", &id)})
+	}
+	return out
+}
+
 // replaceAfter replaces the first old after the first anchor in s.
 func replaceAfter(s, anchor, old, new string) string {
 	i := strings.Index(s, anchor)
@@ -188,7 +222,7 @@ func ftoa(f float64) string { b, _ := json.Marshal(f); return string(b) }
 // What a client reads it can write back unchanged, and a read-modify-write of one
 // field changes only that field: for every writable resource, JSON and XML.
 func TestReadModifyWriteChangesOnlyTheField(t *testing.T) {
-	for _, c := range rmwCases() {
+	for _, c := range append(rmwCases(), operatorRMWCases()...) {
 		t.Run(c.name+".json", func(t *testing.T) {
 			e := newEnv(t)
 			read, method, write, wrapper := c.setup(t, e)

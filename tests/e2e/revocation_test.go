@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
@@ -84,5 +85,55 @@ func TestRefusedKeyDropsItsCacheAtOnce(t *testing.T) {
 	}
 	if r := e.get(t, other, key2, "X-Account-ID", "1000002"); r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != "0" {
 		t.Errorf("another key's cached read: %d with %s upstream calls, want a cached 200", r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+	}
+}
+
+// flapper makes the simulator refuse one key with HTTP 401 on its first call only, as
+// NerdGraph may during a transient fault, and counts the key's calls.
+type flapper struct {
+	key   string
+	calls atomic.Int64
+}
+
+func (f *flapper) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Api-Key") == f.key && f.calls.Add(1) == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"Invalid API key"}]}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// After one transient 401 from NerdGraph, a caller polling every 5 s is answered 401
+// from the rejected-key cache only until the TTL after that refusal (its polls do not
+// extend it), without calling NerdGraph meanwhile; then the key is checked again and
+// answered.
+func TestFlappingRefusalHealsAfterRejectedKeyTTL(t *testing.T) {
+	var now atomic.Int64
+	now.Store(clock.UnixNano())
+	f := &flapper{key: key1}
+	h := harness.StartWith(t, harness.Options{Now: func() time.Time { return time.Unix(0, now.Load()).UTC() },
+		Sim: []sim.Option{sim.WithMiddleware(f.middleware)}})
+	e := &env{sim: h.Sim, gw: h.Gateway}
+	const path = "/v2/applications.json"
+	if r := e.get(t, path, key1, "X-Account-ID", "1000001"); r.status != http.StatusUnauthorized {
+		t.Fatalf("the refused call: %d, want 401", r.status)
+	}
+	for at := 5 * time.Second; at <= time.Minute; at += 5 * time.Second {
+		now.Store(clock.Add(at).UnixNano())
+		r := e.get(t, path, key1, "X-Account-ID", "1000001")
+		want := http.StatusOK
+		if at < gateway.DefaultRejectedKeyTTL {
+			want = http.StatusUnauthorized
+		}
+		if r.status != want {
+			t.Fatalf("poll %v after the refusal: %d, want %d", at, r.status, want)
+		}
+		if at < gateway.DefaultRejectedKeyTTL && f.calls.Load() != 1 {
+			t.Fatalf("poll %v: %d NerdGraph calls of the key, want only the refused one", at, f.calls.Load())
+		}
 	}
 }

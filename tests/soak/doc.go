@@ -6,6 +6,10 @@
 // gateway had not recovered by the second half of the last (clean) phase; when a 429 or
 // 503 came without Retry-After; or when a body held an API key.
 //
+// Before the phases, NerdGraph refuses the multi-account key once and a caller polls
+// with it: the soak fails unless the key is answered again within its rejected-key
+// TTL (shortened to a few seconds here) and a recheck, and not before.
+//
 // The phase after the first clean one is a bad day: half as many
 // clients again send requests with random keys and random User-Agents while key 2's
 // NerdGraph alone answers HTTP 500. The summary prints the flood (statuses, /metrics

@@ -176,12 +176,19 @@ func run(dur time.Duration, conns int) error {
 		return err
 	}
 	faults := &sim.Faults{}
-	var outage atomic.Bool // key 2's NerdGraph answers 500 (one tenant's outage)
+	var outage atomic.Bool     // key 2's NerdGraph answers 500 (one tenant's outage)
+	var refuseOnce atomic.Bool // the multi-account key's next NerdGraph call is refused (flap.go)
 	tenantOutage := func(next http.Handler) http.Handler {
 		inner := faults.Middleware(next)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if outage.Load() && r.Header.Get("Api-Key") == key2 {
 				w.WriteHeader(http.StatusInternalServerError)
+				return
+			}
+			if r.Header.Get("Api-Key") == keyMulti && refuseOnce.CompareAndSwap(true, false) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				_, _ = w.Write([]byte(`{"errors":[{"message":"Invalid API key"}]}`))
 				return
 			}
 			inner.ServeHTTP(w, r)
@@ -202,7 +209,7 @@ func run(dur time.Duration, conns int) error {
 	cooldown := min(10*time.Second, dur/time.Duration(len(phases))/4)
 	client := ng.NewClient(simURL+sim.Path, ng.Options{Timeout: 2 * time.Second, HTTPClient: &http.Client{Transport: upstream},
 		BreakerCooldown: cooldown})
-	gc := gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second}
+	gc := gateway.Config{RateLimitPerMinute: -1, RequestTimeout: 5 * time.Second, RejectedKeyTTL: flapTTL}
 	migrate.New(migrate.Config{ReportToken: "soak"}, nil).Wire(&gc)
 	g := gateway.New(gc, translate.New(client, translate.Options{}), nil)
 	gwURL, gwSrv, err := serve(g.Handler())
@@ -276,6 +283,7 @@ func run(dur time.Duration, conns int) error {
 	warm, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	load(warm, "warm-up")
 	cancel()
+	flap := runFlap(context.Background(), hc, gwURL, &refuseOnce) // flap.go; before the flood uses up the address's failures
 	before := atRest(idle)
 	fmt.Printf("soak: %d clients, %s over %d phases, gateway %s, simulator %s\n", conns, dur, len(phases), gwURL, simURL)
 
@@ -341,7 +349,9 @@ func run(dur time.Duration, conns int) error {
 
 	flood.print()
 	abuse.print()
+	flap.print()
 	var problems []string
+	problems = append(problems, flap.problems()...)
 	problems = append(problems, flood.problems()...)
 	problems = append(problems, abuse.problems()...)
 	for k, n := range st.byClass["outage: healthy keys"] {

@@ -456,15 +456,15 @@ func Matrix() []Row {
 
 	m.in(secAuth)
 	m.tested("AUTH-01", "every request carries a user API key in a header named Api-Key or X-Api-Key", ev(Sim, Documented), "",
-		own+"TestSpecBothKeyHeaders", docreq+"TestDocumentedRequestShapes", gw+"TestAPIKeyHeaders")
+		own+"TestSpecBothKeyHeaders", docreq+"TestDocumentedRequestShapes", gw+"TestPresentedKey")
 	m.tested("AUTH-02", "X-Api-Key also accepts an older REST API key", ev(Sim),
 		"accepted when the operator maps it to a user key and account (NerdGraph takes user keys only); unmapped, 401 or pass-through by configuration",
 		e2e+"TestLegacyKeyMapping")
 	m.tested("AUTH-03", "the same user key is used by the graph API", ev(Sim),
 		"the caller's key is forwarded; a key NerdGraph refuses is REST's 401", e2e+"TestApplicationsErrors/unknown_key", ngql+"TestMakeRequest")
 	m.tested("AUTH-04", "the key's account determines which items are visible; the graph API does not make this assumption", ev(Sim),
-		"a key of several accounts names one with X-Account-ID or /accounts/<id>/v2/...",
-		e2e+"TestApplicationsHostileFilter", e2e+"TestApplicationsAccountSelection", e2e+"TestApplicationsForeignAccountForbidden", e2e+"TestTenantIsolationUnderConcurrency")
+		"a key of several accounts naming none is answered for the account it was created in (ApiAccessUserKey.accountId; X-V2bridge-Account names it); X-Account-ID or /accounts/<id>/v2/... name another",
+		e2e+"TestApplicationsHostileFilter", e2e+"TestRecordDeployCompressedWithMultiAccountKey", gw+"TestOwnAccountOfMultiAccountKey", e2e+"TestApplicationsAccountSelection", e2e+"TestApplicationsForeignAccountForbidden", e2e+"TestTenantIsolationUnderConcurrency")
 	m.tested("AUTH-05", "accounts in the EU data center use {eu_base_url}; others {base_url}", ev("published: api.eu.newrelic.com/graphql"),
 		"one gateway per data center, `--upstream eu`", ngql+"TestResolveEndpoint")
 	m.tested("AUTH-06", "behaviour for a missing or invalid key, key permissions and key lifetime: not shown", ev(Examples, Sim),

@@ -137,9 +137,11 @@ func TestSpecMetricDataOutputIsUTC(t *testing.T) {
 }
 
 // EP-MET-06, RES-MET-04: summarize=true is one slice spanning the range; omitted, a
-// per-minute series. The summarized slice's to is the range's last minute + 59 s, as
-// REST's recorded answers show ("to": "2014-05-21T00:08:59+00:00", newrelic/docs-website
-// src/content/docs/apis/rest-api-v2/application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx).
+// per-minute series. The summarized slice of a given range ends at to, as REST's
+// recordings of given ranges show (newrelic/docs-website src/content/docs/apis/
+// rest-api-v2/application-examples-v2/application-error-rate-example-v2.mdx: "to":
+// "2014-04-01T23:35:00+00:00", the range's to); of the default range, at its last
+// minute + 59 s ("to": "2014-05-21T00:08:59+00:00", .../list-your-app-id-metric-timeslice-data-v2.mdx).
 func TestSpecMetricDataSummarize(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
 	q := url.Values{"names[]": {"HttpDispatcher"}, "from": {"2026-11-20T11:00:00Z"}, "to": {"2026-11-20T11:20:00Z"}}
@@ -150,8 +152,12 @@ func TestSpecMetricDataSummarize(t *testing.T) {
 	q.Set("summarize", "true")
 	sum := metrics(t, h, q)
 	s := sum.MetricData.Metrics[0].Timeslices
-	if len(s) != 1 || s[0].From != "2026-11-20T11:00:00+00:00" || s[0].To != "2026-11-20T11:19:59+00:00" {
-		t.Fatalf("summarize: %+v, want one slice 11:00–11:19:59", s)
+	if len(s) != 1 || s[0].From != "2026-11-20T11:00:00+00:00" || s[0].To != "2026-11-20T11:20:00+00:00" {
+		t.Fatalf("summarize: %+v, want one slice 11:00–11:20", s)
+	}
+	def := metrics(t, h, url.Values{"names[]": {"HttpDispatcher"}, "summarize": {"true"}}).MetricData.Metrics[0].Timeslices
+	if len(def) != 1 || def[0].From != "2026-11-20T11:28:00+00:00" || def[0].To != "2026-11-20T11:57:59+00:00" {
+		t.Fatalf("summarized default range: %+v, want one slice 11:28–11:57:59", def)
 	}
 	var calls float64
 	for _, sl := range series.MetricData.Metrics[0].Timeslices {
@@ -570,7 +576,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // range.
 func TestSpecMetricUnits(t *testing.T) {
 	h := harness.Start(t, gateway.Config{})
-	from, to := harness.Clock.Add(-30*time.Minute), harness.Clock
+	from, to := harness.Clock.Add(-35*time.Minute), harness.Clock.Add(-5*time.Minute) // every minute ingested
 	// One name a request: REST served values[] asked of several names only as far as the
 	// first name has them (translate/metricdata firstNameValues).
 	got := map[string]map[string]float64{}

@@ -145,7 +145,8 @@ func facetIs(row *Row, facet json.RawMessage, name []byte, ok bool) bool {
 // concurrent use.
 type Doc struct {
 	from, to        time.Time // as requested (echoed)
-	since, until    time.Time // aligned (a summarized slice's range)
+	since, until    time.Time // the slices' range (a summarized slice's)
+	summaryTo       time.Time // a summarized slice's to as shown
 	notFound, found []string
 	series          []docSeries // one per found name, in request order
 	summarize, raw  bool
@@ -165,20 +166,53 @@ type docSeries struct {
 
 var _ v2.Document = (*Doc)(nil)
 
-// NewDoc resolves a request's names against its series: found and not found,
-// and each found name's values.
+// Known tells whether a metric name is known for the scope (the metric names route
+// lists it) though it has no data in the range; nil knows none.
+type Known func(name string) bool
+
+// NeedsKnown reports whether NewDoc would ask known about any of names: whether one
+// has no data in series.
+func NeedsKnown(names []string, series map[string][]Row) bool {
+	for _, name := range names {
+		if !anyData(series[name]) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewDoc resolves a request's names against its series: found and not found, and
+// each found name's values; a name without data in the range is not found.
 func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
-	d := &Doc{from: w.From, to: w.To, since: w.Since, until: w.Until, notFound: []string{}, found: []string{},
+	return NewKnownDoc(names, r, w, series, nil)
+}
+
+// NewKnownDoc is NewDoc with the names known for the scope (known): a known name
+// without data in the range is found, with zero values in each slice — "Metric values
+// that have existed in the past, but are no longer collected, will return a zero
+// value" (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
+// extract-metric-timeslice-data.mdx). Only a name never known is not found.
+func NewKnownDoc(names []string, r Request, w Window, series map[string][]Row, known Known) *Doc {
+	d := &Doc{from: w.From, to: w.To, since: w.Since, until: w.Until, summaryTo: w.SummaryTo, notFound: []string{}, found: []string{},
 		summarize: r.Summarize, raw: r.Raw, series: make([]docSeries, 0, len(names))}
 	asked := r.Values
 	if len(asked) > 0 && len(names) > 1 {
 		asked = firstNameValues(names[0], asked)
 	}
+	var zeros []Row // the window's slices without data, shared by every name that has none
 	for _, name := range names {
 		slices, ok := series[name]
 		if !ok || !anyData(slices) {
-			d.notFound = append(d.notFound, name)
-			continue
+			if known == nil || !known(name) {
+				d.notFound = append(d.notFound, name)
+				continue
+			}
+			if !ok {
+				if zeros == nil {
+					zeros = zeroRows(w, r.Summarize)
+				}
+				slices = zeros
+			}
 		}
 		d.found = append(d.found, name)
 		s := docSeries{name: name, slices: slices}
@@ -192,6 +226,24 @@ func NewDoc(names []string, r Request, w Window, series map[string][]Row) *Doc {
 		d.series = append(d.series, s)
 	}
 	return d
+}
+
+// zeroRows are the slices of window w without data: one summarized.
+func zeroRows(w Window, summarize bool) []Row {
+	n := w.Slices()
+	if summarize {
+		n = min(n, 1)
+	}
+	rows := make([]Row, n)
+	for i := range rows {
+		begin := w.Since.Add(time.Duration(i) * w.Period)
+		end := begin.Add(w.Period)
+		if summarize {
+			end = w.Until
+		}
+		rows[i].Begin, rows[i].End = float64(begin.Unix()), float64(end.Unix())
+	}
+	return rows
 }
 
 // width is the number of values a slice of series s can have.
@@ -211,7 +263,7 @@ func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Ti
 	from, to = rowTime(row.Begin), rowTime(row.End)
 	seconds := to.Sub(from).Seconds()
 	if d.summarize {
-		from, to = d.since, d.until.Add(-time.Second)
+		from, to = d.since, d.summaryTo
 		seconds = d.until.Sub(d.since).Seconds()
 	}
 	if d.raw {

@@ -23,14 +23,30 @@ const DefaultRange = 30 * time.Minute
 // Window is a request's resolved time range.
 type Window struct {
 	From, To     time.Time // as requested (envelope)
-	Since, Until time.Time // aligned to the period (NRQL range, slice boundaries)
+	Since, Until time.Time // the slices' range (NRQL range); empty when Since == Until
 	Period       time.Duration
+	// SummaryTo is the summarized slice's to as REST showed it: Until, or a second
+	// before it for the default range.
+	SummaryTo time.Time
+}
+
+// Empty reports whether the window has no slice: the range holds no ingested minute.
+func (w Window) Empty() bool { return !w.Until.After(w.Since) }
+
+// Slices is the number of slices of the window (one summarized).
+func (w Window) Slices() int {
+	if w.Empty() || w.Period <= 0 {
+		return 0
+	}
+	return int(w.Until.Sub(w.Since) / w.Period)
 }
 
 // ResolveWindow applies REST v2's time rules: default last 30 minutes, 60 s minimum,
-// the period-by-range table, period only coarsening, slices aligned to period
-// boundaries in UTC (https://docs.newrelic.com/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data/,
+// the period-by-range table, period only coarsening
+// (https://docs.newrelic.com/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data/,
 // https://docs.newrelic.com/docs/apm/apis/api-v2-examples/specifying-time-range-v2).
+// The default range is placed as REST's recordings place it (IngestLag); a range the
+// caller gives holds its slices inside it (placeExplicit).
 func ResolveWindow(r Request, now time.Time) (Window, error) {
 	w := Window{To: now.UTC().Truncate(time.Second)}
 	if r.To != nil {
@@ -59,30 +75,81 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 			}
 		}
 	}
-	from, to := w.From, w.To
 	if r.From == nil && r.To == nil { // the default range: placed as REST placed it
 		lag := IngestLag(r.Summarize)
-		from, to = from.Add(-lag), to.Add(-lag)
+		w.Since = alignDown(w.From.Add(-lag), w.Period)
+		w.Until = alignDown(w.To.Add(-lag), w.Period)
+		if !w.Until.After(w.Since) {
+			w.Until = w.Since.Add(w.Period)
+		}
+		w.SummaryTo = w.Until.Add(-time.Second)
+	} else {
+		placeExplicit(&w, r.Summarize, now)
 	}
-	w.Since = alignDown(from, w.Period)
-	w.Until = alignDown(to, w.Period)
-	if !w.Until.After(w.Since) {
-		w.Until = w.Since.Add(w.Period)
-	}
-	if n := w.Until.Sub(w.Since) / w.Period; n > 366 {
+	if n := w.Slices(); n > 366 {
 		return w, v2.Unprocessable(fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n))
 	}
 	return w, nil
 }
 
+// Ingested is the end of the newest minute taken as ingested at now: the default
+// range's end (IngestLag), so no slice counts a minute whose data may still be
+// arriving.
+func Ingested(now time.Time, summarize bool) time.Time {
+	return alignDown(now.Add(-IngestLag(summarize)), time.Minute)
+}
+
+// placeExplicit places the slices of a range the caller gave inside it: they end at
+// to (or at the newest ingested minute, if to is later) and run back in whole periods,
+// starting no earlier than from; a period longer than the range gives one slice
+// covering it. REST's recordings of explicit summarized ranges end the slice at to
+// and keep the range's whole hours: 2014-04-01T00:00 to 23:35 answered one slice from
+// 00:35 to 23:35 (docs-website src/content/docs/apis/rest-api-v2/application-examples-v2/
+// application-error-rate-example-v2.mdx), 2016-08-27T02:59 to 08-28T03:30 one from
+// 08-27T03:30 to 08-28T03:30 (intuit/thrive test/test_newrelic_manager.py), hourly
+// data as the timeslice page says REST kept beyond its one-minute ranges of three hours
+// or less. A summarized range of three hours or less keeps its whole minutes.
+func placeExplicit(w *Window, summarize bool, now time.Time) {
+	start := alignUp(w.From, time.Minute)
+	end := alignDown(w.To, time.Minute)
+	if in := Ingested(now, summarize); in.Before(end) {
+		end = in
+	}
+	if !end.After(start) { // nothing ingested in the range
+		w.Since, w.Until, w.SummaryTo = start, start, start
+		return
+	}
+	step := w.Period
+	if summarize {
+		step = time.Minute
+		if end.Sub(start) > 3*time.Hour {
+			step = time.Hour
+		}
+	}
+	n := end.Sub(start) / step
+	if n == 0 { // a period longer than the range: one slice covering it
+		w.Since, w.Until, w.Period = start, end, end.Sub(start)
+	} else {
+		w.Since, w.Until = end.Add(-n*step), end
+	}
+	if summarize {
+		w.Period = w.Until.Sub(w.Since)
+	}
+	w.SummaryTo = w.Until
+}
+
 // WindowUntil is the first instant after now at which ResolveWindow(r, ·) may resolve
 // a window other than w, its answer at now (zero: none, it no longer depends on the
-// clock): the next second when the window ends now, and the instant the range becomes
-// older than the eight days that change its default period.
+// clock): the next second when the window ends now, the next ingested minute when it
+// is cut there, and the instant the range becomes older than the eight days that
+// change its default period.
 func WindowUntil(r Request, w Window, now time.Time) time.Time {
 	var until time.Time
-	if r.To == nil {
+	switch in := Ingested(now, r.Summarize); {
+	case r.To == nil:
 		until = now.Truncate(time.Second).Add(time.Second)
+	case alignDown(w.To, time.Minute).After(in): // cut at the newest ingested minute, which moves
+		until = in.Add(time.Minute + IngestLag(r.Summarize))
 	}
 	if old := w.From.Add(oldRange + 1); now.Before(old) && (until.IsZero() || old.Before(until)) {
 		until = old
@@ -113,6 +180,13 @@ func IngestLag(summarize bool) time.Duration {
 
 func alignDown(t time.Time, p time.Duration) time.Time {
 	return time.UnixMilli(t.UnixMilli() - t.UnixMilli()%p.Milliseconds()).UTC()
+}
+
+func alignUp(t time.Time, p time.Duration) time.Time {
+	if d := alignDown(t, p); d.Before(t) {
+		return d.Add(p)
+	}
+	return t.UTC()
 }
 
 // defaultPeriod is REST v2's granularity for a range (the timeslice data page above

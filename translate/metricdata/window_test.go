@@ -129,18 +129,30 @@ func TestResolveWindow(t *testing.T) {
 		// TestWindowPlacedAsRESTRecorded).
 		{name: "default 30 minutes", give: Request{}, wantPeriod: time.Minute,
 			wantSince: "2026-11-20T11:27:00Z", wantUntil: "2026-11-20T11:57:00Z"},
-		{name: "5 hours", give: Request{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
-			wantSince: "2026-11-20T07:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
-		{name: "period only coarsens", give: Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T12:00:00Z"), Period: 10},
-			wantPeriod: time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
-		{name: "coarser period aligns", give: Request{From: at("2026-11-20T11:07:00Z"), To: at("2026-11-20T11:58:00Z"), Period: 900},
-			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:45:00Z"},
-		{name: "two days", give: Request{From: at("2026-11-18T12:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 30 * time.Minute,
-			wantSince: "2026-11-18T12:00:00Z", wantUntil: "2026-11-20T12:00:00Z"},
+		// A range up to now ends at the newest ingested minute (Ingested: 11:57), its
+		// slices running back from there.
+		{name: "5 hours up to now", give: Request{From: at("2026-11-20T07:00:00Z"), To: at("2026-11-20T12:00:00Z")}, wantPeriod: 2 * time.Minute,
+			wantSince: "2026-11-20T07:01:00Z", wantUntil: "2026-11-20T11:57:00Z"},
+		{name: "from without to", give: Request{From: at("2026-11-20T11:00:00Z")}, wantPeriod: time.Minute,
+			wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:57:00Z"},
+		{name: "period only coarsens", give: Request{From: at("2026-11-20T10:00:00Z"), To: at("2026-11-20T11:00:00Z"), Period: 10},
+			wantPeriod: time.Minute, wantSince: "2026-11-20T10:00:00Z", wantUntil: "2026-11-20T11:00:00Z"},
+		{name: "coarser period: whole slices ending at to", give: Request{From: at("2026-11-20T10:07:00Z"), To: at("2026-11-20T10:58:00Z"), Period: 900},
+			wantPeriod: 15 * time.Minute, wantSince: "2026-11-20T10:13:00Z", wantUntil: "2026-11-20T10:58:00Z"},
+		{name: "period past the range: one slice covering it", give: Request{From: at("2026-11-20T10:10:00Z"), To: at("2026-11-20T10:40:00Z"), Period: 3600},
+			wantPeriod: 30 * time.Minute, wantSince: "2026-11-20T10:10:00Z", wantUntil: "2026-11-20T10:40:00Z"},
+		{name: "period past a range up to now", give: Request{From: at("2026-11-20T11:48:00Z"), Period: 3600},
+			wantPeriod: 9 * time.Minute, wantSince: "2026-11-20T11:48:00Z", wantUntil: "2026-11-20T11:57:00Z"},
+		{name: "seconds: the whole minutes inside", give: Request{From: at("2026-11-20T10:10:30Z"), To: at("2026-11-20T10:40:45Z")}, wantPeriod: time.Minute,
+			wantSince: "2026-11-20T10:11:00Z", wantUntil: "2026-11-20T10:40:00Z"},
+		{name: "nothing ingested yet: no slice", give: Request{From: at("2026-11-20T11:58:00Z"), To: at("2026-11-20T12:30:00Z")}, wantPeriod: time.Minute,
+			wantSince: "2026-11-20T11:58:00Z", wantUntil: "2026-11-20T11:58:00Z"},
+		{name: "two days", give: Request{From: at("2026-11-18T11:00:00Z"), To: at("2026-11-20T11:00:00Z")}, wantPeriod: 30 * time.Minute,
+			wantSince: "2026-11-18T11:00:00Z", wantUntil: "2026-11-20T11:00:00Z"},
 		{name: "old short range: 10 points", give: Request{From: at("2026-10-01T00:00:00Z"), To: at("2026-10-01T01:00:00Z")}, wantPeriod: 6 * time.Minute,
 			wantSince: "2026-10-01T00:00:00Z", wantUntil: "2026-10-01T01:00:00Z"},
 		{name: "70 days", give: Request{From: at("2026-09-11T00:00:00Z"), To: at("2026-11-20T00:00:00Z")}, wantPeriod: 72 * time.Hour,
-			wantSince: "2026-09-10T00:00:00Z", wantUntil: "2026-11-18T00:00:00Z"},
+			wantSince: "2026-09-12T00:00:00Z", wantUntil: "2026-11-20T00:00:00Z"},
 		{name: "59 seconds", give: Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:00:59Z")}, wantErrStatus: 422},
 		{name: "reversed", give: Request{From: at("2026-11-20T11:10:00Z"), To: at("2026-11-20T11:00:00Z")}, wantErrStatus: 422},
 	}
@@ -204,11 +216,47 @@ func TestWindowPlacedAsRESTRecorded(t *testing.T) {
 			}
 		})
 	}
-	// A range the caller gives is served where it was asked, even up to now.
-	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T12:00:00Z")
+	// A range the caller gives, all ingested, is served where it was asked.
+	from, to := at("2026-11-20T11:00:00Z"), at("2026-11-20T11:30:00Z")
 	w, err := ResolveWindow(Request{From: &from, To: &to}, at("2026-11-20T12:00:30Z"))
 	if err != nil || !w.Since.Equal(from) || !w.Until.Equal(to) {
 		t.Errorf("an older range moved: %s to %s (%v)", w.Since, w.Until, err)
+	}
+}
+
+// REST's recordings of explicit summarized ranges end the one slice at to, keeping
+// the range's whole hours: docs-website src/content/docs/apis/rest-api-v2/
+// application-examples-v2/application-error-rate-example-v2.mdx (from 2014-04-01T00:00
+// to 23:35, one slice 00:35 to 23:35) and intuit/thrive test/test_newrelic_manager.py
+// (from 2016-08-27T02:59 to 08-28T03:30, one slice 08-27T03:30 to 08-28T03:30). A range
+// up to now ends at the newest ingested minute instead; a short one keeps its minutes.
+func TestSummarizedRangePlacedAsRESTRecorded(t *testing.T) {
+	tests := []struct {
+		source             string
+		from, to, now      string
+		wantFrom, wantTo   string // the slice as shown
+		wantSince, wantEnd string // the NRQL range
+	}{
+		{"docs-website application-error-rate-example-v2.mdx", "2014-04-01T00:00:00Z", "2014-04-01T23:35:00Z", "2014-04-02T00:00:00Z",
+			"2014-04-01T00:35:00Z", "2014-04-01T23:35:00Z", "2014-04-01T00:35:00Z", "2014-04-01T23:35:00Z"},
+		{"intuit/thrive test/test_newrelic_manager.py", "2016-08-27T02:59:00Z", "2016-08-28T03:30:00Z", "2016-08-28T04:00:00Z",
+			"2016-08-27T03:30:00Z", "2016-08-28T03:30:00Z", "2016-08-27T03:30:00Z", "2016-08-28T03:30:00Z"},
+		{"up to now: ends at the newest ingested minute", "2026-11-19T12:00:00Z", "2026-11-20T12:00:00Z", "2026-11-20T12:00:30Z",
+			"2026-11-19T12:58:00Z", "2026-11-20T11:58:00Z", "2026-11-19T12:58:00Z", "2026-11-20T11:58:00Z"},
+		{"three hours or less: whole minutes", "2026-11-20T09:10:30Z", "2026-11-20T11:40:00Z", "2026-11-20T12:00:30Z",
+			"2026-11-20T09:11:00Z", "2026-11-20T11:40:00Z", "2026-11-20T09:11:00Z", "2026-11-20T11:40:00Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			w, err := ResolveWindow(Request{From: timeAt(t, tt.from), To: timeAt(t, tt.to), Summarize: true}, *timeAt(t, tt.now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := func(x time.Time) string { return x.Format(time.RFC3339) }
+			if f(w.Since) != tt.wantFrom || f(w.SummaryTo) != tt.wantTo || f(w.Until) != tt.wantEnd || f(w.Since) != tt.wantSince {
+				t.Errorf("slice %s to %s (NRQL %s to %s), recorded %s to %s", f(w.Since), f(w.SummaryTo), f(w.Since), f(w.Until), tt.wantFrom, tt.wantTo)
+			}
+		})
 	}
 }
 
@@ -227,6 +275,8 @@ func TestWindowUntilIsTheFirstChange(t *testing.T) {
 		{"summarized default", Request{Summarize: true}, true, false},
 		{"from only", Request{From: at("2026-11-20T10:00:00Z")}, true, false},
 		{"closed range", Request{From: at("2026-11-20T11:00:00Z"), To: at("2026-11-20T11:30:00Z")}, true, false},
+		{"closed range cut at the newest ingested minute", Request{From: at("2026-11-20T11:30:00Z"), To: at("2026-11-20T12:30:00Z")}, true, false},
+		{"summarized, cut at the newest ingested minute", Request{From: at("2026-11-20T11:30:00Z"), To: at("2026-11-20T12:30:00Z"), Summarize: true}, true, false},
 		{"closed range older than eight days", Request{From: at("2026-11-01T11:00:00Z"), To: at("2026-11-01T11:30:00Z")}, false, true},
 	}
 	for _, tt := range tests {

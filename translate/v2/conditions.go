@@ -4,7 +4,7 @@ package v2
 // threshold as strings ("5", "0.9"); typed Go clients fail to decode numbers there.
 type Term struct {
 	Duration     string
-	Operator     string // above, below, equal
+	Operator     string // above, above_or_equals, below, below_or_equals, equal, not_equals
 	Priority     string // critical, warning
 	Threshold    string
 	TimeFunction string // all, any

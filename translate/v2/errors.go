@@ -96,6 +96,11 @@ func Gone(title string, messages ...string) *Error { return newError(410, title,
 // TooLarge (413): the body exceeds the configured limit.
 func TooLarge(title string, messages ...string) *Error { return newError(413, title, messages) }
 
+// UnsupportedMediaType (415): the body comes in an encoding the gateway cannot read.
+func UnsupportedMediaType(title string, messages ...string) *Error {
+	return newError(415, title, messages)
+}
+
 // Unprocessable (422): the input is readable but not valid (validation detail).
 func Unprocessable(title string, messages ...string) *Error { return newError(422, title, messages) }
 

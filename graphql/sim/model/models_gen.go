@@ -890,6 +890,19 @@ type AiIssuesIssueData struct {
 	NextCursor *string          `json:"nextCursor,omitempty"`
 }
 
+// The answer to a user action on an issue: its result, or an error.
+type AiIssuesIssueUserActionResponse struct {
+	Error  *string                        `json:"error,omitempty"`
+	Result *AiIssuesIssueUserActionResult `json:"result,omitempty"`
+}
+
+// The issue a user action was applied to.
+type AiIssuesIssueUserActionResult struct {
+	AccountID int                     `json:"accountId"`
+	Action    AiIssuesIssueUserAction `json:"action"`
+	IssueID   string                  `json:"issueId"`
+}
+
 // A key with one value.
 type AiIssuesKeyValue struct {
 	Key   string `json:"key"`
@@ -5625,6 +5638,68 @@ func (e *AiIssuesIssueState) UnmarshalJSON(b []byte) error {
 }
 
 func (e AiIssuesIssueState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a user did to an issue.
+type AiIssuesIssueUserAction string
+
+const (
+	AiIssuesIssueUserActionAck                 AiIssuesIssueUserAction = "ACK"
+	AiIssuesIssueUserActionCloseByMutingRuleID AiIssuesIssueUserAction = "CLOSE_BY_MUTING_RULE_ID"
+	AiIssuesIssueUserActionMarkAsInvestigating AiIssuesIssueUserAction = "MARK_AS_INVESTIGATING"
+	AiIssuesIssueUserActionResolve             AiIssuesIssueUserAction = "RESOLVE"
+	AiIssuesIssueUserActionUnack               AiIssuesIssueUserAction = "UNACK"
+)
+
+var AllAiIssuesIssueUserAction = []AiIssuesIssueUserAction{
+	AiIssuesIssueUserActionAck,
+	AiIssuesIssueUserActionCloseByMutingRuleID,
+	AiIssuesIssueUserActionMarkAsInvestigating,
+	AiIssuesIssueUserActionResolve,
+	AiIssuesIssueUserActionUnack,
+}
+
+func (e AiIssuesIssueUserAction) IsValid() bool {
+	switch e {
+	case AiIssuesIssueUserActionAck, AiIssuesIssueUserActionCloseByMutingRuleID, AiIssuesIssueUserActionMarkAsInvestigating, AiIssuesIssueUserActionResolve, AiIssuesIssueUserActionUnack:
+		return true
+	}
+	return false
+}
+
+func (e AiIssuesIssueUserAction) String() string {
+	return string(e)
+}
+
+func (e *AiIssuesIssueUserAction) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AiIssuesIssueUserAction(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AiIssuesIssueUserAction", str)
+	}
+	return nil
+}
+
+func (e AiIssuesIssueUserAction) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AiIssuesIssueUserAction) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AiIssuesIssueUserAction) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -18,13 +18,24 @@ type App struct {
 	ApdexT    float64
 	Instances []Instance
 	// Names are its metric names (DefaultNames when empty).
-	Names  []string
+	Names []string
+	// Stopped is when its agents stopped reporting (zero: they report): no row at or
+	// after it.
+	Stopped time.Time
+	// NameStopped is when a metric name stopped while the application reports on: no
+	// row of that name at or after it.
+	NameStopped map[string]time.Time
+	// Gaps are spans in which no agent reported: no row of a minute in [From, To).
+	Gaps   []Span
 	scopes []string // Scopes(Names)
 	// appID and names are AppID and Names as rows give them (in an interface), boxed
 	// once: a scan compares and facets every row by them.
 	appID any
 	names []any
 }
+
+// Span is a range of time [From, To).
+type Span struct{ From, To time.Time }
 
 // Instance is one agent instance of an application.
 type Instance struct {
@@ -37,18 +48,37 @@ type Instance struct {
 	agentID, host any
 }
 
-// Source serves Metric rows for a fixed set of reporting applications.
+// Source serves Metric rows for a fixed set of applications.
 type Source struct {
 	gen    Generator
 	apps   []App
 	byID   map[int64]int
 	byGUID map[string]int
+	now    func() time.Time // nil: every minute, future ones too
 }
 
-// NewSource returns a source over a copy of apps (only reporting applications belong
-// here).
-func NewSource(gen Generator, apps []App) *Source {
+// Option configures a Source.
+type Option func(*Source)
+
+// IngestedBy serves only what NRDB would hold at now(): no row of a minute that has
+// not ended, and an instance's minute only once it arrived (Arrival after the
+// minute's end), so the newest minutes are partial — some instances in, others not.
+func IngestedBy(now func() time.Time) Option { return func(s *Source) { s.now = now } }
+
+// Arrival is how long after a minute ends an instance's timeslice for it is ingested:
+// between 15 s and 105 s, fixed per instance (agents harvest once a minute, each on
+// its own cycle). Every minute that ended more than 105 s ago is whole.
+func (g Generator) Arrival(instanceID int64) time.Duration {
+	return 15*time.Second + time.Duration(g.unit(0, instanceID, "arrival", 0)*90)*time.Second
+}
+
+// NewSource returns a source over a copy of apps: reporting applications, and those
+// that stopped (Stopped) with the rows they sent before.
+func NewSource(gen Generator, apps []App, opts ...Option) *Source {
 	s := &Source{gen: gen, apps: slices.Clone(apps), byID: map[int64]int{}, byGUID: map[string]int{}}
+	for _, o := range opts {
+		o(s)
+	}
 	for i := range s.apps {
 		s.apps[i].Instances = slices.Clone(s.apps[i].Instances) // the caller's stay as given
 		if len(s.apps[i].Names) == 0 {
@@ -167,6 +197,10 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 		}
 		return ats[k]
 	}
+	var now time.Time
+	if s.now != nil {
+		now = s.now()
+	}
 	for _, i := range apps {
 		app := &s.apps[i]
 		if !slices.Contains(sc.Accounts, app.AccountID) {
@@ -177,6 +211,7 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 			if hosts != nil && !hosts[inst.Host] || agents != nil && !agents[strconv.FormatInt(inst.ID, 10)] {
 				continue
 			}
+			end := s.instanceEnd(app, inst, sc.End, now)
 			for nameAt, name := range app.Names {
 				if names != nil && !names[name] {
 					continue
@@ -195,7 +230,14 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 						first = first.Add(time.Minute)
 					}
 				}
-				for m := first; m.Before(sc.End); m = m.Add(time.Minute) {
+				last := end
+				if at, ok := app.NameStopped[name]; ok && at.Before(last) {
+					last = at
+				}
+				for m := first; m.Before(last); m = m.Add(time.Minute) {
+					if app.inGap(m) {
+						continue
+					}
 					*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, minute: m, at: at(m)}
 					if !fn(r) {
 						return nil
@@ -214,6 +256,32 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 		}
 	}
 	return nil
+}
+
+// instanceEnd is the end of an instance's rows in a scan ending at end: the scan's
+// end, the application's stop, and at now (when the source has a clock) the start of
+// the instance's first minute not yet ingested.
+func (s *Source) instanceEnd(app *App, inst *Instance, end, now time.Time) time.Time {
+	if !app.Stopped.IsZero() && app.Stopped.Before(end) {
+		end = app.Stopped
+	}
+	if s.now != nil {
+		// Minute m is in once m + 1 min + Arrival <= now.
+		if in := now.Add(-time.Minute - s.gen.Arrival(inst.ID)).Truncate(time.Minute).Add(time.Minute); in.Before(end) {
+			end = in
+		}
+	}
+	return end
+}
+
+// inGap reports whether minute m falls in one of the application's gaps.
+func (a *App) inGap(m time.Time) bool {
+	for _, g := range a.Gaps {
+		if !m.Before(g.From) && m.Before(g.To) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Source) candidates(h map[string][]any) []int {
@@ -277,10 +345,10 @@ type Totals map[string]nrdb.Timeslice
 
 // Totals sums the named metrics of one application over all its instances in
 // [from, to) (whole minutes), unscoped rows only. ok is false for an unknown or
-// non-reporting application.
+// non-reporting (Stopped) application.
 func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
 	i, found := s.byID[appID]
-	if !found || s.apps[i].AccountID != accountID {
+	if !found || s.apps[i].AccountID != accountID || !s.apps[i].Stopped.IsZero() {
 		return nil, false
 	}
 	app := &s.apps[i]

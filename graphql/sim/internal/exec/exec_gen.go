@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	AgentEnvironmentApplicationInstance() AgentEnvironmentApplicationInstanceResolver
 	AiIssuesAccountStitchedFields() AiIssuesAccountStitchedFieldsResolver
 	AlertsAccountStitchedFields() AlertsAccountStitchedFieldsResolver
+	ApiAccessActorStitchedFields() ApiAccessActorStitchedFieldsResolver
 	ApmApplicationEntity() ApmApplicationEntityResolver
 	ApmApplicationEntityOutline() ApmApplicationEntityOutlineResolver
 	BrowserApplicationEntity() BrowserApplicationEntityResolver
@@ -91,6 +92,9 @@ type AlertsAccountStitchedFieldsResolver interface {
 	PoliciesSearch(ctx context.Context, obj *bind.AlertsAccount, cursor *string, searchCriteria *model.AlertsPoliciesSearchCriteriaInput) (*model.AlertsPoliciesSearchResultSet, error)
 	Policy(ctx context.Context, obj *bind.AlertsAccount, id string) (*model.AlertsPolicy, error)
 }
+type ApiAccessActorStitchedFieldsResolver interface {
+	KeySearch(ctx context.Context, obj *model.APIAccessActorStitchedFields, cursor *string, query model.APIAccessKeySearchQuery) (*model.APIAccessKeySearchResult, error)
+}
 type ApmApplicationEntityResolver interface {
 	ApmSummary(ctx context.Context, obj *model.ApmApplicationEntity) (*model.ApmApplicationSummaryData, error)
 
@@ -117,6 +121,8 @@ type RootMutationTypeResolver interface {
 	AgentApplicationDelete(ctx context.Context, accountID *int, applicationName *string, force *bool, guid *string) (*model.AgentApplicationDeleteResult, error)
 	AgentApplicationEnableApmBrowser(ctx context.Context, guid string, settings *model.AgentApplicationBrowserSettingsInput) (*model.AgentApplicationEnableBrowserResult, error)
 	AgentApplicationSettingsUpdate(ctx context.Context, guid string, settings model.AgentApplicationSettingsUpdateInput) (*model.AgentApplicationSettingsUpdateResult, error)
+	AiIssuesAckIssue(ctx context.Context, accountID int, issueID string) (*model.AiIssuesIssueUserActionResponse, error)
+	AiIssuesResolveIssue(ctx context.Context, accountID int, issueID string) (*model.AiIssuesIssueUserActionResponse, error)
 	AlertsConditionDelete(ctx context.Context, accountID int, id string) (*model.AlertsConditionDeleteResponse, error)
 	AlertsNrqlConditionBaselineCreate(ctx context.Context, accountID int, condition model.AlertsNrqlConditionBaselineInput, policyID string) (*model.AlertsNrqlBaselineCondition, error)
 	AlertsNrqlConditionBaselineUpdate(ctx context.Context, accountID int, condition model.AlertsNrqlConditionUpdateBaselineInput, id string) (*model.AlertsNrqlBaselineCondition, error)
@@ -355,6 +361,10 @@ type RootMutationType {
   agentApplicationEnableApmBrowser(guid: EntityGuid!, settings: AgentApplicationBrowserSettingsInput): AgentApplicationEnableBrowserResult
   "Change settings (name alias, Apdex, tracing...) of an application."
   agentApplicationSettingsUpdate(guid: EntityGuid!, settings: AgentApplicationSettingsUpdateInput!): AgentApplicationSettingsUpdateResult
+  "Acknowledge an issue."
+  aiIssuesAckIssue(accountId: Int!, issueId: ID!): AiIssuesIssueUserActionResponse!
+  "Resolve (close) an issue."
+  aiIssuesResolveIssue(accountId: Int!, issueId: ID!): AiIssuesIssueUserActionResponse!
   "Delete an alert condition of any kind."
   alertsConditionDelete(accountId: Int!, id: ID!): AlertsConditionDeleteResponse
   "Create a baseline NRQL condition in a policy."
@@ -1052,6 +1062,19 @@ type AiIssuesIssue {
 type AiIssuesIssueData {
   issues: [AiIssuesIssue!]!
   nextCursor: String
+}
+
+"The answer to a user action on an issue: its result, or an error."
+type AiIssuesIssueUserActionResponse {
+  error: String
+  result: AiIssuesIssueUserActionResult
+}
+
+"The issue a user action was applied to."
+type AiIssuesIssueUserActionResult {
+  accountId: Int!
+  action: AiIssuesIssueUserAction!
+  issueId: ID!
 }
 
 "A key with one value."
@@ -3188,6 +3211,15 @@ enum AiIssuesIssueState {
   DEACTIVATED
 }
 
+"What a user did to an issue."
+enum AiIssuesIssueUserAction {
+  ACK
+  CLOSE_BY_MUTING_RULE_ID
+  MARK_AS_INVESTIGATING
+  RESOLVE
+  UNACK
+}
+
 enum AiIssuesPriority {
   CRITICAL
   HIGH
@@ -4953,6 +4985,38 @@ func (ec *executionContext) field_RootMutationType_agentApplicationSettingsUpdat
 		return nil, err
 	}
 	args["settings"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_RootMutationType_aiIssuesAckIssue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId", ec.unmarshalNInt2int)
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "issueId", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["issueId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_RootMutationType_aiIssuesResolveIssue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId", ec.unmarshalNInt2int)
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "issueId", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["issueId"] = arg1
 	return args, nil
 }
 
@@ -13678,6 +13742,159 @@ func (ec *executionContext) fieldContext_AiIssuesIssueData_nextCursor(_ context.
 	return fc, nil
 }
 
+func (ec *executionContext) _AiIssuesIssueUserActionResponse_error(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesIssueUserActionResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_AiIssuesIssueUserActionResponse_error,
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		ec.marshalOString2ᚖstring,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_AiIssuesIssueUserActionResponse_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AiIssuesIssueUserActionResponse",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResponse_result(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesIssueUserActionResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_AiIssuesIssueUserActionResponse_result,
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		ec.marshalOAiIssuesIssueUserActionResult2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResult,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_AiIssuesIssueUserActionResponse_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AiIssuesIssueUserActionResponse",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "accountId":
+				return ec.fieldContext_AiIssuesIssueUserActionResult_accountId(ctx, field)
+			case "action":
+				return ec.fieldContext_AiIssuesIssueUserActionResult_action(ctx, field)
+			case "issueId":
+				return ec.fieldContext_AiIssuesIssueUserActionResult_issueId(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type AiIssuesIssueUserActionResult", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResult_accountId(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesIssueUserActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_AiIssuesIssueUserActionResult_accountId,
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		ec.marshalNInt2int,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_AiIssuesIssueUserActionResult_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AiIssuesIssueUserActionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResult_action(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesIssueUserActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_AiIssuesIssueUserActionResult_action,
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		ec.marshalNAiIssuesIssueUserAction2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserAction,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_AiIssuesIssueUserActionResult_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AiIssuesIssueUserActionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type AiIssuesIssueUserAction does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResult_issueId(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesIssueUserActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_AiIssuesIssueUserActionResult_issueId,
+		func(ctx context.Context) (any, error) {
+			return obj.IssueID, nil
+		},
+		nil,
+		ec.marshalNID2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_AiIssuesIssueUserActionResult_issueId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AiIssuesIssueUserActionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AiIssuesKeyValue_key(ctx context.Context, field graphql.CollectedField, obj *model.AiIssuesKeyValue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20490,7 +20707,8 @@ func (ec *executionContext) _ApiAccessActorStitchedFields_keySearch(ctx context.
 		field,
 		ec.fieldContext_ApiAccessActorStitchedFields_keySearch,
 		func(ctx context.Context) (any, error) {
-			return obj.KeySearch, nil
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.ApiAccessActorStitchedFields().KeySearch(ctx, obj, fc.Args["cursor"].(*string), fc.Args["query"].(model.APIAccessKeySearchQuery))
 		},
 		nil,
 		ec.marshalOApiAccessKeySearchResult2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAPIAccessKeySearchResult,
@@ -20503,8 +20721,8 @@ func (ec *executionContext) fieldContext_ApiAccessActorStitchedFields_keySearch(
 	fc = &graphql.FieldContext{
 		Object:     "ApiAccessActorStitchedFields",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
 			case "count":
@@ -41679,6 +41897,100 @@ func (ec *executionContext) fieldContext_RootMutationType_agentApplicationSettin
 	return fc, nil
 }
 
+func (ec *executionContext) _RootMutationType_aiIssuesAckIssue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_RootMutationType_aiIssuesAckIssue,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.RootMutationType().AiIssuesAckIssue(ctx, fc.Args["accountId"].(int), fc.Args["issueId"].(string))
+		},
+		nil,
+		ec.marshalNAiIssuesIssueUserActionResponse2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResponse,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_RootMutationType_aiIssuesAckIssue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RootMutationType",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "error":
+				return ec.fieldContext_AiIssuesIssueUserActionResponse_error(ctx, field)
+			case "result":
+				return ec.fieldContext_AiIssuesIssueUserActionResponse_result(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type AiIssuesIssueUserActionResponse", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RootMutationType_aiIssuesAckIssue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RootMutationType_aiIssuesResolveIssue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_RootMutationType_aiIssuesResolveIssue,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.resolvers.RootMutationType().AiIssuesResolveIssue(ctx, fc.Args["accountId"].(int), fc.Args["issueId"].(string))
+		},
+		nil,
+		ec.marshalNAiIssuesIssueUserActionResponse2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResponse,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_RootMutationType_aiIssuesResolveIssue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RootMutationType",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "error":
+				return ec.fieldContext_AiIssuesIssueUserActionResponse_error(ctx, field)
+			case "result":
+				return ec.fieldContext_AiIssuesIssueUserActionResponse_result(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type AiIssuesIssueUserActionResponse", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RootMutationType_aiIssuesResolveIssue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RootMutationType_alertsConditionDelete(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -58273,6 +58585,93 @@ func (ec *executionContext) _AiIssuesIssueData(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var aiIssuesIssueUserActionResponseImplementors = []string{"AiIssuesIssueUserActionResponse"}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResponse(ctx context.Context, sel ast.SelectionSet, obj *model.AiIssuesIssueUserActionResponse) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aiIssuesIssueUserActionResponseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AiIssuesIssueUserActionResponse")
+		case "error":
+			out.Values[i] = ec._AiIssuesIssueUserActionResponse_error(ctx, field, obj)
+		case "result":
+			out.Values[i] = ec._AiIssuesIssueUserActionResponse_result(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var aiIssuesIssueUserActionResultImplementors = []string{"AiIssuesIssueUserActionResult"}
+
+func (ec *executionContext) _AiIssuesIssueUserActionResult(ctx context.Context, sel ast.SelectionSet, obj *model.AiIssuesIssueUserActionResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aiIssuesIssueUserActionResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AiIssuesIssueUserActionResult")
+		case "accountId":
+			out.Values[i] = ec._AiIssuesIssueUserActionResult_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._AiIssuesIssueUserActionResult_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issueId":
+			out.Values[i] = ec._AiIssuesIssueUserActionResult_issueId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var aiIssuesKeyValueImplementors = []string{"AiIssuesKeyValue"}
 
 func (ec *executionContext) _AiIssuesKeyValue(ctx context.Context, sel ast.SelectionSet, obj *model.AiIssuesKeyValue) graphql.Marshaler {
@@ -60029,7 +60428,38 @@ func (ec *executionContext) _ApiAccessActorStitchedFields(ctx context.Context, s
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ApiAccessActorStitchedFields")
 		case "keySearch":
-			out.Values[i] = ec._ApiAccessActorStitchedFields_keySearch(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ApiAccessActorStitchedFields_keySearch(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63838,6 +64268,20 @@ func (ec *executionContext) _RootMutationType(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._RootMutationType_agentApplicationSettingsUpdate(ctx, field)
 			})
+		case "aiIssuesAckIssue":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._RootMutationType_aiIssuesAckIssue(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aiIssuesResolveIssue":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._RootMutationType_aiIssuesResolveIssue(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "alertsConditionDelete":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._RootMutationType_alertsConditionDelete(ctx, field)
@@ -65566,6 +66010,30 @@ func (ec *executionContext) unmarshalNAiIssuesIssueState2githubᚗcomᚋv2bridge
 
 func (ec *executionContext) marshalNAiIssuesIssueState2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueState(ctx context.Context, sel ast.SelectionSet, v model.AiIssuesIssueState) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNAiIssuesIssueUserAction2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserAction(ctx context.Context, v any) (model.AiIssuesIssueUserAction, error) {
+	var res model.AiIssuesIssueUserAction
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAiIssuesIssueUserAction2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserAction(ctx context.Context, sel ast.SelectionSet, v model.AiIssuesIssueUserAction) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNAiIssuesIssueUserActionResponse2githubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResponse(ctx context.Context, sel ast.SelectionSet, v model.AiIssuesIssueUserActionResponse) graphql.Marshaler {
+	return ec._AiIssuesIssueUserActionResponse(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAiIssuesIssueUserActionResponse2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResponse(ctx context.Context, sel ast.SelectionSet, v *model.AiIssuesIssueUserActionResponse) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AiIssuesIssueUserActionResponse(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNAiIssuesKeyValue2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesKeyValue(ctx context.Context, sel ast.SelectionSet, v *model.AiIssuesKeyValue) graphql.Marshaler {
@@ -68000,6 +68468,13 @@ func (ec *executionContext) marshalOAiIssuesIssueState2ᚕgithubᚗcomᚋv2bridg
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOAiIssuesIssueUserActionResult2ᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesIssueUserActionResult(ctx context.Context, sel ast.SelectionSet, v *model.AiIssuesIssueUserActionResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AiIssuesIssueUserActionResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOAiIssuesKeyValue2ᚕᚖgithubᚗcomᚋv2bridgeᚋv2bridgeᚋgraphqlᚋsimᚋmodelᚐAiIssuesKeyValueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AiIssuesKeyValue) graphql.Marshaler {

@@ -1,0 +1,55 @@
+package gateway
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/v2bridge/v2bridge/translate"
+	v2 "github.com/v2bridge/v2bridge/translate/v2"
+)
+
+// handleAlertEvents serves GET /v2/alerts_events (filter[product],
+// filter[entity_type], filter[entity_group_id], filter[entity_id],
+// filter[event_type], filter[incident_id], page).
+func handleAlertEvents(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+	p := rq.params
+	req := translate.AlertEventsRequest{}
+	req.Product, _ = p.Get("filter[product]")
+	req.EntityType, _ = p.Get("filter[entity_type]")
+	req.EventType, _ = p.Get("filter[event_type]")
+	for _, f := range []struct {
+		name string
+		to   *int64
+	}{{"filter[entity_group_id]", &req.EntityGroupID}, {"filter[entity_id]", &req.EntityID}, {"filter[incident_id]", &req.IncidentID}} {
+		id, err := oneID(p, f.name)
+		if err != nil {
+			return nil, err
+		}
+		*f.to = id
+	}
+	var err error
+	if req.Page, err = p.Page(); err != nil {
+		return nil, err
+	}
+	doc, paging, err := g.tr.AlertEvents(ctx, rq.caller, req)
+	if err != nil {
+		return nil, err
+	}
+	return &result{doc: doc, paging: &paging}, nil
+}
+
+// oneID is an id filter's first value (0 when absent or empty): a value that is not a
+// positive integer is a v2 parameter error naming the filter.
+func oneID(p v2.Params, name string) (int64, error) {
+	v, _ := p.Get(name)
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &v2.ParamError{Param: name, Reason: strconv.Quote(v) + " is not a positive integer"}
+	}
+	return id, nil
+}
