@@ -53,3 +53,19 @@ func oneID(p v2.Params, name string) (int64, error) {
 	}
 	return id, nil
 }
+
+// incidentActionHandler serves PUT /v2/alerts_incidents/{id}/acknowledge
+// (resolve false) and /close (resolve true).
+func incidentActionHandler(resolve bool) func(context.Context, *Gateway, *request) (*result, error) {
+	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
+		id, err := pathID(rq, "id", "No incident was found for the given ID")
+		if err != nil {
+			return nil, err
+		}
+		doc, err := g.tr.IncidentAction(ctx, rq.caller, id, resolve)
+		if err != nil {
+			return nil, err
+		}
+		return &result{doc: doc}, nil
+	}
+}

@@ -61,7 +61,7 @@ func gunzip(t *testing.T, b []byte) string {
 // TestCompressedAnswers: an answer of minCompressBytes or more goes gzip-compressed to a
 // caller that accepts gzip, and with Vary: Accept-Encoding either way; a shorter one is
 // sent as it is, without Vary. The ETag is the plain answer's, so If-None-Match
-// validates the compressed answer too (304).
+// validates the compressed answer too (304); Link and Content-Type are unchanged.
 func TestCompressedAnswers(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	big := strings.Repeat("a", 4<<10)
@@ -91,8 +91,13 @@ func TestCompressedAnswers(t *testing.T) {
 				r.Header.Set("If-None-Match", plain.Header().Get("Etag"))
 			}
 			w := httptest.NewRecorder()
+			const link = `<http://localhost/v2/x.json?page=2>; rel="next"`
+			w.Header().Set("Link", link) // as answer sets it for a page
 			g.writeDoc(w, r, "json", 200, plainDoc{v: tt.v})
 			h := w.Header()
+			if h.Get("Link") != link || h.Get("Content-Type") != render.ContentTypeJSON {
+				t.Errorf("Link %q, Content-Type %q changed", h.Get("Link"), h.Get("Content-Type"))
+			}
 			if w.Code != tt.wantStatus {
 				t.Fatalf("status %d, want %d", w.Code, tt.wantStatus)
 			}

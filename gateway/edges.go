@@ -95,10 +95,7 @@ type unsupportedREST struct {
 var unsupportedRESTPaths = [...]unsupportedREST{
 	{"alerts_plugins_conditions", "Plugins alert conditions are not translated by v2bridge (the Plugins product was decommissioned); " +
 		"use a NerdGraph NRQL condition on the integration's data (alertsNrqlConditionStaticCreate)",
-		"newrelic/docs-website src/content/docs/apis/rest-api-v2/plugin-examples-v2/"},
-	{"alerts_incidents", "Acknowledging or closing incidents is not translated by v2bridge; " +
-		"use NerdGraph aiIssuesAckIssue or aiIssuesCloseIncident",
-		"https://api.newrelic.com/v2/definitions.json (PUT /alerts_incidents/{id}/acknowledge and /close)"},
+		"newrelic/terraform-provider-newrelic website/docs/d/plugin.html.markdown (Plugins end of life, June 16, 2021)"},
 	{"usages", "Usage data is not translated by v2bridge; query NrConsumption or NrMTDConsumption with NRQL (NerdGraph actor.account.nrql)",
 		"newrelic/docs-website src/content/docs/apis/rest-api-v2/account-examples-v2/subscription-usage-apis.mdx"},
 	{"notification_channels", "Notification channels of the pre-2015 alerts are not translated by v2bridge; " +

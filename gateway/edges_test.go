@@ -63,7 +63,7 @@ func TestAllowHeader(t *testing.T) {
 // TestUnsupportedREST: a real REST v2 path the gateway does not translate is a 501
 // naming the replacement, with or without an account prefix or a sub-path.
 func TestUnsupportedREST(t *testing.T) {
-	for _, target := range []string{"/v2/usages.json", "/accounts/1000001/v2/dashboards.json", "/v2/alerts_incidents/5/acknowledge.json"} {
+	for _, target := range []string{"/v2/usages.json", "/accounts/1000001/v2/dashboards.json", "/v2/usages/apm.json"} {
 		rec, calls := serveCounting(t, http.MethodGet, target, "")
 		if rec.Code != http.StatusNotImplemented || !strings.Contains(rec.Body.String(), "not translated by v2bridge") && !strings.Contains(rec.Body.String(), "not served by v2bridge") {
 			t.Errorf("GET %s: %d %s, want 501 naming the replacement", target, rec.Code, rec.Body)

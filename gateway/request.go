@@ -98,16 +98,16 @@ func isFormBody(contentType string, body []byte) bool {
 // account, else default_account_id, else the account the key belongs to, else a 422
 // naming those options.
 func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash string) (int64, string, error) {
+	s, name, err := accountHeader(rq.http.Header) // headers naming two accounts are a 400, path or not
+	if err != nil {
+		return 0, "", err
+	}
 	if s := rq.vars["accountId"]; s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
 			return 0, "", v2.BadRequest("Invalid account id in the path")
 		}
 		return id, "path", nil
-	}
-	s, name, err := accountHeader(rq.http.Header) // one account, or a 400
-	if err != nil {
-		return 0, "", err
 	}
 	if s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)

@@ -72,7 +72,8 @@ const noteApplicationsMetricData = "values computed from NRQL over the unscoped 
 	"(`raw=true` as computed); a name without data in the range is found with zero values when the " +
 	"names route lists it (its last day), else `metrics_not_found` (REST: names ever reported); a " +
 	"given range's slices end at `to` or at the newest minute taken as ingested (3 minutes back, 2 " +
-	"summarized), inside the range; `raw=true` " +
+	"summarized), inside the range (summarized over three hours: its whole hours, as REST's " +
+	"recordings); `raw=true` " +
 	"value names are undocumented upstream (count, total_call_time, total_exclusive_time, " +
 	"min_call_time, max_call_time, sum_of_squares)"
 
@@ -257,3 +258,10 @@ const noteAlertsEventsList = "NRQL over NrAiIncident opens and closes (`VIOLATIO
 	"`entity_group_id` is the entity id; REST's `NOTIFICATION` and `INSTRUMENTATION` events have no " +
 	"NerdGraph source and are not listed; `incident_id` has no source and is omitted " +
 	"(`filter[incident_id]` matches nothing)"
+
+// noteAlertsIncidentsAcknowledge is alerts_incidents.acknowledge's Note.
+const noteAlertsIncidentsAcknowledge = "NerdGraph aiIssuesAckIssue. REST's incidents were renamed issues: " +
+	"it acts on the issue whose surrogate id alerts_incidents gave, found among the issues of the last 30 " +
+	"days, a round trip per NerdGraph page of issues until met, then one mutation; 404 for an id not " +
+	"among them; the answer is the incident as alerts_incidents shows it; the caller's incident lists " +
+	"are read again afterwards (other keys' within `cache.list_ttl`)"

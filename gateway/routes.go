@@ -278,7 +278,10 @@ func Routes() []Route {
 				"alertsNrqlConditionStaticCreate, or POST "+
 				"/v2/alerts_nrql_conditions/policies/{policy_id}) whose WHERE clause names the "+
 				"entity, or route this call to the REST API, which keeps this namespace "+
-				"(retained_alerts: passthrough)"),
+				"(retained_alerts: passthrough)",
+			"NerdGraph's condition writes are NRQL ones (schema/; whether alertsConditionDelete deletes a "+
+				"legacy metric condition is unpublished); New Relic keeps the namespace after 2027-07-31 ("+
+				eolNotice+", Not impacted)"),
 		{
 			Name: "alerts_entity_conditions.list", Methods: []string{http.MethodGet},
 			Path: "/alerts_entity_conditions/{entity_id:[0-9]+}", Fidelity: Approximate,
@@ -308,16 +311,22 @@ func Routes() []Route {
 		notImplemented("alerts_synthetics_conditions", "/alerts_synthetics_conditions/", []string{http.MethodPost, http.MethodPut, http.MethodDelete},
 			"Synthetics alert conditions are retained on the REST API (retained_alerts: "+
 				"passthrough) and their writes are not translated: NerdGraph writes them as NRQL "+
-				"conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)"),
+				"conditions on SyntheticCheck (alertsNrqlConditionStaticCreate)",
+			"NerdGraph has no synthetics condition mutation (schema/: the condition writes are NRQL ones); "+
+				"New Relic keeps the namespace after 2027-07-31 ("+eolNotice+", Not impacted)"),
 		notImplemented("alerts_external_service_conditions", "/alerts_external_service_conditions", nil,
 			"External service alert conditions are retained on the REST API (retained_alerts: "+
 				"passthrough) and not translated: NerdGraph has no external-service condition; "+
 				"write an NRQL condition on the external call metrics instead "+
-				"(alertsNrqlConditionStaticCreate)"),
+				"(alertsNrqlConditionStaticCreate)",
+			"NerdGraph has no external service condition type (schema/); New Relic keeps the namespace after "+
+				"2027-07-31 ("+eolNotice+", Not impacted)"),
 		notImplemented("alerts_location_failure_conditions", "/alerts_location_failure_conditions", nil,
 			"Multi-location synthetics conditions are retained on the REST API (retained_alerts: "+
 				"passthrough) and not translated: NerdGraph writes them as NRQL conditions on "+
-				"SyntheticCheck (alertsNrqlConditionStaticCreate)"),
+				"SyntheticCheck (alertsNrqlConditionStaticCreate)",
+			"NerdGraph has no multi-location condition type (schema/); New Relic keeps the namespace after "+
+				"2027-07-31 ("+eolNotice+", Not impacted)"),
 		{
 			Name: "alerts_violations.list", Methods: []string{http.MethodGet},
 			Path: "/alerts_violations", Fidelity: Approximate,
@@ -331,46 +340,81 @@ func Routes() []Route {
 			Note: noteAlertsIncidentsList,
 		},
 		{
+			Name: "alerts_incidents.acknowledge", Methods: []string{http.MethodPut},
+			Path: "/alerts_incidents/{id:[0-9]+}/acknowledge", Fidelity: Approximate,
+			Operations: []string{"Incidents", "IssueAck"}, handle: incidentActionHandler(false),
+			Note: noteAlertsIncidentsAcknowledge,
+		},
+		{
+			Name: "alerts_incidents.close", Methods: []string{http.MethodPut},
+			Path: "/alerts_incidents/{id:[0-9]+}/close", Fidelity: Approximate,
+			Operations: []string{"Incidents", "IssueResolve"}, handle: incidentActionHandler(true),
+			Note: "NerdGraph aiIssuesResolveIssue. As alerts_incidents.acknowledge; `closed_at` is the time of " +
+				"the close (an incident already closed is answered as it is, with no mutation)",
+		},
+		{
 			Name: "alerts_events.list", Methods: []string{http.MethodGet},
 			Path: "/alerts_events", Fidelity: Approximate,
 			Operations: []string{"NrqlQuery"}, handle: handleAlertEvents,
 			Note: noteAlertsEventsList,
 		},
 		retired("servers", "/servers", "The Servers product was retired; use Infrastructure hosts "+
-			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')"),
+			"(NerdGraph entitySearch with domain = 'INFRA' AND type = 'HOST')",
+			"no public retirement notice found; REST v2's published clients and examples have no servers calls "+
+				"(newrelic-client-go v2, docs-website src/content/docs/apis/rest-api-v2/)"),
 		retired("labels", "/labels", "Labels were retired on March 31, 2020; use entity tags "+
-			"(NerdGraph taggingAddTagsToEntity / taggingDeleteTagFromEntity)"),
+			"(NerdGraph taggingAddTagsToEntity / taggingDeleteTagFromEntity)",
+			"docs-website src/content/docs/apis/rest-api-v2/labels-examples-v2/create-labels-apps-v2.mdx: "+
+				"\"End Of Life at 31 March 2020\""),
 		retired("plugins", "/plugins", "The Plugins product was decommissioned; use New Relic integrations "+
-			"and NerdGraph entitySearch"),
+			"and NerdGraph entitySearch", pluginsEOL),
 		retired("components", "/components", "Plugin components were decommissioned with the "+
-			"Plugins product; use New Relic integrations and NerdGraph entitySearch"),
-		retired("alerts_channels", "/alerts_channels", "Alert notification channels were "+
-			"replaced by destinations and workflows (NerdGraph aiNotifications and aiWorkflows)"),
-		retired("alerts_policy_channels", "/alerts_policy_channels", "Policy-channel links were replaced by "+
-			"workflows (NerdGraph aiWorkflows)"),
-		retired("users", "/users", "The users endpoint was retired with the original user model; "+
-			"use NerdGraph user management (actor.organization.userManagement)"),
+			"Plugins product; use New Relic integrations and NerdGraph entitySearch", pluginsEOL),
+		notImplemented("alerts_channels", "/alerts_channels", nil,
+			"Alert channels are not translated. NerdGraph replaces a channel with a destination, a "+
+				"notification channel and workflows (aiNotifications, aiWorkflows), with no object that "+
+				"holds REST's channel and its policies",
+			"REST serves alerts_channels until 2027-07-31 and names Workflows and Destinations as the "+
+				"replacement ("+eolNotice+")"),
+		notImplemented("alerts_policy_channels", "/alerts_policy_channels", nil,
+			"Policy-channel links are not translated. NerdGraph links policies to notifications "+
+				"through workflows (aiWorkflows), with no channel id to link",
+			"as alerts_channels ("+eolNotice+")"),
+		notImplemented("users", "/users", nil,
+			"Users are not translated. This endpoint lists users of the original user model, which "+
+				"NerdGraph does not serve; NerdGraph user management (actor.organization.userManagement) lists the users "+
+				"of the New Relic One user model",
+			"docs-website src/content/docs/apis/rest-api-v2/account-examples-v2/listing-users-your-account.mdx"),
 	}
 }
 
+// Sources cited by several unsupported routes' notes.
+const (
+	eolNotice  = "newrelic/docs-website src/content/eol/2026/07/eol-07-31-26-rest-api-v2.md"
+	pluginsEOL = "newrelic/terraform-provider-newrelic website/docs/d/plugin.html.markdown: " +
+		"\"New Relic Plugins reached end of life Wednesday June 16, 2021\""
+)
+
 // notImplemented is a route NerdGraph has no path for: 501 with a title naming the
-// replacement (or pass-through), for the given methods (nil: every method) below path.
-func notImplemented(name, path string, methods []string, title string) Route {
+// replacement (or pass-through), for the given methods (nil: every method) below path;
+// its note adds the source (the missing NerdGraph capability, New Relic's notice).
+func notImplemented(name, path string, methods []string, title, source string) Route {
 	if methods == nil {
 		methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
 	}
 	return Route{
 		Name: name + ".unsupported", Methods: methods, Path: path, Prefix: true,
-		Fidelity: Unsupported, Note: title, Retired: v2.NotImplemented(title),
+		Fidelity: Unsupported, Note: title + ". Source: " + source, Retired: v2.NotImplemented(title),
 	}
 }
 
 // retired is a route of a product New Relic retired: 410 Gone with a title that names
-// the replacement, for every method and every path below it.
-func retired(name, path, title string) Route {
+// the replacement, for every method and every path below it; its note adds the source
+// of the retirement.
+func retired(name, path, title, source string) Route {
 	return Route{
 		Name: name + ".retired", Methods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete},
-		Path: path, Prefix: true, Fidelity: Unsupported, Note: title,
+		Path: path, Prefix: true, Fidelity: Unsupported, Note: title + ". Source: " + source,
 		Retired: v2.Gone(title),
 	}
 }

@@ -14,10 +14,10 @@ import (
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
-// AlertEventsRequest is a parsed GET /v2/alerts_events: REST's filters (New Relic's
-// API explorer for alerts_events: filter[product], filter[entity_type],
-// filter[entity_group_id], filter[entity_id], filter[event_type]; newrelic-client-go
-// pkg/alerts/events.go ListAlertEventsParams adds filter[incident_id]) and the page.
+// AlertEventsRequest is a parsed GET /v2/alerts_events: REST's filters
+// (filter[product], filter[entity_type], filter[entity_group_id], filter[entity_id],
+// filter[event_type] and filter[incident_id], as newrelic-client-go pkg/alerts/events.go
+// ListAlertEventsParams sends them) and the page.
 type AlertEventsRequest struct {
 	Product, EntityType, EventType string // case-insensitive; "" = any
 	EntityGroupID, EntityID        int64  // 0 = any
@@ -26,9 +26,10 @@ type AlertEventsRequest struct {
 }
 
 // The event types of the translated events: REST's violation opens and closes and
-// its deployments (the alerts_events event types New Relic's API explorer listed:
+// its deployments (the alerts_events event types REST's API explorer listed:
 // NOTIFICATION, DEPLOYMENT, VIOLATION_OPEN, VIOLATION_CLOSE, VIOLATION,
-// INSTRUMENTATION).
+// INSTRUMENTATION; read in a third-party copy of the explorer's text, not in a New
+// Relic repository, so a verify run on a real account is the check).
 const (
 	EventViolationOpen  = "VIOLATION_OPEN"
 	EventViolationClose = "VIOLATION_CLOSE"
@@ -227,8 +228,8 @@ func deploymentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int6
 }
 
 // entityOf sets an event's product, entity type and ids from its entity's GUID, in
-// the words of REST's filters (New Relic's API explorer for alerts_events: products
-// APM, BROWSER, MOBILE, SERVERS, PLUGINS, SYNTHETICS, ALERTS; entity types
+// the words of REST's filters (REST's API explorer text, as copied by a third party:
+// products APM, BROWSER, MOBILE, SERVERS, PLUGINS, SYNTHETICS, ALERTS; entity types
 // Application, Server, KeyTransaction, Plugin, MobileApplication, BrowserApplication,
 // Monitor; "the group ID is normally the same as the entity ID", plugins aside). An
 // entity whose id is not a number (a monitor's) has no entity_id.

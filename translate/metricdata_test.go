@@ -189,9 +189,9 @@ func TestMetricDataDocument(t *testing.T) {
 // that have existed in the past, but are no longer collected, will return a zero value"
 // (docs-website src/content/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data.mdx),
 // "the WebFrontend/QueueTime metric will have a zero value" (.../application-examples-v2/
-// average-response-time-examples-v2.mdx), the migration guide's names are "all
-// historically known metric names regardless of time window" (.../migrate-to-nrql.mdx).
-// Only a name never known is not found. The names are read once, only when a name has
+// average-response-time-examples-v2.mdx, which adds: "If your app has never reported a
+// queuing time, the metric WebFrontend/QueueTime will not exist"). Only a name never
+// known is not found. The names are read once, only when a name has
 // no data, and come from the names route's cache after: no further round trip.
 func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
 	tr, f := mdTranslator()

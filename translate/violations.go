@@ -297,23 +297,7 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 		}
 		data := ai.GetIssues()
 		for _, is := range data.Issues {
-			in := v2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
-				ClosedAt: is.ClosedAt, ExcludeViolations: r.ExcludeViolations, Violations: []int64{}}
-			if is.ActivatedAt != nil {
-				in.OpenedAt = *is.ActivatedAt
-			}
-			if len(is.PolicyIds) > 0 {
-				in.PolicyID = int64(is.PolicyIds[0])
-				in.IncidentPreference = prefs[strconv.Itoa(is.PolicyIds[0])]
-			}
-			for _, id := range is.IncidentIds {
-				if n, err := strconv.ParseInt(id, 10, 64); err == nil {
-					in.Violations = append(in.Violations, n)
-				} else {
-					in.Violations = append(in.Violations, SurrogateID("incident", 0, id))
-				}
-			}
-			all = append(all, in)
+			all = append(all, incidentOf(c, is, prefs, r.ExcludeViolations))
 		}
 		if cursor = data.NextCursor; cursor == nil {
 			break
@@ -342,4 +326,27 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 		}
 	}
 	return all, nil
+}
+
+// incidentOf is REST's incident of a NerdGraph issue (prefs: incident preferences by
+// policy id).
+func incidentOf(c Caller, is ng.IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue,
+	prefs map[string]string, excludeViolations bool) v2.Incident {
+	in := v2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
+		ClosedAt: is.ClosedAt, ExcludeViolations: excludeViolations, Violations: []int64{}}
+	if is.ActivatedAt != nil {
+		in.OpenedAt = *is.ActivatedAt
+	}
+	if len(is.PolicyIds) > 0 {
+		in.PolicyID = int64(is.PolicyIds[0])
+		in.IncidentPreference = prefs[strconv.Itoa(is.PolicyIds[0])]
+	}
+	for _, id := range is.IncidentIds {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+			in.Violations = append(in.Violations, n)
+		} else {
+			in.Violations = append(in.Violations, SurrogateID("incident", 0, id))
+		}
+	}
+	return in
 }

@@ -229,6 +229,7 @@ func (r *runner) discoverAndCompare(ctx context.Context) error {
 		{"alerts_policies.list", "/v2/alerts_policies.json"},
 		{"alerts_violations.list", "/v2/alerts_violations.json"},
 		{"alerts_incidents.list", "/v2/alerts_incidents.json"},
+		{"alerts_events.list", "/v2/alerts_events.json"},
 	}
 	r.total = len(stage1)
 	bodies := map[string][]byte{}

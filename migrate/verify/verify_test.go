@@ -256,7 +256,7 @@ func TestRunWritesTotal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := 7 + 5 // the seven lists of the read plan (no ids in them), then the writes
+		want := 8 + 5 // the eight lists of the read plan (no ids in them), then the writes
 		if app != 0 {
 			want++
 		}
@@ -336,6 +336,7 @@ func readPlan() map[string]string {
 		"/v2/alerts_policies.json":                                    `{"policies":[{"id":5}]}`,
 		"/v2/alerts_violations.json":                                  `{"violations":[]}`,
 		"/v2/alerts_incidents.json":                                   `{"incidents":[]}`,
+		"/v2/alerts_events.json":                                      `{"recent_events":[]}`,
 		"/v2/applications/1.json":                                     `{"application":{"id":1,"name":"a","apdex":0.9}}`,
 		"/v2/applications/1/hosts.json":                               `{"application_hosts":[{"id":11},{"id":12}]}`,
 		"/v2/applications/1/instances.json":                           `{"application_instances":[{"id":21}]}`,
@@ -391,13 +392,13 @@ func TestRunReadPlan(t *testing.T) {
 		rep.Tolerance != 0.05 || rep.REST != rs.URL+"/v2" {
 		t.Errorf("report header %v %v %d %v %q", rep.Started, rep.Finished, rep.Sample, rep.Tolerance, rep.REST)
 	}
-	// 7 lists, a filter[name] probe for each of 2 applications (names "a" and "b": only
+	// 8 lists, a filter[name] probe for each of 2 applications (names "a" and "b": only
 	// the other case, "A" and "B", 404s on both sides), 6 reads for each, 1 key
 	// transaction, 1 mobile application, 3 condition lists, then one host and one
 	// instance of application 1 (application 2's hosts and instances are 404s on both
 	// sides).
-	if len(rep.Exchanges) != 7+2+12+1+1+3+2 || len(rest.calls) != len(rep.Exchanges) || len(tr.calls) != len(rep.Exchanges) {
-		t.Fatalf("%d exchanges (REST %d, translation %d calls), want 28:\n%s", len(rep.Exchanges), len(rest.calls), len(tr.calls),
+	if len(rep.Exchanges) != 8+2+12+1+1+3+2 || len(rest.calls) != len(rep.Exchanges) || len(tr.calls) != len(rep.Exchanges) {
+		t.Fatalf("%d exchanges (REST %d, translation %d calls), want 29:\n%s", len(rep.Exchanges), len(rest.calls), len(tr.calls),
 			strings.Join(rest.calls, "\n"))
 	}
 	for _, p := range []string{"/v2/applications/3.json", "/v2/applications/1/hosts/12.json"} {
@@ -441,10 +442,10 @@ func TestRunReadPlan(t *testing.T) {
 			}
 		}
 	}
-	if len(rep.Routes) != 20 || app == nil || app.Requests != 2 || app.Errors != 1 || app.RoundTrips != 4 || app.Counts[Different] != 1 {
+	if len(rep.Routes) != 21 || app == nil || app.Requests != 2 || app.Errors != 1 || app.RoundTrips != 4 || app.Counts[Different] != 1 {
 		t.Errorf("%d routes, applications.show %+v", len(rep.Routes), app)
 	}
-	if !strings.Contains(progress.String(), "["+strings.Repeat("#", 30)+"] 28/28") || !strings.Contains(progress.String(), "[####"+strings.Repeat(".", 26)+"] 1/7 ") ||
+	if !strings.Contains(progress.String(), "["+strings.Repeat("#", 30)+"] 29/29") || !strings.Contains(progress.String(), "[###"+strings.Repeat(".", 27)+"] 1/8 ") ||
 		!strings.HasSuffix(progress.String(), "\n") {
 		t.Errorf("progress %q", progress.String())
 	}
@@ -453,7 +454,7 @@ func TestRunReadPlan(t *testing.T) {
 	if err := rep.WriteSummary(&sum); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"28 requests on 20 routes, sample 2, tolerance 5%", "applications.show",
+	for _, want := range []string{"29 requests on 21 routes, sample 2, tolerance 5%", "applications.show",
 		"not compared: /v2/applications/2.json: a side's body is not JSON", "field(s) differ or are missing on one side:"} {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
@@ -571,12 +572,12 @@ func TestRunDefaultsAndPace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Sample != 3 || rep.Tolerance != 0.05 || len(rep.Exchanges) != 7 {
-		t.Errorf("defaults: sample %d tolerance %v, %d exchanges; want 3, 0.05, 7", rep.Sample, rep.Tolerance, len(rep.Exchanges))
+	if rep.Sample != 3 || rep.Tolerance != 0.05 || len(rep.Exchanges) != 8 {
+		t.Errorf("defaults: sample %d tolerance %v, %d exchanges; want 3, 0.05, 8", rep.Sample, rep.Tolerance, len(rep.Exchanges))
 	}
-	// 7 requests to each side at 500 a minute: at least 6 gaps of 120 ms.
-	if min := 6 * time.Minute / 500; took < min {
-		t.Errorf("7 paced requests took %v, want at least %v", took, min)
+	// 8 requests to each side at 500 a minute: at least 7 gaps of 120 ms.
+	if min := 7 * time.Minute / 500; took < min {
+		t.Errorf("8 paced requests took %v, want at least %v", took, min)
 	}
 }
 

@@ -53,13 +53,12 @@ func everyRESTCall(t *testing.T) []clientCall {
 		labels      = "Labels were retired"
 		plugin      = "Plugins product was decommissioned"
 		components  = "Plugin components were decommissioned"
-		channels    = "notification channels"
-		links       = "Policy-channel links"
+		channels    = "Alert channels are not translated"
+		links       = "Policy-channel links are not translated"
 		synthetics  = "Synthetics alert conditions"
 		location    = "Multi-location synthetics conditions"
 		legacy      = "NerdGraph has no mutation for legacy"
 		immutable   = "change tracking events are immutable"
-		incidents   = "aiIssuesAckIssue"
 		pluginConds = "the Plugins product was decommissioned"
 	)
 	return []clientCall{
@@ -104,15 +103,15 @@ func everyRESTCall(t *testing.T) []clientCall {
 			return err
 		}, want: 501, source: immutable},
 
-		{name: "alerts.ListChannels", call: func() error { _, err := al.ListChannels(); return err }, want: 410, source: channels},
-		{name: "alerts.GetChannel", call: func() error { _, err := al.GetChannel(1); return err }, want: 410, source: channels},
+		{name: "alerts.ListChannels", call: func() error { _, err := al.ListChannels(); return err }, want: 501, source: channels},
+		{name: "alerts.GetChannel", call: func() error { _, err := al.GetChannel(1); return err }, want: 501, source: channels},
 		{name: "alerts.CreateChannel", call: func() error {
 			_, err := al.CreateChannel(alerts.Channel{Name: "ops", Type: alerts.ChannelTypes.Email, Configuration: alerts.ChannelConfiguration{Recipients: "ops@example.com"}})
 			return err
-		}, want: 410, source: channels},
-		{name: "alerts.DeleteChannel", call: func() error { _, err := al.DeleteChannel(1); return err }, want: 410, source: channels},
-		{name: "alerts.UpdatePolicyChannels", call: func() error { _, err := al.UpdatePolicyChannels(1001, []int{1}); return err }, want: 410, source: links},
-		{name: "alerts.DeletePolicyChannel", call: func() error { _, err := al.DeletePolicyChannel(1001, 1); return err }, want: 410, source: links},
+		}, want: 501, source: channels},
+		{name: "alerts.DeleteChannel", call: func() error { _, err := al.DeleteChannel(1); return err }, want: 501, source: channels},
+		{name: "alerts.UpdatePolicyChannels", call: func() error { _, err := al.UpdatePolicyChannels(1001, []int{1}); return err }, want: 501, source: links},
+		{name: "alerts.DeletePolicyChannel", call: func() error { _, err := al.DeletePolicyChannel(1001, 1); return err }, want: 501, source: links},
 		{name: "alerts.ListMultiLocationSyntheticsConditions", call: func() error { _, err := al.ListMultiLocationSyntheticsConditions(1001); return err },
 			want: 501, source: location},
 		{name: "alerts.GetMultiLocationSyntheticsCondition", call: func() error { _, err := al.GetMultiLocationSyntheticsCondition(1001, 1); return err },
@@ -149,8 +148,8 @@ func everyRESTCall(t *testing.T) []clientCall {
 		}, want: 501, source: synthetics},
 		{name: "alerts.DeleteSyntheticsCondition", call: func() error { _, err := al.DeleteSyntheticsCondition(1); return err }, want: 501, source: synthetics},
 		{name: "alerts.ListIncidents", call: func() error { l, err := al.ListIncidents(false, false); return first(len(l), err) }},
-		{name: "alerts.AcknowledgeIncident", call: func() error { return incidentVerb(al, false) }, want: 501, source: incidents},
-		{name: "alerts.CloseIncident", call: func() error { return incidentVerb(al, true) }, want: 501, source: incidents},
+		{name: "alerts.AcknowledgeIncident", call: func() error { return incidentVerb(al, false) }},
+		{name: "alerts.CloseIncident", call: func() error { return incidentVerb(al, true) }},
 		{name: "alerts.ListNrqlConditions", call: func() error { l, err := al.ListNrqlConditions(1001); return first(len(l), err) }},
 		{name: "alerts.GetNrqlCondition", call: func() error { _, err := al.GetNrqlCondition(1001, 6103); return err }},
 		{name: "alerts.CreateNrqlCondition", call: func() error {
@@ -232,10 +231,14 @@ func incidentVerb(al alerts.Alerts, closeIt bool) error {
 	if err != nil || len(open) == 0 {
 		return fmt.Errorf("open incidents: %d, %w", len(open), err)
 	}
+	var in *alerts.Incident
 	if closeIt {
-		_, err = al.CloseIncident(open[0].ID)
+		in, err = al.CloseIncident(open[0].ID)
 	} else {
-		_, err = al.AcknowledgeIncident(open[0].ID)
+		in, err = al.AcknowledgeIncident(open[0].ID)
+	}
+	if err == nil && (in.ID != open[0].ID || (in.ClosedAt != nil) != closeIt) {
+		return fmt.Errorf("answered %+v for incident %d", in, open[0].ID)
 	}
 	return err
 }

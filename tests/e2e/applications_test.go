@@ -247,9 +247,6 @@ func TestRetiredProducts(t *testing.T) {
 		{"/v2/labels.json", "PUT", "tags"},
 		{"/v2/plugins.json", "GET", "integrations"},
 		{"/v2/components/5/metrics/data.json", "GET", "integrations"},
-		{"/v2/alerts_channels.json", "POST", "aiNotifications"},
-		{"/v2/alerts_policy_channels.json", "PUT", "aiWorkflows"},
-		{"/accounts/1000001/v2/users.json", "GET", "userManagement"},
 	}
 	before := e.sim.Requests()
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
@@ -56,5 +57,30 @@ func TestCompressedAnswersAndReplay(t *testing.T) {
 	}
 	if len(zipped.body)*3 > len(doc) {
 		t.Errorf("compressed %d bytes to %d", len(doc), len(zipped.body))
+	}
+}
+
+// A gzip body inflating to 256 MiB, posted as a deployment, is refused with a 413 once
+// the decoded bytes pass the 1 MiB body bound: the gateway allocates a few MiB for it,
+// not the inflated size.
+func TestDecompressionBombRefused(t *testing.T) {
+	e := newEnv(t)
+	var member bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	_, _ = zw.Write(make([]byte, 1<<20))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bomb := bytes.Repeat(member.Bytes(), 256) // concatenated members: one gzip stream
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := e.do(t, "POST", "/v2/applications/314221522/deployments.json", key1, bytes.NewReader(bomb),
+		"Content-Type", "application/json", "Content-Encoding", "gzip")
+	runtime.ReadMemStats(&after)
+	if r.status != 413 {
+		t.Fatalf("bomb of %d bytes: %d %.200s", len(bomb), r.status, r.body)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("allocated %d MiB answering a bomb bounded at 1 MiB", alloc>>20)
 	}
 }

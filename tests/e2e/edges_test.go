@@ -119,12 +119,14 @@ func TestEdgeUnsupportedRESTPaths(t *testing.T) {
 		{"GET", "/v2/alerts_plugins_conditions.json?policy_id=1", "NerdGraph"},
 		{"PUT", "/v2/alerts_external_service_conditions/5.json", "NerdGraph"},
 		{"POST", "/v2/alerts_location_failure_conditions/policies/1.json", "NerdGraph"},
-		{"PUT", "/v2/alerts_incidents/7/acknowledge.json", "aiIssuesAckIssue"},
 		{"GET", "/v2/dashboards.json", "dashboardCreate"},
 		{"GET", "/accounts/1000001/v2/dashboards/3.json", "dashboardCreate"},
 		{"GET", "/v2/usages/apm.json", "NrConsumption"},
 		{"GET", "/v2/notification_channels.json", "NerdGraph"},
 		{"GET", "/v2/definitions.json", "introspection"},
+		{"POST", "/v2/alerts_channels.json", "aiNotifications"},
+		{"PUT", "/v2/alerts_policy_channels.json", "aiWorkflows"},
+		{"GET", "/accounts/1000001/v2/users.json", "userManagement"},
 	} {
 		r := e.do(t, tt.method, tt.path, key1, nil)
 		if r.status != 501 || !strings.Contains(string(r.body), tt.names) || !strings.HasPrefix(string(r.body), `{"error":{"title":`) {

@@ -292,11 +292,26 @@ func TestFleetStoreDown(t *testing.T) {
 	}
 	// Fleet-wide again: once each replica has called, the store holds the highest count
 	// a replica saw (its floor), and what is left of the limit is allowed once across
-	// both replicas, never again from full.
-	fleetDo(t, f.replicas[0], http.MethodGet, "/v2/applications.json", "")
-	r := fleetDo(t, f.replicas[1], http.MethodGet, "/v2/applications.json", "")
-	rem := 0
-	_, _ = fmt.Sscan(r.header.Get("X-RateLimit-Remaining"), &rem)
+	// both replicas, never again from full. A replica's readiness probe can find the
+	// store before its rate-limit connection does (the client's pool backs off dialling
+	// for a moment after refused dials), so the count starts once three calls in turn
+	// (A, B, A) each leave one fewer: only one shared window counts that way.
+	remaining := func(srv *httptest.Server) int {
+		n := -1
+		_, _ = fmt.Sscan(fleetDo(t, srv, http.MethodGet, "/v2/applications.json", "").header.Get("X-RateLimit-Remaining"), &n)
+		return n
+	}
+	rem, deadline := 0, time.Now().Add(10*time.Second)
+	for {
+		a, b, a2 := remaining(f.replicas[0]), remaining(f.replicas[1]), remaining(f.replicas[0])
+		if rem = a2; b == a-1 && a2 == b-1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replicas never counted one window again: remaining %d, %d, %d", a, b, a2)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	got, _ := f.countAllowed(t, 2*limit)
 	if rem >= limit-30 || got != rem { // the 30 calls before and during the outage still count
 		t.Fatalf("after the store returned: %d allowed across two replicas, want %d (what the fleet had left)", got, rem)

@@ -44,6 +44,7 @@ func TestOneCallerPerRequest(t *testing.T) {
 		{"passed through, two keys", "/v2/applications/314221522/hosts.json", [][2]string{{"X-Api-Key", key1}, {"Api-Key", key2}}, 401, "X-Api-Key and Api-Key"},
 		{"unmatched, two keys", "/v2/alerts_external_service_conditions.json", [][2]string{{"Api-Key", key1}, {"X-Api-Key", key2}}, 401, "X-Api-Key and Api-Key"},
 		{"X-Account-ID repeated, two accounts", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
+		{"X-Account-ID repeated under an account path", "/accounts/1000001/v2/applications.json", [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
 		{"X-Account-ID and NewRelic-Account-Id differ", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"NewRelic-Account-Id", "1000002"}}, 400, "X-Account-ID and NewRelic-Account-Id"},
 		{"X-Account-ID repeated, a kept answer's account first", show, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000002"}}, 400, "repeated X-Account-ID"},
 		{"X-Account-ID repeated, one account", list, [][2]string{{"X-Api-Key", keyMulti}, {"X-Account-ID", "1000001"}, {"X-Account-ID", "1000001"}}, 200, ""},
@@ -66,5 +67,23 @@ func TestOneCallerPerRequest(t *testing.T) {
 		if tt.status >= 400 && (e.sim.Requests() != simBefore || len(rest.seen) != restBefore) {
 			t.Errorf("%s: refused after calling NerdGraph (%d) or REST (%d)", tt.name, e.sim.Requests()-simBefore, len(rest.seen)-restBefore)
 		}
+	}
+}
+
+// Only guesses count against an address: requests without a key, or with two keys, are
+// 401s that do not use up the address's failed authentications, so a key NerdGraph has
+// not seen yet is still checked from that address.
+func TestRequestsWithoutAKeyCostTheAddressNothing(t *testing.T) {
+	e := newEnvWith(t, gateway.Config{AuthFailuresPerMinute: 5})
+	for range 20 {
+		if r := e.get(t, "/v2/applications.json", ""); r.status != http.StatusUnauthorized {
+			t.Fatalf("no key: %d, want 401", r.status)
+		}
+		if r := e.get(t, "/v2/applications.json", key1, "Api-Key", key2); r.status != http.StatusUnauthorized {
+			t.Fatalf("two keys: %d, want 401", r.status)
+		}
+	}
+	if r := e.get(t, "/v2/applications.json", key1); r.status != http.StatusOK {
+		t.Fatalf("a first key after 40 requests without one: %d %s, want 200", r.status, r.body)
 	}
 }

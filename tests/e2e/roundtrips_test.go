@@ -81,9 +81,9 @@ func TestReadRoutesRoundTrips(t *testing.T) {
 		{"labels.retired", "/v2/labels.json", 410, 0, 0},
 		{"plugins.retired", "/v2/plugins.json", 410, 0, 0},
 		{"components.retired", "/v2/components.json", 410, 0, 0},
-		{"alerts_channels.retired", "/v2/alerts_channels.json", 410, 0, 0},
-		{"alerts_policy_channels.retired", "/v2/alerts_policy_channels.json", 410, 0, 0},
-		{"users.retired", "/v2/users.json", 410, 0, 0},
+		{"alerts_channels.unsupported", "/v2/alerts_channels.json", 501, 0, 0},
+		{"alerts_policy_channels.unsupported", "/v2/alerts_policy_channels.json", 501, 0, 0},
+		{"users.unsupported", "/v2/users.json", 501, 0, 0},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

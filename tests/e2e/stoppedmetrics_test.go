@@ -64,8 +64,8 @@ func stoppedCount(app int64, name string, apdexT float64, from, to time.Time) fl
 // zero value" (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
 // extract-metric-timeslice-data.mdx), "the WebFrontend/QueueTime metric will have a
 // zero value" (.../application-examples-v2/average-response-time-examples-v2.mdx), and
-// the migration guide lists "all historically known metric names regardless of time
-// window" (.../migrate-to-nrql.mdx). Before, a stopped name was not found.
+// "If your app has never reported a queuing time, the metric WebFrontend/QueueTime will
+// not exist" (the same page). Before, a stopped name was not found.
 func TestStoppedMetricFoundWithZeros(t *testing.T) {
 	e := newEnv(t)
 	const queue = "WebFrontend/QueueTime"

@@ -33,7 +33,8 @@ type Window struct {
 // Empty reports whether the window has no slice: the range holds no ingested minute.
 func (w Window) Empty() bool { return !w.Until.After(w.Since) }
 
-// Slices is the number of slices of the window (one summarized).
+// Slices is the number of periods in the window: its slices (a summarized answer has
+// one, whatever the count).
 func (w Window) Slices() int {
 	if w.Empty() || w.Period <= 0 {
 		return 0
@@ -106,9 +107,10 @@ func Ingested(now time.Time, summarize bool) time.Time {
 // and keep the range's whole hours: 2014-04-01T00:00 to 23:35 answered one slice from
 // 00:35 to 23:35 (docs-website src/content/docs/apis/rest-api-v2/application-examples-v2/
 // application-error-rate-example-v2.mdx), 2016-08-27T02:59 to 08-28T03:30 one from
-// 08-27T03:30 to 08-28T03:30 (intuit/thrive test/test_newrelic_manager.py), hourly
-// data as the timeslice page says REST kept beyond its one-minute ranges of three hours
-// or less. A summarized range of three hours or less keeps its whole minutes.
+// 08-27T03:30 to 08-28T03:30 (intuit/thrive test/test_newrelic_manager.py). Both are
+// longer than three hours, up to which the timeslice page says REST served the
+// one-minute data (extract-metric-timeslice-data.mdx); a summarized range of three
+// hours or less keeps its whole minutes (an inference: no recording shows one).
 func placeExplicit(w *Window, summarize bool, now time.Time) {
 	start := alignUp(w.From, time.Minute)
 	end := alignDown(w.To, time.Minute)
@@ -169,8 +171,8 @@ const oldRange = 8 * 24 * time.Hour
 // pkg/apm/applications_test.go @ 1fd3d6ec testMetricDataJson: from 23:25:45, first slice 23:22;
 // docs-website .../application-examples-v2/list-your-app-id-metric-timeslice-data-v2.mdx,
 // summarized: from 23:41:15 to 00:11:15, one slice 23:39:00 to 00:08:59). The envelope's
-// from and to stay as they were, as in those answers. Every recording is of the default
-// range; a range the caller gives is served where it was asked.
+// from and to stay as they were, as in those answers. A range the caller gives ends
+// no later than the same lag before now (Ingested).
 func IngestLag(summarize bool) time.Duration {
 	if summarize {
 		return 2 * time.Minute

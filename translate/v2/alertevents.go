@@ -58,3 +58,12 @@ func (l *AlertEventList) EncodeV2(e Encoder) {
 	}
 	e.EndArray()
 }
+
+// IncidentShow is the body of PUT /v2/alerts_incidents/{id}/acknowledge and /close.
+type IncidentShow struct{ Incident Incident }
+
+// Root is the XML root element.
+func (*IncidentShow) Root() string { return "incident_response" }
+
+// EncodeV2 writes {"incident":{...}}.
+func (s *IncidentShow) EncodeV2(e Encoder) { s.Incident.EncodeV2(e) }
