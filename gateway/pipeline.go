@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate"
@@ -128,8 +126,7 @@ func (g *Gateway) withinRateLimit(ctx context.Context, w http.ResponseWriter, r 
 		return true
 	}
 	g.cfg.Metrics.rateLimited.Inc()
-	secs := int(time.Until(reset).Seconds()) + 1
-	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	w.Header().Set("Retry-After", retryAfter(reset, g.now()))
 	w.Header().Set("X-RateLimit-Docs", rateLimitDocs)
 	if r.Context() != ctx {
 		r = r.WithContext(ctx) // the answer reads the request's state from it

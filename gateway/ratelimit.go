@@ -204,7 +204,7 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 	if ag.failures != nil {
 		if over, reset := ag.failures.exhausted(g.clientOf(r)); over {
 			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
-			w.Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(reset).Seconds())+1, 1)))
+			w.Header().Set("Retry-After", retryAfter(reset, g.now()))
 			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
 			return false
 		}
@@ -247,4 +247,10 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 			g.guard.rejected.cleared(keyHash) // a refused key's check that NerdGraph passed
 		}
 	}
+}
+
+// retryAfter is the Retry-After of a 429 whose window resets at reset, seen at now (the
+// gateway's clock): the whole seconds left, plus one, at least 1.
+func retryAfter(reset, now time.Time) string {
+	return strconv.Itoa(max(int(reset.Sub(now).Seconds())+1, 1))
 }

@@ -171,9 +171,8 @@ func TestAuthGuard(t *testing.T) {
 		t.Errorf("defaults: %+v", ag)
 	}
 
-	g := New(Config{AuthFailuresPerMinute: 2}, nil, nil)
-	future := time.Now().Add(10 * time.Minute).Truncate(time.Minute)
-	g.guard.failures.now = func() time.Time { return future }
+	clk := &fakeClock{time.Date(2026, 11, 24, 12, 0, 10, 0, time.UTC)}
+	g := New(Config{AuthFailuresPerMinute: 2, Now: clk.now}, nil, nil)
 	req := httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil)
 	req.RemoteAddr = "192.0.2.7:5555"
 	unauthorized := func(key string) {
@@ -214,15 +213,13 @@ func TestAuthGuard(t *testing.T) {
 		t.Fatal("another key refused after one failure (limit 2)")
 	}
 	unauthorized("k2")
-	before := time.Until(future.Add(time.Minute))
 	ok, w, err := admit("k3")
-	after := time.Until(future.Add(time.Minute))
 	if ok || !errors.As(err, &ve) || ve.Status != http.StatusTooManyRequests {
 		t.Fatalf("address over its failures: admitted %v, error %v, want 429", ok, err)
 	}
-	ra, _ := strconv.Atoi(w.Header().Get("Retry-After"))
-	if lo, hi := int(after.Seconds())+1, int(before.Seconds())+1; ra < lo || ra > hi {
-		t.Errorf("Retry-After %d, want %d..%d (the seconds to the window's end, rounded up)", ra, lo, hi)
+	// 50 s to the window's end on the gateway's clock, plus one.
+	if ra := w.Header().Get("Retry-After"); ra != "51" {
+		t.Errorf("Retry-After %s, want 51 (the seconds to the window's end on the gateway's clock, plus one)", ra)
 	}
 	other := httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil)
 	other.RemoteAddr = "192.0.2.8:5555"
@@ -240,14 +237,17 @@ func TestAuthGuard(t *testing.T) {
 		}
 	}
 
-	// A configured TTL is used as given, not replaced by the 30 s default: a 1 ns TTL
-	// has expired a millisecond later.
-	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	g = New(Config{RejectedKeyTTL: time.Nanosecond, Now: func() time.Time { return at }}, nil, nil)
+	// A configured TTL is used as given, not replaced by the 30 s default, on the
+	// gateway's clock: refused until it has passed, asked again after.
+	g = New(Config{RejectedKeyTTL: 10 * time.Second, Now: clk.now}, nil, nil)
 	unauthorized("k8")
-	at = at.Add(time.Millisecond)
+	clk.t = clk.t.Add(10*time.Second - time.Nanosecond)
+	if ok, _, _ := admit("k8"); ok {
+		t.Error("a key refused with a 10 s TTL was admitted within it")
+	}
+	clk.t = clk.t.Add(time.Nanosecond)
 	if ok, _, _ := admit("k8"); !ok {
-		t.Error("a key refused with a 1 ns TTL was still refused a millisecond later")
+		t.Error("a key refused with a 10 s TTL was still refused when it had passed")
 	}
 
 	// Without the address limit, a 401 still remembers the key.

@@ -23,7 +23,7 @@ func updatingDocs() bool {
 }
 
 const (
-	tableBegin = "<!-- routes:begin (generated from gateway.Routes; go test ./gateway -run Readme -update) -->\n"
+	tableBegin = "<!-- routes:begin (generated from gateway.Routes; go test ./gateway -run 'Readme|Fidelity' -update) -->\n"
 	tableEnd   = "<!-- routes:end -->"
 )
 

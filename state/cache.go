@@ -31,6 +31,8 @@ type Cache struct {
 	// shared, with codec, keeps the entries in the fleet's store too (cachefleet.go).
 	shared SharedCache
 	codec  Codec
+	// now, when set, is the clock the entries' lifetimes run on (UseClock).
+	now func() time.Time
 }
 
 // NewCache returns a cache named name (for metrics) whose entries live for ttl,
@@ -107,6 +109,9 @@ func (c *Cache) getStamped(key string, shared bool) (v any, s Stamp, ok bool) {
 	if e != nil {
 		v = e.v
 	}
+	if ok && c.expired(e) {
+		v, e, ok = nil, nil, false
+	}
 	if ok && c.fresh != nil {
 		// Revocation: an answer is served only to a key NerdGraph accepted within the
 		// auth TTL; past it, the caller's next call goes upstream and re-proves the key.
@@ -132,7 +137,7 @@ func (c *Cache) Holds(key string, s Stamp) bool {
 		return false
 	}
 	v, ok := c.c.Get(key)
-	if !ok || v != any(s.e) {
+	if !ok || v != any(s.e) || c.expired(s.e) {
 		return false
 	}
 	if c.fresh != nil {
@@ -182,7 +187,7 @@ func (c *Cache) setLocal(key string, v any, d time.Duration) {
 		c.setSized(key, v, d)
 		return
 	}
-	c.c.Set(key, &item{v: v}, d)
+	c.c.Set(key, &item{v: v, expires: c.expiry(d)}, d)
 }
 
 // Len is the number of entries held (expired ones included until swept).
@@ -221,3 +226,33 @@ func (c *Cache) MaxEntries() int { return c.max }
 
 // MaxBytes is the cache's bound on the estimated bytes held (0: none).
 func (c *Cache) MaxBytes() int64 { return c.maxBytes }
+
+// UseClock makes the entries' lifetimes run on now as well: an entry is served until
+// its lifetime has passed on now (and on the wall clock, which also sweeps it from
+// memory). Tests move now to cross a TTL. Call it before the cache is used.
+func (c *Cache) UseClock(now func() time.Time) {
+	if c != nil {
+		c.now = now
+	}
+}
+
+// expiry is when an entry stored now for d (gocache.DefaultExpiration: the cache's
+// lifetime) expires on the cache's clock, in Unix nanoseconds; 0 without a clock or
+// a lifetime.
+func (c *Cache) expiry(d time.Duration) int64 {
+	if c.now == nil {
+		return 0
+	}
+	if d == gocache.DefaultExpiration {
+		d = c.ttl
+	}
+	if d <= 0 {
+		return 0
+	}
+	return c.now().Add(d).UnixNano()
+}
+
+// expired reports whether e's lifetime has passed on the cache's clock.
+func (c *Cache) expired(e *item) bool {
+	return e != nil && e.expires != 0 && c.now != nil && c.now().UnixNano() >= e.expires
+}

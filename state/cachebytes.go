@@ -30,11 +30,13 @@ const entryOverhead = 64
 // sizeOf: one holding references the walk must not follow (another cache, say).
 type Sizer interface{ CacheSize() int64 }
 
-// item is a stored value with its estimated size (0 without a byte bound). Each Set
-// stores a new one, so its address names the entry (Stamp).
+// item is a stored value with its estimated size (0 without a byte bound) and, with a
+// clock (UseClock), when it expires on that clock (Unix nanoseconds; 0: never). Each
+// Set stores a new one, so its address names the entry (Stamp).
 type item struct {
-	v any
-	n int64
+	v       any
+	n       int64
+	expires int64
 }
 
 // setSized stores v under key within the byte bound: an entry larger than the whole
@@ -65,7 +67,7 @@ func (c *Cache) setSized(key string, v any, d time.Duration) {
 		}
 	}
 	c.used.Add(n)
-	c.c.Set(key, &item{v: v, n: n}, d)
+	c.c.Set(key, &item{v: v, n: n, expires: c.expiry(d)}, d)
 }
 
 // Bytes is the estimated size of the entries held.

@@ -37,13 +37,23 @@ import (
 // inventory (manyApps), or an earlier search counted more applications than that
 // inventory reads (accountInventoryApps, noteAppCount): so it is cut when they report,
 // or it timed out, which leaves manyApps unknown and the full read's answer without
-// links.
+// links; or this replica holds the account's name index (heldIndex).
 func (t *Translator) largeAccount(c Caller) bool {
 	if t.manyApps(c) {
 		return true
 	}
-	_, ok := t.cursors.Get(c.cacheKey("apps-large"))
-	return ok
+	if _, ok := t.cursors.Get(c.cacheKey("apps-large")); ok {
+		return true
+	}
+	return t.heldIndex(c)
+}
+
+// heldIndex reports whether this replica holds a servable name index of c's account:
+// one is read only for a large account, and it outlives CursorTTL's marks, so a lookup
+// past the refresh age costs its page alone, not a count of the account first.
+func (t *Translator) heldIndex(c Caller) bool {
+	ix, ok := t.index.local(c.cacheKey("apps-index"))
+	return ok && t.index.servable(ix, t.now())
 }
 
 // knowAccountSize makes sure largeAccount answers for c's account before a name or

@@ -14,7 +14,8 @@ import (
 
 // Options tune a Translator; zero fields take their defaults.
 type Options struct {
-	// Now is the clock (default time.Now); tests fix it for golden files.
+	// Now is the clock (default time.Now) of the answers, the auth TTL and, when set,
+	// the caches' lifetimes; tests fix it for golden files and move it to cross a TTL.
 	Now func() time.Time
 	// CursorTTL is how long entity-search page cursors are kept (default 5m).
 	CursorTTL time.Duration
@@ -121,6 +122,7 @@ const EntityTTL = 30 * time.Second
 
 // New returns a Translator that sends its operations through client.
 func New(client gql.Client, opts Options) *Translator {
+	clocked := opts.Now != nil // the caches' lifetimes run on an injected clock too
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -154,7 +156,7 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.AuthTTL == 0 {
 		opts.AuthTTL = AuthTTL
 	}
-	auth := &keyAuth{ttl: opts.AuthTTL, now: time.Now, seen: map[string]time.Time{}}
+	auth := &keyAuth{ttl: opts.AuthTTL, now: opts.Now, seen: map[string]time.Time{}}
 	t := &Translator{
 		client:     authClient{next: client, auth: auth},
 		auth:       auth,
@@ -183,6 +185,9 @@ func New(client gql.Client, opts Options) *Translator {
 	for _, c := range caches {
 		c.CheckKeys(auth.fresh, auth.fleetAccepted)
 		c.LimitBytes(opts.MaxCacheBytes)
+		if clocked {
+			c.UseClock(opts.Now)
+		}
 	}
 	t.caches = caches
 	if opts.SharedCache != nil {

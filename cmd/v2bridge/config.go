@@ -593,7 +593,7 @@ func trustedProxies(list []string) ([]netip.Prefix, error) {
 			}
 			p = netip.PrefixFrom(a, a.BitLen())
 		}
-		out = append(out, p.Masked())
+		out = append(out, unmapPrefix(p.Masked()))
 	}
 	return out, nil
 }

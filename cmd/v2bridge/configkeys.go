@@ -331,7 +331,8 @@ func loadEffective(path string, environ []string, override func(*fileConfig)) (f
 	if override != nil {
 		override(&cfg)
 	}
-	errs = append(errs, cfg.validate(getenv))
+	cfg.normalise() // normalise.go
+	errs = append(errs, cfg.validate(getenv), cfg.Compare.checkRouteNames())
 	return cfg, errors.Join(errs...)
 }
 

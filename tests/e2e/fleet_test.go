@@ -48,6 +48,9 @@ type fleetOptions struct {
 	wrap            func(http.Handler) http.Handler
 	storeAddr       string // a real server's address (default: a new miniredis)
 	sharedCache     bool   // store.shared_cache
+	// now is the replicas' clock (gateway and translator; default: clock, fixed); the
+	// simulator keeps clock.
+	now func() time.Time
 }
 
 // newFleetWith is newFleet with more options.
@@ -58,8 +61,12 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := func() time.Time { return clock }
-	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(now)}, opts...)...)
+	fixed := func() time.Time { return clock }
+	now := fixed
+	if o.now != nil {
+		now = o.now
+	}
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(fixed)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,10 @@ var revocationReads = []string{
 // A revoked key stops reading cached answers once its auth TTL has passed: the next
 // call goes upstream, NerdGraph refuses it, and the caller gets 401.
 func TestRevokedKeyStopsReadingAfterAuthTTL(t *testing.T) {
-	const ttl = 300 * time.Millisecond
+	const ttl = 5 * time.Second
 	ref := &refuser{key: key1}
-	h := harness.StartWith(t, harness.Options{AuthTTL: ttl, Sim: []sim.Option{sim.WithMiddleware(ref.middleware)}})
+	clk := &ingestClock{t: harness.Clock}
+	h := harness.StartWith(t, harness.Options{AuthTTL: ttl, Now: clk.now, Sim: []sim.Option{sim.WithMiddleware(ref.middleware)}})
 	e := &env{sim: h.Sim, gw: h.Gateway}
 	for _, p := range revocationReads {
 		if r := e.get(t, p, key1, "X-Account-ID", "1000001"); r.status != 200 {
@@ -53,7 +54,11 @@ func TestRevokedKeyStopsReadingAfterAuthTTL(t *testing.T) {
 		}
 	}
 	ref.on.Store(true)
-	time.Sleep(ttl + 50*time.Millisecond)
+	clk.advance(ttl) // still within the TTL: a cached answer is served
+	if r := e.get(t, revocationReads[0], key1, "X-Account-ID", "1000001"); r.status != 200 || r.header.Get("X-V2bridge-Upstream-Calls") != "0" {
+		t.Fatalf("within the auth TTL: %d with %s upstream calls, want a cached 200", r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
+	}
+	clk.advance(time.Millisecond)
 	for _, p := range revocationReads {
 		if r := e.get(t, p, key1, "X-Account-ID", "1000001"); r.status != http.StatusUnauthorized {
 			t.Errorf("%s: revoked key read %d with %s upstream calls, want 401", p, r.status, r.header.Get("X-V2bridge-Upstream-Calls"))
