@@ -8,6 +8,8 @@ COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DATE      ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo unknown)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 LISTEN    ?= 127.0.0.1:8080
+# ARGS: more demo flags, e.g. make run ARGS='--routes applications.list=compare'
+ARGS      ?=
 # The NerdGraph simulator's generated executor (a tool: the demo's upstream, never the
 # gateway's path) is compiled without inlining: it is the largest package of the first
 # build and its speed does not matter.
@@ -15,14 +17,14 @@ GCFLAGS   := -gcflags=$(PKG)/graphql/sim/internal/exec=-l
 
 .PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak mutate
 
-## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN). Built, then
+## run: the demo — gateway + NerdGraph simulator with demo data on $(LISTEN), with $(ARGS). Built, then
 ## exec'd: the demo handles Ctrl-C itself, stops cleanly and make reports no error.
 run:
 	@if [ -x bin/v2bridge ]; then echo "make run: building bin/v2bridge (seconds when little changed)"; \
 	else echo "make run: building bin/v2bridge; the first build compiles every dependency, just under a minute on 2 idle cores (several on a busy machine)"; fi
 	@$(MAKE) --no-print-directory build
 	@echo "make run: starting the demo on $(LISTEN) (Ctrl-C stops it)"
-	@exec bin/v2bridge demo --listen $(LISTEN)
+	@exec bin/v2bridge demo --listen $(LISTEN) $(ARGS)
 
 ## test: gofmt check, go vet, every test with the race detector, and the conformance summary
 test: fmt-check vet
@@ -87,11 +89,12 @@ SOAKTIME ?= 3m
 soak:
 	$(GO) run ./tests/soak -d $(SOAKTIME)
 
-## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:latest (the image
-## configs/k8s/deployment.yaml names), built with version, commit and the commit's date
+## docker: the container image v2bridge:$(VERSION), also tagged v2bridge:$(IMAGE_TAG) (the
+## pinned image configs/k8s/base/deployment.yaml names), built with version, commit and the commit's date
+IMAGE_TAG ?= 0.1.0
 docker:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
-		-t v2bridge:$(VERSION) -t v2bridge:latest .
+		-t v2bridge:$(VERSION) -t v2bridge:$(IMAGE_TAG) .
 
 ## mutate: mutation testing of one product package tree with each package's own tests (not the
 ## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):

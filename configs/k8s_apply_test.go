@@ -2,14 +2,17 @@ package configs
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	yamlv3 "gopkg.in/yaml.v3"
 	appsv1 "k8s.io/api/apps/v1"
@@ -44,60 +47,111 @@ func kubeObject(kind string) any {
 	return nil
 }
 
-// readFolder decodes every document of the .yaml, .yml and .json files directly in dir
-// (not its sub-folders), as `kubectl apply -f dir` reads them.
-func readFolder(t *testing.T, dir string) []manifest {
+// kustomization is the part of kustomization.yaml the manifests use: resources only
+// (files and folders), so the structural render below is what kustomize renders.
+type kustomization struct {
+	APIVersion string   `json:"apiVersion"`
+	Kind       string   `json:"kind"`
+	Resources  []string `json:"resources"`
+}
+
+// render returns the objects `kubectl apply -k dir` applies: dir's kustomization's
+// resources, folders rendered in turn. Where kubectl is installed, its own render
+// (kubectl kustomize) must name the same objects.
+func render(t *testing.T, dir string) []manifest {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	out := renderResources(t, dir)
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := exec.CommandContext(ctx, "kubectl", "kustomize", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl kustomize %s: %v\n%s", dir, err, b)
+	}
+	var want, got []string
+	for _, m := range out {
+		want = append(want, m.kind+"/"+m.name)
+	}
+	for _, m := range decodeDocuments(t, dir+" (kubectl kustomize)", b) {
+		got = append(got, m.kind+"/"+m.name)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		t.Errorf("%s: kubectl kustomize renders %v, the structural render %v", dir, got, want)
+	}
+	return out
+}
+
+func renderResources(t *testing.T, dir string) []manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	var k kustomization
+	if err := yaml.UnmarshalStrict(b, &k); err != nil {
+		t.Fatalf("%s/kustomization.yaml: %v (the manifests use resources only)", dir, err)
+	}
+	if k.Kind != "Kustomization" || len(k.Resources) == 0 {
+		t.Fatalf("%s/kustomization.yaml: kind %q with %d resources", dir, k.Kind, len(k.Resources))
+	}
 	var out []manifest
-	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
+	for _, r := range k.Resources {
+		path := filepath.Join(dir, r)
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			out = append(out, renderResources(t, path)...)
 			continue
 		}
-		file := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(file)
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := yamlv3.NewDecoder(bytes.NewReader(b))
-		for i := 0; ; i++ {
-			var doc map[string]any
-			err := dec.Decode(&doc)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s document %d: %v", file, i, err)
-			}
-			if doc == nil {
-				continue
-			}
-			kind, _ := doc["kind"].(string)
-			meta, _ := doc["metadata"].(map[string]any)
-			name, _ := meta["name"].(string)
-			if api, _ := doc["apiVersion"].(string); api == "" || kind == "" || name == "" {
-				t.Errorf("%s document %d: apiVersion, kind and metadata.name are required", file, i)
-				continue
-			}
-			obj := kubeObject(kind)
-			if obj == nil {
-				t.Errorf("%s: kind %s is not one the manifests use (kubectl apply -f reads every file of the folder)", file, kind)
-				continue
-			}
-			js, err := yaml.Marshal(doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := yaml.UnmarshalStrict(js, obj); err != nil {
-				t.Errorf("%s %s %s: %v", file, kind, name, err)
-				continue
-			}
-			out = append(out, manifest{file: file, kind: kind, name: name, obj: obj})
+		out = append(out, decodeDocuments(t, path, b)...)
+	}
+	return out
+}
+
+// decodeDocuments decodes every YAML document of b strictly into the API types.
+func decodeDocuments(t *testing.T, file string, b []byte) []manifest {
+	t.Helper()
+	var out []manifest
+	dec := yamlv3.NewDecoder(bytes.NewReader(b))
+	for i := 0; ; i++ {
+		var doc map[string]any
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
 		}
+		if err != nil {
+			t.Fatalf("%s document %d: %v", file, i, err)
+		}
+		if doc == nil {
+			continue
+		}
+		kind, _ := doc["kind"].(string)
+		meta, _ := doc["metadata"].(map[string]any)
+		name, _ := meta["name"].(string)
+		if api, _ := doc["apiVersion"].(string); api == "" || kind == "" || name == "" {
+			t.Errorf("%s document %d: apiVersion, kind and metadata.name are required", file, i)
+			continue
+		}
+		obj := kubeObject(kind)
+		if obj == nil {
+			t.Errorf("%s: kind %s is not one the manifests use", file, kind)
+			continue
+		}
+		js, err := yaml.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.UnmarshalStrict(js, obj); err != nil {
+			t.Errorf("%s %s %s: %v", file, kind, name, err)
+			continue
+		}
+		out = append(out, manifest{file: file, kind: kind, name: name, obj: obj})
 	}
 	return out
 }
@@ -115,7 +169,13 @@ func dockerTags(t *testing.T) (tags []string, runtime string) {
 		t.Fatal("Makefile: no docker target")
 	}
 	for _, m := range regexp.MustCompile(`-t\s+(\S+)`).FindAllSubmatch(recipe[1], -1) {
-		tags = append(tags, string(m[1]))
+		tag := string(m[1])
+		for _, v := range regexp.MustCompile(`\$\((\w+)\)`).FindAllStringSubmatch(tag, -1) {
+			if def := regexp.MustCompile(`(?m)^` + v[1] + `\s*\?=\s*(\S+)\s*$`).FindSubmatch(mk); def != nil && v[1] != "VERSION" {
+				tag = strings.ReplaceAll(tag, v[0], string(def[1]))
+			}
+		}
+		tags = append(tags, tag)
 	}
 	df, err := os.ReadFile(filepath.Join("..", "Dockerfile"))
 	if err != nil {
@@ -128,21 +188,42 @@ func dockerTags(t *testing.T) (tags []string, runtime string) {
 	return tags, string(froms[len(froms)-1][1])
 }
 
-// `kubectl apply -f configs/k8s/` and then `kubectl apply -f configs/k8s/fleet/` start
-// pods on a cluster as they are: every Secret and ConfigMap a pod needs is in the
-// folders applied so far or marked optional, the gateway's image is one `make docker`
-// tags, the probes ask the gateway's health endpoints on a port the container declares,
-// and no lifecycle hook runs a program the distroless image lacks.
-func TestKubernetesFoldersApplyAsTheyAre(t *testing.T) {
+// `kubectl apply -k` of each kustomization starts pods on a cluster as it is: every
+// Secret and ConfigMap a pod needs is rendered with it, marked optional, or one the
+// kustomization's comment tells the operator to create (never rendered by the base or
+// fleet: a re-apply would put a placeholder back over the real key; only the example
+// renders them); the gateway's image is a pinned tag `make docker` builds; the probes
+// ask the gateway's health endpoints on a port the container declares; no lifecycle
+// hook runs a program the distroless image lacks; the report's token comes from a Secret.
+func TestKubernetesKustomizationsApplyAsTheyAre(t *testing.T) {
 	tags, runtime := dockerTags(t)
-	var applied []manifest
-	for _, dir := range []string{"k8s", filepath.Join("k8s", "fleet")} {
-		applied = append(applied, readFolder(t, dir)...)
+	for _, tc := range []struct {
+		dir      string
+		operator []string // Secrets the operator creates (named in the kustomization's comment)
+	}{
+		{filepath.Join("k8s", "base"), []string{"v2bridge-keys"}},
+		{filepath.Join("k8s", "fleet"), []string{"v2bridge-keys", "v2bridge-store"}},
+		{filepath.Join("k8s", "example"), nil},
+	} {
+		applied := render(t, tc.dir)
 		secrets, configMaps := map[string]map[string]bool{}, map[string]map[string]bool{}
 		labels := map[string]map[string]string{} // deployment → pod labels
+		comment, err := os.ReadFile(filepath.Join(tc.dir, "kustomization.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range tc.operator {
+			secrets[name] = nil // any key
+			if !strings.Contains(string(comment), name) && !strings.Contains(string(mustReadBase(t)), name) {
+				t.Errorf("%s: the kustomization does not tell the operator to create Secret %s", tc.dir, name)
+			}
+		}
 		for _, m := range applied {
 			switch o := m.obj.(type) {
 			case *corev1.Secret:
+				if tc.operator != nil {
+					t.Errorf("%s renders Secret %s: every re-apply would overwrite the real one", tc.dir, m.name)
+				}
 				keys := map[string]bool{}
 				for k := range o.StringData {
 					keys[k] = true
@@ -161,17 +242,39 @@ func TestKubernetesFoldersApplyAsTheyAre(t *testing.T) {
 				labels[m.name] = o.Spec.Template.Labels
 			}
 		}
+		reportToken := false
 		for _, m := range applied {
 			switch o := m.obj.(type) {
 			case *appsv1.Deployment:
-				checkPodSpec(t, dir, m, o.Spec.Template.Spec, secrets, configMaps, tags, runtime)
+				checkPodSpec(t, tc.dir, m, o.Spec.Template.Spec, secrets, configMaps, tags, runtime)
+				for _, e := range o.Spec.Template.Spec.Containers[0].Env {
+					if e.Name == "V2BRIDGE_REPORT_TOKEN" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+						reportToken = true
+					}
+				}
 			case *corev1.Service:
 				if !selects(labels, o.Spec.Selector) {
-					t.Errorf("%s: service %s selects no deployment's pods", dir, m.name)
+					t.Errorf("%s: service %s selects no deployment's pods", tc.dir, m.name)
+				}
+			case *corev1.ConfigMap:
+				if m.name == "v2bridge" && !strings.Contains(o.Data["v2bridge.yaml"], "admin_token_env: V2BRIDGE_REPORT_TOKEN") {
+					t.Errorf("%s: the ConfigMap sets no report token, so the usage report is off", tc.dir)
 				}
 			}
 		}
+		if !reportToken {
+			t.Errorf("%s: V2BRIDGE_REPORT_TOKEN does not come from a Secret", tc.dir)
+		}
 	}
+}
+
+func mustReadBase(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("k8s", "base", "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func selects(pods map[string]map[string]string, selector map[string]string) bool {
@@ -198,7 +301,7 @@ func checkPodSpec(t *testing.T, dir string, m manifest, spec corev1.PodSpec, sec
 		switch {
 		case !ok:
 			t.Errorf("%s needs %s %s, which is neither applied with it nor optional", where, what, name)
-		case key != "" && !keys[key]:
+		case key != "" && keys != nil && !keys[key]:
 			t.Errorf("%s needs key %s of %s %s, which it lacks", where, key, what, name)
 		}
 	}
@@ -236,8 +339,8 @@ func checkPodSpec(t *testing.T, dir string, m manifest, spec corev1.PodSpec, sec
 		}
 		gateway := strings.HasPrefix(c.Image, "v2bridge:") || c.Image == "v2bridge"
 		if gateway {
-			if !slices.Contains(tags, c.Image) {
-				t.Errorf("%s: image %s is not a tag `make docker` builds (%s)", where, c.Image, strings.Join(tags, ", "))
+			if !slices.Contains(tags, c.Image) || strings.HasSuffix(c.Image, ":latest") || !strings.Contains(c.Image, ":") {
+				t.Errorf("%s: image %s is not a pinned tag `make docker` builds (%s)", where, c.Image, strings.Join(tags, ", "))
 			}
 		} else if i := strings.LastIndex(c.Image, ":"); i < 0 || c.Image[i+1:] == "latest" {
 			t.Errorf("%s: image %s has no pinned tag", where, c.Image)
@@ -272,7 +375,7 @@ func checkPodSpec(t *testing.T, dir string, m manifest, spec corev1.PodSpec, sec
 // The sleep action of preStop needs Kubernetes 1.30 or later; the deployment says so
 // where it uses it.
 func TestKubernetesPreStopStatesItsVersion(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("k8s", "deployment.yaml"))
+	b, err := os.ReadFile(filepath.Join("k8s", "base", "deployment.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

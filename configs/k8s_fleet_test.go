@@ -14,7 +14,7 @@ import (
 
 // The optional fleet store (fleet/valkey.yaml) decodes strictly into a Deployment and a
 // Service; the Service's selector matches the pods, the password comes from a
-// Secret, nothing is persisted, and the ConfigMap's store example points at it.
+// Secret, nothing is persisted, and the fleet's store.url points at it.
 func TestKubernetesFleetStore(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("k8s", "fleet", "valkey.yaml"))
 	if err != nil {
@@ -48,11 +48,11 @@ func TestKubernetesFleetStore(t *testing.T) {
 	if c.SecurityContext == nil || c.SecurityContext.ReadOnlyRootFilesystem == nil || !*c.SecurityContext.ReadOnlyRootFilesystem {
 		t.Error("valkey: root filesystem must be read-only")
 	}
-	cm, err := os.ReadFile(filepath.Join("k8s", "configmap.yaml"))
+	cm, err := os.ReadFile(filepath.Join("k8s", "fleet", "store-url.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(cm), "redis://"+svc.Name+":6379") {
-		t.Errorf("configmap.yaml's store example does not name the service %s", svc.Name)
+		t.Errorf("fleet/store-url.yaml's store.url does not name the service %s", svc.Name)
 	}
 }

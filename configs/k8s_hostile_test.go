@@ -14,7 +14,7 @@ import (
 // 30 s graceful shutdown of in-flight requests, the Go memory limit follows the
 // container's, and readiness is the replica's own /readyz.
 func TestKubernetesBadDays(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("k8s", "deployment.yaml"))
+	b, err := os.ReadFile(filepath.Join("k8s", "base", "deployment.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,15 +17,15 @@ import (
 func TestKubernetesManifests(t *testing.T) {
 	var dep appsv1.Deployment
 	objects := map[string]any{
-		"deployment.yaml":     &dep,
-		"service.yaml":        &corev1.Service{},
-		"configmap.yaml":      &corev1.ConfigMap{},
-		"secret.example.yaml": &corev1.Secret{},
-		"hpa.yaml":            &autoscalingv2.HorizontalPodAutoscaler{},
-		"pdb.yaml":            &policyv1.PodDisruptionBudget{},
+		"base/deployment.yaml":        &dep,
+		"base/service.yaml":           &corev1.Service{},
+		"base/configmap.yaml":         &corev1.ConfigMap{},
+		"example/secret.example.yaml": &corev1.Secret{},
+		"base/hpa.yaml":               &autoscalingv2.HorizontalPodAutoscaler{},
+		"base/pdb.yaml":               &policyv1.PodDisruptionBudget{},
 	}
 	for name, obj := range objects {
-		b, err := os.ReadFile(filepath.Join("k8s", name))
+		b, err := os.ReadFile(filepath.Join("k8s", filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestClientOfBelievesOnlyTrustedProxies(t *testing.T) {
 }
 
 // The access line names the client address (and the forwarded one behind a trusted
-// proxy) and the User-Agent's product, never the whole header: so every refusal of the
+// proxy) and the User-Agent's product and version, never the whole header: so every refusal of the
 // per-address guard is logged with the address it counted.
 func TestAccessLineNamesClientAndProduct(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
@@ -68,11 +68,11 @@ func TestAccessLineNamesClientAndProduct(t *testing.T) {
 		return lines[0].ContextMap()
 	}
 	direct := serve("198.51.100.1:5000", "", "newrelic-client-go/2.1.0 (go1.23; linux)")
-	if direct["client"] != "198.51.100.1" || direct["user_agent"] != "newrelic-client-go" || direct["forwarded_for"] != nil {
+	if direct["client"] != "198.51.100.1" || direct["user_agent"] != "newrelic-client-go/2.1.0" || direct["forwarded_for"] != nil {
 		t.Errorf("direct: %v", direct)
 	}
 	behind := serve("192.0.2.10:5000", "203.0.113.9", "python-requests/2.31")
-	if behind["client"] != "192.0.2.10" || behind["forwarded_for"] != "203.0.113.9" || behind["user_agent"] != "python-requests" {
+	if behind["client"] != "192.0.2.10" || behind["forwarded_for"] != "203.0.113.9" || behind["user_agent"] != "python-requests/2.31" {
 		t.Errorf("behind a trusted proxy: %v", behind)
 	}
 }

@@ -138,6 +138,9 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 		st.ctx = requestContext{Context: r.Context(), st: st}
 		ctx := &st.ctx
 		ng.CarryCalls(ctx, &st.calls)
+		if g.log.Core().Enabled(zapcore.DebugLevel) {
+			st.calls.RecordOperations() // the access log's operations field
+		}
 		sw := &st.sw
 		sw.ResponseWriter = w
 		st.hdr.set(sw.Header(), "X-Request-Id", st.id)
@@ -223,6 +226,11 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.String("method", r.Method),
 		zap.String("route", st.route),
 		zap.String("path", r.URL.Path),
+	)
+	if r.URL.RawQuery != "" {
+		fields = append(fields, zap.String("query", loggedQuery(r.URL.RawQuery)))
+	}
+	fields = append(fields,
 		zap.Int("status", status),
 		zap.Int("bytes", sw.bytes),
 		zap.Duration("duration", time.Since(st.start)),
@@ -234,7 +242,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		fields = append(fields, zap.String("forwarded_for", client))
 	}
 	if ua := r.Header.Get("User-Agent"); ua != "" {
-		fields = append(fields, zap.String("user_agent", userAgentProduct(ua)))
+		fields = append(fields, zap.String("user_agent", loggedUserAgent(ua)))
 	}
 	if st.fidelity != "" {
 		fields = append(fields, zap.String("fidelity", string(st.fidelity)))
@@ -256,6 +264,11 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	}
 	if st.internal != nil {
 		fields = append(fields, zap.String("error", st.internal.Error()))
+	}
+	if g.log.Core().Enabled(zapcore.DebugLevel) {
+		if ops := st.calls.Operations(); len(ops) > 0 {
+			fields = append(fields, zap.Strings("operations", ops))
+		}
 	}
 	if id := traceID(r); id != "" {
 		fields = append(fields, zap.String("trace_id", id))

@@ -197,6 +197,7 @@ type wireResponse struct {
 // MakeRequest sends one operation and decodes its data into resp.Data. GraphQL errors
 // (also on HTTP 200) become an *Error; the data of a partial answer is still decoded.
 func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) (err error) {
+	CallsFrom(ctx).noteOperation(req.OpName)
 	if c.opts.Observe != nil {
 		start := time.Now()
 		defer func() { c.opts.Observe(req.OpName, time.Since(start), err) }()

@@ -3,6 +3,8 @@ package graphql
 import (
 	"context"
 	"crypto/sha256"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -61,6 +63,42 @@ type Calls struct {
 	// admission to the answer gate (gate.go), which admitted records.
 	req      context.Context
 	admitted atomic.Bool
+	// ops holds the operations' names when RecordOperations was called (a debug log).
+	recordOps bool
+	opsMu     sync.Mutex
+	ops       []string
+	opsMore   int
+}
+
+// maxRecordedOps bounds the operation names one request records.
+const maxRecordedOps = 32
+
+// RecordOperations makes c keep the name of each operation made (up to 32; retries
+// are one operation), for a debug log line. Call it before the calls start.
+func (c *Calls) RecordOperations() { c.recordOps = true }
+
+// Operations are the names RecordOperations kept, in order, then "+N more" past the cap.
+func (c *Calls) Operations() []string {
+	c.opsMu.Lock()
+	defer c.opsMu.Unlock()
+	out := append([]string(nil), c.ops...)
+	if c.opsMore > 0 {
+		out = append(out, "+"+strconv.Itoa(c.opsMore)+" more")
+	}
+	return out
+}
+
+func (c *Calls) noteOperation(name string) {
+	if c == nil || !c.recordOps {
+		return
+	}
+	c.opsMu.Lock()
+	defer c.opsMu.Unlock()
+	if len(c.ops) < maxRecordedOps {
+		c.ops = append(c.ops, name)
+	} else {
+		c.opsMore++
+	}
 }
 
 // canHold says whether the request's admission to the answer gate can be held until

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // Failed admin-token attempts a client address may make in a minute before its
@@ -28,20 +30,31 @@ const (
 // counted per client address (the connection's peer), and an address past
 // adminFailuresPerMinute is answered 429 with Retry-After until its minute ends,
 // without comparing the token.
+//
+// Each failed bearer token is logged (the address, the endpoint, the count this minute;
+// never what was sent), and so is the start of an address's throttle and of the
+// minute's overflow of tracked addresses, once each: the 429s themselves are not, so a
+// flood writes no more lines than its counted failures. A request without a bearer
+// token is not a guess and is not logged either.
 type adminGate struct {
 	token string
 	now   func() time.Time
+	log   *zap.Logger
 
 	mu       sync.Mutex
 	minute   time.Time
 	failures map[string]int
+	overflow bool // the minute's overflow of tracked addresses was logged
 }
 
-func newAdminGate(token string, now func() time.Time) *adminGate {
+func newAdminGate(token string, now func() time.Time, log *zap.Logger) *adminGate {
 	if now == nil {
 		now = time.Now
 	}
-	return &adminGate{token: token, now: now, failures: map[string]int{}}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &adminGate{token: token, now: now, log: log, failures: map[string]int{}}
 }
 
 // admit reports whether r carries the admin token. When it does not, it has written
@@ -58,12 +71,19 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 	now := a.now()
 	a.mu.Lock()
 	if m := now.Truncate(time.Minute); !m.Equal(a.minute) {
-		a.minute, a.failures = m, map[string]int{}
+		a.minute, a.failures, a.overflow = m, map[string]int{}, false
 	}
 	n, known := a.failures[addr]
-	over := n >= adminFailuresPerMinute || (!known && len(a.failures) >= adminMaxAddresses)
+	full := !known && len(a.failures) >= adminMaxAddresses
+	over := n >= adminFailuresPerMinute || full
 	reset := a.minute.Add(time.Minute)
+	logOverflow := full && !a.overflow
+	a.overflow = a.overflow || full
 	a.mu.Unlock()
+	if logOverflow {
+		a.log.Warn("admin token: too many addresses failing this minute; new ones are refused until it ends",
+			zap.String("endpoint", realm), zap.Int("addresses", adminMaxAddresses), zap.Time("until", reset))
+	}
 	if over {
 		w.Header().Set("Retry-After", strconv.Itoa(max(int(reset.Sub(now).Seconds())+1, 1)))
 		refuse(http.StatusTooManyRequests, "too many failed admin-token attempts from this address; retry later")
@@ -76,7 +96,14 @@ func (a *adminGate) admit(w http.ResponseWriter, r *http.Request, realm string, 
 	if _, known := a.failures[addr]; known || len(a.failures) < adminMaxAddresses {
 		a.failures[addr]++
 	}
+	failures := a.failures[addr]
 	a.mu.Unlock()
+	a.log.Warn("admin token refused", zap.String("endpoint", realm), zap.String("client", addr),
+		zap.String("reason", "wrong token"), zap.Int("failures_this_minute", failures))
+	if failures == adminFailuresPerMinute {
+		a.log.Warn("admin token: address throttled until the minute ends", zap.String("endpoint", realm), zap.String("client", addr),
+			zap.Int("failures_this_minute", failures), zap.Time("until", reset))
+	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
 	refuse(http.StatusUnauthorized, "give the admin token as Authorization: Bearer <token>")
 	return false

@@ -4,8 +4,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/translate"
@@ -51,7 +55,7 @@ func TestAdminTokenIsBearerInAnyCase(t *testing.T) {
 // tracked bound are refused rather than remembered.
 func TestAdminTokenFailuresSlowedPerAddress(t *testing.T) {
 	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
-	g := newAdminGate("s3cret", func() time.Time { return now })
+	g := newAdminGate("s3cret", func() time.Time { return now }, nil)
 	try := func(addr, header string) (int, string) {
 		r := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
 		r.RemoteAddr = addr + ":4000"
@@ -94,7 +98,7 @@ func TestAdminTokenFailuresSlowedPerAddress(t *testing.T) {
 // same address; wrong bearer tokens do, until the minute ends.
 func TestAdminTokenCountsOnlyGuesses(t *testing.T) {
 	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
-	g := newAdminGate("s3cret", func() time.Time { return now })
+	g := newAdminGate("s3cret", func() time.Time { return now }, nil)
 	try := func(header string) int {
 		r := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
 		r.RemoteAddr = "198.51.100.7:4000"
@@ -127,5 +131,45 @@ func TestAdminTokenCountsOnlyGuesses(t *testing.T) {
 	now = now.Add(time.Minute)
 	if s := try("Bearer s3cret"); s != http.StatusOK {
 		t.Fatalf("the right token after the throttle window: %d, want 200", s)
+	}
+}
+
+// Each failed admin token is logged with the address and the endpoint, never the token
+// sent; a request without a bearer token (not a guess) is not; an address's throttle is
+// logged once when it starts, and the 429s after it are not logged one by one.
+func TestAdminTokenRefusalsAndThrottleLogged(t *testing.T) {
+	core, logs := observer.New(zap.DebugLevel)
+	now := time.Date(2026, 11, 28, 10, 0, 5, 0, time.UTC)
+	g := newAdminGate("s3cret", func() time.Time { return now }, zap.New(core))
+	try := func(header string) {
+		r := httptest.NewRequest(http.MethodGet, "/v2bridge/report.json", nil)
+		r.RemoteAddr = "198.51.100.7:4000"
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		g.admit(httptest.NewRecorder(), r, "v2bridge report", func(int, string) {})
+	}
+	try("")
+	try("s3cret-guess")
+	for i := range adminFailuresPerMinute + 5 {
+		try("Bearer guess-" + strconv.Itoa(i))
+	}
+	refused := logs.FilterMessage("admin token refused").All()
+	if len(refused) != adminFailuresPerMinute {
+		t.Fatalf("%d refusals logged, want %d (one per counted guess)", len(refused), adminFailuresPerMinute)
+	}
+	if f := refused[0].ContextMap(); f["reason"] != "wrong token" || f["client"] != "198.51.100.7" || f["endpoint"] != "v2bridge report" ||
+		f["failures_this_minute"] != int64(1) {
+		t.Errorf("refusal: %v", f)
+	}
+	if n := logs.FilterMessage("admin token: address throttled until the minute ends").Len(); n != 1 {
+		t.Errorf("the throttle was logged %d times, want once", n)
+	}
+	for _, e := range logs.All() {
+		for k, v := range e.ContextMap() {
+			if s, ok := v.(string); ok && (strings.Contains(s, "guess") || strings.Contains(s, "s3cret")) {
+				t.Errorf("%q logs what was sent in %s: %q", e.Message, k, s)
+			}
+		}
 	}
 }

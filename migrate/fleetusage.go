@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +22,9 @@ import (
 // request path does no store call. A failed flush is resent as it was (the same
 // deltas under the same push number) before any new one, and the store applies a push
 // number of a replica once: a flush whose answer was lost is not counted twice.
+// A store that restarted empty refuses a push into the rows' epoch it lost (and a
+// replica with nothing new to push reads the epoch each flush): the replica then adds
+// its whole book again, so the report loses no replica's counts across the restart.
 // Prometheus totals stay per replica, as before.
 
 // usageFlushEvery is how often a replica adds its new counts to the store.
@@ -37,6 +41,7 @@ type fleetUsage struct {
 	flushed map[usageKey]Usage // counts already in the store
 	seq     uint64             // the last push number used
 	pending *usagePush         // a push not known to be applied (resent first)
+	epoch   string             // the store's rows' epoch this replica last pushed into ("": none yet)
 }
 
 // usagePush is one flush: its number, deltas, and the book it brings the store to.
@@ -73,22 +78,34 @@ func (f *fleetUsage) run() {
 }
 
 // flush adds the calls counted since the last flush to the store: first a push not
-// known to be applied (resent as it was), then the calls counted since.
+// known to be applied (resent as it was), then the calls counted since; after a store
+// restart that lost the rows, the whole book.
 func (f *fleetUsage) flush(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for range 2 {
+	for range 3 {
 		resend := f.pending != nil
 		if !resend {
 			f.pending = f.nextPush()
 			if f.pending == nil {
-				return nil
+				lost, err := f.epochLost(ctx)
+				if err != nil || !lost {
+					return err
+				}
+				f.forgetFlushed()
+				continue
 			}
 		}
 		p := f.pending
-		if err := f.store.AddUsage(ctx, f.id, p.seq, p.deltas); err != nil {
+		epoch, err := f.store.AddUsageIn(ctx, f.epoch, f.id, f.id, p.seq, p.deltas)
+		if errors.Is(err, fleet.ErrUsageLost) {
+			f.forgetFlushed()
+			continue
+		}
+		if err != nil {
 			return err // p stays pending: resent, never counted twice
 		}
+		f.epoch = epoch
 		for _, u := range p.rows {
 			f.flushed[usageKey{u.Caller, u.Agent, u.Route}] = u
 		}
@@ -98,6 +115,26 @@ func (f *fleetUsage) flush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// epochLost reports whether the store no longer holds the rows' epoch this replica
+// pushed into (a replica that has pushed nothing has nothing the store could lose).
+func (f *fleetUsage) epochLost(ctx context.Context) (bool, error) {
+	if f.epoch == "" {
+		return false, nil
+	}
+	e, err := f.store.UsageEpoch(ctx)
+	if err != nil {
+		return false, err
+	}
+	return e != f.epoch, nil
+}
+
+// forgetFlushed makes the next push carry the whole book: the store lost what this
+// replica had added (a pending push is part of the book, so it is dropped too).
+func (f *fleetUsage) forgetFlushed() {
+	f.log.Info("usage report: the fleet store lost its rows (restarted empty); adding this replica's counts again")
+	f.flushed, f.pending, f.epoch = map[usageKey]Usage{}, nil, ""
 }
 
 // nextPush is the push of the calls counted since the last flush (nil: none).

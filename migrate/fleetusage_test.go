@@ -200,3 +200,61 @@ func TestFleetUsageAccount(t *testing.T) {
 		t.Fatalf("replica b's rows %+v, want replica a's call with account 4242", rows)
 	}
 }
+
+// The fleet's rows survive a store that restarts empty: each replica adds its whole
+// book again, the one with new calls on its next push, the idle one on its next flush
+// (it reads the rows' epoch), and no call is counted twice once both have.
+func TestFleetUsageSurvivesAStoreRestart(t *testing.T) {
+	m := miniredis.RunT(t)
+	open := storeOpener(t, m)
+	a := New(Config{Store: open()}, zap.NewNop())
+	b := New(Config{Store: open()}, zap.NewNop())
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	call := func(p *Pilot, route string, n int) {
+		for range n {
+			p.usage.record(gateway.Call{Caller: "aaaaaaaa", Route: route, Fidelity: gateway.Approximate, Agent: "cron/1", Status: 200, At: at})
+		}
+	}
+	ctx := context.Background()
+	counts := func() map[string]int64 {
+		t.Helper()
+		rows, err := a.fleetRows.rows(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, r := range rows {
+			out[r.Route] += r.Count
+		}
+		return out
+	}
+	call(a, "applications.list", 4)
+	call(b, "alerts_policies.list", 2) // the monthly cron, on replica b
+	for _, p := range []*Pilot{a, b} {
+		if err := p.fleetRows.flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := counts(); got["applications.list"] != 4 || got["alerts_policies.list"] != 2 {
+		t.Fatalf("before the restart: %v", got)
+	}
+	m.FlushAll() // the store restarts empty
+	call(a, "applications.list", 1)
+	if err := b.fleetRows.flush(ctx); err != nil { // idle: nothing new to push
+		t.Fatal(err)
+	}
+	got := counts() // a flushes first
+	if got["applications.list"] != 5 || got["alerts_policies.list"] != 2 {
+		t.Fatalf("after the restart: %v, want every replica's counts (5 and 2)", got)
+	}
+	for range 2 { // further flushes add nothing again
+		for _, p := range []*Pilot{a, b} {
+			if err := p.fleetRows.flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := counts(); got["applications.list"] != 5 || got["alerts_policies.list"] != 2 {
+		t.Fatalf("later: %v, want 5 and 2", got)
+	}
+}

@@ -28,7 +28,8 @@ func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
 // unchanged, and of the headers only what REST needs (forwardHeaders), the response
 // streamed back with its Link URLs rewritten to the gateway and Sunset/Deprecation
 // headers added (not for the retained alerts namespaces, which the REST v2 end of life
-// does not retire). It is a gateway.Config.Passthrough.
+// does not retire). It adds itself to Via (1.1 v2bridge), and refuses a request that
+// already names it there (loopguard.go). It is a gateway.Config.Passthrough.
 func NewPassthrough(base *url.URL) http.Handler {
 	rp := &httputil.ReverseProxy{
 		BufferPool: &bufferPool{},
@@ -49,6 +50,7 @@ func NewPassthrough(base *url.URL) http.Handler {
 			pr.Out.URL = &target
 			pr.Out.Host = target.Host
 			pr.Out.Header = forwardHeaders(pr.In.Header)
+			pr.Out.Header["Via"] = append(slices.Clone(pr.In.Header["Via"]), viaValue) // loopguard.go
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			h := resp.Header
@@ -66,14 +68,14 @@ func NewPassthrough(base *url.URL) http.Handler {
 			gateway.WriteError(w, r, &gateway.PassthroughError{Err: err})
 		},
 	}
-	return rp
+	return loopGuard(rp)
 }
 
 // forwardedHeaders are the caller's headers REST needs besides its key: what the body
 // is and what answer it takes, the User-Agent REST records, and the caller's trace
 // context (W3C traceparent and tracestate, New Relic's newrelic header). Nothing else
-// is forwarded: no Cookie, no Authorization, no other credential, no gateway selector
-// (X-Account-ID).
+// is forwarded (but Via, with this gateway added: loopguard.go): no Cookie, no
+// Authorization, no other credential, no gateway selector (X-Account-ID).
 var forwardedHeaders = [...]string{"Accept", "Accept-Encoding", "Content-Type", "Content-Encoding", "User-Agent",
 	"Traceparent", "Tracestate", "Newrelic"}
 

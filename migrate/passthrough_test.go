@@ -185,13 +185,16 @@ func TestPassthroughForwardsOnlyWhatRESTNeeds(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		want := []string{"Accept", "Content-Type", "Traceparent", "Tracestate", "User-Agent"}
+		want := []string{"Accept", "Content-Type", "Traceparent", "Tracestate", "User-Agent", "Via"} // Via: the gateway itself (loopguard.go)
 		if tt.wantName != "" {
 			want = append(want, tt.wantName)
 			slices.Sort(want)
 		}
 		if !slices.Equal(names, want) {
 			t.Errorf("%s: upstream saw headers %v, want %v", tt.name, names, want)
+		}
+		if v := seen.Values("Via"); !slices.Equal(v, []string{viaValue}) {
+			t.Errorf("%s: upstream saw Via %q, want the gateway's alone", tt.name, v)
 		}
 		if tt.wantName != "" && seen.Get(tt.wantName) != "NRAK-A" {
 			t.Errorf("%s: upstream saw key %q in %s, want NRAK-A", tt.name, seen.Get(tt.wantName), tt.wantName)

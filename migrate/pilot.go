@@ -91,7 +91,7 @@ func New(cfg Config, log *zap.Logger) *Pilot {
 	if cfg.Store != nil {
 		p.fleetRows = newFleetUsage(cfg.Store, p.usage, log) // fleetusage.go
 	}
-	p.gate = newAdminGate(cfg.ReportToken, nil) // one gate, on the wall clock: report and explain share the failures
+	p.gate = newAdminGate(cfg.ReportToken, nil, log) // one gate, on the wall clock: report and explain share the failures
 	p.report = &reporter{book: p.usage, fleetRows: p.fleetRows, token: cfg.ReportToken, gate: p.gate, prometheusURL: cfg.ReportPrometheusURL,
 		verifyFile: cfg.ReportVerifyFile, now: cfg.Now, metrics: cfg.Metrics, log: log}
 	rest := cfg.RESTUpstream

@@ -75,9 +75,9 @@ func TestUnknownKeysNameTheNearest(t *testing.T) {
 			[]string{"compare.routes.applications.show.tolerence: not a configuration key (did you mean tolerance?)"}, nil},
 		{"nothing near", "zzzzzzzz: 1\n", []string{"zzzzzzzz: not a configuration key"}, []string{"did you mean"}},
 		{"every problem at once", "listen: nope\nupstraem: us\nrequest_timeout: soon\nrate_limit_per_minute: many\nstore: 5\nlog_levle: debug\n",
-			[]string{"upstraem", "log_levle: not a configuration key (did you mean log_level?)", "line 3: cannot unmarshal !!str `soon` into a duration (e.g. 30s)",
-				"line 4: cannot unmarshal !!str `many` into an integer", "line 5: cannot unmarshal !!int `5` into a mapping of keys", "listen:"},
-			[]string{"main.", "time.Duration", "int64"}},
+			[]string{"upstraem", "log_levle: not a configuration key (did you mean log_level?)", "line 3: request_timeout: `soon` is not a duration",
+				"line 4: rate_limit_per_minute: `many` is not a whole number", "line 5: store: `5` is not a mapping of keys", "listen:"},
+			[]string{"main.", "time.Duration", "int64", "cannot unmarshal"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "c.yaml")

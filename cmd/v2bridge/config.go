@@ -197,9 +197,9 @@ func defaultConfig() fileConfig {
 	}
 }
 
-// loadConfig reads path over the defaults. Unknown keys (an *unknownKeysError) and
-// values of the wrong type (a *yaml.TypeError) are errors listing them all, the rest of
-// the file read; values are checked by validate.
+// loadConfig reads path over the defaults. Unknown keys and values of the wrong type (a
+// *keyProblemsError; a *yaml.TypeError only for a type keyProblems does not know) are
+// errors listing them all, the rest of the file read; values are checked by validate.
 func loadConfig(path string) (fileConfig, error) {
 	cfg := defaultConfig()
 	if path == "" {
@@ -216,9 +216,12 @@ func loadConfig(path string) (fileConfig, error) {
 	if doc.Kind == 0 { // an empty file
 		return cfg, nil
 	}
-	unknown := unknownKeys(&doc)
+	unknown := keyProblems(&doc)
 	if err := doc.Decode(&cfg); err != nil {
-		return cfg, fmt.Errorf("config %s: %w", path, errors.Join(unknown, err))
+		var mistyped *yaml.TypeError
+		if unknown == nil || !errors.As(err, &mistyped) {
+			return cfg, fmt.Errorf("config %s: %w", path, errors.Join(unknown, err))
+		}
 	}
 	if unknown != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, unknown)
@@ -238,7 +241,12 @@ func (c fileConfig) validate(getenv func(string) string) error {
 		}
 	}
 	if _, err := ng.ResolveEndpoint(c.Upstream); err != nil {
-		errs = append(errs, fmt.Errorf("upstream: %w", err))
+		errs = append(errs, fmt.Errorf("upstream: %w (such as https://api.newrelic.com/graphql)", err))
+	}
+	for _, u := range []struct{ key, value string }{{"public_url", c.PublicURL}, {"report.prometheus_url", c.Report.PrometheusURL}} {
+		if err := checkHTTPURL(u.value); u.value != "" && err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", u.key, err))
+		}
 	}
 	if c.DefaultAccountID < 0 {
 		errs = append(errs, errors.New("default_account_id: must not be negative"))
@@ -455,19 +463,36 @@ func (c fileConfig) redacted() string {
 	return string(b)
 }
 
-// restUpstream resolves rest_upstream: us, eu or a URL ending in /v2.
+// restUpstream resolves rest_upstream: us, eu (either case, as upstream) or a URL
+// ending in /v2.
 func (c fileConfig) restUpstream() (string, error) {
-	switch c.RESTUpstream {
+	switch strings.ToLower(c.RESTUpstream) {
 	case "", "us":
 		return gateway.RESTEndpointUS, nil
 	case "eu":
 		return gateway.RESTEndpointEU, nil
 	}
-	u, err := url.Parse(c.RESTUpstream)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("rest_upstream: %q is not us, eu or an http(s) URL", c.RESTUpstream)
+	if err := checkHTTPURL(c.RESTUpstream); err != nil {
+		return "", fmt.Errorf("rest_upstream: not us or eu, and %w", err)
 	}
-	return strings.TrimSuffix(u.String(), "/"), nil
+	return strings.TrimSuffix(c.RESTUpstream, "/"), nil
+}
+
+// checkHTTPURL accepts an absolute http(s) URL with a host and no query or fragment,
+// the form every URL key of the configuration takes.
+func checkHTTPURL(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a URL: %w", s, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q has no http:// or https:// scheme; write it whole, such as https://%s", s, strings.TrimPrefix(strings.TrimPrefix(s, u.Scheme+":"), "//"))
+	case u.Host == "":
+		return fmt.Errorf("%q names no host; write it whole, such as https://v2bridge.example.com", s)
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("%q has a query or fragment; give the base URL alone", s)
+	}
+	return nil
 }
 
 // modes checks the routes table: every key a route name, every value a mode.
@@ -532,7 +557,7 @@ func (s storeConfig) check(getenv func(string) string) error {
 	u, err := url.Parse(s.URL)
 	switch {
 	case err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "":
-		errs = append(errs, fmt.Errorf("store.url: %q is not a redis:// or rediss:// URL", s.URL))
+		errs = append(errs, fmt.Errorf("store.url: %q is not a redis:// or rediss:// URL with a host, such as redis://redis.internal:6379", s.URL))
 	case u.User != nil:
 		if _, has := u.User.Password(); has {
 			errs = append(errs, errors.New("store.url: holds a password; put it in the environment and name the variable in store.password_env"))

@@ -94,7 +94,7 @@ func (c *fileConfig) applyEnv(getenv func(string) string) error {
 	v := reflect.ValueOf(c).Elem()
 	var errs []error
 	for _, k := range scalarKeys() {
-		val := getenv(k.env)
+		val := strings.TrimSpace(getenv(k.env)) // as YAML reads a plain value
 		if val == "" {
 			continue
 		}
@@ -159,16 +159,30 @@ func (c fileConfig) unknownEnv(environ []string) error {
 	return errors.Join(errs...)
 }
 
-// unknownKeysError lists the keys of a configuration file that are not configuration
-// keys; the rest of the file was read.
-type unknownKeysError struct{ problems []string }
+// keyProblemsError lists the keys of a configuration file that are not configuration
+// keys and the values of the wrong type, each naming its key and the fix; the rest of
+// the file was read.
+type keyProblemsError struct{ problems []string }
 
-func (e *unknownKeysError) Error() string { return strings.Join(e.problems, "\n") }
+func (e *keyProblemsError) Error() string { return strings.Join(e.problems, "\n") }
 
-// unknownKeys walks the file's YAML against the configuration's type and lists every key
-// it does not know, with its line and the nearest key of the same level.
-func unknownKeys(doc *yaml.Node) error {
+// keyProblems walks the file's YAML against the configuration's type and lists every key
+// it does not know, with its line and the nearest key of the same level, and every value
+// that does not fit its key's type, with the form the key takes.
+func keyProblems(doc *yaml.Node) error {
 	var problems []string
+	mistyped := func(n *yaml.Node, path string, t reflect.Type) {
+		value := n.Value
+		switch n.Kind {
+		case yaml.MappingNode:
+			value = "a mapping"
+		case yaml.SequenceNode:
+			value = "a list"
+		default:
+			value = "`" + value + "`"
+		}
+		problems = append(problems, fmt.Sprintf("line %d: %s: %s is not %s", n.Line, strings.TrimSuffix(path, "."), value, valueForm(t)))
+	}
 	var walk func(n *yaml.Node, t reflect.Type, path string)
 	walk = func(n *yaml.Node, t reflect.Type, path string) {
 		for t.Kind() == reflect.Pointer {
@@ -176,6 +190,9 @@ func unknownKeys(doc *yaml.Node) error {
 		}
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
+		}
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return // an empty value keeps the default
 		}
 		switch {
 		case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
@@ -204,6 +221,12 @@ func unknownKeys(doc *yaml.Node) error {
 			for i, item := range n.Content {
 				walk(item, t.Elem(), fmt.Sprintf("%s[%d].", strings.TrimSuffix(path, "."), i))
 			}
+		case t.Kind() == reflect.Struct || t.Kind() == reflect.Map || t.Kind() == reflect.Slice || n.Kind != yaml.ScalarNode:
+			mistyped(n, path, t)
+		default:
+			if err := n.Decode(reflect.New(t).Interface()); err != nil {
+				mistyped(n, path, t)
+			}
 		}
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
@@ -212,7 +235,29 @@ func unknownKeys(doc *yaml.Node) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &unknownKeysError{problems: problems}
+	return &keyProblemsError{problems: problems}
+}
+
+// valueForm is what a key of type t takes, in the configuration's words, with an example.
+func valueForm(t reflect.Type) string {
+	if t == reflect.TypeOf(time.Duration(0)) {
+		return "a duration: write it with a unit, such as 5s, 500ms or 2m"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64:
+		return "a whole number, such as 10"
+	case reflect.Float64:
+		return "a number, such as 0.05"
+	case reflect.String:
+		return "a single value (quote it if it holds a colon or starts with a symbol)"
+	case reflect.Map:
+		return "a mapping: indented `name: value` lines under the key"
+	case reflect.Slice:
+		return "a list: `[a, b]` or indented `- item` lines under the key"
+	}
+	return "a mapping of keys: indented `key: value` lines under the key"
 }
 
 // didYouMean is " (did you mean X?)" for the candidate nearest to s, or "" when none
@@ -266,7 +311,7 @@ func editDistance(a, b string) int {
 // check lists them as problems, serve logs them as warnings.
 func loadEffective(path string, environ []string, override func(*fileConfig)) (fileConfig, error) {
 	cfg, err := loadConfig(path)
-	var unknown *unknownKeysError
+	var unknown *keyProblemsError
 	var mistyped *yaml.TypeError
 	isUnknown, isMistyped := errors.As(err, &unknown), errors.As(err, &mistyped)
 	if err != nil && !isUnknown && !isMistyped {

@@ -16,7 +16,7 @@ import (
 // gateway's throttle of failed authentications per address.
 func TestDemoAnswersNoRedirectAndThrottlesTheDouble(t *testing.T) {
 	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) // one minute's window for the throttle
-	h, err := demoHandler(gateway.New(gateway.Config{}, nil, nil).Handler(), gateway.Config{Now: func() time.Time { return at }})
+	h, err := demoHandler(gateway.New(gateway.Config{}, nil, nil).Handler(), http.NotFoundHandler(), gateway.Config{Now: func() time.Time { return at }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,12 +38,12 @@ func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
 
 	var line string
 	for _, l := range strings.Split(out.String(), "\n") {
-		if strings.Contains(l, " v2bridge verify ") {
+		if strings.Contains(l, "/v2bridge verify ") {
 			line = strings.TrimSpace(l)
 		}
 	}
 	words := strings.Fields(line)
-	if len(words) < 3 || !strings.HasPrefix(words[0], "NEW_RELIC_API_KEY=") || words[1] != "v2bridge" || words[2] != "verify" {
+	if len(words) < 3 || !strings.HasPrefix(words[0], "NEW_RELIC_API_KEY=") || words[1] != "bin/v2bridge" || words[2] != "verify" {
 		t.Fatalf("no verify command in the banner:\n%s", out.String())
 	}
 	key := strings.TrimPrefix(words[0], "NEW_RELIC_API_KEY=")
@@ -81,6 +81,18 @@ func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
 	}
 	if r := routes["applications.show"]; r.Counts[verify.Equal] == 0 {
 		t.Errorf("applications.show: nothing equal: %+v", r)
+	}
+	// The double sends every field REST sent (null where the data holds no value), so no
+	// field of the applications, hosts or instances is missing on its side, and what
+	// differs is mostly what the routes' notes declare.
+	for _, name := range []string{"applications.list", "applications.show", "application_hosts.list", "application_hosts.show",
+		"application_instances.list", "application_instances.show"} {
+		if r := routes[name]; r.Counts[verify.MissingREST] != 0 {
+			t.Errorf("%s: %d fields missing in the REST double", name, r.Counts[verify.MissingREST])
+		}
+	}
+	if diffs := rep.Differences(); len(diffs) > 40 {
+		t.Errorf("verify on the demo finds %d differences:\n%s", len(diffs), strings.Join(diffs, "\n"))
 	}
 
 	get := func(path string) (*http.Response, string) {
@@ -144,4 +156,52 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// The banner's restart command works where the demo was started: make run's ARGS (and
+// LISTEN when it was changed) under make, the program itself otherwise; and the banner
+// says which route modes are on.
+func TestDemoBannerRestartCommandAndModes(t *testing.T) {
+	for _, tc := range []struct {
+		makelevel, prog, listen, want string
+	}{
+		{"1", "bin/v2bridge", demoListen, "make run ARGS='--routes " + demoRoutesExample + "'"},
+		{"1", "bin/v2bridge", "127.0.0.1:9090", "make run LISTEN=127.0.0.1:9090 ARGS='--routes " + demoRoutesExample + "'"},
+		{"", "bin/v2bridge", demoListen, "bin/v2bridge demo --routes " + demoRoutesExample},
+		{"", "v2bridge", "127.0.0.1:9090", "v2bridge demo --listen 127.0.0.1:9090 --routes " + demoRoutesExample},
+	} {
+		got := demoRestart(func(k string) string {
+			if k == "MAKELEVEL" {
+				return tc.makelevel
+			}
+			return ""
+		}, tc.prog, tc.listen)
+		if got != tc.want {
+			t.Errorf("MAKELEVEL=%q %s --listen %s: %q, want %q", tc.makelevel, tc.prog, tc.listen, got, tc.want)
+		}
+	}
+	for arg0, want := range map[string]string{"v2bridge": "v2bridge", "bin/v2bridge": "bin/v2bridge", "/tmp/go-build1/b001/v2bridge.test": "bin/v2bridge"} {
+		if got := programName(arg0); got != want {
+			t.Errorf("programName(%q) = %q, want %q", arg0, got, want)
+		}
+	}
+	modes, err := demoModes(demoRoutesExample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		routes string
+		want   string
+	}{
+		{"", "Modes: every route translates"},
+		{demoRoutesExample, "Modes: alerts_policies.list=passthrough, applications.list=compare; every other route translates."},
+	} {
+		m := modes
+		if tc.routes == "" {
+			m = nil
+		}
+		if b := demoBanner(demoPrinted{base: "http://h", endpoint: "http://h/graphql", prog: "bin/v2bridge", restart: "x", modes: m}); !strings.Contains(b, tc.want) {
+			t.Errorf("--routes %q: the banner lacks %q:\n%s", tc.routes, tc.want, b)
+		}
+	}
 }

@@ -19,13 +19,14 @@ import (
 )
 
 // explainAbout is explain's description in `v2bridge help explain`.
-const explainAbout = `Prints, as JSON, every NerdGraph round trip the gateway would make for the request —
+const explainAbout = `Prints every NerdGraph round trip the gateway would make for the request —
 operation, document, variables, the NRQL and entity-search texts in them — with the
-route, its fidelity and note. Nothing is sent: each call is recorded and answered empty.`
+route, its fidelity and note: for people (documents as written, multi-line), or as JSON
+with --format json. Nothing is sent: each call is recorded and answered empty.`
 
 type explainOpts struct {
-	account       *int64
-	data, cfgPath *string
+	account               *int64
+	data, cfgPath, format *string
 }
 
 func explainFlags(fs *flag.FlagSet) explainOpts {
@@ -33,6 +34,7 @@ func explainFlags(fs *flag.FlagSet) explainOpts {
 		account: fs.Int64("account", 0, "the account the request is scoped to (else an /accounts/N/v2 path or the configuration's default_account_id)"),
 		data:    fs.String("data", "", "the body of a write: the text itself, @FILE, or - for standard input"),
 		cfgPath: fs.String("config", "", "configuration whose settings shape the translation (default_account_id, use_create_deployment, browser_loader, metric_names_window, routes)"),
+		format:  fs.String("format", "text", "text (for people) or json (the /v2bridge/explain endpoint's form)"),
 	}
 }
 
@@ -72,6 +74,9 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if *account < 0 {
 		return fmt.Errorf("explain: --account %d is not an account id", *account)
 	}
+	if *opts.format != "text" && *opts.format != "json" {
+		return fmt.Errorf("explain: --format %q is not text or json", *opts.format)
+	}
 	body, err := explainBody(*data, stdin)
 	if err != nil {
 		return err
@@ -87,6 +92,9 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return fmt.Errorf("explain: %d %s", ve.Status, ve.Title)
 		}
 		return fmt.Errorf("explain: %w", err)
+	}
+	if *opts.format == "text" {
+		return x.WriteText(stdout)
 	}
 	b, err := x.JSON()
 	if err != nil {

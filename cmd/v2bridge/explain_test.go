@@ -83,7 +83,7 @@ func TestExplainCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			err := run(context.Background(), append([]string{"explain"}, tt.args...), strings.NewReader(tt.stdin), &out, &errOut)
+			err := run(context.Background(), append([]string{"explain", "--format", "json"}, tt.args...), strings.NewReader(tt.stdin), &out, &errOut)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, errOut.String())
 			}
@@ -108,6 +108,7 @@ func TestExplainCommandErrors(t *testing.T) {
 		{[]string{"--account", "1", "OPTIONS /v2/applications.json"}, "400"},
 		{[]string{"--data", "@/nonexistent/body.json", "POST /v2/applications/1/deployments.json"}, "--data"},
 		{[]string{"--bogus", "GET /v2/applications.json"}, "bogus"},
+		{[]string{"--format", "yaml", "--account", "1", "GET /v2/applications.json"}, "not text or json"},
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer
@@ -118,5 +119,18 @@ func TestExplainCommandErrors(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("explain %q printed %s", tt.args, out.String())
 		}
+	}
+}
+
+// By default explain prints for people: the documents as written, one line of GraphQL a
+// line, not JSON's escaped string.
+func TestExplainCommandPrintsForPeople(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"explain", "--account", "1000001", "GET /v2/applications/123.json"}, strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "NerdGraph call 1: query ") || !strings.Contains(out.String(), "\n    actor {\n") ||
+		strings.Contains(out.String(), `\n`) || strings.HasPrefix(out.String(), "{") {
+		t.Errorf("explain prints:\n%s", out.String())
 	}
 }

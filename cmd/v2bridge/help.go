@@ -50,7 +50,7 @@ func commands() map[string]command {
 			flags:    func(fs *flag.FlagSet) { simFlags(fs) },
 		},
 		"explain": {
-			synopsis: "v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] 'METHOD /v2/...'",
+			synopsis: "v2bridge explain [--account N] [--data BODY|@FILE|-] [--config FILE] [--format text|json] 'METHOD /v2/...'",
 			about:    explainAbout,
 			flags:    func(fs *flag.FlagSet) { explainFlags(fs) },
 		},
@@ -165,7 +165,7 @@ type demoOpts struct{ listen, logLevel, routes *string }
 
 func demoFlags(fs *flag.FlagSet) demoOpts {
 	return demoOpts{
-		listen:   fs.String("listen", "127.0.0.1:8080", "gateway listen address"),
+		listen:   fs.String("listen", demoListen, "gateway listen address"),
 		logLevel: fs.String("log-level", "info", "debug, info, warn or error"),
 		routes: fs.String("routes", "", "route modes against the demo's REST double, e.g. applications.list=compare,alerts_policies.list=passthrough "+
 			"(the routes key of serve's configuration)"),

@@ -206,64 +206,31 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	simLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("simulator listener: %w", err)
-	}
-	simSrv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = simSrv.Serve(simLn) }()
-	defer simSrv.Close()
-
 	gwLn, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("gateway listener: %w", err)
 	}
-	endpoint := "http://" + simLn.Addr().String() + "/graphql"
 	tp, stopTracing, err := setupTracing(ctx, os.Getenv, log)
 	if err != nil {
 		return err
 	}
 	defer flushTraces(stopTracing, log)
+	// One listener serves the gateway, the REST double under /rest/v2 and the simulator
+	// at /graphql, so every address the banner prints is the one --listen names.
 	base := "http://" + gwLn.Addr().String()
+	endpoint := base + demoGraphQLPath
 	g, _ := newGateway(endpoint, gateway.Config{RESTUpstream: base + demoRESTPrefix + "/v2", Modes: modes},
 		migrate.Config{ReportToken: demoReportToken, Compare: migrate.CompareSettings{Options: migrate.CompareOptions{Tolerance: 0.05}}},
 		ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
-	fmt.Fprint(stdout, demoBanner(base, endpoint))
+	fmt.Fprint(stdout, demoBanner(demoPrinted{base: base, endpoint: endpoint, prog: programName(os.Args[0]),
+		restart: demoRestart(os.Getenv, programName(os.Args[0]), *listen), modes: modes}))
 	log.Info("serving", zap.String("version", version), zap.String("commit", commit),
 		zap.String("listen", gwLn.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tracing", tp != nil))
-	h, err := demoHandler(gateway.Traced(g.Handler(), tp), gateway.Config{})
+	h, err := demoHandler(gateway.Traced(g.Handler(), tp), s, gateway.Config{})
 	if err != nil {
 		return err
 	}
 	return serveUntil(ctx, gwLn, h, log)
-}
-
-// demoBanner is what the demo prints: commands that work as pasted into a POSIX shell
-// (-g keeps curl from reading filter[...] as a range) and print a screenful at most
-// (TestQuickStartCommandsWork runs each of them).
-func demoBanner(base, endpoint string) string {
-	return fmt.Sprintf(`v2bridge demo: REST API v2 on %[1]s, answered from the NerdGraph simulator at %[2]s
-
-Try:
-  curl -gi -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.json?filter[ids]=314221522'
-  curl -sg -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' '%[1]s/v2/applications.xml?filter[name]=checkout' | head -n 25
-  curl -s -D - -o /dev/null -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %[1]s/v2/applications.json
-  curl -sg -H 'X-Api-Key: NRAK-DEMO-MULTI' -H 'X-Account-ID: 1000002' '%[1]s/v2/applications.json?filter[ids]=527085889'
-
-Keys: NRAK-DEMO-ACCOUNT-1 (account 1000001), NRAK-DEMO-ACCOUNT-2 (1000002), NRAK-DEMO-MULTI (both).
-REST v2 double (the same data in REST's published shapes; a tool, not REST itself):
-  curl -s -H 'X-Api-Key: NRAK-DEMO-ACCOUNT-1' %[1]s/rest/v2/alerts_policies.json
-Compare it with the translation (writes v2bridge-verify.html and .json here):
-  NEW_RELIC_API_KEY=NRAK-DEMO-ACCOUNT-1 v2bridge verify --rest %[1]s/rest/v2 --upstream %[2]s --sample 1
-Compare or pass through routes: restart with --routes applications.list=compare,alerts_policies.list=passthrough
-Usage report (also .json, and an HTML page without the suffix):
-  curl -H 'Authorization: Bearer %[3]s' %[1]s/v2bridge/report.csv
-Operations:
-  curl %[1]s/healthz
-  curl %[1]s/readyz
-  curl -s %[1]s/metrics | grep -m 20 '^v2bridge_'
-Ctrl-C stops the demo.
-`, base, endpoint, demoReportToken)
 }
 
 // newGateway builds the gateway over the NerdGraph client at endpoint, wired to a
@@ -353,6 +320,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("listen: %w", err)
 	}
 	choices, summaryAll := cfg.metricChoices()
+	warnIfUpstreamIsSelf(rest, ln, log) // loopcheck.go
 	g, pilot := newGateway(endpoint, gateway.Config{
 		Store:            store,
 		PublicURL:        cfg.PublicURL,
@@ -435,11 +403,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		zap.String("listen", ln.Addr().String()), zap.String("upstream", endpoint), zap.Bool("tls", cfg.TLSCertFile != ""),
 		zap.Bool("tracing", tp != nil))
 	if cfg.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		certs, err := newCertReloader(cfg.TLSCertFile, cfg.TLSKeyFile, log) // tlsreload.go
 		if err != nil {
-			return fmt.Errorf("tls_cert_file/tls_key_file: %w", err)
+			return err
 		}
-		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		tick := time.NewTicker(certCheckEvery)
+		defer tick.Stop()
+		go certs.watch(ctx, tick.C, hup, nil)
+		ln = tls.NewListener(ln, &tls.Config{GetCertificate: certs.GetCertificate, MinVersion: tls.VersionTLS12})
 	}
 	return serveUntil(drainFirst(ctx, g, cfg.ShutdownDelay, log), ln, gateway.Traced(g.Handler(), tp), log)
 }

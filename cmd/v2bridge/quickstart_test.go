@@ -194,3 +194,59 @@ func shellWords(s string) []string {
 	}
 	return words
 }
+
+// The curl commands of docs/migration.md work as pasted against the demo started as the
+// page says (make run ARGS='--routes …'): each answers 2xx through the Go client and, with
+// curl installed, succeeds in sh (a pipeline that reads a compare counted in the
+// background is given a few seconds to see it).
+func TestMigrationDocCurlsWork(t *testing.T) {
+	doc := string(mustRead(t, "..", "..", "docs", "migration.md"))
+	m := regexp.MustCompile(`make run ARGS='--routes ([^']+)'`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/migration.md starts no demo with route modes")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, logs syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--routes", m[1]}, strings.NewReader(""), &out, &logs)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("demo: %v", err)
+		}
+	}()
+	host := strings.TrimPrefix(waitForBanner(t, &out), "http://")
+	var cmds []string
+	for _, c := range codeLines(doc) {
+		if strings.HasPrefix(c, "curl ") {
+			cmds = append(cmds, strings.ReplaceAll(c, "127.0.0.1:8080", host))
+		}
+	}
+	if len(cmds) < 4 {
+		t.Fatalf("found %d curl commands", len(cmds))
+	}
+	curl, curlErr := exec.LookPath("curl")
+	for _, c := range cmds {
+		status, body := viaGo(t, c)
+		if status < 200 || status > 299 {
+			t.Errorf("%s: Go client: status %d: %.300s", c, status, body)
+		}
+		if curlErr != nil {
+			continue
+		}
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			cmd := exec.Command("sh", "-c", c)
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(curl)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			b, err := cmd.CombinedOutput()
+			if err == nil {
+				break
+			}
+			if !strings.Contains(c, "|") || time.Now().After(deadline) {
+				t.Errorf("sh -c %q: %v\n%.500s", c, err, b)
+				break
+			}
+		}
+	}
+}

@@ -29,8 +29,8 @@ Compares the real REST API v2 with the translation on your own account: a sample
 account's objects is read from both, every read route, field by field. Read-only unless
 --writes, which also compares the write routes on objects the run creates and removes
 itself (listed before it starts).
-Without an account, try it on the demo: v2bridge demo prints the command, whose --rest is
-the demo's REST v2 double (http://127.0.0.1:8080/rest/v2) and --upstream its simulator.
+Without an account, try it on the demo (make run prints the command): --rest is the demo's
+REST v2 double (http://127.0.0.1:8080/rest/v2), --upstream its simulator (…:8080/graphql).
 Writes OUT.html and OUT.json and prints a summary. The key is read from the
 environment variable or file named, never from the command line, and is never logged.
 `
@@ -97,8 +97,8 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	rep, err := verify.Run(ctx, verify.Config{
 		REST:        verify.Side{Base: strings.TrimSuffix(restURL, "/v2"), Header: hdr},
 		Translation: verify.Side{Base: "http://" + ln.Addr().String(), Header: trHdr},
-		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr,
-		Writes: *writes, WriteApp: *writeApp, Stamp: stamp,
+		Sample:      *sample, Tolerance: *tolerance, PerMinute: *perMinute, Progress: stderr, ProgressTerminal: isTerminal(stderr),
+		Writes: *writes, WriteApp: *writeApp, Stamp: stamp, Notes: routeNotes(),
 	})
 	if err != nil {
 		return err
@@ -124,6 +124,37 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fmt.Fprintf(stdout, "reports: %s.html, %s.json\n", *out, *out)
 	return nil
+}
+
+// routeNotes are the routes' fidelity notes by name, which declare their differences;
+// a note that refers to another route ("as key_transactions.list") declares what that
+// route's note does too.
+func routeNotes() map[string]string {
+	notes := map[string]string{}
+	for _, r := range gateway.Routes() {
+		notes[r.Name] = r.Note
+	}
+	out := make(map[string]string, len(notes))
+	for name, note := range notes {
+		out[name] = note
+		for other, more := range notes {
+			if other != name && strings.Contains(note, "as "+other) {
+				out[name] += " " + more
+			}
+		}
+	}
+	return out
+}
+
+// isTerminal reports whether w is a terminal (a character device), where a progress
+// bar may redraw itself; a file or a pipe gets plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // verifyKey reads the user key from a file or an environment variable.

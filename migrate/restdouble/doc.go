@@ -5,6 +5,7 @@
 // tests/testdata/restv2). It lets verify, compare mode and pass-through be tried
 // without a New Relic account. It is a tool, never evidence of what REST answers:
 // summary figures come from the data file, or from a SummaryFunc such as the
-// simulator's; hosts and instances have none; routes it does not serve (metric data,
+// simulator's (hosts and instances share their application's); a field the data holds
+// no value for is null; routes it does not serve (metric data,
 // browser applications, violations, incidents, writes) answer 501.
 package restdouble

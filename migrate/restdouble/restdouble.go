@@ -244,12 +244,16 @@ func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
 		o["application_summary"] = obj{"response_time": round(rt*1000, 3), "throughput": round(tp, 3), "error_rate": round(s.ErrorRate, 3),
 			"apdex_target": a.ApdexTarget, "apdex_score": apdex(s.ApdexScore), "host_count": len(hosts), "instance_count": len(instances)}
 	}
-	settings := obj{"app_apdex_threshold": a.ApdexTarget, "enable_real_user_monitoring": a.Browser != nil, "use_server_side_config": a.ServerSideConfig}
+	// REST showed end_user_apdex_threshold 7 for an application without browser
+	// monitoring (the translation's note on applications.list says so too); the data
+	// holds no browser Apdex score, so end_user_summary's is null.
+	settings := obj{"app_apdex_threshold": a.ApdexTarget, "enable_real_user_monitoring": a.Browser != nil, "use_server_side_config": a.ServerSideConfig,
+		"end_user_apdex_threshold": 7}
 	if b := a.Browser; b != nil {
 		settings["end_user_apdex_threshold"] = b.ApdexTarget
 		if bs := b.Summary; a.Reporting && bs != nil {
 			o["end_user_summary"] = obj{"response_time": round(bs.PageLoadTimeAverage, 3), "throughput": round(bs.PageLoadThroughput, 3),
-				"apdex_target": b.ApdexTarget}
+				"apdex_target": b.ApdexTarget, "apdex_score": nil}
 		}
 	}
 	o["settings"] = settings
@@ -298,8 +302,10 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// hosts answers an application's hosts (one: a host id, its show). The double has no
-// per-host figures: its hosts have no application_summary.
+// hosts answers an application's hosts (one: a host id, its show). The data has no
+// per-host figures: a host's application_summary is the application's, its throughput
+// shared by the application's instances; links.server is null (the data names no
+// server).
 func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
 	byHost := map[string][]int64{}
@@ -316,8 +322,12 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 			continue
 		}
 		slices.Sort(byHost[h])
-		out = append(out, obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
-			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h]}})
+		o := obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h], "server": nil}}
+		if sum := d.shareOf(acct.ID, a, len(byHost[h])); sum != nil {
+			o["application_summary"] = sum
+		}
+		out = append(out, o)
 	}
 	links := obj{
 		"application_host.application":           "/v2/applications/{application_id}",
@@ -328,16 +338,20 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 	writeOneOrList(w, "application_hosts", "application_host", "No Application Host found with the given ID", one, out, links)
 }
 
-// instances answers an application's instances (one: an instance id, its show),
-// without application_summary as hosts.
+// instances answers an application's instances (one: an instance id, its show), with
+// summaries as hosts' and a null port (the data holds none).
 func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
 	for _, in := range a.Instances {
 		if one != "" && strconv.FormatInt(in.ID, 10) != one {
 			continue
 		}
-		out = append(out, obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language,
-			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host)}})
+		o := obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language, "port": nil,
+			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host), "server": nil}}
+		if sum := d.shareOf(acct.ID, a, 1); sum != nil {
+			o["application_summary"] = sum
+		}
+		out = append(out, o)
 	}
 	links := obj{
 		"application_instance.application":      "/v2/applications/{application_id}",
@@ -345,6 +359,21 @@ func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMA
 		"application_instance.server":           "/v2/servers/{server_id}",
 	}
 	writeOneOrList(w, "application_instances", "application_instance", "No Application Instance found with the given ID", one, out, links)
+}
+
+// shareOf is the summary of instances of a's instances (a host's or one instance's):
+// the application's figures, its throughput in proportion (nil when a does not report).
+func (d *Double) shareOf(accountID int, a *sim.APMApplication, instances int) obj {
+	s := d.apmSummary(accountID, a)
+	if !a.Reporting || s == nil || len(a.Instances) == 0 {
+		return nil
+	}
+	rt, tp := s.WebResponseTimeAverage, s.WebThroughput
+	if tp <= 0 {
+		rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
+	}
+	return obj{"response_time": round(rt*1000, 3), "throughput": round(tp*float64(instances)/float64(len(a.Instances)), 3),
+		"error_rate": round(s.ErrorRate, 3), "apdex_score": apdex(s.ApdexScore), "instance_count": instances}
 }
 
 // writeOneOrList answers a list under listKey, or with one set its only object under

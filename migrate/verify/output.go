@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -25,17 +26,30 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "v2bridge verify: %d requests on %d routes, sample %d, tolerance %.0f%%, REST %s\n",
 		len(r.Exchanges), len(r.Routes), r.Sample, 100*r.Tolerance, r.REST)
-	fmt.Fprintf(&b, "%-30s %5s %6s %6s %6s %6s %6s %9s %9s %4s\n", "route", "reqs", "equal", "~tol", "diff", "-rest", "-tr", "rest ms", "tr ms", "rt")
+	// Plain column names, aligned; a route whose exchange could not be compared (a side
+	// failed or does not serve it) counts it as not compared, listed below with why.
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tnot compared\tREST ms\ttranslation ms\tNerdGraph calls")
 	for _, s := range r.Routes {
-		fmt.Fprintf(&b, "%-30s %5d %6d %6d %6d %6d %6d %9.1f %9.1f %4d", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
-			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.RESTMillis, s.TranslationMillis, s.RoundTrips)
-		if s.Errors > 0 {
-			fmt.Fprintf(&b, "  %d error(s)", s.Errors)
-		}
-		b.WriteByte('\n')
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
+			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.Errors, s.RESTMillis, s.TranslationMillis, s.RoundTrips)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("verify summary: %w", err)
 	}
 	diffs := r.Differences()
+	// The differences the routes' notes do not declare first: they are the ones to read.
+	declared := 0
+	for _, d := range diffs {
+		if strings.HasSuffix(d, "`)") {
+			declared++
+		}
+	}
+	sort.SliceStable(diffs, func(i, j int) bool { return !strings.HasSuffix(diffs[i], "`)") && strings.HasSuffix(diffs[j], "`)") })
 	fmt.Fprintf(&b, "%d field(s) differ or are missing on one side", len(diffs))
+	if declared > 0 {
+		fmt.Fprintf(&b, ", %d of them as the route's fidelity note declares", declared)
+	}
 	if len(diffs) > 0 {
 		b.WriteString(":")
 	}
@@ -101,7 +115,7 @@ Sample {{.R.Sample}} objects per kind; numbers within {{printf "%.0f" (pct .R.To
 {{range .Rows}}<h3><code>GET {{.Path}}</code> ({{.Route}})</h3>
 <p>REST {{.RESTStatus}} in {{printf "%.1f" .RESTMillis}} ms; translation {{.TranslationStatus}} in {{printf "%.1f" .TranslationMillis}} ms, {{.RoundTrips}} NerdGraph round trip(s).{{if .Error}} <strong>Not compared: {{.Error}}</strong>{{end}}</p>
 {{if .Shown}}<table><tr><th>field</th><th>verdict</th><th>REST</th><th>translation</th></tr>
-{{range .Shown}}<tr class="{{.Verdict}}"><td><code>{{.Path}}</code></td><td>{{.Verdict}}</td><td><code>{{js .REST}}</code></td><td><code>{{js .Translation}}</code></td></tr>
+{{range .Shown}}<tr class="{{.Verdict}}"><td><code>{{.Path}}</code></td><td>{{.Verdict}}{{if .Declared}} (declared by the note: <code>{{.Declared}}</code>){{end}}</td><td><code>{{js .REST}}</code></td><td><code>{{js .Translation}}</code></td></tr>
 {{end}}</table>{{else}}{{if not .Error}}<p>Every field equal.</p>{{end}}{{end}}
 {{end}}
 </body></html>

@@ -51,8 +51,11 @@ type Config struct {
 	// PerMinute paces requests to each side (default 500: half REST v2's 1000 per
 	// minute per key, leaving room for the account's other callers).
 	PerMinute int
-	// Progress receives a progress bar while the run goes (nil: none).
-	Progress io.Writer
+	// Progress receives a progress bar while the run goes (nil: none), redrawn in place
+	// with carriage returns when ProgressTerminal, else a plain line at each tenth of
+	// the run (a file or a pipe).
+	Progress         io.Writer
+	ProgressTerminal bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Writes adds the write routes, on objects the run creates and removes itself
@@ -61,6 +64,9 @@ type Config struct {
 	Writes   bool
 	WriteApp int64
 	Stamp    string
+	// Notes are the routes' fidelity notes (gateway.Routes), by route name: a field that
+	// is not equal and that its route's note names is marked declared (Field.Declared).
+	Notes map[string]string
 }
 
 // Field is the verdict of one JSON leaf.
@@ -69,6 +75,9 @@ type Field struct {
 	Verdict     string `json:"verdict"`
 	REST        any    `json:"rest,omitempty"`
 	Translation any    `json:"translation,omitempty"`
+	// Declared is the name, in the route's fidelity note, that declares this difference
+	// ("" when the note does not name the field).
+	Declared string `json:"declared,omitempty"`
 }
 
 // Exchange is one request sent to both sides.
@@ -117,7 +126,11 @@ func (r *Report) Differences() []string {
 	for _, x := range r.Exchanges {
 		for _, f := range x.Fields {
 			if f.Verdict != WithinTol {
-				out = append(out, x.Path+" "+f.Path+": "+f.Verdict)
+				line := x.Path + " " + f.Path + ": " + f.Verdict
+				if f.Declared != "" {
+					line += " (declared: the route's note names `" + f.Declared + "`)"
+				}
+				out = append(out, line)
 			}
 		}
 	}
@@ -132,6 +145,7 @@ type runner struct {
 	gap   time.Duration
 	done  int
 	total int
+	tenth int // the last tenth of the run a plain progress line was written for
 	// lastREST is the REST side's answer to the latest exchange.
 	lastREST answer
 	// clock and sleep are time.Now and sleepCtx; tests replace them to check the pacing
@@ -178,10 +192,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			s.Client = sideClient()
 		}
 	}
-	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: cfg.REST.Base, Sample: cfg.Sample, Tolerance: cfg.Tolerance},
+	r := &runner{cfg: cfg, rep: &Report{Started: cfg.Now(), REST: strings.TrimSuffix(cfg.REST.Base, "/") + "/v2", Sample: cfg.Sample, Tolerance: cfg.Tolerance},
 		last: map[*Side]time.Time{}, gap: time.Minute / time.Duration(cfg.PerMinute), clock: time.Now, sleep: sleepCtx}
 	if err := r.discoverAndCompare(ctx); err != nil {
-		if cfg.Progress != nil {
+		if cfg.Progress != nil && cfg.ProgressTerminal {
 			fmt.Fprintln(cfg.Progress) // the error starts on a line of its own
 		}
 		return nil, err
@@ -195,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.rep.Finished = cfg.Now()
 	r.rep.Routes = summarize(r.rep.Exchanges)
-	if cfg.Progress != nil {
+	if cfg.Progress != nil && cfg.ProgressTerminal {
 		fmt.Fprintln(cfg.Progress)
 	}
 	return r.rep, nil
@@ -464,6 +478,7 @@ func (r *runner) exchange(ctx context.Context, q request) []byte {
 		}
 		compareValue("$", a, b, r.cfg.Tolerance, &x)
 	}
+	r.declare(&x)
 	r.rep.Exchanges = append(r.rep.Exchanges, x)
 	r.done++
 	r.progress(q.path)
@@ -477,6 +492,14 @@ func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/1
 
 func (r *runner) progress(path string) {
 	if r.cfg.Progress == nil {
+		return
+	}
+	if !r.cfg.ProgressTerminal {
+		// A line when the run passes a tenth (and at its first request), no redraws.
+		if tenth := 10 * r.done / max(r.total, 1); r.done == 1 || tenth > r.tenth {
+			r.tenth = tenth
+			fmt.Fprintf(r.cfg.Progress, "verify: %d of %d requests (%d%%), now %s\n", r.done, r.total, 100*r.done/max(r.total, 1), path)
+		}
 		return
 	}
 	const width = 30

@@ -101,6 +101,7 @@ func (r *runner) write(ctx context.Context, route, method, restPath, trPath, bod
 		}
 		compareValue("$", strip(av), strip(bv), r.cfg.Tolerance, &x)
 	}
+	r.declare(&x)
 	r.rep.Exchanges = append(r.rep.Exchanges, x)
 	r.done++
 	r.progress(x.Path)

@@ -1,0 +1,41 @@
+package verify
+
+import "strings"
+
+// declare marks the fields of x that its route's fidelity note names.
+func (r *runner) declare(x *Exchange) {
+	note := r.cfg.Notes[x.Route]
+	if note == "" {
+		return
+	}
+	for i := range x.Fields {
+		if f := &x.Fields[i]; f.Verdict != Equal && f.Verdict != WithinTol {
+			f.Declared = declaredBy(note, f.Path)
+		}
+	}
+}
+
+// declaredBy returns the name in note that declares a difference at the JSON path p
+// ("$.applications[id=1].settings.end_user_apdex_threshold"): the longest run of p's
+// keys, indexes left out, that note names in backquotes, or "".
+func declaredBy(note, p string) string {
+	var keys []string
+	for part := range strings.SplitSeq(strings.TrimPrefix(p, "$."), ".") {
+		if i := strings.IndexByte(part, '['); i >= 0 {
+			part = part[:i]
+		}
+		if part != "" {
+			keys = append(keys, part)
+		}
+	}
+	best := ""
+	for i := range keys {
+		for j := i + 1; j <= len(keys); j++ {
+			name := strings.Join(keys[i:j], ".")
+			if len(name) > len(best) && strings.Contains(note, "`"+name+"`") {
+				best = name
+			}
+		}
+	}
+	return best
+}
