@@ -129,7 +129,7 @@ type cacheConfig struct {
 	AuthTTL time.Duration `yaml:"auth_ttl"`
 	// MaxBytes bounds the estimated bytes of each cache.
 	MaxBytes int64 `yaml:"max_bytes"`
-	// The accounts' name indexes (translate/nameindex.go): read again in the background
+	// The accounts' name indexes (translate/nameindex/index.go): read again in the background
 	// past NameIndexRefresh, no longer served past NameIndexMaxStale, kept only for
 	// accounts of at most NameIndexMaxApps applications, at most NameIndexes of them.
 	NameIndexRefresh  time.Duration `yaml:"name_index_refresh"`

@@ -196,7 +196,7 @@ func TestNameFilterReadsNamesOnly(t *testing.T) {
 		// The demo account: 264 applications, inventory under 5000 facets.
 		{"small account", key1, "/v2/applications.json?filter[name]=checkout", map[string]int64{"AppList": 1, "AppSearchPage": 1}, -1},
 		// 1000 applications: a name page from each end of each of the eight agent
-		// languages and of the rest, beside the search's count (translate/nameread.go);
+		// languages and of the rest, beside the search's count (translate/nameindex/read.go);
 		// 10 matches (team007), one page of them.
 		{"first page", keyLarge, "/v2/applications.json?filter[name]=team007", map[string]int64{"AppNamePage": 18, "AppCursor": 1, "AppList": 1}, 10},
 		{"again", keyLarge, "/v2/applications.json?filter[name]=team007", map[string]int64{}, 10},
