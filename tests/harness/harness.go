@@ -45,6 +45,10 @@ type Options struct {
 	Sim     []sim.Option
 	// UpstreamTimeout bounds one NerdGraph call (default 30 s).
 	UpstreamTimeout time.Duration
+	// SlotWait bounds a call's wait for one of the key's NerdGraph slots (default two
+	// minutes, not the product's: how long a loaded test machine queues a burst of
+	// calls must not decide a test's outcome; the bound itself has its own tests).
+	SlotWait time.Duration
 	// AuthTTL is translate.Options.AuthTTL (default translate.AuthTTL).
 	AuthTTL time.Duration
 	// NameLike is translate.Options.NameLike (name_filter: like).
@@ -84,7 +88,10 @@ func StartWith(t testing.TB, o Options) *Env {
 	if m == nil {
 		m = gateway.NewMetrics()
 	}
-	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout})
+	if o.SlotWait <= 0 {
+		o.SlotWait = 2 * time.Minute
+	}
+	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout, SlotWait: o.SlotWait})
 	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache, AuthTTL: o.AuthTTL,
 		NameLike: o.NameLike})
 	cfg.Metrics = m
