@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	ng "github.com/v2bridge/v2bridge/graphql"
 	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
@@ -124,45 +122,14 @@ func alertEventSources() []alertEventSource {
 func (t *Translator) readAlertEvents(ctx context.Context, c Caller, since, until time.Time) (alertEventRead, error) {
 	var out alertEventRead
 	for _, src := range alertEventSources() {
-		seen := map[string]bool{}
-		end := until
-		for reads := 1; ; reads++ {
-			q, err := src.query(since, end)
-			if err != nil {
-				return out, err
-			}
-			resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
-			if err != nil {
-				return out, fmt.Errorf("alert events: %s: %w", src.name, err)
-			}
-			var rows []*json.RawMessage
-			if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
-				rows = acct.Nrql.Results
-			}
-			oldest := int64(math.MaxInt64)
-			for _, row := range rows {
-				if row == nil {
-					continue
-				}
-				ev, key, at, ok := src.event(c, *row)
-				if at > 0 {
-					oldest = min(oldest, at)
-				}
-				if !ok || seen[key] {
-					continue
-				}
-				seen[key] = true
-				out.all = append(out.all, ev)
-			}
-			if len(rows) < MaxFacets {
-				break
-			}
-			next := time.UnixMilli(oldest + 1)
-			if oldest == math.MaxInt64 || !next.Before(end) || !since.Before(next) || reads == alertEventReads {
-				out.caps = append(out.caps, CapAlertEvents)
-				break
-			}
-			end = next
+		events, complete, err := readBackwards(ctx, t.client, c.AccountID, since, until, alertEventReads, src.query,
+			func(raw json.RawMessage) (v2.AlertEvent, string, int64, bool) { return src.event(c, raw) })
+		if err != nil {
+			return out, fmt.Errorf("alert events: %s: %w", src.name, err)
+		}
+		out.all = append(out.all, events...)
+		if !complete {
+			out.caps = append(out.caps, CapAlertEvents)
 		}
 	}
 	sort.SliceStable(out.all, func(i, j int) bool { return out.all[i].Timestamp > out.all[j].Timestamp })

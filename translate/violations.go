@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,45 +105,14 @@ func violationsNRQL(since, until time.Time) (string, error) {
 // one only the older part.
 func (t *Translator) readViolations(ctx context.Context, c Caller, since, until, now time.Time) (violationRead, error) {
 	var out violationRead
-	seen := map[string]bool{}
-	end := until
-	for reads := 1; ; reads++ {
-		q, err := violationsNRQL(since, end)
-		if err != nil {
-			return out, err
-		}
-		resp, err := ng.NrqlQuery(ctx, t.client, int(c.AccountID), q)
-		if err != nil {
-			return out, fmt.Errorf("violations: %w", err)
-		}
-		var rows []*json.RawMessage
-		if acct := resp.GetActor().GetAccount(); acct != nil && acct.Nrql != nil {
-			rows = acct.Nrql.Results
-		}
-		oldest := int64(math.MaxInt64)
-		for _, row := range rows {
-			if row == nil {
-				continue
-			}
-			v, key, last, ok := violationOf(*row, now)
-			if last > 0 {
-				oldest = min(oldest, last)
-			}
-			if !ok || seen[key] {
-				continue
-			}
-			seen[key] = true
-			out.all = append(out.all, v)
-		}
-		if len(rows) < MaxFacets {
-			break
-		}
-		next := time.UnixMilli(oldest + 1)
-		if oldest == math.MaxInt64 || !next.Before(end) || !since.Before(next) || reads == violationReads {
-			out.caps = []Cap{CapViolations} // no progress, or too many: served from the newest
-			break
-		}
-		end = next
+	all, complete, err := readBackwards(ctx, t.client, c.AccountID, since, until, violationReads, violationsNRQL,
+		func(raw json.RawMessage) (v2.Violation, string, int64, bool) { return violationOf(raw, now) })
+	if err != nil {
+		return out, fmt.Errorf("violations: %w", err)
+	}
+	out.all = all
+	if !complete {
+		out.caps = []Cap{CapViolations} // no progress, or too many: served from the newest
 	}
 	sort.SliceStable(out.all, func(i, j int) bool { return out.all[i].OpenedAt > out.all[j].OpenedAt })
 	return out, nil
