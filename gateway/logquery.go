@@ -18,10 +18,10 @@ var secretName = regexp.MustCompile(`(?i)key|token|secret|passw|auth|signature|c
 // digits (a legacy REST API key).
 var secretValue = regexp.MustCompile(`(?i)\bNR[A-Z]{2}-[A-Za-z0-9_-]+|[A-Za-z0-9]{32,}`)
 
-// loggedQuery is a request's query as the access log shows it: parameter names and
+// LoggedQuery is a request's query as the access log shows it: parameter names and
 // values in the caller's order, percent-decoded for reading, each credential-like
 // value replaced by [redacted], cut to maxLoggedQuery bytes.
-func loggedQuery(raw string) string {
+func LoggedQuery(raw string) string {
 	var b strings.Builder
 	for part := range strings.SplitSeq(raw, "&") {
 		if part == "" {

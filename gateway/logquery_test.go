@@ -18,11 +18,11 @@ func TestLoggedQueryNeverAKey(t *testing.T) {
 		{"NRAK-ABCDEF=1", "[redacted]=1"},
 		{"bad=%zz&ok=1", "bad=%zz&ok=1"},
 	} {
-		if got := loggedQuery(tc.raw); got != tc.want {
-			t.Errorf("loggedQuery(%q) = %q, want %q", tc.raw, got, tc.want)
+		if got := LoggedQuery(tc.raw); got != tc.want {
+			t.Errorf("LoggedQuery(%q) = %q, want %q", tc.raw, got, tc.want)
 		}
 	}
-	long := loggedQuery("filter[name]=" + strings.Repeat("x-", 2000))
+	long := LoggedQuery("filter[name]=" + strings.Repeat("x-", 2000))
 	if len(long) > maxLoggedQuery+len("…") || !strings.HasSuffix(long, "…") {
 		t.Errorf("a long query is logged as %d bytes, want at most %d and a mark", len(long), maxLoggedQuery)
 	}

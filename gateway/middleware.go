@@ -228,7 +228,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 		zap.String("path", r.URL.Path),
 	)
 	if r.URL.RawQuery != "" {
-		fields = append(fields, zap.String("query", loggedQuery(r.URL.RawQuery)))
+		fields = append(fields, zap.String("query", LoggedQuery(r.URL.RawQuery)))
 	}
 	fields = append(fields,
 		zap.Int("status", status),

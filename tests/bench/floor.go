@@ -185,6 +185,11 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		zap.String("method", r.Method),
 		zap.String("route", f.route),
 		zap.String("path", r.URL.Path),
+	)
+	if r.URL.RawQuery != "" { // as the gateway's access log: the query, credentials redacted
+		fields = append(fields, zap.String("query", gateway.LoggedQuery(r.URL.RawQuery)))
+	}
+	fields = append(fields,
 		zap.Int("status", http.StatusOK),
 		zap.Int("bytes", len(body)),
 		zap.Duration("duration", time.Since(start)),
