@@ -42,7 +42,7 @@ func TestMakeBuildDoesNotDependOnTheClock(t *testing.T) {
 // where the demo starts.
 func TestMakeRunSaysWhatItDoes(t *testing.T) {
 	out := makeDryRun(t, "run")
-	for _, want := range []string{"make run: building bin/v2bridge", "the first build compiles every dependency, just under a minute",
+	for _, want := range []string{"make run: building bin/v2bridge", "the first build compiles every dependency, about 90 s and 1.3 GB",
 		"make run: starting the demo on"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("make run does not say %q:\n%s", want, out)
