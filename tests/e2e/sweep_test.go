@@ -83,8 +83,16 @@ func TestSweepSequentialSharesQueries(t *testing.T) {
 				header += calls
 			}
 			sweepOps := ops() - before
+			// Each shared answer of the first 100 is compared with its own; past them one
+			// in ten (each answer of a shared query is cut from it the same way, and the
+			// race detector makes every request of this test costly).
 			before = ops()
+			asked := 0
 			for i, id := range ids {
+				if i >= 100 && i%10 != 0 {
+					continue
+				}
+				asked++
 				r := fleetDoKey(t, f.replicas[1], keyLarge, http.MethodGet, sweepPath(id), "")
 				if r.status != 200 {
 					t.Fatalf("B, application %s: %d", id, r.status)
@@ -98,8 +106,8 @@ func TestSweepSequentialSharesQueries(t *testing.T) {
 			if limit := int64(1 + (n-1+24)/25); sweepOps > limit || header > limit {
 				t.Errorf("a sequential sweep of %d: %d queries (%d by the answers' header), want at most %d", n, sweepOps, header, limit)
 			}
-			if alone != int64(n) {
-				t.Errorf("unlisted, %d queries for %d applications, want one each", alone, n)
+			if alone != int64(asked) {
+				t.Errorf("unlisted, %d queries for %d applications, want one each", alone, asked)
 			}
 			t.Logf("sequential sweep of %d applications: %d round trips shared, %d alone", n, sweepOps, alone)
 		})
