@@ -28,19 +28,8 @@ func TestPrintedCommandsWorkAsPasted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("MAKELEVEL", "") // the banner as a shell, not make, prints it
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, logs syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0"}, strings.NewReader(""), &out, &logs)
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("demo: %v", err)
-		}
-	}()
-	base := waitForBanner(t, &out)
+	base, out := startDemo(t)
+	ctx := t.Context()
 	host := strings.TrimPrefix(base, "http://")
 
 	type printed struct{ where, cmd string }

@@ -20,21 +20,28 @@ const maxPrinted = 8 << 10
 // Every command the demo banner and the README print works as pasted: through a real
 // curl in sh when curl is installed (that half skips cleanly otherwise; .ci/run installs
 // curl in CI), and always through the Go client, which reads the command's headers and
-// URL. Each answers 2xx and prints at most maxPrinted bytes.
-func TestQuickStartCommandsWork(t *testing.T) {
+// startDemo runs `v2bridge demo` on a free loopback port until the test ends (then
+// stops it and fails the test on its error) and returns its base URL and output.
+func startDemo(t *testing.T) (string, *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, logs syncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0"}, strings.NewReader(""), &out, &logs)
 	}()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("demo: %v", err)
 		}
-	}()
-	base := waitForBanner(t, &out)
+	})
+	return waitForBanner(t, &out), &out
+}
+
+// URL. Each answers 2xx and prints at most maxPrinted bytes.
+func TestQuickStartCommandsWork(t *testing.T) {
+	base, out := startDemo(t)
 	banner := out.String()
 	if !strings.Contains(banner, "Ctrl-C") {
 		t.Error("the banner does not say how to stop the demo")
