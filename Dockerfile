@@ -11,7 +11,7 @@ ARG COMMIT=unknown
 ARG DATE=unknown
 # As make build: the simulator's generated executor (a tool) is compiled without inlining.
 RUN CGO_ENABLED=0 go build -trimpath \
-      -gcflags=github.com/v2bridge/v2bridge/graphql/sim/internal/exec=-l \
+      -gcflags=github.com/v2bridge/v2bridge/sim/internal/exec=-l \
       -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=${DATE}" \
       -o /out/v2bridge ./cmd/v2bridge
 

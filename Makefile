@@ -13,7 +13,7 @@ ARGS      ?=
 # The NerdGraph simulator's generated executor (a tool: the demo's upstream, never the
 # gateway's path) is compiled without inlining: it is the largest package of the first
 # build and its speed does not matter.
-GCFLAGS   := -gcflags=$(PKG)/graphql/sim/internal/exec=-l
+GCFLAGS   := -gcflags=$(PKG)/sim/internal/exec=-l
 
 .PHONY: run test fmt-check vet generate check-generated build bench docker conformance fuzz soak mutate
 
@@ -76,8 +76,8 @@ bench:
 
 ## fuzz: run every fuzz target for FUZZTIME each (their seed corpora also run in make test)
 FUZZTIME ?= 1m
-FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./translate/v2:FuzzParseParams \
-	./translate/v2:FuzzParseTime ./gateway/render:FuzzStrings ./graphql/sim/nrdb:FuzzParse \
+FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./restv2:FuzzParseParams \
+	./restv2:FuzzParseTime ./gateway/render:FuzzStrings ./sim/nrdb:FuzzParse \
 	./translate:FuzzNRQLQuote ./gateway:FuzzWriteBodies ./gateway:FuzzRoutes
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
@@ -100,7 +100,7 @@ docker:
 ## e2e suite), using gremlins pinned below (fetched by `go run`, so only Go is needed):
 ##   make mutate PKG=./graphql/...            # the package and its sub-packages
 ##   make mutate PKG=./gateway FILES='passthrough|compare|report'   # only files matching FILES
-## Generated code (generated.go, *_gen.go) and graphql/sim are never mutated. Prints the surviving
+## Generated code (generated.go, *_gen.go) and sim are never mutated. Prints the surviving
 ## mutants as path:line:col, then the score (efficacy = killed / (killed + lived)) and the share of
 ## mutants any own-package test reaches. MUTATE_FLAGS=--invert-logical adds one of gremlins'
 ## opt-in mutators. Waived equivalent mutants: docs/testing.md.
@@ -117,7 +117,7 @@ mutate:
 	@case '$(PKG)' in ./*|.) ;; *) echo "usage: make mutate PKG=./graphql/... [FILES=regexp] (a directory of this module)"; exit 2;; esac
 	@dir=$$(echo '$(PKG)' | sed -e 's|/\.\.\.$$||' -e 's|^\./||' -e 's|/$$||'); [ -n "$$dir" ] || dir=.; \
 	test -d "$$dir" || { echo "mutate: no directory $$dir"; exit 2; }; \
-	sim=graphql/sim/; if [ "$$dir" = . ]; then rel="$$sim"; else rel=$${sim#$$dir/}; fi; \
+	sim=sim/; if [ "$$dir" = . ]; then rel="$$sim"; else rel=$${sim#$$dir/}; fi; \
 	set -- -E '(^|/)generated\.go$$' -E '_gen\.go$$'; \
 	[ "$$rel" != "$$sim" ] || [ "$$dir" = . ] && set -- "$$@" -E "^$$rel"; \
 	if [ -n '$(FILES)' ]; then for f in $$(cd $$dir && find . -name '*.go' ! -name '*_test.go' | sed 's|^\./||'); do \

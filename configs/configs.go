@@ -11,7 +11,7 @@ import (
 //go:embed demo-data.yaml
 var demoData []byte
 
-// DemoData returns the simulator's demo data set (parse it with graphql/sim.ParseData):
+// DemoData returns the simulator's demo data set (parse it with sim.ParseData):
 // accounts 1000001 and 1000002 and the keys NRAK-DEMO-ACCOUNT-1, NRAK-DEMO-ACCOUNT-2
 // and NRAK-DEMO-MULTI. Each call returns a fresh copy.
 func DemoData() []byte { return bytes.Clone(demoData) }

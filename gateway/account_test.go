@@ -14,8 +14,8 @@ import (
 	"go.uber.org/zap"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // accountSpy answers every NerdGraph call with an error after noting the account ids
@@ -146,7 +146,7 @@ func TestResolveAccount(t *testing.T) {
 		g := New(Config{DefaultAccountID: tt.def}, translate.New(tt.client, translate.Options{}), zap.NewNop())
 		rq := &request{http: httptest.NewRequest("GET", "/v2/applications.json", nil), vars: map[string]string{}}
 		id, source, err := g.resolveAccount(context.Background(), rq, translate.HashKey("NRAK-"+tt.name))
-		var e *v2.Error
+		var e *restv2.Error
 		switch {
 		case tt.wantStatus == 0:
 			if err != nil || id != tt.want || source != tt.wantSource {

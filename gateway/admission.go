@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // poolFor is the in-flight pool a request waits in, decided from its headers alone
@@ -70,7 +70,7 @@ func (b *pacedBody) Read(p []byte) (int, error) {
 	case err == io.EOF:
 		_ = b.rc.SetReadDeadline(time.Time{})
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		err = v2.RequestTimeout("The request body arrived too slowly; send it again at a steady rate")
+		err = restv2.RequestTimeout("The request body arrived too slowly; send it again at a steady rate")
 	case err == nil:
 		_ = b.rc.SetReadDeadline(b.start.Add(b.grace + time.Duration(b.read*int64(time.Second)/b.rate)))
 	}
@@ -78,10 +78,10 @@ func (b *pacedBody) Read(p []byte) (int, error) {
 }
 
 // bodyReadError is the v2 error for a body that could not be read.
-func bodyReadError(err error) *v2.Error {
-	var ve *v2.Error
+func bodyReadError(err error) *restv2.Error {
+	var ve *restv2.Error
 	if errors.As(err, &ve) {
 		return ve
 	}
-	return v2.BadRequest("Could not read the request body")
+	return restv2.BadRequest("Could not read the request body")
 }

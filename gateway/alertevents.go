@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // handleAlertEvents serves GET /v2/alerts_events (filter[product],
@@ -41,7 +41,7 @@ func handleAlertEvents(ctx context.Context, g *Gateway, rq *request) (*result, e
 
 // oneID is an id filter's first value (0 when absent or empty): a value that is not a
 // positive integer is a v2 parameter error naming the filter.
-func oneID(p v2.Params, name string) (int64, error) {
+func oneID(p restv2.Params, name string) (int64, error) {
 	v, _ := p.Get(name)
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -49,7 +49,7 @@ func oneID(p v2.Params, name string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, &v2.ParamError{Param: name, Reason: strconv.Quote(v) + " is not a positive integer"}
+		return 0, &restv2.ParamError{Param: name, Reason: strconv.Quote(v) + " is not a positive integer"}
 	}
 	return id, nil
 }

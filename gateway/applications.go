@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // handleApplicationsList serves GET /v2/applications (and POST with a form body, which
@@ -51,7 +51,7 @@ func handleApplicationsList(ctx context.Context, g *Gateway, rq *request) (*resu
 func handleApplicationsShow(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := strconv.ParseInt(rq.vars["id"], 10, 64)
 	if err != nil {
-		return nil, v2.NotFound(v2.TitleApplicationNotFound)
+		return nil, restv2.NotFound(restv2.TitleApplicationNotFound)
 	}
 	show, err := g.tr.ShowApplication(ctx, rq.caller, id)
 	if err != nil {
@@ -78,25 +78,25 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 	var b applicationBody
 	switch {
 	case len(body) == 0:
-		return in, v2.Unprocessable(`The request body needs an "application" object`)
+		return in, restv2.Unprocessable(`The request body needs an "application" object`)
 	case body[0] == '<':
 		var x struct {
 			XMLName xml.Name `xml:"application"`
 			applicationBody
 		}
 		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, v2.BadRequest("The request body is not a valid <application> XML document: " + err.Error())
+			return in, restv2.BadRequest("The request body is not a valid <application> XML document: " + err.Error())
 		}
 		b = x.applicationBody
 	default:
 		var j struct {
 			Application *applicationBody `json:"application"`
 		}
-		if err := v2.DecodeJSON(body, &j); err != nil {
+		if err := restv2.DecodeJSON(body, &j); err != nil {
 			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
 		}
 		if j.Application == nil {
-			return in, v2.Unprocessable(`The request body needs an "application" object`)
+			return in, restv2.Unprocessable(`The request body needs an "application" object`)
 		}
 		b = *j.Application
 	}
@@ -106,7 +106,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 	}
 	for _, v := range []*float64{in.AppApdexThreshold, in.EndUserApdexThreshold} {
 		if v != nil && *v <= 0 {
-			return in, v2.Unprocessable("Validation error occurred when updating the application", "Apdex thresholds must be positive")
+			return in, restv2.Unprocessable("Validation error occurred when updating the application", "Apdex thresholds must be positive")
 		}
 	}
 	return in, nil
@@ -114,7 +114,7 @@ func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
 
 // handleApplicationUpdate serves PUT /v2/applications/{id}.
 func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	id, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*res
 
 // handleApplicationDelete serves DELETE /v2/applications/{id}.
 func handleApplicationDelete(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	id, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	id, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}

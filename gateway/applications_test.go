@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestApplicationUpdateSettings: the settings' apdex thresholds reach the update input;
@@ -27,7 +27,7 @@ func TestApplicationUpdateSettings(t *testing.T) {
 	for _, tt := range tests {
 		in, err := parseApplicationUpdate(&request{body: []byte(tt.body)})
 		if tt.wantStatus != 0 {
-			var e *v2.Error
+			var e *restv2.Error
 			if !errors.As(err, &e) || e.Status != tt.wantStatus {
 				t.Errorf("%s: error %v, want status %d", tt.name, err, tt.wantStatus)
 			}

@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"strings"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Compressed request bodies. A caller may send its body with Content-Encoding gzip
@@ -57,8 +57,8 @@ func requestCoding(h http.Header) (string, error) {
 	return coding, nil
 }
 
-func unsupportedCoding(c string) *v2.Error {
-	return v2.UnsupportedMediaType(fmt.Sprintf("Content-Encoding %q is not supported", c),
+func unsupportedCoding(c string) *restv2.Error {
+	return restv2.UnsupportedMediaType(fmt.Sprintf("Content-Encoding %q is not supported", c),
 		"send the body with Content-Encoding gzip, deflate or identity")
 }
 
@@ -90,14 +90,14 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 	case src.over() || int64(len(body)) > limit:
 		return nil, bodyTooLarge(limit)
 	case err != nil:
-		return nil, v2.BadRequest(fmt.Sprintf("The request body is not valid %s: %v", coding, err),
+		return nil, restv2.BadRequest(fmt.Sprintf("The request body is not valid %s: %v", coding, err),
 			"it was sent with Content-Encoding "+coding)
 	}
 	return body, nil
 }
 
-func bodyTooLarge(limit int64) *v2.Error {
-	return v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", limit))
+func bodyTooLarge(limit int64) *restv2.Error {
+	return restv2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", limit))
 }
 
 // decodeBody inflates src, stopping one byte past limit.

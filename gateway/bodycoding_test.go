@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 func gzipped(t testing.TB, s string) []byte {
@@ -95,7 +95,7 @@ func TestCompressedRequestBodies(t *testing.T) {
 			}
 			rq, err := g.readRequest(req, nil)
 			if tt.wantStatus != 0 {
-				var e *v2.Error
+				var e *restv2.Error
 				if !errors.As(err, &e) || e.Status != tt.wantStatus || !strings.Contains(e.Title, tt.wantIn) {
 					t.Fatalf("error %v, want status %d naming %q", err, tt.wantStatus, tt.wantIn)
 				}
@@ -165,7 +165,7 @@ func TestDecompressionBombBounded(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			_, err := g.readRequest(req, nil)
 			runtime.ReadMemStats(&after)
-			var e *v2.Error
+			var e *restv2.Error
 			if !errors.As(err, &e) || e.Status != http.StatusRequestEntityTooLarge {
 				t.Fatalf("error %v, want a 413", err)
 			}

@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // handleBrowserList serves GET /v2/browser_applications.
@@ -43,11 +43,11 @@ func parseBrowserApplication(rq *request) (string, error) {
 		if name, ok := rq.params.Get("browser_application[name]"); ok {
 			return name, nil
 		}
-	} else if err := v2.DecodeJSON(body, &b); err != nil {
+	} else if err := restv2.DecodeJSON(body, &b); err != nil {
 		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
 	}
 	if b.BrowserApplication == nil {
-		return "", v2.Unprocessable(`The request body needs a "browser_application" object with a name`)
+		return "", restv2.Unprocessable(`The request body needs a "browser_application" object with a name`)
 	}
 	return b.BrowserApplication.Name, nil
 }

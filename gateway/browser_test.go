@@ -11,8 +11,8 @@ import (
 	gql "github.com/Khan/genqlient/graphql"
 	"go.uber.org/zap"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // TestBrowserApplicationBody: the name of a browser application create comes from a JSON
@@ -32,7 +32,7 @@ func TestBrowserApplicationBody(t *testing.T) {
 		{"json without the object", `{}`, "", "", true},
 	}
 	for _, tt := range tests {
-		p, err := v2.ParseParams("", tt.form)
+		p, err := restv2.ParseParams("", tt.form)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestBrowserCreateLoader(t *testing.T) {
 	for _, tt := range []struct{ configured, want string }{{"", string(translate.BrowserLoader)}, {"SPA", "SPA"}} {
 		c := &varsClient{}
 		g := New(Config{BrowserLoader: tt.configured}, translate.New(c, translate.Options{}), zap.NewNop())
-		p, _ := v2.ParseParams("", "")
+		p, _ := restv2.ParseParams("", "")
 		_, _ = handleBrowserCreate(context.Background(), g, &request{body: []byte(`{"browser_application":{"name":"shop"}}`),
 			params: p, caller: translate.Caller{AccountID: 1000001, KeyHash: translate.HashKey("NRAK-0123456789ABCDEFGHIJKLMNOPQ")}})
 		if len(c.vars) != 1 || !strings.Contains(c.vars[0], `"loaderType":"`+tt.want+`"`) {

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // One caller per request: the headers that name who the caller is — its key, and the
@@ -39,12 +39,12 @@ func presentedKey(h http.Header) (key, header string, err error) {
 }
 
 // keyConflict is the 401 for a request with two different keys, in headers a and b.
-func keyConflict(a, b string) *v2.Error {
+func keyConflict(a, b string) *restv2.Error {
 	what := a + " and " + b
 	if a == b {
 		what = "repeated " + a + " headers"
 	}
-	return v2.Unauthorized("The request carries different API keys in " + what + "; send one key")
+	return restv2.Unauthorized("The request carries different API keys in " + what + "; send one key")
 }
 
 // accountHeaders are the headers that name the account a request acts on, canonical
@@ -67,7 +67,7 @@ func accountHeader(h http.Header) (value, name string, err error) {
 				if name == ah.name {
 					what = "repeated " + name + " headers"
 				}
-				return "", "", v2.BadRequest("The request names different accounts in " + what + "; name one")
+				return "", "", restv2.BadRequest("The request names different accounts in " + what + "; name one")
 			}
 		}
 	}

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // status is the v2 status of err (0 when none).
 func status(err error) int {
-	var ve *v2.Error
+	var ve *restv2.Error
 	if errors.As(err, &ve) {
 		return ve.Status
 	}

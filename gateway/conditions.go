@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // text is a JSON value REST sent as a string but callers also send as a number
@@ -80,12 +80,12 @@ type nrqlConditionBody struct {
 // parseNrqlCondition reads a REST {"nrql_condition":{...}} body.
 func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, error) {
 	var b nrqlConditionBody
-	if err := v2.DecodeJSON(bytes.TrimSpace(body), &b); err != nil {
+	if err := restv2.DecodeJSON(bytes.TrimSpace(body), &b); err != nil {
 		return translate.NrqlConditionInput{}, jsonBodyError(body, err, "Validation error occurred while trying to "+op+" the alert condition")
 	}
 	c := b.NrqlCondition
 	if c == nil {
-		return translate.NrqlConditionInput{}, v2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", `the body needs a "nrql_condition" object`)
+		return translate.NrqlConditionInput{}, restv2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", `the body needs a "nrql_condition" object`)
 	}
 	in := translate.NrqlConditionInput{Type: c.Type.s, Name: c.Name, Enabled: c.Enabled, RunbookURL: c.RunbookURL,
 		ValueFunction: c.ValueFunction.s, BaselineDirection: c.BaselineDirection.s, ViolationTimeLimitSeconds: c.ViolationTimeLimitSeconds.s}
@@ -115,11 +115,11 @@ func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, e
 func policyIDParam(rq *request) (int64, error) {
 	v, ok := rq.params.Get("policy_id")
 	if !ok || v == "" {
-		return 0, v2.BadRequest("Missing parameter: policy_id")
+		return 0, restv2.BadRequest("Missing parameter: policy_id")
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, v2.BadRequest("Invalid parameter 'policy_id': " + strconv.Quote(v) + " is not a policy id")
+		return 0, restv2.BadRequest("Invalid parameter 'policy_id': " + strconv.Quote(v) + " is not a policy id")
 	}
 	return id, nil
 }
@@ -216,7 +216,7 @@ func entityRef(rq *request) (translate.EntityRef, error) {
 	}
 	typ, ok := rq.params.Get("entity_type")
 	if !ok || typ == "" {
-		return translate.EntityRef{}, v2.BadRequest("Missing parameter: entity_type")
+		return translate.EntityRef{}, restv2.BadRequest("Missing parameter: entity_type")
 	}
 	if err := translate.CheckEntityType(typ); err != nil {
 		return translate.EntityRef{}, err
@@ -247,13 +247,13 @@ func handleEntityConditionEdit(add bool) func(ctx context.Context, g *Gateway, r
 		}
 		v, ok := rq.params.Get("condition_id")
 		if !ok || v == "" {
-			return nil, v2.BadRequest("Missing parameter: condition_id")
+			return nil, restv2.BadRequest("Missing parameter: condition_id")
 		}
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
-			return nil, v2.BadRequest("Invalid parameter 'condition_id': " + strconv.Quote(v) + " is not a condition id")
+			return nil, restv2.BadRequest("Invalid parameter 'condition_id': " + strconv.Quote(v) + " is not a condition id")
 		}
-		var doc v2.Document
+		var doc restv2.Document
 		if add {
 			doc, err = g.tr.AddEntityCondition(ctx, rq.caller, ref, id)
 		} else {

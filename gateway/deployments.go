@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // deploymentBody is {"deployment":{...}} (JSON) or <deployment>...</deployment> (XML);
@@ -46,16 +46,16 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 			deploymentFields
 		}
 		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, v2.BadRequest("The request body is not a valid <deployment> XML document: " + err.Error())
+			return in, restv2.BadRequest("The request body is not a valid <deployment> XML document: " + err.Error())
 		}
 		b.Deployment = &x.deploymentFields
 	default:
-		if err := v2.DecodeJSON(body, &b); err != nil {
+		if err := restv2.DecodeJSON(body, &b); err != nil {
 			return in, jsonBodyError(body, err, "The deployment has a value of the wrong kind")
 		}
 	}
 	if b.Deployment == nil {
-		return in, v2.Unprocessable(`The request body needs a "deployment" object`)
+		return in, restv2.Unprocessable(`The request body needs a "deployment" object`)
 	}
 	d := b.Deployment
 	if d.Revision != nil {
@@ -74,7 +74,7 @@ func parseDeployment(rq *request) (translate.DeploymentInput, error) {
 
 // handleDeploymentCreate serves POST /v2/applications/{id}/deployments.
 func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	app, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func idempotencyKey(rq *request) (string, error) {
 		ok = k[i] >= 0x20 && k[i] <= 0x7e
 	}
 	if !ok {
-		return "", v2.Unprocessable("Idempotency-Key must be one header of 1 to " +
+		return "", restv2.Unprocessable("Idempotency-Key must be one header of 1 to " +
 			strconv.Itoa(translate.MaxIdempotencyKey) + " printable ASCII characters")
 	}
 	return k, nil
@@ -115,7 +115,7 @@ func idempotencyKey(rq *request) (string, error) {
 
 // handleDeploymentList serves GET /v2/applications/{id}/deployments.
 func handleDeploymentList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+	app, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // TestIdempotencyKey: no header is no key; exactly one header of 1 to
@@ -40,7 +40,7 @@ func TestIdempotencyKey(t *testing.T) {
 			r.Header.Add("Idempotency-Key", v)
 		}
 		got, err := idempotencyKey(&request{http: r})
-		var ve *v2.Error
+		var ve *restv2.Error
 		if tt.ok && (err != nil || got != tt.want) {
 			t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)
 		}
@@ -61,7 +61,7 @@ func TestParseDeployment(t *testing.T) {
 		if ct == "application/x-www-form-urlencoded" {
 			form = body
 		}
-		p, err := v2.ParseParams(query, form)
+		p, err := restv2.ParseParams(query, form)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestParseDeployment(t *testing.T) {
 		{"application/json", `{"deployment":{"timestamp":"yesterday"}}`, 0},
 	} {
 		_, err := parse(tc.ct, tc.body, "")
-		var ve *v2.Error
+		var ve *restv2.Error
 		if err == nil || (tc.status != 0 && (!errors.As(err, &ve) || ve.Status != tc.status)) {
 			t.Errorf("%s %q: %v, want %d", tc.ct, tc.body, err, tc.status)
 		}

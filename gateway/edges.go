@@ -7,7 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // REST-shaped edges: what the gateway answers for requests that are
@@ -22,7 +22,7 @@ func (g *Gateway) edges(root http.Handler) http.Handler {
 		if st := stateFrom(r.Context()); st != nil {
 			st.route = "unclean_path"
 		}
-		g.writeError(w, r, formatOf(r), v2.NotFound(titleUncleanPath))
+		g.writeError(w, r, formatOf(r), restv2.NotFound(titleUncleanPath))
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !cleanPath(r.URL.Path) {
@@ -140,7 +140,7 @@ func (g *Gateway) serveUnsupportedREST(w http.ResponseWriter, r *http.Request) b
 				st.route, st.fidelity = u.segment+".unsupported", Unsupported
 			}
 			slotsOf(stateFrom(r.Context())).set(w.Header(), "X-V2bridge-Fidelity", string(Unsupported))
-			g.writeError(w, r, formatOf(r), v2.NotImplemented(u.title))
+			g.writeError(w, r, formatOf(r), restv2.NotImplemented(u.title))
 			return true
 		}
 	}

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Titles of errors the gateway itself produces (REST v2's own titles are in
-// translate/v2/errors.go).
+// restv2/errors.go).
 const (
 	titleUpstreamFail  = "The New Relic NerdGraph API failed to answer; try again later"
 	titleUpstreamSlow  = "The New Relic NerdGraph API did not answer in time; try again later"
@@ -20,52 +20,52 @@ const (
 )
 
 // v2Error is the gateway's one table from a failure to the v2 error the caller gets:
-// a *v2.Error as it is; a parameter error 400; each kind of NerdGraph failure its
+// a *restv2.Error as it is; a parameter error 400; each kind of NerdGraph failure its
 // status (refused key 401, no API access 403, not found 404, rate limited 429, invalid
 // answer 500, breaker open or the key's slots busy 503, timeout 504, anything else 502); a deadline 504; the
 // rest 500. Callers never see an internal error's text: the second result is the cause
 // to log, for the failures that are the gateway's or NerdGraph's.
-func v2Error(err error) (*v2.Error, error) {
-	var ve *v2.Error
+func v2Error(err error) (*restv2.Error, error) {
+	var ve *restv2.Error
 	if errors.As(err, &ve) {
 		return ve, nil
 	}
 	var pt *PassthroughError
 	if errors.As(err, &pt) {
-		return v2.BadGateway("The New Relic REST API v2 did not answer (pass-through route); try again later"), err
+		return restv2.BadGateway("The New Relic REST API v2 did not answer (pass-through route); try again later"), err
 	}
-	var pe *v2.ParamError
+	var pe *restv2.ParamError
 	if errors.As(err, &pe) {
-		return v2.BadRequest(pe.Error()), nil
+		return restv2.BadRequest(pe.Error()), nil
 	}
 	var ge *ng.Error
 	if errors.As(err, &ge) {
 		switch ge.Kind {
 		case ng.KindAuth:
-			return v2.ErrInvalidAPIKey(), nil
+			return restv2.ErrInvalidAPIKey(), nil
 		case ng.KindForbidden:
-			return v2.ErrAPIAccessNotEnabled(), err
+			return restv2.ErrAPIAccessNotEnabled(), err
 		case ng.KindNotFound:
-			return v2.NotFound("Not found"), err
+			return restv2.NotFound("Not found"), err
 		case ng.KindRateLimited:
-			return v2.TooManyRequests("Rate limit exceeded at the New Relic NerdGraph API; retry later"), err
+			return restv2.TooManyRequests("Rate limit exceeded at the New Relic NerdGraph API; retry later"), err
 		case ng.KindTimeout:
-			return v2.GatewayTimeout(titleUpstreamSlow), err
+			return restv2.GatewayTimeout(titleUpstreamSlow), err
 		case ng.KindInvalid:
-			return v2.ErrServer(), err
+			return restv2.ErrServer(), err
 		case ng.KindUnavailable:
-			return v2.Unavailable("The New Relic NerdGraph API is failing; v2bridge is not calling it for a few seconds. Retry later"), err
+			return restv2.Unavailable("The New Relic NerdGraph API is failing; v2bridge is not calling it for a few seconds. Retry later"), err
 		case ng.KindOverloaded:
 			// The gateway's own overload: NerdGraph was not asked.
-			return v2.Unavailable("v2bridge is busy with this API key's other requests to New Relic; retry later"), err
+			return restv2.Unavailable("v2bridge is busy with this API key's other requests to New Relic; retry later"), err
 		default:
-			return v2.BadGateway(titleUpstreamFail), err
+			return restv2.BadGateway(titleUpstreamFail), err
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return v2.GatewayTimeout(titleUpstreamSlow), err
+		return restv2.GatewayTimeout(titleUpstreamSlow), err
 	}
-	return v2.ErrServer(), err
+	return restv2.ErrServer(), err
 }
 
 // retryAfterOf is the Retry-After to send with a 429/503 caused by err.

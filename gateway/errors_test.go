@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestWriteErrorRetryAfter: Retry-After goes with 429 and 503 only, rounded to whole
@@ -35,7 +35,7 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		{"502 has none", &ng.Error{Kind: ng.KindServer, RetryAfter: 5 * time.Second}, "", 502, "", true},
 		{"504 has none", &ng.Error{Kind: ng.KindTimeout}, "", 504, "", true},
 		{"404 has none and no cause", &ng.Error{Kind: ng.KindNotFound}, "", 404, "", false},
-		{"400 has no cause", &v2.ParamError{}, "", 400, "", false},
+		{"400 has no cause", &restv2.ParamError{}, "", 400, "", false},
 		{"500 keeps its cause", errors.New("bug"), "", 500, "", true},
 	}
 	for _, tt := range tests {
@@ -88,11 +88,11 @@ func TestV2ErrorMapping(t *testing.T) {
 		{"server", &ng.Error{Kind: ng.KindServer}, 502},
 		{"transport", &ng.Error{Kind: ng.KindTransport}, 502},
 		{"wrapped", fmt.Errorf("list: %w", &ng.Error{Kind: ng.KindAuth}), 401},
-		{"param", &v2.ParamError{}, 400},
+		{"param", &restv2.ParamError{}, 400},
 		{"pass-through", &PassthroughError{Err: errors.New("refused")}, 502},
 		{"own deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), 504},
 		{"anything else", errors.New("bug"), 500},
-		{"v2 error as is", &v2.Error{Status: 422, Title: "t"}, 422},
+		{"v2 error as is", &restv2.Error{Status: 422, Title: "t"}, 422},
 	}
 	for _, tt := range tests {
 		got, _ := v2Error(tt.err)

@@ -14,14 +14,14 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 func TestLinkHeader(t *testing.T) {
 	g := New(Config{PublicURL: "https://gw.example"}, nil, nil)
 	r := httptest.NewRequest("GET", "/v2/applications.json?filter%5Bids%5D=1,2&filter[name]=a+b", nil)
-	params, err := v2.ParseParams(r.URL.RawQuery, "")
+	params, err := restv2.ParseParams(r.URL.RawQuery, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestJSONBodyErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parsePolicy(&request{body: []byte(tt.body)})
-			e, ok := err.(*v2.Error)
+			e, ok := err.(*restv2.Error)
 			if !ok || e.Status != tt.status || !strings.HasPrefix(e.Title, tt.title) {
 				t.Fatalf("got %v, want %d %q", err, tt.status, tt.title)
 			}

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Guard gives a REST v2 handler that is not the gateway — the demo's REST double — the
@@ -37,7 +37,7 @@ func (gd *Guard) Wrap(next http.Handler) http.Handler {
 		format := formatOf(r)
 		fail := func(err error) { g.writeError(w, r, format, err) }
 		if !cleanPath(r.URL.Path) {
-			fail(v2.NotFound(titleUncleanPath))
+			fail(restv2.NotFound(titleUncleanPath))
 			return
 		}
 		key, _, err := presentedKey(r.Header)
@@ -59,7 +59,7 @@ func (gd *Guard) Wrap(next http.Handler) http.Handler {
 			defer func() { <-pool }()
 		default:
 			w.Header().Set("Retry-After", "1")
-			fail(v2.Unavailable("The service is overloaded; retry after a second"))
+			fail(restv2.Unavailable("The service is overloaded; retry after a second"))
 			return
 		}
 		if key == "" { // the handler's own 401, which is no guess

@@ -3,15 +3,15 @@ package gateway
 import (
 	"context"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // hostsHandler is the handler of GET /v2/applications/{id}/hosts, or with instances of
 // GET /v2/applications/{id}/instances.
 func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+		app, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +35,7 @@ func hostsHandler(instances bool) func(ctx context.Context, g *Gateway, rq *requ
 // instance of GET /v2/applications/{id}/instances/{host_id}.
 func hostHandler(instance bool) func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	return func(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-		app, err := pathID(rq, "id", v2.TitleApplicationNotFound)
+		app, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Every JSON body is read as REST's Rails parser read it: booleans as "true"/"false"/
@@ -65,7 +65,7 @@ func TestBodiesAcceptWhatRailsCast(t *testing.T) {
 // A value that still cannot be read is a 422 naming the field and the form it takes.
 func TestBodiesRefuseNamingTheField(t *testing.T) {
 	_, err := parseNrqlCondition([]byte(`{"nrql_condition":{"enabled":"maybe"}}`), "update")
-	var ve *v2.Error
+	var ve *restv2.Error
 	if !errors.As(err, &ve) || ve.Status != 422 || len(ve.Messages) == 0 ||
 		!strings.Contains(ve.Messages[0], "nrql_condition.enabled") || !strings.Contains(ve.Messages[0], "true or false") {
 		t.Fatalf("got %v", err)

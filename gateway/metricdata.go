@@ -4,8 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // metricScope reads the application, host or instance a metrics route names. A host
@@ -82,7 +82,7 @@ func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, er
 		return nil, err
 	}
 	if req.Period < 0 {
-		return nil, v2.Unprocessable("period must be a positive number of seconds")
+		return nil, restv2.Unprocessable("period must be a positive number of seconds")
 	}
 	if req.Summarize, err = p.Bool("summarize"); err != nil {
 		return nil, err

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // TestMetricScope: an application, host or instance id of 0 is a 404 naming what was not
@@ -41,7 +41,7 @@ func TestMetricScope(t *testing.T) {
 			continue
 		}
 		if tt.wantTitle != "" {
-			var e *v2.Error
+			var e *restv2.Error
 			if !errors.As(err, &e) || e.Status != 404 || !strings.HasPrefix(e.Title, tt.wantTitle) {
 				t.Errorf("%s: error %v, want 404 %q", tt.name, err, tt.wantTitle)
 			}

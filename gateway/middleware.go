@@ -15,8 +15,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 type stateKey struct{}
@@ -156,7 +156,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 				// which a trickled body would make last until the read timeout.
 				sw.Header().Set("Connection", "close")
 			}
-			g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.Unavailable("v2bridge is overloaded; retry after a second"))
+			g.writeError(sw, r.WithContext(ctx), formatOf(r), restv2.Unavailable("v2bridge is overloaded; retry after a second"))
 			annotateSpan(r, st, sw.status)
 			g.observe(r, sw, st)
 			g.accessLog(r, sw, st)
@@ -170,7 +170,7 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 			if p := recover(); p != nil {
 				st.internal = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 				if sw.status == 0 {
-					g.writeError(sw, r.WithContext(ctx), formatOf(r), v2.ErrServer())
+					g.writeError(sw, r.WithContext(ctx), formatOf(r), restv2.ErrServer())
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()

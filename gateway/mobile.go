@@ -5,7 +5,7 @@ import (
 	"context"
 	"net/http"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // handleMobileList serves GET /v2/mobile_applications.
@@ -42,11 +42,11 @@ func parseMobileApplication(rq *request) (string, error) {
 			Name string `json:"name"`
 		} `json:"mobile_application"`
 	}
-	if err := v2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
+	if err := restv2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
 		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
 	}
 	if b.MobileApplication == nil {
-		return "", v2.Unprocessable(`The request body needs a "mobile_application" object with a name`)
+		return "", restv2.Unprocessable(`The request body needs a "mobile_application" object with a name`)
 	}
 	return b.MobileApplication.Name, nil
 }

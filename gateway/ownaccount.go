@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // chosenAccountName names the account the gateway chose for a caller that reaches several
@@ -25,14 +25,14 @@ func (g *Gateway) ownAccount(ctx context.Context, ids []int64, keyHash string) (
 	if err != nil {
 		var ge *ng.Error
 		if errors.As(err, &ge) && ge.Kind == ng.KindAuth {
-			return 0, "", v2.ErrInvalidAPIKey()
+			return 0, "", restv2.ErrInvalidAPIKey()
 		}
 		return 0, "", err
 	}
 	if ok && slices.Contains(ids, id) {
 		return id, "key", nil
 	}
-	return 0, "", v2.Unprocessable("This API key reaches several New Relic accounts; " +
+	return 0, "", restv2.Unprocessable("This API key reaches several New Relic accounts; " +
 		"name one with the X-Account-ID header or an /accounts/{account_id}/v2/... base URL, " +
 		"or set default_account_id in the v2bridge configuration")
 }

@@ -10,8 +10,8 @@ import (
 	"go.uber.org/zap"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // TestOwnAccountOfMultiAccountKey: a key reaching several accounts, with none named, is
@@ -50,7 +50,7 @@ func TestOwnAccountOfMultiAccountKey(t *testing.T) {
 			ctx := ng.WithAPIKey(context.Background(), key)
 			for range 2 { // the second time from the cache
 				id, source, err := g.resolveAccount(ctx, rq, translate.HashKey(key))
-				var e *v2.Error
+				var e *restv2.Error
 				switch {
 				case tt.wantStatus == 0:
 					if err != nil || id != tt.want || source != tt.wantSource {

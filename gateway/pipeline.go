@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // handle is the pipeline every route runs. Each step passes the request on or answers
@@ -96,7 +96,7 @@ func callerKey(h http.Header, rt Route) (string, error) {
 		return "", err
 	}
 	if key == "" || (header == "X-License-Key" && !rt.Legacy) {
-		return "", v2.ErrNoAPIKey()
+		return "", restv2.ErrNoAPIKey()
 	}
 	return key, nil
 }
@@ -131,7 +131,7 @@ func (g *Gateway) withinRateLimit(ctx context.Context, w http.ResponseWriter, r 
 	if r.Context() != ctx {
 		r = r.WithContext(ctx) // the answer reads the request's state from it
 	}
-	g.writeDoc(w, r, formatOf(r), http.StatusTooManyRequests, v2.EmptyDocument{})
+	g.writeDoc(w, r, formatOf(r), http.StatusTooManyRequests, restv2.EmptyDocument{})
 	return false
 }
 
@@ -150,7 +150,7 @@ func (g *Gateway) scope(ctx context.Context, rq *request, rt Route, st *reqState
 			acct, source = mk.AccountID, "map"
 		}
 	} else if g.cfg.RejectUnmappedLegacyKeys && !isUserKey(key) {
-		return ctx, v2.ErrInvalidAPIKey()
+		return ctx, restv2.ErrInvalidAPIKey()
 	}
 	if upstreamKey == key {
 		ctx = ng.WithAPIKeySum(ctx, key, keySum) // hashed once, by the pipeline

@@ -5,8 +5,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 func parsePolicy(rq *request) (translate.PolicyInput, error) {
@@ -16,11 +16,11 @@ func parsePolicy(rq *request) (translate.PolicyInput, error) {
 			IncidentPreference *string `json:"incident_preference"`
 		} `json:"policy"`
 	}
-	if err := v2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
+	if err := restv2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
 		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
 	}
 	if b.Policy == nil {
-		return translate.PolicyInput{}, v2.Unprocessable("Validation or internal error occurred", `the body needs a "policy" object`)
+		return translate.PolicyInput{}, restv2.Unprocessable("Validation or internal error occurred", `the body needs a "policy" object`)
 	}
 	return translate.PolicyInput{Name: b.Policy.Name, IncidentPreference: b.Policy.IncidentPreference}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // rateLimiter is REST v2's per-key limit: a fixed one-minute window per key hash
@@ -205,7 +205,7 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 		if over, reset := ag.failures.exhausted(g.clientOf(r)); over {
 			ag.metrics.authRefused.WithLabelValues("address_limit").Inc()
 			w.Header().Set("Retry-After", retryAfter(reset, g.now()))
-			fail(v2.TooManyRequests("Too many failed authentications from this address; retry later"))
+			fail(restv2.TooManyRequests("Too many failed authentications from this address; retry later"))
 			return false
 		}
 	}
@@ -214,7 +214,7 @@ func (g *Gateway) admit(w http.ResponseWriter, fail func(error), r *http.Request
 			st.cachedRefusal = true
 		}
 		ag.metrics.authRefused.WithLabelValues("rejected_key").Inc()
-		fail(v2.ErrInvalidAPIKey())
+		fail(restv2.ErrInvalidAPIKey())
 		return false
 	}
 	return true

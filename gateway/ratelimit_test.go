@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // scriptedShared answers Allow with its next scripted count (ok while count <= limit),
@@ -205,7 +205,7 @@ func TestAuthGuard(t *testing.T) {
 		t.Error("a refused key kept its rate-limit window")
 	}
 	ok, _, err := admit("k1")
-	var ve *v2.Error
+	var ve *restv2.Error
 	if ok || !errors.As(err, &ve) || ve.Status != http.StatusUnauthorized {
 		t.Fatalf("refused key: admitted %v, error %v, want 401", ok, err)
 	}

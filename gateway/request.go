@@ -15,8 +15,8 @@ import (
 	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // request is a v2 call after the edge has read it: format, key identity, account,
@@ -25,7 +25,7 @@ type request struct {
 	http   *http.Request
 	format string
 	vars   map[string]string
-	params v2.Params
+	params restv2.Params
 	body   []byte
 	caller translate.Caller
 	// mobile marks the mobile application routes (metric scope).
@@ -64,7 +64,7 @@ func (g *Gateway) readRequest(r *http.Request, st *reqState) (*request, error) {
 	if isFormBody(r.Header.Get("Content-Type"), body) {
 		form = string(body)
 	}
-	rq.params, err = v2.ParseParams(r.URL.RawQuery, form)
+	rq.params, err = restv2.ParseParams(r.URL.RawQuery, form)
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +105,14 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if s := rq.vars["accountId"]; s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			return 0, "", v2.BadRequest("Invalid account id in the path")
+			return 0, "", restv2.BadRequest("Invalid account id in the path")
 		}
 		return id, "path", nil
 	}
 	if s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			return 0, "", v2.BadRequest("Invalid account id in the " + name + " header")
+			return 0, "", restv2.BadRequest("Invalid account id in the " + name + " header")
 		}
 		return id, "header", nil
 	}
@@ -120,7 +120,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 	if err != nil {
 		var ge *ng.Error
 		if errors.As(err, &ge) && ge.Kind == ng.KindAuth {
-			return 0, "", v2.ErrInvalidAPIKey()
+			return 0, "", restv2.ErrInvalidAPIKey()
 		}
 		return 0, "", err
 	}
@@ -131,7 +131,7 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		return g.cfg.DefaultAccountID, "default", nil
 	}
 	if len(ids) == 0 {
-		return 0, "", v2.Forbidden("This API key reaches no New Relic account")
+		return 0, "", restv2.Forbidden("This API key reaches no New Relic account")
 	}
 	return g.ownAccount(ctx, ids, keyHash) // ownaccount.go
 }
@@ -139,12 +139,12 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 // jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not
 // JSON at all, else 422 with title (valid JSON holding a value of the wrong kind, such
 // as "enabled": "yes"), naming the value in the message.
-func jsonBodyError(body []byte, err error, title string) *v2.Error {
+func jsonBodyError(body []byte, err error, title string) *restv2.Error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
-		return v2.BadRequest("The request body is not valid JSON: " + err.Error())
+		return restv2.BadRequest("The request body is not valid JSON: " + err.Error())
 	}
-	return v2.Unprocessable(title, err.Error())
+	return restv2.Unprocessable(title, err.Error())
 }
 
 // pathID is the path variable name as a positive id; anything else is a 404 titled
@@ -152,7 +152,7 @@ func jsonBodyError(body []byte, err error, title string) *v2.Error {
 func pathID(rq *request, name, notFound string) (int64, error) {
 	id, err := strconv.ParseInt(rq.vars[name], 10, 64)
 	if err != nil || id <= 0 {
-		return 0, v2.NotFound(notFound)
+		return 0, restv2.NotFound(notFound)
 	}
 	return id, nil
 }
@@ -188,7 +188,7 @@ func checkBodyText(contentType string, body []byte) error {
 	if problem == "" {
 		return nil
 	}
-	return v2.Unprocessable(field + " " + problem)
+	return restv2.Unprocessable(field + " " + problem)
 }
 
 func isJSONBody(contentType string, body []byte) bool {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestReadRequestBodyLimit: a body of exactly MaxBodyBytes is read whole, one byte more
@@ -29,7 +29,7 @@ func TestReadRequestBodyLimit(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		rq, err := g.readRequest(req, nil)
 		if tt.wantStatus != 0 {
-			var e *v2.Error
+			var e *restv2.Error
 			if !errors.As(err, &e) || e.Status != tt.wantStatus {
 				t.Errorf("%s (%d bytes): error %v, want status %d", tt.name, len(tt.body), err, tt.wantStatus)
 			}
@@ -143,7 +143,7 @@ func TestCheckBodyText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err := checkBodyText(tt.ct, []byte(tt.body))
-		var ve *v2.Error
+		var ve *restv2.Error
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%s: %v, want accepted", tt.name, err)
@@ -170,7 +170,7 @@ func TestJSONTextStrayPunctuation(t *testing.T) {
 		{`:["\u0003"]`, "[0] contains a control character (U+3)"},
 	} {
 		err := checkBodyText("application/json", []byte(tt.body))
-		var ve *v2.Error
+		var ve *restv2.Error
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%q: %v, want accepted", tt.body, err)

@@ -13,12 +13,12 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/v2bridge/v2bridge/gateway/render"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // writeDoc renders doc in format with status, plus the accounting headers.
-func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string, status int, doc v2.Document) {
+func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string, status int, doc restv2.Document) {
 	rd, ok := render.ForFormat(format)
 	if !ok {
 		rd, _ = render.ForFormat("json")
@@ -232,7 +232,7 @@ func etagMatches(inm, etag string) bool {
 // next + last; middle pages: first, prev, next, last; last page: first, prev. No
 // header when everything fits on one page; no rel="last" when the last page is
 // unknown.
-func (g *Gateway) linkHeader(r *http.Request, params v2.Params, p translate.Paging) string {
+func (g *Gateway) linkHeader(r *http.Request, params restv2.Params, p translate.Paging) string {
 	if p.Page <= 1 && !p.HasNext {
 		return ""
 	}

@@ -14,26 +14,26 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/v2bridge/v2bridge/gateway/render"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // strDoc is a document of one string field, memoized like a cached metric answer when
 // memo is set.
 type strDoc struct {
 	v string
-	v2.RenderMemo
+	restv2.RenderMemo
 }
 
 func (d *strDoc) Root() string { return "s_response" }
 
-func (d *strDoc) EncodeV2(e v2.Encoder) { e.String("s", d.v) }
+func (d *strDoc) EncodeV2(e restv2.Encoder) { e.String("s", d.v) }
 
 // plainDoc is not memoized.
 type plainDoc struct{ v string }
 
 func (d plainDoc) Root() string { return "s_response" }
 
-func (d plainDoc) EncodeV2(e v2.Encoder) { e.String("s", d.v) }
+func (d plainDoc) EncodeV2(e restv2.Encoder) { e.String("s", d.v) }
 
 // TestAppendETag: the tag is the quoted big-endian hex of the body's xxhash64.
 func TestAppendETag(t *testing.T) {
@@ -120,7 +120,7 @@ func TestWriteDoc(t *testing.T) {
 func TestWriteDocMemo(t *testing.T) {
 	g := New(Config{}, nil, nil)
 	var etag string // the last answer's ETag
-	get := func(d v2.Document) string {
+	get := func(d restv2.Document) string {
 		w := httptest.NewRecorder()
 		g.writeDoc(w, httptest.NewRequest(http.MethodGet, "/v2/x.json", nil), "json", 200, d)
 		etag = w.Header().Get("Etag")

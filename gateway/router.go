@@ -11,8 +11,8 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // routes builds the mux: every route under /v2 and under /accounts/{accountId}/v2,
@@ -90,11 +90,11 @@ func (g *Gateway) routesOf(table []Route) http.Handler {
 		if g.serveUnsupportedREST(w, r) { // real REST v2 paths not translated: 501
 			return
 		}
-		g.writeError(w, r, formatOf(r), v2.NotFound(titleRouteNotFound))
+		g.writeError(w, r, formatOf(r), restv2.NotFound(titleRouteNotFound))
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allowHeader(m, r))
-		g.writeError(w, r, formatOf(r), v2.MethodNotAllowed("Method "+r.Method+" is not allowed on this route"))
+		g.writeError(w, r, formatOf(r), restv2.MethodNotAllowed("Method "+r.Method+" is not allowed on this route"))
 	})
 	return idx
 }

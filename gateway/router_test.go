@@ -13,7 +13,7 @@ import (
 
 	"github.com/gorilla/mux"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestRouteIndexPick: a path under /accounts/{id}/v2/ is given its shape's (or
@@ -182,8 +182,8 @@ func FuzzRouteIndex(f *testing.F) {
 // routes and everything else translate).
 func TestModeOf(t *testing.T) {
 	policies := Route{Name: "alerts_policies.list", Path: "/alerts_policies.json"}
-	untranslated := Route{Name: "alerts_x", Path: "/alerts_conditions/{id}.json", Retired: &v2.Error{Status: http.StatusNotImplemented}}
-	gone := Route{Name: "alerts_gone", Path: "/alerts_conditions/{id}.json", Retired: &v2.Error{Status: http.StatusGone}}
+	untranslated := Route{Name: "alerts_x", Path: "/alerts_conditions/{id}.json", Retired: &restv2.Error{Status: http.StatusNotImplemented}}
+	gone := Route{Name: "alerts_gone", Path: "/alerts_conditions/{id}.json", Retired: &restv2.Error{Status: http.StatusGone}}
 	apps := Route{Name: "applications.list", Path: "/applications.json"}
 	legacy := Route{Name: "deployments.v0", Path: "/alerts_policies.json", Legacy: true}
 	tests := []struct {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // result is what a route handler produces.
 type result struct {
-	doc    v2.Document
+	doc    restv2.Document
 	status int // 0 = 200
 	paging *translate.Paging
 	// raw, when set, is sent as is with rawType (legacy v0 XML).
@@ -36,7 +36,7 @@ type Route struct {
 	Legacy bool
 	// Retired is the status and title of a route NerdGraph has no path for; such a
 	// route answers without a key or an upstream call.
-	Retired *v2.Error
+	Retired *restv2.Error
 	// Operations are the genqlient operations that answer the route (the usage
 	// report shows their text as the migration target).
 	Operations []string
@@ -149,7 +149,7 @@ func Routes() []Route {
 		{
 			Name: "deployments.delete", Methods: []string{http.MethodDelete},
 			Path: "/applications/{id:[0-9]+}/deployments/{deployment_id:[0-9]+}", Fidelity: Unsupported,
-			Retired: v2.NotImplemented("Deleting deployments is not supported: New Relic change " +
+			Retired: restv2.NotImplemented("Deleting deployments is not supported: New Relic change " +
 				"tracking events are immutable and NerdGraph has no delete for them. Record a " +
 				"new deployment instead, or route this call to the REST API with pass-through " +
 				"until July 31, 2027"),
@@ -404,7 +404,7 @@ func notImplemented(name, path string, methods []string, title, source string) R
 	}
 	return Route{
 		Name: name + ".unsupported", Methods: methods, Path: path, Prefix: true,
-		Fidelity: Unsupported, Note: title + ". Source: " + source, Retired: v2.NotImplemented(title),
+		Fidelity: Unsupported, Note: title + ". Source: " + source, Retired: restv2.NotImplemented(title),
 	}
 }
 
@@ -415,7 +415,7 @@ func retired(name, path, title, source string) Route {
 	return Route{
 		Name: name + ".retired", Methods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete},
 		Path: path, Prefix: true, Fidelity: Unsupported, Note: title + ". Source: " + source,
-		Retired: v2.Gone(title),
+		Retired: restv2.Gone(title),
 	}
 }
 

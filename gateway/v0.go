@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 const v0ContentType = "application/xml; charset=utf-8"
@@ -52,7 +52,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	case hasName && name != "":
 		in.AppName = name
 	default:
-		return nil, v2.Unprocessable("Deployment not recorded: give deployment[app_name] or deployment[application_id]")
+		return nil, restv2.Unprocessable("Deployment not recorded: give deployment[app_name] or deployment[application_id]")
 	}
 	key, err := idempotencyKey(rq)
 	if err != nil {
@@ -61,13 +61,13 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	in.IdempotencyKey = key
 	show, err := g.tr.CreateDeployment(ctx, rq.caller, appID, in, received, g.cfg.UseCreateDeployment)
 	if err != nil {
-		var ve *v2.Error
+		var ve *restv2.Error
 		if errors.As(err, &ve) && ve.Status == http.StatusNotFound {
 			app := in.AppName
 			if app == "" {
 				app = strconv.FormatInt(appID, 10)
 			}
-			return nil, v2.NotFound("Deployment not recorded: Application " + app + " does not exist.")
+			return nil, restv2.NotFound("Deployment not recorded: Application " + app + " does not exist.")
 		}
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 }
 
 // v0Deployment renders the v0 answer: Rails-style typed, dasherized XML.
-func v0Deployment(accountID int64, d v2.Deployment) []byte {
+func v0Deployment(accountID int64, d restv2.Deployment) []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<deployment>\n")
 	typed := func(name, typ, v string) {
@@ -100,7 +100,7 @@ func v0Deployment(accountID int64, d v2.Deployment) []byte {
 	text("description", d.Description)
 	typed("id", "integer", strconv.FormatInt(d.ID, 10))
 	text("revision", &d.Revision)
-	typed("timestamp", "datetime", v2.FormatTime(d.Timestamp))
+	typed("timestamp", "datetime", restv2.FormatTime(d.Timestamp))
 	text("user", d.User)
 	b.WriteString("</deployment>\n")
 	return b.Bytes()

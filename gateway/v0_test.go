@@ -12,8 +12,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // v0Client answers DeploymentCreateEvent with a change tracking event of application
@@ -152,10 +152,10 @@ func TestWriteV0Error(t *testing.T) {
 		{"503 keeps a set Retry-After", &ng.Error{Kind: ng.KindUnavailable, RetryAfter: 5 * time.Second}, "9", 503, "9", true, ""},
 		{"502", &ng.Error{Kind: ng.KindServer, RetryAfter: 5 * time.Second}, "", 502, "", true, ""},
 		{"500", errors.New("bug"), "", 500, "", true, ""},
-		{"422", &v2.Error{Status: 422, Title: "Invalid revision"}, "", 422, "", false, "Deployment not recorded: Invalid revision"},
-		{"404 already prefixed", &v2.Error{Status: 404, Title: "Deployment not recorded: Application x does not exist."}, "", 404, "", false,
+		{"422", &restv2.Error{Status: 422, Title: "Invalid revision"}, "", 422, "", false, "Deployment not recorded: Invalid revision"},
+		{"404 already prefixed", &restv2.Error{Status: 404, Title: "Deployment not recorded: Application x does not exist."}, "", 404, "", false,
 			"Deployment not recorded: Application x does not exist."},
-		{"401", &v2.Error{Status: 401, Title: "No API key specified"}, "", 401, "", false, "No API key specified"},
+		{"401", &restv2.Error{Status: 401, Title: "No API key specified"}, "", 401, "", false, "No API key specified"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

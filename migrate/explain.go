@@ -20,7 +20,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // ExplainRequest is a REST v2 request to explain.
@@ -125,7 +125,7 @@ type explainer struct {
 // Explain translates a REST v2 request as the gateway would, recording each NerdGraph
 // operation instead of sending it (graphql.Recorder, which answers every call empty),
 // and says what each round trip is. A request that matches no route, or that cannot
-// be scoped to an account, is a *v2.Error; a request the route refuses (bad
+// be scoped to an account, is a *restv2.Error; a request the route refuses (bad
 // parameters) is explained with that answer. Any other error is a gateway bug.
 func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanation, error) {
 	method, target, err := parseRequestLine(in.Line)
@@ -137,7 +137,7 @@ func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanatio
 	rec := &ng.Recorder{}
 	r, err := http.NewRequestWithContext(ctx, method, "http://v2bridge.explain"+target, bytes.NewReader(in.Body))
 	if err != nil {
-		return nil, v2.BadRequest("Invalid request to explain: " + err.Error())
+		return nil, restv2.BadRequest("Invalid request to explain: " + err.Error())
 	}
 	if in.ContentType != "" {
 		r.Header.Set("Content-Type", in.ContentType)
@@ -162,12 +162,12 @@ func (e *explainer) Explain(ctx context.Context, in ExplainRequest) (*Explanatio
 				Calls: []ExplainCall{}, Answer: ExplainAnswer{Source: "the REST API v2's answer, forwarded (unmatched_passthrough)"},
 				Notes: []string{"Nothing would be sent to NerdGraph."}}, nil
 		}
-		return nil, &v2.Error{Status: status, Title: errorTitle(cw.Body())}
+		return nil, &restv2.Error{Status: status, Title: errorTitle(cw.Body())}
 	}
 	rt, _ := routeNamed(st.Route)
 	calls := rec.Calls()
 	if len(calls) > 0 && calls[0].OpName == "Accounts" && acct == 0 {
-		return nil, v2.Unprocessable("Name the account the request is scoped to: " +
+		return nil, restv2.Unprocessable("Name the account the request is scoped to: " +
 			"account=N (v2bridge explain --account N), an /accounts/N/v2/... path, an X-Api-Key the keys: section maps " +
 			"to an account (or whose one account this gateway has cached from a recent call), or default_account_id in the configuration")
 	}
@@ -288,7 +288,7 @@ func routeNamed(name string) (gateway.Route, bool) {
 // parseRequestLine reads "METHOD /v2/..." into a method and a request target.
 func parseRequestLine(line string) (method, target string, err error) {
 	bad := func(why string) error {
-		return v2.BadRequest("The request to explain must read \"METHOD /v2/...\" (" + why + ")")
+		return restv2.BadRequest("The request to explain must read \"METHOD /v2/...\" (" + why + ")")
 	}
 	line = strings.TrimSpace(line)
 	method, rest, ok := strings.Cut(line, " ")
@@ -481,48 +481,48 @@ func errorTitle(body []byte) string {
 func (e *explainer) serveExplain(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) { gateway.WriteError(w, r, err) }
 	if e.token == "" {
-		fail(v2.NotFound("v2bridge explain is disabled: set report.admin_token_env"))
+		fail(restv2.NotFound("v2bridge explain is disabled: set report.admin_token_env"))
 		return
 	}
-	if !e.gate.admit(w, r, "v2bridge explain", func(status int, msg string) { fail(&v2.Error{Status: status, Title: msg}) }) {
+	if !e.gate.admit(w, r, "v2bridge explain", func(status int, msg string) { fail(&restv2.Error{Status: status, Title: msg}) }) {
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, POST")
-		fail(v2.MethodNotAllowed("Method " + r.Method + " is not allowed on this route"))
+		fail(restv2.MethodNotAllowed("Method " + r.Method + " is not allowed on this route"))
 		return
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		fail(v2.BadRequest("The query string does not parse: " + err.Error()))
+		fail(restv2.BadRequest("The query string does not parse: " + err.Error()))
 		return
 	}
 	in := ExplainRequest{Line: q.Get("request"), Body: []byte(q.Get("body")), Key: gateway.APIKey(r.Header)}
 	if in.Line == "" {
-		fail(v2.BadRequest("Give the request to explain: request=METHOD%20/v2/... (URL-encoded)"))
+		fail(restv2.BadRequest("Give the request to explain: request=METHOD%20/v2/... (URL-encoded)"))
 		return
 	}
 	if s := q.Get("account"); s != "" {
 		if in.AccountID, err = strconv.ParseInt(s, 10, 64); err != nil || in.AccountID <= 0 {
-			fail(v2.BadRequest("Invalid parameter 'account': " + strconv.Quote(s) + " is not an account id"))
+			fail(restv2.BadRequest("Invalid parameter 'account': " + strconv.Quote(s) + " is not an account id"))
 			return
 		}
 	}
 	if r.Method == http.MethodPost && len(in.Body) == 0 && r.Body != nil {
 		b, err := io.ReadAll(io.LimitReader(r.Body, e.maxBody+1))
 		if err != nil {
-			fail(v2.BadRequest("Could not read the request body"))
+			fail(restv2.BadRequest("Could not read the request body"))
 			return
 		}
 		if int64(len(b)) > e.maxBody {
-			fail(v2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", e.maxBody)))
+			fail(restv2.TooLarge(fmt.Sprintf("Request body larger than %d bytes", e.maxBody)))
 			return
 		}
 		in.Body, in.ContentType = b, r.Header.Get("Content-Type")
 	}
 	x, err := e.Explain(r.Context(), in)
 	if err != nil {
-		if ve := (*v2.Error)(nil); !errors.As(err, &ve) || ve.Status >= 500 {
+		if ve := (*restv2.Error)(nil); !errors.As(err, &ve) || ve.Status >= 500 {
 			e.log.Error("explain failed", zap.Error(err))
 		}
 		fail(err)

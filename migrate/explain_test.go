@@ -24,9 +24,9 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 func init() {
@@ -269,7 +269,7 @@ func TestExplainErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := g.Explain(context.Background(), tt.in)
-			var ve *v2.Error
+			var ve *restv2.Error
 			if !errors.As(err, &ve) || ve.Status != tt.status || !strings.Contains(ve.Title, tt.title) {
 				t.Fatalf("got %v, want %d %q", err, tt.status, tt.title)
 			}
@@ -401,7 +401,7 @@ func FuzzExplain(f *testing.F) {
 	g, client := explainGateway(gateway.Config{DefaultAccountID: 1}, Config{})
 	f.Fuzz(func(t *testing.T, line, body string) {
 		x, err := g.Explain(context.Background(), ExplainRequest{Line: line, Body: []byte(body)})
-		var ve *v2.Error
+		var ve *restv2.Error
 		switch {
 		case err != nil && (!errors.As(err, &ve) || ve.Status >= 500):
 			t.Fatalf("%q %q: %v", line, body, err)
@@ -449,7 +449,7 @@ func TestExplainDefaultAccount(t *testing.T) {
 	}
 	// Without a default, the request names no account: 422.
 	g, _ = explainGateway(gateway.Config{}, Config{})
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := g.Explain(context.Background(), ExplainRequest{Line: "GET /v2/applications.json"}); !errors.As(err, &ve) || ve.Status != 422 {
 		t.Fatalf("no account: %v, want 422", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // viaPseudonym is how a v2bridge names itself in the Via header of what it forwards to
@@ -23,7 +23,7 @@ const viaValue = "1.1 " + viaPseudonym
 func loopGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if forwardedByGateway(r.Header) {
-			gateway.WriteError(w, r, &v2.Error{Status: http.StatusLoopDetected,
+			gateway.WriteError(w, r, &restv2.Error{Status: http.StatusLoopDetected,
 				Title: "v2bridge would forward this request to itself: rest_upstream leads back to a v2bridge gateway " +
 					"(does the gateway's DNS send the REST API's host to the gateway?); set rest_upstream to the REST API's own address"})
 			return

@@ -11,7 +11,7 @@ import (
 
 // citedPath matches a repository path as comments and guides cite it: a top-level
 // folder of the project, then folders and a file with an extension.
-var citedPath = regexp.MustCompile("(?:^|[\\s(`'\"])((?:cmd|gateway|graphql|translate|state|migrate|tests|configs|docs|schema|sim)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\\.(?:go|md|yaml|yml|graphql|gz|txt|json|csv|xml|svg))")
+var citedPath = regexp.MustCompile("(?:^|[\\s(`'\"])((?:cmd|gateway|graphql|translate|restv2|state|migrate|tests|configs|docs|schema|sim)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\\.(?:go|md|yaml|yml|graphql|gz|txt|json|csv|xml|svg))")
 
 // Every repository path a source comment, a guide or a configuration cites exists, so
 // a move that forgets a reference fails here rather than sending a reader nowhere.

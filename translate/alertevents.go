@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // AlertEventsRequest is a parsed GET /v2/alerts_events: REST's filters
@@ -44,7 +44,7 @@ const alertEventReads = 20
 // alertEventRead is every event of the window, newest first, and the caps the read
 // met.
 type alertEventRead struct {
-	all  []v2.AlertEvent
+	all  []restv2.AlertEvent
 	caps []Cap
 }
 
@@ -56,7 +56,7 @@ type alertEventRead struct {
 // ChangeTrackingEvent and Deployment, by NRQL, newest first. The events are read
 // once per caller for ListTTL (the pages a client follows come from one read) and
 // filtered here.
-func (t *Translator) AlertEvents(ctx context.Context, c Caller, r AlertEventsRequest) (*v2.AlertEventList, Paging, error) {
+func (t *Translator) AlertEvents(ctx context.Context, c Caller, r AlertEventsRequest) (*restv2.AlertEventList, Paging, error) {
 	key := c.cacheKey("alert_events")
 	var read alertEventRead
 	if v, ok := t.lists.Get(key); ok {
@@ -71,17 +71,17 @@ func (t *Translator) AlertEvents(ctx context.Context, c Caller, r AlertEventsReq
 		t.lists.Set(key, read)
 	}
 	noteCaps(ctx, read.caps)
-	var kept []v2.AlertEvent
+	var kept []restv2.AlertEvent
 	for _, e := range read.all {
 		if r.matches(e) {
 			kept = append(kept, e)
 		}
 	}
 	items, paging := pageOf(kept, max(r.Page, 1), PageSize)
-	return &v2.AlertEventList{Events: items}, paging, nil
+	return &restv2.AlertEventList{Events: items}, paging, nil
 }
 
-func (r AlertEventsRequest) matches(e v2.AlertEvent) bool {
+func (r AlertEventsRequest) matches(e restv2.AlertEvent) bool {
 	return (r.Product == "" || strings.EqualFold(r.Product, e.Product)) &&
 		(r.EntityType == "" || strings.EqualFold(r.EntityType, e.EntityType)) &&
 		(r.EventType == "" || strings.EqualFold(r.EventType, e.EventType)) &&
@@ -95,7 +95,7 @@ func (r AlertEventsRequest) matches(e v2.AlertEvent) bool {
 type alertEventSource struct {
 	name  string
 	query func(since, until time.Time) (string, error)
-	event func(c Caller, raw json.RawMessage) (ev v2.AlertEvent, key string, at int64, ok bool)
+	event func(c Caller, raw json.RawMessage) (ev restv2.AlertEvent, key string, at int64, ok bool)
 }
 
 func alertEventSources() []alertEventSource {
@@ -123,7 +123,7 @@ func (t *Translator) readAlertEvents(ctx context.Context, c Caller, since, until
 	var out alertEventRead
 	for _, src := range alertEventSources() {
 		events, complete, err := readBackwards(ctx, t.client, c.AccountID, since, until, alertEventReads, src.query,
-			func(raw json.RawMessage) (v2.AlertEvent, string, int64, bool) { return src.event(c, raw) })
+			func(raw json.RawMessage) (restv2.AlertEvent, string, int64, bool) { return src.event(c, raw) })
 		if err != nil {
 			return out, fmt.Errorf("alert events: %s: %w", src.name, err)
 		}
@@ -140,7 +140,7 @@ func (t *Translator) readAlertEvents(ctx context.Context, c Caller, since, until
 // (newrelic/docs-website src/data-dictionary/events/NrAiIncident/event.md: Open,
 // Close, Muted, Acknowledge, Sent; product.md: APM, BROWSER, MOBILE, SYNTHETICS, ...,
 // REST's product names).
-func incidentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int64, bool) {
+func incidentEvent(c Caller, raw json.RawMessage) (restv2.AlertEvent, string, int64, bool) {
 	var row struct {
 		Timestamp  float64 `json:"timestamp"`
 		Event      string  `json:"event"`
@@ -151,10 +151,10 @@ func incidentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int64,
 		EntityGUID string  `json:"entity.guid"`
 	}
 	if json.Unmarshal(raw, &row) != nil {
-		return v2.AlertEvent{}, "", 0, false
+		return restv2.AlertEvent{}, "", 0, false
 	}
 	at := int64(row.Timestamp)
-	ev := v2.AlertEvent{EventType: EventViolationOpen, Description: row.Title, Priority: capitalize(row.Priority), Timestamp: at}
+	ev := restv2.AlertEvent{EventType: EventViolationOpen, Description: row.Title, Priority: capitalize(row.Priority), Timestamp: at}
 	if strings.EqualFold(row.Event, "close") {
 		ev.EventType = EventViolationClose
 	}
@@ -169,13 +169,13 @@ func incidentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int64,
 
 // deploymentEvent is the DEPLOYMENT event of a ChangeTrackingEvent or Deployment row
 // (the rows deployments.list reads): its description, else its version.
-func deploymentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int64, bool) {
+func deploymentEvent(c Caller, raw json.RawMessage) (restv2.AlertEvent, string, int64, bool) {
 	var row struct {
 		deploymentRow
 		EntityGUID string `json:"entity.guid"`
 	}
 	if json.Unmarshal(raw, &row) != nil {
-		return v2.AlertEvent{}, "", 0, false
+		return restv2.AlertEvent{}, "", 0, false
 	}
 	at := int64(row.Timestamp)
 	key := deref(row.ChangeTrackingID)
@@ -185,7 +185,7 @@ func deploymentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int6
 	if key == "" {
 		key = string(raw)
 	}
-	ev := v2.AlertEvent{EventType: EventDeployment, Description: deref(row.Description), Timestamp: at,
+	ev := restv2.AlertEvent{EventType: EventDeployment, Description: deref(row.Description), Timestamp: at,
 		ID: SurrogateID("alert_event", c.AccountID, "deployment/"+key)}
 	if ev.Description == "" {
 		ev.Description = deref(row.Version)
@@ -200,7 +200,7 @@ func deploymentEvent(c Caller, raw json.RawMessage) (v2.AlertEvent, string, int6
 // Application, Server, KeyTransaction, Plugin, MobileApplication, BrowserApplication,
 // Monitor; "the group ID is normally the same as the entity ID", plugins aside). An
 // entity whose id is not a number (a monitor's) has no entity_id.
-func entityOf(ev *v2.AlertEvent, guid string) {
+func entityOf(ev *restv2.AlertEvent, guid string) {
 	g, err := ParseGUID(guid)
 	if err != nil {
 		return

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The entity of an event in REST's words: product and entity type from the GUID,
@@ -26,7 +26,7 @@ func TestAlertEventEntity(t *testing.T) {
 		{"not a guid", "", "", 0},
 	}
 	for _, tt := range tests {
-		var ev v2.AlertEvent
+		var ev restv2.AlertEvent
 		entityOf(&ev, tt.guid)
 		if ev.Product != tt.product || ev.EntityType != tt.entityType || ev.EntityID != tt.id || ev.EntityGroupID != tt.id {
 			t.Errorf("%s: %+v, want %s %s %d", tt.guid, ev, tt.product, tt.entityType, tt.id)
@@ -70,7 +70,7 @@ func TestAlertEventRows(t *testing.T) {
 // REST's filters: the names any case, the ids exact, incident_id matching nothing
 // without an incident id.
 func TestAlertEventsRequestMatches(t *testing.T) {
-	ev := v2.AlertEvent{EventType: EventDeployment, Product: "APM", EntityType: "Application", EntityID: 42, EntityGroupID: 42}
+	ev := restv2.AlertEvent{EventType: EventDeployment, Product: "APM", EntityType: "Application", EntityID: 42, EntityGroupID: 42}
 	tests := []struct {
 		r    AlertEventsRequest
 		want bool

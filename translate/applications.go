@@ -9,7 +9,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // PageSize is REST v2's page size for applications (and NerdGraph's entity-search page).
@@ -45,7 +45,7 @@ func (r AppListRequest) postFiltered() bool {
 }
 
 // ListApplications answers GET /v2/applications.
-func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	list, paging, err := t.listApplications(ctx, c, r)
 	if err == nil && list != nil {
 		ids := make([]int64, len(list.Applications))
@@ -57,7 +57,7 @@ func (t *Translator) ListApplications(ctx context.Context, c Caller, r AppListRe
 	return list, paging, err
 }
 
-func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	if r.Page < 1 {
 		r.Page = 1
 	}
@@ -76,7 +76,7 @@ func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRe
 	}
 	query, err := q.Build()
 	if err != nil {
-		return nil, Paging{}, v2.Unprocessable("Invalid filter: " + err.Error())
+		return nil, Paging{}, restv2.Unprocessable("Invalid filter: " + err.Error())
 	}
 	if like {
 		noteCap(ctx, CapNameLike) // namefilter.go
@@ -100,7 +100,7 @@ func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRe
 // On an account whose pages read their own inventory in a second round trip, that
 // round trip also reads page N+1's search (aheadPages), so a request for page N+1 that
 // follows costs its inventory alone.
-func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids []int64, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids []int64, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	ahead := aheadPages{key: t.writeScoped(c, "apps-ahead", query), query: query, on: len(ids) == 0}
 	page := t.pageAhead(ahead, r.Page)
 	if page == nil {
@@ -109,7 +109,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 			return nil, Paging{}, err
 		}
 		if !ok { // past the last page
-			return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
+			return &restv2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, Paging{Page: r.Page}, nil
 		}
 		if page, err = t.appListPage(ctx, c, query, cursor, ids); err != nil {
 			return nil, Paging{}, err
@@ -131,7 +131,7 @@ func (t *Translator) listPage(ctx context.Context, c Caller, query string, ids [
 			t.noteAccountCount(c, page.count) // namefilter.go
 		}
 	}
-	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
+	return &restv2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
 		Paging{Page: r.Page, Last: pagesOf(page.count), HasNext: page.next != nil}, nil
 }
 
@@ -230,9 +230,9 @@ func (t *Translator) noteLastPage(c Caller, query string, count int) {
 // listFiltered serves filters NerdGraph cannot apply with REST's semantics
 // (substring name and host matches): it reads every match once, filters in Go, keeps
 // the result for ListTTL and pages through it.
-func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	key := t.writeScoped(c, "apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
-	var all []v2.Application
+	var all []restv2.Application
 	if v, ok := t.lists.Get(key); ok {
 		f := v.(filteredApps)
 		all = f.apps
@@ -291,14 +291,14 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 			apps[i].Links = nil
 		}
 	}
-	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
+	return &restv2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks},
 		Paging{Page: r.Page, Last: last, HasNext: r.Page < last}, nil
 }
 
 // filteredApps is a post-filtered application list in the list cache, with the caps
 // its inventory met (noted again on every page served from it).
 type filteredApps struct {
-	apps []v2.Application
+	apps []restv2.Application
 	caps []Cap
 }
 
@@ -307,7 +307,7 @@ func (r AppListRequest) matchesEntity(f appFields) bool {
 	return r.matchesName(f.GetName(), f.GetLanguage()) // namefilter.go
 }
 
-func (r AppListRequest) matches(a *v2.Application, inv *appInventory) bool {
+func (r AppListRequest) matches(a *restv2.Application, inv *appInventory) bool {
 	if r.Name != "" && !containsFold(a.Name, r.Name) {
 		return false
 	}
@@ -513,8 +513,8 @@ func addBrowser(m map[int64]browserInfo, b *ng.BrowserOutline) {
 
 // build maps the page's applications (summaryAll: the summary over all transactions,
 // Options.SummaryAllTransactions).
-func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks, summaryAll bool) []v2.Application {
-	apps := make([]v2.Application, 0, len(p.apps))
+func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks, summaryAll bool) []restv2.Application {
+	apps := make([]restv2.Application, 0, len(p.apps))
 	arena := newAppArena(len(p.apps))
 	arena.hosts = hosts
 	for _, f := range p.apps {
@@ -533,20 +533,20 @@ func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks, summar
 // for EntityTTL (the document is then shared by the requests it answers, read only,
 // with its rendered bytes). A write to the account through the gateway retires the
 // entries of every caller of that account (accountWrites).
-func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
+func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*restv2.ApplicationShow, error) {
 	var key string
 	if t.entities != nil {
 		gen := t.writes.Gen(c.AccountID)
 		key = t.appEntityKeyAt(c, id, gen)
 		if v, ok := vouchedGetGen(ctx, t.entities, key, basisRead{account: c.AccountID, gen: gen, genned: true}, time.Time{}); ok {
-			return v.(*v2.ApplicationShow), nil
+			return v.(*restv2.ApplicationShow), nil
 		}
 	}
 	a, _, capped, err := t.readApplication(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	doc := &v2.ApplicationShow{Application: *a}
+	doc := &restv2.ApplicationShow{Application: *a}
 	if t.entities != nil && !capped { // a capped answer is read again, and declared, each time
 		doc.Share()
 		t.entities.Set(key, doc)
@@ -569,17 +569,17 @@ func (t *Translator) appEntityKeyAt(c Caller, id int64, gen uint64) string {
 func (t *Translator) wroteAccount(c Caller) { t.writes.Bump(c.AccountID) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
-func ErrApplicationNotFound() *v2.Error {
-	return v2.NotFound("No Application found with the given ID")
+func ErrApplicationNotFound() *restv2.Error {
+	return restv2.NotFound("No Application found with the given ID")
 }
 
-func (t *Translator) application(ctx context.Context, c Caller, id int64) (*v2.Application, error) {
+func (t *Translator) application(ctx context.Context, c Caller, id int64) (*restv2.Application, error) {
 	a, _, err := t.applicationWithBrowser(ctx, c, id)
 	return a, err
 }
 
 // applicationWithBrowser also returns the injected browser application, if any.
-func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, error) {
+func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id int64) (*restv2.Application, *browserInfo, error) {
 	a, b, _, err := t.readApplication(ctx, c, id)
 	return a, b, err
 }
@@ -587,7 +587,7 @@ func (t *Translator) applicationWithBrowser(ctx context.Context, c Caller, id in
 // readApplication is applicationWithBrowser, and whether the application's inventory
 // filled uniques() (MaxUniques or more hosts or agent instances in the inventory
 // window: its links are the first ones met; noted on ctx).
-func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*v2.Application, *browserInfo, bool, error) {
+func (t *Translator) readApplication(ctx context.Context, c Caller, id int64) (*restv2.Application, *browserInfo, bool, error) {
 	if id <= 0 {
 		return nil, nil, false, ErrApplicationNotFound()
 	}

@@ -18,7 +18,7 @@ import (
 	gql "github.com/Khan/genqlient/graphql"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Tests of the per-page inventory read (applications.go completeInventory and
@@ -442,7 +442,7 @@ func TestListSequentialPagesOneRoundTripEach(t *testing.T) {
 	tr := aheadTranslator(f)
 	c := Caller{AccountID: 1}
 	wantCalls := []int{2, 1, 1, 1, 1, 1}
-	var got []*v2.ApplicationList
+	var got []*restv2.ApplicationList
 	var paging []Paging
 	for p := 1; p <= 6; p++ {
 		before := f.count("")
@@ -509,7 +509,7 @@ func TestListPageAheadScope(t *testing.T) {
 		if st.write {
 			tr.wroteAccount(st.c)
 		}
-		var l *v2.ApplicationList
+		var l *restv2.ApplicationList
 		var err error
 		got := opsDuring(f, []string{"AppCursor", "AppList", "AppInventoryNext", "AppInventory"}, func() {
 			l, _, err = tr.ListApplications(context.Background(), st.c, st.r)
@@ -593,7 +593,7 @@ func TestListPageAheadPartialAnswers(t *testing.T) {
 				t.Errorf("page 1 declared %q, want %q", notes.String(), tt.wantCaps)
 			}
 			notes = Notes{}
-			var l *v2.ApplicationList
+			var l *restv2.ApplicationList
 			var err error
 			got := opsDuring(f, []string{"AppList", "BrowserPage", "AppInventoryNext", "AppInventory"}, func() {
 				l, _, err = tr.ListApplications(WithNotes(context.Background(), &notes), c, AppListRequest{Page: 2})

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // appFields is what the outline (search) and full (by guid) application selections
@@ -36,8 +36,8 @@ type browserInfo struct {
 // cache keeps the page whole).
 type appArena struct {
 	times     []time.Time
-	summaries []v2.ApplicationSummary
-	links     []v2.ApplicationLinks
+	summaries []restv2.ApplicationSummary
+	links     []restv2.ApplicationLinks
 	ids       []int64
 	hosts     *hostIDMemo // nil: each host id is hashed
 }
@@ -45,8 +45,8 @@ type appArena struct {
 func newAppArena(n int) *appArena {
 	return &appArena{
 		times:     make([]time.Time, 0, n),
-		summaries: make([]v2.ApplicationSummary, 0, n),
-		links:     make([]v2.ApplicationLinks, 0, n),
+		summaries: make([]restv2.ApplicationSummary, 0, n),
+		links:     make([]restv2.ApplicationLinks, 0, n),
 	}
 }
 
@@ -67,14 +67,14 @@ func (a *appArena) time(t time.Time) *time.Time {
 	return arenaPut(&a.times, t)
 }
 
-func (a *appArena) summary(s v2.ApplicationSummary) *v2.ApplicationSummary {
+func (a *appArena) summary(s restv2.ApplicationSummary) *restv2.ApplicationSummary {
 	if a == nil {
 		return heapCopy(s)
 	}
 	return arenaPut(&a.summaries, s)
 }
 
-func (a *appArena) link(l v2.ApplicationLinks) *v2.ApplicationLinks {
+func (a *appArena) link(l restv2.ApplicationLinks) *restv2.ApplicationLinks {
 	if a == nil {
 		return heapCopy(l)
 	}
@@ -132,9 +132,9 @@ func appIDFrom(id int64, guid string) int64 {
 
 // buildApplication maps one application entity to REST v2's object; summaryAll takes
 // application_summary's throughput and response_time over all transactions.
-func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks, summaryAll bool, arena *appArena) v2.Application {
+func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *appInventory, excludeLinks, summaryAll bool, arena *appArena) restv2.Application {
 	id := appIDOf(f)
-	a := v2.Application{
+	a := restv2.Application{
 		ID:       id,
 		Name:     f.GetName(),
 		Language: strings.ToLower(f.GetLanguage()),
@@ -176,7 +176,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			// percentage of responses to all transactions with an error" (schema description,
 			// newrelic-client-go pkg/entities/types.go); tests/contracts
 			// TestErrorRateIsAPercentEverywhere pins it.
-			a.Summary = arena.summary(v2.ApplicationSummary{
+			a.Summary = arena.summary(restv2.ApplicationSummary{
 				ResponseTime:  figure(rt * 1000),
 				Throughput:    figure(tp),
 				ErrorRate:     figure(s.ErrorRate),
@@ -187,7 +187,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 			})
 		}
 		if bs := f.GetApmBrowserSummary(); bs != nil && browser != nil {
-			a.EndUser = &v2.EndUserSummary{
+			a.EndUser = &restv2.EndUserSummary{
 				ResponseTime: figure(bs.PageLoadTimeAverage),
 				Throughput:   figure(bs.PageLoadThroughput),
 				ApdexTarget:  deref(browser.apdexTarget),
@@ -195,7 +195,7 @@ func buildApplication(f appFields, accountID int64, browser *browserInfo, inv *a
 		}
 	}
 	if !excludeLinks {
-		links := v2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
+		links := restv2.ApplicationLinks{ApplicationInstances: []int64{}, ApplicationHosts: []int64{}}
 		if inv != nil {
 			links.ApplicationInstances = inv.instances
 			links.ApplicationHosts = arena.hostIDs(len(inv.hosts))

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestAppArenaPartsAreSeparate: the parts handed out by the arena are distinct
@@ -14,8 +14,8 @@ import (
 func TestAppArenaPartsAreSeparate(t *testing.T) {
 	for _, a := range []*appArena{nil, newAppArena(0), newAppArena(2)} {
 		t1, t2 := a.time(time.Unix(1, 0)), a.time(time.Unix(2, 0))
-		s1, s2 := a.summary(v2.ApplicationSummary{HostCount: 1}), a.summary(v2.ApplicationSummary{HostCount: 2})
-		l1, l2 := a.link(v2.ApplicationLinks{ApplicationHosts: []int64{1}}), a.link(v2.ApplicationLinks{})
+		s1, s2 := a.summary(restv2.ApplicationSummary{HostCount: 1}), a.summary(restv2.ApplicationSummary{HostCount: 2})
+		l1, l2 := a.link(restv2.ApplicationLinks{ApplicationHosts: []int64{1}}), a.link(restv2.ApplicationLinks{})
 		if t1 == t2 || s1 == s2 || l1 == l2 || t1.Unix() != 1 || t2.Unix() != 2 || s1.HostCount != 1 || s2.HostCount != 2 || len(l1.ApplicationHosts) != 1 {
 			t.Fatalf("arena %v: parts shared or lost", a)
 		}
@@ -36,8 +36,8 @@ func TestAppArenaPartsAreSeparate(t *testing.T) {
 func TestAppArenaUsesItsRoom(t *testing.T) {
 	a := newAppArena(2)
 	t1 := a.time(time.Unix(1, 0))
-	s1 := a.summary(v2.ApplicationSummary{HostCount: 1})
-	l1 := a.link(v2.ApplicationLinks{})
+	s1 := a.summary(restv2.ApplicationSummary{HostCount: 1})
+	l1 := a.link(restv2.ApplicationLinks{})
 	if len(a.times) != 1 || t1 != &a.times[0] || len(a.summaries) != 1 || s1 != &a.summaries[0] || len(a.links) != 1 || l1 != &a.links[0] {
 		t.Fatal("a part with room in the arena was not taken from it")
 	}

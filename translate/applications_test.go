@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // GET /v2/applications' list paths: the post-filtered list (filter[name], filter[host],
@@ -254,7 +254,7 @@ func TestListPageNearestCursor(t *testing.T) {
 	}
 }
 
-func appIDs(l *v2.ApplicationList) []int64 {
+func appIDs(l *restv2.ApplicationList) []int64 {
 	var ids []int64
 	for _, a := range l.Applications {
 		ids = append(ids, a.ID)
@@ -408,7 +408,7 @@ func TestListNameAndHostFilter(t *testing.T) {
 	}
 	r := AppListRequest{Name: "alp"}
 	inv := &appInventory{hosts: []string{"h"}}
-	if r.matches(&v2.Application{Name: "beta-1"}, inv) || !r.matches(&v2.Application{Name: "xALPHAx"}, inv) {
+	if r.matches(&restv2.Application{Name: "beta-1"}, inv) || !r.matches(&restv2.Application{Name: "xALPHAx"}, inv) {
 		t.Error("matches does not apply filter[name]")
 	}
 }
@@ -422,7 +422,7 @@ func TestAppListInventoryFlag(t *testing.T) {
 	f := fullInventoryFake(10)
 	tr := New(f, Options{Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }})
 	c := Caller{AccountID: 1}
-	list := func(r AppListRequest) *v2.ApplicationList {
+	list := func(r AppListRequest) *restv2.ApplicationList {
 		t.Helper()
 		l, _, err := tr.ListApplications(context.Background(), c, r)
 		if err != nil {
@@ -511,7 +511,7 @@ func TestShowApplicationZero(t *testing.T) {
 			"guid": vars["guid"], "accountId": 1, "name": "ghost", "applicationId": nil}}}, nil
 	}
 	tr := New(f, Options{})
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.ShowApplication(context.Background(), Caller{AccountID: 1}, 0); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Fatalf("application 0: %v, want 404", err)
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate/nameindex"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // AppUpdateInput is a parsed PUT /v2/applications/{id} body; nil fields were not sent.
@@ -33,7 +33,7 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // idempotent by construction: a retry after an unknown outcome (502/504 "may have been
 // recorded") reads the values again and sends only what still differs, so an applied
 // first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
-func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*v2.ApplicationShow, error) {
+func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*restv2.ApplicationShow, error) {
 	// Also after a failed write (it may have half applied); the name index keeps the
 	// outcome when it is known (nameindexes.go).
 	known := true
@@ -48,7 +48,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 	updateApm, updateBrowser, enable := false, false, false
 	if in.Name != nil && *in.Name != app.Name {
 		if strings.TrimSpace(*in.Name) == "" {
-			return nil, v2.Unprocessable("Validation error occurred when updating the application", "name must not be empty")
+			return nil, restv2.Unprocessable("Validation error occurred when updating the application", "name must not be empty")
 		}
 		apm.Alias, updateApm = in.Name, true
 	}
@@ -73,7 +73,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 		case *v == app.Settings.EndUserApdex():
 			// The value a GET shows without browser monitoring, sent back unchanged.
 		default:
-			return nil, v2.Unprocessable("Validation error occurred when updating the application", "end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true")
+			return nil, restv2.Unprocessable("Validation error occurred when updating the application", "end_user_apdex_threshold needs real user monitoring: set enable_real_user_monitoring to true")
 		}
 	}
 	if v := in.EnableRealUserMonitoring; v != nil && *v != app.Settings.EnableRealUserMonitoring {
@@ -86,7 +86,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 		}
 	}
 	if !updateApm && !updateBrowser && !enable {
-		return &v2.ApplicationShow{Application: *app}, nil
+		return &restv2.ApplicationShow{Application: *app}, nil
 	}
 	loader := BrowserLoader
 	known = false // from here the write may apply
@@ -132,14 +132,14 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 		app.Settings.EnableRealUserMonitoring = false
 		app.EndUser = nil
 	}
-	return &v2.ApplicationShow{Application: *app}, nil
+	return &restv2.ApplicationShow{Application: *app}, nil
 }
 
 // DeleteApplication answers DELETE /v2/applications/{id}: REST refused applications that
 // still report (409) and answered with the deleted application. A delete whose outcome
 // is unknown is remembered (attempts.go): a retry that finds the application gone
 // answers what the first attempt would have (200 with it).
-func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*v2.ApplicationShow, error) {
+func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*restv2.ApplicationShow, error) {
 	known := false
 	var edits []nameindex.Edit
 	defer func() { t.wroteApps(c, known, edits...) }()
@@ -147,8 +147,8 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 	v, err := t.once(ctx, key, "", false, func(ctx context.Context, prev state.Previous) (any, error, bool, int64) {
 		app, err := t.application(ctx, c, id)
 		if err != nil {
-			var ve *v2.Error
-			if remembered, ok := prev.Memo.(*v2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
+			var ve *restv2.Error
+			if remembered, ok := prev.Memo.(*restv2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
 				return remembered, nil, false, 0 // the unknown attempt deleted it
 			}
 			return nil, err, !prev.Sent.IsZero(), 0
@@ -156,7 +156,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 		if app.Reporting {
 			return nil, errStillReporting(), false, 0
 		}
-		show := &v2.ApplicationShow{Application: *app}
+		show := &restv2.ApplicationShow{Application: *app}
 		resp, err := ng.AppDelete(ctx, t.client, AppGUID(c.AccountID, DomainAPM, id))
 		if err != nil {
 			var ge *ng.Error
@@ -173,21 +173,21 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 			return nil, appWriteError(err, id, "application delete"), false, 0
 		}
 		if resp.AgentApplicationDelete == nil || !resp.AgentApplicationDelete.Success {
-			return nil, v2.Unprocessable("The application was not deleted"), false, 0
+			return nil, restv2.Unprocessable("The application was not deleted"), false, 0
 		}
 		return show, nil, false, 0
 	})
 	if err != nil {
-		var ve *v2.Error
+		var ve *restv2.Error
 		known = errors.As(err, &ve) && (ve.Status == 404 || ve.Status == 409) // nothing was deleted
 		return nil, err
 	}
 	known, edits = true, []nameindex.Edit{{Entry: nameindex.Entry{ID: id}, Removed: true}}
-	return v.(*v2.ApplicationShow), nil
+	return v.(*restv2.ApplicationShow), nil
 }
 
-func errStillReporting() *v2.Error {
-	return v2.Conflict("Cannot delete an application that is still reporting data.")
+func errStillReporting() *restv2.Error {
+	return restv2.Conflict("Cannot delete an application that is still reporting data.")
 }
 
 func appWriteError(err error, id int64, what string) error {
@@ -206,7 +206,7 @@ func appWriteError(err error, id int64, what string) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return v2.Unprocessable("Validation error occurred when updating the application", msg)
+		return restv2.Unprocessable("Validation error occurred when updating the application", msg)
 	}
 	return err
 }
@@ -247,11 +247,11 @@ func appUpdateProblems(apm *ng.AppUpdateApmAgentApplicationSettingsUpdateResult,
 	}
 	switch class {
 	case ng.AgentApplicationSettingsUpdateErrorClassAccessDenied:
-		return v2.Forbidden("New Relic API access has not been enabled", problems...)
+		return restv2.Forbidden("New Relic API access has not been enabled", problems...)
 	case ng.AgentApplicationSettingsUpdateErrorClassNotFound:
 		return ErrApplicationNotFound()
 	}
-	return v2.Unprocessable("Validation error occurred when updating the application", problems...)
+	return restv2.Unprocessable("Validation error occurred when updating the application", problems...)
 }
 
 // enabledBrowserWait is the Retry-After of an end user Apdex threshold whose browser
@@ -270,7 +270,7 @@ func (t *Translator) setEnabledBrowserApdex(ctx context.Context, c Caller, id in
 		return fmt.Errorf("application %d after switching real user monitoring on: %w", id, err)
 	}
 	if b == nil || b.appID == 0 {
-		return &retryLater{ve: v2.Unavailable("Real user monitoring was switched on (and the other settings applied), " +
+		return &retryLater{ve: restv2.Unavailable("Real user monitoring was switched on (and the other settings applied), " +
 			"but its browser application is not readable yet: send the same request again to set end_user_apdex_threshold"),
 			after: enabledBrowserWait}
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // PUT and DELETE /v2/applications/{id}. NerdGraph is appFake: application 7 of account 1
@@ -82,36 +82,36 @@ func TestUpdateApplication(t *testing.T) {
 		in      AppUpdateInput
 		sent    bool
 		vars    map[string]string // variable → JSON it must be
-		check   func(a v2.Application) bool
+		check   func(a restv2.Application) bool
 	}{
 		{"nothing changes", true, AppUpdateInput{Name: sptr("shop"), AppApdexThreshold: f64(0.5), EndUserApdexThreshold: f64(3), EnableRealUserMonitoring: bptr(true)}, false, nil,
-			func(a v2.Application) bool { return a.Name == "shop" && a.Settings.EnableRealUserMonitoring }},
+			func(a restv2.Application) bool { return a.Name == "shop" && a.Settings.EnableRealUserMonitoring }},
 		{"rename", false, AppUpdateInput{Name: sptr("store")}, true,
 			map[string]string{"updateApm": "true", "updateBrowser": "false", "enableBrowser": "false", "apmSettings": `{"alias":"store"}`},
-			func(a v2.Application) bool { return a.Name == "store" && a.Settings.AppApdexThreshold == 0.5 }},
+			func(a restv2.Application) bool { return a.Name == "store" && a.Settings.AppApdexThreshold == 0.5 }},
 		{"app apdex", false, AppUpdateInput{AppApdexThreshold: f64(0.8)}, true,
 			map[string]string{"updateApm": "true", "updateBrowser": "false", "apmSettings": `{"apmConfig":{"apdexTarget":0.8}}`},
-			func(a v2.Application) bool {
+			func(a restv2.Application) bool {
 				return a.Settings.AppApdexThreshold == 0.8 && a.Summary.ApdexTarget == 0.8
 			}},
 		{"end-user apdex", true, AppUpdateInput{EndUserApdexThreshold: f64(4)}, true,
 			map[string]string{"updateApm": "false", "updateBrowser": "true", "browser": `"` + AppGUID(1, DomainBrowser, 70) + `"`,
 				"browserSettings": `{"browserConfig":{"apdexTarget":4}}`},
-			func(a v2.Application) bool {
+			func(a restv2.Application) bool {
 				return *a.Settings.EndUserApdexThreshold == 4 && a.EndUser != nil && a.EndUser.ApdexTarget == 4
 			}},
 		{"enable RUM", false, AppUpdateInput{EnableRealUserMonitoring: bptr(true)}, true,
 			map[string]string{"updateApm": "false", "updateBrowser": "false", "enableBrowser": "true", "enableSettings": `{"loaderType":"LITE"}`,
 				"apm": `"` + AppGUID(1, DomainAPM, 7) + `"`},
-			func(a v2.Application) bool { return a.Settings.EnableRealUserMonitoring }},
+			func(a restv2.Application) bool { return a.Settings.EnableRealUserMonitoring }},
 		{"disable RUM", true, AppUpdateInput{EnableRealUserMonitoring: bptr(false)}, true,
 			map[string]string{"updateBrowser": "true", "enableBrowser": "false", "browserSettings": `{"browserMonitoring":{"loader":"NONE"}}`},
-			func(a v2.Application) bool { return !a.Settings.EnableRealUserMonitoring && a.EndUser == nil }},
+			func(a restv2.Application) bool { return !a.Settings.EnableRealUserMonitoring && a.EndUser == nil }},
 		{"RUM already off", false, AppUpdateInput{EnableRealUserMonitoring: bptr(false)}, false, nil,
-			func(a v2.Application) bool { return !a.Settings.EnableRealUserMonitoring }},
-		{"end-user apdex shown without browser sent back", false, AppUpdateInput{EndUserApdexThreshold: f64(v2.DefaultEndUserApdexThreshold), EnableRealUserMonitoring: bptr(false)}, false, nil,
-			func(a v2.Application) bool {
-				return !a.Settings.EnableRealUserMonitoring && a.Settings.EndUserApdex() == v2.DefaultEndUserApdexThreshold
+			func(a restv2.Application) bool { return !a.Settings.EnableRealUserMonitoring }},
+		{"end-user apdex shown without browser sent back", false, AppUpdateInput{EndUserApdexThreshold: f64(restv2.DefaultEndUserApdexThreshold), EnableRealUserMonitoring: bptr(false)}, false, nil,
+			func(a restv2.Application) bool {
+				return !a.Settings.EnableRealUserMonitoring && a.Settings.EndUserApdex() == restv2.DefaultEndUserApdexThreshold
 			}},
 	}
 	for _, tt := range tests {
@@ -142,7 +142,7 @@ func TestUpdateApplication(t *testing.T) {
 // application) send nothing; the answer's errors map to 403, 404 or 422 with "field:
 // description"; a timeout may hide an applied update (504).
 func TestUpdateApplicationErrors(t *testing.T) {
-	var ve *v2.Error
+	var ve *restv2.Error
 	refused := []struct {
 		name    string
 		missing bool
@@ -205,7 +205,7 @@ func TestUpdateApplicationErrors(t *testing.T) {
 // the application; after a timeout, a retry that finds it gone answers 200 with it
 // without sending again.
 func TestDeleteApplication(t *testing.T) {
-	var ve *v2.Error
+	var ve *restv2.Error
 	c := Caller{AccountID: 1}
 	a := newAppFake()
 	a.reporting = true
@@ -295,7 +295,7 @@ func TestUpdateApplicationEnableThenThreshold(t *testing.T) {
 	a = newAppFake()
 	a.reporting = true
 	_, err = New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, in)
-	var ve *v2.Error
+	var ve *restv2.Error
 	var ge *ng.Error
 	if !errors.As(err, &ve) || ve.Status != 503 || !errors.As(err, &ge) || ge.RetryAfter <= 0 || a.count("AppUpdate") != 1 {
 		t.Fatalf("browser not readable: %v (%d updates)", err, a.count("AppUpdate"))

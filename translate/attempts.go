@@ -12,8 +12,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Writes whose outcome is unknown.
@@ -60,15 +60,15 @@ const MaxIdempotencyKey = 255
 
 // ErrIdempotencyKeyReused is the 422 for an Idempotency-Key already used with another
 // request within the window.
-func ErrIdempotencyKeyReused(window time.Duration) *v2.Error {
-	return v2.Unprocessable("Idempotency-Key was already used with a different request in the last " +
+func ErrIdempotencyKeyReused(window time.Duration) *restv2.Error {
+	return restv2.Unprocessable("Idempotency-Key was already used with a different request in the last " +
 		window.String() + "; use a new key for a new request")
 }
 
 // retryLater is a v2 error answered with Retry-After (the gateway reads RetryAfter of
 // the wrapped ng.Error for 429 and 503).
 type retryLater struct {
-	ve    *v2.Error
+	ve    *restv2.Error
 	after time.Duration
 }
 
@@ -88,7 +88,7 @@ func (t *Translator) once(ctx context.Context, key, hash string, idem bool,
 	case errors.Is(err, state.ErrKeyReused):
 		return nil, ErrIdempotencyKeyReused(t.attempts.Window())
 	case errors.Is(err, state.ErrStillRecording):
-		return nil, &retryLater{ve: v2.Unavailable("An identical request is still being recorded; " +
+		return nil, &retryLater{ve: restv2.Unavailable("An identical request is still being recorded; " +
 			"retry to get its outcome (it is not sent twice)"), after: time.Second}
 	}
 	return v, err
@@ -101,9 +101,9 @@ type attemptAnswers struct{}
 
 func (attemptAnswers) Kind(v any) string {
 	switch v.(type) {
-	case *v2.DeploymentShow:
+	case *restv2.DeploymentShow:
 		return "deployment"
-	case *v2.ApplicationShow:
+	case *restv2.ApplicationShow:
 		return "application"
 	}
 	return ""
@@ -113,9 +113,9 @@ func (attemptAnswers) Decode(kind string, b []byte) any {
 	var v any
 	switch kind {
 	case "deployment":
-		v = new(v2.DeploymentShow)
+		v = new(restv2.DeploymentShow)
 	case "application":
-		v = new(v2.ApplicationShow)
+		v = new(restv2.ApplicationShow)
 	default:
 		return nil
 	}
@@ -166,7 +166,7 @@ func outcomeUnknown(err error) bool {
 // that is not found yet.
 func errOutcomePending(what string, sent time.Time, after time.Duration) error {
 	secs := int((after + time.Second - 1) / time.Second)
-	return &retryLater{ve: v2.Unavailable(fmt.Sprintf("An identical %s sent at %s got no answer and is not found yet; "+
+	return &retryLater{ve: restv2.Unavailable(fmt.Sprintf("An identical %s sent at %s got no answer and is not found yet; "+
 		"it may still appear (New Relic lists new ones after a delay). It is not sent again: retry after %d seconds "+
-		"(it is then answered if found, or recorded if it never arrived)", what, v2.FormatTime(sent), max(secs, 1))), after: after}
+		"(it is then answered if found, or recorded if it never arrived)", what, restv2.FormatTime(sent), max(secs, 1))), after: after}
 }

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // The translator's side of write attempts: the ledger's refusals as v2 answers, and
@@ -39,7 +39,7 @@ func TestOnceWaiterDeadline(t *testing.T) {
 		return nil, nil, false, 0
 	})
 	close(release)
-	var ve *v2.Error
+	var ve *restv2.Error
 	var ge *ng.Error
 	if !errors.As(err, &ve) || ve.Status != 503 || !errors.As(err, &ge) || ge.RetryAfter != time.Second {
 		t.Fatalf("err %v", err)
@@ -109,7 +109,7 @@ func TestIdenticalWriteWaitsForRefusal(t *testing.T) {
 	}
 	close(release)
 	for i := 0; i < 2; i++ {
-		var ve *v2.Error
+		var ve *restv2.Error
 		if err := <-errs; !errors.As(err, &ve) || ve.Status != 422 {
 			t.Errorf("request %d: %v, want the 422", i+1, err)
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // An answer's basis holds while every entry its reads vouched for is still what the
@@ -20,13 +20,13 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}{
 		{"untouched", func(*Translator) {}, true},
 		{"another application stored", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 2), &v2.ApplicationShow{})
+			tr.entities.Set(tr.appEntityKey(c, 2), &restv2.ApplicationShow{})
 		}, true},
 		{"account list stored again", func(tr *Translator) {
 			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001, 1000002})
 		}, false},
 		{"application stored again", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 1), &v2.ApplicationShow{})
+			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 		}, false},
 		{"a write to the account", func(tr *Translator) { tr.wroteAccount(c) }, false},
 		{"the key refused", func(tr *Translator) { tr.auth.refused("kh") }, false},
@@ -36,7 +36,7 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 			tr := New(nil, Options{})
 			tr.auth.accepted("kh")
 			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
-			tr.entities.Set(tr.appEntityKey(c, 1), &v2.ApplicationShow{})
+			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 			var n Notes
 			ctx := WithNotes(context.Background(), &n)
 			if ids, err := tr.Accounts(ctx, "kh"); err != nil || len(ids) != 1 {
@@ -64,7 +64,7 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr.auth.accepted("kh")
 	c := Caller{KeyHash: "kh", AccountID: 1}
 	for id := int64(1); id <= maxBasisReads+1; id++ {
-		tr.entities.Set(tr.appEntityKey(c, id), &v2.ApplicationShow{})
+		tr.entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
 	}
 	var n Notes
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // BrowserListRequest is a parsed GET /v2/browser_applications.
@@ -34,7 +34,7 @@ type browserOutline struct {
 // ListBrowserApplications answers GET /v2/browser_applications: the account's browser
 // applications (cached per caller for ListTTL) filtered in Go, then one request for
 // the page's loader scripts.
-func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r BrowserListRequest) (*v2.BrowserApplicationList, Paging, error) {
+func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r BrowserListRequest) (*restv2.BrowserApplicationList, Paging, error) {
 	r.Page = max(r.Page, 1)
 	all, err := t.browserOutlines(ctx, c)
 	if err != nil {
@@ -54,7 +54,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 		}
 	}
 	page, paging := pageOf(kept, r.Page, PageSize)
-	out := &v2.BrowserApplicationList{Applications: make([]v2.BrowserApplication, 0, len(page))}
+	out := &restv2.BrowserApplicationList{Applications: make([]restv2.BrowserApplication, 0, len(page))}
 	if len(page) > 0 {
 		details, err := t.browserDetails(ctx, page)
 		if err != nil {
@@ -62,7 +62,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 		}
 		for _, b := range page {
 			d := details[b.guid]
-			out.Applications = append(out.Applications, v2.BrowserApplication{ID: b.id, Name: b.name,
+			out.Applications = append(out.Applications, restv2.BrowserApplication{ID: b.id, Name: b.name,
 				BrowserMonitoringKey: d.key, LoaderScript: d.script})
 		}
 	}
@@ -199,9 +199,9 @@ func licenseKey(script string, cfg *json.RawMessage) string {
 }
 
 // CreateBrowserApplication answers POST /v2/browser_applications (never retried).
-func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, name string, loader ng.AgentApplicationBrowserLoader) (*v2.BrowserApplicationShow, error) {
+func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, name string, loader ng.AgentApplicationBrowserLoader) (*restv2.BrowserApplicationShow, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, v2.Unprocessable("browser_application.name is required")
+		return nil, restv2.Unprocessable("browser_application.name is required")
 	}
 	// Also when the outcome is unknown (it may have been created); no APM application's
 	// name changes, so the name index moves on as it is.
@@ -223,7 +223,7 @@ func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, nam
 	if r.Settings != nil {
 		script = decodeScript(deref(r.Settings.LoaderScript))
 	}
-	return &v2.BrowserApplicationShow{Application: v2.BrowserApplication{ID: id, Name: r.Name,
+	return &restv2.BrowserApplicationShow{Application: restv2.BrowserApplication{ID: id, Name: r.Name,
 		BrowserMonitoringKey: licenseKey(script, nil), LoaderScript: script}}, nil
 }
 
@@ -242,7 +242,7 @@ func createError(err error, what, check string) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return v2.Unprocessable("Validation error occurred while creating the "+what, msg)
+		return restv2.Unprocessable("Validation error occurred while creating the "+what, msg)
 	}
 	return err
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The browser application routes. NerdGraph is browserFake: BrowserSearch in pages of
@@ -78,7 +78,7 @@ func TestListBrowserApplications(t *testing.T) {
 		t.Fatal(err)
 	}
 	g11 := AppGUID(1, DomainBrowser, 11)
-	want := []v2.BrowserApplication{
+	want := []restv2.BrowserApplication{
 		{ID: 7, Name: "Shop front", BrowserMonitoringKey: "s-" + g11, LoaderScript: `<script>licenseKey:"s-` + g11 + `"</script>`},
 		{ID: 12, Name: "Blog", BrowserMonitoringKey: "s-" + AppGUID(1, DomainBrowser, 12), LoaderScript: `<script>licenseKey:"s-` + AppGUID(1, DomainBrowser, 12) + `"</script>`},
 	}
@@ -201,7 +201,7 @@ func TestCreateBrowserApplication(t *testing.T) {
 	answer = map[string]any{"agentApplicationCreateBrowser": map[string]any{"guid": AppGUID(1, DomainBrowser, 55), "name": "web",
 		"settings": map[string]any{"loaderScript": string(script), "loaderType": "SPA"}}}
 	show, err := tr.CreateBrowserApplication(context.Background(), c, "web", ng.AgentApplicationBrowserLoaderSpa)
-	if err != nil || show.Application != (v2.BrowserApplication{ID: 55, Name: "web", BrowserMonitoringKey: "k1", LoaderScript: `<script>licenseKey:"k1"</script>`}) {
+	if err != nil || show.Application != (restv2.BrowserApplication{ID: 55, Name: "web", BrowserMonitoringKey: "k1", LoaderScript: `<script>licenseKey:"k1"</script>`}) {
 		t.Fatalf("create: %+v, %v", show, err)
 	}
 	if v := lastVars(b.opFake, "settings"); v != `{"loaderType":"SPA"}` || b.calls[0].vars["name"] != "web" {
@@ -211,7 +211,7 @@ func TestCreateBrowserApplication(t *testing.T) {
 	if show, err := tr.CreateBrowserApplication(context.Background(), c, "bare", ng.AgentApplicationBrowserLoaderLite); err != nil || show.Application.ID != 56 || show.Application.LoaderScript != "" {
 		t.Errorf("no settings: %+v, %v", show, err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.CreateBrowserApplication(context.Background(), c, " ", ng.AgentApplicationBrowserLoaderLite); !errors.As(err, &ve) || ve.Status != 422 || b.count("BrowserCreate") != 2 {
 		t.Errorf("blank name: %v, %d sent", err, b.count("BrowserCreate"))
 	}

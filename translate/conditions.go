@@ -8,18 +8,18 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // ErrConditionNotFound is REST's 404 for an unknown condition id.
-func ErrConditionNotFound() *v2.Error {
-	return v2.NotFound("No Alerts condition was found with the given ID")
+func ErrConditionNotFound() *restv2.Error {
+	return restv2.NotFound("No Alerts condition was found with the given ID")
 }
 
 // nrqlConditionOf renders NerdGraph's condition in REST's shape.
-func nrqlConditionOf(f ng.NrqlConditionFields) v2.NrqlCondition {
+func nrqlConditionOf(f ng.NrqlConditionFields) restv2.NrqlCondition {
 	id, _ := strconv.ParseInt(f.GetId(), 10, 64)
-	c := v2.NrqlCondition{ID: id, Type: strings.ToLower(string(f.GetType())), Name: f.GetName(), Enabled: f.GetEnabled(),
+	c := restv2.NrqlCondition{ID: id, Type: strings.ToLower(string(f.GetType())), Name: f.GetName(), Enabled: f.GetEnabled(),
 		RunbookURL: deref(f.GetRunbookUrl()), Query: f.GetNrql().Query, EntityGUID: f.GetEntityGuid()}
 	if b, ok := f.(interface {
 		GetBaselineDirection() ng.AlertsNrqlBaselineDirection
@@ -36,7 +36,7 @@ func nrqlConditionOf(f ng.NrqlConditionFields) v2.NrqlCondition {
 		c.Terms = append(c.Terms, restTerm(t.GetOperator(), t.GetPriority(), t.GetThreshold(), t.GetThresholdDuration(), t.GetThresholdOccurrences()))
 	}
 	s := f.GetSignal()
-	sig := &v2.NrqlSignal{}
+	sig := &restv2.NrqlSignal{}
 	if s.AggregationWindow != nil {
 		sig.AggregationWindow = formatNumber(*s.AggregationWindow)
 		// REST's since_value (evaluation offset) is the aggregation delay counted in
@@ -57,16 +57,16 @@ func nrqlConditionOf(f ng.NrqlConditionFields) v2.NrqlCondition {
 	if s.FillValue != nil {
 		sig.FillValue = formatNumber(*s.FillValue)
 	}
-	if *sig != (v2.NrqlSignal{}) {
+	if *sig != (restv2.NrqlSignal{}) {
 		c.Signal = sig
 	}
 	x := f.GetExpiration()
-	exp := &v2.NrqlExpiration{OpenViolationOnExpiration: deref(x.OpenViolationOnExpiration),
+	exp := &restv2.NrqlExpiration{OpenViolationOnExpiration: deref(x.OpenViolationOnExpiration),
 		CloseViolationsOnExpiration: deref(x.CloseViolationsOnExpiration)}
 	if x.ExpirationDuration != nil {
 		exp.ExpirationDuration = formatNumber(*x.ExpirationDuration)
 	}
-	if *exp != (v2.NrqlExpiration{}) {
+	if *exp != (restv2.NrqlExpiration{}) {
 		c.Expiration = exp
 	}
 	return c
@@ -74,8 +74,8 @@ func nrqlConditionOf(f ng.NrqlConditionFields) v2.NrqlCondition {
 
 // restTerm is a NerdGraph term in REST's words and units (duration in minutes).
 func restTerm(op ng.AlertsNrqlConditionTermsOperator, p ng.AlertsNrqlConditionPriority, threshold, seconds float64,
-	occ ng.AlertsNrqlConditionThresholdOccurrences) v2.Term {
-	t := v2.Term{Duration: formatNumber(seconds / 60), Priority: strings.ToLower(string(p)), Threshold: formatNumber(threshold)}
+	occ ng.AlertsNrqlConditionThresholdOccurrences) restv2.Term {
+	t := restv2.Term{Duration: formatNumber(seconds / 60), Priority: strings.ToLower(string(p)), Threshold: formatNumber(threshold)}
 	switch op {
 	case ng.AlertsNrqlConditionTermsOperatorEquals:
 		t.Operator = "equal"
@@ -97,11 +97,11 @@ func policyIDParam(id int64) string { return strconv.FormatInt(id, 10) }
 
 // ListNrqlConditions answers GET /v2/alerts_nrql_conditions?policy_id= (a round trip per
 // NerdGraph page; never cached, so a write is visible at once).
-func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.NrqlConditionList, Paging, error) {
+func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID int64, page int) (*restv2.NrqlConditionList, Paging, error) {
 	page = max(page, 1)
 	pid := policyIDParam(policyID)
 	crit := ng.AlertsNrqlConditionsSearchCriteriaInput{PolicyId: &pid}
-	var all []v2.NrqlCondition
+	var all []restv2.NrqlCondition
 	var cursor *string
 	for {
 		resp, err := ng.NrqlConditions(ctx, t.client, int(c.AccountID), crit, cursor)
@@ -125,7 +125,7 @@ func (t *Translator) ListNrqlConditions(ctx context.Context, c Caller, policyID 
 		}
 	}
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.NrqlConditionList{Conditions: items}, paging, nil
+	return &restv2.NrqlConditionList{Conditions: items}, paging, nil
 }
 
 // nrqlCondition reads one condition of the caller's account (nil when unknown).

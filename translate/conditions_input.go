@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // NrqlConditionInput is a REST {"nrql_condition":{...}} body. Pointer fields are nil
@@ -57,8 +57,8 @@ const (
 )
 
 // errConditionValidation is REST's 422 for a condition body, naming the field.
-func errConditionValidation(op, msg string) *v2.Error {
-	return v2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", msg)
+func errConditionValidation(op, msg string) *restv2.Error {
+	return restv2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", msg)
 }
 
 var (

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // parseNumber refuses 0, negatives and fractions where a whole positive number is asked,
@@ -130,7 +130,7 @@ func TestParseTerms(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parseTerms("create", tt.in, tt.baseline)
 			if tt.wantErr != "" {
-				e, ok := err.(*v2.Error)
+				e, ok := err.(*restv2.Error)
 				if !ok || e.Status != 422 || len(e.Messages) == 0 || !strings.Contains(e.Messages[0], tt.wantErr) {
 					t.Fatalf("err %v, want 422 containing %q", err, tt.wantErr)
 				}
@@ -168,7 +168,7 @@ func TestConditionParts(t *testing.T) {
 				}
 				return
 			}
-			e, ok := err.(*v2.Error)
+			e, ok := err.(*restv2.Error)
 			if !ok || e.Status != 422 || !strings.Contains(e.Messages[0], tt.wantErr) || !strings.Contains(e.Title, "update the alert condition") {
 				t.Fatalf("err %v, want 422 containing %q", err, tt.wantErr)
 			}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // legacySources is, for every AlertsAsNrqlSourceProduct (the only field of an
@@ -60,11 +60,11 @@ func legacyProducts() []ng.AlertsAsNrqlSourceProduct {
 // ListConditions answers GET /v2/alerts_conditions?policy_id= from the NRQL form of
 // the policy's APM, browser, mobile and servers conditions (lossy: the NRQL form keeps
 // no metric or entity list).
-func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.ConditionList, Paging, error) {
+func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int64, page int) (*restv2.ConditionList, Paging, error) {
 	page = max(page, 1)
 	pid := policyIDParam(policyID)
 	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{PolicyId: &pid, SourceProduct: legacyProducts()}
-	var all []v2.Condition
+	var all []restv2.Condition
 	var cursor *string
 	for {
 		resp, err := ng.AsNrqlConditions(ctx, t.client, int(c.AccountID), crit, cursor)
@@ -86,7 +86,7 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 			}
 			id, _ := strconv.ParseInt(f.GetId(), 10, 64)
 			q := f.GetNrql()
-			cond := v2.Condition{ID: id, Type: typ, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl()),
+			cond := restv2.Condition{ID: id, Type: typ, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl()),
 				Entities: appIDsNamed(q.Query)}
 			for _, tm := range f.GetTerms() {
 				if tm != nil {
@@ -104,19 +104,19 @@ func (t *Translator) ListConditions(ctx context.Context, c Caller, policyID int6
 		}
 	}
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.ConditionList{Conditions: items}, paging, nil
+	return &restv2.ConditionList{Conditions: items}, paging, nil
 }
 
 // ListSyntheticsConditions answers GET /v2/alerts_synthetics_conditions?policy_id= from
 // the NRQL form of the policy's synthetics conditions (asNrqlConditionsSearch with
 // sourceProduct SYNTHETICS, the only NerdGraph path to them): id, name, runbook_url
 // and enabled; monitor_id has no field there and is omitted.
-func (t *Translator) ListSyntheticsConditions(ctx context.Context, c Caller, policyID int64, page int) (*v2.SyntheticsConditionList, Paging, error) {
+func (t *Translator) ListSyntheticsConditions(ctx context.Context, c Caller, policyID int64, page int) (*restv2.SyntheticsConditionList, Paging, error) {
 	page = max(page, 1)
 	pid := policyIDParam(policyID)
 	crit := ng.AlertsAsNrqlConditionsSearchCriteriaInput{PolicyId: &pid,
 		SourceProduct: []ng.AlertsAsNrqlSourceProduct{ng.AlertsAsNrqlSourceProductSynthetics}}
-	all := []v2.SyntheticsCondition{}
+	all := []restv2.SyntheticsCondition{}
 	var cursor *string
 	for {
 		resp, err := ng.AsNrqlConditions(ctx, t.client, int(c.AccountID), crit, cursor)
@@ -133,14 +133,14 @@ func (t *Translator) ListSyntheticsConditions(ctx context.Context, c Caller, pol
 				continue
 			}
 			id, _ := strconv.ParseInt(f.GetId(), 10, 64)
-			all = append(all, v2.SyntheticsCondition{ID: id, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl())})
+			all = append(all, restv2.SyntheticsCondition{ID: id, Name: f.GetName(), Enabled: f.GetEnabled(), RunbookURL: deref(f.GetRunbookUrl())})
 		}
 		if cursor = s.NextCursor; cursor == nil {
 			break
 		}
 	}
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.SyntheticsConditionList{Conditions: items}, paging, nil
+	return &restv2.SyntheticsConditionList{Conditions: items}, paging, nil
 }
 
 // appIDsNamed are the application ids a condition's NRQL names by appId (an IN list or

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // violation_close_timer in whole hours, only from 3600 s; the product and policy
@@ -29,7 +29,7 @@ func TestLegacyConditionLists(t *testing.T) {
 	if want := "1:apm_app_metric:0 2:browser_metric:1 3:mobile_metric:1 6:apm_app_metric:0 "; got != want || p != (Paging{Page: 1, Last: 1}) {
 		t.Fatalf("conditions %s, want %s (%+v)", got, want, p)
 	}
-	if c := l.Conditions[0]; c.Enabled || c.Name != "a1" || fmt.Sprint(c.Terms) != fmt.Sprint([]v2.Term{{Duration: "10", Operator: "below", Priority: "warning", Threshold: "1", TimeFunction: "all"}}) {
+	if c := l.Conditions[0]; c.Enabled || c.Name != "a1" || fmt.Sprint(c.Terms) != fmt.Sprint([]restv2.Term{{Duration: "10", Operator: "below", Priority: "warning", Threshold: "1", TimeFunction: "all"}}) {
 		t.Errorf("condition 1: %+v", c)
 	}
 	s, _, err := tr.ListSyntheticsConditions(context.Background(), Caller{AccountID: 1}, 9, 1)

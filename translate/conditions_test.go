@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 func TestRestTerm(t *testing.T) {
@@ -16,14 +16,14 @@ func TestRestTerm(t *testing.T) {
 		occ  ng.AlertsNrqlConditionThresholdOccurrences
 		secs float64
 		thr  float64
-		want v2.Term
+		want restv2.Term
 	}{
 		{ng.AlertsNrqlConditionTermsOperatorAbove, ng.AlertsNrqlConditionThresholdOccurrencesAll, 300, 1,
-			v2.Term{Duration: "5", Operator: "above", Priority: "critical", Threshold: "1", TimeFunction: "all"}},
+			restv2.Term{Duration: "5", Operator: "above", Priority: "critical", Threshold: "1", TimeFunction: "all"}},
 		{ng.AlertsNrqlConditionTermsOperatorEquals, ng.AlertsNrqlConditionThresholdOccurrencesAtLeastOnce, 90, 0.25,
-			v2.Term{Duration: "1.5", Operator: "equal", Priority: "critical", Threshold: "0.25", TimeFunction: "any"}},
+			restv2.Term{Duration: "1.5", Operator: "equal", Priority: "critical", Threshold: "0.25", TimeFunction: "any"}},
 		{ng.AlertsNrqlConditionTermsOperatorAboveOrEquals, ng.AlertsNrqlConditionThresholdOccurrencesAll, 3600, -2,
-			v2.Term{Duration: "60", Operator: "above_or_equals", Priority: "critical", Threshold: "-2", TimeFunction: "all"}},
+			restv2.Term{Duration: "60", Operator: "above_or_equals", Priority: "critical", Threshold: "-2", TimeFunction: "all"}},
 	}
 	for _, tt := range tests {
 		if got := restTerm(tt.op, ng.AlertsNrqlConditionPriorityCritical, tt.thr, tt.secs, tt.occ); got != tt.want {
@@ -105,7 +105,7 @@ func TestNrqlConditionShape(t *testing.T) {
 		c.Expiration == nil || c.Expiration.ExpirationDuration != "600" || !c.Expiration.OpenViolationOnExpiration {
 		t.Errorf("baseline condition %+v signal %+v expiration %+v", c, c.Signal, c.Expiration)
 	}
-	want := []v2.Term{{Duration: "5", Operator: "equal", Priority: "critical", Threshold: "2.5", TimeFunction: "any"},
+	want := []restv2.Term{{Duration: "5", Operator: "equal", Priority: "critical", Threshold: "2.5", TimeFunction: "any"},
 		{Duration: "1.5", Operator: "above", Priority: "critical", Threshold: "2.5", TimeFunction: "all"}}
 	if fmt.Sprint(c.Terms) != fmt.Sprint(want) {
 		t.Errorf("terms %+v, want %+v", c.Terms, want)

@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // CreateNrqlCondition answers POST /v2/alerts_nrql_conditions/policies/{policy_id}
 // (never retried).
-func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID int64, in NrqlConditionInput) (*v2.NrqlConditionShow, error) {
+func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID int64, in NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
 	typ, err := conditionType(condCreate, &in)
 	if err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID
 	if f == nil {
 		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition", checkConditions(policyID))
 	}
-	return &v2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
+	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }
 
 func checkConditions(policyID int64) string {
@@ -106,7 +106,7 @@ func conditionWriteError(err error, op string, policyID int64) error {
 
 // UpdateNrqlCondition answers PUT /v2/alerts_nrql_conditions/{id}: the condition is
 // read first (its type picks the mutation), then only the fields sent are changed.
-func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64, in NrqlConditionInput) (*v2.NrqlConditionShow, error) {
+func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64, in NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
 		return nil, errConditionValidation(condUpdate, "nrql_condition.name must not be empty")
 	}
@@ -169,12 +169,12 @@ func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64
 	if f == nil {
 		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition update", checkConditions(policyID))
 	}
-	return &v2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
+	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }
 
 // DeleteNrqlCondition answers DELETE /v2/alerts_nrql_conditions/{id} with the deleted
 // condition (read first, as REST answered it).
-func (t *Translator) DeleteNrqlCondition(ctx context.Context, c Caller, id int64) (*v2.NrqlConditionShow, error) {
+func (t *Translator) DeleteNrqlCondition(ctx context.Context, c Caller, id int64) (*restv2.NrqlConditionShow, error) {
 	cur, err := t.nrqlCondition(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -183,5 +183,5 @@ func (t *Translator) DeleteNrqlCondition(ctx context.Context, c Caller, id int64
 	if _, err := ng.ConditionDelete(ctx, t.client, int(c.AccountID), strconv.FormatInt(id, 10)); err != nil {
 		return nil, conditionWriteError(err, "delete", policyID)
 	}
-	return &v2.NrqlConditionShow{Condition: nrqlConditionOf(cur)}, nil
+	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(cur)}, nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The NRQL condition writes (CreateNrqlCondition, UpdateNrqlCondition,
@@ -113,7 +113,7 @@ func TestCreateNrqlCondition(t *testing.T) {
 		t.Errorf("direction: %v, %s", err, lastVars(w.opFake, "condition"))
 	}
 	sent := w.count("")
-	var ve *v2.Error
+	var ve *restv2.Error
 	for name, mod := range map[string]func(*NrqlConditionInput){
 		"outlier":    func(in *NrqlConditionInput) { in.Type = sp("outlier") },
 		"no name":    func(in *NrqlConditionInput) { in.Name = sp(" ") },
@@ -161,7 +161,7 @@ func TestCreateNrqlCondition(t *testing.T) {
 // condition otherwise; a rejection is 422 with NerdGraph's first message; a delete's
 // unknown outcome says "deletion"; the check path names the policy when known.
 func TestConditionWriteError(t *testing.T) {
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, tt := range []struct {
 		err    error
 		op     string
@@ -199,7 +199,7 @@ func TestConditionWriteError(t *testing.T) {
 // type.
 func TestUpdateNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
-	var ve *v2.Error
+	var ve *restv2.Error
 	t.Run("read picks the type", func(t *testing.T) {
 		for _, baseline := range []bool{false, true} {
 			w := newCondWriteFake()
@@ -282,7 +282,7 @@ func TestUpdateNrqlCondition(t *testing.T) {
 // nothing is deleted; a failed read is an error.
 func TestDeleteNrqlCondition(t *testing.T) {
 	c := Caller{AccountID: 1}
-	var ve *v2.Error
+	var ve *restv2.Error
 	w := newCondWriteFake()
 	tr := New(w, Options{})
 	show, err := tr.DeleteNrqlCondition(context.Background(), c, 5)
@@ -343,7 +343,7 @@ func TestSignalStreamingSettings(t *testing.T) {
 		t.Errorf("timer: %v %s", err, lastVars(w.opFake, "condition"))
 	}
 	sent := w.count("")
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, s := range []SignalInput{
 		{AggregationMethod: sp("sliding")},
 		{SlideBy: sp("0")},

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Deployment writes whose outcome is unknown: a deployment is never sent twice while it
@@ -51,7 +51,7 @@ func TestDeploymentRetryAfterUnknown(t *testing.T) {
 			c := Caller{KeyHash: "k", AccountID: 1}
 			user := "me"
 			in := DeploymentInput{Revision: "r1", User: &user}
-			var ve *v2.Error
+			var ve *restv2.Error
 			if _, err := tr.CreateDeployment(context.Background(), c, 7, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 				t.Fatalf("timeout: %v", err)
 			}
@@ -100,7 +100,7 @@ func TestDeploymentWriteError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := writeError(tt.err, 7)
-			var ve *v2.Error
+			var ve *restv2.Error
 			status := 0
 			if errors.As(got, &ve) {
 				status = ve.Status
@@ -137,7 +137,7 @@ func TestDeploymentLegacyCreate(t *testing.T) {
 		now := depNow
 		show, err := depTranslator(d, &now).CreateDeployment(context.Background(), Caller{AccountID: 1}, 7, DeploymentInput{Revision: "r"}, now, true)
 		if null {
-			var ve *v2.Error
+			var ve *restv2.Error
 			if !errors.As(err, &ve) || ve.Status != 502 || d.created != 1 {
 				t.Errorf("null answer: %v", err)
 			}
@@ -202,7 +202,7 @@ func TestDeploymentNamedRetry(t *testing.T) {
 			tr := depTranslator(d, &now)
 			c := Caller{KeyHash: "k", AccountID: 1}
 			in := DeploymentInput{Revision: "r1", AppName: "shop"}
-			var ve *v2.Error
+			var ve *restv2.Error
 			if _, err := tr.CreateDeployment(context.Background(), c, 0, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 				t.Fatalf("first: %v", err)
 			}
@@ -240,7 +240,7 @@ func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	now := depNow
 	tr := depTranslator(d, &now)
 	c := Caller{KeyHash: "k", AccountID: 1}
-	post := func(appID int64, rev, key string) (*v2.DeploymentShow, error) {
+	post := func(appID int64, rev, key string) (*restv2.DeploymentShow, error) {
 		return tr.CreateDeployment(context.Background(), c, appID, DeploymentInput{Revision: rev, IdempotencyKey: key}, now, false)
 	}
 	first, err := post(7, "r1", "key-1")
@@ -251,7 +251,7 @@ func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	if err != nil || d.created != 1 || again.Deployment.ID != first.Deployment.ID {
 		t.Fatalf("replay: %+v, %v, %d sent (want the recorded answer, 1 sent)", again, err, d.created)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, tt := range []struct {
 		app int64
 		rev string
@@ -331,7 +331,7 @@ func TestDeploymentNullEventIsUnknown(t *testing.T) {
 		now := depNow
 		tr := depTranslator(d, &now)
 		_, err := tr.CreateDeployment(context.Background(), Caller{KeyHash: "k", AccountID: 1}, 7, DeploymentInput{Revision: "r"}, now, false)
-		var ve *v2.Error
+		var ve *restv2.Error
 		if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Error(), "deployments.json") {
 			t.Errorf("answer %s: err = %v, want the 502 of an unknown outcome", answer, err)
 		}

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // DeploymentInput is a deployment to record, as REST v2 received it.
@@ -45,7 +45,7 @@ const (
 // Validate applies REST v2's deployment rules before anything is sent; each failure is
 // a 422 naming the field.
 func (in DeploymentInput) Validate(now time.Time) error {
-	bad := func(title string) error { return &v2.Error{Status: 422, Title: title} }
+	bad := func(title string) error { return &restv2.Error{Status: 422, Title: title} }
 	if strings.TrimSpace(in.Revision) == "" {
 		return bad("deployment.revision is required")
 	}
@@ -82,21 +82,21 @@ func (in DeploymentInput) Validate(now time.Time) error {
 func ParseDeploymentTimestamp(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return t, &v2.Error{Status: 422, Title: "deployment.timestamp must be ISO 8601 in UTC, to the second, such as 2019-10-08T00:15:36Z"}
+		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be ISO 8601 in UTC, to the second, such as 2019-10-08T00:15:36Z"}
 	}
 	if _, off := t.Zone(); off != 0 {
-		return t, &v2.Error{Status: 422, Title: "deployment.timestamp must be in UTC (Z or +00:00)"}
+		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be in UTC (Z or +00:00)"}
 	}
 	if t.Nanosecond() != 0 {
-		return t, &v2.Error{Status: 422, Title: "deployment.timestamp must be given to the second, without fractions"}
+		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be given to the second, without fractions"}
 	}
 	return t.UTC(), nil
 }
 
 // ErrWriteOutcomeUnknown is the answer when a write may have reached NerdGraph but no
 // answer came back: the gateway never retries it (it may have been applied).
-func ErrWriteOutcomeUnknown(status int, what, check string) *v2.Error {
-	return &v2.Error{Status: status, Title: "No answer from New Relic NerdGraph; the " + what +
+func ErrWriteOutcomeUnknown(status int, what, check string) *restv2.Error {
+	return &restv2.Error{Status: status, Title: "No answer from New Relic NerdGraph; the " + what +
 		" may have been recorded. Check with " + check + " before sending it again"}
 }
 
@@ -104,7 +104,7 @@ func ErrWriteOutcomeUnknown(status int, what, check string) *v2.Error {
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
 // Identical concurrent requests share one write, and a retry of a write whose outcome
 // is unknown looks it up before sending again (see attempts.go).
-func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (*v2.DeploymentShow, error) {
+func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (*restv2.DeploymentShow, error) {
 	if err := in.Validate(received); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 				}
 				if d != nil {
 					t.deploys.Remember(recentKey(c, d.ApplicationID), *d, t.now())
-					return &v2.DeploymentShow{Deployment: *d}, nil, false, 0
+					return &restv2.DeploymentShow{Deployment: *d}, nil, false, 0
 				}
 				if wait := DeploymentSettle - t.now().Sub(prevSent); wait > 0 {
 					return nil, errOutcomePending("deployment", time.UnixMilli(prevMs).UTC(), wait), true, 0
@@ -143,13 +143,13 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 	if err != nil {
 		return nil, err
 	}
-	return v.(*v2.DeploymentShow), nil
+	return v.(*restv2.DeploymentShow), nil
 }
 
 // findDeployment looks up the deployment an unknown attempt may have recorded: the
 // gateway sent its timestamp (ms), so it is the row of that millisecond with the same
 // content. nil: not (yet) in NRQL.
-func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, ms int64) (*v2.Deployment, error) {
+func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, ms int64) (*restv2.Deployment, error) {
 	if appID == 0 {
 		id, err := t.appIDByName(ctx, c, in.AppName)
 		if err != nil || id == 0 {
@@ -176,7 +176,7 @@ func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, 
 func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (int64, error) {
 	q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", name).Build()
 	if err != nil {
-		return 0, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+		return 0, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
 	}
 	page, err := t.appListPage(ctx, c, q, nil, nil)
 	if err != nil {
@@ -197,7 +197,7 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 
 // createDeployment sends the mutation once. sentMs is the timestamp sent (0: nothing
 // sent); unknown says the mutation may have been applied although err is set.
-func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *v2.DeploymentShow, sentMs int64, unknown bool, err error) {
+func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *restv2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
 		// Check-then-write is serialised per application within this replica (and across
 		// the fleet with a store, state.Deploys), so two concurrent POSTs cannot both
@@ -219,7 +219,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 	}
 	ms := at.UnixMilli()
 	guid := AppGUID(c.AccountID, DomainAPM, appID)
-	d := v2.Deployment{Revision: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, ApplicationID: appID}
+	d := restv2.Deployment{Revision: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, ApplicationID: appID}
 	if legacy && in.AppName == "" {
 		resp, err := ng.DeploymentCreate(ctx, t.client, ng.ChangeTrackingDeploymentInput{
 			EntityGuid: guid, Version: in.Revision, Changelog: in.Changelog, Description: in.Description, User: in.User, Timestamp: &ms,
@@ -234,14 +234,14 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
 		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
-		return &v2.DeploymentShow{Deployment: d}, ms, false, nil
+		return &restv2.DeploymentShow{Deployment: d}, ms, false, nil
 	}
 	var query string
 	if in.AppName != "" {
 		// Legacy v0 named the application; the search must match exactly one.
 		q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", in.AppName).Build()
 		if err != nil {
-			return nil, 0, false, &v2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+			return nil, 0, false, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
 		}
 		query = q
 	} else {
@@ -277,7 +277,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 	if d.ApplicationID != 0 {
 		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
 	}
-	return &v2.DeploymentShow{Deployment: d}, ms, false, nil
+	return &restv2.DeploymentShow{Deployment: d}, ms, false, nil
 }
 
 // deploymentCheck is how a caller finds out whether a deployment with an unknown
@@ -298,7 +298,7 @@ func writeError(err error, appID int64) error {
 		return err
 	}
 	if !outcomeUnknown(err) && ge.Kind == ng.KindTransport {
-		return &v2.Error{Status: 502, Title: "Deployment not recorded: New Relic NerdGraph could not be reached; try again later"}
+		return &restv2.Error{Status: 502, Title: "Deployment not recorded: New Relic NerdGraph could not be reached; try again later"}
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
@@ -315,7 +315,7 @@ func writeError(err error, appID int64) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return &v2.Error{Status: 422, Title: "Deployment not recorded: " + msg}
+		return &restv2.Error{Status: 422, Title: "Deployment not recorded: " + msg}
 	}
 	return err
 }
@@ -356,7 +356,7 @@ const DeploymentMemory = 10 * time.Minute
 
 // DeploymentListing is one page of an application's deployments.
 type DeploymentListing struct {
-	Doc    *v2.DeploymentList
+	Doc    *restv2.DeploymentList
 	Paging Paging
 }
 
@@ -368,7 +368,7 @@ func (t *Translator) ListDeployments(ctx context.Context, c Caller, appID int64,
 	}
 	page = max(page, 1)
 	items, paging := pageOf(all, page, PageSize)
-	return &DeploymentListing{Doc: &v2.DeploymentList{Deployments: items}, Paging: paging}, nil
+	return &DeploymentListing{Doc: &restv2.DeploymentList{Deployments: items}, Paging: paging}, nil
 }
 
 // checkLaterThanLatest applies REST's rule that a caller's timestamp be later than the
@@ -390,8 +390,8 @@ func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID i
 		}
 	}
 	if !latest.IsZero() && !ts.After(latest) {
-		return &v2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
-			v2.FormatTime(latest) + ")"}
+		return &restv2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
+			restv2.FormatTime(latest) + ")"}
 	}
 	return nil
 }
@@ -402,11 +402,11 @@ func (t *Translator) deploymentsUntil() time.Time {
 
 // deployments reads every deployment of the window (see the notes above), merges the
 // ones this replica recorded that NRQL does not have yet, and sorts newest first.
-func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]v2.Deployment, error) {
+func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]restv2.Deployment, error) {
 	until := t.deploymentsUntil()
 	since := until.Add(-DeploymentWindow)
 	seen := map[string]bool{}
-	var out []v2.Deployment
+	var out []restv2.Deployment
 	for read := 1; ; read++ {
 		rows, keys, err := t.deploymentRows(ctx, c, appID, until, MaxFacets)
 		if err != nil {
@@ -463,12 +463,12 @@ type deploymentRow struct {
 
 // deploymentRows reads the newest limit deployments before until (and after
 // until-DeploymentWindow-1m), newest first, with a dedup key per row.
-func (t *Translator) deploymentRows(ctx context.Context, c Caller, appID int64, until time.Time, limit int) ([]v2.Deployment, []string, error) {
+func (t *Translator) deploymentRows(ctx context.Context, c Caller, appID int64, until time.Time, limit int) ([]restv2.Deployment, []string, error) {
 	return t.deploymentRowsIn(ctx, c, appID, t.deploymentsUntil().Add(-DeploymentWindow), until, limit)
 }
 
 // deploymentRowsIn is deploymentRows between since and until.
-func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64, since, until time.Time, limit int) ([]v2.Deployment, []string, error) {
+func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64, since, until time.Time, limit int) ([]restv2.Deployment, []string, error) {
 	guid := AppGUID(c.AccountID, DomainAPM, appID)
 	var n NRQL
 	n.Raw("SELECT timestamp, deploymentId, changeTrackingId, version, changelog, description, user FROM ChangeTrackingEvent, Deployment WHERE entity.guid = ").
@@ -494,7 +494,7 @@ func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64
 	if acct == nil || acct.Deployments == nil {
 		return nil, nil, nil
 	}
-	out := make([]v2.Deployment, 0, len(acct.Deployments.Results))
+	out := make([]restv2.Deployment, 0, len(acct.Deployments.Results))
 	keys := make([]string, 0, len(acct.Deployments.Results))
 	for _, raw := range acct.Deployments.Results {
 		if raw == nil {
@@ -512,7 +512,7 @@ func (t *Translator) deploymentRowsIn(ctx context.Context, c Caller, appID int64
 		if dedup == "" {
 			dedup = string(*raw) // no id: the row itself
 		}
-		out = append(out, v2.Deployment{
+		out = append(out, restv2.Deployment{
 			ID: SurrogateID("deployment", c.AccountID, key), Revision: deref(r.Version), Changelog: r.Changelog,
 			Description: r.Description, User: r.User, ApplicationID: appID,
 			Timestamp: time.UnixMilli(int64(r.Timestamp)).UTC(),

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The deployment rules and lists: REST's "later than the most recent deployment" rule,
@@ -88,7 +88,7 @@ func TestDeploymentLaterThanLatest(t *testing.T) {
 		_, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "r" + ts.String(), Timestamp: &ts}, now, false)
 		return err
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if err := post(latest); !errors.As(err, &ve) || ve.Status != 422 || !strings.Contains(ve.Title, "later than") {
 		t.Fatalf("timestamp equal to the latest: %v", err)
 	}
@@ -185,7 +185,7 @@ func TestDeploymentListWindowAndPaging(t *testing.T) {
 	if err != nil || l.Paging != (Paging{Page: 1, Last: 1}) {
 		t.Errorf("no deployments: %+v, %v", l, err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.ListDeployments(context.Background(), c, 8, 1); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Errorf("another account's application: %v", err)
 	}
@@ -329,7 +329,7 @@ func TestParseDeploymentTimestamp(t *testing.T) {
 		"2019-10-08T02:15:36+02:00": false, "2019-10-08T00:15:36.5Z": false, "2019-10-08 00:15:36": false, "": false,
 	} {
 		got, err := ParseDeploymentTimestamp(s)
-		var ve *v2.Error
+		var ve *restv2.Error
 		if ok && (err != nil || !got.Equal(want) || got.Location() != time.UTC) {
 			t.Errorf("%q: %v, %v", s, got, err)
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Entity conditions (REST /v2/alerts_entity_conditions/{entity_id},
@@ -36,7 +36,7 @@ var entityDomains = map[string]string{"Application": DomainAPM, "BrowserApplicat
 
 // ErrBadEntityType is REST's answer to an entity_type it does not know: 406 "Bad
 // entity type".
-func ErrBadEntityType() *v2.Error { return v2.NotAcceptable("Bad entity type") }
+func ErrBadEntityType() *restv2.Error { return restv2.NotAcceptable("Bad entity type") }
 
 // CheckEntityType refuses entity types REST did not know (406) and those whose
 // conditions the translation cannot edit (501 naming the replacement).
@@ -46,7 +46,7 @@ func CheckEntityType(typ string) error {
 	}
 	switch typ {
 	case "KeyTransaction", "Server", "Plugin":
-		return v2.NotImplemented("Entity conditions of a " + typ + " are not translated: name the entity's GUID in an NRQL " +
+		return restv2.NotImplemented("Entity conditions of a " + typ + " are not translated: name the entity's GUID in an NRQL " +
 			"condition's WHERE clause (`entity.guid IN (...)`, NerdGraph alertsNrqlConditionStaticUpdate), or route " +
 			"alerts_entity_conditions to the REST API (retained_alerts: passthrough)")
 	}
@@ -54,8 +54,8 @@ func CheckEntityType(typ string) error {
 }
 
 // errNoEntityList is the 409 for a condition whose WHERE clause lists no entities.
-func errNoEntityList(id int64, why string) *v2.Error {
-	return v2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + " names no entity list: " + why +
+func errNoEntityList(id int64, why string) *restv2.Error {
+	return restv2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + " names no entity list: " + why +
 		"; edit its NRQL query instead (PUT /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")")
 }
 
@@ -128,13 +128,13 @@ func (k *entityKeys) named(ctx context.Context, lists []nrqlwhere.List) (bool, e
 // condition of the account whose WHERE clause lists the entity (a round trip per 200
 // conditions; queries the parser cannot read are left out, as they name no list it
 // can edit).
-func (t *Translator) ListEntityConditions(ctx context.Context, c Caller, ref EntityRef) (*v2.EntityConditionList, error) {
+func (t *Translator) ListEntityConditions(ctx context.Context, c Caller, ref EntityRef) (*restv2.EntityConditionList, error) {
 	p, err := nrqlwhere.New()
 	if err != nil {
 		return nil, err
 	}
 	keys := &entityKeys{t: t, c: c, ref: ref}
-	out := &v2.EntityConditionList{Conditions: []v2.NrqlCondition{}}
+	out := &restv2.EntityConditionList{Conditions: []restv2.NrqlCondition{}}
 	var cursor *string
 	for {
 		resp, err := ng.NrqlConditions(ctx, t.client, int(c.AccountID), ng.AlertsNrqlConditionsSearchCriteriaInput{}, cursor)
@@ -174,7 +174,7 @@ func (t *Translator) ListEntityConditions(ctx context.Context, c Caller, ref Ent
 // the entity is appended to the condition's entity list (appId first, then appName,
 // then entity.guid, whichever the query has: nrqlwhere.EntityAttributes' order). A condition that already names
 // the entity is answered unchanged, without a write.
-func (t *Translator) AddEntityCondition(ctx context.Context, c Caller, ref EntityRef, conditionID int64) (*v2.EntityConditionShow, error) {
+func (t *Translator) AddEntityCondition(ctx context.Context, c Caller, ref EntityRef, conditionID int64) (*restv2.EntityConditionShow, error) {
 	return t.editEntityCondition(ctx, c, ref, conditionID, true)
 }
 
@@ -182,17 +182,17 @@ func (t *Translator) AddEntityCondition(ctx context.Context, c Caller, ref Entit
 // entity is removed from every entity list of the condition that names it. A condition
 // that does not name it is answered unchanged; removing the last entity of a list is
 // refused with 409 (`IN ()` is not NRQL).
-func (t *Translator) RemoveEntityCondition(ctx context.Context, c Caller, ref EntityRef, conditionID int64) (*v2.EntityConditionShow, error) {
+func (t *Translator) RemoveEntityCondition(ctx context.Context, c Caller, ref EntityRef, conditionID int64) (*restv2.EntityConditionShow, error) {
 	return t.editEntityCondition(ctx, c, ref, conditionID, false)
 }
 
-func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref EntityRef, id int64, add bool) (*v2.EntityConditionShow, error) {
+func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref EntityRef, id int64, add bool) (*restv2.EntityConditionShow, error) {
 	p, err := nrqlwhere.New()
 	if err != nil {
 		return nil, err
 	}
 	cur, err := t.nrqlCondition(ctx, c, id)
-	if ve := (*v2.Error)(nil); errors.As(err, &ve) && ve.Status == 404 {
+	if ve := (*restv2.Error)(nil); errors.As(err, &ve) && ve.Status == 404 {
 		// The ids REST's procedure finds come from /alerts_conditions: say so when the
 		// id is a legacy metric condition rather than answering "not found".
 		if legacy, lerr := t.isLegacyCondition(ctx, c, id); lerr == nil && legacy {
@@ -239,7 +239,7 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 					continue
 				}
 				if next, err = l.Remove(next, i); err != nil {
-					return nil, v2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + ": " + err.Error() +
+					return nil, restv2.Conflict("Alert condition " + strconv.FormatInt(id, 10) + ": " + err.Error() +
 						"; disable or delete the condition instead (PUT or DELETE /v2/alerts_nrql_conditions/" + strconv.FormatInt(id, 10) + ")")
 				}
 				if lists, err = p.EntityLists(next); err != nil {
@@ -251,14 +251,14 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 		}
 	}
 	if next == query {
-		return &v2.EntityConditionShow{Condition: nrqlConditionOf(cur)}, nil
+		return &restv2.EntityConditionShow{Condition: nrqlConditionOf(cur)}, nil
 	}
 	typ := strings.ToLower(string(cur.GetType()))
 	upd, err := t.UpdateNrqlCondition(ctx, c, id, NrqlConditionInput{Type: &typ, Query: &next})
 	if err != nil {
 		return nil, err
 	}
-	return &v2.EntityConditionShow{Condition: upd.Condition}, nil
+	return &restv2.EntityConditionShow{Condition: upd.Condition}, nil
 }
 
 // addTo appends the entity to the first list of the preferred attribute.
@@ -287,8 +287,8 @@ func addTo(ctx context.Context, keys *entityKeys, query string, lists []nrqlwher
 
 // errLegacyEntityCondition is the 501 for changing the entities of a legacy metric
 // condition: NerdGraph has no mutation for it.
-func errLegacyEntityCondition(id int64) *v2.Error {
-	return v2.NotImplemented("Alert condition " + strconv.FormatInt(id, 10) + " is a legacy metric condition: NerdGraph " +
+func errLegacyEntityCondition(id int64) *restv2.Error {
+	return restv2.NotImplemented("Alert condition " + strconv.FormatInt(id, 10) + " is a legacy metric condition: NerdGraph " +
 		"cannot change its entities. Replace it with an NRQL condition whose WHERE clause lists the entities " +
 		"(POST /v2/alerts_nrql_conditions/policies/{policy_id}), or send this call to the REST API, which keeps this " +
 		"namespace (retained_alerts: passthrough)")

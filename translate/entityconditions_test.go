@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The entity-condition routes. NerdGraph is entFake: the account's NRQL conditions
@@ -69,7 +69,7 @@ func newEntFake(query string) *entFake {
 // CheckEntityType: REST's three editable types pass, KeyTransaction/Server/Plugin are
 // 501, anything else 406.
 func TestCheckEntityType(t *testing.T) {
-	var ve *v2.Error
+	var ve *restv2.Error
 	for typ, want := range map[string]int{"Application": 0, "BrowserApplication": 0, "MobileApplication": 0,
 		"KeyTransaction": 501, "Server": 501, "Plugin": 501, "application": 406, "": 406} {
 		err := CheckEntityType(typ)
@@ -97,7 +97,7 @@ func TestListEntityConditions(t *testing.T) {
 		nrqlCond(6, "9", map[string]any{"nrql": map[string]any{"query": "SELECT count(*) FROM Transaction"}}),
 		nrqlCond(10, "9", map[string]any{"nrql": map[string]any{"query": q("appName IN ('other') AND appId IN (7)")}}),
 	}
-	ids := func(l *v2.EntityConditionList) string {
+	ids := func(l *restv2.EntityConditionList) string {
 		var out []int64
 		for _, c := range l.Conditions {
 			out = append(out, c.ID)
@@ -178,7 +178,7 @@ func TestAddEntityCondition(t *testing.T) {
 			e := newEntFake(q)
 			e.baseline = tt.baseline
 			show, err := New(e, Options{}).AddEntityCondition(context.Background(), c, tt.ref, 5)
-			var ve *v2.Error
+			var ve *restv2.Error
 			if tt.status != 0 {
 				if !errors.As(err, &ve) || ve.Status != tt.status {
 					t.Fatalf("%v, want %d", err, tt.status)
@@ -201,7 +201,7 @@ func TestAddEntityCondition(t *testing.T) {
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
-		var ve *v2.Error
+		var ve *restv2.Error
 		e := newEntFake("")
 		if _, err := New(e, Options{}).AddEntityCondition(context.Background(), c, app, 5); !errors.As(err, &ve) || ve.Status != 404 {
 			t.Errorf("missing: %v, want 404", err)
@@ -244,7 +244,7 @@ func TestRemoveEntityCondition(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEntFake(base + tt.where)
 			_, err := New(e, Options{}).RemoveEntityCondition(context.Background(), c, app, 5)
-			var ve *v2.Error
+			var ve *restv2.Error
 			if tt.status != 0 {
 				if !errors.As(err, &ve) || ve.Status != tt.status {
 					t.Fatalf("%v, want %d", err, tt.status)

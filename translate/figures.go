@@ -2,14 +2,14 @@ package translate
 
 import (
 	gq "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
-// figure is v as REST v2 shows a measured figure (v2.Figure).
-func figure(v float64) float64 { return v2.Figure(v) }
+// figure is v as REST v2 shows a measured figure (restv2.Figure).
+func figure(v float64) float64 { return restv2.Figure(v) }
 
-// apdexFigure is an Apdex score as REST v2 shows it (v2.ApdexFigure).
-func apdexFigure(v float64) float64 { return v2.ApdexFigure(v) }
+// apdexFigure is an Apdex score as REST v2 shows it (restv2.ApdexFigure).
+func apdexFigure(v float64) float64 { return restv2.ApdexFigure(v) }
 
 // healthStatus maps an entity's reporting flag and alert severity to REST v2's
 // health_status: gray when not reporting, else red / orange / green,

@@ -8,7 +8,7 @@ import (
 
 	gq "github.com/v2bridge/v2bridge/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestApplicationFiguresAsREST: an application's summary shows NerdGraph's figures as
@@ -22,12 +22,12 @@ func TestApplicationFiguresAsREST(t *testing.T) {
 			ApdexScore: 0.97435, HostCount: 3, InstanceCount: 12345},
 		ApmBrowserSummary: &ng.OutlineBrowserStats{PageLoadTimeAverage: 3.7312, PageLoadThroughput: 1.0 / 3}}
 	a := buildApplication(o, 1, &browserInfo{apdexTarget: &endTarget, appID: 7}, nil, true, false, newAppArena(1))
-	want := v2.ApplicationSummary{ResponseTime: 304, Throughput: 4570, ErrorRate: 0.162, ApdexTarget: target, ApdexScore: 0.97,
+	want := restv2.ApplicationSummary{ResponseTime: 304, Throughput: 4570, ErrorRate: 0.162, ApdexTarget: target, ApdexScore: 0.97,
 		HostCount: 3, InstanceCount: 12345}
 	if a.Summary == nil || *a.Summary != want {
 		t.Errorf("application_summary %+v, want %+v", a.Summary, want)
 	}
-	if u := a.EndUser; u == nil || *u != (v2.EndUserSummary{ResponseTime: 3.73, Throughput: 0.333, ApdexTarget: 7}) {
+	if u := a.EndUser; u == nil || *u != (restv2.EndUserSummary{ResponseTime: 3.73, Throughput: 0.333, ApdexTarget: 7}) {
 		t.Errorf("end_user_summary %+v, want 3.73, 0.333, 7", u)
 	}
 	if a.Settings.AppApdexThreshold != target {
@@ -54,14 +54,14 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 			"account": map[string]any{"q0": map[string]any{"results": rows}}}}, nil
 	}
 	tr := New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }})
-	ask := func(raw bool, names []string, values ...string) []v2.Timeslice {
+	ask := func(raw bool, names []string, values ...string) []restv2.Timeslice {
 		t.Helper()
 		md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{
 			Names: names, Values: values, From: &from, To: &to, Raw: raw})
 		if err != nil || len(md.Metrics) != len(names) {
 			t.Fatalf("%v, %d metrics", err, len(md.Metrics))
 		}
-		var out []v2.Timeslice
+		var out []restv2.Timeslice
 		for _, m := range md.Metrics {
 			out = append(out, m.Timeslices[0])
 		}
@@ -110,7 +110,7 @@ func TestMobileFiguresAsREST(t *testing.T) {
 		summary: &ng.MobileSummary{AppLaunchCount: &launches, HttpRequestCount: &requests,
 			MobileSessionCount: &sessions, HttpRequestRate: &rate, HttpResponseTimeAverage: &seconds,
 			NetworkFailureRate: &failed, HttpErrorRate: &remote}})
-	want := v2.MobileSummary{LaunchCount: 9792, Throughput: 71200, ResponseTime: 0.428, CallsPerSession: 7.27,
+	want := restv2.MobileSummary{LaunchCount: 9792, Throughput: 71200, ResponseTime: 0.428, CallsPerSession: 7.27,
 		FailedCallRate: 1.2271918170353238, RemoteErrorRate: 0.10091960945281904}
 	if m.Summary == nil || *m.Summary != want {
 		t.Errorf("mobile_summary %+v, want %+v", m.Summary, want)

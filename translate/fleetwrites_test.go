@@ -8,8 +8,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Fleet mode's shared write records and deployment memory (state.Attempts and
@@ -133,7 +133,7 @@ func TestFleetAttemptsAcrossReplicas(t *testing.T) {
 	a, b := replica(), replica()
 	c := Caller{KeyHash: "k", AccountID: 1}
 	in := DeploymentInput{Revision: "r1"}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := a.CreateDeployment(context.Background(), c, 7, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 		t.Fatalf("A: %v", err)
 	}
@@ -256,7 +256,7 @@ func TestFleetDeleteMemo(t *testing.T) {
 	a.del = func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindTimeout} }
 	store := newMemStore()
 	c := Caller{KeyHash: "k", AccountID: 1}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := New(a, Options{Attempts: store}).DeleteApplication(context.Background(), c, 7); !errors.As(err, &ve) || ve.Status != 504 {
 		t.Fatalf("A: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // HostListRequest is a parsed GET .../hosts or .../instances.
@@ -74,9 +74,9 @@ type hostStats struct {
 	Instance float64 `json:"instances"`
 }
 
-func (s hostStats) summary() v2.HostSummary {
+func (s hostStats) summary() restv2.HostSummary {
 	minutes := HostSummaryWindow.Minutes()
-	out := v2.HostSummary{InstanceCount: int64(s.Instance)}
+	out := restv2.HostSummary{InstanceCount: int64(s.Instance)}
 	c, total := s.WebC, s.WebS
 	if c == 0 {
 		c, total = s.OtherC, s.OtherS
@@ -95,9 +95,9 @@ func (s hostStats) summary() v2.HostSummary {
 }
 
 type appHosts struct {
-	app       *v2.ApplicationHost // template with application fields
-	hosts     []v2.ApplicationHost
-	instances []v2.ApplicationHost
+	app       *restv2.ApplicationHost // template with application fields
+	hosts     []restv2.ApplicationHost
+	instances []restv2.ApplicationHost
 }
 
 func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appHosts, error) {
@@ -118,7 +118,7 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	if ent == nil || !ent.IsApmApplication() || int64(ent.AccountId) != c.AccountID || appIDOf(ent) != appID {
 		return nil, ErrApplicationNotFound()
 	}
-	tmpl := v2.ApplicationHost{ApplicationName: ent.Name, Language: strings.ToLower(ent.GetLanguage()),
+	tmpl := restv2.ApplicationHost{ApplicationName: ent.Name, Language: strings.ToLower(ent.GetLanguage()),
 		HealthStatus: severityHealth(ent.Reporting, ent.GetAlertSeverity()), ApplicationID: appID}
 	out := &appHosts{app: &tmpl}
 	acct := resp.GetActor().GetAccount()
@@ -183,7 +183,7 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 }
 
 // Hosts answers GET .../hosts (instances false) and GET .../instances (true).
-func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances bool, r HostListRequest) (*v2.ApplicationHostList, Paging, error) {
+func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances bool, r HostListRequest) (*restv2.ApplicationHostList, Paging, error) {
 	if r.Page < 1 {
 		r.Page = 1
 	}
@@ -195,7 +195,7 @@ func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances
 	if instances {
 		all = ah.instances
 	}
-	var kept []v2.ApplicationHost
+	var kept []restv2.ApplicationHost
 	for _, h := range all {
 		if r.Hostname != "" && !containsFold(h.Host, r.Hostname) {
 			continue
@@ -206,11 +206,11 @@ func (t *Translator) Hosts(ctx context.Context, c Caller, appID int64, instances
 		kept = append(kept, h)
 	}
 	items, paging := pageOf(kept, r.Page, PageSize)
-	return &v2.ApplicationHostList{Hosts: items, Instance: instances}, paging, nil
+	return &restv2.ApplicationHostList{Hosts: items, Instance: instances}, paging, nil
 }
 
 // Host answers GET .../hosts/{id} and .../instances/{id}.
-func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instance bool) (*v2.ApplicationHostShow, error) {
+func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instance bool) (*restv2.ApplicationHostShow, error) {
 	ah, err := t.appHosts(ctx, c, appID)
 	if err != nil {
 		return nil, err
@@ -222,10 +222,10 @@ func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instan
 	}
 	for _, h := range all {
 		if h.ID == id {
-			return &v2.ApplicationHostShow{Host: h}, nil
+			return &restv2.ApplicationHostShow{Host: h}, nil
 		}
 	}
-	return nil, v2.NotFound(title)
+	return nil, restv2.NotFound(title)
 }
 
 // HostName resolves a host id of an application to its host name (for host-scoped
@@ -245,7 +245,7 @@ func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64
 			return name, nil
 		}
 	}
-	return "", v2.NotFound("No Application Host found with the given ID")
+	return "", restv2.NotFound("No Application Host found with the given ID")
 }
 
 // CheckInstance answers 404 with REST's title unless instanceID is one of the
@@ -268,7 +268,7 @@ func (t *Translator) CheckInstance(ctx context.Context, c Caller, appID, instanc
 			return nil
 		}
 	}
-	return v2.NotFound(TitleInstanceNotFound)
+	return restv2.NotFound(TitleInstanceNotFound)
 }
 
 // TitleInstanceNotFound is REST's 404 title for an unknown application instance.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The application hosts and instances: the summary formulas over the 10-minute window,
@@ -42,18 +42,18 @@ func TestHostSummary(t *testing.T) {
 	tests := []struct {
 		name string
 		give hostStats
-		want v2.HostSummary
+		want restv2.HostSummary
 	}{
 		{"web", hostStats{WebC: 30, WebS: 1.5, OtherC: 10, OtherS: 9, Errors: 2, ApdexS: 6, ApdexT: 3, ApdexF: 1, Instance: 2},
-			v2.HostSummary{ResponseTime: 50, Throughput: 3, ErrorRate: 5, ApdexScore: 0.75, InstanceCount: 2}},
+			restv2.HostSummary{ResponseTime: 50, Throughput: 3, ErrorRate: 5, ApdexScore: 0.75, InstanceCount: 2}},
 		{"background only", hostStats{OtherC: 20, OtherS: 3, Errors: 1},
-			v2.HostSummary{ResponseTime: 150, Throughput: 2, ErrorRate: 5}},
+			restv2.HostSummary{ResponseTime: 150, Throughput: 2, ErrorRate: 5}},
 		// three significant digits, Apdex two decimals (figures.go)
 		{"rounding", hostStats{WebC: 3, WebS: 1.23456, Errors: 1, ApdexS: 1, ApdexF: 2},
-			v2.HostSummary{ResponseTime: 412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
+			restv2.HostSummary{ResponseTime: 412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
 		{"small", hostStats{WebC: 3, WebS: 0.0012345, Errors: 1, ApdexS: 1, ApdexF: 2},
-			v2.HostSummary{ResponseTime: 0.412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
-		{"nothing", hostStats{}, v2.HostSummary{}},
+			restv2.HostSummary{ResponseTime: 0.412, Throughput: 0.3, ErrorRate: 33.3, ApdexScore: 0.33}},
+		{"nothing", hostStats{}, restv2.HostSummary{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestAppHosts(t *testing.T) {
 	if h, err := tr.Host(ctx, c, 7, 20, true); err != nil || h.Host.Host != "web-a" {
 		t.Errorf("instance 20: %+v, %v", h, err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.Host(ctx, c, 7, 20, false); !errors.As(err, &ve) || ve.Status != 404 || !strings.Contains(ve.Title, "Host") {
 		t.Errorf("host 20: %v", err)
 	}
@@ -199,7 +199,7 @@ func TestAppHostsEntityMustBeTheApplication(t *testing.T) {
 				"account": map[string]any{"hosts": map[string]any{"results": []any{}}, "instances": map[string]any{"results": []any{}}}}}, nil
 		}}
 		_, _, err := New(f, Options{}).Hosts(context.Background(), Caller{AccountID: 1}, 7, false, HostListRequest{})
-		var ve *v2.Error
+		var ve *restv2.Error
 		if notFound := errors.As(err, &ve) && ve.Status == 404; notFound == tt.found || (tt.found && err != nil) {
 			t.Errorf("%s: err = %v, want found %v", tt.name, err, tt.found)
 		}

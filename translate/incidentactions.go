@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // incidentPages bounds the pages of issues read to find one incident (100 issues a
@@ -22,7 +22,7 @@ const incidentPages = 200
 // until it is met); then one mutation. The answer is the incident, closed now when
 // closed (an incident already closed is answered as it is, without a mutation). The
 // caller's incident lists are read again afterwards.
-func (t *Translator) IncidentAction(ctx context.Context, c Caller, id int64, resolve bool) (*v2.IncidentShow, error) {
+func (t *Translator) IncidentAction(ctx context.Context, c Caller, id int64, resolve bool) (*restv2.IncidentShow, error) {
 	now := t.now().UTC()
 	tw := ng.TimeWindowInput{StartTime: now.Add(-DefaultIncidentWindow).UnixMilli(), EndTime: now.UnixMilli()}
 	var cursor *string
@@ -51,7 +51,7 @@ func (t *Translator) IncidentAction(ctx context.Context, c Caller, id int64, res
 				in.IncidentPreference = t.incidentPreference(ctx, c, in.PolicyID)
 			}
 			if resolve && in.ClosedAt != nil {
-				return &v2.IncidentShow{Incident: in}, nil
+				return &restv2.IncidentShow{Incident: in}, nil
 			}
 			if err := t.issueAction(ctx, c, is.IssueId, resolve); err != nil {
 				return nil, err
@@ -61,13 +61,13 @@ func (t *Translator) IncidentAction(ctx context.Context, c Caller, id int64, res
 				at := now.UnixMilli()
 				in.ClosedAt = &at
 			}
-			return &v2.IncidentShow{Incident: in}, nil
+			return &restv2.IncidentShow{Incident: in}, nil
 		}
 		if cursor = data.NextCursor; cursor == nil {
 			break
 		}
 	}
-	return nil, v2.NotFound("Incident " + strconv.FormatInt(id, 10) + " not found")
+	return nil, restv2.NotFound("Incident " + strconv.FormatInt(id, 10) + " not found")
 }
 
 // issueAction acknowledges or resolves an issue; an error NerdGraph reports in the
@@ -92,7 +92,7 @@ func (t *Translator) issueAction(ctx context.Context, c Caller, issueID string, 
 		if resolve {
 			verb = "close"
 		}
-		return v2.Unprocessable("The incident could not be "+verb+"d", *msg)
+		return restv2.Unprocessable("The incident could not be "+verb+"d", *msg)
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // KeyTransactionWindow is the window of a key transaction's application_summary: REST
@@ -286,8 +286,8 @@ func (t *Translator) keyTxStatsInto(ctx context.Context, c Caller, ks []keyTx, u
 	return nil
 }
 
-func (k keyTx) v2(stats map[ktStatKey]ktStatRow) v2.KeyTransaction {
-	out := v2.KeyTransaction{ID: k.id, Name: k.name, TransactionName: k.metricName, Reporting: k.reporting,
+func (k keyTx) v2(stats map[ktStatKey]ktStatRow) restv2.KeyTransaction {
+	out := restv2.KeyTransaction{ID: k.id, Name: k.name, TransactionName: k.metricName, Reporting: k.reporting,
 		HealthStatus: healthStatus(k.reporting, k.severity), ApplicationID: k.appID}
 	for _, p := range []string{"WebTransaction/", "OtherTransaction/"} {
 		if rest, ok := strings.CutPrefix(k.metricName, p); ok {
@@ -299,7 +299,7 @@ func (k keyTx) v2(stats map[ktStatKey]ktStatRow) v2.KeyTransaction {
 	}
 	names := keyTxMetricNames(k.metricName)
 	calls, errs, apdex := stats[ktStatKey{k.appID, names[0]}], stats[ktStatKey{k.appID, names[1]}], stats[ktStatKey{k.appID, names[2]}]
-	sum := &v2.KeyTransactionSummary{ApdexTarget: k.apdexTarget}
+	sum := &restv2.KeyTransactionSummary{ApdexTarget: k.apdexTarget}
 	if calls.C > 0 {
 		sum.ResponseTime = figure(calls.S / calls.C * 1000)
 		sum.Throughput = figure(calls.C / KeyTransactionWindow.Minutes())
@@ -319,7 +319,7 @@ func (k keyTx) v2(stats map[ktStatKey]ktStatRow) v2.KeyTransaction {
 // ListKeyTransactions answers GET /v2/key_transactions: the configuration from the
 // cache (or a search and a details request) and the page's figures in one NRQL round
 // trip.
-func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTransactionListRequest) (*v2.KeyTransactionList, Paging, error) {
+func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTransactionListRequest) (*restv2.KeyTransactionList, Paging, error) {
 	r.Page = max(r.Page, 1)
 	all, err := t.keyTransactions(ctx, c)
 	if err != nil {
@@ -341,7 +341,7 @@ func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTra
 	if err != nil {
 		return nil, Paging{}, err
 	}
-	out := &v2.KeyTransactionList{KeyTransactions: make([]v2.KeyTransaction, 0, len(page))}
+	out := &restv2.KeyTransactionList{KeyTransactions: make([]restv2.KeyTransaction, 0, len(page))}
 	for _, k := range page {
 		out.KeyTransactions = append(out.KeyTransactions, k.v2(stats))
 	}
@@ -350,12 +350,12 @@ func (t *Translator) ListKeyTransactions(ctx context.Context, c Caller, r KeyTra
 
 // ErrKeyTransactionNotFound is REST's 404 for an unknown key transaction id.
 func ErrKeyTransactionNotFound() error {
-	return v2.NotFound("No Key Transaction found with the given ID")
+	return restv2.NotFound("No Key Transaction found with the given ID")
 }
 
 // ShowKeyTransaction answers GET /v2/key_transactions/{id}: one round trip when the
 // caller's key transactions are cached, else the entity and then its figures.
-func (t *Translator) ShowKeyTransaction(ctx context.Context, c Caller, id int64) (*v2.KeyTransactionShow, error) {
+func (t *Translator) ShowKeyTransaction(ctx context.Context, c Caller, id int64) (*restv2.KeyTransactionShow, error) {
 	k, err := t.findKeyTx(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -364,7 +364,7 @@ func (t *Translator) ShowKeyTransaction(ctx context.Context, c Caller, id int64)
 	if err != nil {
 		return nil, err
 	}
-	return &v2.KeyTransactionShow{KeyTransaction: k.v2(stats)}, nil
+	return &restv2.KeyTransactionShow{KeyTransaction: k.v2(stats)}, nil
 }
 
 // findKeyTx resolves a REST id: from the cached list, else by the entity whose

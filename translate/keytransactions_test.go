@@ -11,7 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // GET /v2/key_transactions and /v2/key_transactions/{id}. NerdGraph is ktFake: key
@@ -135,7 +135,7 @@ func TestListKeyTransactions(t *testing.T) {
 	}
 	a := l.KeyTransactions[0]
 	wantLast := last.Truncate(time.Second)
-	wantSum := v2.KeyTransactionSummary{ResponseTime: 100, Throughput: 2, ErrorRate: 25, ApdexTarget: 0.5, ApdexScore: 0.7}
+	wantSum := restv2.KeyTransactionSummary{ResponseTime: 100, Throughput: 2, ErrorRate: 25, ApdexTarget: 0.5, ApdexScore: 0.7}
 	if a.Name != "Checkout 101" || a.TransactionName != "Controller/checkout" || a.ApplicationID != 7 || !a.Reporting ||
 		a.Summary == nil || *a.Summary != wantSum || a.LastReportedAt == nil || !a.LastReportedAt.Equal(wantLast) {
 		t.Errorf("101: %+v summary %+v", a, a.Summary)
@@ -144,7 +144,7 @@ func TestListKeyTransactions(t *testing.T) {
 		t.Errorf("102 (not reporting): %+v", b)
 	}
 	if o := l.KeyTransactions[2]; o.TransactionName != "Job/sync" || o.ApplicationID != 8 || o.Summary == nil ||
-		*o.Summary != (v2.KeyTransactionSummary{ApdexTarget: 0.5}) || o.LastReportedAt != nil {
+		*o.Summary != (restv2.KeyTransactionSummary{ApdexTarget: 0.5}) || o.LastReportedAt != nil {
 		t.Errorf("103 (no figures): %+v %+v", o, o.Summary)
 	}
 	q := fmt.Sprint(k.calls[len(k.calls)-1].vars["query"])
@@ -234,7 +234,7 @@ func TestShowKeyTransaction(t *testing.T) {
 	if _, err := tr.ShowKeyTransaction(context.Background(), c, 101); err != nil || k.count("KeyTransactionShow") != n {
 		t.Errorf("warm show read the entity: %v", err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.ShowKeyTransaction(context.Background(), c, 999); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Errorf("unknown: %v, want 404", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // GET .../metrics/data's round trip (MetricData, fetchMetricData, buildMetricData):
@@ -110,7 +110,7 @@ func TestMetricDataChunks(t *testing.T) {
 		t.Run(strconv.Itoa(len(tt.names)), func(t *testing.T) {
 			tr, f := mdTranslator()
 			md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: tt.names, Summarize: true})
-			var ve *v2.Error
+			var ve *restv2.Error
 			if tt.wantErr {
 				if !errors.As(err, &ve) || ve.Status != 422 || f.count("") != 0 {
 					t.Fatalf("err %v after %d calls", err, f.count(""))
@@ -241,7 +241,7 @@ func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
 	}
 }
 
-func valuesString(vs []v2.MetricValue) string {
+func valuesString(vs []restv2.MetricValue) string {
 	var parts []string
 	for _, v := range vs {
 		parts = append(parts, fmt.Sprintf("{%s %v %v}", v.Name, v.Value, v.Int))
@@ -267,7 +267,7 @@ func TestMetricDataCache(t *testing.T) {
 		{a, MetricScope{AppID: 7, InstanceID: 5}, nil, 3},
 		{Caller{KeyHash: "b", AccountID: 1}, MetricScope{AppID: 7}, nil, 4},
 	}
-	var first *v2.MetricData
+	var first *restv2.MetricData
 	for i, st := range steps {
 		md, err := tr.MetricData(context.Background(), st.c, st.s, MetricDataRequest{Names: []string{"A"}, Values: st.values})
 		if err != nil {
@@ -286,7 +286,7 @@ func TestMetricDataCache(t *testing.T) {
 	if again, _ := tr.MetricData(context.Background(), a, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}}); again != first {
 		t.Error("the same request was not answered with the cached document")
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.MetricData(context.Background(), a, MetricScope{AppID: 8}, MetricDataRequest{Names: []string{"A"}}); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Errorf("another account's application: %v", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Metric names: REST listed every name ever reported, 1000 a page. NerdGraph has no
@@ -30,7 +30,7 @@ type MetricNamesRequest struct {
 }
 
 // MetricNames answers GET .../metrics.
-func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r MetricNamesRequest) (*v2.MetricNames, Paging, error) {
+func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r MetricNamesRequest) (*restv2.MetricNames, Paging, error) {
 	if r.Page < 1 {
 		r.Page = 1
 	}
@@ -49,9 +49,9 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 		}
 	}
 	page, paging := pageOf(matched, r.Page, MetricNamesPageSize)
-	out := &v2.MetricNames{Metrics: make([]v2.MetricName, 0, len(page))}
+	out := &restv2.MetricNames{Metrics: make([]restv2.MetricName, 0, len(page))}
 	for _, n := range page {
-		out.Metrics = append(out.Metrics, v2.MetricName{Name: n, Values: metricdata.Defaults(n)})
+		out.Metrics = append(out.Metrics, restv2.MetricName{Name: n, Values: metricdata.Defaults(n)})
 	}
 	return out, paging, nil
 }

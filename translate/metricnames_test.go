@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // GET .../metrics. NerdGraph is opFake answering MetricNames
@@ -40,7 +40,7 @@ func TestMetricNames(t *testing.T) {
 	tr := New(f, Options{Now: func() time.Time { return mnClock }})
 	c := Caller{AccountID: 1}
 	s := MetricScope{AppID: 7}
-	names := func(l *v2.MetricNames) string {
+	names := func(l *restv2.MetricNames) string {
 		var out []string
 		for _, m := range l.Metrics {
 			out = append(out, m.Name)
@@ -95,7 +95,7 @@ func TestMetricNames(t *testing.T) {
 		t.Errorf("9999 names declared: %q, %v", notes.String(), err)
 	}
 
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, _, err := New(metricNamesFake(2), Options{}).MetricNames(context.Background(), c, s, MetricNamesRequest{}); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Errorf("another account's application: %v, want 404", err)
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // MetricScope is the entity a metric request reads: an APM application, optionally
@@ -34,9 +34,9 @@ func (s MetricScope) guid(accountID int64) string {
 
 // NotFound is REST's 404 for a scope's application that does not exist: the mobile
 // show's title for a mobile application, the application's otherwise.
-func (s MetricScope) NotFound() *v2.Error {
+func (s MetricScope) NotFound() *restv2.Error {
 	if s.Mobile {
-		return v2.NotFound(TitleMobileNotFound)
+		return restv2.NotFound(TitleMobileNotFound)
 	}
 	return ErrApplicationNotFound()
 }
@@ -118,9 +118,9 @@ func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWind
 // sorts in place, so the rows are not copied.
 type sliceRaw = metricdata.Row
 
-// MetricData answers GET .../metrics/data as *v2.MetricData (MetricDocument's answer,
+// MetricData answers GET .../metrics/data as *restv2.MetricData (MetricDocument's answer,
 // its model built when it is a MetricDoc).
-func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*v2.MetricData, error) {
+func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*restv2.MetricData, error) {
 	doc, err := t.MetricDocument(ctx, c, s, r)
 	if err != nil {
 		return nil, err
@@ -128,20 +128,20 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 	if d, ok := doc.(*metricdata.Doc); ok {
 		return d.Model(), nil
 	}
-	return doc.(*v2.MetricData), nil
+	return doc.(*restv2.MetricData), nil
 }
 
 // MetricDocument answers GET .../metrics/data in one NerdGraph round trip (cached for
 // MetricDataTTL per caller and query). The answer is a *MetricDoc, rendered straight
-// from its series, or a *v2.MetricData where the fleet's shared cache holds the
+// from its series, or a *restv2.MetricData where the fleet's shared cache holds the
 // document (its codec stores the model; sharedCodecs).
-func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (v2.Document, error) {
+func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (restv2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
-		return nil, v2.Unprocessable("names[] is required: give at least one metric name")
+		return nil, restv2.Unprocessable("names[] is required: give at least one metric name")
 	}
 	if len(names) > MaxMetricNames {
-		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
+		return nil, restv2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
 	}
 	now := t.now()
 	w, err := metricdata.ResolveWindow(r, now)
@@ -152,13 +152,13 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	// whole work) costs one key.
 	docKey := metricDocKey(c, s, names, r, w)
 	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
-		return doc.(v2.Document), nil
+		return doc.(restv2.Document), nil
 	}
 	// The names read: each asked name as NRDB stores it, and the metrics a served
 	// error_percentage divides (metricdata.QueryNames).
 	read := metricdata.QueryNames(names, r, t.choices)
 	if len(read) > MaxMetricNames {
-		return nil, v2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
+		return nil, restv2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
 			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
 	}
 	series, err := t.metricSeries(ctx, c, s, read, r, w)
@@ -201,7 +201,7 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	for i := 0; i < len(names); i += MetricChunk {
 		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
 		if err != nil {
-			return nil, v2.Unprocessable("Invalid metric name: " + err.Error())
+			return nil, restv2.Unprocessable("Invalid metric name: " + err.Error())
 		}
 		queries = append(queries, q)
 	}
@@ -318,13 +318,13 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 }
 
 // buildMetricData is the model of a request's document (metricdata.Doc.Model).
-func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *v2.MetricData {
+func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *restv2.MetricData {
 	return metricdata.NewDoc(names, r, w, series).Model()
 }
 
 func dedupe(ss []string) []string {
 	if distinctNonEmpty(ss) {
-		return ss // what the gateway passes (v2.Params.Strings): no copy on a cached answer
+		return ss // what the gateway passes (restv2.Params.Strings): no copy on a cached answer
 	}
 	out := make([]string, 0, len(ss))
 	for _, s := range ss {

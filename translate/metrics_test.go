@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/sim/nrdb"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 type mobileFields interface {
@@ -34,11 +34,11 @@ type mobileFields interface {
 //     no mobile network answers in 0.428 ms. NerdGraph's httpResponseTimeAverage is
 //     Seconds too (real schema, type MobileAppSummaryData), so it is passed through,
 //     not × 1000 as APM's milliseconds are.
-func buildMobile(f mobileFields) v2.MobileApplication {
-	m := v2.MobileApplication{ID: int64(deref(f.GetApplicationId())), Name: deref(f.GetName()), Reporting: deref(f.GetReporting())}
+func buildMobile(f mobileFields) restv2.MobileApplication {
+	m := restv2.MobileApplication{ID: int64(deref(f.GetApplicationId())), Name: deref(f.GetName()), Reporting: deref(f.GetReporting())}
 	m.HealthStatus = healthStatus(m.Reporting, f.GetAlertSeverity())
 	if s := f.GetMobileSummary(); s != nil && m.Reporting {
-		sum := &v2.MobileSummary{
+		sum := &restv2.MobileSummary{
 			LaunchCount:     int64(deref(s.AppLaunchCount)),
 			Throughput:      figure(deref(s.HttpRequestRate)),
 			ResponseTime:    figure(deref(s.HttpResponseTimeAverage)),
@@ -49,19 +49,19 @@ func buildMobile(f mobileFields) v2.MobileApplication {
 			sum.CallsPerSession = figure(float64(deref(s.HttpRequestCount)) / float64(n))
 		}
 		m.Summary = sum
-		m.Crash = &v2.CrashSummary{SupportsCrashData: true, CrashCount: int64(deref(s.CrashCount)), CrashRate: deref(s.CrashRate)}
+		m.Crash = &restv2.CrashSummary{SupportsCrashData: true, CrashCount: int64(deref(s.CrashCount)), CrashRate: deref(s.CrashRate)}
 	}
 	return m
 }
 
 // ListMobileApplications answers GET /v2/mobile_applications (one round trip a page).
-func (t *Translator) ListMobileApplications(ctx context.Context, c Caller, page int) (*v2.MobileApplicationList, Paging, error) {
+func (t *Translator) ListMobileApplications(ctx context.Context, c Caller, page int) (*restv2.MobileApplicationList, Paging, error) {
 	page = max(page, 1)
 	query, err := EntitySearch(c.AccountID, DomainMobile, TypeApp).Build()
 	if err != nil {
 		return nil, Paging{}, err
 	}
-	var all []v2.MobileApplication
+	var all []restv2.MobileApplication
 	var cursor *string
 	for {
 		resp, err := ng.MobileSearch(ctx, t.client, query, cursor)
@@ -82,27 +82,27 @@ func (t *Translator) ListMobileApplications(ctx context.Context, c Caller, page 
 		}
 	}
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.MobileApplicationList{Applications: items}, paging, nil
+	return &restv2.MobileApplicationList{Applications: items}, paging, nil
 }
 
 // ShowMobileApplication answers GET /v2/mobile_applications/{id} (one round trip).
-func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int64) (*v2.MobileApplicationShow, error) {
+func (t *Translator) ShowMobileApplication(ctx context.Context, c Caller, id int64) (*restv2.MobileApplicationShow, error) {
 	resp, err := ng.MobileShow(ctx, t.client, AppGUID(c.AccountID, DomainMobile, id))
 	if err != nil {
 		return nil, fmt.Errorf("mobile application %d: %w", id, err)
 	}
 	f, ok := deref(resp.GetActor().GetEntity()).(mobileFields)
 	if !ok || f.GetAccountId() == nil || int64(*f.GetAccountId()) != c.AccountID {
-		return nil, v2.NotFound(TitleMobileNotFound)
+		return nil, restv2.NotFound(TitleMobileNotFound)
 	}
-	return &v2.MobileApplicationShow{Application: buildMobile(f)}, nil
+	return &restv2.MobileApplicationShow{Application: buildMobile(f)}, nil
 }
 
 // CreateMobileApplication answers POST /v2/mobile_applications (never retried); the
 // answer adds the agent's application_token.
-func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name string) (*v2.MobileApplicationShow, error) {
+func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name string) (*restv2.MobileApplicationShow, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, v2.Unprocessable("mobile_application.name is required")
+		return nil, restv2.Unprocessable("mobile_application.name is required")
 	}
 	resp, err := ng.MobileCreate(ctx, t.client, int(c.AccountID), name)
 	if err != nil {
@@ -118,5 +118,5 @@ func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name
 	}
 	id, _ := strconv.ParseInt(g.DomainID, 10, 64)
 	token := r.ApplicationToken
-	return &v2.MobileApplicationShow{Application: v2.MobileApplication{ID: id, Name: r.Name, HealthStatus: "gray", ApplicationToken: &token}}, nil
+	return &restv2.MobileApplicationShow{Application: restv2.MobileApplication{ID: id, Name: r.Name, HealthStatus: "gray", ApplicationToken: &token}}, nil
 }

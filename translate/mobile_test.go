@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The mobile application routes. NerdGraph is opFake; answers follow
@@ -46,9 +46,9 @@ func TestListMobileApplications(t *testing.T) {
 		t.Fatalf("%d applications, %d reads: %+v", len(l.Applications), f.count(""), l.Applications)
 	}
 	a := l.Applications[0]
-	wantSum := v2.MobileSummary{LaunchCount: 10, Throughput: 3.5, ResponseTime: 0.0123, CallsPerSession: 3.5, FailedCallRate: 0.25, RemoteErrorRate: 0.5}
+	wantSum := restv2.MobileSummary{LaunchCount: 10, Throughput: 3.5, ResponseTime: 0.0123, CallsPerSession: 3.5, FailedCallRate: 0.25, RemoteErrorRate: 0.5}
 	if a.ID != 1 || a.Name != "m1" || !a.Reporting || a.Summary == nil || *a.Summary != wantSum ||
-		a.Crash == nil || *a.Crash != (v2.CrashSummary{SupportsCrashData: true, CrashCount: 2, CrashRate: 0.2}) {
+		a.Crash == nil || *a.Crash != (restv2.CrashSummary{SupportsCrashData: true, CrashCount: 2, CrashRate: 0.2}) {
 		t.Errorf("reporting application: %+v %+v %+v", a, a.Summary, a.Crash)
 	}
 	if b := l.Applications[1]; b.Summary != nil || b.Crash != nil || b.Reporting {
@@ -90,7 +90,7 @@ func TestShowMobileApplication(t *testing.T) {
 	}
 	other := mobileJSON("MobileApplicationEntity", 4, true, 1)
 	other["accountId"] = 2
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, e := range []any{nil, other, map[string]any{"__typename": "MobileApplicationEntity", "guid": "g"}} {
 		ent = e
 		if _, err := tr.ShowMobileApplication(context.Background(), Caller{AccountID: 1}, 4); !errors.As(err, &ve) || ve.Status != 404 {
@@ -128,7 +128,7 @@ func TestCreateMobileApplication(t *testing.T) {
 	if f.calls[0].vars["name"] != "new" || f.calls[0].vars["accountId"] != 1.0 {
 		t.Errorf("sent %v", f.calls[0].vars)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	if _, err := tr.CreateMobileApplication(context.Background(), c, " "); !errors.As(err, &ve) || ve.Status != 422 || f.count("") != 1 {
 		t.Errorf("blank name: %v, %d sent", err, f.count(""))
 	}

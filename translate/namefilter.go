@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/nameindex"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // REST v2's filter[name] on GET /v2/applications is a case-insensitive substring match.
@@ -105,7 +105,7 @@ func (t *Translator) noteAppCount(c Caller, count int) {
 // the inventory scoped to the ids, as filter[ids]), kept for ListTTL too. On a smaller
 // account listFiltered's first page carries the inventory, so it is not used there. The
 // host filter needs every application's inventory and stays in listFiltered.
-func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r AppListRequest) (*v2.ApplicationList, Paging, error) {
+func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	key := t.writeScoped(c, "apps-matched", query, strings.ToLower(r.Name), strings.ToLower(r.Language))
 	ids, err := t.matchingApps(ctx, c, key, query, r)
 	if err != nil {
@@ -116,7 +116,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 	lo := min((r.Page-1)*PageSize, len(ids))
 	hi := min(lo+PageSize, len(ids))
 	if lo == hi {
-		return &v2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, paging, nil
+		return &restv2.ApplicationList{ExcludeLinks: r.ExcludeLinks}, paging, nil
 	}
 	pageKey := key + "|page=" + strconv.Itoa(r.Page)
 	var f filteredApps
@@ -136,7 +136,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 			apps[i].Links = nil
 		}
 	}
-	return &v2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks}, paging, nil
+	return &restv2.ApplicationList{Applications: apps, ExcludeLinks: r.ExcludeLinks}, paging, nil
 }
 
 // matchingApps is the name pass: the REST ids of the account's applications that
@@ -275,13 +275,13 @@ func (t *Translator) appsByID(ctx context.Context, c Caller, ids []int64, r AppL
 		}
 	}
 	page.completeInventory(ctx, t, c)
-	byID := map[int64]v2.Application{}
+	byID := map[int64]restv2.Application{}
 	for _, a := range page.build(t.hostIDs, c.AccountID, false, t.summaryAll) {
 		if r.matches(&a, nil) {
 			byID[a.ID] = a
 		}
 	}
-	apps := make([]v2.Application, 0, len(ids))
+	apps := make([]restv2.Application, 0, len(ids))
 	for _, id := range ids {
 		if a, ok := byID[id]; ok {
 			apps = append(apps, a)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/sim/nrdb"
 )
 
 // Property: whatever a metric name or host name holds, the metric data query built with

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // PolicyInput is a REST {"policy":{...}} body; nil fields were not sent.
@@ -23,28 +23,28 @@ var incidentPreferences = map[string]ng.AlertsIncidentPreference{
 	"PER_CONDITION_AND_TARGET": ng.AlertsIncidentPreferencePerConditionAndTarget,
 }
 
-func errPolicyValidation(msg string) *v2.Error {
-	return v2.Unprocessable("Validation or internal error occurred", msg)
+func errPolicyValidation(msg string) *restv2.Error {
+	return restv2.Unprocessable("Validation or internal error occurred", msg)
 }
 
-func errPolicyNotFound() *v2.Error {
-	return v2.NotFound("No Alerts policy was found for the given ID")
+func errPolicyNotFound() *restv2.Error {
+	return restv2.NotFound("No Alerts policy was found for the given ID")
 }
 
-func policyOf(f *ng.PolicyFields) v2.Policy {
+func policyOf(f *ng.PolicyFields) restv2.Policy {
 	id, _ := strconv.ParseInt(f.Id, 10, 64)
-	return v2.Policy{ID: id, Name: f.Name, IncidentPreference: string(f.IncidentPreference)}
+	return restv2.Policy{ID: id, Name: f.Name, IncidentPreference: string(f.IncidentPreference)}
 }
 
 // ListPolicies answers GET /v2/alerts_policies: filter[name] is an exact match (NerdGraph
 // matches names case-insensitively, so the exact case is checked here).
-func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, page int) (*v2.PolicyList, Paging, error) {
+func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, page int) (*restv2.PolicyList, Paging, error) {
 	page = max(page, 1)
 	crit := ng.AlertsPoliciesSearchCriteriaInput{}
 	if name != "" {
 		crit.Name = &name
 	}
-	var all []v2.Policy
+	var all []restv2.Policy
 	var cursor *string
 	for {
 		resp, err := ng.Policies(ctx, t.client, int(c.AccountID), crit, cursor)
@@ -67,12 +67,12 @@ func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, pa
 		}
 	}
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.PolicyList{Policies: items}, paging, nil
+	return &restv2.PolicyList{Policies: items}, paging, nil
 }
 
 // CreatePolicy answers POST /v2/alerts_policies (incident_preference defaults to
 // PER_POLICY, as in REST).
-func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput) (*v2.PolicyShow, error) {
+func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput) (*restv2.PolicyShow, error) {
 	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
 		return nil, errPolicyValidation("policy.name is required")
 	}
@@ -91,11 +91,11 @@ func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput)
 	if resp.AlertsPolicyCreate == nil {
 		return nil, ErrWriteOutcomeUnknown(502, "policy", "GET /v2/alerts_policies.json")
 	}
-	return &v2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyCreate.PolicyFields)}, nil
+	return &restv2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyCreate.PolicyFields)}, nil
 }
 
 // UpdatePolicy answers PUT /v2/alerts_policies/{id}.
-func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in PolicyInput) (*v2.PolicyShow, error) {
+func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in PolicyInput) (*restv2.PolicyShow, error) {
 	upd := ng.AlertsPolicyUpdateInput{Name: in.Name}
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
 		return nil, errPolicyValidation("policy.name must not be empty")
@@ -117,11 +117,11 @@ func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in Po
 	if resp.AlertsPolicyUpdate == nil {
 		return nil, errPolicyNotFound()
 	}
-	return &v2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyUpdate.PolicyFields)}, nil
+	return &restv2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyUpdate.PolicyFields)}, nil
 }
 
 // DeletePolicy answers DELETE /v2/alerts_policies/{id} with the deleted policy.
-func (t *Translator) DeletePolicy(ctx context.Context, c Caller, id int64) (*v2.PolicyShow, error) {
+func (t *Translator) DeletePolicy(ctx context.Context, c Caller, id int64) (*restv2.PolicyShow, error) {
 	sid := strconv.FormatInt(id, 10)
 	cur, err := ng.Policy(ctx, t.client, int(c.AccountID), sid)
 	if err != nil {
@@ -138,7 +138,7 @@ func (t *Translator) DeletePolicy(ctx context.Context, c Caller, id int64) (*v2.
 		}
 		return nil, createError(err, "policy delete", "GET /v2/alerts_policies.json")
 	}
-	return &v2.PolicyShow{Policy: policyOf(&p.PolicyFields)}, nil
+	return &restv2.PolicyShow{Policy: policyOf(&p.PolicyFields)}, nil
 }
 
 func isNotFound(err error) bool {

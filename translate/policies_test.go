@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The alert policy routes and createError (browser.go). NerdGraph is opFake; answers
@@ -43,7 +43,7 @@ func TestListPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(l.Policies) != fmt.Sprint([]v2.Policy{{ID: 1, Name: "Ops", IncidentPreference: "PER_POLICY"}, {ID: 3, Name: "Ops", IncidentPreference: "PER_CONDITION_AND_TARGET"}}) {
+	if fmt.Sprint(l.Policies) != fmt.Sprint([]restv2.Policy{{ID: 1, Name: "Ops", IncidentPreference: "PER_POLICY"}, {ID: 3, Name: "Ops", IncidentPreference: "PER_CONDITION_AND_TARGET"}}) {
 		t.Errorf("filter[name]=Ops: %+v", l.Policies)
 	}
 	if crit := f.calls[0].vars["criteria"].(map[string]any); crit["name"] != "Ops" || f.count("Policies") != 2 || f.calls[1].vars["cursor"] != "c2" {
@@ -92,14 +92,14 @@ func TestCreatePolicy(t *testing.T) {
 		wantPref string
 	}{{PolicyInput{Name: &name}, "PER_POLICY"}, {PolicyInput{Name: &name, IncidentPreference: &pref}, "PER_CONDITION"}} {
 		show, err := tr.CreatePolicy(context.Background(), c, tt.in)
-		if err != nil || show.Policy != (v2.Policy{ID: 42, Name: "Ops", IncidentPreference: tt.wantPref}) {
+		if err != nil || show.Policy != (restv2.Policy{ID: 42, Name: "Ops", IncidentPreference: tt.wantPref}) {
 			t.Errorf("create %+v: %+v, %v", tt.in, show, err)
 		}
 	}
 	if f.count("") != 2 || f.calls[0].vars["accountId"] != 1.0 {
 		t.Fatalf("%d sent: %+v", f.count(""), f.calls)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, in := range []PolicyInput{{}, {Name: &blank}, {Name: &name, IncidentPreference: &bad}} {
 		if _, err := tr.CreatePolicy(context.Background(), c, in); !errors.As(err, &ve) || ve.Status != 422 {
 			t.Errorf("%+v: %v, want 422", in, err)
@@ -149,14 +149,14 @@ func TestUpdatePolicy(t *testing.T) {
 	c := Caller{AccountID: 1}
 	name, pref, bad, blank := "New", "PER_CONDITION", "x", ""
 	show, err := tr.UpdatePolicy(context.Background(), c, 9, PolicyInput{IncidentPreference: &pref})
-	if err != nil || show.Policy != (v2.Policy{ID: 9, Name: "|", IncidentPreference: "PER_CONDITION|"}) {
+	if err != nil || show.Policy != (restv2.Policy{ID: 9, Name: "|", IncidentPreference: "PER_CONDITION|"}) {
 		t.Errorf("preference only: %+v, %v", show, err)
 	}
 	show, err = tr.UpdatePolicy(context.Background(), c, 9, PolicyInput{Name: &name})
 	if err != nil || show.Policy.Name != "New|" || show.Policy.IncidentPreference != "|" {
 		t.Errorf("name only: %+v, %v", show, err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, in := range []PolicyInput{{Name: &blank}, {IncidentPreference: &bad}} {
 		if _, err := tr.UpdatePolicy(context.Background(), c, 9, in); !errors.As(err, &ve) || ve.Status != 422 {
 			t.Errorf("%+v: %v, want 422", in, err)
@@ -206,10 +206,10 @@ func TestDeletePolicy(t *testing.T) {
 	tr := New(f, Options{})
 	c := Caller{AccountID: 1}
 	show, err := tr.DeletePolicy(context.Background(), c, 5)
-	if err != nil || show.Policy != (v2.Policy{ID: 5, Name: "Ops", IncidentPreference: "PER_POLICY"}) || f.count("PolicyDelete") != 1 {
+	if err != nil || show.Policy != (restv2.Policy{ID: 5, Name: "Ops", IncidentPreference: "PER_POLICY"}) || f.count("PolicyDelete") != 1 {
 		t.Fatalf("delete: %+v, %v", show, err)
 	}
-	var ve *v2.Error
+	var ve *restv2.Error
 	for _, tt := range []struct {
 		name   string
 		exists bool

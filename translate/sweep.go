@@ -43,7 +43,7 @@ import (
 // Sweep sharing's bounds.
 const (
 	// sweepMaxApps is the most applications of one shared query: NerdGraph's bound on
-	// actor.entities(guids:) (graphql/sim maxEntitiesGuids).
+	// actor.entities(guids:) (sim maxEntitiesGuids).
 	sweepMaxApps = 25
 	// sweepGap is how close a group's requests come to form a sweep.
 	sweepGap = 30 * time.Second

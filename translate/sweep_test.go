@@ -8,7 +8,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // sweepRow is a shared answer's row of application app and metric name.
@@ -57,7 +57,7 @@ func TestSweepAnswerSplitByApplication(t *testing.T) {
 			tr.runSweep(context.Background(), c, []string{"HttpDispatcher", "Apdex"}, w, false, []int64{7, 8, 9}, fetch)
 			for app, want := range tc.want {
 				series, err := tr.awaitSweep(context.Background(), fetch, app, func() (map[string][]sliceRaw, error) { return nil, aloneErr })
-				var ve *v2.Error
+				var ve *restv2.Error
 				got := fmt.Sprintf("%d names", len(series))
 				switch {
 				case errors.Is(err, aloneErr):

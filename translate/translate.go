@@ -8,9 +8,9 @@ import (
 
 	gql "github.com/Khan/genqlient/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate/nameindex"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // Options tune a Translator; zero fields take their defaults.
@@ -110,7 +110,7 @@ type Translator struct {
 	names      *state.Cache
 	entities   *state.Cache
 	writes     state.Writes
-	deploys    *state.Deploys[v2.Deployment]
+	deploys    *state.Deploys[restv2.Deployment]
 	auth       *keyAuth
 	caches     []*state.Cache
 	attempts   *state.Attempts
@@ -182,7 +182,7 @@ func New(client gql.Client, opts Options) *Translator {
 		metrics:    metricCache(opts),
 		names:      state.NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
 		entities:   optionalCache("entities", opts.EntityTTL, opts),
-		deploys:    state.NewDeploys(DeploymentMemory, func(d v2.Deployment) int64 { return d.ID }),
+		deploys:    state.NewDeploys(DeploymentMemory, func(d restv2.Deployment) int64 { return d.ID }),
 		attempts:   state.NewAttempts(opts.WriteAttemptWindow),
 		hostIDs:    newHostIDMemo(maxHostIDs),
 
@@ -315,14 +315,14 @@ func sharedCodecs() map[string]state.Codec {
 	return map[string]state.Codec{
 		"entities": {
 			Encode: func(v any) ([]byte, bool) {
-				d, ok := v.(*v2.ApplicationShow)
+				d, ok := v.(*restv2.ApplicationShow)
 				if !ok {
 					return nil, false
 				}
 				return marshalShared(&d.Application)
 			},
 			Decode: func(b []byte) (any, bool) {
-				d := &v2.ApplicationShow{}
+				d := &restv2.ApplicationShow{}
 				if json.Unmarshal(b, &d.Application) != nil {
 					return nil, false
 				}
@@ -332,7 +332,7 @@ func sharedCodecs() map[string]state.Codec {
 		},
 		"metric_data": {
 			Encode: func(v any) ([]byte, bool) {
-				d, ok := v.(*v2.MetricData)
+				d, ok := v.(*restv2.MetricData)
 				if !ok {
 					return nil, false
 				}
@@ -344,7 +344,7 @@ func sharedCodecs() map[string]state.Codec {
 				if json.Unmarshal(b, &m) != nil {
 					return nil, false
 				}
-				d := &v2.MetricData{From: m.From, To: m.To, NotFound: m.NotFound, Found: m.Found, Metrics: m.Metrics,
+				d := &restv2.MetricData{From: m.From, To: m.To, NotFound: m.NotFound, Found: m.Found, Metrics: m.Metrics,
 					Summarize: m.Summarize}
 				d.Share()
 				return d, true
@@ -399,12 +399,12 @@ func int64sCodec() state.Codec {
 	}
 }
 
-// sharedMetricData is v2.MetricData without its render memo.
+// sharedMetricData is restv2.MetricData without its render memo.
 type sharedMetricData struct {
 	From, To  time.Time
 	NotFound  []string
 	Found     []string
-	Metrics   []v2.MetricSeries
+	Metrics   []restv2.MetricSeries
 	Summarize bool
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // ViolationsRequest is a parsed GET /v2/alerts_violations.
@@ -28,7 +28,7 @@ const DefaultViolationWindow = 30 * 24 * time.Hour
 // named replacement), one round trip per 5000 incidents of the window for the first
 // page (none for pages and repeats read within ListTTL); paged with no rel="last", as
 // REST did.
-func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsRequest) (*v2.ViolationList, Paging, error) {
+func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsRequest) (*restv2.ViolationList, Paging, error) {
 	now := t.now().UTC()
 	since := now.Add(-DefaultViolationWindow)
 	if r.Start != nil {
@@ -54,7 +54,7 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 	}
 	noteCaps(ctx, read.caps)
 	all := read.all
-	var kept []v2.Violation
+	var kept []restv2.Violation
 	for _, v := range all {
 		if r.Start != nil && v.OpenedAt < r.Start.UnixMilli() || r.End != nil && v.OpenedAt > r.End.UnixMilli() {
 			continue
@@ -68,13 +68,13 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 	lo := min((page-1)*PageSize, len(kept))
 	hi := min(lo+PageSize, len(kept))
 	// REST's violations never had rel="last": Last stays 0.
-	return &v2.ViolationList{Violations: kept[lo:hi]}, Paging{Page: page, HasNext: hi < len(kept)}, nil
+	return &restv2.ViolationList{Violations: kept[lo:hi]}, Paging{Page: page, HasNext: hi < len(kept)}, nil
 }
 
 // violationRead is every violation of a window, newest first, and the caps the read
 // met (kept with it in the list cache, so every page declares them).
 type violationRead struct {
-	all  []v2.Violation
+	all  []restv2.Violation
 	caps []Cap
 }
 
@@ -106,7 +106,7 @@ func violationsNRQL(since, until time.Time) (string, error) {
 func (t *Translator) readViolations(ctx context.Context, c Caller, since, until, now time.Time) (violationRead, error) {
 	var out violationRead
 	all, complete, err := readBackwards(ctx, t.client, c.AccountID, since, until, violationReads, violationsNRQL,
-		func(raw json.RawMessage) (v2.Violation, string, int64, bool) { return violationOf(raw, now) })
+		func(raw json.RawMessage) (restv2.Violation, string, int64, bool) { return violationOf(raw, now) })
 	if err != nil {
 		return out, fmt.Errorf("violations: %w", err)
 	}
@@ -120,7 +120,7 @@ func (t *Translator) readViolations(ctx context.Context, c Caller, since, until,
 
 // violationOf is the violation of one facet row, its facet key and its lastSeen
 // (epoch ms; 0 when absent).
-func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, string, int64, bool) {
+func violationOf(raw json.RawMessage, now time.Time) (restv2.Violation, string, int64, bool) {
 	var row struct {
 		LastSeen      *float64 `json:"lastSeen"`
 		Facet         any      `json:"facet"`
@@ -137,7 +137,7 @@ func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, string, int6
 		LastEvent     string   `json:"lastEvent"`
 	}
 	if json.Unmarshal(raw, &row) != nil {
-		return v2.Violation{}, "", 0, false
+		return restv2.Violation{}, "", 0, false
 	}
 	var last int64
 	if row.LastSeen != nil {
@@ -145,9 +145,9 @@ func violationOf(raw json.RawMessage, now time.Time) (v2.Violation, string, int6
 	}
 	key := fmt.Sprint(row.Facet)
 	if row.OpenTime == nil {
-		return v2.Violation{}, key, last, false
+		return restv2.Violation{}, key, last, false
 	}
-	v := v2.Violation{Label: row.Title, PolicyName: row.PolicyName, ConditionName: row.ConditionName,
+	v := restv2.Violation{Label: row.Title, PolicyName: row.PolicyName, ConditionName: row.ConditionName,
 		OpenedAt: int64(*row.OpenTime), EntityName: row.EntityName}
 	if id, ok := facetInt(row.Facet); ok {
 		v.ID = id
@@ -212,11 +212,11 @@ const DefaultIncidentWindow = 30 * 24 * time.Hour
 // document. The matches are read once (a round trip per NerdGraph page of issues, and
 // one per further page of policies) and kept per caller and filter for ListTTL, so the
 // following pages and repeats within it cost none.
-func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest) (*v2.IncidentList, Paging, error) {
+func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest) (*restv2.IncidentList, Paging, error) {
 	key := c.cacheKey("incidents", strconv.FormatBool(r.OnlyOpen), strconv.FormatBool(r.ExcludeViolations))
-	var all []v2.Incident
+	var all []restv2.Incident
 	if v, ok := t.lists.Get(key); ok {
-		all = v.([]v2.Incident)
+		all = v.([]restv2.Incident)
 	} else {
 		var err error
 		if all, err = t.readIncidents(ctx, c, r); err != nil {
@@ -226,11 +226,11 @@ func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest
 	}
 	page := max(r.Page, 1)
 	items, paging := pageOf(all, page, PageSize)
-	return &v2.IncidentList{Incidents: items}, paging, nil
+	return &restv2.IncidentList{Incidents: items}, paging, nil
 }
 
 // readIncidents reads every issue of the window, a round trip per NerdGraph page.
-func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsRequest) ([]v2.Incident, error) {
+func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsRequest) ([]restv2.Incident, error) {
 	now := t.now().UTC()
 	filter := ng.AiIssuesFilterIssues{}
 	if r.OnlyOpen {
@@ -238,7 +238,7 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 	}
 	tw := ng.TimeWindowInput{StartTime: now.Add(-DefaultIncidentWindow).UnixMilli(), EndTime: now.UnixMilli()}
 	prefs := map[string]string{}
-	var all []v2.Incident
+	var all []restv2.Incident
 	var cursor, policyCursor *string
 	for first := true; ; first = false {
 		resp, err := ng.Incidents(ctx, t.client, int(c.AccountID), filter, tw, cursor)
@@ -299,8 +299,8 @@ func (t *Translator) readIncidents(ctx context.Context, c Caller, r IncidentsReq
 // incidentOf is REST's incident of a NerdGraph issue (prefs: incident preferences by
 // policy id).
 func incidentOf(c Caller, is ng.IncidentsActorAccountAiIssuesAiIssuesAccountStitchedFieldsIssuesAiIssuesIssueDataIssuesAiIssuesIssue,
-	prefs map[string]string, excludeViolations bool) v2.Incident {
-	in := v2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
+	prefs map[string]string, excludeViolations bool) restv2.Incident {
+	in := restv2.Incident{ID: SurrogateID("issue", c.AccountID, is.IssueId), OpenedAt: is.CreatedAt,
 		ClosedAt: is.ClosedAt, ExcludeViolations: excludeViolations, Violations: []int64{}}
 	if is.ActivatedAt != nil {
 		in.OpenedAt = *is.ActivatedAt

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // GET /v2/alerts_violations: the default window, the start_date/end_date filter edges,
@@ -345,7 +345,7 @@ func TestViolationOf(t *testing.T) {
 }
 
 type violationResult struct {
-	v    v2.Violation
+	v    restv2.Violation
 	key  string
 	last int64
 }
@@ -444,7 +444,7 @@ func TestIncidents(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := int64(3000)
-	want := []v2.Incident{
+	want := []restv2.Incident{
 		{ID: SurrogateID("issue", 1, "is-1"), OpenedAt: 1500, IncidentPreference: "PER_POLICY", PolicyID: 1,
 			Violations: []int64{123, SurrogateID("incident", 0, "abc")}, ExcludeViolations: true},
 		{ID: SurrogateID("issue", 1, "is-2"), OpenedAt: 2000, ClosedAt: &closed, Violations: []int64{}, ExcludeViolations: true},

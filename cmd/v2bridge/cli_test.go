@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // Every command the usage lists answers `help COMMAND`, `COMMAND --help` and

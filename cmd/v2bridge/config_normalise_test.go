@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // explainAbout is explain's description in `v2bridge help explain`.
@@ -87,7 +87,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	x, err := p.Explain(ctx, migrate.ExplainRequest{Line: strings.Join(words, " "), Body: body, AccountID: *account})
 	if err != nil {
-		var ve *v2.Error
+		var ve *restv2.Error
 		if errors.As(err, &ve) {
 			return fmt.Errorf("explain: %d %s", ve.Status, ve.Title)
 		}

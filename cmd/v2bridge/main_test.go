@@ -26,7 +26,7 @@ import (
 	"go.uber.org/zap"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 func TestTracingOnFromEnvironment(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 

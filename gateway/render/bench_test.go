@@ -3,13 +3,13 @@ package render
 import (
 	"testing"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The benchmarks render a 200-application list (REST v2's page size) into a reused
 // buffer, the way the HTTP layer does with GetBuffer/PutBuffer.
 
-func benchmarkRender(b *testing.B, render func([]byte, v2.Document) []byte) {
+func benchmarkRender(b *testing.B, render func([]byte, restv2.Document) []byte) {
 	doc := benchAppList(200)
 	buf := render(nil, doc)
 	b.SetBytes(int64(len(buf)))
@@ -38,7 +38,7 @@ func BenchmarkJSONApplications200Pooled(b *testing.B) {
 }
 
 func BenchmarkErrorJSON(b *testing.B) {
-	doc := v2.ErrInvalidAPIKey()
+	doc := restv2.ErrInvalidAPIKey()
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
@@ -47,7 +47,7 @@ func BenchmarkErrorJSON(b *testing.B) {
 }
 
 func BenchmarkErrorXML(b *testing.B) {
-	doc := v2.ErrInvalidAPIKey()
+	doc := restv2.ErrInvalidAPIKey()
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {

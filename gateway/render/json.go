@@ -6,22 +6,22 @@ import (
 	"time"
 	"unicode/utf8"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // JSON appends doc rendered as compact JSON to dst and returns the extended buffer.
 // A nil doc renders as {}.
-func JSON(dst []byte, doc v2.Document) []byte {
+func JSON(dst []byte, doc restv2.Document) []byte {
 	if md, ok := metricDataSource(doc); ok {
 		return metricDataJSON(dst, md) // the same bytes, written directly (metricdata.go)
 	}
 	// The same bytes, written directly (applications.go).
 	switch d := doc.(type) {
-	case *v2.ApplicationList:
+	case *restv2.ApplicationList:
 		if d != nil {
 			return applicationListJSON(dst, d)
 		}
-	case *v2.ApplicationShow:
+	case *restv2.ApplicationShow:
 		if d != nil {
 			return applicationShowJSON(dst, d)
 		}
@@ -30,7 +30,7 @@ func JSON(dst []byte, doc v2.Document) []byte {
 }
 
 // genericJSON is JSON through the generic encoder (doc's EncodeV2).
-func genericJSON(dst []byte, doc v2.Document) []byte {
+func genericJSON(dst []byte, doc restv2.Document) []byte {
 	e := jsonEncoders.Get().(*jsonEncoder)
 	e.reset(dst)
 	e.buf = append(e.buf, '{')
@@ -50,7 +50,7 @@ func genericJSON(dst []byte, doc v2.Document) []byte {
 // escape, and the pool keeps a render free of allocations.
 var jsonEncoders = sync.Pool{New: func() any { return new(jsonEncoder) }}
 
-// jsonEncoder implements v2.Encoder. The top-level object is implicit (opened and
+// jsonEncoder implements restv2.Encoder. The top-level object is implicit (opened and
 // closed by JSON); stack holds one entry per container opened inside it, true for
 // arrays.
 type jsonEncoder struct {
@@ -60,7 +60,7 @@ type jsonEncoder struct {
 	comma bool
 }
 
-var _ v2.Encoder = (*jsonEncoder)(nil)
+var _ restv2.Encoder = (*jsonEncoder)(nil)
 
 func (e *jsonEncoder) reset(dst []byte) {
 	e.buf = dst

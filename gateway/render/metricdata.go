@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The metric data body (GET .../metrics/data) is most of what a large metric answer
 // costs: 10 names × 180 slices is about 14,000 values, each a member name and a number.
-// JSON and XML render a MetricDataSource (translate.MetricDoc, or *v2.MetricData) here,
+// JSON and XML render a MetricDataSource (translate.MetricDoc, or *restv2.MetricData) here,
 // writing the same bytes as the document's EncodeV2 through the generic encoders
 // (TestMetricDataRenderMatches here and TestMetricDataRenderDirectMatchesGeneric in
 // translate compare the two on varied documents) without a model of every value
@@ -27,10 +27,10 @@ import (
 
 // MetricDataSource is a metric data answer the renderers write slice by slice
 // (translate.MetricDoc computes each slice's values as it is asked for them, so no
-// model of every value is built); *v2.MetricData is written through the same code.
+// model of every value is built); *restv2.MetricData is written through the same code.
 // The bytes are those of the document's EncodeV2 through the generic encoders.
 type MetricDataSource interface {
-	v2.Document
+	restv2.Document
 	// MetricDataHead returns from, to, metrics_not_found and metrics_found.
 	MetricDataHead() (from, to time.Time, notFound, found []string)
 	// MetricDataLen is the number of metrics.
@@ -39,17 +39,17 @@ type MetricDataSource interface {
 	MetricDataSeries(i int) (name string, slices int)
 	// MetricDataSlice returns metric i's timeslice j: its range, and vals (a buffer
 	// the renderer reuses) with the slice's values appended.
-	MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue)
+	MetricDataSlice(i, j int, vals []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue)
 	// MetricDataValues is the most values a timeslice of metric i has (the output
 	// is sized from it).
 	MetricDataValues(i int) int
 }
 
-// modelSource is *v2.MetricData as a MetricDataSource.
-type modelSource v2.MetricData
+// modelSource is *restv2.MetricData as a MetricDataSource.
+type modelSource restv2.MetricData
 
-func (m *modelSource) Root() string          { return (*v2.MetricData)(m).Root() }
-func (m *modelSource) EncodeV2(e v2.Encoder) { (*v2.MetricData)(m).EncodeV2(e) }
+func (m *modelSource) Root() string              { return (*restv2.MetricData)(m).Root() }
+func (m *modelSource) EncodeV2(e restv2.Encoder) { (*restv2.MetricData)(m).EncodeV2(e) }
 func (m *modelSource) MetricDataHead() (from, to time.Time, notFound, found []string) {
 	return m.From, m.To, m.NotFound, m.Found
 }
@@ -57,7 +57,7 @@ func (m *modelSource) MetricDataLen() int { return len(m.Metrics) }
 func (m *modelSource) MetricDataSeries(i int) (string, int) {
 	return m.Metrics[i].Name, len(m.Metrics[i].Timeslices)
 }
-func (m *modelSource) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+func (m *modelSource) MetricDataSlice(i, j int, vals []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue) {
 	ts := &m.Metrics[i].Timeslices[j]
 	return ts.From, ts.To, append(vals, ts.Values...)
 }
@@ -70,9 +70,9 @@ func (m *modelSource) MetricDataValues(i int) int {
 }
 
 // metricDataSource returns doc as a MetricDataSource when it is a metric data answer.
-func metricDataSource(doc v2.Document) (MetricDataSource, bool) {
+func metricDataSource(doc restv2.Document) (MetricDataSource, bool) {
 	switch d := doc.(type) {
-	case *v2.MetricData:
+	case *restv2.MetricData:
 		if d != nil {
 			return (*modelSource)(d), true
 		}
@@ -109,7 +109,7 @@ type mdWriter struct {
 	keys    []mdKey
 	scratch []byte // the prepared bytes of keys
 	nums    []mdNum
-	vals    []v2.MetricValue // the slice being written (MetricDataSlice's buffer)
+	vals    []restv2.MetricValue // the slice being written (MetricDataSlice's buffer)
 }
 
 // mdNum is a number already written in the current slice: its bits and where its

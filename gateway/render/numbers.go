@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // maxExactInt is 2^53: every integer of smaller magnitude is a float64 exactly.
@@ -89,7 +89,7 @@ func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
 	return b, false
 }
 
-// appendTime appends t in UTC as t.UTC().AppendFormat(b, v2.TimeLayout) does
+// appendTime appends t in UTC as t.UTC().AppendFormat(b, restv2.TimeLayout) does
 // ("2006-01-02T15:04:05+00:00"), writing the digits directly for years 0–9999 (a
 // metric answer formats two times per slice; TestAppendTimeMatchesLayout). Other
 // years go through AppendFormat.
@@ -97,7 +97,7 @@ func appendTime(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
-		return t.AppendFormat(b, v2.TimeLayout)
+		return t.AppendFormat(b, restv2.TimeLayout)
 	}
 	hour, minute, sec := t.Clock()
 	return append(b,

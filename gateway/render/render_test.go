@@ -15,7 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -23,27 +23,27 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // goldenDocs are rendered in both formats and compared with testdata/<name>.golden.*.
 func goldenDocs() []struct {
 	name string
-	doc  v2.Document
+	doc  restv2.Document
 } {
 	list := exampleAppList()
 	list.withLinks = true
 	return []struct {
 		name string
-		doc  v2.Document
+		doc  restv2.Document
 	}{
 		{"applications_list", list},
 		{"metric_data", exampleMetricDataJSON()},
 		{"metric_data_2014", exampleMetricDataXML()},
-		{"error", v2.ErrNoAPIKey()},
-		{"error_messages", v2.Unprocessable("Validation error occurred when updating the application",
+		{"error", restv2.ErrNoAPIKey()},
+		{"error_messages", restv2.Unprocessable("Validation error occurred when updating the application",
 			"name can't be blank", "<field> <problem>")},
-		{"empty", v2.EmptyDocument{}},
-		{"empty_root", docFunc{root: "servers_response", enc: func(v2.Encoder) {}}},
-		{"rootless_many", docFunc{enc: func(e v2.Encoder) {
+		{"empty", restv2.EmptyDocument{}},
+		{"empty_root", docFunc{root: "servers_response", enc: func(restv2.Encoder) {}}},
+		{"rootless_many", docFunc{enc: func(e restv2.Encoder) {
 			e.Int("a", 1)
 			e.Int("b", 2)
 		}}},
-		{"rootless_array", docFunc{enc: func(e v2.Encoder) {
+		{"rootless_array", docFunc{enc: func(e restv2.Encoder) {
 			e.BeginArray("channels", "channel")
 			e.BeginObject("channel")
 			e.Int("id", 7)
@@ -58,7 +58,7 @@ func TestGolden(t *testing.T) {
 	for _, tt := range goldenDocs() {
 		for _, f := range []struct {
 			ext    string
-			render func([]byte, v2.Document) []byte
+			render func([]byte, restv2.Document) []byte
 		}{{"json", JSON}, {"xml", XML}} {
 			t.Run(tt.name+"."+f.ext, func(t *testing.T) {
 				got := f.render(nil, tt.doc)
@@ -84,13 +84,13 @@ func TestGolden(t *testing.T) {
 // TestReproducesRESTExamples checks the renderers against real REST v2 bodies.
 func TestReproducesRESTExamples(t *testing.T) {
 	tests := []struct {
-		give    v2.Document
+		give    restv2.Document
 		fixture string
 	}{
 		{exampleAppList(), "applications_list.json"},
 		{exampleMetricDataJSON(), "metric_data.json"},
-		{v2.ErrNoAPIKey(), "error_401_no_api_key.json"},
-		{v2.Unprocessable("Validation error occurred when updating the application", "<field> <problem>"),
+		{restv2.ErrNoAPIKey(), "error_401_no_api_key.json"},
+		{restv2.Unprocessable("Validation error occurred when updating the application", "<field> <problem>"),
 			"error_with_messages.reconstructed.json"},
 		{exampleMetricDataXML(), "metric_data_response.xml"},
 	}
@@ -428,7 +428,7 @@ func TestFloats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantJSON, func(t *testing.T) {
-			doc := docFunc{root: "r", enc: func(e v2.Encoder) { e.Float("f", tt.give) }}
+			doc := docFunc{root: "r", enc: func(e restv2.Encoder) { e.Float("f", tt.give) }}
 			if got, want := string(JSON(nil, doc)), `{"f":`+tt.wantJSON+`}`; got != want {
 				t.Errorf("JSON = %s, want %s", got, want)
 			}
@@ -444,25 +444,25 @@ func TestFloats(t *testing.T) {
 func TestUnbalanced(t *testing.T) {
 	tests := []struct {
 		name     string
-		give     func(e v2.Encoder)
+		give     func(e restv2.Encoder)
 		wantJSON string
 		wantXML  string
 	}{
 		{
 			name:     "extra ends",
-			give:     func(e v2.Encoder) { e.EndObject(); e.Int("a", 1); e.EndArray() },
+			give:     func(e restv2.Encoder) { e.EndObject(); e.Int("a", 1); e.EndArray() },
 			wantJSON: `{"a":1}`,
 			wantXML:  xmlDeclaration + "<r>\n  <a>1</a>\n</r>\n",
 		},
 		{
 			name:     "left open",
-			give:     func(e v2.Encoder) { e.BeginObject("o"); e.BeginArray("l", "i"); e.Int("", 1) },
+			give:     func(e restv2.Encoder) { e.BeginObject("o"); e.BeginArray("l", "i"); e.Int("", 1) },
 			wantJSON: `{"o":{"l":[1]}}`,
 			wantXML:  xmlDeclaration + "<r>\n  <o>\n    <l>\n      <i>1</i>\n    </l>\n  </o>\n</r>\n",
 		},
 		{
 			name:     "mismatched end",
-			give:     func(e v2.Encoder) { e.BeginArray("l", "i"); e.EndObject(); e.Int("b", 2) },
+			give:     func(e restv2.Encoder) { e.BeginArray("l", "i"); e.EndObject(); e.Int("b", 2) },
 			wantJSON: `{"l":[],"b":2}`,
 			wantXML:  xmlDeclaration + "<r>\n  <l/>\n  <b>2</b>\n</r>\n",
 		},
@@ -490,7 +490,7 @@ func TestNilDocument(t *testing.T) {
 }
 
 func TestAppendsToDst(t *testing.T) {
-	doc := v2.ErrNoAPIKey()
+	doc := restv2.ErrNoAPIKey()
 	if got, want := string(JSON([]byte("prefix:"), doc)), `prefix:{"error":{"title":"No API key specified"}}`; got != want {
 		t.Errorf("JSON = %s, want %s", got, want)
 	}
@@ -523,7 +523,7 @@ func TestForFormat(t *testing.T) {
 			if got := r.ContentType(); got != tt.wantContentType {
 				t.Errorf("ContentType = %q, want %q", got, tt.wantContentType)
 			}
-			doc := v2.ErrInvalidAPIKey()
+			doc := restv2.ErrInvalidAPIKey()
 			var want []byte
 			if strings.Contains(tt.wantContentType, "json") {
 				want = JSON(nil, doc)
@@ -581,7 +581,7 @@ func FuzzStrings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		doc := docFunc{enc: func(e v2.Encoder) { e.String("s", s) }}
+		doc := docFunc{enc: func(e restv2.Encoder) { e.String("s", s) }}
 		var jv struct{ S string }
 		if err := json.Unmarshal(JSON(nil, doc), &jv); err != nil {
 			t.Fatalf("JSON for %q: %v", s, err)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
 )

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/configs"
-	"github.com/v2bridge/v2bridge/graphql/sim"
-	"github.com/v2bridge/v2bridge/graphql/sim/model"
+	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/sim/model"
 )
 
 // TestDoubleAnswersDemoDataInRESTShapes: the double answers the demo's objects under

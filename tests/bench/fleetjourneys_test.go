@@ -10,7 +10,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // The fleet journeys run without an error on a generated account of 5,000 applications

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // cannedSet answers each NerdGraph request with the recorded answer to the same body

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/configs"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // The scale scenarios: the same v2 requests on a generated account of the

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // BenchmarkScalePage is a scale scenario's warm request on a generated account of the

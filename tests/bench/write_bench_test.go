@@ -9,7 +9,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/configs"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // recordAll sends one request through the gateway over the simulator and keeps every

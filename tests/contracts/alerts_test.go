@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 func strp(s string) *string { return &s }
@@ -20,21 +20,21 @@ func TestPolicyRecordingsTranslate(t *testing.T) {
 		name    string
 		op      string
 		file    string
-		call    func(*translate.Translator, contextCaller) (v2.Document, error)
+		call    func(*translate.Translator, contextCaller) (restv2.Document, error)
 		wantIDs []int64
 		golden  string
 	}{
 		{name: "policiesSearch (client-go fixture)", op: "Policies", file: "Policies.clientgo.json",
-			call: func(tr *translate.Translator, cc contextCaller) (v2.Document, error) {
+			call: func(tr *translate.Translator, cc contextCaller) (restv2.Document, error) {
 				l, _, err := tr.ListPolicies(cc.ctx, cc.c, "", 1)
 				return l, err
 			}, wantIDs: []int64{123456, 123457}, golden: "alerts_policies.clientgo.json"},
 		{name: "alertsPolicyCreate (client-go fixture)", op: "PolicyCreate", file: "PolicyCreate.clientgo.json",
-			call: func(tr *translate.Translator, cc contextCaller) (v2.Document, error) {
+			call: func(tr *translate.Translator, cc contextCaller) (restv2.Document, error) {
 				return tr.CreatePolicy(cc.ctx, cc.c, translate.PolicyInput{Name: strp("test-alert-policy-1")})
 			}, wantIDs: []int64{123456}, golden: "alerts_policy_create.clientgo.json"},
 		{name: "alertsPolicyUpdate (client-go fixture)", op: "PolicyUpdate", file: "PolicyUpdate.clientgo.json",
-			call: func(tr *translate.Translator, cc contextCaller) (v2.Document, error) {
+			call: func(tr *translate.Translator, cc contextCaller) (restv2.Document, error) {
 				return tr.UpdatePolicy(cc.ctx, cc.c, 123456, translate.PolicyInput{Name: strp("test-alert-policy-updated"),
 					IncidentPreference: strp("PER_CONDITION")})
 			}, wantIDs: []int64{123456}, golden: "alerts_policy_update.clientgo.json"},

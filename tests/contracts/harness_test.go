@@ -16,8 +16,8 @@ import (
 
 	"github.com/v2bridge/v2bridge/gateway/render"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden v2 bodies under testdata/golden/")
@@ -178,7 +178,7 @@ func setup(t *testing.T, byOp map[string]recording) (*translate.Translator, *ng.
 }
 
 // golden compares a v2 body with testdata/golden/name (rewritten with -update).
-func golden(t *testing.T, name string, doc v2.Document) []byte {
+func golden(t *testing.T, name string, doc restv2.Document) []byte {
 	t.Helper()
 	body := render.JSON(nil, doc)
 	var pretty bytes.Buffer

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
 )
 
 // TestNullableStitchedFields feeds answers in which a nullable field of the real
@@ -70,7 +70,7 @@ func TestNullableStitchedFields(t *testing.T) {
 			tr, _, ctx, c := setup(t, map[string]recording{tt.op: {file: tt.file}})
 			n, err := tt.call(tr, contextCaller{ctx, c})
 			if tt.want404 {
-				var ve *v2.Error
+				var ve *restv2.Error
 				if !errors.As(err, &ve) || ve.Status != 404 {
 					t.Fatalf("err %v, want REST's 404", err)
 				}
@@ -91,7 +91,7 @@ func TestNullableStitchedFields(t *testing.T) {
 func TestNullDeploymentEventIsOutcomeUnknown(t *testing.T) {
 	tr, _, ctx, c := setup(t, map[string]recording{"DeploymentCreateEvent": {file: "constructed/changeTrackingCreateEvent-null.json"}})
 	_, err := tr.CreateDeployment(ctx, c, 123, translate.DeploymentInput{Revision: "r1"}, clock, false)
-	var ve *v2.Error
+	var ve *restv2.Error
 	if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Title, "may have been recorded") {
 		t.Fatalf("err %v, want the 502 of a write whose outcome is unknown", err)
 	}

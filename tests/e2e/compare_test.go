@@ -12,8 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/graphql/sim"
 	"github.com/v2bridge/v2bridge/migrate"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 

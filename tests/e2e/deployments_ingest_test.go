@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )

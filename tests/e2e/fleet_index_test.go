@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // A fleet of replicas on one store (store.shared_cache) in front of a generated account

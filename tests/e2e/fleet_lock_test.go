@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // slowMutations delays every NerdGraph mutation by d, so that two replicas' checks of

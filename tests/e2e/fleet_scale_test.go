@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // A large account's list through a fleet (store.shared_cache): the application

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/configs"
-	"github.com/v2bridge/v2bridge/graphql/sim"
-	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
-	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/sim/nrdb"
+	"github.com/v2bridge/v2bridge/sim/timeslice"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // filter[name] (and filter[language]) on an account known to exceed its account-wide

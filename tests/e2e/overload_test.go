@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // Read, write through the gateway, read again: every cached read a write can change

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // Link paging through an account of 5,000 applications, more than a list page's

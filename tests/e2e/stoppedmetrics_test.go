@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
-	"github.com/v2bridge/v2bridge/graphql/sim/timeslice"
+	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/sim/timeslice"
 )
 
 // The demo's unkind applications (configs/demo-data.yaml, relative to the clock):

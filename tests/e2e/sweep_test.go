@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 )
 
 // Sweeps on a generated account of 5,000 applications: metric data of the same names

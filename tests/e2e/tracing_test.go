@@ -21,7 +21,7 @@ import (
 	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
 	ng "github.com/v2bridge/v2bridge/graphql"
-	"github.com/v2bridge/v2bridge/graphql/sim"
+	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/tests/harness"
 	"github.com/v2bridge/v2bridge/translate"
 )

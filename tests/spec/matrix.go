@@ -488,7 +488,7 @@ func Matrix() []Row {
 		"the listing is paged (1000 names a page) rather than refused")
 	m.tested("ERR-05", "HTTP status codes and error body shapes: not shown", ev(Examples, Sim),
 		"choice: {\"error\":{\"title\":...}} with REST's statuses (400, 401, 403, 404, 409, 422, 429, 5xx), as REST's published error bodies",
-		shapes+"TestShapes/error_generic_shape.json", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsErrors", "translate/v2:TestErrorBodies")
+		shapes+"TestShapes/error_generic_shape.json", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsErrors", "restv2:TestErrorBodies")
 	m.tested("ERR-06", "the exact error for each violated payload rule: not shown", ev(Sim),
 		"choice: 422 with a title naming the field, so a client can tell what to fix; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
 

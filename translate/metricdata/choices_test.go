@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // raw=true answers the values asked as computed (unformatted: not rounded to three
@@ -17,7 +17,7 @@ func TestMetricChoices(t *testing.T) {
 	// Two rows summed into one slice: 3 views over 2 rows, queue 0.0123456 s in all.
 	row := Row{Begin: float64(t0.Unix()), End: float64(t0.Add(time.Minute).Unix()), C: 3, S: 1.23456, Ex: 0.0123456, Exm: 0.0061728}
 	series := map[string][]Row{"HttpDispatcher": {row}, "EndUser/RB": {row}}
-	values := func(names []string, r Request, ch Choices) []v2.MetricValue {
+	values := func(names []string, r Request, ch Choices) []restv2.MetricValue {
 		t.Helper()
 		md := NewKnownDocWith(names, r, w, series, nil, ch).Model()
 		if len(md.Metrics) != 1 {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Row is one slice of a metric: its NRQL row, as decoded with the answer. A metric's
@@ -140,7 +140,7 @@ func facetIs(row *Row, facet json.RawMessage, name []byte, ok bool) bool {
 // slice's values into one reused buffer as they write it, so no v2 model of every
 // value (32 bytes each) is built for a request.
 // Model builds that model, once, with the same per-slice code (slice), for whatever
-// needs the document as *v2.MetricData (the generic encoders, the fleet's shared
+// needs the document as *restv2.MetricData (the generic encoders, the fleet's shared
 // cache, translate.Translator.MetricData). A Doc is read only once made; safe for
 // concurrent use.
 type Doc struct {
@@ -154,9 +154,9 @@ type Doc struct {
 	unformatted     bool        // raw=true: values as computed, not rounded as REST showed them
 	pages           *pageCounts // error_percentage's counts (nil: not asked)
 
-	v2.RenderMemo
+	restv2.RenderMemo
 	once  sync.Once
-	model *v2.MetricData
+	model *restv2.MetricData
 }
 
 // docSeries is one found name: its slices (sorted by begin) and the values resolved
@@ -167,7 +167,7 @@ type docSeries struct {
 	slices []Row
 }
 
-var _ v2.Document = (*Doc)(nil)
+var _ restv2.Document = (*Doc)(nil)
 
 // Known tells whether a metric name is known for the scope (the metric names route
 // lists it) though it has no data in the range; nil knows none.
@@ -269,7 +269,7 @@ func (d *Doc) width(s *docSeries) int {
 // slice appends slice j of series s's values to dst and returns the slice's range:
 // the raw values with raw=true, then each resolved value that is a finite number
 // (REST left out what it could not compute).
-func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+func (d *Doc) slice(s *docSeries, j int, dst []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue) {
 	row := &s.slices[j]
 	sums := rowRaw(row)
 	if d.pages != nil {
@@ -284,7 +284,7 @@ func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Ti
 	if d.raw {
 		for _, v := range rawValues {
 			x, _ := rawValue(v, sums)
-			dst = append(dst, v2.MetricValue{Name: v, Value: x, Int: v == "count"})
+			dst = append(dst, restv2.MetricValue{Name: v, Value: x, Int: v == "count"})
 		}
 	}
 	for i := range s.values {
@@ -293,21 +293,21 @@ func (d *Doc) slice(s *docSeries, j int, dst []v2.MetricValue) (from, to time.Ti
 			if !d.unformatted {
 				x = v.shown(x)
 			}
-			dst = append(dst, v2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
+			dst = append(dst, restv2.MetricValue{Name: v.name, Value: x, Int: v.isInt && x == math.Trunc(x)})
 		}
 	}
 	return from, to, dst
 }
 
-// Model is the document as *v2.MetricData, built on first use.
-func (d *Doc) Model() *v2.MetricData {
+// Model is the document as *restv2.MetricData, built on first use.
+func (d *Doc) Model() *restv2.MetricData {
 	d.once.Do(func() { d.model = d.buildModel() })
 	return d.model
 }
 
-func (d *Doc) buildModel() *v2.MetricData {
-	md := &v2.MetricData{From: d.from, To: d.to, NotFound: d.notFound, Found: d.found,
-		Metrics: make([]v2.MetricSeries, 0, len(d.series)), Summarize: d.summarize}
+func (d *Doc) buildModel() *restv2.MetricData {
+	md := &restv2.MetricData{From: d.from, To: d.to, NotFound: d.notFound, Found: d.found,
+		Metrics: make([]restv2.MetricSeries, 0, len(d.series)), Summarize: d.summarize}
 	if d.Shared() {
 		md.Share() // served from the cache like the document
 	}
@@ -315,13 +315,13 @@ func (d *Doc) buildModel() *v2.MetricData {
 		s := &d.series[i]
 		// One backing array for every slice's values and one for the slices: two
 		// allocations a name, however many slices.
-		ms := v2.MetricSeries{Name: s.name, Timeslices: make([]v2.Timeslice, 0, len(s.slices))}
-		backing := make([]v2.MetricValue, 0, len(s.slices)*d.width(s))
+		ms := restv2.MetricSeries{Name: s.name, Timeslices: make([]restv2.Timeslice, 0, len(s.slices))}
+		backing := make([]restv2.MetricValue, 0, len(s.slices)*d.width(s))
 		for j := range s.slices {
 			start := len(backing)
 			var from, to time.Time
 			from, to, backing = d.slice(s, j, backing)
-			ms.Timeslices = append(ms.Timeslices, v2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
+			ms.Timeslices = append(ms.Timeslices, restv2.Timeslice{From: from, To: to, Values: backing[start:len(backing):len(backing)]})
 		}
 		md.Metrics = append(md.Metrics, ms)
 	}
@@ -333,7 +333,7 @@ func (*Doc) Root() string { return "metric_data_response" }
 
 // EncodeV2 encodes the model (the generic encoders' path; the renderers of
 // gateway/render write a Doc without it).
-func (d *Doc) EncodeV2(e v2.Encoder) { d.Model().EncodeV2(e) }
+func (d *Doc) EncodeV2(e restv2.Encoder) { d.Model().EncodeV2(e) }
 
 // MetricDataHead returns the envelope: the window as requested and the names not
 // found and found (render.MetricDataSource).
@@ -351,7 +351,7 @@ func (d *Doc) MetricDataSeries(i int) (name string, slices int) {
 
 // MetricDataSlice appends metric i's slice j's values to vals and returns the slice's
 // range and the values.
-func (d *Doc) MetricDataSlice(i, j int, vals []v2.MetricValue) (from, to time.Time, out []v2.MetricValue) {
+func (d *Doc) MetricDataSlice(i, j int, vals []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue) {
 	return d.slice(&d.series[i], j, vals)
 }
 

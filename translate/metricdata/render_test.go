@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/gateway/render"
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
-// genericDoc hides *v2.MetricData's concrete type, so render.JSON and render.XML take
-// the generic encoders ((*v2.MetricData).EncodeV2) instead of the direct metric data
+// genericDoc hides *restv2.MetricData's concrete type, so render.JSON and render.XML take
+// the generic encoders ((*restv2.MetricData).EncodeV2) instead of the direct metric data
 // writers (gateway/render/metricdata.go).
-type genericDoc struct{ v2.Document }
+type genericDoc struct{ restv2.Document }
 
 // TestMetricDataRenderDirectMatchesGeneric builds metric data documents as the route
 // does (NewDoc) for a name of every value family, asking for every value name
@@ -25,7 +25,7 @@ type genericDoc struct{ v2.Document }
 // ratios NaN and drop the value, large and small magnitudes, integral and
 // 17-digit values), and requires the direct writers' bytes to equal the generic
 // encoders' (EncodeV2 of the model) in JSON and XML, whether written from the series
-// (Doc, without building the model) or from the model (*v2.MetricData).
+// (Doc, without building the model) or from the model (*restv2.MetricData).
 func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 	names := []string{"HttpDispatcher", "Apdex", "Apdex/Controller/x", "Memory/Physical", "CPU/User Time", "GC/PS Scavenge",
 		"Errors/all", "EndUser", "EndUser/RB", "Browser/x", "WebFrontend/QueueTime", "Datastore/all", "missing<&>"}
@@ -69,7 +69,7 @@ func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 		}
 		for _, f := range []struct {
 			name   string
-			render func([]byte, v2.Document) []byte
+			render func([]byte, restv2.Document) []byte
 		}{{"json", render.JSON}, {"xml", render.XML}} {
 			doc := NewDoc(names, req, w, series)
 			got := f.render(nil, doc)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // raw is what one chunk's NRQL returns for a metric in one REST slice (unscoped rows
@@ -75,20 +75,20 @@ type ValueSpec struct {
 type calc struct {
 	f     func(r raw, seconds float64) float64
 	isInt bool
-	// score is an Apdex score, which REST shows to two decimals (v2.Figure).
+	// score is an Apdex score, which REST shows to two decimals (restv2.Figure).
 	score bool
 }
 
-// shown is x as REST v2 shows the value without raw=true (v2.Figure): a count as it
+// shown is x as REST v2 shows the value without raw=true (restv2.Figure): a count as it
 // is, an Apdex score to two decimals, any other value to three significant digits.
 func (m *calc) shown(x float64) float64 {
 	switch {
 	case m.isInt:
 		return x
 	case m.score:
-		return v2.ApdexFigure(x)
+		return restv2.ApdexFigure(x)
 	}
-	return v2.Figure(x)
+	return restv2.Figure(x)
 }
 
 func per(x, seconds, unit float64) float64 { return ratio(x, seconds/unit) }

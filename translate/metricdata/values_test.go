@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/graphql/sim/nrdb"
+	"github.com/v2bridge/v2bridge/sim/nrdb"
 )
 
 // The metric value formulas: every served value computed from one raw slice, each

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	v2 "github.com/v2bridge/v2bridge/translate/v2"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Request is a parsed GET .../metrics/data.
@@ -62,10 +62,10 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 	}
 	span := w.To.Sub(w.From)
 	if span < 0 {
-		return w, v2.Unprocessable("The from time must be before the to time")
+		return w, restv2.Unprocessable("The from time must be before the to time")
 	}
 	if span < time.Minute {
-		return w, v2.Unprocessable("The time range must be at least 60 seconds")
+		return w, restv2.Unprocessable("The time range must be at least 60 seconds")
 	}
 	w.Period = defaultPeriod(span, now.Sub(w.From) > oldRange)
 	if r.Period > 0 {
@@ -88,7 +88,7 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 		placeExplicit(&w, r.Summarize, now)
 	}
 	if n := w.Slices(); n > 366 {
-		return w, v2.Unprocessable(fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n))
+		return w, restv2.Unprocessable(fmt.Sprintf("The period gives %d time slices; at most 366 are allowed", n))
 	}
 	return w, nil
 }

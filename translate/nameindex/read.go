@@ -41,7 +41,7 @@ import (
 // reads the partition through.
 //
 // The index is in the search's order: by name without case, then by name, then by
-// guid, which is how the simulator orders a search (graphql/sim/store.go byName).
+// guid, which is how the simulator orders a search (sim/store.go byName).
 // NerdGraph documents its default order (sortBy NAME) no further; the sequential read
 // is sorted the same way, so the index's order does not depend on the path that read
 // it, and listMatched cuts its pages from it.

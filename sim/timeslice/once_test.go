@@ -1,0 +1,84 @@
+package timeslice
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/v2bridge/v2bridge/sim/nrdb"
+)
+
+// everyRow is a source that ignores Scan.Once: every minute of every series.
+type everyRow struct{ *Source }
+
+func (s everyRow) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool) error {
+	sc.Once, sc.Reads = false, nil
+	return s.Source.Scan(ctx, sc, fn)
+}
+
+// A query that counts no rows and reads neither timestamps nor values gets one minute
+// of each series, and the same answer as from every row.
+func TestOnceScanAnswersAsEveryRow(t *testing.T) {
+	names := DefaultNames()
+	for i := range 50 {
+		names = append(names, fmt.Sprintf("Scale/Metric/%05d", i))
+	}
+	apps := []App{
+		{AccountID: 1, AppID: 1000, AppName: "a", GUID: "ga", ApdexT: 0.5, Names: names,
+			Instances: []Instance{{ID: 11, Host: "h1"}, {ID: 12, Host: "h2", Since: t0.Add(-30*time.Minute - 20*time.Second)}}},
+		{AccountID: 1, AppID: 2000, AppName: "b", GUID: "gb", ApdexT: 0.5,
+			Instances: []Instance{{ID: 21, Host: "h3"}, {ID: 22, Host: "h3", Since: t0.Add(time.Hour)}}},
+	}
+	src := NewSource(Generator{Seed: 3}, apps)
+	once, every := nrdb.NewRunner(src), nrdb.NewRunner(everyRow{src})
+	var rows, all int
+	counting, countingAll := nrdb.NewRunner(countRows{src, &rows}), nrdb.NewRunner(countRows{everyRow{src}, &all})
+	window := " SINCE " + itoa(t0.Add(-time.Hour).UnixMilli()) + " UNTIL " + itoa(t0.UnixMilli())
+	for _, tt := range []struct {
+		q        string
+		collapse bool
+	}{
+		{"SELECT uniques(metricTimesliceName, 10000) AS 'names' FROM Metric WHERE appId = 1000 AND newrelic.timeslice.value IS NOT NULL", true},
+		{"SELECT uniques(metricTimesliceName, 30) AS 'names' FROM Metric WHERE appId = 1000 AND scope IS NULL", true},
+		{"SELECT uniques(scope), uniqueCount(metricTimesliceName), uniques(host) FROM Metric", true},
+		{"SELECT min(appId), max(realAgentId) FROM Metric WHERE host = 'h3'", true},
+		{"SELECT max(timestamp) FROM Metric WHERE appId = 1000", false},
+		{"SELECT uniques(host) FROM Metric WHERE newrelic.timeslice.value['count'] > 100", false},
+		{"SELECT count(*) FROM Metric WHERE appId = 2000", false},
+		{"SELECT uniques(host) FROM Metric FACET appId", false},
+		{"SELECT uniques(host) FROM Metric TIMESERIES 10 minutes", false},
+	} {
+		want, _, _, err := every.RunNRQL(context.Background(), []int{1}, tt.q+window, t0)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		got, _, _, err := once.RunNRQL(context.Background(), []int{1}, tt.q+window, t0)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %v\nwant %v", tt.q, got, want)
+		}
+		rows, all = 0, 0
+		for _, r := range []*nrdb.Runner{counting, countingAll} {
+			if _, _, _, err := r.RunNRQL(context.Background(), []int{1}, tt.q+window, t0); err != nil {
+				t.Fatalf("%s: %v", tt.q, err)
+			}
+		}
+		if collapsed := rows < all; collapsed != tt.collapse {
+			t.Errorf("%s: %d rows of %d scanned, want collapsed %v", tt.q, rows, all, tt.collapse)
+		}
+	}
+}
+
+// countRows counts the rows a source yields.
+type countRows struct {
+	nrdb.Source
+	n *int
+}
+
+func (s countRows) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool) error {
+	return s.Source.Scan(ctx, sc, func(r nrdb.Row) bool { *s.n++; return fn(r) })
+}
