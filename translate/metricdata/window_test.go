@@ -137,6 +137,8 @@ func TestResolveWindow(t *testing.T) {
 			wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:57:00Z"},
 		{name: "default summarized with a period: the one slice stays put", give: Request{Summarize: true, Period: 600}, wantPeriod: 10 * time.Minute,
 			wantSince: "2026-11-20T11:28:00Z", wantUntil: "2026-11-20T11:58:00Z"},
+		{name: "from only summarized with a period: one slice over the range", give: Request{From: at("2026-11-20T11:00:00Z"), Period: 600, Summarize: true},
+			wantPeriod: 58 * time.Minute, wantSince: "2026-11-20T11:00:00Z", wantUntil: "2026-11-20T11:58:00Z"},
 		{name: "period only coarsens", give: Request{From: at("2026-11-20T10:00:00Z"), To: at("2026-11-20T11:00:00Z"), Period: 10},
 			wantPeriod: time.Minute, wantSince: "2026-11-20T10:00:00Z", wantUntil: "2026-11-20T11:00:00Z"},
 		{name: "coarser period: whole slices ending at to", give: Request{From: at("2026-11-20T10:07:00Z"), To: at("2026-11-20T10:58:00Z"), Period: 900},
