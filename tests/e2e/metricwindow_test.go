@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -177,13 +178,15 @@ func TestMetricSlicesForEveryRangeShape(t *testing.T) {
 		{"to only summarized: one slice over the 30 minutes before it", q("to", ts("11:30:00"), "summarize", "true"),
 			[2]string{ts("11:00:00"), ts("11:30:00")}, ts("11:00:00"), 0, 1, ts("11:30:00")},
 	}
+	inst := hostsOf(t, e, "/v2/applications/"+metricApp+"/instances.json").Hosts[0].ID
 	routes := []struct{ path, name string }{
 		{"/v2/applications/" + metricApp + "/metrics/data.json", "HttpDispatcher"},
+		{"/v2/applications/" + metricApp + "/instances/" + strconv.FormatInt(inst, 10) + "/metrics/data.json", "HttpDispatcher"},
 		{"/v2/mobile_applications/601483762/metrics/data.json", "Mobile/Crash/All"},
 	}
 	for _, rt := range routes {
 		for _, s := range shapes {
-			t.Run(rt.name+"/"+s.name, func(t *testing.T) {
+			t.Run(rt.path+"/"+s.name, func(t *testing.T) {
 				t.Parallel()
 				query := url.Values{"names[]": {rt.name}, "values[]": {"call_count"}}
 				for k, v := range s.query {
