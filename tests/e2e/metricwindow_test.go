@@ -121,16 +121,19 @@ type rangeShape struct {
 }
 
 // The slices of every shape of range: their count and each one's from and to, besides
-// the envelope. Sources: the default range is the last 30 minutes, from alone ends at
-// now, to alone keeps the default 30 minutes before it (docs-website
-// src/content/docs/apis/rest-api-v2/basic-functions/specify-time-range-v2.mdx); one-minute
+// the envelope. Sources: the default range is the last 30 minutes and from alone ends
+// at now (docs-website src/content/docs/apis/rest-api-v2/basic-functions/
+// specify-time-range-v2.mdx; to alone is not documented: it keeps the default span,
+// the 30 minutes before to); one-minute
 // slices up to three hours, two-minute slices up to six, and period only coarsens
 // (.../basic-functions/extract-metric-timeslice-data.mdx); summarize gives one slice over
 // the range (.../basic-functions/calculate-average-metric-values-summarize.mdx,
 // .../application-examples-v2/average-response-time-examples-v2.mdx); the default range's
 // slices sit three minutes back, two and ending a second early when summarized, and a
 // range up to now ends at that newest ingested minute (the recordings cited at
-// translate/metricdata IngestLag: at 12:00 the newest is 11:57, 11:58 summarized).
+// translate/metricdata IngestLag: at 12:00 the newest is 11:57, 11:58 summarized). Not
+// documented, so the gateway's rules: a given range's slices run back from its end in
+// whole periods; the default range's start on the period's boundaries.
 func TestMetricSlicesForEveryRangeShape(t *testing.T) {
 	e := newEnv(t)
 	q := func(kv ...string) url.Values {
