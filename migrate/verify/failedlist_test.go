@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,6 +39,33 @@ func TestDeclaredByPrefersLongestThenOutermostName(t *testing.T) {
 	for _, tt := range tests {
 		if got := declaredBy(tt.note, tt.path); got != tt.want {
 			t.Errorf("declaredBy(%q, %q) = %q, want %q", tt.note, tt.path, got, tt.want)
+		}
+	}
+}
+
+// Progress written to a file is one line at the first request and one each time the
+// run passes a further tenth of the requests known then, never the same tenth twice.
+func TestRunProgressInAFileOneLineATenth(t *testing.T) {
+	rest := &fakeSide{answers: readPlan(), status: map[string]int{}}
+	rs := httptest.NewServer(rest)
+	defer rs.Close()
+	var progress bytes.Buffer
+	_, err := Run(context.Background(), Config{REST: Side{Base: rs.URL}, Translation: Side{Base: rs.URL}, Sample: 2, PerMinute: 1 << 30,
+		Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(progress.String(), "\n"), "\n")
+	last := -1
+	for i, l := range lines {
+		var done, total int
+		if _, err := fmt.Sscanf(l, "verify: %d of %d requests", &done, &total); err != nil || (i == 0) != (done == 1) {
+			t.Fatalf("line %q (%v)", l, err)
+		}
+		if tenth := 10 * done / total; tenth <= last {
+			t.Errorf("tenth %d again or back: %q\n%s", tenth, l, progress.String())
+		} else {
+			last = tenth
 		}
 	}
 }
