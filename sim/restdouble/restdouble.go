@@ -1,19 +1,20 @@
 package restdouble
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/v2bridge/v2bridge/sim"
-	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
 )
 
 // Double answers REST API v2 requests (paths starting /v2/) from demo data.
@@ -626,21 +627,38 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // hostID is an application host's id. REST numbers hosts itself and NerdGraph has no
-// such id; the double uses the translation's surrogate so that the ids it lists can be
-// followed through the gateway on the demo.
+// such id; the double gives the gateway's documented surrogate (31 bits of the SHA-256
+// of "host|account|application|hostname", never 0: the fidelity note of
+// application_hosts.list) so that the ids it lists can be followed through the gateway
+// on the demo. It is computed here, not imported: the double shares no code with the
+// translation it is compared with.
 func hostID(accountID, appID int, host string) int64 {
-	return translate.HostID(int64(accountID), int64(appID), host)
+	sum := sha256.Sum256([]byte("host|" + strconv.Itoa(accountID) + "|" + strconv.Itoa(appID) + "|" + host))
+	if id := int64(binary.BigEndian.Uint64(sum[:8]) & 0x7fffffff); id != 0 {
+		return id
+	}
+	return 1
 }
 
+// appIDPattern finds the application ids a condition's query names: `appId IN (…)` or
+// `appId = n`.
+var appIDPattern = regexp.MustCompile(`(?i)\bappId\s*(?:IN\s*\(([0-9,\s]+)\)|=\s*([0-9]+))`)
+
 // appIDs are the application ids a condition's query names by appId, as strings (REST
-// listed entities so), or nil.
+// listed a condition's entities so), or nil. REST kept a legacy condition's entities
+// itself; the demo data holds only the condition's NRQL form, whose WHERE clause names
+// them.
 func appIDs(query string) any {
-	p, err := nrqlwhere.New()
-	if err != nil {
+	var out []string
+	for _, m := range appIDPattern.FindAllStringSubmatch(query, -1) {
+		for _, id := range strings.Split(m[1]+m[2], ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				out = append(out, id)
+			}
+		}
+	}
+	if out == nil {
 		return nil
 	}
-	if ids := p.AppIDs(query); ids != nil {
-		return ids
-	}
-	return nil
+	return out
 }
