@@ -11,6 +11,9 @@ func (r *runner) declare(x *Exchange) {
 	for i := range x.Fields {
 		if f := &x.Fields[i]; f.Verdict != Equal && f.Verdict != WithinTol {
 			f.Declared = declaredBy(note, f.Path)
+			if f.Declared != "" {
+				f.Reason = clauseNaming(note, f.Declared)
+			}
 		}
 	}
 }
@@ -38,4 +41,30 @@ func declaredBy(note, p string) string {
 		}
 	}
 	return best
+}
+
+// clauseNaming is the clause of note that names `name`: notes are clauses joined by
+// "; " (a parenthesis may hold its own), and the first top-level clause holding the
+// name in backquotes is the reason a difference in it is declared.
+func clauseNaming(note, name string) string {
+	depth, start := 0, 0
+	var clauses []string
+	for i, r := range note {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case r == ';' && depth == 0:
+			clauses = append(clauses, note[start:i])
+			start = i + 1
+		}
+	}
+	clauses = append(clauses, note[start:])
+	for _, c := range clauses {
+		if strings.Contains(c, "`"+name+"`") {
+			return strings.TrimSpace(c)
+		}
+	}
+	return "`" + name + "`"
 }

@@ -19,9 +19,10 @@ import (
 
 // Double answers REST API v2 requests (paths starting /v2/) from demo data.
 type Double struct {
-	data    *sim.Data
-	now     func() time.Time
-	summary sim.SummaryFunc
+	data       *sim.Data
+	now        func() time.Time
+	summary    sim.SummaryFunc
+	timeslices Totaler
 }
 
 // Options tune a double.
@@ -32,6 +33,9 @@ type Options struct {
 	// sim.WithSummaries does (sim.DemoSummaries for the demo's); nil, or a nil result,
 	// keeps the data file's figures.
 	Summary sim.SummaryFunc
+	// Timeslices are the metrics hosts', instances' and key transactions' summaries are
+	// derived from (default: the demo's generated metrics over data, sim.DemoTimeslices).
+	Timeslices Totaler
 }
 
 // New returns a double over data.
@@ -39,7 +43,10 @@ func New(data *sim.Data, opts Options) *Double {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Double{data: data, now: opts.Now, summary: opts.Summary}
+	if opts.Timeslices == nil {
+		opts.Timeslices = sim.DemoTimeslices(data, opts.Now())
+	}
+	return &Double{data: data, now: opts.Now, summary: opts.Summary, timeslices: opts.Timeslices}
 }
 
 type obj = map[string]any
@@ -264,8 +271,9 @@ func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
 	return o
 }
 
-// lastReported is a reporting application's last_reported_at: the start of the last
-// complete minute, the latest minute of metric data the simulator holds.
+// lastReported is a reporting application's last_reported_at, and its key
+// transactions' (they report with it): the start of the last complete minute, the
+// newest minute of metric data the simulator's NRQL holds.
 func (d *Double) lastReported() string {
 	return d.now().UTC().Truncate(time.Minute).Add(-time.Minute).Format("2006-01-02T15:04:05+00:00")
 }
@@ -303,9 +311,8 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// hosts answers an application's hosts (one: a host id, its show). The data has no
-// per-host figures: a host's application_summary is the application's, its throughput
-// shared by the application's instances; links.server is null (the data names no
+// hosts answers an application's hosts (one: a host id, its show), each summary derived
+// from the host's own timeslices (hostFigures); links.server is null (the data names no
 // server).
 func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
@@ -325,7 +332,7 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 		slices.Sort(byHost[h])
 		o := obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
 			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h], "server": nil}}
-		if sum := d.shareOf(acct.ID, a, len(byHost[h])); sum != nil {
+		if sum := d.hostSummary(acct.ID, a, byHost[h]); sum != nil {
 			o["application_summary"] = sum
 		}
 		out = append(out, o)
@@ -339,8 +346,9 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 	writeOneOrList(w, "application_hosts", "application_host", "No Application Host found with the given ID", one, out, links)
 }
 
-// instances answers an application's instances (one: an instance id, its show), with
-// summaries as hosts' and a null port (the data holds none).
+// instances answers an application's instances (one: an instance id, its show), each
+// summary derived from the instance's own timeslices, and a null port (the data holds
+// none).
 func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
 	for _, in := range a.Instances {
@@ -349,7 +357,7 @@ func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMA
 		}
 		o := obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language, "port": nil,
 			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host), "server": nil}}
-		if sum := d.shareOf(acct.ID, a, 1); sum != nil {
+		if sum := d.hostSummary(acct.ID, a, []int64{in.ID}); sum != nil {
 			o["application_summary"] = sum
 		}
 		out = append(out, o)
@@ -362,19 +370,19 @@ func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMA
 	writeOneOrList(w, "application_instances", "application_instance", "No Application Instance found with the given ID", one, out, links)
 }
 
-// shareOf is the summary of instances of a's instances (a host's or one instance's):
-// the application's figures, its throughput in proportion (nil when a does not report).
-func (d *Double) shareOf(accountID int, a *sim.APMApplication, instances int) obj {
-	s := d.apmSummary(accountID, a)
-	if !a.Reporting || s == nil || len(a.Instances) == 0 {
+// hostSummary is the application_summary of some of a's instances (a host's or one
+// instance's), with their count (nil when a does not report).
+func (d *Double) hostSummary(accountID int, a *sim.APMApplication, instances []int64) obj {
+	if !a.Reporting {
 		return nil
 	}
-	rt, tp := s.WebResponseTimeAverage, s.WebThroughput
-	if tp <= 0 {
-		rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
+	f, ok := d.hostFigures(accountID, a.ID, instances)
+	if !ok {
+		return nil
 	}
-	return obj{"response_time": round(rt*1000, 3), "throughput": round(tp*float64(instances)/float64(len(a.Instances)), 3),
-		"error_rate": round(s.ErrorRate, 3), "apdex_score": apdex(s.ApdexScore), "instance_count": instances}
+	o := f.summary()
+	o["instance_count"] = len(instances)
+	return o
 }
 
 // writeOneOrList answers a list under listKey, or with one set its only object under
@@ -399,13 +407,19 @@ func (d *Double) keyTransactions(w http.ResponseWriter, acct *sim.Account, id st
 		o := obj{"id": k.ID, "name": k.Name, "transaction_name": strings.TrimPrefix(k.MetricName, "WebTransaction/"),
 			"links": obj{"application": k.AppID}}
 		if a := d.app(acct, strconv.Itoa(k.AppID)); a != nil {
-			o["health_status"], o["reporting"] = health(a.AlertSeverity, a.Reporting), a.Reporting
+			// A key transaction's health is its own alert status, not its application's;
+			// the demo data configures none for key transactions, which REST showed as
+			// "unknown" (tests/testdata/restv2/key_transactions_list.json).
+			o["health_status"], o["reporting"] = health("NOT_CONFIGURED", a.Reporting), a.Reporting
 			if a.Reporting {
 				o["last_reported_at"] = d.lastReported()
-			}
-			if s := d.apmSummary(acct.ID, a); a.Reporting && s != nil {
-				o["application_summary"] = obj{"response_time": round(s.WebResponseTimeAverage*1000, 3), "throughput": round(s.WebThroughput, 3),
-					"error_rate": round(s.ErrorRate, 3), "apdex_target": k.ApdexTarget, "apdex_score": apdex(s.ApdexScore)}
+				// Its own figures, from its own timeslices (keyTxFigures), not its
+				// application's.
+				if f, ok := d.keyTxFigures(acct.ID, k.AppID, k.MetricName); ok {
+					sum := f.summary()
+					sum["apdex_target"] = k.ApdexTarget
+					o["application_summary"] = sum
+				}
 			}
 		}
 		out = append(out, o)

@@ -44,7 +44,7 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 		{"multi-account key picks by header", "NRAK-DEMO-MULTI", "1000002", "/v2/applications.json?filter[ids]=527085889", 200,
 			[]string{`"id":527085889`}},
 		{"key transactions", "NRAK-DEMO-ACCOUNT-1", "", "/v2/key_transactions/3001.json", 200,
-			[]string{`"key_transaction":{`, `"transaction_name":"Controller/orders/show"`, `"application":314221522`}},
+			[]string{`"key_transaction":{`, `"transaction_name":"Controller/orders/show"`, `"application":314221522`, `"health_status":"unknown"`}},
 		{"mobile", "NRAK-DEMO-ACCOUNT-1", "", "/v2/mobile_applications/601483763.json", 200,
 			[]string{`"health_status":"orange"`, `"crash_count":41`, `"launch_count":2630`}},
 		{"policies", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_policies.json?filter[name]=checkout", 200,
