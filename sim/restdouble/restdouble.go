@@ -586,7 +586,9 @@ func nrqlCondition(o obj, accountID int, c sim.NrqlCondition, limit float64) {
 	o["entity_guid"] = base64.RawStdEncoding.EncodeToString([]byte(strconv.Itoa(accountID) + "|AIOPS|CONDITION|" + strconv.Itoa(c.ID)))
 }
 
-// terms are REST's condition terms: duration in minutes and threshold as strings, lower case.
+// terms are REST's condition terms: duration in minutes and threshold as strings, lower
+// case; REST's operators are above, below and equal (newrelic/newrelic-client-go
+// pkg/alerts/conditions.go OperatorTypes), where NerdGraph writes EQUALS.
 func terms(ts []sim.NrqlTerm) []obj {
 	out := []obj{}
 	for _, t := range ts {
@@ -594,7 +596,11 @@ func terms(ts []sim.NrqlTerm) []obj {
 		if t.ThresholdOccurrences == "AT_LEAST_ONCE" {
 			fn = "any"
 		}
-		out = append(out, obj{"duration": strconv.FormatFloat(t.ThresholdDuration/60, 'f', -1, 64), "operator": strings.ToLower(t.Operator),
+		op := strings.ToLower(t.Operator)
+		if op == "equals" {
+			op = "equal"
+		}
+		out = append(out, obj{"duration": strconv.FormatFloat(t.ThresholdDuration/60, 'f', -1, 64), "operator": op,
 			"priority": strings.ToLower(t.Priority), "threshold": strconv.FormatFloat(t.Threshold, 'f', -1, 64), "time_function": fn})
 	}
 	return out

@@ -53,6 +53,8 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 			[]string{`"id":6301`, `"type":"apm_app_metric"`, `"duration":"5"`, `"operator":"below"`, `"threshold":"0.7"`, `"violation_close_timer":24`}},
 		{"NRQL conditions", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_nrql_conditions.json?policy_id=1002", 200,
 			[]string{`"id":6104`, `"entity_guid":"MTAwMDAwMXxBSU9QU3xDT05ESVRJT058NjEwNA"`, `"violation_time_limit_seconds":43200`}},
+		{"NRQL condition operators as REST wrote them", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_nrql_conditions.json?policy_id=1003", 200,
+			[]string{`"id":6108`, `"operator":"equal"`}},
 		{"conditions need a policy", "NRAK-DEMO-ACCOUNT-1", "", "/v2/alerts_conditions.json", 422, nil},
 		{"hosts", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications/314221522/hosts.json", 200,
 			[]string{`"application_hosts":[{`, `"host":"ip-10-0-17-21.ec2.internal"`, `"application_instances":[773865519]`, `"application_host.server"`}},
