@@ -18,6 +18,16 @@ func (r *runner) declare(x *Exchange) {
 	}
 }
 
+// Declared says whether a route's fidelity note declares a difference at the JSON path
+// p (list elements by index or by id alike): the note's clause naming it, or "".
+// Compare mode labels its differences with it as verify does.
+func Declared(note, p string) (reason string) {
+	if name := declaredBy(note, p); name != "" {
+		return clauseNaming(note, name)
+	}
+	return ""
+}
+
 // declaredBy returns the name in note that declares a difference at the JSON path p
 // ("$.applications[id=1].settings.end_user_apdex_threshold"): the longest run of p's
 // keys, indexes left out, that note names in backquotes, or "".
