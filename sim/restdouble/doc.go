@@ -2,8 +2,9 @@
 // the NerdGraph simulator beside it, never evidence of what REST answers, and imported
 // by nothing on the gateway's request path.
 //
-//   - Double (restdouble.go; its alerts routes in alerts.go) answers the routes `v2bridge verify` probes from the demo
-//     data the simulator serves (sim.Data), in the shapes of REST v2's published answers
+//   - Double (restdouble.go; its alerts routes in alerts.go) answers the routes
+//     `v2bridge verify` probes from the demo data the simulator serves (sim.Data), in
+//     the shapes of REST v2's published answers
 //     (https://docs.newrelic.com/docs/apis/rest-api-v2/, examples under
 //     tests/testdata/restv2). Hosts', instances' and key transactions' figures are
 //     derived from their own timeslices in the demo's metrics the way REST defined them
