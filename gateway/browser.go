@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"net/http"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
@@ -66,5 +65,5 @@ func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result,
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }

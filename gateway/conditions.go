@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 
 	"github.com/v2bridge/v2bridge/restv2"
@@ -174,7 +173,7 @@ func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*r
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // handleNrqlConditionUpdate serves PUT /v2/alerts_nrql_conditions/{id}.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -90,7 +89,7 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // idempotencyKey reads the optional Idempotency-Key header (not REST v2's: the

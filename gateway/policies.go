@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"net/http"
 
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
@@ -49,7 +48,7 @@ func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // handlePolicyUpdate serves PUT /v2/alerts_policies/{id}.

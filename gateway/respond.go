@@ -51,7 +51,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	if compressible {
 		h.Set("Vary", "Accept-Encoding")
 	}
-	if status == http.StatusOK {
+	if status == restv2.StatusOK {
 		if etag == "" {
 			etag = bodyTag(body)
 		}
@@ -59,7 +59,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
 				upstreamHeaders(w, st)
-				w.WriteHeader(http.StatusNotModified)
+				w.WriteHeader(restv2.StatusNotModified)
 				return
 			}
 		}
@@ -92,7 +92,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-	if st != nil && status == http.StatusOK && kept != nil {
+	if st != nil && status == restv2.StatusOK && kept != nil {
 		st.answer = kept // replay.go
 	}
 }
@@ -119,7 +119,7 @@ func appendMS(b []byte, d time.Duration) []byte {
 // writeRaw sends a body that is not a v2 document (legacy v0 XML).
 func (g *Gateway) writeRaw(w http.ResponseWriter, r *http.Request, status int, contentType string, body []byte) {
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	h := w.Header()
 	st := stateFrom(r.Context())

@@ -148,7 +148,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 		app, err := t.application(ctx, c, id)
 		if err != nil {
 			var ve *restv2.Error
-			if remembered, ok := prev.Memo.(*restv2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
+			if remembered, ok := prev.Memo.(*restv2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == restv2.StatusNotFound {
 				return remembered, nil, false, 0 // the unknown attempt deleted it
 			}
 			return nil, err, !prev.Sent.IsZero(), 0
@@ -179,7 +179,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 	})
 	if err != nil {
 		var ve *restv2.Error
-		known = errors.As(err, &ve) && (ve.Status == 404 || ve.Status == 409) // nothing was deleted
+		known = errors.As(err, &ve) && (ve.Status == restv2.StatusNotFound || ve.Status == restv2.StatusConflict) // nothing was deleted
 		return nil, err
 	}
 	known, edits = true, []nameindex.Edit{{Entry: nameindex.Entry{ID: id}, Removed: true}}
@@ -198,9 +198,9 @@ func appWriteError(err error, id int64, what string) error {
 	check := fmt.Sprintf("GET /v2/applications/%d.json", id)
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, what, check)
+		return restv2.WriteTimedOut(what, check)
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, what, check)
+		return restv2.WriteOutcomeUnknown(what, check)
 	case ng.KindInvalid:
 		msg := "rejected by New Relic"
 		if len(ge.Errors) > 0 {

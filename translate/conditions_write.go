@@ -66,7 +66,7 @@ func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID
 		}
 	}
 	if f == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition", checkConditions(policyID))
+		return nil, restv2.WriteOutcomeUnknown("NRQL condition", checkConditions(policyID))
 	}
 	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }
@@ -167,7 +167,7 @@ func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64
 		}
 	}
 	if f == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition update", checkConditions(policyID))
+		return nil, restv2.WriteOutcomeUnknown("NRQL condition update", checkConditions(policyID))
 	}
 	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }

@@ -45,7 +45,7 @@ const (
 // Validate applies REST v2's deployment rules before anything is sent; each failure is
 // a 422 naming the field.
 func (in DeploymentInput) Validate(now time.Time) error {
-	bad := func(title string) error { return &restv2.Error{Status: 422, Title: title} }
+	bad := func(title string) error { return restv2.Unprocessable(title) }
 	if strings.TrimSpace(in.Revision) == "" {
 		return bad("deployment.revision is required")
 	}
@@ -82,25 +82,18 @@ func (in DeploymentInput) Validate(now time.Time) error {
 func ParseDeploymentTimestamp(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be ISO 8601 in UTC, to the second, such as 2019-10-08T00:15:36Z"}
+		return t, restv2.Unprocessable("deployment.timestamp must be ISO 8601 in UTC, to the second, such as 2019-10-08T00:15:36Z")
 	}
 	if _, off := t.Zone(); off != 0 {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be in UTC (Z or +00:00)"}
+		return t, restv2.Unprocessable("deployment.timestamp must be in UTC (Z or +00:00)")
 	}
 	if t.Nanosecond() != 0 {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be given to the second, without fractions"}
+		return t, restv2.Unprocessable("deployment.timestamp must be given to the second, without fractions")
 	}
 	return t.UTC(), nil
 }
 
-// ErrWriteOutcomeUnknown is the answer when a write may have reached NerdGraph but no
-// answer came back: the gateway never retries it (it may have been applied).
-func ErrWriteOutcomeUnknown(status int, what, check string) *restv2.Error {
-	return &restv2.Error{Status: status, Title: "No answer from New Relic NerdGraph; the " + what +
-		" may have been recorded. Check with " + check + " before sending it again"}
-}
-
-// CreateDeployment records a deployment (never retried; see ErrWriteOutcomeUnknown).
+// CreateDeployment records a deployment (never retried; see restv2.WriteOutcomeUnknown).
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
 // Identical concurrent requests share one write, and a retry of a write whose outcome
 // is unknown looks it up before sending again (see attempts.go).
@@ -176,7 +169,7 @@ func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, 
 func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (int64, error) {
 	q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", name).Build()
 	if err != nil {
-		return 0, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+		return 0, restv2.Unprocessable("Invalid application name: " + err.Error())
 	}
 	page, err := t.appListPage(ctx, c, q, nil, nil)
 	if err != nil {
@@ -229,7 +222,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		}
 		dep := resp.ChangeTrackingCreateDeployment
 		if dep == nil {
-			return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+			return nil, ms, true, restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
@@ -241,7 +234,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		// Legacy v0 named the application; the search must match exactly one.
 		q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", in.AppName).Build()
 		if err != nil {
-			return nil, 0, false, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+			return nil, 0, false, restv2.Unprocessable("Invalid application name: " + err.Error())
 		}
 		query = q
 	} else {
@@ -266,7 +259,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 	// error leaves the outcome unknown, never a nil dereference.
 	created := resp.GetChangeTrackingCreateEvent()
 	if created == nil || created.GetChangeTrackingEvent() == nil {
-		return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+		return nil, ms, true, restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 	}
 	ev := created.GetChangeTrackingEvent()
 	d.ID = SurrogateID("deployment", c.AccountID, ev.ChangeTrackingId)
@@ -298,13 +291,13 @@ func writeError(err error, appID int64) error {
 		return err
 	}
 	if !outcomeUnknown(err) && ge.Kind == ng.KindTransport {
-		return &restv2.Error{Status: 502, Title: "Deployment not recorded: New Relic NerdGraph could not be reached; try again later"}
+		return restv2.BadGateway("Deployment not recorded: New Relic NerdGraph could not be reached; try again later")
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, "deployment", deploymentCheck(appID))
+		return restv2.WriteTimedOut("deployment", deploymentCheck(appID))
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+		return restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 	case ng.KindInvalid, ng.KindNotFound:
 		for _, e := range ge.Errors {
 			if strings.Contains(e.Message, "matched 0") || strings.Contains(e.Message, "not found") {
@@ -315,7 +308,7 @@ func writeError(err error, appID int64) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return &restv2.Error{Status: 422, Title: "Deployment not recorded: " + msg}
+		return restv2.Unprocessable("Deployment not recorded: " + msg)
 	}
 	return err
 }
@@ -390,8 +383,8 @@ func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID i
 		}
 	}
 	if !latest.IsZero() && !ts.After(latest) {
-		return &restv2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
-			restv2.FormatTime(latest) + ")"}
+		return restv2.Unprocessable("deployment.timestamp must be later than the application's most recent deployment (" +
+			restv2.FormatTime(latest) + ")")
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput)
 		return nil, createError(err, "policy", "GET /v2/alerts_policies.json?filter[name]="+*in.Name)
 	}
 	if resp.AlertsPolicyCreate == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "policy", "GET /v2/alerts_policies.json")
+		return nil, restv2.WriteOutcomeUnknown("policy", "GET /v2/alerts_policies.json")
 	}
 	return &restv2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyCreate.PolicyFields)}, nil
 }
