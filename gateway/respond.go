@@ -12,16 +12,15 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
 // writeDoc renders doc in format with status, plus the accounting headers.
 func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string, status int, doc restv2.Document) {
-	rd, ok := render.ForFormat(format)
+	rd, ok := restv2.ForFormat(format)
 	if !ok {
-		rd, _ = render.ForFormat("json")
+		rd, _ = restv2.ForFormat("json")
 	}
 	var body []byte
 	var etag string // the body's tag, when a remembered rendering has it
@@ -32,8 +31,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		kept = body
 	}
 	if !shared {
-		buf := render.GetBuffer()
-		defer render.PutBuffer(buf)
+		buf := restv2.GetBuffer()
+		defer restv2.PutBuffer(buf)
 		*buf = rd.Render((*buf)[:0], doc)
 		body = *buf
 		if memo != nil && memo.Shared() && len(body) <= maxRemembered {
@@ -71,8 +70,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 			zipped, _, _ = memo.Rendered(key)
 		}
 		if zipped == nil {
-			zbuf := render.GetBuffer()
-			defer render.PutBuffer(zbuf)
+			zbuf := restv2.GetBuffer()
+			defer restv2.PutBuffer(zbuf)
 			*zbuf = g.appendGzip((*zbuf)[:0], body)
 			zipped = *zbuf
 			if kept != nil {
