@@ -143,33 +143,6 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
-// A body that is not JSON is a 400; valid JSON with a value of the wrong kind is the
-// resource's 422 naming the value.
-func TestJSONBodyErrors(t *testing.T) {
-	tests := []struct {
-		name, body string
-		status     int
-		title      string
-	}{
-		{"single quotes", `{'policy':{'name':'x'}}`, 400, "The request body is not valid JSON"},
-		{"truncated", `{"policy":{"name":"x"`, 400, "The request body is not valid JSON"},
-		{"list for a name", `{"policy":{"name":[5]}}`, 422, "Validation or internal error occurred"},
-		{"object for a preference", `{"policy":{"incident_preference":{}}}`, 422, "Validation or internal error occurred"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parsePolicy(&request{body: []byte(tt.body)})
-			e, ok := err.(*restv2.Error)
-			if !ok || e.Status != tt.status || !strings.HasPrefix(e.Title, tt.title) {
-				t.Fatalf("got %v, want %d %q", err, tt.status, tt.title)
-			}
-			if tt.status == 422 && (len(e.Messages) == 0 || !strings.Contains(e.Messages[0], "policy")) {
-				t.Errorf("the message does not name the value: %v", e.Messages)
-			}
-		})
-	}
-}
-
 // TestNewRegistersCollectors: with a readiness check New registers the
 // v2bridge_nerdgraph_reachable gauge, with a translator the cache collector; a second
 // registration of the same collector is then refused as already registered.

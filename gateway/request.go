@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"mime"
 	"net"
@@ -134,17 +133,6 @@ func (g *Gateway) resolveAccount(ctx context.Context, rq *request, keyHash strin
 		return 0, "", restv2.Forbidden("This API key reaches no New Relic account")
 	}
 	return g.ownAccount(ctx, ids, keyHash) // ownaccount.go
-}
-
-// jsonBodyError is the v2 error for a JSON body that did not decode: 400 when it is not
-// JSON at all, else 422 with title (valid JSON holding a value of the wrong kind, such
-// as "enabled": "yes"), naming the value in the message.
-func jsonBodyError(body []byte, err error, title string) *restv2.Error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) || !json.Valid(bytes.TrimSpace(body)) {
-		return restv2.BadRequest("The request body is not valid JSON: " + err.Error())
-	}
-	return restv2.Unprocessable(title, err.Error())
 }
 
 // pathID is the path variable name as a positive id; anything else is a 404 titled

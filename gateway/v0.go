@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
-	"github.com/v2bridge/v2bridge/translate"
 )
 
 const v0ContentType = "application/xml; charset=utf-8"
@@ -33,7 +32,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 		return nil
 	}
 	received := g.now().UTC().Truncate(time.Millisecond)
-	in := translate.DeploymentInput{Changelog: opt("changelog"), Description: opt("description"), User: opt("user")}
+	in := restv2.DeploymentInput{Changelog: opt("changelog"), Description: opt("description"), User: opt("user")}
 	in.Revision, _ = field("revision")
 	if in.Revision == "" {
 		in.Revision = received.Format(time.RFC3339)

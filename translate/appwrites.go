@@ -14,15 +14,6 @@ import (
 	"github.com/v2bridge/v2bridge/translate/nameindex"
 )
 
-// AppUpdateInput is a parsed PUT /v2/applications/{id} body; nil fields were not sent.
-// use_server_side_config is read-only in REST v2 and ignored.
-type AppUpdateInput struct {
-	Name                     *string
-	AppApdexThreshold        *float64
-	EndUserApdexThreshold    *float64
-	EnableRealUserMonitoring *bool
-}
-
 // BrowserLoader is the loader type used when a PUT switches real user monitoring on for
 // an application without browser monitoring (REST v2 created Lite agents).
 const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
@@ -33,7 +24,7 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // idempotent by construction: a retry after an unknown outcome (502/504 "may have been
 // recorded") reads the values again and sends only what still differs, so an applied
 // first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
-func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*restv2.ApplicationShow, error) {
+func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in restv2.ApplicationUpdate) (*restv2.ApplicationShow, error) {
 	// Also after a failed write (it may have half applied); the name index keeps the
 	// outcome when it is known (nameindexes.go).
 	known := true

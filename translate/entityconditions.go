@@ -254,7 +254,7 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 		return &restv2.EntityConditionShow{Condition: nrqlConditionOf(cur)}, nil
 	}
 	typ := strings.ToLower(string(cur.GetType()))
-	upd, err := t.UpdateNrqlCondition(ctx, c, id, NrqlConditionInput{Type: &typ, Query: &next})
+	upd, err := t.UpdateNrqlCondition(ctx, c, id, restv2.NrqlConditionInput{Type: &typ, Query: &next})
 	if err != nil {
 		return nil, err
 	}
