@@ -8,22 +8,9 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// policyIDParam is the required policy_id of the condition lists.
-func policyIDParam(rq *request) (int64, error) {
-	v, ok := rq.params.Get("policy_id")
-	if !ok || v == "" {
-		return 0, restv2.BadRequest("Missing parameter: policy_id")
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, restv2.BadRequest("Invalid parameter 'policy_id': " + strconv.Quote(v) + " is not a policy id")
-	}
-	return id, nil
-}
-
 // policyPage reads the policy_id and page of a condition list.
 func policyPage(rq *request) (int64, int, error) {
-	pid, err := policyIDParam(rq)
+	pid, err := rq.params.PolicyID()
 	if err != nil {
 		return 0, 0, err
 	}
