@@ -20,7 +20,7 @@ type DeploymentInput struct {
 	// AppName selects the application by exact name instead of id (legacy v0).
 	AppName string
 	// IdempotencyKey is the caller's Idempotency-Key header ("": none), not REST's: the
-	// gateway's tool for retrying a write safely (translate/attempts.go).
+	// gateway's tool for retrying a write safely.
 	IdempotencyKey string
 }
 
