@@ -55,7 +55,7 @@ func FuzzWriteBodies(f *testing.F) {
 			check("read", err)
 			return
 		}
-		in, err := restv2.DecodeDeployment(rq.body, isFormBody(rq.http.Header.Get("Content-Type"), rq.body), rq.params)
+		in, err := restv2.DecodeDeployment(rq.body, rq.http.Header.Get("Content-Type"), rq.params)
 		check("deployment", err)
 		if err == nil {
 			check("deployment rules", in.Validate(now))

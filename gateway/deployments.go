@@ -16,7 +16,7 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 		return nil, err
 	}
 	received := g.now().UTC().Truncate(time.Millisecond)
-	in, err := restv2.DecodeDeployment(rq.body, isFormBody(rq.http.Header.Get("Content-Type"), rq.body), rq.params)
+	in, err := restv2.DecodeDeployment(rq.body, rq.http.Header.Get("Content-Type"), rq.params)
 	if err != nil {
 		return nil, err
 	}

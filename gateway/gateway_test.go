@@ -56,27 +56,6 @@ func TestLinkHeader(t *testing.T) {
 	}
 }
 
-func TestIsFormBody(t *testing.T) {
-	tests := []struct {
-		ct, body string
-		want     bool
-	}{
-		{"application/x-www-form-urlencoded", "names[]=HttpDispatcher", true},
-		{"application/x-www-form-urlencoded; charset=utf-8", "a=b", true},
-		{"", "filter[name]=x", true},
-		{"", `{"deployment":{}}`, false},
-		{"application/json", "a=b", false},
-		{"", "", false},
-		{"", "<application/>", false},
-		{"text/plain", "justtext", false},
-	}
-	for _, tt := range tests {
-		if got := isFormBody(tt.ct, []byte(tt.body)); got != tt.want {
-			t.Errorf("isFormBody(%q, %q) = %v", tt.ct, tt.body, got)
-		}
-	}
-}
-
 // A panic in a handler becomes a v2 500 body, is logged once, and the key never
 // appears in the log.
 func TestRecoveryAndLogHygiene(t *testing.T) {

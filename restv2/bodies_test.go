@@ -100,7 +100,7 @@ func TestParseDeployment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return DecodeDeployment([]byte(body), form != "", p)
+		return DecodeDeployment([]byte(body), ct, p)
 	}
 	str := func(p *string) string {
 		if p == nil {
@@ -202,7 +202,7 @@ func TestBodiesAcceptWhatRailsCast(t *testing.T) {
 		}
 	})
 	t.Run("deployment", func(t *testing.T) {
-		in, err := DecodeDeployment([]byte(`{"deployment":{"revision":42,"user":7}}`), false, Params{})
+		in, err := DecodeDeployment([]byte(`{"deployment":{"revision":42,"user":7}}`), "application/json", Params{})
 		if err != nil || in.Revision != "42" || *in.User != "7" {
 			t.Fatalf("got %+v %v", in, err)
 		}

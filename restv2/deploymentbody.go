@@ -99,15 +99,15 @@ type deploymentFields struct {
 }
 
 // DecodeDeployment reads a deployment create: form parameters deployment[revision], ...
-// (p, when the body is empty or form is true: the request declared or looks like a
-// form), XML (a body that starts with '<') or JSON. The rules of Validate are not
+// (from p, when the body is empty or a form, IsFormBody), XML (a body that starts with
+// '<') or JSON. The rules of Validate are not
 // applied here: they need the time the request was received.
-func DecodeDeployment(body []byte, form bool, p Params) (DeploymentInput, error) {
+func DecodeDeployment(body []byte, contentType string, p Params) (DeploymentInput, error) {
 	var in DeploymentInput
 	body = bytes.TrimSpace(body)
 	var b deploymentBody
 	switch {
-	case len(body) == 0 || form:
+	case len(body) == 0 || IsFormBody(contentType, body):
 		get := func(k string) *string {
 			if v, ok := p.Get("deployment[" + k + "]"); ok {
 				return &v

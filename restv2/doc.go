@@ -7,8 +7,10 @@
 //     EncodeV2 is the one description of its key order and element names, Root names
 //     its XML root;
 //   - request parameters (params.go: filters, names[], values[], from/to, page;
-//     timeparse.go) and request bodies (bodies.go: the shapes REST accepted, JSON or
-//     XML, decoded by decode.go's lenient JSON rules and validated as REST did);
+//     timeparse.go) and request bodies (bodies.go, conditionbody.go,
+//     deploymentbody.go: the shapes REST accepted, JSON, XML or form, decoded by
+//     decode.go's lenient JSON rules and validated as REST did; bodytext.go: the text
+//     rules every write body's strings meet);
 //   - errors and every HTTP status an answer carries (errors.go): success statuses are
 //     named constants, each error status has one constructor;
 //   - how REST v2 rounds the figures it shows (figures.go);
