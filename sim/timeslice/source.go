@@ -387,6 +387,12 @@ type Totals map[string]nrdb.Timeslice
 // [from, to) (whole minutes), unscoped rows only. ok is false for an unknown or
 // non-reporting (Stopped) application.
 func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
+	return s.InstanceTotals(accountID, appID, nil, from, to, names...)
+}
+
+// InstanceTotals is Totals over some of the application's instances only (by id; nil:
+// all of them), for a host's or an instance's figures.
+func (s *Source) InstanceTotals(accountID int, appID int64, instances []int64, from, to time.Time, names ...string) (Totals, bool) {
 	i, found := s.byID[appID]
 	if !found || s.apps[i].AccountID != accountID || !s.apps[i].Stopped.IsZero() {
 		return nil, false
@@ -396,6 +402,9 @@ func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ..
 	for _, name := range names {
 		var sum nrdb.Timeslice
 		for _, in := range app.Instances {
+			if instances != nil && !slices.Contains(instances, in.ID) {
+				continue
+			}
 			for m := from.Truncate(time.Minute); m.Before(to); m = m.Add(time.Minute) {
 				ts := s.gen.Timeslice(app.AppID, in.ID, name, m, app.ApdexT)
 				sum.Count += ts.Count
