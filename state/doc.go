@@ -9,7 +9,11 @@
 //     Idempotency-Key, so a retry is not sent twice (attempts.go, attemptsfleet.go);
 //   - Deploys, the deployments a replica recorded and the per-application lock of a
 //     deployment's check-and-record (deploys.go, deploysfleet.go);
-//   - Writes, the count of writes per account that retires cached reads (writes.go).
+//   - Writes, the count of writes per account that retires cached reads (writes.go);
+//   - what the edge and the migration tooling use of the fleet's store: the per-key
+//     rate limit's windows (SharedLimits, limits.go), the store's health and shared
+//     cache counts (StoreHealth, storehealth.go) and the usage report's rows
+//     (SharedUsage, usage.go).
 //
 // Everything here is keyed by plain values (strings built by the translator, account
 // and application ids) and holds values it does not look into, so the translator keeps
@@ -17,5 +21,6 @@
 // sharing. Each ledger works alone on one replica; given the fleet's store (the
 // Shared* interfaces, implemented over Redis or Valkey by state/fleet) it shares what
 // a load-balanced fleet must agree on, and falls back to the replica's own memory
-// whenever the store fails.
+// whenever the store fails. state/fleet implements every interface here; only the
+// commands, which wire it in, import it (TestImportsPointOneWay).
 package state

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,12 +16,12 @@ const module = "github.com/v2bridge/v2bridge/"
 // layerRules says which of the module's top-level folders a product folder may import:
 // cmd → migrate → gateway → translate → graphql (the migration tooling plugs into the
 // gateway through its hooks), with the REST v2 contract (restv2) and state as leaves
-// and the simulators (sim) tools that only the commands, the demo's REST double and
-// tests use.
+// and the simulators (sim, with the REST doubles in sim/restdouble) tools that only
+// the commands and tests use.
 var layerRules = map[string][]string{
 	"cmd":       {"gateway", "translate", "graphql", "restv2", "state", "migrate", "sim", "configs", "schema"},
 	"gateway":   {"translate", "graphql", "restv2", "state", "migrate", "configs"},
-	"migrate":   {"gateway", "translate", "graphql", "restv2", "state", "sim"},
+	"migrate":   {"gateway", "translate", "graphql", "restv2", "state"},
 	"translate": {"graphql", "restv2", "state"},
 	"graphql":   {"schema"},
 	"restv2":    {},
@@ -30,6 +31,14 @@ var layerRules = map[string][]string{
 	"configs":   {},
 }
 
+// concreteStore is the fleet's store over Redis or Valkey, which implements package
+// state's interfaces; storeWiring are the only folders whose product files import it:
+// the commands, which wire it into the gateway, the translator and the migration
+// tooling, and state itself. Everything else depends on the interfaces.
+const concreteStore = "state/fleet"
+
+var storeWiring = []string{"cmd", "state"}
+
 // topFolder names the module's top-level folder an import path or file path lies in.
 func topFolder(p string) string {
 	first, _, _ := strings.Cut(p, "/")
@@ -37,7 +46,8 @@ func topFolder(p string) string {
 }
 
 // Imports point one way: no product file imports a folder above it or beside it that
-// its layer does not name, so the simulator stays a tool and the contract stays a leaf.
+// its layer does not name, so the simulator stays a tool and the contract stays a leaf;
+// and only the wiring imports the concrete fleet store (concreteStore).
 func TestImportsPointOneWay(t *testing.T) {
 	root := ".."
 	fset := token.NewFileSet()
@@ -70,6 +80,9 @@ func TestImportsPointOneWay(t *testing.T) {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !strings.HasPrefix(p, module) {
 				continue
+			}
+			if p == module+concreteStore && !slices.Contains(storeWiring, topFolder(rel)) {
+				t.Errorf("%s imports %s: outside %v, code depends on package state's interfaces, not the concrete store", rel, p, storeWiring)
 			}
 			to := topFolder(strings.TrimPrefix(p, module))
 			if to == topFolder(rel) {

@@ -9,6 +9,7 @@ import (
 	gql "github.com/Khan/genqlient/graphql"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 )
 
@@ -120,7 +121,7 @@ func (a authClient) MakeRequest(ctx context.Context, req *gql.Request, resp *gql
 		a.auth.accepted(keyHash)
 	case errors.As(err, &ge) && (ge.Kind == ng.KindAuth || ge.Kind == ng.KindForbidden):
 		a.auth.refused(keyHash)
-	case errors.As(err, &ge) && ge.Status == 200:
+	case errors.As(err, &ge) && ge.Status == restv2.StatusOK:
 		a.auth.accepted(keyHash) // an answer with errors (partial data): the key is good
 	}
 	return err
