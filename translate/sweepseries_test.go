@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -15,6 +16,8 @@ type sweepSide struct {
 	clock  time.Time
 	solo   []int64
 	shared [][]string // the guids of each shared query
+	// block, when set, holds solo requests until it closes, telling entered first.
+	block, entered chan struct{}
 }
 
 func newSweepSide() *sweepSide {
@@ -47,6 +50,11 @@ func (s *sweepSide) ask(t *testing.T, app int64) string {
 	w := metricWindow{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
 	series, err := s.tr.sweepSeries(context.Background(), c, MetricScope{AppID: app}, []string{"HttpDispatcher"}, w, false,
 		func() (map[string][]sliceRaw, error) {
+			if block := s.block; block != nil {
+				s.entered <- struct{}{}
+				<-block
+				return map[string][]sliceRaw{}, nil
+			}
 			s.solo = append(s.solo, app)
 			return map[string][]sliceRaw{}, nil
 		})
@@ -119,5 +127,48 @@ func TestSweepSeriesAtMostSweepMaxApps(t *testing.T) {
 	}
 	if s.shared[0][0] != AppGUID(1, DomainAPM, 2) {
 		t.Errorf("the shared query starts at %s, want application 2's guid", s.shared[0][0])
+	}
+}
+
+// A request while another of its group is being answered alone is concurrent: it
+// reads the listed followers in a shared query even for the same application.
+func TestSweepSeriesBesideARequestAskedAlone(t *testing.T) {
+	s := newSweepSide()
+	s.tr.listed(Caller{KeyHash: "k", AccountID: 1}, []int64{1, 2, 3})
+	block := make(chan struct{})
+	s.block, s.entered = block, make(chan struct{})
+	first := make(chan string)
+	go func() { first <- s.ask(t, 1) }()
+	<-s.entered
+	s.block = nil // the next solo request (none expected) is not held
+	got := s.ask(t, 1)
+	close(block)
+	if got != "shared" || len(s.shared) != 1 || len(s.shared[0]) != 3 {
+		t.Errorf("beside a request asked alone: %s, shared %v; want one query of 3", got, s.shared)
+	}
+	if got := <-first; got != "solo" {
+		t.Errorf("the first request: %s", got)
+	}
+}
+
+// A sweep looks for uncached followers among the next 4*sweepMaxApps listed.
+func TestSweepNextLooksFourCapsAhead(t *testing.T) {
+	s := newSweepSide()
+	c := Caller{KeyHash: "k", AccountID: 1}
+	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	w := metricWindow{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
+	names := []string{"HttpDispatcher"}
+	s.tr.listed(c, sweepIDs(1, 300))
+	cached := 4*sweepMaxApps - (sweepMaxApps - 1) // the cached, then exactly a query's worth before the look-ahead ends
+	for id := int64(2); id < int64(2+cached); id++ {
+		key, err := soloSeriesKey(c, MetricScope{AppID: id}, names, w, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.tr.metrics.Set(key, map[string][]sliceRaw{})
+	}
+	want := sweepIDs(int64(2+cached), int64(1+4*sweepMaxApps))
+	if got := s.tr.sweepNext(c, 1, names, w, false); !slices.Equal(got, want) {
+		t.Errorf("%v, want %v", got, want)
 	}
 }
