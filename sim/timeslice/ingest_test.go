@@ -76,7 +76,45 @@ func TestSourceHoldsOnlyIngestedData(t *testing.T) {
 	if ms := minutesOf(t, src, "HttpDispatcher", t0.Add(-6*time.Hour), t0); len(ms[20]) != 60 {
 		t.Errorf("an application stopped five hours ago: %d minutes of the last six hours, want 60", len(ms[20]))
 	}
-	if _, ok := src.Totals(1, 11, t0.Add(-6*time.Hour), t0, "HttpDispatcher"); ok {
+	if _, ok := src.Totals(1, 11, t0.Add(-6*time.Hour), t0, now, "HttpDispatcher"); ok {
 		t.Error("a stopped application has a summary")
+	}
+}
+
+// An application's totals at now are the sums of the rows a scan of the window serves
+// then: nothing of a minute not yet ingested, of a gap, of a stopped metric or from
+// before an instance started.
+func TestTotalsSumOnlyServedRows(t *testing.T) {
+	g := Generator{Seed: 3}
+	now := t0.Add(30 * time.Second)
+	var insts []Instance
+	for id := int64(1); id <= 6; id++ {
+		insts = append(insts, Instance{ID: id, Host: "h"})
+	}
+	insts[5].Since = t0.Add(-7*time.Minute - 20*time.Second)
+	apps := []App{{AccountID: 1, AppID: 10, GUID: "g10", ApdexT: 0.5, Instances: insts,
+		NameStopped: map[string]time.Time{"Errors/all": t0.Add(-4 * time.Minute)},
+		Gaps:        []Span{{From: t0.Add(-9 * time.Minute), To: t0.Add(-8 * time.Minute)}}}}
+	from := t0.Add(-10 * time.Minute)
+	for _, tt := range []struct {
+		name string
+		src  *Source
+		now  time.Time
+	}{
+		{"source with a clock", NewSource(g, apps, IngestedBy(func() time.Time { return now })), now},
+		{"source without a clock", NewSource(g, apps), now},
+	} {
+		for _, name := range []string{"HttpDispatcher", "Errors/all"} {
+			want := 0.0
+			for id, minutes := range minutesOf(t, NewSource(g, apps, IngestedBy(func() time.Time { return now })), name, from, t0) {
+				for _, m := range minutes {
+					want += g.Timeslice(10, id, name, m, 0.5).Count
+				}
+			}
+			got, ok := tt.src.Totals(1, 10, from, t0, tt.now, name)
+			if !ok || got[name].Count != want {
+				t.Errorf("%s, %s: count %v, want %v as served", tt.name, name, got[name].Count, want)
+			}
+		}
 	}
 }

@@ -223,17 +223,7 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 				if Scoped(name) {
 					scopes = app.scopes
 				}
-				first := start
-				if inst.Since.After(first) {
-					first = inst.Since.Truncate(time.Minute)
-					if first.Before(inst.Since) {
-						first = first.Add(time.Minute)
-					}
-				}
-				last := end
-				if at, ok := app.NameStopped[name]; ok && at.Before(last) {
-					last = at
-				}
+				first, last := rowMinutes(app, inst, name, start, end)
 				for m := first; m.Before(last); m = m.Add(time.Minute) {
 					if app.inGap(m) {
 						continue
@@ -259,19 +249,37 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 }
 
 // instanceEnd is the end of an instance's rows in a scan ending at end: the scan's
-// end, the application's stop, and at now (when the source has a clock) the start of
-// the instance's first minute not yet ingested.
+// end, the application's stop, and at now (unless zero: a source without a clock) the
+// start of the instance's first minute not yet ingested.
 func (s *Source) instanceEnd(app *App, inst *Instance, end, now time.Time) time.Time {
 	if !app.Stopped.IsZero() && app.Stopped.Before(end) {
 		end = app.Stopped
 	}
-	if s.now != nil {
+	if !now.IsZero() {
 		// Minute m is in once m + 1 min + Arrival <= now.
 		if in := now.Add(-time.Minute - s.gen.Arrival(inst.ID)).Truncate(time.Minute).Add(time.Minute); in.Before(end) {
 			end = in
 		}
 	}
 	return end
+}
+
+// rowMinutes is [first, last), the minutes of an instance's rows of name from start
+// (a whole minute) to end (instanceEnd's): none before the instance started or at and
+// after the metric stopped. Minutes in a gap (inGap) are within it and hold no row.
+func rowMinutes(app *App, inst *Instance, name string, start, end time.Time) (first, last time.Time) {
+	first = start
+	if inst.Since.After(first) {
+		first = inst.Since.Truncate(time.Minute)
+		if first.Before(inst.Since) {
+			first = first.Add(time.Minute)
+		}
+	}
+	last = end
+	if at, ok := app.NameStopped[name]; ok && at.Before(last) {
+		last = at
+	}
+	return first, last
 }
 
 // inGap reports whether minute m falls in one of the application's gaps.
@@ -344,19 +352,31 @@ func stringHint(vs []any) map[string]bool {
 type Totals map[string]nrdb.Timeslice
 
 // Totals sums the named metrics of one application over all its instances in
-// [from, to) (whole minutes), unscoped rows only. ok is false for an unknown or
+// [from, to) (whole minutes), unscoped rows only: the rows a scan of that window serves
+// at now (Scan), so only what NRDB holds at now — each instance's minute once it
+// arrived (Arrival), none after a stop or in a gap, none before an instance started.
+// A zero now counts every minute of the window. ok is false for an unknown or
 // non-reporting (Stopped) application.
-func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
+func (s *Source) Totals(accountID int, appID int64, from, to, now time.Time, names ...string) (Totals, bool) {
 	i, found := s.byID[appID]
 	if !found || s.apps[i].AccountID != accountID || !s.apps[i].Stopped.IsZero() {
 		return nil, false
 	}
 	app := &s.apps[i]
+	start := from.Truncate(time.Minute)
+	if start.Before(from) {
+		start = start.Add(time.Minute)
+	}
 	out := Totals{}
 	for _, name := range names {
 		var sum nrdb.Timeslice
-		for _, in := range app.Instances {
-			for m := from.Truncate(time.Minute); m.Before(to); m = m.Add(time.Minute) {
+		for k := range app.Instances {
+			in := &app.Instances[k]
+			first, last := rowMinutes(app, in, name, start, s.instanceEnd(app, in, to, now))
+			for m := first; m.Before(last); m = m.Add(time.Minute) {
+				if app.inGap(m) {
+					continue
+				}
 				ts := s.gen.Timeslice(app.AppID, in.ID, name, m, app.ApdexT)
 				sum.Count += ts.Count
 				sum.Total += ts.Total
