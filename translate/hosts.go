@@ -12,6 +12,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // HostListRequest is a parsed GET .../hosts or .../instances.
@@ -38,7 +39,7 @@ func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	var n NRQL
 	// The summary's ten minutes end where REST's metric data slices end (ingestLag);
 	// membership still reads the whole inventory window up to until.
-	end := until.Add(-ingestLag(false))
+	end := until.Add(-metricdata.IngestLag(false))
 	since := end.Add(-HostSummaryWindow).UnixMilli()
 	f := func(agg, name, alias string) {
 		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(" AND timestamp >= ").Int(since).
@@ -54,7 +55,7 @@ func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	f("sum(newrelic.timeslice.value)", "Apdex", "apdex_t")
 	f("sum(newrelic.timeslice.value['totalExclusive'])", "Apdex", "apdex_f")
 	n.Raw("uniqueCount(realAgentId) AS 'instances' FROM Metric WHERE appId = ").Int(appID).
-		Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
+		Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
 		Raw(" FACET "+facet+" ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }

@@ -12,6 +12,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // KeyTransactionWindow is the window of a key transaction's application_summary: REST
@@ -182,7 +183,7 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 	var n NRQL
 	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', "+
 		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
-		IntList(apps).Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList(names).
+		IntList(apps).Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList(names).
 		Raw(" FACET appId, metricTimesliceName ").Range(until.Add(-KeyTransactionWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }
@@ -218,7 +219,7 @@ type ktStatKey struct {
 func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[ktStatKey]ktStatRow, error) {
 	out := map[ktStatKey]ktStatRow{}
 	// The summary's ten minutes end where REST's metric data slices end (ingestLag).
-	if err := t.keyTxStatsInto(ctx, c, ks, t.until().Add(-ingestLag(false)), out); err != nil {
+	if err := t.keyTxStatsInto(ctx, c, ks, t.until().Add(-metricdata.IngestLag(false)), out); err != nil {
 		return nil, err
 	}
 	return out, nil

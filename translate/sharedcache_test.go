@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The fleet's shared cache as the translator uses it: which caches are shared and how
@@ -72,7 +73,7 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := codecs["metric_data"].Encode(map[string][]sliceRaw{}); ok {
+	if _, ok := codecs["metric_data"].Encode(map[string][]metricdata.Row{}); ok {
 		t.Fatal("raw series were given a shared form")
 	}
 	if _, ok := codecs["entities"].Encode(&restv2.ApplicationShow{Application: restv2.Application{Summary: &restv2.ApplicationSummary{ApdexScore: nan()}}}); ok {

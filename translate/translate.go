@@ -10,6 +10,7 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 	"github.com/v2bridge/v2bridge/translate/nameindex"
 )
 
@@ -73,7 +74,7 @@ type Options struct {
 	NameLike bool
 	// MetricChoices are the operator's readings of metric data where New Relic's
 	// pages allow two (metric_raw, queue_time; metricdata.Choices).
-	MetricChoices MetricChoices
+	MetricChoices metricdata.Choices
 	// SummaryAllTransactions computes application_summary's throughput and
 	// response_time over all transactions (NerdGraph's apmSummary throughput and
 	// responseTimeAverage, the configuration's summary_transactions: all) instead of
@@ -117,7 +118,7 @@ type Translator struct {
 
 	namesWindow time.Duration
 	nameLike    bool
-	choices     MetricChoices
+	choices     metricdata.Choices
 	summaryAll  bool
 	index       *nameindex.Indexes // the accounts' name indexes (translate/nameindex)
 	sweeps      *sweeps            // metric data queries shared by sweeps (sweep.go)
