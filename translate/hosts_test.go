@@ -161,7 +161,7 @@ func TestAppHostsCap(t *testing.T) {
 }
 
 // The summaries count HostSummaryWindow (10 minutes) ending where the default metric
-// data range ends (ingestLag), inside an InventoryWindow (1 hour) read up to until.
+// data range ends (metricdata.IngestLag), inside an InventoryWindow (1 hour) read up to until.
 func TestHostStatsWindows(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := hostStatsNRQL(7, "host", until)
