@@ -26,7 +26,7 @@ type DeploymentInput struct {
 	Timestamp *time.Time
 	// AppName selects the application by exact name instead of id (legacy v0).
 	AppName string
-	// IdempotencyKey is the caller's Idempotency-Key header ("": none; see attempts.go).
+	// IdempotencyKey is the caller's Idempotency-Key header ("": none; see writeoutcome.go).
 	IdempotencyKey string
 }
 
@@ -93,17 +93,10 @@ func ParseDeploymentTimestamp(s string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// ErrWriteOutcomeUnknown is the answer when a write may have reached NerdGraph but no
-// answer came back: the gateway never retries it (it may have been applied).
-func ErrWriteOutcomeUnknown(status int, what, check string) *restv2.Error {
-	return &restv2.Error{Status: status, Title: "No answer from New Relic NerdGraph; the " + what +
-		" may have been recorded. Check with " + check + " before sending it again"}
-}
-
 // CreateDeployment records a deployment (never retried; see ErrWriteOutcomeUnknown).
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
 // Identical concurrent requests share one write, and a retry of a write whose outcome
-// is unknown looks it up before sending again (see attempts.go).
+// is unknown looks it up before sending again (see writeoutcome.go).
 func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (*restv2.DeploymentShow, error) {
 	if err := in.Validate(received); err != nil {
 		return nil, err
