@@ -78,7 +78,7 @@ func (t *Translator) Holds(b *Basis) bool {
 		return false
 	}
 	for _, r := range b.reads[:b.n] {
-		if r.genned && t.writes.Gen(r.account) != r.gen {
+		if r.genned && t.st.Writes.Gen(r.account) != r.gen {
 			return false
 		}
 		if !r.cache.Holds(r.key, r.stamp) {

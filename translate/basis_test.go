@@ -20,13 +20,13 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}{
 		{"untouched", func(*Translator) {}, true},
 		{"another application stored", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 2), &restv2.ApplicationShow{})
+			tr.st.Entities.Set(tr.appEntityKey(c, 2), &restv2.ApplicationShow{})
 		}, true},
 		{"account list stored again", func(tr *Translator) {
-			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001, 1000002})
+			tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001, 1000002})
 		}, false},
 		{"application stored again", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
+			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 		}, false},
 		{"a write to the account", func(tr *Translator) { tr.wroteAccount(c) }, false},
 		{"the key refused", func(tr *Translator) { tr.auth.refused("kh") }, false},
@@ -35,8 +35,8 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := New(nil, Options{})
 			tr.auth.accepted("kh")
-			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
-			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
+			tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
+			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 			var n Notes
 			ctx := WithNotes(context.Background(), &n)
 			if ids, err := tr.Accounts(ctx, "kh"); err != nil || len(ids) != 1 {
@@ -64,7 +64,7 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr.auth.accepted("kh")
 	c := Caller{KeyHash: "kh", AccountID: 1}
 	for id := int64(1); id <= maxBasisReads+1; id++ {
-		tr.entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
+		tr.st.Entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
 	}
 	var n Notes
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {
@@ -86,10 +86,10 @@ func TestBasisEndsAtItsUntil(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr := New(nil, Options{Now: func() time.Time { return now }})
 	tr.auth.accepted("kh")
-	tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1})
+	tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1})
 	var n Notes
 	ctx := WithNotes(context.Background(), &n)
-	if _, ok := vouchedGet(ctx, tr.accounts, Caller{KeyHash: "kh"}.cacheKey("accounts"), now.Add(time.Second)); !ok {
+	if _, ok := vouchedGet(ctx, tr.st.Accounts, Caller{KeyHash: "kh"}.cacheKey("accounts"), now.Add(time.Second)); !ok {
 		t.Fatal("miss")
 	}
 	b := n.Basis()

@@ -174,12 +174,12 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	for _, h := range out.hosts {
 		names[h.ID] = h.Host
 	}
-	t.lists.Set(c.cacheKey("host-names", strconv.FormatInt(appID, 10)), names)
+	t.st.Lists.Set(c.cacheKey("host-names", strconv.FormatInt(appID, 10)), names)
 	instanceHosts := make(map[int64]string, len(out.instances))
 	for _, h := range out.instances {
 		instanceHosts[h.ID] = h.Host
 	}
-	t.lists.Set(c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10)), instanceHosts)
+	t.st.Lists.Set(c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10)), instanceHosts)
 	return out, nil
 }
 
@@ -233,7 +233,7 @@ func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instan
 // metrics): from the cache the hosts routes fill, else one lookup.
 func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64) (string, error) {
 	key := c.cacheKey("host-names", strconv.FormatInt(appID, 10))
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		if name, ok := v.(map[int64]string)[hostID]; ok {
 			return name, nil
 		}
@@ -241,7 +241,7 @@ func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64
 	if _, err := t.appHosts(ctx, c, appID); err != nil {
 		return "", err
 	}
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		if name, ok := v.(map[int64]string)[hostID]; ok {
 			return name, nil
 		}
@@ -256,7 +256,7 @@ func (t *Translator) CheckInstance(ctx context.Context, c Caller, appID, instanc
 	// The cached membership vouches for the answer (a replayed instance metric answer
 	// holds only while it does).
 	key := c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10))
-	if v, ok := vouchedGet(ctx, t.lists, key, time.Time{}); ok {
+	if v, ok := vouchedGet(ctx, t.st.Lists, key, time.Time{}); ok {
 		if _, ok := v.(map[int64]string)[instanceID]; ok {
 			return nil
 		}
@@ -264,7 +264,7 @@ func (t *Translator) CheckInstance(ctx context.Context, c Caller, appID, instanc
 	if _, err := t.appHosts(ctx, c, appID); err != nil {
 		return err
 	}
-	if v, ok := vouchedGet(ctx, t.lists, key, time.Time{}); ok {
+	if v, ok := vouchedGet(ctx, t.st.Lists, key, time.Time{}); ok {
 		if _, ok := v.(map[int64]string)[instanceID]; ok {
 			return nil
 		}

@@ -83,7 +83,7 @@ func (a *keyAuth) refused(keyHash string) {
 // within the TTL. A key never seen (a caller that did not go through the gateway's
 // pipeline, such as a unit test's) is not held back: every cached answer of a key the
 // gateway serves was fetched with that key, which recorded it.
-func (a *keyAuth) fresh(keyHash string) bool {
+func (a *keyAuth) Fresh(keyHash string) bool {
 	if a == nil || a.ttl < 0 {
 		return true
 	}
@@ -129,7 +129,7 @@ func (a authClient) MakeRequest(ctx context.Context, req *gql.Request, resp *gql
 // fleetAccepted takes the fleet's acceptance of keyHash, with left of its auth TTL to
 // run, as this replica's (a cache read the key's entry from the fleet's store), so the
 // local hits that follow keep the AuthTTL rule.
-func (a *keyAuth) fleetAccepted(keyHash string, left time.Duration) {
+func (a *keyAuth) FleetAccepted(keyHash string, left time.Duration) {
 	if a.ttl >= 0 {
 		a.acceptedAt(keyHash, a.now().Add(left-a.ttl))
 	}

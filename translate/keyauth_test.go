@@ -15,23 +15,23 @@ func TestKeyAuthFresh(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	a := &keyAuth{ttl: 5 * time.Second, now: func() time.Time { return now }, seen: map[string]time.Time{}}
 	a.accepted("k")
-	if !a.fresh("k") || !a.fresh("never") || !a.known("k") || a.known("never") {
+	if !a.Fresh("k") || !a.Fresh("never") || !a.known("k") || a.known("never") {
 		t.Fatal("fresh/known at acceptance")
 	}
 	now = now.Add(5 * time.Second)
-	if !a.fresh("k") {
+	if !a.Fresh("k") {
 		t.Error("stale at exactly the TTL")
 	}
 	now = now.Add(time.Nanosecond)
-	if a.fresh("k") {
+	if a.Fresh("k") {
 		t.Error("fresh past the TTL")
 	}
 	a.ttl = -1
-	if !a.fresh("k") {
+	if !a.Fresh("k") {
 		t.Error("a negative TTL still checks")
 	}
 	var none *keyAuth
-	if !none.fresh("k") {
+	if !none.Fresh("k") {
 		t.Error("no auth holds answers back")
 	}
 }
@@ -91,25 +91,25 @@ func TestAuthClientVerdicts(t *testing.T) {
 	if err := call(nil); err != nil || !tr.KeyAccepted(k) {
 		t.Fatalf("an answer did not accept the key: %v", err)
 	}
-	tr.lists.Set(Caller{KeyHash: k, AccountID: 1}.cacheKey("x"), 1)
-	tr.lists.Set(Caller{KeyHash: other, AccountID: 1}.cacheKey("x"), 1)
+	tr.st.Lists.Set(Caller{KeyHash: k, AccountID: 1}.cacheKey("x"), 1)
+	tr.st.Lists.Set(Caller{KeyHash: other, AccountID: 1}.cacheKey("x"), 1)
 	_ = call(&ng.Error{Kind: ng.KindServer, Status: 500})
-	if !tr.KeyAccepted(k) || tr.lists.Len() != 2 {
+	if !tr.KeyAccepted(k) || tr.st.Lists.Len() != 2 {
 		t.Fatal("a 500 changed the key's standing")
 	}
 	for _, kind := range []ng.Kind{ng.KindAuth, ng.KindForbidden} {
 		_ = call(nil)
-		tr.lists.Set(Caller{KeyHash: k, AccountID: 1}.cacheKey("x"), 1)
+		tr.st.Lists.Set(Caller{KeyHash: k, AccountID: 1}.cacheKey("x"), 1)
 		if err := call(&ng.Error{Kind: kind, Status: 401}); !errors.As(err, new(*ng.Error)) {
 			t.Fatalf("error not passed on: %v", err)
 		}
 		if tr.KeyAccepted(k) {
 			t.Errorf("%v: key still accepted", kind)
 		}
-		if _, ok := tr.lists.Get(Caller{KeyHash: k, AccountID: 1}.cacheKey("x")); ok {
+		if _, ok := tr.st.Lists.Get(Caller{KeyHash: k, AccountID: 1}.cacheKey("x")); ok {
 			t.Errorf("%v: the key's cached answer kept", kind)
 		}
-		if _, ok := tr.lists.Get(Caller{KeyHash: other, AccountID: 1}.cacheKey("x")); !ok {
+		if _, ok := tr.st.Lists.Get(Caller{KeyHash: other, AccountID: 1}.cacheKey("x")); !ok {
 			t.Errorf("%v: another key's cached answer dropped", kind)
 		}
 	}
@@ -132,12 +132,12 @@ func TestCacheGetChecksKey(t *testing.T) {
 	k := HashKey("k")
 	tr.auth.accepted(k)
 	key := Caller{KeyHash: k, AccountID: 1}.cacheKey("x")
-	tr.lists.Set(key, 1)
-	if _, ok := tr.lists.Get(key); !ok {
+	tr.st.Lists.Set(key, 1)
+	if _, ok := tr.st.Lists.Get(key); !ok {
 		t.Fatal("fresh key: miss")
 	}
 	now = now.Add(time.Second + time.Nanosecond)
-	if _, ok := tr.lists.Get(key); ok {
+	if _, ok := tr.st.Lists.Get(key); ok {
 		t.Fatal("a key not accepted within the auth TTL was served from the cache")
 	}
 }
@@ -160,10 +160,10 @@ func TestKeyAuthFreshTTL(t *testing.T) {
 		a := &keyAuth{ttl: tt.ttl, now: func() time.Time { return now }, seen: map[string]time.Time{}}
 		a.accepted("h")
 		now = t0.Add(tt.after)
-		if got := a.fresh("h"); got != tt.want {
+		if got := a.Fresh("h"); got != tt.want {
 			t.Errorf("ttl %v, %v after acceptance: fresh %v, want %v", tt.ttl, tt.after, got, tt.want)
 		}
-		if !a.fresh("never-seen") {
+		if !a.Fresh("never-seen") {
 			t.Errorf("ttl %v: a key never seen is held back", tt.ttl)
 		}
 	}

@@ -87,7 +87,7 @@ func buildKeyTx(c Caller, f ktFields) (keyTx, bool) {
 // hundred transactions when cold, nothing when warm.
 func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, error) {
 	key := c.cacheKey("key-transactions")
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		return v.([]keyTx), nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainEXT, TypeKeyTx).Build()
@@ -127,7 +127,7 @@ func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, er
 		out = append(out, batch...)
 	}
 	slices.SortFunc(out, func(a, b keyTx) int { return int(a.id - b.id) })
-	t.lists.Set(key, out)
+	t.st.Lists.Set(key, out)
 	return out, nil
 }
 
@@ -379,7 +379,7 @@ func (t *Translator) findKeyTx(ctx context.Context, c Caller, id int64) (keyTx, 
 		}
 		return keyTx{}, false
 	}
-	if v, ok := t.lists.Get(c.cacheKey("key-transactions")); ok {
+	if v, ok := t.st.Lists.Get(c.cacheKey("key-transactions")); ok {
 		if k, ok := find(v.([]keyTx)); ok {
 			return k, nil
 		}

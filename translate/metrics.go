@@ -123,7 +123,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	// The document is looked up before any NRQL is written: a hit (the cached route's
 	// whole work) costs one key.
 	docKey := metricDocKey(c, s, names, r, w)
-	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
+	if doc, ok := vouchedGet(ctx, t.st.Metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(restv2.Document), nil
 	}
 	// The names read: each asked name as NRDB stores it, and the metrics a served
@@ -151,16 +151,16 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	// The same document is shared until the data expires (read only). A metricdata.Doc
 	// holds the cached series, not a copy, and the values resolved per name.
 	doc := metricdata.NewKnownDocWith(names, r, w, series, known, t.choices)
-	if t.metrics == nil {
+	if t.st.Metrics == nil {
 		return doc, nil
 	}
 	doc.Share()
-	if t.metrics.Shared() {
+	if t.st.Metrics.Shared() {
 		md := doc.Model()
-		t.metrics.Set(docKey, md)
+		t.st.Metrics.Set(docKey, md)
 		return md, nil
 	}
-	t.metrics.Set(docKey, doc)
+	t.st.Metrics.Set(docKey, doc)
 	return doc, nil
 }
 
@@ -183,13 +183,13 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
 	guid := s.guid(c.AccountID)
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
-	if series, ok := t.metrics.Get(key); ok {
+	if series, ok := t.st.Metrics.Get(key); ok {
 		return series.(map[string][]metricdata.Row), nil
 	}
 	solo := func() (map[string][]metricdata.Row, error) { return t.fetchMetricData(ctx, c, s, queries, rows) }
 	var series map[string][]metricdata.Row
 	var err error
-	if t.metrics != nil && sweepable(s, queries) {
+	if t.st.Metrics != nil && sweepable(s, queries) {
 		series, err = t.sweepSeries(ctx, c, s, names, w, r.Summarize, solo) // sweep.go
 	} else {
 		series, err = solo()
@@ -197,7 +197,7 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	if err != nil {
 		return nil, err
 	}
-	t.metrics.Set(key, series)
+	t.st.Metrics.Set(key, series)
 	return series, nil
 }
 

@@ -43,7 +43,7 @@ func (t *Translator) largeAccount(c Caller) bool {
 	if t.manyApps(c) {
 		return true
 	}
-	if _, ok := t.cursors.Get(c.cacheKey("apps-large")); ok {
+	if _, ok := t.st.Cursors.Get(c.cacheKey("apps-large")); ok {
 		return true
 	}
 	return t.heldIndex(c)
@@ -66,7 +66,7 @@ func (t *Translator) knowAccountSize(ctx context.Context, c Caller) error {
 	if t.largeAccount(c) {
 		return nil
 	}
-	if _, ok := t.cursors.Get(c.cacheKey("apps-counted")); ok {
+	if _, ok := t.st.Cursors.Get(c.cacheKey("apps-counted")); ok {
 		return nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
@@ -87,13 +87,13 @@ func (t *Translator) knowAccountSize(ctx context.Context, c Caller) error {
 // count read, or an unfiltered list page) for largeAccount and knowAccountSize.
 func (t *Translator) noteAccountCount(c Caller, count int) {
 	t.noteAppCount(c, count)
-	t.cursors.Set(c.cacheKey("apps-counted"), true)
+	t.st.Cursors.Set(c.cacheKey("apps-counted"), true)
 }
 
 // noteAppCount records an application search's count (appListPage) for largeAccount.
 func (t *Translator) noteAppCount(c Caller, count int) {
 	if count > accountInventoryApps {
-		t.cursors.Set(c.cacheKey("apps-large"), true)
+		t.st.Cursors.Set(c.cacheKey("apps-large"), true)
 	}
 }
 
@@ -120,7 +120,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 	}
 	pageKey := key + "|page=" + strconv.Itoa(r.Page)
 	var f filteredApps
-	if v, ok := t.lists.Get(pageKey); ok {
+	if v, ok := t.st.Lists.Get(pageKey); ok {
 		f = v.(filteredApps)
 		noteCaps(ctx, f.caps)
 	} else {
@@ -128,7 +128,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 		if err != nil {
 			return nil, Paging{}, err
 		}
-		t.lists.Set(pageKey, f)
+		t.st.Lists.Set(pageKey, f)
 	}
 	apps := slices.Clone(f.apps)
 	if r.ExcludeLinks {
@@ -147,7 +147,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 // read; a name no application of the index bears exactly is looked up once more by
 // equality, for an application created or renamed since the index was read.
 func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query string, r AppListRequest) ([]int64, error) {
-	if v, ok := t.matches.Get(key); ok {
+	if v, ok := t.st.Matches.Get(key); ok {
 		return v.([]int64), nil
 	}
 	var ids []int64
@@ -160,7 +160,7 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 	if err != nil {
 		return nil, err
 	}
-	t.matches.Set(key, ids)
+	t.st.Matches.Set(key, ids)
 	return ids, nil
 }
 
@@ -186,7 +186,7 @@ func (t *Translator) namePass(ctx context.Context, query string, r AppListReques
 // ids are merged in name order; an account past the index's cap
 // (Options.NameIndexMaxApps) is matched by namePass over query instead.
 func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string, r AppListRequest) ([]int64, error) {
-	res, err := t.index.Lookup(ctx, c.indexCaller(), t.writes.Gen(c.AccountID), r.nameQuery())
+	res, err := t.index.Lookup(ctx, c.indexCaller(), t.st.Writes.Gen(c.AccountID), r.nameQuery())
 	if errors.Is(err, nameindex.ErrTooLarge) {
 		return t.namePass(ctx, query, r)
 	}

@@ -222,11 +222,11 @@ func TestSharedCacheGet(t *testing.T) {
 	}
 	a := replica(5 * time.Second)
 	key := "kh|1|accounts"
-	a.accounts.Set(key, []int64{1, 2})
+	a.st.Accounts.Set(key, []int64{1, 2})
 	if string(store.val["accounts/"+key]) != "[1,2]" || store.ttl["accounts/"+key] != time.Hour {
 		t.Fatalf("stored %q for %v", store.val["accounts/"+key], store.ttl["accounts/"+key])
 	}
-	a.accounts.Set("kh|1|other", "not a list")
+	a.st.Accounts.Set("kh|1|other", "not a list")
 	if store.unshareable != 1 || store.val["accounts/kh|1|other"] != nil {
 		t.Errorf("an unshareable value: %d counted, stored %q", store.unshareable, store.val["accounts/kh|1|other"])
 	}
@@ -246,30 +246,30 @@ func TestSharedCacheGet(t *testing.T) {
 		{"acceptance negative", nil, key, time.Hour, -time.Second},
 	} {
 		store.err, store.ttl["accounts/"+key], store.authLeft = tt.err, tt.ttl, tt.authLeft
-		if v, ok := replica(5 * time.Second).accounts.Get(tt.key); ok {
+		if v, ok := replica(5 * time.Second).st.Accounts.Get(tt.key); ok {
 			t.Errorf("%s: served %v", tt.name, v)
 		}
 	}
 	store.err, store.ttl["accounts/"+key], store.authLeft = nil, time.Hour, 3*time.Second
 	b := replica(5 * time.Second)
-	if v, ok := b.accounts.Get(key); !ok || len(v.([]int64)) != 2 {
+	if v, ok := b.st.Accounts.Get(key); !ok || len(v.([]int64)) != 2 {
 		t.Fatalf("shared hit: %v, %v", v, ok)
 	}
 	gets := store.gets
 	// Kept locally while the fleet's acceptance lasts (3 s from now), not after.
 	clock = clock.Add(3 * time.Second)
-	if _, ok := b.accounts.Get(key); !ok || store.gets != gets {
+	if _, ok := b.st.Accounts.Get(key); !ok || store.gets != gets {
 		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.gets-gets)
 	}
 	clock = clock.Add(time.Millisecond)
 	store.authLeft = 0
-	if _, ok := b.accounts.Get(key); ok || store.gets != gets+1 {
+	if _, ok := b.st.Accounts.Get(key); ok || store.gets != gets+1 {
 		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.gets-gets)
 	}
 	// With the check off (negative AuthTTL) the fleet's acceptance is not recorded.
 	store.authLeft = time.Minute
 	off := replica(-1)
-	if _, ok := off.accounts.Get(key); !ok || off.auth.known("kh") {
+	if _, ok := off.st.Accounts.Get(key); !ok || off.auth.known("kh") {
 		t.Errorf("check off: served %v, acceptance recorded %v", ok, off.auth.known("kh"))
 	}
 }
@@ -288,12 +288,12 @@ func TestSharedVerdicts(t *testing.T) {
 	}
 	tr.auth.acceptedAt("kh", clock.Add(-time.Second)) // older than this replica's own
 	clock = clock.Add(5 * time.Second)
-	if !tr.auth.fresh("kh") {
+	if !tr.auth.Fresh("kh") {
 		t.Error("an older fleet record replaced this replica's later one")
 	}
 	tr.auth.acceptedAt("kh", clock.Add(time.Second)) // later: taken
 	clock = clock.Add(6 * time.Second)
-	if !tr.auth.fresh("kh") {
+	if !tr.auth.Fresh("kh") {
 		t.Error("a later fleet record was not taken")
 	}
 	tr.auth.refused("kh")

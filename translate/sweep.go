@@ -279,7 +279,7 @@ func (t *Translator) sweepNext(c Caller, app int64, names []string, w metricdata
 		if err != nil {
 			return out
 		}
-		if _, ok := t.metrics.Get(key); !ok && !slices.Contains(out, id) && id != app {
+		if _, ok := t.st.Metrics.Get(key); !ok && !slices.Contains(out, id) && id != app {
 			out = append(out, id)
 		}
 	}
@@ -314,7 +314,7 @@ func (t *Translator) runSweep(ctx context.Context, c Caller, names []string, w m
 	}
 	for id, series := range f.series {
 		if key, err := soloSeriesKey(c, MetricScope{AppID: id}, names, w, summarize); err == nil {
-			t.metrics.Set(key, series)
+			t.st.Metrics.Set(key, series)
 		}
 	}
 }

@@ -92,10 +92,10 @@ func (e *retryLater) Unwrap() []error {
 // 503 with Retry-After.
 func (t *Translator) once(ctx context.Context, key, hash string, idem bool,
 	write func(ctx context.Context, prev state.Previous) (show any, err error, unknown bool, sentMs int64)) (any, error) {
-	v, err := t.attempts.Once(ctx, key, hash, idem, t.now, write)
+	v, err := t.st.Attempts.Once(ctx, key, hash, idem, t.now, write)
 	switch {
 	case errors.Is(err, state.ErrKeyReused):
-		return nil, ErrIdempotencyKeyReused(t.attempts.Window())
+		return nil, ErrIdempotencyKeyReused(t.st.Attempts.Window())
 	case errors.Is(err, state.ErrStillRecording):
 		return nil, &retryLater{ve: restv2.Unavailable("An identical request is still being recorded; " +
 			"retry to get its outcome (it is not sent twice)"), after: time.Second}
