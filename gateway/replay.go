@@ -79,15 +79,16 @@ type replays struct {
 	store     *state.Cache
 	hit, miss prometheus.Counter
 	tr        *translate.Translator
+	keys      *keyAuth
 }
 
-func newReplays(tr *translate.Translator, m *Metrics) *replays {
+func newReplays(tr *translate.Translator, keys *keyAuth, m *Metrics) *replays {
 	if tr == nil {
 		return nil
 	}
 	store := state.NewCache("replay", replayTTL, replayEntries, nil)
 	store.LimitBytes(replayBytes)
-	return &replays{store: store, tr: tr,
+	return &replays{store: store, tr: tr, keys: keys,
 		hit: m.cache.WithLabelValues("replay", "hit"), miss: m.cache.WithLabelValues("replay", "miss")}
 }
 
@@ -172,7 +173,7 @@ func (g *Gateway) keep(r *http.Request, st *reqState, key string) {
 	}
 	basis := st.caps.Basis()
 	ttl := time.Until(basis.Expires())
-	if !basis.Usable() || ttl <= 0 || !rp.tr.KeyAccepted(st.keyHash) {
+	if !basis.Usable() || ttl <= 0 || !rp.keys.known(st.keyHash) {
 		return
 	}
 	a := &replayAnswer{basis: basis, header: http.Header{}, body: st.answer, route: st.route,

@@ -29,12 +29,12 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 		}, false},
 		{"a write to the account", func(tr *Translator) { tr.wroteAccount(c) }, false},
-		{"the key refused", func(tr *Translator) { tr.auth.refused("kh") }, false},
+		{"the key refused", func(tr *Translator) { (*tr.keys.Load()).(*keysDouble).refuse("kh") }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := New(nil, Options{})
-			tr.auth.accepted("kh")
+			useKeysDouble(tr)
 			tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
 			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 			var n Notes
@@ -61,7 +61,7 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 // at all.
 func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr := New(nil, Options{})
-	tr.auth.accepted("kh")
+	useKeysDouble(tr)
 	c := Caller{KeyHash: "kh", AccountID: 1}
 	for id := int64(1); id <= maxBasisReads+1; id++ {
 		tr.st.Entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
@@ -85,7 +85,7 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 func TestBasisEndsAtItsUntil(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr := New(nil, Options{Now: func() time.Time { return now }})
-	tr.auth.accepted("kh")
+	useKeysDouble(tr)
 	tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1})
 	var n Notes
 	ctx := WithNotes(context.Background(), &n)

@@ -27,7 +27,7 @@ func newNameIndexes(t *Translator, opts Options) *nameindex.Indexes {
 	return nameindex.New(nameindex.Options{Refresh: opts.NameIndexRefresh, MaxStale: opts.NameIndexMaxStale,
 		MaxApps: opts.NameIndexMaxApps, Indexes: opts.NameIndexes, Shared: shared, ObserveCache: opts.ObserveCache,
 		Client: t.client, Query: appSearch, AppID: appIDFrom, Now: t.now, Detach: detached, Background: t.background,
-		Accepted: t.auth.FleetAccepted})
+		Accepted: t.st.FleetAccepted})
 }
 
 // appSearch is the entity search of accountID's APM applications: all, of language

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
@@ -16,8 +17,8 @@ import (
 
 // Options tune a Translator; zero fields take their defaults.
 type Options struct {
-	// Now is the clock (default time.Now) of the answers, the auth TTL and, when set,
-	// the caches' lifetimes; tests fix it for golden files and move it to cross a TTL.
+	// Now is the clock (default time.Now) of the answers and, when set, the caches'
+	// lifetimes; tests fix it for golden files and move it to cross a TTL.
 	Now func() time.Time
 	// CursorTTL is how long entity-search page cursors are kept (default 5m).
 	CursorTTL time.Duration
@@ -34,10 +35,6 @@ type Options struct {
 	EntityTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
-	// AuthTTL is how long after NerdGraph last accepted a key its cached answers are
-	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
-	// key drops its cached answers at once.
-	AuthTTL time.Duration
 	// MaxCacheBytes bounds the estimated bytes of each cache (default
 	// state.DefaultCacheMaxBytes; negative: no byte bound).
 	MaxCacheBytes int64
@@ -105,8 +102,9 @@ type Translator struct {
 	background func(what string, err error)
 	// st is what the translator remembers between requests: its caches and write
 	// ledgers, with their policy (state.Stores).
-	st   *state.Stores[restv2.Deployment]
-	auth *keyAuth
+	st *state.Stores[restv2.Deployment]
+	// keys is the edge's key acceptance (UseKeys; nil: every key fresh).
+	keys *atomic.Pointer[KeyVerdicts]
 
 	namesWindow time.Duration
 	nameLike    bool
@@ -151,15 +149,11 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.Background == nil {
 		opts.Background = func(string, error) {}
 	}
-	if opts.AuthTTL == 0 {
-		opts.AuthTTL = AuthTTL
-	}
 	st := state.NewStores(so, func(d restv2.Deployment) int64 { return d.ID })
-	auth := &keyAuth{ttl: opts.AuthTTL, now: opts.Now, seen: map[string]time.Time{}, fleet: opts.SharedCache, drop: st.DropKey}
-	st.CheckKeys(auth)
+	keys := new(atomic.Pointer[KeyVerdicts])
 	t := &Translator{
-		client:     authClient{next: client, auth: auth},
-		auth:       auth,
+		client:     verdictClient{next: client, keys: keys},
+		keys:       keys,
 		now:        opts.Now,
 		warn:       opts.Warn,
 		background: opts.Background,
@@ -175,12 +169,6 @@ func New(client gql.Client, opts Options) *Translator {
 	st.Adopt(t.index.Cache())
 	t.sweeps = newSweeps()
 	return t
-}
-
-// KeyAccepted reports whether NerdGraph accepted the key with this hash within the last
-// hour: only such callers get usage-report rows and per-caller series.
-func (t *Translator) KeyAccepted(keyHash string) bool {
-	return t != nil && t.auth.known(keyHash)
 }
 
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).

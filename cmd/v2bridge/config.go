@@ -183,7 +183,7 @@ func defaultConfig() fileConfig {
 		SummaryTransactions: "web",
 		Compare:             compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
-			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
+			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: gateway.AuthTTL,
 			MaxBytes: state.DefaultCacheMaxBytes, NameIndexRefresh: translate.DefaultNameIndexRefresh,
 			NameIndexMaxStale: translate.DefaultNameIndexMaxStale, NameIndexMaxApps: translate.DefaultNameIndexMaxApps,
 			NameIndexes: translate.DefaultNameIndexes},
