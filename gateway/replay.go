@@ -15,7 +15,7 @@ import (
 // Replay of cached answers. A GET that a route answered from the translator's caches
 // alone (no NerdGraph call, nothing capped or degraded, a 200 with the cached
 // document's own rendered bytes) is kept, per caller and request, with the cache
-// entries it was read from (translate.Basis). The same request again is answered from
+// entries it was read from (state.Basis). The same request again is answered from
 // it before routing, while translate.Holds says every one of those entries is still
 // what the request would read: so a replay answers what the whole pipeline would,
 // byte for byte, and costs a lookup instead of routing, request parsing, account
@@ -40,7 +40,7 @@ const (
 
 // replayAnswer is a kept answer.
 type replayAnswer struct {
-	basis translate.Basis
+	basis state.Basis
 	// header is the answer's header without the values made per request
 	// (perRequestHeader); net/http only reads the slices, so replays share them.
 	header        http.Header

@@ -10,6 +10,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // PageSize is REST v2's page size for applications (and NerdGraph's entity-search page).
@@ -538,7 +539,7 @@ func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*
 	if t.st.Entities != nil {
 		gen := t.st.Writes.Gen(c.AccountID)
 		key = t.appEntityKeyAt(c, id, gen)
-		if v, ok := vouchedGetGen(ctx, t.st.Entities, key, basisRead{account: c.AccountID, gen: gen, genned: true}, time.Time{}); ok {
+		if v, ok := vouchedGetGen(ctx, t.st.Entities, key, state.Read{Account: c.AccountID, Gen: gen, Genned: true}, time.Time{}); ok {
 			return v.(*restv2.ApplicationShow), nil
 		}
 	}

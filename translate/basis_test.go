@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // An answer's basis holds while every entry its reads vouched for is still what the
@@ -46,7 +48,7 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := n.Basis()
-			if !b.Usable() || b.n != 2 || !tr.Holds(&b) || b.Expires().IsZero() {
+			if !b.Usable() || b.Len() != 2 || !tr.Holds(&b) || b.Expires().IsZero() {
 				t.Fatalf("basis of two cached reads: %+v", b)
 			}
 			tt.after(tr)
@@ -57,13 +59,13 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}
 }
 
-// A read the basis cannot name spoils it: an entry past maxBasisReads, or none noted
+// A read the basis cannot name spoils it: an entry past state.MaxBasisReads, or none noted
 // at all.
 func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr := New(nil, Options{})
 	useKeysDouble(tr)
 	c := Caller{KeyHash: "kh", AccountID: 1}
-	for id := int64(1); id <= maxBasisReads+1; id++ {
+	for id := int64(1); id <= state.MaxBasisReads+1; id++ {
 		tr.st.Entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
 	}
 	var n Notes
@@ -71,13 +73,13 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 		t.Fatal("an empty basis is usable")
 	}
 	ctx := WithNotes(context.Background(), &n)
-	for id := int64(1); id <= maxBasisReads+1; id++ {
+	for id := int64(1); id <= state.MaxBasisReads+1; id++ {
 		if _, err := tr.ShowApplication(ctx, c, id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {
-		t.Fatalf("%d reads: %+v", maxBasisReads+1, b)
+		t.Fatalf("%d reads: %+v", state.MaxBasisReads+1, b)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // NRDB and NerdGraph stop reading at documented limits without an error: a FACET
@@ -155,7 +157,7 @@ var capRules = []capRule{
 type Notes struct {
 	mu    sync.Mutex
 	caps  []Cap
-	basis *Basis // the cache entries the answer was read from (basis.go; nil: none)
+	basis *state.Basis // the cache entries the answer was read from (basis.go; nil: none)
 }
 
 // Caps returns the caps noted so far, each once, in the order first noted.
