@@ -82,12 +82,13 @@ func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRe
 	if like {
 		noteCap(ctx, CapNameLike) // namefilter.go
 	}
+	large := false
 	if r.Host == "" && r.postFiltered() && !like {
-		if err := t.knowAccountSize(ctx, c); err != nil { // namefilter.go
+		if large, err = t.knowAccountSize(ctx, c); err != nil { // namefilter.go
 			return nil, Paging{}, err
 		}
 	}
-	if r.Host == "" && r.postFiltered() && (like || t.largeAccount(c)) {
+	if r.Host == "" && r.postFiltered() && (like || large) {
 		return t.listMatched(ctx, c, query, r) // namefilter.go
 	}
 	if r.postFiltered() {

@@ -56,31 +56,32 @@ func (t *Translator) heldIndex(c Caller) bool {
 	return t.index.Holds(c.indexCaller())
 }
 
-// knowAccountSize makes sure largeAccount answers for c's account before a name or
-// language filter chooses its path: an account neither known to be large nor counted
-// within CursorTTL is counted first (AppCursor: the whole search's count and no entity,
-// 1 round trip). Without it the filter's first page reads the account-wide inventory
-// to find the account large: an NRQL query over every instance of the account, slowest
-// on the accounts it then does not serve.
-func (t *Translator) knowAccountSize(ctx context.Context, c Caller) error {
+// knowAccountSize answers largeAccount for c's account before a name or language
+// filter chooses its path: an account neither known to be large nor counted within
+// CursorTTL is counted first (AppCursor: the whole search's count and no entity, 1
+// round trip). Without it the filter's first page reads the account-wide inventory to
+// find the account large: an NRQL query over every instance of the account, slowest on
+// the accounts it then does not serve. The answer is the one largeAccount gives after
+// it, read once.
+func (t *Translator) knowAccountSize(ctx context.Context, c Caller) (bool, error) {
 	if t.largeAccount(c) {
-		return nil
+		return true, nil
 	}
 	if _, ok := t.st.Cursors.Get(c.cacheKey("apps-counted")); ok {
-		return nil
+		return false, nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
 	if err != nil {
-		return err
+		return false, err
 	}
 	resp, err := ng.AppCursor(ctx, t.client, query, nil)
 	if err != nil {
-		return fmt.Errorf("application count: %w", err)
+		return false, fmt.Errorf("application count: %w", err)
 	}
 	if n := resp.GetActor().GetEntitySearch().GetCount(); n != nil {
 		t.noteAccountCount(c, *n)
 	}
-	return nil
+	return t.largeAccount(c), nil
 }
 
 // noteAccountCount records the count of the account's whole application search (a
