@@ -9,7 +9,11 @@
 //     Idempotency-Key, so a retry is not sent twice (attempts.go, attemptsfleet.go);
 //   - Deploys, the deployments a replica recorded and the per-application lock of a
 //     deployment's check-and-record (deploys.go, deploysfleet.go);
-//   - Writes, the count of writes per account that retires cached reads (writes.go).
+//   - Writes, the count of writes per account that retires cached reads (writes.go);
+//   - Stores, a translator's caches and ledgers built together from one set of options,
+//     under one policy: lifetimes, bounds, clock, the edge's key check (KeyCheck) and
+//     sharing (stores.go); and Basis, the entries an answer was read from and whether
+//     they still hold, so the gateway can serve it again (basis.go).
 //
 // Everything here is keyed by plain values (strings built by the translator, account
 // and application ids) and holds values it does not look into, so the translator keeps
