@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/state/fleet"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -91,9 +91,10 @@ type Config struct {
 	BrowserLoader string
 	// Metrics receives the gateway's series (default: a new registry).
 	Metrics *Metrics
-	// Store, when set, is the shared fleet store (fleet mode): the
-	// per-key rate limit is counted fleet-wide. Nil: every replica on its own.
-	Store *fleet.Store
+	// Store, when set, is the shared fleet store (fleet mode): the per-key rate limit
+	// is counted fleet-wide, and /readyz?verbose and the metrics report the store's
+	// health. Nil: every replica on its own.
+	Store FleetStore
 	// Ready reports whether NerdGraph is reachable; /readyz?verbose and the
 	// v2bridge_nerdgraph_reachable gauge call it at most every ReadyCacheFor. Readiness
 	// itself does not depend on it. Nil: always reachable.
@@ -222,6 +223,13 @@ func (g *Gateway) Metrics() *Metrics { return g.cfg.Metrics }
 // the request, and the access-log line lists it (the answer is served without it).
 func NoteDegraded(ctx context.Context, what string, err error) {
 	noteDegraded(ctx, what, err)
+}
+
+// FleetStore is what the gateway uses of the fleet's shared store (state/fleet.Store
+// in the wiring): the per-key rate limit's windows and the store's health.
+type FleetStore interface {
+	state.SharedLimits
+	state.StoreHealth
 }
 
 // MappedKey is what a legacy key (REST API key, admin key, license key — none of which

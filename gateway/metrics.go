@@ -11,7 +11,6 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/state"
-	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -281,7 +280,7 @@ func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
 
 // storeCollector is v2bridge_store_errors_total, v2bridge_store_up and, with the shared
 // cache on, v2bridge_store_cache_total{result}.
-func storeCollector(s *fleet.Store) []prometheus.Collector {
+func storeCollector(s state.StoreHealth) []prometheus.Collector {
 	cs := []prometheus.Collector{
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "v2bridge_store_errors_total",
@@ -304,15 +303,15 @@ func storeCollector(s *fleet.Store) []prometheus.Collector {
 	}
 	for _, r := range []struct {
 		result string
-		n      func(fleet.CacheStats) int64
+		n      func(state.CacheStats) int64
 	}{
-		{"hit", func(c fleet.CacheStats) int64 { return c.Hits }},
-		{"miss", func(c fleet.CacheStats) int64 { return c.Misses }},
-		{"written", func(c fleet.CacheStats) int64 { return c.Written }},
-		{"skipped_entry_bytes", func(c fleet.CacheStats) int64 { return c.TooLarge }},
-		{"skipped_max_bytes", func(c fleet.CacheStats) int64 { return c.OverBudget }},
-		{"local_only", func(c fleet.CacheStats) int64 { return c.Unshareable }},
-		{"fallback", func(c fleet.CacheStats) int64 { return c.Fallbacks }},
+		{"hit", func(c state.CacheStats) int64 { return c.Hits }},
+		{"miss", func(c state.CacheStats) int64 { return c.Misses }},
+		{"written", func(c state.CacheStats) int64 { return c.Written }},
+		{"skipped_entry_bytes", func(c state.CacheStats) int64 { return c.TooLarge }},
+		{"skipped_max_bytes", func(c state.CacheStats) int64 { return c.OverBudget }},
+		{"local_only", func(c state.CacheStats) int64 { return c.Unshareable }},
+		{"fallback", func(c state.CacheStats) int64 { return c.Fallbacks }},
 	} {
 		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "v2bridge_store_cache_total",

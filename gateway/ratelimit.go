@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // rateLimiter is REST v2's per-key limit: a fixed one-minute window per key hash
@@ -22,7 +23,7 @@ type rateLimiter struct {
 	maxWindows int
 
 	// shared, when set, counts calls fleet-wide; windows then mirror it.
-	shared sharedLimit
+	shared state.SharedLimits
 
 	mu      sync.Mutex
 	windows map[string]*window
@@ -110,12 +111,6 @@ func (l *rateLimiter) headers(h interface{ Set(string, string) }, remaining int,
 // replica counts on its own (per-replica limits, declared in the README); it keeps a
 // mirror of the fleet's count of each key's window, so a fallback continues from the
 // fleet's number instead of from zero.
-
-// sharedLimit is the store's side of the rate limit (fleet.Store).
-type sharedLimit interface {
-	Allow(ctx context.Context, keyHash string, limit int, start time.Time, length time.Duration, floor int) (bool, int, error)
-	Forget(ctx context.Context, keyHash string, start time.Time)
-}
 
 // allowFleet is allow counted fleet-wide when the limiter has a store.
 func (l *rateLimiter) allowFleet(ctx context.Context, keyHash string) (ok bool, remaining int, reset time.Time) {

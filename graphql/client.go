@@ -344,18 +344,15 @@ func (c *Client) makeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 	}
 	defer release()
 
-	var presized bool
-	if md, ok := resp.Data.(*MetricDataResponse); ok {
-		presized = presizeTimeslices(ctx, md, len(ans.body))
-	} else {
-		presized = presizeOutlines(req, resp.Data, len(ans.body))
-	}
+	// The response readies itself for the answer when its operation knows how
+	// (presize.go).
+	presized := presizeFor(ctx, req, resp.Data, len(ans.body))
 	wire := wireResponse{Data: resp.Data}
 	decodeErr := UnmarshalJSON(ans.body, &wire)
 	// Null or no data: nothing was decoded over the capacity set above. ("data" comes
 	// first in NerdGraph's answers, so the search ends at once when it is there.)
-	if presized && (wire.Data == nil || !bytes.Contains(ans.body, []byte(`"data"`))) {
-		unpresize(resp.Data)
+	if presized != nil && (wire.Data == nil || !bytes.Contains(ans.body, []byte(`"data"`))) {
+		presized.unpresize()
 	}
 	if !sharedAnswer {
 		// Nothing holds the body once decoded: the decoder copies what it keeps (strings,

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/v2bridge/v2bridge/state/fleet"
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // The usage report's rows fleet-wide: with a store, each replica adds the
@@ -31,7 +31,7 @@ import (
 const usageFlushEvery = time.Second
 
 type fleetUsage struct {
-	store *fleet.Store
+	store state.SharedUsage
 	book  *usageBook
 	log   *zap.Logger
 
@@ -47,11 +47,11 @@ type fleetUsage struct {
 // usagePush is one flush: its number, deltas, and the book it brings the store to.
 type usagePush struct {
 	seq    uint64
-	deltas []fleet.UsageRow
+	deltas []state.UsageRow
 	rows   []Usage
 }
 
-func newFleetUsage(store *fleet.Store, book *usageBook, log *zap.Logger) *fleetUsage {
+func newFleetUsage(store state.SharedUsage, book *usageBook, log *zap.Logger) *fleetUsage {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	f := &fleetUsage{store: store, book: book, log: log, flushed: map[usageKey]Usage{}, id: hex.EncodeToString(b[:])}
@@ -98,7 +98,7 @@ func (f *fleetUsage) flush(ctx context.Context) error {
 		}
 		p := f.pending
 		epoch, err := f.store.AddUsageIn(ctx, f.epoch, f.id, f.id, p.seq, p.deltas)
-		if errors.Is(err, fleet.ErrUsageLost) {
+		if errors.Is(err, state.ErrUsageLost) {
 			f.forgetFlushed()
 			continue
 		}
@@ -139,7 +139,7 @@ func (f *fleetUsage) forgetFlushed() {
 
 // nextPush is the push of the calls counted since the last flush (nil: none).
 func (f *fleetUsage) nextPush() *usagePush {
-	var deltas []fleet.UsageRow
+	var deltas []state.UsageRow
 	rows := f.book.snapshot()
 	for _, u := range rows {
 		k := usageKey{u.Caller, u.Agent, u.Route}
@@ -147,7 +147,7 @@ func (f *fleetUsage) nextPush() *usagePush {
 		if u.Count == prev.Count && u.Errors == prev.Errors {
 			continue
 		}
-		deltas = append(deltas, fleet.UsageRow{Caller: u.Caller, Agent: u.Agent, Route: u.Route, Mode: u.Mode, Fidelity: u.Fidelity,
+		deltas = append(deltas, state.UsageRow{Caller: u.Caller, Agent: u.Agent, Route: u.Route, Mode: u.Mode, Fidelity: u.Fidelity,
 			Account: u.Account, Count: u.Count - prev.Count, Errors: u.Errors - prev.Errors, LastSeen: u.LastSeen.Unix()})
 	}
 	if len(deltas) == 0 {

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/state/fleet"
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // Config is what a migration pilot needs; zero fields take their defaults.
@@ -37,9 +37,9 @@ type Config struct {
 	// series: callers (or User-Agent products) beyond them count as "other"
 	// (defaults DefaultReportMaxCallers, DefaultReportMaxAgents).
 	ReportMaxCallers, ReportMaxAgents int
-	// Store, when set, is the fleet's shared store: the usage report shows every
-	// replica's rows (fleetusage.go).
-	Store *fleet.Store
+	// Store, when set, is the fleet's shared store (state/fleet.Store in the wiring):
+	// the usage report shows every replica's rows (fleetusage.go).
+	Store state.SharedUsage
 	// Metrics are the gateway's series, which the pilot counts in (default: new ones).
 	Metrics *gateway.Metrics
 	// Now is the report's clock: the days left to the sunset (default time.Now). The

@@ -13,7 +13,11 @@
 //   - Stores, a translator's caches and ledgers built together from one set of options,
 //     under one policy: lifetimes, bounds, clock, the edge's key check (KeyCheck) and
 //     sharing (stores.go); and Basis, the entries an answer was read from and whether
-//     they still hold, so the gateway can serve it again (basis.go).
+//     they still hold, so the gateway can serve it again (basis.go);
+//   - what the edge and the migration tooling use of the fleet's store: the per-key
+//     rate limit's windows (SharedLimits, limits.go), the store's health and shared
+//     cache counts (StoreHealth, storehealth.go) and the usage report's rows
+//     (SharedUsage, usage.go).
 //
 // Everything here is keyed by plain values (strings built by the translator, account
 // and application ids) and holds values it does not look into, so the translator keeps
@@ -21,5 +25,6 @@
 // sharing. Each ledger works alone on one replica; given the fleet's store (the
 // Shared* interfaces, implemented over Redis or Valkey by state/fleet) it shares what
 // a load-balanced fleet must agree on, and falls back to the replica's own memory
-// whenever the store fails.
+// whenever the store fails. state/fleet implements every interface here; only the
+// commands, which wire it in, import it (TestImportsPointOneWay).
 package state

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,6 +31,14 @@ var layerRules = map[string][]string{
 	"configs":   {},
 }
 
+// concreteStore is the fleet's store over Redis or Valkey, which implements package
+// state's interfaces; storeWiring are the only folders whose product files import it:
+// the commands, which wire it into the gateway, the translator and the migration
+// tooling, and state itself. Everything else depends on the interfaces.
+const concreteStore = "state/fleet"
+
+var storeWiring = []string{"cmd", "state"}
+
 // topFolder names the module's top-level folder an import path or file path lies in.
 func topFolder(p string) string {
 	first, _, _ := strings.Cut(p, "/")
@@ -37,7 +46,8 @@ func topFolder(p string) string {
 }
 
 // Imports point one way: no product file imports a folder above it or beside it that
-// its layer does not name, so the simulator stays a tool and the contract stays a leaf.
+// its layer does not name, so the simulator stays a tool and the contract stays a leaf;
+// and only the wiring imports the concrete fleet store (concreteStore).
 func TestImportsPointOneWay(t *testing.T) {
 	root := ".."
 	fset := token.NewFileSet()
@@ -70,6 +80,9 @@ func TestImportsPointOneWay(t *testing.T) {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !strings.HasPrefix(p, module) {
 				continue
+			}
+			if p == module+concreteStore && !slices.Contains(storeWiring, topFolder(rel)) {
+				t.Errorf("%s imports %s: outside %v, code depends on package state's interfaces, not the concrete store", rel, p, storeWiring)
 			}
 			to := topFolder(strings.TrimPrefix(p, module))
 			if to == topFolder(rel) {

@@ -26,6 +26,7 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -219,7 +220,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// at /graphql, so every address the banner prints is the one --listen names.
 	base := "http://" + gwLn.Addr().String()
 	endpoint := base + demoGraphQLPath
-	g, _ := newGateway(endpoint, gateway.Config{RESTUpstream: base + demoRESTPrefix + "/v2", Modes: modes},
+	g, _ := newGateway(endpoint, nil, gateway.Config{RESTUpstream: base + demoRESTPrefix + "/v2", Modes: modes},
 		migrate.Config{ReportToken: demoReportToken, Compare: migrate.CompareSettings{Options: migrate.CompareOptions{Tolerance: 0.05}}},
 		ng.Options{Timeout: 30 * time.Second}, log, translate.Options{}, tp)
 	fmt.Fprint(stdout, demoBanner(demoPrinted{base: base, endpoint: endpoint, prog: programName(os.Args[0]),
@@ -234,17 +235,19 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // newGateway builds the gateway over the NerdGraph client at endpoint, wired to a
-// migration pilot built from mcfg (pass-through, compare, the usage report, explain);
+// migration pilot built from mcfg (pass-through, compare, the usage report, explain)
+// and, in fleet mode, to the fleet's store (nil: none);
 // copts holds the client's configured limits (upstreamOptions), to which it adds the
 // user agent, the metrics' hooks and tracing.
-func newGateway(endpoint string, cfg gateway.Config, mcfg migrate.Config, copts ng.Options, log *zap.Logger, topts translate.Options,
+func newGateway(endpoint string, store *fleet.Store, cfg gateway.Config, mcfg migrate.Config, copts ng.Options, log *zap.Logger, topts translate.Options,
 	tp trace.TracerProvider) (*gateway.Gateway, *migrate.Pilot) {
 	m := gateway.NewMetrics()
 	copts.UserAgent, copts.Observe, copts.ObserveAnswerWait, copts.TracerProvider = "v2bridge/"+version, m.ObserveUpstream, m.ObserveAnswerWait, tp
-	if cfg.Store != nil { // fleet mode: limits, write counts and attempt records shared (config.go)
-		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = cfg.Store, cfg.Store, cfg.Store, cfg.Store
-		if cfg.Store.SharesCache() {
-			topts.SharedCache = cfg.Store
+	if store != nil { // fleet mode: limits, write counts, attempt records and usage rows shared (config.go)
+		cfg.Store, mcfg.Store = store, store
+		copts.Leases, topts.Writes, topts.Attempts, topts.Deployments = store, store, store, store
+		if store.SharesCache() {
+			topts.SharedCache = store
 		}
 	}
 	client := ng.NewClient(endpoint, copts)
@@ -252,7 +255,7 @@ func newGateway(endpoint string, cfg gateway.Config, mcfg migrate.Config, copts 
 	topts.Warn, topts.ObserveCache = gateway.NoteDegraded, m.ObserveCache
 	topts.Background = func(what string, err error) { log.Warn(what, zap.Error(err)) }
 	tr := translate.New(client, topts)
-	mcfg.Metrics, mcfg.Store, mcfg.RESTUpstream, mcfg.MaxBodyBytes, mcfg.Now = m, cfg.Store, cfg.RESTUpstream, cfg.MaxBodyBytes, cfg.Now
+	mcfg.Metrics, mcfg.RESTUpstream, mcfg.MaxBodyBytes, mcfg.Now = m, cfg.RESTUpstream, cfg.MaxBodyBytes, cfg.Now
 	p := migrate.New(mcfg, log)
 	p.Wire(&cfg)
 	cfg.Ready = client.Ping
@@ -321,8 +324,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	choices, summaryAll := cfg.metricChoices()
 	warnIfUpstreamIsSelf(rest, ln, log) // loopcheck.go
-	g, pilot := newGateway(endpoint, gateway.Config{
-		Store:            store,
+	g, pilot := newGateway(endpoint, store, gateway.Config{
 		PublicURL:        cfg.PublicURL,
 		DefaultAccountID: cfg.DefaultAccountID,
 		RequestTimeout:   cfg.RequestTimeout,

@@ -70,7 +70,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("upstream: %w", err)
 	}
 	// The translation runs in this process on a loopback port, as `serve` would.
-	g, _ := newGateway(endpoint, gateway.Config{DefaultAccountID: *account, RateLimitPerMinute: -1}, migrate.Config{},
+	g, _ := newGateway(endpoint, nil, gateway.Config{DefaultAccountID: *account, RateLimitPerMinute: -1}, migrate.Config{},
 		ng.Options{Timeout: 30 * time.Second}, zap.NewNop(), translate.Options{}, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -42,7 +42,7 @@ func TestVerifyCommand(t *testing.T) {
 	for attempt := 1; ; attempt++ {
 		stdout.Reset()
 		stderr.Reset()
-		g, _ := newGateway(upstream.URL+sim.Path, gateway.Config{RateLimitPerMinute: -1}, migrate.Config{}, ng.Options{Timeout: 10 * time.Second},
+		g, _ := newGateway(upstream.URL+sim.Path, nil, gateway.Config{RateLimitPerMinute: -1}, migrate.Config{}, ng.Options{Timeout: 10 * time.Second},
 			zap.NewNop(), translate.Options{}, nil)
 		rest := httptest.NewServer(g.Handler())
 		start := time.Now()

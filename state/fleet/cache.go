@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // Shared cache (store.shared_cache): the translator's cached v2 answers live
@@ -56,17 +58,6 @@ type cacheState struct {
 	fallbacks, unshareable atomic.Int64
 }
 
-// CacheStats counts the shared cache's outcomes since Open.
-type CacheStats struct {
-	Hits, Misses, Written int64
-	// TooLarge and OverBudget count entries not written for the per-entry cap and the
-	// total bound; Unshareable counts values the translator keeps local (no codec).
-	TooLarge, OverBudget, Unshareable int64
-	// Fallbacks counts reads and writes that found the store down or slow (the replica
-	// used its local cache alone).
-	Fallbacks int64
-}
-
 // newCacheState applies o's defaults.
 func newCacheState(o CacheOptions) *cacheState {
 	if o.MaxEntryBytes <= 0 {
@@ -85,12 +76,12 @@ func newCacheState(o CacheOptions) *cacheState {
 func (s *Store) SharesCache() bool { return s != nil && s.cache != nil }
 
 // CacheStats returns the shared cache's counters (zero when it is off).
-func (s *Store) CacheStats() CacheStats {
+func (s *Store) CacheStats() state.CacheStats {
 	cs := s.cache
 	if cs == nil {
-		return CacheStats{}
+		return state.CacheStats{}
 	}
-	return CacheStats{Hits: cs.hits.Load(), Misses: cs.misses.Load(), Written: cs.written.Load(),
+	return state.CacheStats{Hits: cs.hits.Load(), Misses: cs.misses.Load(), Written: cs.written.Load(),
 		TooLarge: cs.tooLarge.Load(), OverBudget: cs.overBudget.Load(), Unshareable: cs.unshareable.Load(),
 		Fallbacks: cs.fallbacks.Load()}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // DefaultTimeout bounds every store call: past it the caller falls back to local state.
@@ -241,3 +243,16 @@ type redisLog struct{ log *zap.Logger }
 func (l redisLog) Printf(_ context.Context, format string, v ...any) {
 	l.log.Debug("store client: " + fmt.Sprintf(format, v...))
 }
+
+// The interfaces of package state the store implements: the translator's ledgers and
+// shared cache, the edge's rate limit and health, and the migration tooling's usage rows.
+var _ interface {
+	state.SharedWrites
+	state.SharedAttempts
+	state.SharedDeployments
+	state.SharedCache
+	state.SharedChunks
+	state.SharedLimits
+	state.SharedUsage
+	state.StoreHealth
+} = (*Store)(nil)

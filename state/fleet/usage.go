@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // Usage report rows (migrate/fleetusage.go): every replica adds the calls it counted
@@ -21,25 +23,12 @@ import (
 // A third key holds the rows' epoch, a name the first push into an empty store sets
 // and no push changes. A replica pushes into the epoch it last pushed into: a store
 // that restarted empty (its epoch gone, or set anew by another replica since) refuses
-// the push with ErrUsageLost, and the replica adds its whole book again, as the
+// the push with state.ErrUsageLost, and the replica adds its whole book again, as the
 // rate-limit window takes a replica's own count as its floor.
-
-// UsageRow is one row of the usage report: calls of one caller, User-Agent product
-// and route.
-type UsageRow struct {
-	Caller, Agent, Route, Mode, Fidelity string
-	Account                              int64
-	Count, Errors                        int64
-	LastSeen                             int64 // Unix seconds
-}
 
 // usageSeqTTL is how long a replica's last applied push number is kept after its last
 // push (a resend after longer is applied again).
 const usageSeqTTL = 24 * time.Hour
-
-// ErrUsageLost refuses a usage push into an epoch the store no longer holds: it
-// restarted empty since the replica's last push, which must add its whole book again.
-var ErrUsageLost = errors.New("fleet store: the usage rows were lost (the store restarted empty)")
 
 // usageScript applies push ARGV[2] of replica ARGV[1] into epoch ARGV[4] ("": the
 // replica's first push, into whichever epoch the store holds) unless it was applied
@@ -76,15 +65,15 @@ var usage = newScript(usageScript)
 // latest) to the fleet's rows, as push seq (from 1, increasing) of replica: a push
 // already applied is not applied again, so a push whose answer was lost is resent
 // with the same seq and deltas.
-func (s *Store) AddUsage(ctx context.Context, replica string, seq uint64, deltas []UsageRow) error {
+func (s *Store) AddUsage(ctx context.Context, replica string, seq uint64, deltas []state.UsageRow) error {
 	_, err := s.AddUsageIn(ctx, "", replica, replica, seq, deltas)
 	return err
 }
 
 // AddUsageIn is AddUsage into epoch ("": the store's, whichever it holds), which an
 // empty store takes from proposed. It returns the epoch the push went into, or
-// ErrUsageLost when the store no longer holds epoch.
-func (s *Store) AddUsageIn(ctx context.Context, epoch, proposed, replica string, seq uint64, deltas []UsageRow) (string, error) {
+// state.ErrUsageLost when the store no longer holds epoch.
+func (s *Store) AddUsageIn(ctx context.Context, epoch, proposed, replica string, seq uint64, deltas []state.UsageRow) (string, error) {
 	if len(deltas) == 0 {
 		return epoch, nil
 	}
@@ -108,7 +97,7 @@ func (s *Store) AddUsageIn(ctx context.Context, epoch, proposed, replica string,
 	}
 	got, _ := res[1].(string)
 	if n, _ := res[0].(int64); n < 0 {
-		return got, ErrUsageLost
+		return got, state.ErrUsageLost
 	}
 	return got, nil
 }
@@ -132,7 +121,7 @@ func (s *Store) UsageEpoch(ctx context.Context) (string, error) {
 }
 
 // Usage reads the fleet's rows.
-func (s *Store) Usage(ctx context.Context) ([]UsageRow, error) {
+func (s *Store) Usage(ctx context.Context) ([]state.UsageRow, error) {
 	if !s.usable() {
 		return nil, s.Status()
 	}
@@ -143,7 +132,7 @@ func (s *Store) Usage(ctx context.Context) ([]UsageRow, error) {
 		s.fail(err)
 		return nil, err
 	}
-	rows := map[string]*UsageRow{}
+	rows := map[string]*state.UsageRow{}
 	for field, v := range m {
 		parts := strings.Split(field, "\t")
 		if len(parts) != 4 {
@@ -152,7 +141,7 @@ func (s *Store) Usage(ctx context.Context) ([]UsageRow, error) {
 		id := parts[0] + "\t" + parts[1] + "\t" + parts[2]
 		r := rows[id]
 		if r == nil {
-			r = &UsageRow{Caller: parts[0], Agent: parts[1], Route: parts[2]}
+			r = &state.UsageRow{Caller: parts[0], Agent: parts[1], Route: parts[2]}
 			rows[id] = r
 		}
 		n, _ := strconv.ParseInt(v, 10, 64)
@@ -169,7 +158,7 @@ func (s *Store) Usage(ctx context.Context) ([]UsageRow, error) {
 			r.Mode, r.Fidelity, _ = strings.Cut(v, "\t")
 		}
 	}
-	out := make([]UsageRow, 0, len(rows))
+	out := make([]state.UsageRow, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, *r)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/alicebob/miniredis/v2"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // A push is applied once per replica and number: resent (its answer lost), it is not
@@ -15,7 +17,7 @@ func TestAddUsageOnce(t *testing.T) {
 	m := miniredis.RunT(t)
 	s := open(t, m)
 	ctx := context.Background()
-	row := []UsageRow{{Caller: "abcd1234", Agent: "curl", Route: "applications.list", Count: 3, Errors: 1, LastSeen: 100}}
+	row := []state.UsageRow{{Caller: "abcd1234", Agent: "curl", Route: "applications.list", Count: 3, Errors: 1, LastSeen: 100}}
 	for i, tc := range []struct {
 		replica string
 		seq     uint64
@@ -43,13 +45,13 @@ func TestUsageMerge(t *testing.T) {
 	if err := a.AddUsage(ctx, "a", 1, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.AddUsage(ctx, "a", 2, []UsageRow{
+	if err := a.AddUsage(ctx, "a", 2, []state.UsageRow{
 		{Caller: "c1", Agent: "curl", Route: "GET /v2/applications", Mode: "translate", Fidelity: "exact", Account: 7, Count: 3, Errors: 1, LastSeen: 200},
 		{Caller: "c2", Agent: "", Route: "GET /v2/x", Mode: "translate", Fidelity: "lossy", Count: 1, LastSeen: 50},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.AddUsage(ctx, "b", 1, []UsageRow{
+	if err := b.AddUsage(ctx, "b", 1, []state.UsageRow{
 		{Caller: "c1", Agent: "curl", Route: "GET /v2/applications", Mode: "compare", Fidelity: "exact", Account: 0, Count: 2, Errors: 0, LastSeen: 100},
 	}); err != nil {
 		t.Fatal(err)
@@ -60,14 +62,14 @@ func TestUsageMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Caller < rows[j].Caller })
-	want := []UsageRow{
+	want := []state.UsageRow{
 		{Caller: "c1", Agent: "curl", Route: "GET /v2/applications", Mode: "compare", Fidelity: "exact", Account: 7, Count: 5, Errors: 1, LastSeen: 200},
 		{Caller: "c2", Agent: "", Route: "GET /v2/x", Mode: "translate", Fidelity: "lossy", Count: 1, LastSeen: 50},
 	}
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Fatalf("rows\n%+v\nwant\n%+v", rows, want)
 	}
-	if err := a.AddUsage(ctx, "a", 3, []UsageRow{{Caller: "c2", Route: "GET /v2/x", Mode: "m", Fidelity: "f", Count: 1, LastSeen: 60, Account: 9}}); err != nil {
+	if err := a.AddUsage(ctx, "a", 3, []state.UsageRow{{Caller: "c2", Route: "GET /v2/x", Mode: "m", Fidelity: "f", Count: 1, LastSeen: 60, Account: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ = a.Usage(ctx)

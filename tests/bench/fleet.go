@@ -375,8 +375,11 @@ func fleetReplica(upstream, storeURL string, storeTimeout time.Duration, level z
 		topts.Writes, topts.Attempts, topts.Deployments, topts.SharedCache = store, store, store, store
 	}
 	tr := translate.New(ng.NewClient(upstream, copts), topts)
-	h = gateway.New(gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000, Store: store}, tr,
-		servedLogger(level)).Handler()
+	gcfg := gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000}
+	if store != nil { // a nil *fleet.Store in an interface would not be "no store"
+		gcfg.Store = store
+	}
+	h = gateway.New(gcfg, tr, servedLogger(level)).Handler()
 	return h, closeStore, nil
 }
 

@@ -110,8 +110,12 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		client := ng.NewClient(simSrv.URL+sim.Path, copts)
 		topts.ObserveCache = m.ObserveCache
 		tr := translate.New(client, topts)
-		gc := gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit, Store: store}
-		migrate.New(migrate.Config{Now: now, Metrics: m, Store: store, ReportToken: fleetReportToken}, nil).Wire(&gc)
+		gc := gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit}
+		mc := migrate.Config{Now: now, Metrics: m, ReportToken: fleetReportToken}
+		if store != nil { // a nil *fleet.Store in an interface would not be "no store"
+			gc.Store, mc.Store = store, store
+		}
+		migrate.New(mc, nil).Wire(&gc)
 		g := gateway.New(gc, tr, nil)
 		srv := httptest.NewServer(g.Handler())
 		t.Cleanup(srv.Close)

@@ -14,6 +14,7 @@ import (
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -39,8 +40,9 @@ type Env struct {
 // Options tune StartWith.
 type Options struct {
 	Gateway gateway.Config
-	// Migrate configures the migration pilot; its Metrics, Now, Store and
-	// MaxBodyBytes are the gateway's, its RESTUpstream the gateway's unless set.
+	// Migrate configures the migration pilot; its Metrics, Now, Store (when the
+	// gateway's keeps usage rows too) and MaxBodyBytes are the gateway's, its
+	// RESTUpstream the gateway's unless set.
 	Migrate migrate.Config
 	Sim     []sim.Option
 	// UpstreamTimeout bounds one NerdGraph call (default 30 s).
@@ -103,7 +105,8 @@ func StartWith(t testing.TB, o Options) *Env {
 	}
 	cfg.Ready = client.Ping
 	mc := o.Migrate
-	mc.Metrics, mc.Now, mc.Store, mc.MaxBodyBytes = m, cfg.Now, cfg.Store, cfg.MaxBodyBytes
+	mc.Metrics, mc.Now, mc.MaxBodyBytes = m, cfg.Now, cfg.MaxBodyBytes
+	mc.Store, _ = cfg.Store.(state.SharedUsage) // the fleet's store serves both
 	if mc.RESTUpstream == "" {
 		mc.RESTUpstream = cfg.RESTUpstream
 	}

@@ -2,8 +2,8 @@ package graphql
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"sync"
 	"unicode/utf8"
 
 	gql "github.com/Khan/genqlient/graphql"
@@ -241,117 +241,41 @@ func outlines(size int) []ApmOutline {
 // takes an allocation of its own).
 const textRoom = 64
 
-// presizeOutlines gives the application search page of d its capacity before the
-// answer is decoded into it: the decoder fills a slice's capacity in place, so a page
-// of 200 is allocated once instead of grown by doubling (BenchmarkGatewayApplicationsList's
-// B/op). Only a first attempt's empty response is touched (a retry decodes into what
-// the first left, as without it), and only fields the answer holds, as a value or as
-// null, which decodes to nil over them (TestPresizedOutlines). An answer without them
-// has "data": null or no data at all, and the client clears them again (unpresize).
-func presizeOutlines(req *gql.Request, data any, size int) bool {
-	switch d := data.(type) {
-	case *AppListResponse:
-		if d.Actor == nil {
-			d.Actor = &AppListActor{EntitySearch: &AppListActorEntitySearch{
-				Results: &AppListActorEntitySearchResultsEntitySearchResult{Entities: outlines(size)}}}
-			if in, ok := req.Variables.(*__AppListInput); ok && in.WithInventory {
-				if buf := inventoryBuffer(); buf != nil {
-					d.Actor.Account = &AppListActorAccount{Inventory: &AppListActorAccountInventoryNrdbResultContainer{Results: buf}}
-				}
-			}
-			return true
-		}
-	case *AppSearchPageResponse:
-		if d.Actor == nil {
-			d.Actor = &AppSearchPageActor{EntitySearch: &AppSearchPageActorEntitySearch{
-				Results: &AppSearchPageActorEntitySearchResultsEntitySearchResult{Entities: outlines(size)}}}
-			return true
-		}
-	case *AppInventoryResponse:
-		// A page's inventory rows (translate inventoryFor) go into a pooled buffer as
-		// AppList's account-wide ones do; the translator gives it back once read.
-		if d.Actor == nil {
-			if buf := inventoryBuffer(); buf != nil {
-				d.Actor = &AppInventoryActor{Account: &AppInventoryActorAccount{
-					Nrql: &AppInventoryActorAccountNrqlNrdbResultContainer{Results: buf}}}
-				return true
-			}
+// presize gives AppList's search page its capacity before the answer is decoded into
+// it (presizer): a page of 200 is allocated once instead of grown by doubling
+// (BenchmarkGatewayApplicationsList's B/op), and, when the call asks for the
+// account's inventory, its rows go into a pooled buffer (applications_inventory.go).
+// Only fields the answer holds, as a value or as null (TestPresizedOutlines).
+func (d *AppListResponse) presize(_ context.Context, req *gql.Request, size int) bool {
+	if d.Actor != nil {
+		return false
+	}
+	d.Actor = &AppListActor{EntitySearch: &AppListActorEntitySearch{
+		Results: &AppListActorEntitySearchResultsEntitySearchResult{Entities: outlines(size)}}}
+	if in, ok := req.Variables.(*__AppListInput); ok && in.WithInventory {
+		if buf := inventoryBuffer(); buf != nil {
+			d.Actor.Account = &AppListActorAccount{Inventory: &AppListActorAccountInventoryNrdbResultContainer{Results: buf}}
 		}
 	}
-	return false
+	return true
 }
 
-// inventoryBuffers holds the buffers of AppList's account-wide inventory rows (a raw
-// JSON array, about 170 bytes a row: 72 KB for the demo account's 427) and of
-// AppInventory's rows of one page (about 100 KB for 200 applications × 3 hosts), given back by
-// ReleaseInventory once read: json.RawMessage copies the rows into the buffer it holds
-// when it has the room (its UnmarshalJSON appends to it), so a page's rows are not a new
-// allocation each. A pool, like gateway/render's buffers: it holds no caller's data
-// between uses (a buffer is overwritten whole before it is read).
-var inventoryBuffers = sync.Pool{}
+func (d *AppListResponse) unpresize() { *d = AppListResponse{} }
 
-// maxInventoryBuffer bounds the buffers kept: an account's inventory is at most 5000
-// rows (NRQL's facet limit), about 850 KB.
-const maxInventoryBuffer = 1 << 20
-
-// inventoryBuffer is a buffer of the pool, empty, or nil when it has none.
-func inventoryBuffer() json.RawMessage {
-	if p, _ := inventoryBuffers.Get().(*json.RawMessage); p != nil {
-		return (*p)[:0]
+// presize gives AppSearchPage's page its capacity, as AppList's (presizer).
+func (d *AppSearchPageResponse) presize(_ context.Context, _ *gql.Request, size int) bool {
+	if d.Actor != nil {
+		return false
 	}
-	return nil
+	d.Actor = &AppSearchPageActor{EntitySearch: &AppSearchPageActorEntitySearch{
+		Results: &AppSearchPageActorEntitySearchResultsEntitySearchResult{Entities: outlines(size)}}}
+	return true
 }
 
-// ReleaseInventory gives the buffer of an AppList or AppInventory answer's inventory
-// rows back for the next answer, once they have been read. raw must not be used afterwards.
-func ReleaseInventory(raw json.RawMessage) {
-	if cap(raw) == 0 || cap(raw) > maxInventoryBuffer {
-		return
-	}
-	raw = raw[:0]
-	inventoryBuffers.Put(&raw)
-}
+func (d *AppSearchPageResponse) unpresize() { *d = AppSearchPageResponse{} }
 
-// unpresize clears what presizeOutlines or presizeTimeslices set in data (they said
-// true), after an answer whose data was null or absent.
-func unpresize(data any) {
-	switch d := data.(type) {
-	case *AppListResponse:
-		*d = AppListResponse{}
-	case *AppSearchPageResponse:
-		*d = AppSearchPageResponse{}
-	case *AppInventoryResponse:
-		*d = AppInventoryResponse{}
-	case *MetricDataResponse:
-		*d = MetricDataResponse{}
-	}
-}
-
-// ChangeEvent is the change-tracking event DeploymentCreateEvent recorded (its
-// `changeTrackingEvent` is bound to it). genqlient's generated types for that interface,
-// and for its entity's, decode the event with encoding/json several times over (into raw
-// messages, again for __typename, again for the concrete type); this struct receives
-// the same selection in one pass of the response decoder. Nullable scalars stay
-// pointers, as the generated types held them.
-type ChangeEvent struct {
-	Typename         string             `json:"__typename"`
-	ChangeTrackingId string             `json:"changeTrackingId"`
-	Timestamp        int64              `json:"timestamp"`
-	User             *string            `json:"user"`
-	Description      *string            `json:"description"`
-	Category         string             `json:"category"`
-	Type             string             `json:"type"`
-	Entity           *ChangeEventEntity `json:"entity"`
-	// Version, Changelog and Commit are a ChangeTrackingDeploymentEvent's.
-	Version   *string `json:"version"`
-	Changelog *string `json:"changelog"`
-	Commit    *string `json:"commit"`
-}
-
-// ChangeEventEntity is the entity a change event was recorded on; ApplicationId is an
-// APM application's (nil for any other entity).
-type ChangeEventEntity struct {
-	Typename      string `json:"__typename"`
-	Guid          string `json:"guid"`
-	ApplicationId *int   `json:"applicationId"`
-}
+// The responses that ready themselves for their answers (presize.go).
+var (
+	_ presizer = (*AppListResponse)(nil)
+	_ presizer = (*AppSearchPageResponse)(nil)
+)

@@ -1,13 +1,16 @@
 package graphql
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	gql "github.com/Khan/genqlient/graphql"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -225,5 +228,82 @@ func TestOutlineTexts(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("%v allocations reading known values", n)
+	}
+}
+
+// outlinePage is an AppList answer with n applications.
+func outlinePage(n int) string {
+	apps := make([]string, n)
+	for i := range apps {
+		apps[i] = fmt.Sprintf(`{"__typename":"ApmApplicationEntityOutline","guid":"MXxBUE18QVBQTElDQVRJT058%d","accountId":1,"name":"app %d","reporting":true,"alertSeverity":"NOT_ALERTING","applicationId":%d,"language":"go","settings":{"apdexTarget":0.5,"serverSideConfig":false},"apmSummary":null,"apmBrowserSummary":null}`, i, i, i+1)
+	}
+	return `{"data":{"actor":{"entitySearch":{"count":` + fmt.Sprint(n) + `,"results":{"nextCursor":null,"entities":[` + strings.Join(apps, ",") + `]}},"browsers":null}}}`
+}
+
+// TestPresizedOutlines: an application search page is decoded into a slice of its
+// final capacity (at most a page, at most what the answer can hold), and every answer
+// (a page, an empty or null page, null data, no data) reads as it does decoded without
+// it (encoding/json's reading of the same answer is the reference).
+func TestPresizedOutlines(t *testing.T) {
+	withoutSettings := strings.Replace(summarized(outlinePage(3)), `"settings":{"apdexTarget":0.5,"serverSideConfig":false}`, `"settings":null`, 2)
+	for _, tt := range []struct {
+		body    string
+		wantCap int
+	}{
+		{outlinePage(200), 200},
+		{outlinePage(3), len(outlinePage(3)) / minOutlineJSON}, // 4: what 900 bytes can hold
+		{outlinePage(0), -1},
+		{summarized(outlinePage(3)), len(summarized(outlinePage(3))) / minOutlineJSON},
+		{withoutSettings, len(withoutSettings) / minOutlineJSON},
+		{`{"data":{"actor":{"entitySearch":{"count":0,"results":null}}}}`, -1},
+		{`{"data":{"actor":{"entitySearch":null,"browsers":null}}}`, -1},
+		{`{"data":{"actor":null}}`, -1},
+		{`{"data":null,"errors":[{"message":"boom","path":["actor"]}]}`, -1},
+		{`{"errors":[{"message":"no"}]}`, -1},
+	} {
+		var got AppListResponse
+		err := decodeOver(t, context.Background(), tt.body, &got)
+		if err != nil && !strings.Contains(tt.body, `"errors"`) {
+			t.Fatal(err)
+		}
+		want := reference[AppListResponse](t, tt.body)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60s…: presized %+v, want %+v", tt.body, got.Actor, want.Actor)
+		}
+		if tt.wantCap >= 0 {
+			if c := cap(got.Actor.EntitySearch.Results.Entities); c != tt.wantCap {
+				t.Errorf("%d applications decoded into a capacity of %d", len(got.Actor.EntitySearch.Results.Entities), c)
+			}
+		}
+	}
+}
+
+// summarized is an outline page whose applications after the first have a summary.
+func summarized(page string) string {
+	first := strings.Index(page, `"apmSummary":null`) + 1
+	return page[:first] + strings.ReplaceAll(page[first:], `"apmSummary":null`,
+		`"apmSummary":{"apdexScore":0.9,"errorRate":0.1,"hostCount":2,"instanceCount":3,"webResponseTimeAverage":0.2,"webThroughput":10,"nonWebResponseTimeAverage":0,"nonWebThroughput":0}`)
+}
+
+// TestPresizedOutlinesHoldTheirParts: a presized page's applications have their
+// settings, summaries, type names, alert severities and languages decoded in place,
+// five allocations fewer per application than without the hint, and read the same
+// (TestPresizedOutlines).
+func TestPresizedOutlinesHoldTheirParts(t *testing.T) {
+	body := []byte(summarized(outlinePage(200)))
+	req := &gql.Request{}
+	decode := func(presize bool) {
+		var d AppListResponse
+		if presize && !d.presize(context.Background(), req, len(body)) {
+			t.Fatal("not presized")
+		}
+		if err := UnmarshalJSON(body, &wireResponse{Data: &d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := testing.AllocsPerRun(10, func() { decode(false) })
+	sized := testing.AllocsPerRun(10, func() { decode(true) })
+	if sized > plain-5*200 {
+		t.Errorf("%v allocations presized, %v without: parts of the applications allocated one by one", sized, plain)
 	}
 }

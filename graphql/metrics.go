@@ -3,6 +3,8 @@ package graphql
 import (
 	"context"
 	"encoding/json"
+
+	gql "github.com/Khan/genqlient/graphql"
 )
 
 // EntityRef is an entity looked up only to know that it exists in an account
@@ -23,7 +25,7 @@ func (v *EntityRef) GetAccountId() *int { return v.AccountId }
 // which MetricData binds its `results` to, so the rows decode in the response's one
 // pass instead of a raw copy per row decoded again. Facet is the facet as written: the
 // metric name as a JSON string (null, or any other value, names no metric); kept as
-// text, it costs no allocation per row when presized (presizeTimeslices). The field
+// text, it costs no allocation per row when presized (MetricDataResponse.presize). The field
 // names are the NRQL aliases. The rows are also the metric's slices
 // (translate/metricdata.Row): sorted in place and sub-sliced per name, never copied.
 type TimesliceRow struct {
@@ -70,15 +72,13 @@ const minRowJSON = 100
 // to 30 bytes and its quotes.
 const facetRoom = 32
 
-// presizeTimeslices gives the chunks of d that WithTimesliceRows counted on ctx their
-// capacity, on the first attempt only (a retry decodes into what the first left, as
-// without it). Together they never hold more rows than an answer of size bytes can
+// presize gives the chunks of d that WithTimesliceRows counted on ctx their capacity
+// (presizer). Together they never hold more rows than an answer of size bytes can
 // (minRowJSON each), so a request for names without data allocates no more than the
 // answer it read. Each field it sets is one the answer holds, as a value or as null,
 // and null decodes to nil over it (TestPresizedMetricDataNulls), so d reads the same
-// after decoding as without it; "data": null is presizeOutlines's case (unpresize). It
-// says whether it set anything.
-func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) bool {
+// after decoding as without it.
+func (d *MetricDataResponse) presize(ctx context.Context, _ *gql.Request, size int) bool {
 	rows := TimesliceRows(ctx)
 	if len(rows) == 0 || d.Actor != nil {
 		return false
@@ -114,3 +114,10 @@ func presizeTimeslices(ctx context.Context, d *MetricDataResponse, size int) boo
 	d.Actor = &MetricDataActor{Account: acct}
 	return true
 }
+
+func (d *MetricDataResponse) unpresize() { *d = MetricDataResponse{} }
+
+// The responses that ready themselves for their answers (presize.go).
+var (
+	_ presizer = (*MetricDataResponse)(nil)
+)
