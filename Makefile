@@ -77,7 +77,7 @@ bench:
 ## fuzz: run every fuzz target for FUZZTIME each (their seed corpora also run in make test)
 FUZZTIME ?= 1m
 FUZZ_TARGETS := ./translate:FuzzParseGUID ./translate:FuzzQuoteSearch ./restv2:FuzzParseParams \
-	./restv2:FuzzParseTime ./gateway/render:FuzzStrings ./sim/nrdb:FuzzParse \
+	./restv2:FuzzParseTime ./restv2:FuzzStrings ./sim/nrdb:FuzzParse \
 	./translate:FuzzNRQLQuote ./gateway:FuzzWriteBodies ./gateway:FuzzRoutes
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \

@@ -2,10 +2,7 @@ package gateway
 
 import (
 	"context"
-	"strconv"
-	"strings"
 
-	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -22,7 +19,7 @@ func handleAlertEvents(ctx context.Context, g *Gateway, rq *request) (*result, e
 		name string
 		to   *int64
 	}{{"filter[entity_group_id]", &req.EntityGroupID}, {"filter[entity_id]", &req.EntityID}, {"filter[incident_id]", &req.IncidentID}} {
-		id, err := oneID(p, f.name)
+		id, err := p.FirstID(f.name)
 		if err != nil {
 			return nil, err
 		}
@@ -37,21 +34,6 @@ func handleAlertEvents(ctx context.Context, g *Gateway, rq *request) (*result, e
 		return nil, err
 	}
 	return &result{doc: doc, paging: &paging}, nil
-}
-
-// oneID is an id filter's first value (0 when absent or empty): a value that is not a
-// positive integer is a v2 parameter error naming the filter.
-func oneID(p restv2.Params, name string) (int64, error) {
-	v, _ := p.Get(name)
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, nil
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, &restv2.ParamError{Param: name, Reason: strconv.Quote(v) + " is not a positive integer"}
-	}
-	return id, nil
 }
 
 // incidentActionHandler serves PUT /v2/alerts_incidents/{id}/acknowledge

@@ -1,9 +1,7 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
 	"slices"
 	"strconv"
 
@@ -60,65 +58,13 @@ func handleApplicationsShow(ctx context.Context, g *Gateway, rq *request) (*resu
 	return &result{doc: show}, nil
 }
 
-// applicationBody is REST's PUT body, JSON or XML; unknown fields are ignored and
-// use_server_side_config (read-only) is accepted and dropped.
-type applicationBody struct {
-	Name     *string `json:"name" xml:"name"`
-	Settings *struct {
-		AppApdexThreshold        *float64 `json:"app_apdex_threshold" xml:"app_apdex_threshold"`
-		EndUserApdexThreshold    *float64 `json:"end_user_apdex_threshold" xml:"end_user_apdex_threshold"`
-		EnableRealUserMonitoring *bool    `json:"enable_real_user_monitoring" xml:"enable_real_user_monitoring"`
-		UseServerSideConfig      *bool    `json:"use_server_side_config" xml:"use_server_side_config"`
-	} `json:"settings" xml:"settings"`
-}
-
-func parseApplicationUpdate(rq *request) (translate.AppUpdateInput, error) {
-	var in translate.AppUpdateInput
-	body := bytes.TrimSpace(rq.body)
-	var b applicationBody
-	switch {
-	case len(body) == 0:
-		return in, restv2.Unprocessable(`The request body needs an "application" object`)
-	case body[0] == '<':
-		var x struct {
-			XMLName xml.Name `xml:"application"`
-			applicationBody
-		}
-		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, restv2.BadRequest("The request body is not a valid <application> XML document: " + err.Error())
-		}
-		b = x.applicationBody
-	default:
-		var j struct {
-			Application *applicationBody `json:"application"`
-		}
-		if err := restv2.DecodeJSON(body, &j); err != nil {
-			return in, jsonBodyError(body, err, "Validation error occurred when updating the application")
-		}
-		if j.Application == nil {
-			return in, restv2.Unprocessable(`The request body needs an "application" object`)
-		}
-		b = *j.Application
-	}
-	in.Name = b.Name
-	if s := b.Settings; s != nil {
-		in.AppApdexThreshold, in.EndUserApdexThreshold, in.EnableRealUserMonitoring = s.AppApdexThreshold, s.EndUserApdexThreshold, s.EnableRealUserMonitoring
-	}
-	for _, v := range []*float64{in.AppApdexThreshold, in.EndUserApdexThreshold} {
-		if v != nil && *v <= 0 {
-			return in, restv2.Unprocessable("Validation error occurred when updating the application", "Apdex thresholds must be positive")
-		}
-	}
-	return in, nil
-}
-
 // handleApplicationUpdate serves PUT /v2/applications/{id}.
 func handleApplicationUpdate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
 	id, err := pathID(rq, "id", restv2.TitleApplicationNotFound)
 	if err != nil {
 		return nil, err
 	}
-	in, err := parseApplicationUpdate(rq)
+	in, err := restv2.DecodeApplicationUpdate(rq.body)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Property: any bytes, as JSON, XML or a form under any content type, read the way
@@ -53,20 +55,20 @@ func FuzzWriteBodies(f *testing.F) {
 			check("read", err)
 			return
 		}
-		in, err := parseDeployment(rq)
+		in, err := restv2.DecodeDeployment(rq.body, rq.http.Header.Get("Content-Type"), rq.params)
 		check("deployment", err)
 		if err == nil {
 			check("deployment rules", in.Validate(now))
 		}
-		_, err = parseApplicationUpdate(rq)
+		_, err = restv2.DecodeApplicationUpdate(rq.body)
 		check("application", err)
-		_, err = parsePolicy(rq)
+		_, err = restv2.DecodePolicy(rq.body)
 		check("policy", err)
-		_, err = parseNrqlCondition(rq.body, "create")
+		_, err = restv2.DecodeNrqlCondition(rq.body, "create")
 		check("nrql condition", err)
-		_, err = parseBrowserApplication(rq)
+		_, err = restv2.DecodeBrowserApplication(rq.body, rq.params)
 		check("browser application", err)
-		_, err = parseMobileApplication(rq)
+		_, err = restv2.DecodeMobileApplication(rq.body)
 		check("mobile application", err)
 	})
 }

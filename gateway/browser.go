@@ -1,9 +1,7 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"net/http"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
@@ -28,33 +26,9 @@ func handleBrowserList(ctx context.Context, g *Gateway, rq *request) (*result, e
 	return &result{doc: doc, paging: &paging}, nil
 }
 
-// parseBrowserApplication is the name a browser application create body gives:
-// {"browser_application":{"name":...}} or the form browser_application[name].
-func parseBrowserApplication(rq *request) (string, error) {
-	var b struct {
-		BrowserApplication *struct {
-			Name string `json:"name"`
-		} `json:"browser_application"`
-	}
-	body := bytes.TrimSpace(rq.body)
-	if len(body) > 0 && body[0] != '{' {
-		// A form body (filter[...]) on POST is a list call, as Ansible sends for
-		// applications; browser_application[name] creates.
-		if name, ok := rq.params.Get("browser_application[name]"); ok {
-			return name, nil
-		}
-	} else if err := restv2.DecodeJSON(body, &b); err != nil {
-		return "", jsonBodyError(body, err, "Validation error occurred while creating the browser application")
-	}
-	if b.BrowserApplication == nil {
-		return "", restv2.Unprocessable(`The request body needs a "browser_application" object with a name`)
-	}
-	return b.BrowserApplication.Name, nil
-}
-
 // handleBrowserCreate serves POST /v2/browser_applications.
 func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	name, err := parseBrowserApplication(rq)
+	name, err := restv2.DecodeBrowserApplication(rq.body, rq.params)
 	if err != nil {
 		return nil, err
 	}
@@ -66,5 +40,5 @@ func handleBrowserCreate(ctx context.Context, g *Gateway, rq *request) (*result,
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }

@@ -15,43 +15,6 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// TestBrowserApplicationBody: the name of a browser application create comes from a JSON
-// body or from the form field browser_application[name]; an empty body is a 4xx, not a
-// panic.
-func TestBrowserApplicationBody(t *testing.T) {
-	tests := []struct {
-		name     string
-		body     string
-		form     string
-		wantName string
-		wantErr  bool
-	}{
-		{"json", `{"browser_application":{"name":"shop"}}`, "", "shop", false},
-		{"form", `browser_application%5Bname%5D=shop`, `browser_application%5Bname%5D=shop`, "shop", false},
-		{"empty body", ``, "", "", true},
-		{"json without the object", `{}`, "", "", true},
-	}
-	for _, tt := range tests {
-		p, err := restv2.ParseParams("", tt.form)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var name string
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = errors.New("panic")
-					t.Errorf("%s: panicked: %v", tt.name, r)
-				}
-			}()
-			name, err = parseBrowserApplication(&request{body: []byte(tt.body), params: p})
-		}()
-		if (err != nil) != tt.wantErr || name != tt.wantName {
-			t.Errorf("%s: (%q, %v), want (%q, error %v)", tt.name, name, err, tt.wantName, tt.wantErr)
-		}
-	}
-}
-
 // varsClient notes the variables of every NerdGraph call and answers with an error.
 type varsClient struct {
 	mu   sync.Mutex

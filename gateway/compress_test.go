@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 func TestAcceptsGzip(t *testing.T) {
@@ -95,7 +95,7 @@ func TestCompressedAnswers(t *testing.T) {
 			w.Header().Set("Link", link) // as answer sets it for a page
 			g.writeDoc(w, r, "json", 200, plainDoc{v: tt.v})
 			h := w.Header()
-			if h.Get("Link") != link || h.Get("Content-Type") != render.ContentTypeJSON {
+			if h.Get("Link") != link || h.Get("Content-Type") != restv2.ContentTypeJSON {
 				t.Errorf("Link %q, Content-Type %q changed", h.Get("Link"), h.Get("Content-Type"))
 			}
 			if w.Code != tt.wantStatus {
@@ -142,13 +142,13 @@ func TestCachedAnswerCompressedOnce(t *testing.T) {
 		return w
 	}
 	first := get()
-	kept, tag, ok := d.Rendered(render.ContentTypeJSON + gzipMemoSuffix)
+	kept, tag, ok := d.Rendered(restv2.ContentTypeJSON + gzipMemoSuffix)
 	if !ok || !bytes.Equal(kept, first.Body.Bytes()) || tag != first.Header().Get("Etag") {
 		t.Fatalf("compressed answer not kept with the document (kept %v)", ok)
 	}
 	// A marker in place of the kept bytes shows the next answer is read, not compressed.
 	marker := []byte("kept compressed bytes")
-	d.Remember(render.ContentTypeJSON+gzipMemoSuffix, marker, tag)
+	d.Remember(restv2.ContentTypeJSON+gzipMemoSuffix, marker, tag)
 	if again := get(); again.Body.String() != string(marker) || again.Header().Get("Content-Encoding") != "gzip" {
 		t.Fatalf("second answer %q (%s), want the kept bytes", again.Body.String(), again.Header().Get("Content-Encoding"))
 	}

@@ -1,132 +1,16 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"strconv"
 
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// text is a JSON value REST sent as a string but callers also send as a number
-// ("5" or 5, "0.9" or 0.9); either way the translator gets the text.
-type text struct{ s *string }
-
-func (t *text) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
-	}
-	var s string
-	if len(b) > 0 && b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-	} else {
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("want a string or a number, got %.40s", b)
-		}
-		s = n.String()
-	}
-	t.s = &s
-	return nil
-}
-
-type termBody struct {
-	Duration     text `json:"duration"`
-	Operator     text `json:"operator"`
-	Priority     text `json:"priority"`
-	Threshold    text `json:"threshold"`
-	TimeFunction text `json:"time_function"`
-}
-
-type nrqlConditionBody struct {
-	NrqlCondition *struct {
-		Type                      text        `json:"type"`
-		Name                      *string     `json:"name"`
-		Enabled                   *bool       `json:"enabled"`
-		RunbookURL                *string     `json:"runbook_url"`
-		ValueFunction             text        `json:"value_function"`
-		BaselineDirection         text        `json:"baseline_direction"`
-		ViolationTimeLimitSeconds text        `json:"violation_time_limit_seconds"`
-		Terms                     *[]termBody `json:"terms"`
-		Nrql                      *struct {
-			Query      *string `json:"query"`
-			SinceValue text    `json:"since_value"`
-		} `json:"nrql"`
-		Signal *struct {
-			AggregationWindow text `json:"aggregation_window"`
-			SlideBy           text `json:"slide_by"`
-			AggregationMethod text `json:"aggregation_method"`
-			AggregationDelay  text `json:"aggregation_delay"`
-			AggregationTimer  text `json:"aggregation_timer"`
-			EvaluationOffset  text `json:"evaluation_offset"`
-			FillOption        text `json:"fill_option"`
-			FillValue         text `json:"fill_value"`
-		} `json:"signal"`
-		Expiration *struct {
-			ExpirationDuration          text  `json:"expiration_duration"`
-			OpenViolationOnExpiration   *bool `json:"open_violation_on_expiration"`
-			CloseViolationsOnExpiration *bool `json:"close_violations_on_expiration"`
-		} `json:"expiration"`
-	} `json:"nrql_condition"`
-}
-
-// parseNrqlCondition reads a REST {"nrql_condition":{...}} body.
-func parseNrqlCondition(body []byte, op string) (translate.NrqlConditionInput, error) {
-	var b nrqlConditionBody
-	if err := restv2.DecodeJSON(bytes.TrimSpace(body), &b); err != nil {
-		return translate.NrqlConditionInput{}, jsonBodyError(body, err, "Validation error occurred while trying to "+op+" the alert condition")
-	}
-	c := b.NrqlCondition
-	if c == nil {
-		return translate.NrqlConditionInput{}, restv2.Unprocessable("Validation error occurred while trying to "+op+" the alert condition", `the body needs a "nrql_condition" object`)
-	}
-	in := translate.NrqlConditionInput{Type: c.Type.s, Name: c.Name, Enabled: c.Enabled, RunbookURL: c.RunbookURL,
-		ValueFunction: c.ValueFunction.s, BaselineDirection: c.BaselineDirection.s, ViolationTimeLimitSeconds: c.ViolationTimeLimitSeconds.s}
-	if c.Terms != nil {
-		in.Terms = make([]translate.TermInput, 0, len(*c.Terms))
-		for _, t := range *c.Terms {
-			in.Terms = append(in.Terms, translate.TermInput{Duration: t.Duration.s, Operator: t.Operator.s, Priority: t.Priority.s,
-				Threshold: t.Threshold.s, TimeFunction: t.TimeFunction.s})
-		}
-	}
-	if c.Nrql != nil {
-		in.Query, in.SinceValue = c.Nrql.Query, c.Nrql.SinceValue.s
-	}
-	if s := c.Signal; s != nil {
-		in.Signal = &translate.SignalInput{AggregationWindow: s.AggregationWindow.s, SlideBy: s.SlideBy.s,
-			AggregationMethod: s.AggregationMethod.s, AggregationDelay: s.AggregationDelay.s, AggregationTimer: s.AggregationTimer.s,
-			EvaluationOffset: s.EvaluationOffset.s, FillOption: s.FillOption.s, FillValue: s.FillValue.s}
-	}
-	if x := c.Expiration; x != nil {
-		in.Expiration = &translate.ExpirationInput{ExpirationDuration: x.ExpirationDuration.s,
-			OpenViolationOnExpiration: x.OpenViolationOnExpiration, CloseViolationsOnExpiration: x.CloseViolationsOnExpiration}
-	}
-	return in, nil
-}
-
-// policyIDParam is the required policy_id of the condition lists.
-func policyIDParam(rq *request) (int64, error) {
-	v, ok := rq.params.Get("policy_id")
-	if !ok || v == "" {
-		return 0, restv2.BadRequest("Missing parameter: policy_id")
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, restv2.BadRequest("Invalid parameter 'policy_id': " + strconv.Quote(v) + " is not a policy id")
-	}
-	return id, nil
-}
-
 // policyPage reads the policy_id and page of a condition list.
 func policyPage(rq *request) (int64, int, error) {
-	pid, err := policyIDParam(rq)
+	pid, err := rq.params.PolicyID()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -166,7 +50,7 @@ func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*r
 	if err != nil {
 		return nil, err
 	}
-	in, err := parseNrqlCondition(rq.body, "create")
+	in, err := restv2.DecodeNrqlCondition(rq.body, "create")
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +58,7 @@ func handleNrqlConditionCreate(ctx context.Context, g *Gateway, rq *request) (*r
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // handleNrqlConditionUpdate serves PUT /v2/alerts_nrql_conditions/{id}.
@@ -183,7 +67,7 @@ func handleNrqlConditionUpdate(ctx context.Context, g *Gateway, rq *request) (*r
 	if err != nil {
 		return nil, err
 	}
-	in, err := parseNrqlCondition(rq.body, "update")
+	in, err := restv2.DecodeNrqlCondition(rq.body, "update")
 	if err != nil {
 		return nil, err
 	}

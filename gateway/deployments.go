@@ -1,76 +1,13 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
-	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
 )
-
-// deploymentBody is {"deployment":{...}} (JSON) or <deployment>...</deployment> (XML);
-// unknown fields are ignored, as REST v2 did.
-type deploymentBody struct {
-	Deployment *deploymentFields `json:"deployment"`
-}
-
-type deploymentFields struct {
-	Revision    *string `json:"revision" xml:"revision"`
-	Changelog   *string `json:"changelog" xml:"changelog"`
-	Description *string `json:"description" xml:"description"`
-	User        *string `json:"user" xml:"user"`
-	Timestamp   *string `json:"timestamp" xml:"timestamp"`
-}
-
-func parseDeployment(rq *request) (translate.DeploymentInput, error) {
-	var in translate.DeploymentInput
-	body := bytes.TrimSpace(rq.body)
-	var b deploymentBody
-	switch {
-	case len(body) == 0 || isFormBody(rq.http.Header.Get("Content-Type"), body):
-		p := rq.params
-		get := func(k string) *string {
-			if v, ok := p.Get("deployment[" + k + "]"); ok {
-				return &v
-			}
-			return nil
-		}
-		b.Deployment = &deploymentFields{get("revision"), get("changelog"), get("description"), get("user"), get("timestamp")}
-	case body[0] == '<':
-		var x struct {
-			XMLName xml.Name `xml:"deployment"`
-			deploymentFields
-		}
-		if err := xml.Unmarshal(body, &x); err != nil {
-			return in, restv2.BadRequest("The request body is not a valid <deployment> XML document: " + err.Error())
-		}
-		b.Deployment = &x.deploymentFields
-	default:
-		if err := restv2.DecodeJSON(body, &b); err != nil {
-			return in, jsonBodyError(body, err, "The deployment has a value of the wrong kind")
-		}
-	}
-	if b.Deployment == nil {
-		return in, restv2.Unprocessable(`The request body needs a "deployment" object`)
-	}
-	d := b.Deployment
-	if d.Revision != nil {
-		in.Revision = *d.Revision
-	}
-	in.Changelog, in.Description, in.User = d.Changelog, d.Description, d.User
-	if d.Timestamp != nil && *d.Timestamp != "" {
-		ts, err := translate.ParseDeploymentTimestamp(*d.Timestamp)
-		if err != nil {
-			return in, err
-		}
-		in.Timestamp = &ts
-	}
-	return in, nil
-}
 
 // handleDeploymentCreate serves POST /v2/applications/{id}/deployments.
 func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
@@ -79,7 +16,7 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 		return nil, err
 	}
 	received := g.now().UTC().Truncate(time.Millisecond)
-	in, err := parseDeployment(rq)
+	in, err := restv2.DecodeDeployment(rq.body, rq.http.Header.Get("Content-Type"), rq.params)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +27,7 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // idempotencyKey reads the optional Idempotency-Key header (not REST v2's: the

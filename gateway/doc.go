@@ -1,6 +1,8 @@
 // Package gateway is v2bridge's HTTP edge: the path a REST v2 request takes from the
-// socket to its answer. Handlers hold no business logic: they read the request's
-// parameters, call translate, and hand the v2 model to gateway/render.
+// socket to its answer. Handlers are thin: each decodes the request with restv2 (path
+// ids, parameters, the body), calls translate, and returns the restv2 document, which
+// respond.go renders with restv2's encoders. Every status an answer carries is decided
+// in restv2/errors.go.
 //
 // A request passes, in order:
 //
@@ -24,8 +26,8 @@
 //     browser.go, mobile.go, deployments.go, policies.go, conditions.go, violations.go,
 //     metricdata.go and the legacy v0.go;
 //   - respond.go: the answer's bytes and headers (ETag, Link paging, timing), gzip for
-//     callers that accept it (compress.go); errors.go:
-//     the one table from a failure to its v2 error.
+//     callers that accept it (compress.go); errors.go: the one table from a failure
+//     (a NerdGraph error kind, a parameter error) to its restv2 error.
 //
 // gateway.go holds the configuration and New; health.go readiness; metrics.go the
 // Prometheus series; hooks.go what the migrate package plugs in (pass-through, compare,

@@ -80,12 +80,12 @@ func retryAfterOf(err error) time.Duration {
 // writeError renders err as a v2 error body in the request's format.
 func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, format string, err error) {
 	ve, cause := v2Error(err)
-	if cause != nil && ve.Status >= 500 {
+	if cause != nil && restv2.IsServerError(ve.Status) {
 		if st := stateFrom(r.Context()); st != nil && st.internal == nil {
 			st.internal = cause
 		}
 	}
-	if (ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
+	if (ve.Status == restv2.StatusTooManyRequests || ve.Status == restv2.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
 		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	}

@@ -56,27 +56,6 @@ func TestLinkHeader(t *testing.T) {
 	}
 }
 
-func TestIsFormBody(t *testing.T) {
-	tests := []struct {
-		ct, body string
-		want     bool
-	}{
-		{"application/x-www-form-urlencoded", "names[]=HttpDispatcher", true},
-		{"application/x-www-form-urlencoded; charset=utf-8", "a=b", true},
-		{"", "filter[name]=x", true},
-		{"", `{"deployment":{}}`, false},
-		{"application/json", "a=b", false},
-		{"", "", false},
-		{"", "<application/>", false},
-		{"text/plain", "justtext", false},
-	}
-	for _, tt := range tests {
-		if got := isFormBody(tt.ct, []byte(tt.body)); got != tt.want {
-			t.Errorf("isFormBody(%q, %q) = %v", tt.ct, tt.body, got)
-		}
-	}
-}
-
 // A panic in a handler becomes a v2 500 body, is logged once, and the key never
 // appears in the log.
 func TestRecoveryAndLogHygiene(t *testing.T) {
@@ -140,33 +119,6 @@ func TestRateLimit(t *testing.T) {
 	}
 	if other := call("NRAK-B"); other.Code == 429 || other.Header().Get("X-RateLimit-Remaining") != "999" {
 		t.Fatalf("other key: %d remaining %s", other.Code, other.Header().Get("X-RateLimit-Remaining"))
-	}
-}
-
-// A body that is not JSON is a 400; valid JSON with a value of the wrong kind is the
-// resource's 422 naming the value.
-func TestJSONBodyErrors(t *testing.T) {
-	tests := []struct {
-		name, body string
-		status     int
-		title      string
-	}{
-		{"single quotes", `{'policy':{'name':'x'}}`, 400, "The request body is not valid JSON"},
-		{"truncated", `{"policy":{"name":"x"`, 400, "The request body is not valid JSON"},
-		{"list for a name", `{"policy":{"name":[5]}}`, 422, "Validation or internal error occurred"},
-		{"object for a preference", `{"policy":{"incident_preference":{}}}`, 422, "Validation or internal error occurred"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parsePolicy(&request{body: []byte(tt.body)})
-			e, ok := err.(*restv2.Error)
-			if !ok || e.Status != tt.status || !strings.HasPrefix(e.Title, tt.title) {
-				t.Fatalf("got %v, want %d %q", err, tt.status, tt.title)
-			}
-			if tt.status == 422 && (len(e.Messages) == 0 || !strings.Contains(e.Messages[0], "policy")) {
-				t.Errorf("the message does not name the value: %v", e.Messages)
-			}
-		})
 	}
 }
 

@@ -73,11 +73,11 @@ func (gd *Guard) Wrap(next http.Handler) http.Handler {
 		st.sw.ResponseWriter = w
 		next.ServeHTTP(&st.sw, r)
 		switch st.sw.status {
-		case http.StatusUnauthorized, http.StatusForbidden:
+		case restv2.StatusUnauthorized, restv2.StatusForbidden:
 			gd.mu.Lock()
 			delete(gd.accepted, keyHash)
 			gd.mu.Unlock()
-			if st.sw.status == http.StatusUnauthorized {
+			if st.sw.status == restv2.StatusUnauthorized {
 				g.settle(r, st, keyHash)
 			}
 		default:

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // ReadyCacheFor is how long a NerdGraph reachability verdict is reused, so probes and
@@ -36,7 +38,7 @@ func (rd *readiness) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, verbose := r.URL.Query()["verbose"]
 	if rd.draining.Load() {
-		w.WriteHeader(http.StatusServiceUnavailable)
+		w.WriteHeader(restv2.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("not ready: draining (shutting down)\n"))
 		return
 	}
@@ -230,7 +232,7 @@ func (r *Recorder) WriteHeader(code int) {
 // Write keeps as much of p as fits within Limit.
 func (r *Recorder) Write(p []byte) (int, error) {
 	if r.status == 0 {
-		r.status = http.StatusOK
+		r.status = restv2.StatusOK
 	}
 	keep := p
 	if r.Limit > 0 {
@@ -254,7 +256,7 @@ func (r *Recorder) Replay(w http.ResponseWriter) {
 	}
 	status := r.status
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(r.buf.Bytes())

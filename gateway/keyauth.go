@@ -7,6 +7,7 @@ import (
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -122,7 +123,7 @@ func (a *keyAuth) Verdict(keyHash string, err error) {
 		a.accepted(keyHash)
 	case errors.As(err, &ge) && (ge.Kind == ng.KindAuth || ge.Kind == ng.KindForbidden):
 		a.refused(keyHash)
-	case errors.As(err, &ge) && ge.Status == 200:
+	case errors.As(err, &ge) && ge.Status == restv2.StatusOK:
 		a.accepted(keyHash) // an answer with errors (partial data): the key is good
 	}
 }

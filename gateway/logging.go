@@ -15,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // LogEncoderConfig is how v2bridge's JSON and console logs are encoded: zap's
@@ -156,7 +158,7 @@ func annotateSpan(r *http.Request, st *reqState, status int) {
 	if st.account != 0 {
 		span.SetAttributes(attrAccount.Int64(st.account))
 	}
-	if st.callerHash != "" && rt == 0 && status < 400 {
+	if st.callerHash != "" && rt == 0 && !restv2.IsError(status) {
 		span.SetAttributes(attrFromCache.Bool(true))
 	}
 	if st.internal != nil {

@@ -123,7 +123,7 @@ func (w *statusWriter) WriteHeader(code int) {
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
-		w.status = http.StatusOK
+		w.status = restv2.StatusOK
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += n
@@ -174,9 +174,9 @@ func (g *Gateway) middleware(next http.Handler) http.Handler {
 				}
 			}
 			g.cfg.Metrics.inFlight.Dec()
-			annotateSpan(r, st, max(sw.status, 200))
+			annotateSpan(r, st, max(sw.status, restv2.StatusOK))
 			g.observe(r, sw, st)
-			g.recordUsage(st, r.Header.Get("User-Agent"), max(sw.status, 200))
+			g.recordUsage(st, r.Header.Get("User-Agent"), max(sw.status, restv2.StatusOK))
 			g.accessLog(r, sw, st)
 		}()
 		replayed, key := g.replay(sw, r, st) // replay.go
@@ -198,13 +198,13 @@ func (st *reqState) isDegraded() bool {
 func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, st *reqState) {
 	status := sw.status
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	lvl := zapcore.InfoLevel
 	switch {
 	case st.internal != nil:
 		lvl = zapcore.ErrorLevel
-	case status >= 500:
+	case restv2.IsServerError(status):
 		lvl = zapcore.WarnLevel
 	}
 	capped := st.caps.String()
@@ -300,7 +300,7 @@ const hexDigits = "0123456789abcdef"
 func (g *Gateway) observe(r *http.Request, sw *statusWriter, st *reqState) {
 	status := sw.status
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	route := st.route
 	if route == "" {

@@ -1,9 +1,7 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"net/http"
 
 	"github.com/v2bridge/v2bridge/restv2"
 )
@@ -34,26 +32,9 @@ func handleMobileShow(ctx context.Context, g *Gateway, rq *request) (*result, er
 	return &result{doc: doc}, nil
 }
 
-// parseMobileApplication is the name a mobile application create body gives:
-// {"mobile_application":{"name":...}}.
-func parseMobileApplication(rq *request) (string, error) {
-	var b struct {
-		MobileApplication *struct {
-			Name string `json:"name"`
-		} `json:"mobile_application"`
-	}
-	if err := restv2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
-		return "", jsonBodyError(rq.body, err, "Validation error occurred while creating the mobile application")
-	}
-	if b.MobileApplication == nil {
-		return "", restv2.Unprocessable(`The request body needs a "mobile_application" object with a name`)
-	}
-	return b.MobileApplication.Name, nil
-}
-
 // handleMobileCreate serves POST /v2/mobile_applications.
 func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	name, err := parseMobileApplication(rq)
+	name, err := restv2.DecodeMobileApplication(rq.body)
 	if err != nil {
 		return nil, err
 	}
@@ -61,5 +42,5 @@ func handleMobileCreate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }

@@ -131,7 +131,7 @@ func (g *Gateway) withinRateLimit(ctx context.Context, w http.ResponseWriter, r 
 	if r.Context() != ctx {
 		r = r.WithContext(ctx) // the answer reads the request's state from it
 	}
-	g.writeDoc(w, r, formatOf(r), http.StatusTooManyRequests, restv2.EmptyDocument{})
+	g.writeDoc(w, r, formatOf(r), restv2.StatusTooManyRequests, restv2.EmptyDocument{})
 	return false
 }
 
@@ -190,7 +190,7 @@ func (g *Gateway) answer(w http.ResponseWriter, r *http.Request, rq *request, re
 	}
 	status := res.status
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	g.writeDoc(w, r, rq.format, status, res.doc)
 }

@@ -1,29 +1,10 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
-	"net/http"
 
 	"github.com/v2bridge/v2bridge/restv2"
-	"github.com/v2bridge/v2bridge/translate"
 )
-
-func parsePolicy(rq *request) (translate.PolicyInput, error) {
-	var b struct {
-		Policy *struct {
-			Name               *string `json:"name"`
-			IncidentPreference *string `json:"incident_preference"`
-		} `json:"policy"`
-	}
-	if err := restv2.DecodeJSON(bytes.TrimSpace(rq.body), &b); err != nil {
-		return translate.PolicyInput{}, jsonBodyError(rq.body, err, "Validation or internal error occurred")
-	}
-	if b.Policy == nil {
-		return translate.PolicyInput{}, restv2.Unprocessable("Validation or internal error occurred", `the body needs a "policy" object`)
-	}
-	return translate.PolicyInput{Name: b.Policy.Name, IncidentPreference: b.Policy.IncidentPreference}, nil
-}
 
 // handlePolicyList serves GET /v2/alerts_policies.
 func handlePolicyList(ctx context.Context, g *Gateway, rq *request) (*result, error) {
@@ -41,7 +22,7 @@ func handlePolicyList(ctx context.Context, g *Gateway, rq *request) (*result, er
 
 // handlePolicyCreate serves POST /v2/alerts_policies.
 func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, error) {
-	in, err := parsePolicy(rq)
+	in, err := restv2.DecodePolicy(rq.body)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +30,7 @@ func handlePolicyCreate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	if err != nil {
 		return nil, err
 	}
-	return &result{doc: doc, status: http.StatusCreated}, nil
+	return &result{doc: doc, status: restv2.StatusCreated}, nil
 }
 
 // handlePolicyUpdate serves PUT /v2/alerts_policies/{id}.
@@ -58,7 +39,7 @@ func handlePolicyUpdate(ctx context.Context, g *Gateway, rq *request) (*result, 
 	if err != nil {
 		return nil, err
 	}
-	in, err := parsePolicy(rq)
+	in, err := restv2.DecodePolicy(rq.body)
 	if err != nil {
 		return nil, err
 	}

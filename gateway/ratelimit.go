@@ -224,7 +224,7 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 	if st == nil {
 		return
 	}
-	if st.sw.status == http.StatusUnauthorized {
+	if st.sw.status == restv2.StatusUnauthorized {
 		if g.guard.failures != nil {
 			g.guard.failures.allow(g.clientOf(r))
 		}

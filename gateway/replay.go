@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/translate"
 )
@@ -157,7 +158,7 @@ func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) (bool, 
 		h[k] = v
 	}
 	upstreamHeaders(w, st)
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(restv2.StatusOK)
 	_, _ = w.Write(a.body)
 	return true, key
 }
@@ -166,7 +167,7 @@ func (g *Gateway) replay(w *statusWriter, r *http.Request, st *reqState) (bool, 
 // it (see the top of this file); key is replay's for r ("": not built yet).
 func (g *Gateway) keep(r *http.Request, st *reqState, key string) {
 	rp := g.replays
-	if rp == nil || !st.replay || st.answer == nil || st.sw.status != http.StatusOK ||
+	if rp == nil || !st.replay || st.answer == nil || st.sw.status != restv2.StatusOK ||
 		st.calls.Count() != 0 || st.internal != nil || (st.mode != "" && st.mode != ModeTranslate) ||
 		!replayable(r, st) || st.caps.Capped() || st.isDegraded() {
 		return

@@ -12,16 +12,15 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
 // writeDoc renders doc in format with status, plus the accounting headers.
 func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string, status int, doc restv2.Document) {
-	rd, ok := render.ForFormat(format)
+	rd, ok := restv2.ForFormat(format)
 	if !ok {
-		rd, _ = render.ForFormat("json")
+		rd, _ = restv2.ForFormat("json")
 	}
 	var body []byte
 	var etag string // the body's tag, when a remembered rendering has it
@@ -32,8 +31,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		kept = body
 	}
 	if !shared {
-		buf := render.GetBuffer()
-		defer render.PutBuffer(buf)
+		buf := restv2.GetBuffer()
+		defer restv2.PutBuffer(buf)
 		*buf = rd.Render((*buf)[:0], doc)
 		body = *buf
 		if memo != nil && memo.Shared() && len(body) <= maxRemembered {
@@ -51,7 +50,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	if compressible {
 		h.Set("Vary", "Accept-Encoding")
 	}
-	if status == http.StatusOK {
+	if status == restv2.StatusOK {
 		if etag == "" {
 			etag = bodyTag(body)
 		}
@@ -59,7 +58,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
 				upstreamHeaders(w, st)
-				w.WriteHeader(http.StatusNotModified)
+				w.WriteHeader(restv2.StatusNotModified)
 				return
 			}
 		}
@@ -71,8 +70,8 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 			zipped, _, _ = memo.Rendered(key)
 		}
 		if zipped == nil {
-			zbuf := render.GetBuffer()
-			defer render.PutBuffer(zbuf)
+			zbuf := restv2.GetBuffer()
+			defer restv2.PutBuffer(zbuf)
 			*zbuf = g.appendGzip((*zbuf)[:0], body)
 			zipped = *zbuf
 			if kept != nil {
@@ -92,7 +91,7 @@ func (g *Gateway) writeDoc(w http.ResponseWriter, r *http.Request, format string
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-	if st != nil && status == http.StatusOK && kept != nil {
+	if st != nil && status == restv2.StatusOK && kept != nil {
 		st.answer = kept // replay.go
 	}
 }
@@ -119,7 +118,7 @@ func appendMS(b []byte, d time.Duration) []byte {
 // writeRaw sends a body that is not a v2 document (legacy v0 XML).
 func (g *Gateway) writeRaw(w http.ResponseWriter, r *http.Request, status int, contentType string, body []byte) {
 	if status == 0 {
-		status = http.StatusOK
+		status = restv2.StatusOK
 	}
 	h := w.Header()
 	st := stateFrom(r.Context())

@@ -13,7 +13,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	"github.com/v2bridge/v2bridge/restv2"
 )
 
@@ -147,7 +146,7 @@ func TestWriteDocMemo(t *testing.T) {
 		if len(first) != tc.n+overhead {
 			t.Fatalf("rendered %d bytes, want %d", len(first), tc.n+overhead)
 		}
-		b, tag, ok := d.Rendered(render.ContentTypeJSON)
+		b, tag, ok := d.Rendered(restv2.ContentTypeJSON)
 		if ok != tc.remember || (ok && (string(b) != first || tag != etag)) {
 			t.Errorf("%d bytes, shared %v: remembered %v (tag %s, answered %s), want %v", len(first), tc.share, ok, tag, etag, tc.remember)
 		}

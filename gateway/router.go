@@ -453,7 +453,7 @@ func (g *Gateway) passthrough(rt Route) http.Handler {
 		} else {
 			g.cfg.Passthrough.ServeHTTP(w, r)
 		}
-		if st := stateFrom(r.Context()); st != nil && (st.sw.status == http.StatusUnauthorized || st.sw.status == http.StatusForbidden) {
+		if st := stateFrom(r.Context()); st != nil && (st.sw.status == restv2.StatusUnauthorized || st.sw.status == restv2.StatusForbidden) {
 			st.callerHash = "" // REST refused the key: no usage row
 		}
 	})
@@ -495,7 +495,7 @@ func (g *Gateway) modeOf(rt Route) Mode {
 	if rt.Legacy || !IsRetainedPath("/v2"+rt.Path) {
 		return ModeTranslate
 	}
-	untranslated := rt.Retired != nil && rt.Retired.Status == http.StatusNotImplemented
+	untranslated := rt.Retired != nil && rt.Retired.Status == restv2.StatusNotImplemented
 	if g.cfg.RetainedAlerts == ModePassthrough || (g.cfg.UnmatchedPassthrough && untranslated) {
 		return ModePassthrough
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
-	"github.com/v2bridge/v2bridge/translate"
 )
 
 const v0ContentType = "application/xml; charset=utf-8"
@@ -33,7 +32,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 		return nil
 	}
 	received := g.now().UTC().Truncate(time.Millisecond)
-	in := translate.DeploymentInput{Changelog: opt("changelog"), Description: opt("description"), User: opt("user")}
+	in := restv2.DeploymentInput{Changelog: opt("changelog"), Description: opt("description"), User: opt("user")}
 	in.Revision, _ = field("revision")
 	if in.Revision == "" {
 		in.Revision = received.Format(time.RFC3339)
@@ -62,7 +61,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	show, err := g.tr.CreateDeployment(ctx, rq.caller, appID, in, received, g.cfg.UseCreateDeployment)
 	if err != nil {
 		var ve *restv2.Error
-		if errors.As(err, &ve) && ve.Status == http.StatusNotFound {
+		if errors.As(err, &ve) && ve.Status == restv2.StatusNotFound {
 			app := in.AppName
 			if app == "" {
 				app = strconv.FormatInt(appID, 10)
@@ -75,7 +74,7 @@ func handleDeploymentV0(ctx context.Context, g *Gateway, rq *request) (*result, 
 	if d.ApplicationID == 0 {
 		d.ApplicationID = appID
 	}
-	return &result{status: http.StatusCreated, raw: v0Deployment(rq.caller.AccountID, d), rawType: v0ContentType}, nil
+	return &result{status: restv2.StatusCreated, raw: v0Deployment(rq.caller.AccountID, d), rawType: v0ContentType}, nil
 }
 
 // v0Deployment renders the v0 answer: Rails-style typed, dasherized XML.
@@ -109,7 +108,7 @@ func v0Deployment(accountID int64, d restv2.Deployment) []byte {
 // writeV0Error answers a legacy route's failure as <errors><error>...</error></errors>.
 func (g *Gateway) writeV0Error(w http.ResponseWriter, r *http.Request, err error) {
 	ve, cause := v2Error(err)
-	if cause != nil && ve.Status >= 500 {
+	if cause != nil && restv2.IsServerError(ve.Status) {
 		if st := stateFrom(r.Context()); st != nil && st.internal == nil {
 			st.internal = cause
 		}
@@ -117,12 +116,12 @@ func (g *Gateway) writeV0Error(w http.ResponseWriter, r *http.Request, err error
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<errors>\n  <error>")
 	title := ve.Title
-	if !strings.HasPrefix(title, "Deployment not recorded") && ve.Status != http.StatusUnauthorized {
+	if !strings.HasPrefix(title, "Deployment not recorded") && ve.Status != restv2.StatusUnauthorized {
 		title = "Deployment not recorded: " + title
 	}
 	_ = xml.EscapeText(&b, []byte(title))
 	b.WriteString("</error>\n</errors>\n")
-	if (ve.Status == http.StatusTooManyRequests || ve.Status == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
+	if (ve.Status == restv2.StatusTooManyRequests || ve.Status == restv2.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
 		secs := int(retryAfterOf(err).Round(time.Second) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	}

@@ -124,7 +124,7 @@ func (s *scanner) list(dst [][]byte) ([][]byte, error) {
 // AppInventory's rows of one page (about 100 KB for 200 applications × 3 hosts), given back by
 // ReleaseInventory once read: json.RawMessage copies the rows into the buffer it holds
 // when it has the room (its UnmarshalJSON appends to it), so a page's rows are not a new
-// allocation each. A pool, like gateway/render's buffers: it holds no caller's data
+// allocation each. A pool, like restv2's render buffers: it holds no caller's data
 // between uses (a buffer is overwritten whole before it is read).
 var inventoryBuffers = sync.Pool{}
 

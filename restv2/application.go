@@ -144,8 +144,8 @@ var applicationLinkTemplates = [...][2]string{
 }
 
 // ApplicationLinkTemplates are the top-level links of application responses, as (name,
-// URL template) pairs in REST v2's order (a copy: the direct JSON writer of
-// gateway/render writes them as encodeApplicationLinkTemplates does).
+// URL template) pairs in REST v2's order (a copy: the direct JSON writer,
+// application_json.go, writes them as encodeApplicationLinkTemplates does).
 func ApplicationLinkTemplates() [6][2]string { return applicationLinkTemplates }
 
 func encodeApplicationLinkTemplates(e Encoder) {

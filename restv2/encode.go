@@ -3,7 +3,7 @@ package restv2
 import "time"
 
 // Encoder receives a v2 document as an ordered stream of named values. The JSON and XML
-// renderers in gateway/render implement it, so one description of a resource (its
+// renderers (json.go, xml.go) implement it, so one description of a resource (its
 // EncodeV2 method) yields both wire formats with REST v2's key order and element names.
 //
 // Names: inside an object, name is the JSON key / XML element name. Inside an array,

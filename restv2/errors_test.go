@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	"github.com/v2bridge/v2bridge/restv2"
 )
 
@@ -74,10 +73,10 @@ func TestErrorBodies(t *testing.T) {
 			if e, ok := tt.give.(*restv2.Error); ok && e.Status != tt.wantStatus {
 				t.Errorf("Status = %d, want %d", e.Status, tt.wantStatus)
 			}
-			if got := string(render.JSON(nil, tt.give)); got != tt.wantJSON {
+			if got := string(restv2.JSON(nil, tt.give)); got != tt.wantJSON {
 				t.Errorf("JSON = %s\nwant   %s", got, tt.wantJSON)
 			}
-			if got := string(render.XML(nil, tt.give)); got != tt.wantXML {
+			if got := string(restv2.XML(nil, tt.give)); got != tt.wantXML {
 				t.Errorf("XML = %q\nwant  %q", got, tt.wantXML)
 			}
 		})

@@ -28,7 +28,7 @@ import (
 // Every one of those 30-odd figures has at most three significant digits, and none of
 // the counts (call_count 99770 and 724, host and instance counts) is rounded. Apdex
 // scores have at most two decimals (0.97, 0.75, 0.78 in summaries, 0.85, 0.86, 0.9
-// in metric data's XML, gateway/render/testdata/restv2/metric_data_response.xml), as New Relic shows
+// in metric data's XML, tests/testdata/restv2/metric_data_response.xml), as New Relic shows
 // Apdex everywhere. raw=true is REST's "unformatted raw values" and is not rounded.
 // The one recorded mobile_summary rounds the same way and leaves its rates unrounded
 // (translate/mobile.go).

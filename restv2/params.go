@@ -325,3 +325,32 @@ func (p Params) Encode(without ...string) string {
 	}
 	return vals.Encode()
 }
+
+// FirstID is an id filter's first value (0 when absent or empty): a value that is not a
+// positive integer is a v2 parameter error naming the filter.
+func (p Params) FirstID(name string) (int64, error) {
+	v, _ := p.Get(name)
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &ParamError{Param: name, Reason: strconv.Quote(v) + " is not a positive integer"}
+	}
+	return id, nil
+}
+
+// PolicyID is the required policy_id of the condition lists: missing or not a
+// positive integer is a 400.
+func (p Params) PolicyID() (int64, error) {
+	v, ok := p.Get("policy_id")
+	if !ok || v == "" {
+		return 0, BadRequest("Missing parameter: policy_id")
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, BadRequest("Invalid parameter 'policy_id': " + strconv.Quote(v) + " is not a policy id")
+	}
+	return id, nil
+}

@@ -450,3 +450,37 @@ func TestParseParamsLimitEdges(t *testing.T) {
 		t.Errorf("ParseParams(%d pairs): accepted, want a ParamError", MaxParams+1)
 	}
 }
+
+// TestIDParameters: FirstID is 0 when the filter is absent or blank and a parameter
+// error for anything but a positive integer; PolicyID is required, a 400 otherwise.
+func TestIDParameters(t *testing.T) {
+	tests := []struct {
+		query        string
+		wantFirst    int64
+		firstErr     bool
+		wantPolicy   int64
+		policyStatus int // 0: accepted
+	}{
+		{"", 0, false, 0, 400},
+		{"filter%5Bid%5D=%207%20&policy_id=12", 7, false, 12, 0},
+		{"filter%5Bid%5D=0&policy_id=0", 0, true, 0, 400},
+		{"filter%5Bid%5D=x&policy_id=-3", 0, true, 0, 400},
+		{"filter%5Bid%5D=&policy_id=", 0, false, 0, 400},
+	}
+	for _, tt := range tests {
+		p, err := ParseParams(tt.query, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := p.FirstID("filter[id]")
+		var pe *ParamError
+		if id != tt.wantFirst || (err != nil) != tt.firstErr || (err != nil && !errors.As(err, &pe)) {
+			t.Errorf("%q: FirstID = %d, %v; want %d, error %v", tt.query, id, err, tt.wantFirst, tt.firstErr)
+		}
+		pid, err := p.PolicyID()
+		var ve *Error
+		if pid != tt.wantPolicy || (tt.policyStatus == 0) != (err == nil) || (err != nil && (!errors.As(err, &ve) || ve.Status != tt.policyStatus)) {
+			t.Errorf("%q: PolicyID = %d, %v; want %d, status %d", tt.query, pid, err, tt.wantPolicy, tt.policyStatus)
+		}
+	}
+}

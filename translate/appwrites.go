@@ -14,15 +14,6 @@ import (
 	"github.com/v2bridge/v2bridge/translate/nameindex"
 )
 
-// AppUpdateInput is a parsed PUT /v2/applications/{id} body; nil fields were not sent.
-// use_server_side_config is read-only in REST v2 and ignored.
-type AppUpdateInput struct {
-	Name                     *string
-	AppApdexThreshold        *float64
-	EndUserApdexThreshold    *float64
-	EnableRealUserMonitoring *bool
-}
-
 // BrowserLoader is the loader type used when a PUT switches real user monitoring on for
 // an application without browser monitoring (REST v2 created Lite agents).
 const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
@@ -33,7 +24,7 @@ const BrowserLoader = ng.AgentApplicationBrowserLoaderLite
 // idempotent by construction: a retry after an unknown outcome (502/504 "may have been
 // recorded") reads the values again and sends only what still differs, so an applied
 // first attempt is neither applied twice nor misreported (tests/e2e/writes_retry_test.go).
-func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in AppUpdateInput) (*restv2.ApplicationShow, error) {
+func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, in restv2.ApplicationUpdate) (*restv2.ApplicationShow, error) {
 	// Also after a failed write (it may have half applied); the name index keeps the
 	// outcome when it is known (nameindexes.go).
 	known := true
@@ -148,7 +139,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 		app, err := t.application(ctx, c, id)
 		if err != nil {
 			var ve *restv2.Error
-			if remembered, ok := prev.Memo.(*restv2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == 404 {
+			if remembered, ok := prev.Memo.(*restv2.ApplicationShow); ok && errors.As(err, &ve) && ve.Status == restv2.StatusNotFound {
 				return remembered, nil, false, 0 // the unknown attempt deleted it
 			}
 			return nil, err, !prev.Sent.IsZero(), 0
@@ -179,7 +170,7 @@ func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) 
 	})
 	if err != nil {
 		var ve *restv2.Error
-		known = errors.As(err, &ve) && (ve.Status == 404 || ve.Status == 409) // nothing was deleted
+		known = errors.As(err, &ve) && (ve.Status == restv2.StatusNotFound || ve.Status == restv2.StatusConflict) // nothing was deleted
 		return nil, err
 	}
 	known, edits = true, []nameindex.Edit{{Entry: nameindex.Entry{ID: id}, Removed: true}}
@@ -198,9 +189,9 @@ func appWriteError(err error, id int64, what string) error {
 	check := fmt.Sprintf("GET /v2/applications/%d.json", id)
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, what, check)
+		return restv2.WriteTimedOut(what, check)
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, what, check)
+		return restv2.WriteOutcomeUnknown(what, check)
 	case ng.KindInvalid:
 		msg := "rejected by New Relic"
 		if len(ge.Errors) > 0 {

@@ -79,37 +79,37 @@ func TestUpdateApplication(t *testing.T) {
 	tests := []struct {
 		name    string
 		browser bool
-		in      AppUpdateInput
+		in      restv2.ApplicationUpdate
 		sent    bool
 		vars    map[string]string // variable → JSON it must be
 		check   func(a restv2.Application) bool
 	}{
-		{"nothing changes", true, AppUpdateInput{Name: sptr("shop"), AppApdexThreshold: f64(0.5), EndUserApdexThreshold: f64(3), EnableRealUserMonitoring: bptr(true)}, false, nil,
+		{"nothing changes", true, restv2.ApplicationUpdate{Name: sptr("shop"), AppApdexThreshold: f64(0.5), EndUserApdexThreshold: f64(3), EnableRealUserMonitoring: bptr(true)}, false, nil,
 			func(a restv2.Application) bool { return a.Name == "shop" && a.Settings.EnableRealUserMonitoring }},
-		{"rename", false, AppUpdateInput{Name: sptr("store")}, true,
+		{"rename", false, restv2.ApplicationUpdate{Name: sptr("store")}, true,
 			map[string]string{"updateApm": "true", "updateBrowser": "false", "enableBrowser": "false", "apmSettings": `{"alias":"store"}`},
 			func(a restv2.Application) bool { return a.Name == "store" && a.Settings.AppApdexThreshold == 0.5 }},
-		{"app apdex", false, AppUpdateInput{AppApdexThreshold: f64(0.8)}, true,
+		{"app apdex", false, restv2.ApplicationUpdate{AppApdexThreshold: f64(0.8)}, true,
 			map[string]string{"updateApm": "true", "updateBrowser": "false", "apmSettings": `{"apmConfig":{"apdexTarget":0.8}}`},
 			func(a restv2.Application) bool {
 				return a.Settings.AppApdexThreshold == 0.8 && a.Summary.ApdexTarget == 0.8
 			}},
-		{"end-user apdex", true, AppUpdateInput{EndUserApdexThreshold: f64(4)}, true,
+		{"end-user apdex", true, restv2.ApplicationUpdate{EndUserApdexThreshold: f64(4)}, true,
 			map[string]string{"updateApm": "false", "updateBrowser": "true", "browser": `"` + AppGUID(1, DomainBrowser, 70) + `"`,
 				"browserSettings": `{"browserConfig":{"apdexTarget":4}}`},
 			func(a restv2.Application) bool {
 				return *a.Settings.EndUserApdexThreshold == 4 && a.EndUser != nil && a.EndUser.ApdexTarget == 4
 			}},
-		{"enable RUM", false, AppUpdateInput{EnableRealUserMonitoring: bptr(true)}, true,
+		{"enable RUM", false, restv2.ApplicationUpdate{EnableRealUserMonitoring: bptr(true)}, true,
 			map[string]string{"updateApm": "false", "updateBrowser": "false", "enableBrowser": "true", "enableSettings": `{"loaderType":"LITE"}`,
 				"apm": `"` + AppGUID(1, DomainAPM, 7) + `"`},
 			func(a restv2.Application) bool { return a.Settings.EnableRealUserMonitoring }},
-		{"disable RUM", true, AppUpdateInput{EnableRealUserMonitoring: bptr(false)}, true,
+		{"disable RUM", true, restv2.ApplicationUpdate{EnableRealUserMonitoring: bptr(false)}, true,
 			map[string]string{"updateBrowser": "true", "enableBrowser": "false", "browserSettings": `{"browserMonitoring":{"loader":"NONE"}}`},
 			func(a restv2.Application) bool { return !a.Settings.EnableRealUserMonitoring && a.EndUser == nil }},
-		{"RUM already off", false, AppUpdateInput{EnableRealUserMonitoring: bptr(false)}, false, nil,
+		{"RUM already off", false, restv2.ApplicationUpdate{EnableRealUserMonitoring: bptr(false)}, false, nil,
 			func(a restv2.Application) bool { return !a.Settings.EnableRealUserMonitoring }},
-		{"end-user apdex shown without browser sent back", false, AppUpdateInput{EndUserApdexThreshold: f64(restv2.DefaultEndUserApdexThreshold), EnableRealUserMonitoring: bptr(false)}, false, nil,
+		{"end-user apdex shown without browser sent back", false, restv2.ApplicationUpdate{EndUserApdexThreshold: f64(restv2.DefaultEndUserApdexThreshold), EnableRealUserMonitoring: bptr(false)}, false, nil,
 			func(a restv2.Application) bool {
 				return !a.Settings.EnableRealUserMonitoring && a.Settings.EndUserApdex() == restv2.DefaultEndUserApdexThreshold
 			}},
@@ -146,12 +146,12 @@ func TestUpdateApplicationErrors(t *testing.T) {
 	refused := []struct {
 		name    string
 		missing bool
-		in      AppUpdateInput
+		in      restv2.ApplicationUpdate
 		status  int
 	}{
-		{"blank name", false, AppUpdateInput{Name: sptr("  ")}, 422},
-		{"end-user apdex without browser", false, AppUpdateInput{EndUserApdexThreshold: f64(2)}, 422},
-		{"missing application", true, AppUpdateInput{Name: sptr("x")}, 404},
+		{"blank name", false, restv2.ApplicationUpdate{Name: sptr("  ")}, 422},
+		{"end-user apdex without browser", false, restv2.ApplicationUpdate{EndUserApdexThreshold: f64(2)}, 422},
+		{"missing application", true, restv2.ApplicationUpdate{Name: sptr("x")}, 404},
 	}
 	for _, tt := range refused {
 		a := newAppFake()
@@ -171,21 +171,21 @@ func TestUpdateApplicationErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		browser bool
-		in      AppUpdateInput
+		in      restv2.ApplicationUpdate
 		update  func(map[string]any) (any, error)
 		status  int
 		msg     string
 	}{
-		{"apm access denied", false, AppUpdateInput{Name: sptr("n")}, apmErr("ACCESS_DENIED"), 403, "alias: bad"},
-		{"apm not found", false, AppUpdateInput{Name: sptr("n")}, apmErr("NOT_FOUND"), 404, ""},
-		{"apm invalid", false, AppUpdateInput{Name: sptr("n")}, apmErr("INVALID_INPUT"), 422, "alias: bad"},
-		{"browser access denied", true, AppUpdateInput{EndUserApdexThreshold: f64(9)}, browserErr, 403, "apdex: no"},
-		{"timeout", false, AppUpdateInput{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindTimeout} }, 504, ""},
-		{"server", false, AppUpdateInput{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindServer, Status: 500} }, 502, ""},
-		{"invalid", false, AppUpdateInput{Name: sptr("n")}, func(map[string]any) (any, error) {
+		{"apm access denied", false, restv2.ApplicationUpdate{Name: sptr("n")}, apmErr("ACCESS_DENIED"), 403, "alias: bad"},
+		{"apm not found", false, restv2.ApplicationUpdate{Name: sptr("n")}, apmErr("NOT_FOUND"), 404, ""},
+		{"apm invalid", false, restv2.ApplicationUpdate{Name: sptr("n")}, apmErr("INVALID_INPUT"), 422, "alias: bad"},
+		{"browser access denied", true, restv2.ApplicationUpdate{EndUserApdexThreshold: f64(9)}, browserErr, 403, "apdex: no"},
+		{"timeout", false, restv2.ApplicationUpdate{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindTimeout} }, 504, ""},
+		{"server", false, restv2.ApplicationUpdate{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindServer, Status: 500} }, 502, ""},
+		{"invalid", false, restv2.ApplicationUpdate{Name: sptr("n")}, func(map[string]any) (any, error) {
 			return nil, &ng.Error{Kind: ng.KindInvalid, Errors: []ng.GraphQLError{{Message: "too long"}}}
 		}, 422, "too long"},
-		{"invalid without message", false, AppUpdateInput{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindInvalid} }, 422, "rejected by New Relic"},
+		{"invalid without message", false, restv2.ApplicationUpdate{Name: sptr("n")}, func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindInvalid} }, 422, "rejected by New Relic"},
 	} {
 		a := newAppFake()
 		a.browser, a.update = tt.browser, tt.update
@@ -196,7 +196,7 @@ func TestUpdateApplicationErrors(t *testing.T) {
 	}
 	a := newAppFake()
 	a.update = func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindRateLimited} }
-	if _, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, AppUpdateInput{Name: sptr("n")}); err == nil || errors.As(err, &ve) {
+	if _, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, restv2.ApplicationUpdate{Name: sptr("n")}); err == nil || errors.As(err, &ve) {
 		t.Errorf("rate limited: %v, want the NerdGraph error", err)
 	}
 }
@@ -266,7 +266,7 @@ func TestDeleteApplication(t *testing.T) {
 // NerdGraph does not show it yet the answer is 503 with Retry-After, after the enable
 // was sent once.
 func TestUpdateApplicationEnableThenThreshold(t *testing.T) {
-	in := AppUpdateInput{Name: sptr("store"), EndUserApdexThreshold: f64(4), EnableRealUserMonitoring: bptr(true)}
+	in := restv2.ApplicationUpdate{Name: sptr("store"), EndUserApdexThreshold: f64(4), EnableRealUserMonitoring: bptr(true)}
 	a := newAppFake()
 	a.reporting = true
 	a.update = func(vars map[string]any) (any, error) {
@@ -302,7 +302,7 @@ func TestUpdateApplicationEnableThenThreshold(t *testing.T) {
 	}
 	// Without enable_real_user_monitoring the threshold is still refused, before anything is sent.
 	a = newAppFake()
-	if _, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, AppUpdateInput{EndUserApdexThreshold: f64(4)}); !errors.As(err, &ve) ||
+	if _, err := New(a, Options{}).UpdateApplication(context.Background(), Caller{AccountID: 1}, 7, restv2.ApplicationUpdate{EndUserApdexThreshold: f64(4)}); !errors.As(err, &ve) ||
 		ve.Status != 422 || a.count("AppUpdate") != 0 {
 		t.Fatalf("threshold without RUM: %v", err)
 	}

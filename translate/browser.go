@@ -212,7 +212,7 @@ func (t *Translator) CreateBrowserApplication(ctx context.Context, c Caller, nam
 	}
 	r := resp.AgentApplicationCreateBrowser
 	if r == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "browser application", "GET /v2/browser_applications.json")
+		return nil, restv2.WriteOutcomeUnknown("browser application", "GET /v2/browser_applications.json")
 	}
 	g, err := ParseGUID(r.Guid)
 	if err != nil {
@@ -234,9 +234,9 @@ func createError(err error, what, check string) error {
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, what, check)
+		return restv2.WriteTimedOut(what, check)
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, what, check)
+		return restv2.WriteOutcomeUnknown(what, check)
 	case ng.KindInvalid:
 		msg := "rejected by New Relic"
 		if len(ge.Errors) > 0 {

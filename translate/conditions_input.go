@@ -10,47 +10,6 @@ import (
 	"github.com/v2bridge/v2bridge/restv2"
 )
 
-// NrqlConditionInput is a REST {"nrql_condition":{...}} body. Pointer fields are nil
-// when not sent; numbers REST sent as strings ("5", "0.9") arrive as text either way.
-type NrqlConditionInput struct {
-	Type                      *string
-	Name                      *string
-	Enabled                   *bool
-	RunbookURL                *string
-	ValueFunction             *string
-	BaselineDirection         *string
-	ViolationTimeLimitSeconds *string
-	// Terms is nil when not sent (an update keeps the condition's terms).
-	Terms      []TermInput
-	Query      *string
-	SinceValue *string
-	Signal     *SignalInput
-	Expiration *ExpirationInput
-}
-
-// TermInput is one REST term, every value as the text received.
-type TermInput struct {
-	Duration, Operator, Priority, Threshold, TimeFunction *string
-}
-
-// SignalInput is REST's signal block. Besides the window, the evaluation offset and
-// the fill, REST's create body carries the streaming settings slide_by,
-// aggregation_method, aggregation_delay and aggregation_timer (docs-website
-// src/content/docs/alerts/scale-automate/rest-api/rest-api-calls-alerts.mdx,
-// "Create NRQL conditions for policies"); each is sent as the NerdGraph signal field
-// of the same name.
-type SignalInput struct {
-	AggregationWindow, SlideBy, AggregationMethod, AggregationDelay, AggregationTimer *string
-	EvaluationOffset, FillOption, FillValue                                           *string
-}
-
-// ExpirationInput is REST's expiration block.
-type ExpirationInput struct {
-	ExpirationDuration          *string
-	OpenViolationOnExpiration   *bool
-	CloseViolationsOnExpiration *bool
-}
-
 const (
 	condCreate = "create"
 	condUpdate = "update"
@@ -139,7 +98,7 @@ func parseNumber(op, field string, p *string, positiveInt bool) (float64, error)
 	return v, nil
 }
 
-func parseTerms(op string, in []TermInput, baseline bool) ([]term, error) {
+func parseTerms(op string, in []restv2.TermInput, baseline bool) ([]term, error) {
 	if len(in) == 0 {
 		return nil, errConditionValidation(op, "nrql_condition.terms needs at least one term")
 	}
@@ -199,7 +158,7 @@ type conditionParts struct {
 	direction  *ng.AlertsNrqlBaselineDirection
 }
 
-func (in *NrqlConditionInput) parts(op string, baseline bool) (conditionParts, error) {
+func inputParts(in *restv2.NrqlConditionInput, op string, baseline bool) (conditionParts, error) {
 	var p conditionParts
 	if vf := lower(in.ValueFunction); vf != "" && vf != "single_value" {
 		return p, errConditionValidation(op, "nrql_condition.value_function "+strconv.Quote(vf)+" is not supported: NerdGraph "+
@@ -321,7 +280,7 @@ func dynamicTerms(ts []term) []ng.AlertsNrqlDynamicConditionTermsInput {
 }
 
 // conditionType is the REST type of a body: static unless it says baseline.
-func conditionType(op string, in *NrqlConditionInput) (ng.AlertsNrqlConditionType, error) {
+func conditionType(op string, in *restv2.NrqlConditionInput) (ng.AlertsNrqlConditionType, error) {
 	switch lower(in.Type) {
 	case "", "static":
 		return ng.AlertsNrqlConditionTypeStatic, nil

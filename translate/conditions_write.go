@@ -12,7 +12,7 @@ import (
 
 // CreateNrqlCondition answers POST /v2/alerts_nrql_conditions/policies/{policy_id}
 // (never retried).
-func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID int64, in NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
+func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID int64, in restv2.NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
 	typ, err := conditionType(condCreate, &in)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID
 	if in.Terms == nil {
 		return nil, errConditionValidation(condCreate, "nrql_condition.terms needs at least one term")
 	}
-	p, err := in.parts(condCreate, baseline)
+	p, err := inputParts(&in, condCreate, baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (t *Translator) CreateNrqlCondition(ctx context.Context, c Caller, policyID
 		}
 	}
 	if f == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition", checkConditions(policyID))
+		return nil, restv2.WriteOutcomeUnknown("NRQL condition", checkConditions(policyID))
 	}
 	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }
@@ -106,7 +106,7 @@ func conditionWriteError(err error, op string, policyID int64) error {
 
 // UpdateNrqlCondition answers PUT /v2/alerts_nrql_conditions/{id}: the condition is
 // read first (its type picks the mutation), then only the fields sent are changed.
-func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64, in NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
+func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64, in restv2.NrqlConditionInput) (*restv2.NrqlConditionShow, error) {
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
 		return nil, errConditionValidation(condUpdate, "nrql_condition.name must not be empty")
 	}
@@ -129,7 +129,7 @@ func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64
 		policyID, _ = strconv.ParseInt(cur.GetPolicyId(), 10, 64)
 	}
 	baseline := typ == ng.AlertsNrqlConditionTypeBaseline
-	p, err := in.parts(condUpdate, baseline)
+	p, err := inputParts(&in, condUpdate, baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (t *Translator) UpdateNrqlCondition(ctx context.Context, c Caller, id int64
 		}
 	}
 	if f == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "NRQL condition update", checkConditions(policyID))
+		return nil, restv2.WriteOutcomeUnknown("NRQL condition update", checkConditions(policyID))
 	}
 	return &restv2.NrqlConditionShow{Condition: nrqlConditionOf(f)}, nil
 }

@@ -72,9 +72,9 @@ func newCondWriteFake() *condWriteFake {
 	return w
 }
 
-func condInput() NrqlConditionInput {
-	return NrqlConditionInput{Name: sp("high"), Query: sp("SELECT count(*) FROM Transaction"),
-		Terms: []TermInput{{Duration: sp("5"), Operator: sp("above"), Priority: sp("critical"), Threshold: sp("0.9"), TimeFunction: sp("all")}}}
+func condInput() restv2.NrqlConditionInput {
+	return restv2.NrqlConditionInput{Name: sp("high"), Query: sp("SELECT count(*) FROM Transaction"),
+		Terms: []restv2.TermInput{{Duration: sp("5"), Operator: sp("above"), Priority: sp("critical"), Threshold: sp("0.9"), TimeFunction: sp("all")}}}
 }
 
 func lastVars(f *opFake, key string) string {
@@ -114,12 +114,12 @@ func TestCreateNrqlCondition(t *testing.T) {
 	}
 	sent := w.count("")
 	var ve *restv2.Error
-	for name, mod := range map[string]func(*NrqlConditionInput){
-		"outlier":    func(in *NrqlConditionInput) { in.Type = sp("outlier") },
-		"no name":    func(in *NrqlConditionInput) { in.Name = sp(" ") },
-		"no query":   func(in *NrqlConditionInput) { in.Query = nil },
-		"no terms":   func(in *NrqlConditionInput) { in.Terms = nil },
-		"bad signal": func(in *NrqlConditionInput) { in.Signal = &SignalInput{AggregationWindow: sp("0")} },
+	for name, mod := range map[string]func(*restv2.NrqlConditionInput){
+		"outlier":    func(in *restv2.NrqlConditionInput) { in.Type = sp("outlier") },
+		"no name":    func(in *restv2.NrqlConditionInput) { in.Name = sp(" ") },
+		"no query":   func(in *restv2.NrqlConditionInput) { in.Query = nil },
+		"no terms":   func(in *restv2.NrqlConditionInput) { in.Terms = nil },
+		"bad signal": func(in *restv2.NrqlConditionInput) { in.Signal = &restv2.SignalInput{AggregationWindow: sp("0")} },
 	} {
 		in := condInput()
 		mod(&in)
@@ -204,7 +204,7 @@ func TestUpdateNrqlCondition(t *testing.T) {
 		for _, baseline := range []bool{false, true} {
 			w := newCondWriteFake()
 			w.baseline = baseline
-			show, err := New(w, Options{}).UpdateNrqlCondition(context.Background(), c, 5, NrqlConditionInput{Name: sp("renamed")})
+			show, err := New(w, Options{}).UpdateNrqlCondition(context.Background(), c, 5, restv2.NrqlConditionInput{Name: sp("renamed")})
 			if err != nil || show.Condition.Name != "renamed" || w.count("NrqlCondition") != 1 {
 				t.Fatalf("baseline %v: %+v, %v", baseline, show, err)
 			}
@@ -242,11 +242,11 @@ func TestUpdateNrqlCondition(t *testing.T) {
 	t.Run("refusals and failures", func(t *testing.T) {
 		w := newCondWriteFake()
 		tr := New(w, Options{})
-		for name, in := range map[string]NrqlConditionInput{
+		for name, in := range map[string]restv2.NrqlConditionInput{
 			"blank name":  {Name: sp("")},
 			"blank query": {Query: sp(" ")},
 			"bad type":    {Type: sp("outlier")},
-			"bad terms":   {Terms: []TermInput{{}}},
+			"bad terms":   {Terms: []restv2.TermInput{{}}},
 		} {
 			if _, err := tr.UpdateNrqlCondition(context.Background(), c, 5, in); !errors.As(err, &ve) || ve.Status != 422 {
 				t.Errorf("%s: %v, want 422", name, err)
@@ -256,7 +256,7 @@ func TestUpdateNrqlCondition(t *testing.T) {
 			t.Errorf("a refused body was sent")
 		}
 		w.missing = true
-		if _, err := tr.UpdateNrqlCondition(context.Background(), c, 5, NrqlConditionInput{Name: sp("x")}); !errors.As(err, &ve) || ve.Status != 404 || w.count("NrqlConditionStaticUpdate") != 0 {
+		if _, err := tr.UpdateNrqlCondition(context.Background(), c, 5, restv2.NrqlConditionInput{Name: sp("x")}); !errors.As(err, &ve) || ve.Status != 404 || w.count("NrqlConditionStaticUpdate") != 0 {
 			t.Errorf("missing: %v", err)
 		}
 		w.missing = false
@@ -269,7 +269,7 @@ func TestUpdateNrqlCondition(t *testing.T) {
 				title  string
 			}{{nil, true, 502, "policy_id=9"}, {&ng.Error{Kind: ng.KindNotFound}, false, 404, "condition"}, {&ng.Error{Kind: ng.KindTimeout}, false, 504, "policy_id=9"}} {
 				w.fail, w.null = tt.fail, tt.null
-				_, err := tr.UpdateNrqlCondition(context.Background(), c, 5, NrqlConditionInput{Name: sp("x")})
+				_, err := tr.UpdateNrqlCondition(context.Background(), c, 5, restv2.NrqlConditionInput{Name: sp("x")})
 				if !errors.As(err, &ve) || ve.Status != tt.status || !strings.Contains(ve.Title, tt.title) {
 					t.Errorf("baseline %v, %v/%v: %v, want %d %q", baseline, tt.fail, tt.null, err, tt.status, tt.title)
 				}
@@ -329,7 +329,7 @@ func TestSignalStreamingSettings(t *testing.T) {
 	w := newCondWriteFake()
 	tr := New(w, Options{})
 	in := condInput()
-	in.Signal = &SignalInput{AggregationWindow: sp("60"), SlideBy: sp("30"), AggregationMethod: sp("Event_Flow"), AggregationDelay: sp("0")}
+	in.Signal = &restv2.SignalInput{AggregationWindow: sp("60"), SlideBy: sp("30"), AggregationMethod: sp("Event_Flow"), AggregationDelay: sp("0")}
 	if _, err := tr.CreateNrqlCondition(context.Background(), c, 9, in); err != nil {
 		t.Fatal(err)
 	}
@@ -337,14 +337,14 @@ func TestSignalStreamingSettings(t *testing.T) {
 		!strings.Contains(v, `"aggregationDelay":0`) || strings.Contains(v, "aggregationTimer") {
 		t.Errorf("signal sent %s", v)
 	}
-	in.Signal = &SignalInput{AggregationMethod: sp("event_timer"), AggregationTimer: sp("45")}
+	in.Signal = &restv2.SignalInput{AggregationMethod: sp("event_timer"), AggregationTimer: sp("45")}
 	if _, err := tr.CreateNrqlCondition(context.Background(), c, 9, in); err != nil ||
 		!strings.Contains(lastVars(w.opFake, "condition"), `"aggregationTimer":45`) {
 		t.Errorf("timer: %v %s", err, lastVars(w.opFake, "condition"))
 	}
 	sent := w.count("")
 	var ve *restv2.Error
-	for _, s := range []SignalInput{
+	for _, s := range []restv2.SignalInput{
 		{AggregationMethod: sp("sliding")},
 		{SlideBy: sp("0")},
 		{SlideBy: sp("x")},

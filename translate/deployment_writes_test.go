@@ -50,7 +50,7 @@ func TestDeploymentRetryAfterUnknown(t *testing.T) {
 			tr := depTranslator(d, &now)
 			c := Caller{KeyHash: "k", AccountID: 1}
 			user := "me"
-			in := DeploymentInput{Revision: "r1", User: &user}
+			in := restv2.DeploymentInput{Revision: "r1", User: &user}
 			var ve *restv2.Error
 			if _, err := tr.CreateDeployment(context.Background(), c, 7, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 				t.Fatalf("timeout: %v", err)
@@ -135,7 +135,7 @@ func TestDeploymentLegacyCreate(t *testing.T) {
 			return create(op, vars)
 		}
 		now := depNow
-		show, err := depTranslator(d, &now).CreateDeployment(context.Background(), Caller{AccountID: 1}, 7, DeploymentInput{Revision: "r"}, now, true)
+		show, err := depTranslator(d, &now).CreateDeployment(context.Background(), Caller{AccountID: 1}, 7, restv2.DeploymentInput{Revision: "r"}, now, true)
 		if null {
 			var ve *restv2.Error
 			if !errors.As(err, &ve) || ve.Status != 502 || d.created != 1 {
@@ -201,7 +201,7 @@ func TestDeploymentNamedRetry(t *testing.T) {
 			now := depNow
 			tr := depTranslator(d, &now)
 			c := Caller{KeyHash: "k", AccountID: 1}
-			in := DeploymentInput{Revision: "r1", AppName: "shop"}
+			in := restv2.DeploymentInput{Revision: "r1", AppName: "shop"}
 			var ve *restv2.Error
 			if _, err := tr.CreateDeployment(context.Background(), c, 0, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 				t.Fatalf("first: %v", err)
@@ -241,7 +241,7 @@ func TestDeploymentIdempotencyKeyScope(t *testing.T) {
 	tr := depTranslator(d, &now)
 	c := Caller{KeyHash: "k", AccountID: 1}
 	post := func(appID int64, rev, key string) (*restv2.DeploymentShow, error) {
-		return tr.CreateDeployment(context.Background(), c, appID, DeploymentInput{Revision: rev, IdempotencyKey: key}, now, false)
+		return tr.CreateDeployment(context.Background(), c, appID, restv2.DeploymentInput{Revision: rev, IdempotencyKey: key}, now, false)
 	}
 	first, err := post(7, "r1", "key-1")
 	if err != nil || d.created != 1 {
@@ -283,7 +283,7 @@ func TestDeploymentCreatedEntity(t *testing.T) {
 	now := depNow
 	tr := depTranslator(d, &now)
 	c := Caller{KeyHash: "k", AccountID: 1}
-	show, err := tr.CreateDeployment(context.Background(), c, 0, DeploymentInput{Revision: "named", AppName: "shop"}, now, false)
+	show, err := tr.CreateDeployment(context.Background(), c, 0, restv2.DeploymentInput{Revision: "named", AppName: "shop"}, now, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestDeploymentCreatedEntity(t *testing.T) {
 	if len(l.Doc.Deployments) != 1 || l.Doc.Deployments[0].Revision != "named" {
 		t.Errorf("list of 7 after the named write: %+v, want it remembered", l.Doc.Deployments)
 	}
-	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "by id"}, now, false); err != nil {
+	if _, err := tr.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "by id"}, now, false); err != nil {
 		t.Fatal(err)
 	}
 	want := `id = '` + AppGUID(1, DomainAPM, 7) + `'`
@@ -330,7 +330,7 @@ func TestDeploymentNullEventIsUnknown(t *testing.T) {
 		}
 		now := depNow
 		tr := depTranslator(d, &now)
-		_, err := tr.CreateDeployment(context.Background(), Caller{KeyHash: "k", AccountID: 1}, 7, DeploymentInput{Revision: "r"}, now, false)
+		_, err := tr.CreateDeployment(context.Background(), Caller{KeyHash: "k", AccountID: 1}, 7, restv2.DeploymentInput{Revision: "r"}, now, false)
 		var ve *restv2.Error
 		if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Error(), "deployments.json") {
 			t.Errorf("answer %s: err = %v, want the 502 of an unknown outcome", answer, err)

@@ -9,95 +9,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 )
 
-// DeploymentInput is a deployment to record, as REST v2 received it.
-type DeploymentInput struct {
-	Revision    string
-	Changelog   *string
-	Description *string
-	User        *string
-	// Timestamp is the caller's time (nil: the time the request was received).
-	Timestamp *time.Time
-	// AppName selects the application by exact name instead of id (legacy v0).
-	AppName string
-	// IdempotencyKey is the caller's Idempotency-Key header ("": none; see writeoutcome.go).
-	IdempotencyKey string
-}
+// DeploymentWindow is how far back deployments are listed (REST listed all history;
+// change events live in NRDB's retention).
+const DeploymentWindow = 90 * 24 * time.Hour
 
-// Deployment limits of REST v2: the longest revision, changelog, description and user it
-// accepted.
-const (
-	maxRevision    = 127
-	maxChangelog   = 65535
-	maxDescription = 65535
-	maxUser        = 31
-	// DeploymentWindow is how far back deployments are listed (REST listed all
-	// history; change events live in NRDB's retention).
-	DeploymentWindow = 90 * 24 * time.Hour
-)
-
-// Validate applies REST v2's deployment rules before anything is sent; each failure is
-// a 422 naming the field.
-func (in DeploymentInput) Validate(now time.Time) error {
-	bad := func(title string) error { return &restv2.Error{Status: 422, Title: title} }
-	if strings.TrimSpace(in.Revision) == "" {
-		return bad("deployment.revision is required")
-	}
-	fields := []struct {
-		name string
-		v    *string
-		max  int
-	}{{"revision", &in.Revision, maxRevision}, {"changelog", in.Changelog, maxChangelog},
-		{"description", in.Description, maxDescription}, {"user", in.User, maxUser}}
-	for _, f := range fields {
-		if f.v == nil {
-			continue
-		}
-		if !utf8.ValidString(*f.v) {
-			return bad(fmt.Sprintf("deployment.%s is not valid UTF-8", f.name))
-		}
-		if n := utf8.RuneCountInString(*f.v); n > f.max {
-			return bad(fmt.Sprintf("deployment.%s is too long: %d characters, at most %d", f.name, n, f.max))
-		}
-		for _, r := range *f.v {
-			if r > 0xFFFF {
-				return bad(fmt.Sprintf("deployment.%s contains a 4-byte UTF-8 character (such as an emoji), which is not allowed", f.name))
-			}
-		}
-	}
-	if in.Timestamp != nil && in.Timestamp.After(now) {
-		return bad("deployment.timestamp is in the future")
-	}
-	return nil
-}
-
-// ParseDeploymentTimestamp reads REST v2's deployment timestamp: ISO 8601, in UTC, to
-// the second ("2019-10-08T00:15:36Z" or "...+00:00").
-func ParseDeploymentTimestamp(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be ISO 8601 in UTC, to the second, such as 2019-10-08T00:15:36Z"}
-	}
-	if _, off := t.Zone(); off != 0 {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be in UTC (Z or +00:00)"}
-	}
-	if t.Nanosecond() != 0 {
-		return t, &restv2.Error{Status: 422, Title: "deployment.timestamp must be given to the second, without fractions"}
-	}
-	return t.UTC(), nil
-}
-
-// CreateDeployment records a deployment (never retried; see ErrWriteOutcomeUnknown).
+// CreateDeployment records a deployment (never retried; see restv2.WriteOutcomeUnknown).
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
 // Identical concurrent requests share one write, and a retry of a write whose outcome
 // is unknown looks it up before sending again (see writeoutcome.go).
-func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (*restv2.DeploymentShow, error) {
+func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in restv2.DeploymentInput, received time.Time, legacy bool) (*restv2.DeploymentShow, error) {
 	if err := in.Validate(received); err != nil {
 		return nil, err
 	}
@@ -142,7 +68,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 // findDeployment looks up the deployment an unknown attempt may have recorded: the
 // gateway sent its timestamp (ms), so it is the row of that millisecond with the same
 // content. nil: not (yet) in NRQL.
-func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, ms int64) (*restv2.Deployment, error) {
+func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, in restv2.DeploymentInput, ms int64) (*restv2.Deployment, error) {
 	if appID == 0 {
 		id, err := t.appIDByName(ctx, c, in.AppName)
 		if err != nil || id == 0 {
@@ -169,7 +95,7 @@ func (t *Translator) findDeployment(ctx context.Context, c Caller, appID int64, 
 func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (int64, error) {
 	q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", name).Build()
 	if err != nil {
-		return 0, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+		return 0, restv2.Unprocessable("Invalid application name: " + err.Error())
 	}
 	page, err := t.appListPage(ctx, c, q, nil, nil)
 	if err != nil {
@@ -190,7 +116,7 @@ func (t *Translator) appIDByName(ctx context.Context, c Caller, name string) (in
 
 // createDeployment sends the mutation once. sentMs is the timestamp sent (0: nothing
 // sent); unknown says the mutation may have been applied although err is set.
-func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in DeploymentInput, received time.Time, legacy bool) (show *restv2.DeploymentShow, sentMs int64, unknown bool, err error) {
+func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64, in restv2.DeploymentInput, received time.Time, legacy bool) (show *restv2.DeploymentShow, sentMs int64, unknown bool, err error) {
 	if in.AppName == "" {
 		// Check-then-write is serialised per application within this replica (and across
 		// the fleet with a store, state.Deploys), so two concurrent POSTs cannot both
@@ -222,7 +148,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		}
 		dep := resp.ChangeTrackingCreateDeployment
 		if dep == nil {
-			return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+			return nil, ms, true, restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
@@ -234,7 +160,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		// Legacy v0 named the application; the search must match exactly one.
 		q, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Eq("name", in.AppName).Build()
 		if err != nil {
-			return nil, 0, false, &restv2.Error{Status: 422, Title: "Invalid application name: " + err.Error()}
+			return nil, 0, false, restv2.Unprocessable("Invalid application name: " + err.Error())
 		}
 		query = q
 	} else {
@@ -259,7 +185,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 	// error leaves the outcome unknown, never a nil dereference.
 	created := resp.GetChangeTrackingCreateEvent()
 	if created == nil || created.GetChangeTrackingEvent() == nil {
-		return nil, ms, true, ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+		return nil, ms, true, restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 	}
 	ev := created.GetChangeTrackingEvent()
 	d.ID = SurrogateID("deployment", c.AccountID, ev.ChangeTrackingId)
@@ -291,13 +217,13 @@ func writeError(err error, appID int64) error {
 		return err
 	}
 	if !outcomeUnknown(err) && ge.Kind == ng.KindTransport {
-		return &restv2.Error{Status: 502, Title: "Deployment not recorded: New Relic NerdGraph could not be reached; try again later"}
+		return restv2.BadGateway("Deployment not recorded: New Relic NerdGraph could not be reached; try again later")
 	}
 	switch ge.Kind {
 	case ng.KindTimeout:
-		return ErrWriteOutcomeUnknown(504, "deployment", deploymentCheck(appID))
+		return restv2.WriteTimedOut("deployment", deploymentCheck(appID))
 	case ng.KindTransport, ng.KindServer:
-		return ErrWriteOutcomeUnknown(502, "deployment", deploymentCheck(appID))
+		return restv2.WriteOutcomeUnknown("deployment", deploymentCheck(appID))
 	case ng.KindInvalid, ng.KindNotFound:
 		for _, e := range ge.Errors {
 			if strings.Contains(e.Message, "matched 0") || strings.Contains(e.Message, "not found") {
@@ -308,7 +234,7 @@ func writeError(err error, appID int64) error {
 		if len(ge.Errors) > 0 {
 			msg = ge.Errors[0].Message
 		}
-		return &restv2.Error{Status: 422, Title: "Deployment not recorded: " + msg}
+		return restv2.Unprocessable("Deployment not recorded: " + msg)
 	}
 	return err
 }
@@ -383,8 +309,8 @@ func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID i
 		}
 	}
 	if !latest.IsZero() && !ts.After(latest) {
-		return &restv2.Error{Status: 422, Title: "deployment.timestamp must be later than the application's most recent deployment (" +
-			restv2.FormatTime(latest) + ")"}
+		return restv2.Unprocessable("deployment.timestamp must be later than the application's most recent deployment (" +
+			restv2.FormatTime(latest) + ")")
 	}
 	return nil
 }

@@ -192,7 +192,7 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 		return nil, err
 	}
 	cur, err := t.nrqlCondition(ctx, c, id)
-	if ve := (*restv2.Error)(nil); errors.As(err, &ve) && ve.Status == 404 {
+	if ve := (*restv2.Error)(nil); errors.As(err, &ve) && ve.Status == restv2.StatusNotFound {
 		// The ids REST's procedure finds come from /alerts_conditions: say so when the
 		// id is a legacy metric condition rather than answering "not found".
 		if legacy, lerr := t.isLegacyCondition(ctx, c, id); lerr == nil && legacy {
@@ -254,7 +254,7 @@ func (t *Translator) editEntityCondition(ctx context.Context, c Caller, ref Enti
 		return &restv2.EntityConditionShow{Condition: nrqlConditionOf(cur)}, nil
 	}
 	typ := strings.ToLower(string(cur.GetType()))
-	upd, err := t.UpdateNrqlCondition(ctx, c, id, NrqlConditionInput{Type: &typ, Query: &next})
+	upd, err := t.UpdateNrqlCondition(ctx, c, id, restv2.NrqlConditionInput{Type: &typ, Query: &next})
 	if err != nil {
 		return nil, err
 	}

@@ -132,7 +132,7 @@ func TestFleetAttemptsAcrossReplicas(t *testing.T) {
 	}
 	a, b := replica(), replica()
 	c := Caller{KeyHash: "k", AccountID: 1}
-	in := DeploymentInput{Revision: "r1"}
+	in := restv2.DeploymentInput{Revision: "r1"}
 	var ve *restv2.Error
 	if _, err := a.CreateDeployment(context.Background(), c, 7, in, now, false); !errors.As(err, &ve) || ve.Status != 504 {
 		t.Fatalf("A: %v", err)
@@ -156,7 +156,7 @@ func TestFleetAttemptsAcrossReplicas(t *testing.T) {
 
 	// An Idempotency-Key's answer replays through the other replica; another body under
 	// it is refused there.
-	key := DeploymentInput{Revision: "r2", IdempotencyKey: "idem-1"}
+	key := restv2.DeploymentInput{Revision: "r2", IdempotencyKey: "idem-1"}
 	first, err := a.CreateDeployment(context.Background(), c, 7, key, now, false)
 	if err != nil {
 		t.Fatal(err)
@@ -166,14 +166,14 @@ func TestFleetAttemptsAcrossReplicas(t *testing.T) {
 	if err != nil || again.Deployment.ID != first.Deployment.ID || d.created != sent {
 		t.Fatalf("replay through B: %+v, %v, %d more sent", again, err, d.created-sent)
 	}
-	other := DeploymentInput{Revision: "r3", IdempotencyKey: "idem-1"}
+	other := restv2.DeploymentInput{Revision: "r3", IdempotencyKey: "idem-1"}
 	if _, err := replica().CreateDeployment(context.Background(), c, 7, other, now, false); !errors.As(err, &ve) || ve.Status != 422 {
 		t.Errorf("key reused with another body on a third replica: %v, want 422", err)
 	}
 
 	// A successful write without a key is not shared (nothing to replay).
 	saves := store.saves
-	if _, err := a.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "r4"}, now, false); err != nil || store.saves != saves {
+	if _, err := a.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "r4"}, now, false); err != nil || store.saves != saves {
 		t.Errorf("plain success stored: %v, %d saves", err, store.saves-saves)
 	}
 
@@ -183,7 +183,7 @@ func TestFleetAttemptsAcrossReplicas(t *testing.T) {
 	for _, rec := range []string{`not json`, `{"hash":"x","idem":true,"kind":"martian","recorded":{},"at":"` + at + `"}`} {
 		store.attempts[state.RecordID(c.cacheKey("idempotency-key", "idem-2"))] = []byte(rec)
 		sent := d.created
-		if _, err := replica().CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "r5", IdempotencyKey: "idem-2"}, now, false); err != nil || d.created != sent+1 {
+		if _, err := replica().CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "r5", IdempotencyKey: "idem-2"}, now, false); err != nil || d.created != sent+1 {
 			t.Errorf("record %s: %v, %d sent", rec, err, d.created-sent)
 		}
 		delete(store.attempts, state.RecordID(c.cacheKey("idempotency-key", "idem-2")))
@@ -200,7 +200,7 @@ func TestFleetAttemptsStoreDown(t *testing.T) {
 	a := New(d, Options{Now: func() time.Time { return now }, Attempts: store, Deployments: store})
 	b := New(d, Options{Now: func() time.Time { return now }, Attempts: store, Deployments: store})
 	c := Caller{KeyHash: "k", AccountID: 1}
-	key := DeploymentInput{Revision: "r", IdempotencyKey: "idem"}
+	key := restv2.DeploymentInput{Revision: "r", IdempotencyKey: "idem"}
 	if _, err := a.CreateDeployment(context.Background(), c, 7, key, now, false); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestFleetDeploymentMemory(t *testing.T) {
 	a := New(d, Options{Now: func() time.Time { return now }, Attempts: store, Deployments: store})
 	b := New(d, Options{Now: func() time.Time { return now }, Attempts: store, Deployments: store})
 	c := Caller{KeyHash: "k", AccountID: 1}
-	show, err := a.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "via A"}, now, false)
+	show, err := a.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "via A"}, now, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestFleetDeployLock(t *testing.T) {
 	tr := New(d, Options{Now: func() time.Time { return now }, Deployments: store})
 	c := Caller{KeyHash: "k", AccountID: 1}
 	ts := depNow.Add(-time.Hour)
-	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "a", Timestamp: &ts}, now, false); err != nil {
+	if _, err := tr.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "a", Timestamp: &ts}, now, false); err != nil {
 		t.Fatal(err)
 	}
 	if store.held != 0 {
@@ -285,7 +285,7 @@ func TestFleetDeployLock(t *testing.T) {
 	}
 	store.lockDown = true
 	ts2 := ts.Add(time.Minute)
-	if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "b", Timestamp: &ts2}, now, false); err != nil || d.created != 2 {
+	if _, err := tr.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "b", Timestamp: &ts2}, now, false); err != nil || d.created != 2 {
 		t.Fatalf("store down: %v, %d sent", err, d.created)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	gql "github.com/Khan/genqlient/graphql"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
@@ -117,7 +117,7 @@ func TestMetricDocSharedConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON, wantXML := render.JSON(nil, first), render.XML(nil, first)
+	wantJSON, wantXML := restv2.JSON(nil, first), restv2.XML(nil, first)
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
 	for range 8 {
@@ -132,7 +132,7 @@ func TestMetricDocSharedConcurrently(t *testing.T) {
 			if doc != first {
 				errs <- "not the cached document"
 			}
-			if !bytes.Equal(render.JSON(nil, doc), wantJSON) || !bytes.Equal(render.XML(nil, doc), wantXML) {
+			if !bytes.Equal(restv2.JSON(nil, doc), wantJSON) || !bytes.Equal(restv2.XML(nil, doc), wantXML) {
 				errs <- "a different rendering"
 			}
 			if md := doc.(*metricdata.Doc).Model(); len(md.Metrics) != 2 {

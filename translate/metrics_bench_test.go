@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
@@ -33,7 +33,7 @@ func BenchmarkMetricData10x180(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		doc := metricdata.NewDoc(names, metricdata.Request{}, w, series).Model()
-		buf = render.JSON(buf[:0], doc)
+		buf = restv2.JSON(buf[:0], doc)
 	}
 	b.SetBytes(int64(len(buf)))
 }

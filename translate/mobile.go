@@ -110,7 +110,7 @@ func (t *Translator) CreateMobileApplication(ctx context.Context, c Caller, name
 	}
 	r := resp.AgentApplicationCreateMobile
 	if r == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "mobile application", "GET /v2/mobile_applications.json")
+		return nil, restv2.WriteOutcomeUnknown("mobile application", "GET /v2/mobile_applications.json")
 	}
 	g, err := ParseGUID(r.Guid)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // writesFake is NerdGraph for nameFake's applications (the name index's reads and the
@@ -79,12 +80,12 @@ func TestWritesEditNameIndexInPlace(t *testing.T) {
 		pages  int // whole-search pages read in all, behind the lookups too
 	}{
 		{"rename", func() error {
-			_, err := a.UpdateApplication(ctx, c, 7, AppUpdateInput{Name: sptr("Checkout Seven")})
+			_, err := a.UpdateApplication(ctx, c, 7, restv2.ApplicationUpdate{Name: sptr("Checkout Seven")})
 			return err
 		}, "out sev", []int64{7}, 0},
 		{"the old name is gone", nil, "app-00007", nil, 0},
 		{"a setting, no name", func() error {
-			_, err := a.UpdateApplication(ctx, c, 7, AppUpdateInput{AppApdexThreshold: f64(0.9)})
+			_, err := a.UpdateApplication(ctx, c, 7, restv2.ApplicationUpdate{AppApdexThreshold: f64(0.9)})
 			return err
 		}, "checkout", []int64{7}, 0},
 		{"delete", func() error {
@@ -94,7 +95,7 @@ func TestWritesEditNameIndexInPlace(t *testing.T) {
 		{"an outcome unknown", func() error {
 			app.missing = false
 			app.update = func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindTimeout} }
-			_, err := a.UpdateApplication(ctx, c, 7, AppUpdateInput{Name: sptr("Checkout Eight")})
+			_, err := a.UpdateApplication(ctx, c, 7, restv2.ApplicationUpdate{Name: sptr("Checkout Eight")})
 			if err == nil {
 				return fmt.Errorf("update answered despite its timeout")
 			}

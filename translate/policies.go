@@ -11,12 +11,6 @@ import (
 	"github.com/v2bridge/v2bridge/restv2"
 )
 
-// PolicyInput is a REST {"policy":{...}} body; nil fields were not sent.
-type PolicyInput struct {
-	Name               *string
-	IncidentPreference *string
-}
-
 // incidentPreferences are REST's values (NerdGraph adds CUSTOM, which REST cannot set).
 var incidentPreferences = map[string]ng.AlertsIncidentPreference{
 	"PER_POLICY": ng.AlertsIncidentPreferencePerPolicy, "PER_CONDITION": ng.AlertsIncidentPreferencePerCondition,
@@ -72,7 +66,7 @@ func (t *Translator) ListPolicies(ctx context.Context, c Caller, name string, pa
 
 // CreatePolicy answers POST /v2/alerts_policies (incident_preference defaults to
 // PER_POLICY, as in REST).
-func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput) (*restv2.PolicyShow, error) {
+func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in restv2.PolicyInput) (*restv2.PolicyShow, error) {
 	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
 		return nil, errPolicyValidation("policy.name is required")
 	}
@@ -89,13 +83,13 @@ func (t *Translator) CreatePolicy(ctx context.Context, c Caller, in PolicyInput)
 		return nil, createError(err, "policy", "GET /v2/alerts_policies.json?filter[name]="+*in.Name)
 	}
 	if resp.AlertsPolicyCreate == nil {
-		return nil, ErrWriteOutcomeUnknown(502, "policy", "GET /v2/alerts_policies.json")
+		return nil, restv2.WriteOutcomeUnknown("policy", "GET /v2/alerts_policies.json")
 	}
 	return &restv2.PolicyShow{Policy: policyOf(&resp.AlertsPolicyCreate.PolicyFields)}, nil
 }
 
 // UpdatePolicy answers PUT /v2/alerts_policies/{id}.
-func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in PolicyInput) (*restv2.PolicyShow, error) {
+func (t *Translator) UpdatePolicy(ctx context.Context, c Caller, id int64, in restv2.PolicyInput) (*restv2.PolicyShow, error) {
 	upd := ng.AlertsPolicyUpdateInput{Name: in.Name}
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
 		return nil, errPolicyValidation("policy.name must not be empty")

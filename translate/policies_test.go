@@ -88,9 +88,9 @@ func TestCreatePolicy(t *testing.T) {
 	c := Caller{AccountID: 1}
 	name, pref, bad, blank := "Ops", "PER_CONDITION", "PER_HOST", "  "
 	for _, tt := range []struct {
-		in       PolicyInput
+		in       restv2.PolicyInput
 		wantPref string
-	}{{PolicyInput{Name: &name}, "PER_POLICY"}, {PolicyInput{Name: &name, IncidentPreference: &pref}, "PER_CONDITION"}} {
+	}{{restv2.PolicyInput{Name: &name}, "PER_POLICY"}, {restv2.PolicyInput{Name: &name, IncidentPreference: &pref}, "PER_CONDITION"}} {
 		show, err := tr.CreatePolicy(context.Background(), c, tt.in)
 		if err != nil || show.Policy != (restv2.Policy{ID: 42, Name: "Ops", IncidentPreference: tt.wantPref}) {
 			t.Errorf("create %+v: %+v, %v", tt.in, show, err)
@@ -100,7 +100,7 @@ func TestCreatePolicy(t *testing.T) {
 		t.Fatalf("%d sent: %+v", f.count(""), f.calls)
 	}
 	var ve *restv2.Error
-	for _, in := range []PolicyInput{{}, {Name: &blank}, {Name: &name, IncidentPreference: &bad}} {
+	for _, in := range []restv2.PolicyInput{{}, {Name: &blank}, {Name: &name, IncidentPreference: &bad}} {
 		if _, err := tr.CreatePolicy(context.Background(), c, in); !errors.As(err, &ve) || ve.Status != 422 {
 			t.Errorf("%+v: %v, want 422", in, err)
 		}
@@ -121,7 +121,7 @@ func TestCreatePolicy(t *testing.T) {
 		}, 422, "creating the policy"},
 	} {
 		answer = tt.answer
-		_, err := tr.CreatePolicy(context.Background(), c, PolicyInput{Name: &name})
+		_, err := tr.CreatePolicy(context.Background(), c, restv2.PolicyInput{Name: &name})
 		if !errors.As(err, &ve) || ve.Status != tt.status || !strings.Contains(ve.Title, tt.title) {
 			t.Errorf("%s: %v, want %d %q", tt.name, err, tt.status, tt.title)
 		}
@@ -148,16 +148,16 @@ func TestUpdatePolicy(t *testing.T) {
 	tr := New(f, Options{})
 	c := Caller{AccountID: 1}
 	name, pref, bad, blank := "New", "PER_CONDITION", "x", ""
-	show, err := tr.UpdatePolicy(context.Background(), c, 9, PolicyInput{IncidentPreference: &pref})
+	show, err := tr.UpdatePolicy(context.Background(), c, 9, restv2.PolicyInput{IncidentPreference: &pref})
 	if err != nil || show.Policy != (restv2.Policy{ID: 9, Name: "|", IncidentPreference: "PER_CONDITION|"}) {
 		t.Errorf("preference only: %+v, %v", show, err)
 	}
-	show, err = tr.UpdatePolicy(context.Background(), c, 9, PolicyInput{Name: &name})
+	show, err = tr.UpdatePolicy(context.Background(), c, 9, restv2.PolicyInput{Name: &name})
 	if err != nil || show.Policy.Name != "New|" || show.Policy.IncidentPreference != "|" {
 		t.Errorf("name only: %+v, %v", show, err)
 	}
 	var ve *restv2.Error
-	for _, in := range []PolicyInput{{Name: &blank}, {IncidentPreference: &bad}} {
+	for _, in := range []restv2.PolicyInput{{Name: &blank}, {IncidentPreference: &bad}} {
 		if _, err := tr.UpdatePolicy(context.Background(), c, 9, in); !errors.As(err, &ve) || ve.Status != 422 {
 			t.Errorf("%+v: %v, want 422", in, err)
 		}
@@ -175,7 +175,7 @@ func TestUpdatePolicy(t *testing.T) {
 		{"timeout", func(map[string]any) (any, error) { return nil, &ng.Error{Kind: ng.KindTimeout} }, 504},
 	} {
 		answer = tt.answer
-		if _, err := tr.UpdatePolicy(context.Background(), c, 9, PolicyInput{Name: &name}); !errors.As(err, &ve) || ve.Status != tt.status {
+		if _, err := tr.UpdatePolicy(context.Background(), c, 9, restv2.PolicyInput{Name: &name}); !errors.As(err, &ve) || ve.Status != tt.status {
 			t.Errorf("%s: %v, want %d", tt.name, err, tt.status)
 		}
 	}

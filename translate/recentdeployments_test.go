@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
 )
 
@@ -17,7 +18,7 @@ func TestDeploymentListDeclaresDroppedRecent(t *testing.T) {
 	c := Caller{KeyHash: "k", AccountID: 1}
 	for i := range state.RememberedDeployments + 1 {
 		now = depNow.Add(time.Duration(i) * time.Millisecond)
-		if _, err := tr.CreateDeployment(context.Background(), c, 7, DeploymentInput{Revision: "r"}, now, false); err != nil {
+		if _, err := tr.CreateDeployment(context.Background(), c, 7, restv2.DeploymentInput{Revision: "r"}, now, false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/v2bridge/v2bridge/state"
 )
 
-// Writes whose outcome is unknown: the v2 answers (ErrWriteOutcomeUnknown, a retry's
+// Writes whose outcome is unknown: the v2 answers (restv2.WriteOutcomeUnknown, a retry's
 // 503 while the first attempt may still appear, an Idempotency-Key reused) and the glue
 // between the writes of every resource and the attempt ledger (state.Attempts).
 //
@@ -50,13 +50,6 @@ import (
 // whose outcome is unknown is remembered; a retry that finds the application gone
 // within the window answers 200 with the application as REST's delete did (the first
 // attempt deleted it), instead of REST's 404 for an application that never existed.
-
-// ErrWriteOutcomeUnknown is the answer when a write may have reached NerdGraph but no
-// answer came back: the gateway never retries it (it may have been applied).
-func ErrWriteOutcomeUnknown(status int, what, check string) *restv2.Error {
-	return &restv2.Error{Status: status, Title: "No answer from New Relic NerdGraph; the " + what +
-		" may have been recorded. Check with " + check + " before sending it again"}
-}
 
 // DeploymentSettle is how long after an unknown outcome a deployment that is not found
 // is still taken as possibly recorded: New Relic's own streaming alerts wait 2 minutes

@@ -85,7 +85,7 @@ func TestIdenticalWriteWaitsForRefusal(t *testing.T) {
 	now := depNow
 	tr := depTranslator(d, &now)
 	c := Caller{KeyHash: "k", AccountID: 1}
-	in := DeploymentInput{Revision: "r1"}
+	in := restv2.DeploymentInput{Revision: "r1"}
 	errs := make(chan error, 2)
 	go func() {
 		_, err := tr.CreateDeployment(context.Background(), c, 7, in, now, false)

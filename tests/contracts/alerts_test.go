@@ -31,11 +31,11 @@ func TestPolicyRecordingsTranslate(t *testing.T) {
 			}, wantIDs: []int64{123456, 123457}, golden: "alerts_policies.clientgo.json"},
 		{name: "alertsPolicyCreate (client-go fixture)", op: "PolicyCreate", file: "PolicyCreate.clientgo.json",
 			call: func(tr *translate.Translator, cc contextCaller) (restv2.Document, error) {
-				return tr.CreatePolicy(cc.ctx, cc.c, translate.PolicyInput{Name: strp("test-alert-policy-1")})
+				return tr.CreatePolicy(cc.ctx, cc.c, restv2.PolicyInput{Name: strp("test-alert-policy-1")})
 			}, wantIDs: []int64{123456}, golden: "alerts_policy_create.clientgo.json"},
 		{name: "alertsPolicyUpdate (client-go fixture)", op: "PolicyUpdate", file: "PolicyUpdate.clientgo.json",
 			call: func(tr *translate.Translator, cc contextCaller) (restv2.Document, error) {
-				return tr.UpdatePolicy(cc.ctx, cc.c, 123456, translate.PolicyInput{Name: strp("test-alert-policy-updated"),
+				return tr.UpdatePolicy(cc.ctx, cc.c, 123456, restv2.PolicyInput{Name: strp("test-alert-policy-updated"),
 					IncidentPreference: strp("PER_CONDITION")})
 			}, wantIDs: []int64{123456}, golden: "alerts_policy_update.clientgo.json"},
 	}

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
@@ -180,7 +179,7 @@ func setup(t *testing.T, byOp map[string]recording) (*translate.Translator, *ng.
 // golden compares a v2 body with testdata/golden/name (rewritten with -update).
 func golden(t *testing.T, name string, doc restv2.Document) []byte {
 	t.Helper()
-	body := render.JSON(nil, doc)
+	body := restv2.JSON(nil, doc)
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, body, "", "  "); err != nil {
 		t.Fatalf("v2 body is not JSON: %v\n%s", err, body)

@@ -90,7 +90,7 @@ func TestNullableStitchedFields(t *testing.T) {
 // schema-valid answer (not recorded).
 func TestNullDeploymentEventIsOutcomeUnknown(t *testing.T) {
 	tr, _, ctx, c := setup(t, map[string]recording{"DeploymentCreateEvent": {file: "constructed/changeTrackingCreateEvent-null.json"}})
-	_, err := tr.CreateDeployment(ctx, c, 123, translate.DeploymentInput{Revision: "r1"}, clock, false)
+	_, err := tr.CreateDeployment(ctx, c, 123, restv2.DeploymentInput{Revision: "r1"}, clock, false)
 	var ve *restv2.Error
 	if !errors.As(err, &ve) || ve.Status != 502 || !strings.Contains(ve.Title, "may have been recorded") {
 		t.Fatalf("err %v, want the 502 of a write whose outcome is unknown", err)

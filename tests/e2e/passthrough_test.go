@@ -14,6 +14,18 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 )
 
+// restExamples are the REST v2 example bodies fakeREST answers with, by the path it is
+// asked for (under /v2/), each a file of tests/testdata/restv2.
+var restExamples = map[string]string{
+	"applications.json":    "applications_list.json",
+	"alerts_policies.json": "alerts_policies_list.json",
+}
+
+// restExample is the REST v2 example body of a restExamples file.
+func restExample(file string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("..", "testdata", "restv2", file))
+}
+
 // fakeREST answers like the REST v2 API from recorded example files.
 type fakeREST struct {
 	srv    *httptest.Server
@@ -36,8 +48,10 @@ func newFakeREST(t *testing.T) *fakeREST {
 		data, ok := f.bodies[r.URL.Path]
 		f.mu.Unlock()
 		var err error
-		if !ok {
-			data, err = os.ReadFile(filepath.Join("testdata", "restv2", name))
+		if file, known := restExamples[name]; !ok && known {
+			data, err = restExample(file)
+		} else if !ok {
+			err = os.ErrNotExist
 		}
 		if err != nil {
 			w.WriteHeader(404)
@@ -69,7 +83,7 @@ func TestPassthrough(t *testing.T) {
 	})
 	before := e.sim.Requests()
 	r := e.get(t, "/accounts/1000001/v2/applications.json?filter%5Bname%5D=web", key1)
-	want, _ := os.ReadFile("testdata/restv2/applications.json")
+	want, _ := restExample("applications_list.json")
 	if r.status != 200 || !bytes.Equal(r.body, want) {
 		t.Fatalf("pass-through body differs: %d %s", r.status, r.body)
 	}

@@ -479,7 +479,7 @@ func Matrix() []Row {
 
 	m.in(secErrors)
 	m.tested("ERR-01", "invalid JSON (for example single quotes) in a payload causes an error", ev(Sim), "400 with a v2 error body",
-		e2e+"TestDeploymentInputRules/single_quotes", gw+"TestJSONBodyErrors")
+		e2e+"TestDeploymentInputRules/single_quotes", "restv2:TestJSONBodyErrors")
 	m.tested("ERR-02", "a deployment text containing 4-byte UTF-8 characters is rejected", ev(Sim), "", e2e+"TestDeploymentInputRules/emoji")
 	m.tested("ERR-03", "a deployment timestamp not UTC, not ISO 8601, in the future, or not after the latest deployment violates the rules",
 		ev(Sim), "422 naming timestamp", e2e+"TestDeploymentInputRules/not_UTC", own+"TestSpecDeploymentTimestampRules",
@@ -490,7 +490,7 @@ func Matrix() []Row {
 		"choice: {\"error\":{\"title\":...}} with REST's statuses (400, 401, 403, 404, 409, 422, 429, 5xx), as REST's published error bodies",
 		shapes+"TestShapes/error_generic_shape.json", shapes+"TestShapes/error_401_no_api_key.json", e2e+"TestApplicationsErrors", "restv2:TestErrorBodies")
 	m.tested("ERR-06", "the exact error for each violated payload rule: not shown", ev(Sim),
-		"choice: 422 with a title naming the field, so a client can tell what to fix; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", gw+"TestJSONBodyErrors")
+		"choice: 422 with a title naming the field, so a client can tell what to fix; 400 for a body that is not JSON", e2e+"TestDeploymentInputRules", "restv2:TestJSONBodyErrors")
 
 	m.in(secLimits)
 	m.tested("LIM-01", "deployment revision: 127 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/revision_127", e2e+"TestDeploymentInputRules/revision_128")

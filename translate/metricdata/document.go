@@ -136,7 +136,7 @@ func facetIs(row *Row, facet json.RawMessage, name []byte, ok bool) bool {
 
 // Doc is a metric data answer kept as its series (the NRQL rows, by name) and
 // the values resolved for each name, rendered slice by slice: the renderers
-// (gateway/render/metricdata.go, through render.MetricDataSource) compute each
+// (restv2/metricdata.go, through restv2.MetricDataSource) compute each
 // slice's values into one reused buffer as they write it, so no v2 model of every
 // value (32 bytes each) is built for a request.
 // Model builds that model, once, with the same per-slice code (slice), for whatever
@@ -332,11 +332,11 @@ func (d *Doc) buildModel() *restv2.MetricData {
 func (*Doc) Root() string { return "metric_data_response" }
 
 // EncodeV2 encodes the model (the generic encoders' path; the renderers of
-// gateway/render write a Doc without it).
+// restv2 write a Doc without it).
 func (d *Doc) EncodeV2(e restv2.Encoder) { d.Model().EncodeV2(e) }
 
 // MetricDataHead returns the envelope: the window as requested and the names not
-// found and found (render.MetricDataSource).
+// found and found (restv2.MetricDataSource).
 func (d *Doc) MetricDataHead() (from, to time.Time, notFound, found []string) {
 	return d.from, d.to, d.notFound, d.found
 }

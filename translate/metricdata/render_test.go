@@ -10,13 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v2bridge/v2bridge/gateway/render"
 	"github.com/v2bridge/v2bridge/restv2"
 )
 
-// genericDoc hides *restv2.MetricData's concrete type, so render.JSON and render.XML take
+// genericDoc hides *restv2.MetricData's concrete type, so restv2.JSON and restv2.XML take
 // the generic encoders ((*restv2.MetricData).EncodeV2) instead of the direct metric data
-// writers (gateway/render/metricdata.go).
+// writers (restv2/metricdata.go).
 type genericDoc struct{ restv2.Document }
 
 // TestMetricDataRenderDirectMatchesGeneric builds metric data documents as the route
@@ -70,7 +69,7 @@ func TestMetricDataRenderDirectMatchesGeneric(t *testing.T) {
 		for _, f := range []struct {
 			name   string
 			render func([]byte, restv2.Document) []byte
-		}{{"json", render.JSON}, {"xml", render.XML}} {
+		}{{"json", restv2.JSON}, {"xml", restv2.XML}} {
 			doc := NewDoc(names, req, w, series)
 			got := f.render(nil, doc)
 			if doc.model != nil {

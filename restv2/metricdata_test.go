@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"bytes"
@@ -7,14 +7,12 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // generic hides a document's concrete type, so JSON and XML render it through the
-// generic encoders ((*restv2.MetricData).EncodeV2): the reference the direct metric data
+// generic encoders ((*MetricData).EncodeV2): the reference the direct metric data
 // writers must equal byte for byte.
-type generic struct{ restv2.Document }
+type generic struct{ Document }
 
 // mdEdgeNames are metric and value names that exercise escaping and XML name
 // sanitising.
@@ -28,7 +26,7 @@ var mdEdgeFloats = []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-7, 5e-324, 
 	1.7976931348623157e308, -1.7976931348623157e308, 1 << 53, 1<<53 - 1, 1<<53 + 2, -(1 << 53), 1e21, 1e22, 123456789.125,
 	0.30000000000000004, 2.0 / 3, math.NaN(), math.Inf(1), math.Inf(-1), 304, 1e15 + 0.5}
 
-func randomMetricData(r *rand.Rand) *restv2.MetricData {
+func randomMetricData(r *rand.Rand) *MetricData {
 	pick := func() string { return mdEdgeNames[r.IntN(len(mdEdgeNames))] }
 	num := func() float64 {
 		switch r.IntN(4) {
@@ -42,7 +40,7 @@ func randomMetricData(r *rand.Rand) *restv2.MetricData {
 		return math.Float64frombits(r.Uint64())
 	}
 	t0 := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(1e6)) * time.Second)
-	md := &restv2.MetricData{From: t0, To: t0.Add(time.Hour), NotFound: []string{}, Found: []string{}, Metrics: []restv2.MetricSeries{},
+	md := &MetricData{From: t0, To: t0.Add(time.Hour), NotFound: []string{}, Found: []string{}, Metrics: []MetricSeries{},
 		Summarize: r.IntN(2) == 0}
 	if r.IntN(8) == 0 {
 		md.From = time.Date(10000+r.IntN(5), 1, 1, 0, 0, 0, 0, time.UTC) // AppendFormat's years
@@ -54,11 +52,11 @@ func randomMetricData(r *rand.Rand) *restv2.MetricData {
 		md.Found = append(md.Found, pick())
 	}
 	for range r.IntN(4) {
-		s := restv2.MetricSeries{Name: pick()}
+		s := MetricSeries{Name: pick()}
 		for k := range r.IntN(5) {
-			ts := restv2.Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
+			ts := Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
 			for range r.IntN(8) {
-				v := restv2.MetricValue{Name: pick(), Value: num(), Int: r.IntN(3) == 0}
+				v := MetricValue{Name: pick(), Value: num(), Int: r.IntN(3) == 0}
 				if r.IntN(4) == 0 && len(ts.Values) > 0 { // a value equal to an earlier one
 					v.Value = ts.Values[r.IntN(len(ts.Values))].Value
 				}
@@ -82,7 +80,7 @@ func TestMetricDataRenderMatches(t *testing.T) {
 		prefix := []byte("prefix")
 		for _, f := range []struct {
 			name   string
-			render func([]byte, restv2.Document) []byte
+			render func([]byte, Document) []byte
 		}{{"json", JSON}, {"xml", XML}} {
 			want := f.render(bytes.Clone(prefix), generic{md})
 			got := f.render(bytes.Clone(prefix), md)
@@ -95,8 +93,8 @@ func TestMetricDataRenderMatches(t *testing.T) {
 
 // TestMetricDataRenderEmpty: an empty answer (nothing found) in both formats.
 func TestMetricDataRenderEmpty(t *testing.T) {
-	md := &restv2.MetricData{NotFound: []string{}, Found: []string{}, Metrics: []restv2.MetricSeries{}}
-	for _, render := range []func([]byte, restv2.Document) []byte{JSON, XML} {
+	md := &MetricData{NotFound: []string{}, Found: []string{}, Metrics: []MetricSeries{}}
+	for _, render := range []func([]byte, Document) []byte{JSON, XML} {
 		if got, want := render(nil, md), render(nil, generic{md}); !bytes.Equal(got, want) {
 			t.Fatalf("got %q\nwant %q", got, want)
 		}
@@ -110,14 +108,14 @@ func BenchmarkRenderMetricData(b *testing.B) {
 		"average_exclusive_time", "average_value", "total_call_time_per_minute", "requests_per_minute", "standard_deviation"}
 	r := rand.New(rand.NewPCG(1, 2))
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	md := &restv2.MetricData{From: t0, To: t0.Add(3 * time.Hour), NotFound: []string{}}
+	md := &MetricData{From: t0, To: t0.Add(3 * time.Hour), NotFound: []string{}}
 	for i := range 10 {
-		s := restv2.MetricSeries{Name: "WebTransaction/bench/" + string(rune('a'+i))}
+		s := MetricSeries{Name: "WebTransaction/bench/" + string(rune('a'+i))}
 		for k := range 180 {
-			ts := restv2.Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
+			ts := Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
 			cpm := r.Float64() * 1000
 			for j, n := range names {
-				v := restv2.MetricValue{Name: n, Value: r.Float64() * 100}
+				v := MetricValue{Name: n, Value: r.Float64() * 100}
 				switch j {
 				case 1, 8:
 					v.Value = cpm
@@ -133,11 +131,11 @@ func BenchmarkRenderMetricData(b *testing.B) {
 	}
 	for _, f := range []struct {
 		name   string
-		render func([]byte, restv2.Document) []byte
+		render func([]byte, Document) []byte
 	}{{"json", JSON}, {"xml", XML}} {
 		for _, c := range []struct {
 			name string
-			doc  restv2.Document
+			doc  Document
 		}{{"direct", md}, {"generic", generic{md}}} {
 			b.Run(f.name+"/"+c.name, func(b *testing.B) {
 				buf := GetBuffer()
@@ -157,16 +155,16 @@ var mdVocabulary = []string{"average_response_time", "calls_per_minute", "call_c
 	"average_exclusive_time", "average_value", "total_call_time_per_minute", "requests_per_minute", "standard_deviation"}
 
 // mdDoc is n metrics of slices timeslices, each of the ten default values.
-func mdDoc(n, slices int) *restv2.MetricData {
+func mdDoc(n, slices int) *MetricData {
 	r := rand.New(rand.NewPCG(1, 2))
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	md := &restv2.MetricData{From: t0, To: t0.Add(3 * time.Hour), NotFound: []string{}}
+	md := &MetricData{From: t0, To: t0.Add(3 * time.Hour), NotFound: []string{}}
 	for i := range n {
-		s := restv2.MetricSeries{Name: fmt.Sprintf("WebTransaction/mut/%d", i)}
+		s := MetricSeries{Name: fmt.Sprintf("WebTransaction/mut/%d", i)}
 		for k := range slices {
-			ts := restv2.Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
+			ts := Timeslice{From: t0.Add(time.Duration(k) * time.Minute), To: t0.Add(time.Duration(k+1) * time.Minute)}
 			for _, name := range mdVocabulary {
-				ts.Values = append(ts.Values, restv2.MetricValue{Name: name, Value: r.Float64() * 100})
+				ts.Values = append(ts.Values, MetricValue{Name: name, Value: r.Float64() * 100})
 			}
 			s.Timeslices = append(s.Timeslices, ts)
 		}
@@ -181,10 +179,10 @@ func mdDoc(n, slices int) *restv2.MetricData {
 func TestMetricDataSource(t *testing.T) {
 	md := mdDoc(1, 1)
 	if src, ok := metricDataSource(md); !ok || src.MetricDataLen() != 1 {
-		t.Errorf("metricDataSource(*restv2.MetricData) = %v, %v; want the answer as a source", src, ok)
+		t.Errorf("metricDataSource(*MetricData) = %v, %v; want the answer as a source", src, ok)
 	}
-	if src, ok := metricDataSource((*restv2.MetricData)(nil)); ok || src != nil {
-		t.Errorf("metricDataSource(nil *restv2.MetricData) = %v, %v; want none", src, ok)
+	if src, ok := metricDataSource((*MetricData)(nil)); ok || src != nil {
+		t.Errorf("metricDataSource(nil *MetricData) = %v, %v; want none", src, ok)
 	}
 	if _, ok := metricDataSource(generic{md}); ok {
 		t.Error("metricDataSource(another document) = true")
@@ -200,14 +198,14 @@ func TestMetricDataSizeNeverNegative(t *testing.T) {
 	for i := range names {
 		names[i] = fmt.Sprintf("n%02d", i)
 	}
-	series := make([]restv2.MetricSeries, len(names))
+	series := make([]MetricSeries, len(names))
 	for i, n := range names {
-		series[i] = restv2.MetricSeries{Name: n, Timeslices: []restv2.Timeslice{}}
+		series[i] = MetricSeries{Name: n, Timeslices: []Timeslice{}}
 	}
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	docs := map[string]*restv2.MetricData{
-		"not found":                  {From: t0, To: t0, NotFound: names, Found: []string{}, Metrics: []restv2.MetricSeries{}},
-		"found without series":       {From: t0, To: t0, NotFound: []string{}, Found: names, Metrics: []restv2.MetricSeries{}},
+	docs := map[string]*MetricData{
+		"not found":                  {From: t0, To: t0, NotFound: names, Found: []string{}, Metrics: []MetricSeries{}},
+		"found without series":       {From: t0, To: t0, NotFound: []string{}, Found: names, Metrics: []MetricSeries{}},
 		"series without timeslices":  {From: t0, To: t0, NotFound: []string{}, Found: []string{}, Metrics: series},
 		"found, without timeslices":  {From: t0, To: t0, NotFound: []string{}, Found: names, Metrics: series},
 		"half found, half not found": {From: t0, To: t0, NotFound: names[:10], Found: names[10:], Metrics: series[10:]},
@@ -215,7 +213,7 @@ func TestMetricDataSizeNeverNegative(t *testing.T) {
 	for name, md := range docs {
 		for _, f := range []struct {
 			name   string
-			render func([]byte, restv2.Document) []byte
+			render func([]byte, Document) []byte
 		}{{"json", JSON}, {"xml", XML}} {
 			var got []byte
 			func() {
@@ -246,7 +244,7 @@ func TestMDWriterPoolBounds(t *testing.T) {
 		{"scratch", func(over int) *mdWriter { return &mdWriter{scratch: make([]byte, 0, 64<<10+over)} }},
 		{"keys", func(over int) *mdWriter { return &mdWriter{keys: make([]mdKey, 0, 1024+over)} }},
 		{"nums", func(over int) *mdWriter { return &mdWriter{nums: make([]mdNum, 0, 1024+over)} }},
-		{"vals", func(over int) *mdWriter { return &mdWriter{vals: make([]restv2.MetricValue, 0, 1024+over)} }},
+		{"vals", func(over int) *mdWriter { return &mdWriter{vals: make([]MetricValue, 0, 1024+over)} }},
 	}
 	for _, w := range writers {
 		for range 50 {

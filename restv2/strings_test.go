@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"bytes"
@@ -6,13 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // randomApplication is an application with each optional part present or not, names
 // that need escaping, and floats of every kind JSON writes differently.
-func randomApplication(r *rand.Rand) restv2.Application {
+func randomApplication(r *rand.Rand) Application {
 	strs := []string{"", "web-app", `quo"te\back`, "<&>", "ünïcode ☃", "ctl\x01\n\t", "bad \xff utf8", "line\u2028sep"}
 	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1e21, 1e-7, 123.456, math.NaN(), math.Inf(1), math.Inf(-1), 1 << 53, 298.2409483028803}
 	str := func() string { return strs[r.IntN(len(strs))] }
@@ -32,24 +30,24 @@ func randomApplication(r *rand.Rand) restv2.Application {
 		}
 		return out
 	}
-	a := restv2.Application{ID: r.Int64N(1 << 40), Name: str(), Language: str(), HealthStatus: str(), Reporting: r.IntN(2) == 0,
-		Settings: restv2.ApplicationSettings{AppApdexThreshold: f(), EnableRealUserMonitoring: r.IntN(2) == 0, UseServerSideConfig: r.IntN(2) == 0}}
+	a := Application{ID: r.Int64N(1 << 40), Name: str(), Language: str(), HealthStatus: str(), Reporting: r.IntN(2) == 0,
+		Settings: ApplicationSettings{AppApdexThreshold: f(), EnableRealUserMonitoring: r.IntN(2) == 0, UseServerSideConfig: r.IntN(2) == 0}}
 	if r.IntN(2) == 0 {
 		t := time.Unix(r.Int64N(2e9), 0).In(time.FixedZone("X", 3600))
 		a.LastReportedAt = &t
 	}
 	if r.IntN(2) == 0 {
-		a.Summary = &restv2.ApplicationSummary{ResponseTime: f(), Throughput: f(), ErrorRate: f(), ApdexTarget: f(), ApdexScore: f(), HostCount: r.Int64N(9), InstanceCount: -r.Int64N(9)}
+		a.Summary = &ApplicationSummary{ResponseTime: f(), Throughput: f(), ErrorRate: f(), ApdexTarget: f(), ApdexScore: f(), HostCount: r.Int64N(9), InstanceCount: -r.Int64N(9)}
 	}
 	if r.IntN(2) == 0 {
-		a.EndUser = &restv2.EndUserSummary{ResponseTime: f(), Throughput: f(), ApdexTarget: f()}
+		a.EndUser = &EndUserSummary{ResponseTime: f(), Throughput: f(), ApdexTarget: f()}
 	}
 	if r.IntN(2) == 0 {
 		t := f()
 		a.Settings.EndUserApdexThreshold = &t
 	}
 	if r.IntN(3) > 0 {
-		a.Links = &restv2.ApplicationLinks{ApplicationInstances: ids(), ApplicationHosts: ids()}
+		a.Links = &ApplicationLinks{ApplicationInstances: ids(), ApplicationHosts: ids()}
 	}
 	return a
 }
@@ -61,13 +59,13 @@ func randomApplication(r *rand.Rand) restv2.Application {
 func TestApplicationsJSONMatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 5))
 	for i := range 400 {
-		apps := make([]restv2.Application, r.IntN(5))
+		apps := make([]Application, r.IntN(5))
 		for j := range apps {
 			apps[j] = randomApplication(r)
 		}
-		docs := []restv2.Document{&restv2.ApplicationList{Applications: apps, ExcludeLinks: i%2 == 0}}
+		docs := []Document{&ApplicationList{Applications: apps, ExcludeLinks: i%2 == 0}}
 		if len(apps) > 0 {
-			docs = append(docs, &restv2.ApplicationShow{Application: apps[0]})
+			docs = append(docs, &ApplicationShow{Application: apps[0]})
 		}
 		for _, doc := range docs {
 			got, want := JSON([]byte("x"), doc), genericJSON([]byte("x"), doc)
@@ -82,15 +80,15 @@ func TestApplicationsJSONMatchesGeneric(t *testing.T) {
 // writer (JSON) and by the generic encoder.
 func BenchmarkRenderApplicationList(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
-	apps := make([]restv2.Application, 200)
+	apps := make([]Application, 200)
 	for i := range apps {
 		apps[i] = randomApplication(r)
 	}
-	doc := &restv2.ApplicationList{Applications: apps}
+	doc := &ApplicationList{Applications: apps}
 	buf := make([]byte, 0, 1<<20)
 	for _, tt := range []struct {
 		name   string
-		render func([]byte, restv2.Document) []byte
+		render func([]byte, Document) []byte
 	}{{"direct", JSON}, {"generic", genericJSON}} {
 		b.Run(tt.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -1,4 +1,4 @@
-package translate
+package restv2
 
 import (
 	"strings"

@@ -1,11 +1,9 @@
 //go:build !race
 
-package render
+package restv2
 
 import (
 	"testing"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestMetricDataRenderAllocatesOnce: a 10 × 180 answer is rendered into output reserved
@@ -16,7 +14,7 @@ func TestMetricDataRenderAllocatesOnce(t *testing.T) {
 	md := mdDoc(10, 180)
 	for _, f := range []struct {
 		name   string
-		render func([]byte, restv2.Document) []byte
+		render func([]byte, Document) []byte
 	}{{"json", JSON}, {"xml", XML}} {
 		f.render(nil, md) // the writer pooled
 		if n := testing.AllocsPerRun(10, func() { f.render(nil, md) }); n > 8 {

@@ -1,10 +1,8 @@
-package render
+package restv2
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // TestXMLRootlessTopLevel: a root-less document becomes its single top-level value's
@@ -13,10 +11,10 @@ import (
 func TestXMLRootlessTopLevel(t *testing.T) {
 	tests := []struct {
 		name string
-		enc  func(e restv2.Encoder)
+		enc  func(e Encoder)
 		root string
 	}{
-		{"one object with nested values", func(e restv2.Encoder) {
+		{"one object with nested values", func(e Encoder) {
 			e.BeginObject("error")
 			e.BeginObject("inner")
 			e.Int("a", 1)
@@ -24,30 +22,30 @@ func TestXMLRootlessTopLevel(t *testing.T) {
 			e.String("title", "t")
 			e.EndObject()
 		}, "<error>"},
-		{"two objects", func(e restv2.Encoder) {
+		{"two objects", func(e Encoder) {
 			e.BeginObject("a")
 			e.EndObject()
 			e.BeginObject("b")
 			e.EndObject()
 		}, "<hash>"},
-		{"an object then a scalar", func(e restv2.Encoder) {
+		{"an object then a scalar", func(e Encoder) {
 			e.BeginObject("a")
 			e.Int("x", 1)
 			e.EndObject()
 			e.Int("b", 2)
 		}, "<hash>"},
-		{"two scalars", func(e restv2.Encoder) {
+		{"two scalars", func(e Encoder) {
 			e.Int("a", 1)
 			e.Int("b", 2)
 		}, "<hash>"},
-		{"one scalar", func(e restv2.Encoder) { e.String("only", "x") }, "<only>"},
-		{"an array with two items", func(e restv2.Encoder) {
+		{"one scalar", func(e Encoder) { e.String("only", "x") }, "<only>"},
+		{"an array with two items", func(e Encoder) {
 			e.BeginArray("things", "thing")
 			e.Int("thing", 1)
 			e.Int("thing", 2)
 			e.EndArray()
 		}, "<things>"},
-		{"unbalanced end first", func(e restv2.Encoder) {
+		{"unbalanced end first", func(e Encoder) {
 			e.EndObject()
 			e.BeginObject("a")
 			e.EndObject()

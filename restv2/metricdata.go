@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"math"
@@ -6,13 +6,11 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The metric data body (GET .../metrics/data) is most of what a large metric answer
 // costs: 10 names × 180 slices is about 14,000 values, each a member name and a number.
-// JSON and XML render a MetricDataSource (metricdata.Doc, or *restv2.MetricData) here,
+// JSON and XML render a MetricDataSource (metricdata.Doc, or *MetricData) here,
 // writing the same bytes as the document's EncodeV2 through the generic encoders
 // (TestMetricDataRenderMatches here and TestMetricDataRenderDirectMatchesGeneric in
 // translate compare the two on varied documents) without a model of every value
@@ -27,10 +25,10 @@ import (
 
 // MetricDataSource is a metric data answer the renderers write slice by slice
 // (metricdata.Doc computes each slice's values as it is asked for them, so no
-// model of every value is built); *restv2.MetricData is written through the same code.
+// model of every value is built); *MetricData is written through the same code.
 // The bytes are those of the document's EncodeV2 through the generic encoders.
 type MetricDataSource interface {
-	restv2.Document
+	Document
 	// MetricDataHead returns from, to, metrics_not_found and metrics_found.
 	MetricDataHead() (from, to time.Time, notFound, found []string)
 	// MetricDataLen is the number of metrics.
@@ -39,17 +37,17 @@ type MetricDataSource interface {
 	MetricDataSeries(i int) (name string, slices int)
 	// MetricDataSlice returns metric i's timeslice j: its range, and vals (a buffer
 	// the renderer reuses) with the slice's values appended.
-	MetricDataSlice(i, j int, vals []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue)
+	MetricDataSlice(i, j int, vals []MetricValue) (from, to time.Time, out []MetricValue)
 	// MetricDataValues is the most values a timeslice of metric i has (the output
 	// is sized from it).
 	MetricDataValues(i int) int
 }
 
-// modelSource is *restv2.MetricData as a MetricDataSource.
-type modelSource restv2.MetricData
+// modelSource is *MetricData as a MetricDataSource.
+type modelSource MetricData
 
-func (m *modelSource) Root() string              { return (*restv2.MetricData)(m).Root() }
-func (m *modelSource) EncodeV2(e restv2.Encoder) { (*restv2.MetricData)(m).EncodeV2(e) }
+func (m *modelSource) Root() string       { return (*MetricData)(m).Root() }
+func (m *modelSource) EncodeV2(e Encoder) { (*MetricData)(m).EncodeV2(e) }
 func (m *modelSource) MetricDataHead() (from, to time.Time, notFound, found []string) {
 	return m.From, m.To, m.NotFound, m.Found
 }
@@ -57,7 +55,7 @@ func (m *modelSource) MetricDataLen() int { return len(m.Metrics) }
 func (m *modelSource) MetricDataSeries(i int) (string, int) {
 	return m.Metrics[i].Name, len(m.Metrics[i].Timeslices)
 }
-func (m *modelSource) MetricDataSlice(i, j int, vals []restv2.MetricValue) (from, to time.Time, out []restv2.MetricValue) {
+func (m *modelSource) MetricDataSlice(i, j int, vals []MetricValue) (from, to time.Time, out []MetricValue) {
 	ts := &m.Metrics[i].Timeslices[j]
 	return ts.From, ts.To, append(vals, ts.Values...)
 }
@@ -70,9 +68,9 @@ func (m *modelSource) MetricDataValues(i int) int {
 }
 
 // metricDataSource returns doc as a MetricDataSource when it is a metric data answer.
-func metricDataSource(doc restv2.Document) (MetricDataSource, bool) {
+func metricDataSource(doc Document) (MetricDataSource, bool) {
 	switch d := doc.(type) {
-	case *restv2.MetricData:
+	case *MetricData:
 		if d != nil {
 			return (*modelSource)(d), true
 		}
@@ -109,7 +107,7 @@ type mdWriter struct {
 	keys    []mdKey
 	scratch []byte // the prepared bytes of keys
 	nums    []mdNum
-	vals    []restv2.MetricValue // the slice being written (MetricDataSlice's buffer)
+	vals    []MetricValue // the slice being written (MetricDataSlice's buffer)
 }
 
 // mdNum is a number already written in the current slice: its bits and where its

@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"math"
@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 const (
@@ -21,7 +19,7 @@ const (
 
 // XML appends doc rendered as indented XML to dst and returns the extended buffer.
 // A nil doc renders as <hash/>.
-func XML(dst []byte, doc restv2.Document) []byte {
+func XML(dst []byte, doc Document) []byte {
 	if md, ok := metricDataSource(doc); ok {
 		return metricDataXML(dst, md) // the same bytes, written directly (metricdata.go)
 	}
@@ -68,7 +66,7 @@ type xmlFrame struct {
 	pending bool
 }
 
-// xmlEncoder implements restv2.Encoder.
+// xmlEncoder implements Encoder.
 type xmlEncoder struct {
 	buf   []byte
 	stack []xmlFrame
@@ -77,7 +75,7 @@ type xmlEncoder struct {
 	probe topCounter
 }
 
-var _ restv2.Encoder = (*xmlEncoder)(nil)
+var _ Encoder = (*xmlEncoder)(nil)
 
 func (e *xmlEncoder) reset(dst []byte) {
 	e.buf = dst
@@ -305,7 +303,7 @@ func isNameChar(c byte) bool {
 	return isNameStart(c) || ('0' <= c && c <= '9') || c == '-' || c == '.'
 }
 
-// topCounter is a restv2.Encoder that counts a document's top-level values, to find
+// topCounter is a Encoder that counts a document's top-level values, to find
 // whether a root-less document has the single value that can be its root.
 type topCounter struct {
 	depth, values int

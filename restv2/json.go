@@ -1,27 +1,25 @@
-package render
+package restv2
 
 import (
 	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // JSON appends doc rendered as compact JSON to dst and returns the extended buffer.
 // A nil doc renders as {}.
-func JSON(dst []byte, doc restv2.Document) []byte {
+func JSON(dst []byte, doc Document) []byte {
 	if md, ok := metricDataSource(doc); ok {
 		return metricDataJSON(dst, md) // the same bytes, written directly (metricdata.go)
 	}
 	// The same bytes, written directly (applications.go).
 	switch d := doc.(type) {
-	case *restv2.ApplicationList:
+	case *ApplicationList:
 		if d != nil {
 			return applicationListJSON(dst, d)
 		}
-	case *restv2.ApplicationShow:
+	case *ApplicationShow:
 		if d != nil {
 			return applicationShowJSON(dst, d)
 		}
@@ -30,7 +28,7 @@ func JSON(dst []byte, doc restv2.Document) []byte {
 }
 
 // genericJSON is JSON through the generic encoder (doc's EncodeV2).
-func genericJSON(dst []byte, doc restv2.Document) []byte {
+func genericJSON(dst []byte, doc Document) []byte {
 	e := jsonEncoders.Get().(*jsonEncoder)
 	e.reset(dst)
 	e.buf = append(e.buf, '{')
@@ -50,7 +48,7 @@ func genericJSON(dst []byte, doc restv2.Document) []byte {
 // escape, and the pool keeps a render free of allocations.
 var jsonEncoders = sync.Pool{New: func() any { return new(jsonEncoder) }}
 
-// jsonEncoder implements restv2.Encoder. The top-level object is implicit (opened and
+// jsonEncoder implements Encoder. The top-level object is implicit (opened and
 // closed by JSON); stack holds one entry per container opened inside it, true for
 // arrays.
 type jsonEncoder struct {
@@ -60,7 +58,7 @@ type jsonEncoder struct {
 	comma bool
 }
 
-var _ restv2.Encoder = (*jsonEncoder)(nil)
+var _ Encoder = (*jsonEncoder)(nil)
 
 func (e *jsonEncoder) reset(dst []byte) {
 	e.buf = dst

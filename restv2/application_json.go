@@ -1,10 +1,8 @@
-package render
+package restv2
 
 import (
 	"math"
 	"strconv"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // An application page (GET /v2/applications.json: 200 applications, about 75 members
@@ -16,7 +14,7 @@ import (
 // punctuation, written at once. BenchmarkRenderApplicationList measures both.
 
 // applicationListJSON is JSON(dst, l).
-func applicationListJSON(b []byte, l *restv2.ApplicationList) []byte {
+func applicationListJSON(b []byte, l *ApplicationList) []byte {
 	b = append(b, `{"applications":[`...)
 	for i := range l.Applications {
 		if i > 0 {
@@ -32,7 +30,7 @@ func applicationListJSON(b []byte, l *restv2.ApplicationList) []byte {
 }
 
 // applicationShowJSON is JSON(dst, s).
-func applicationShowJSON(b []byte, s *restv2.ApplicationShow) []byte {
+func applicationShowJSON(b []byte, s *ApplicationShow) []byte {
 	b = append(b, `{"application":`...)
 	b = appendApplication(b, &s.Application)
 	b = appendApplicationLinks(b)
@@ -42,7 +40,7 @@ func applicationShowJSON(b []byte, s *restv2.ApplicationShow) []byte {
 // appendApplicationLinks appends the top-level links member.
 func appendApplicationLinks(b []byte) []byte {
 	b = append(b, `,"links":{`...)
-	for i, kv := range restv2.ApplicationLinkTemplates() {
+	for i, kv := range ApplicationLinkTemplates() {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -54,7 +52,7 @@ func appendApplicationLinks(b []byte) []byte {
 }
 
 // appendApplication appends the application object, as Application.EncodeV2 writes it.
-func appendApplication(b []byte, a *restv2.Application) []byte {
+func appendApplication(b []byte, a *Application) []byte {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, a.ID, 10)
 	b = append(b, `,"name":`...)

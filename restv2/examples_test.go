@@ -1,10 +1,8 @@
-package render
+package restv2
 
 import (
 	"math"
 	"strconv"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Documents used by the tests. They are written here, not taken from restv2,
@@ -13,13 +11,13 @@ import (
 // docFunc is a Document made of a root and an EncodeV2 function.
 type docFunc struct {
 	root string
-	enc  func(e restv2.Encoder)
+	enc  func(e Encoder)
 }
 
-func (d docFunc) Root() string              { return d.root }
-func (d docFunc) EncodeV2(e restv2.Encoder) { d.enc(e) }
+func (d docFunc) Root() string       { return d.root }
+func (d docFunc) EncodeV2(e Encoder) { d.enc(e) }
 
-// testApp is an application as in testdata/restv2/applications_list.json.
+// testApp is an application as in tests/testdata/restv2/applications_list.json.
 type testApp struct {
 	id                               int64
 	name, language, health           string
@@ -36,7 +34,7 @@ type testApp struct {
 	alertPolicy                      int64
 }
 
-func (a *testApp) EncodeV2(e restv2.Encoder) {
+func (a *testApp) EncodeV2(e Encoder) {
 	e.BeginObject("application")
 	e.Int("id", a.id)
 	e.String("name", a.name)
@@ -93,7 +91,7 @@ type testAppList struct {
 
 func (*testAppList) Root() string { return "applications_response" }
 
-func (l *testAppList) EncodeV2(e restv2.Encoder) {
+func (l *testAppList) EncodeV2(e Encoder) {
 	e.BeginArray("applications", "application")
 	for i := range l.apps {
 		l.apps[i].EncodeV2(e)
@@ -107,7 +105,7 @@ func (l *testAppList) EncodeV2(e restv2.Encoder) {
 	}
 }
 
-// exampleAppList reproduces testdata/restv2/applications_list.json.
+// exampleAppList reproduces tests/testdata/restv2/applications_list.json.
 func exampleAppList() *testAppList {
 	return &testAppList{apps: []testApp{{
 		id: 1129082, name: "My Web Page", language: "java", health: "green", reporting: true,
@@ -166,7 +164,7 @@ type testMetricData struct {
 
 func (*testMetricData) Root() string { return "metric_data_response" }
 
-func (d *testMetricData) EncodeV2(e restv2.Encoder) {
+func (d *testMetricData) EncodeV2(e Encoder) {
 	e.BeginObject("metric_data")
 	e.String("from", d.from)
 	e.String("to", d.to)
@@ -206,7 +204,7 @@ func (d *testMetricData) EncodeV2(e restv2.Encoder) {
 	e.EndObject()
 }
 
-// exampleMetricDataXML reproduces testdata/restv2/metric_data_response.xml.
+// exampleMetricDataXML reproduces tests/testdata/restv2/metric_data_response.xml.
 func exampleMetricDataXML() *testMetricData {
 	slice := func(from, to string, score float64) testSlice {
 		return testSlice{from: from, to: to, values: []testValue{{"score", score}, {"threshold", 0.5}}}
@@ -218,7 +216,7 @@ func exampleMetricDataXML() *testMetricData {
 	}}
 }
 
-// exampleMetricDataJSON reproduces testdata/restv2/metric_data.json.
+// exampleMetricDataJSON reproduces tests/testdata/restv2/metric_data.json.
 func exampleMetricDataJSON() *testMetricData {
 	values := func(pct, avg, cpm, maxv, total, util float64) []testValue {
 		return []testValue{{"as_percentage", pct}, {"average_time", avg}, {"calls_per_minute", cpm},
@@ -238,7 +236,7 @@ func exampleMetricDataJSON() *testMetricData {
 
 // kitchenSink exercises every encoder call and the edge cases of both formats.
 func kitchenSink() docFunc {
-	return docFunc{root: "kitchen_sink_response", enc: func(e restv2.Encoder) {
+	return docFunc{root: "kitchen_sink_response", enc: func(e Encoder) {
 		e.BeginObject("scalars")
 		e.Int("int", -42)
 		e.Int("max_int", math.MaxInt64)

@@ -1,11 +1,9 @@
-package render
+package restv2
 
 import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // maxExactInt is 2^53: every integer of smaller magnitude is a float64 exactly.
@@ -30,8 +28,8 @@ func appendFloat(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
-// pow10 are the powers of ten appendShortDecimal scales by, each exact.
-var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
+// decimalScales are the powers of ten appendShortDecimal scales by, each exact.
+var decimalScales = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
 // appendShortDecimal appends v, not integral, when it is a decimal d of at most 9
 // decimals and 15 significant digits that reads back as v: then d is v's shortest
@@ -43,8 +41,8 @@ func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
 	if a < 0 {
 		a = -a
 	}
-	for k := 1; k < len(pow10); k++ {
-		m := a * pow10[k]
+	for k := 1; k < len(decimalScales); k++ {
+		m := a * decimalScales[k]
 		if m >= 1e15 {
 			return b, false
 		}
@@ -52,7 +50,7 @@ func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
 			continue
 		}
 		// m·10^-k is a decimal; it is v's when the correctly rounded quotient is v.
-		if m/pow10[k] != a {
+		if m/decimalScales[k] != a {
 			return b, false
 		}
 		u := uint64(m)
@@ -89,7 +87,7 @@ func appendShortDecimal(b []byte, v float64) (out []byte, ok bool) {
 	return b, false
 }
 
-// appendTime appends t in UTC as t.UTC().AppendFormat(b, restv2.TimeLayout) does
+// appendTime appends t in UTC as t.UTC().AppendFormat(b, TimeLayout) does
 // ("2006-01-02T15:04:05+00:00"), writing the digits directly for years 0–9999 (a
 // metric answer formats two times per slice; TestAppendTimeMatchesLayout). Other
 // years go through AppendFormat.
@@ -97,7 +95,7 @@ func appendTime(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
-		return t.AppendFormat(b, restv2.TimeLayout)
+		return t.AppendFormat(b, TimeLayout)
 	}
 	hour, minute, sec := t.Clock()
 	return append(b,

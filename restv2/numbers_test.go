@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"math"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // appendFloat writes exactly what strconv's shortest 'f' formatting writes: integral
@@ -66,7 +64,7 @@ func TestAppendTimeMatchesLayout(t *testing.T) {
 		times = append(times, time.Unix(r.Int64N(1<<36)-(1<<35), 0).In(zone))
 	}
 	for _, tm := range times {
-		want := tm.UTC().AppendFormat(nil, restv2.TimeLayout)
+		want := tm.UTC().AppendFormat(nil, TimeLayout)
 		if got := appendTime(nil, tm); string(got) != string(want) {
 			t.Fatalf("appendTime(%v) = %s, want %s", tm, got, want)
 		}

@@ -1,15 +1,13 @@
-package render
+package restv2
 
 import (
 	"testing"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // The benchmarks render a 200-application list (REST v2's page size) into a reused
 // buffer, the way the HTTP layer does with GetBuffer/PutBuffer.
 
-func benchmarkRender(b *testing.B, render func([]byte, restv2.Document) []byte) {
+func benchmarkRender(b *testing.B, render func([]byte, Document) []byte) {
 	doc := benchAppList(200)
 	buf := render(nil, doc)
 	b.SetBytes(int64(len(buf)))
@@ -38,7 +36,7 @@ func BenchmarkJSONApplications200Pooled(b *testing.B) {
 }
 
 func BenchmarkErrorJSON(b *testing.B) {
-	doc := restv2.ErrInvalidAPIKey()
+	doc := ErrInvalidAPIKey()
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
@@ -47,7 +45,7 @@ func BenchmarkErrorJSON(b *testing.B) {
 }
 
 func BenchmarkErrorXML(b *testing.B) {
-	doc := restv2.ErrInvalidAPIKey()
+	doc := ErrInvalidAPIKey()
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package render
+package restv2
 
 import (
 	"bytes"
@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -23,27 +21,27 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // goldenDocs are rendered in both formats and compared with testdata/<name>.golden.*.
 func goldenDocs() []struct {
 	name string
-	doc  restv2.Document
+	doc  Document
 } {
 	list := exampleAppList()
 	list.withLinks = true
 	return []struct {
 		name string
-		doc  restv2.Document
+		doc  Document
 	}{
 		{"applications_list", list},
 		{"metric_data", exampleMetricDataJSON()},
 		{"metric_data_2014", exampleMetricDataXML()},
-		{"error", restv2.ErrNoAPIKey()},
-		{"error_messages", restv2.Unprocessable("Validation error occurred when updating the application",
+		{"error", ErrNoAPIKey()},
+		{"error_messages", Unprocessable("Validation error occurred when updating the application",
 			"name can't be blank", "<field> <problem>")},
-		{"empty", restv2.EmptyDocument{}},
-		{"empty_root", docFunc{root: "servers_response", enc: func(restv2.Encoder) {}}},
-		{"rootless_many", docFunc{enc: func(e restv2.Encoder) {
+		{"empty", EmptyDocument{}},
+		{"empty_root", docFunc{root: "servers_response", enc: func(Encoder) {}}},
+		{"rootless_many", docFunc{enc: func(e Encoder) {
 			e.Int("a", 1)
 			e.Int("b", 2)
 		}}},
-		{"rootless_array", docFunc{enc: func(e restv2.Encoder) {
+		{"rootless_array", docFunc{enc: func(e Encoder) {
 			e.BeginArray("channels", "channel")
 			e.BeginObject("channel")
 			e.Int("id", 7)
@@ -58,7 +56,7 @@ func TestGolden(t *testing.T) {
 	for _, tt := range goldenDocs() {
 		for _, f := range []struct {
 			ext    string
-			render func([]byte, restv2.Document) []byte
+			render func([]byte, Document) []byte
 		}{{"json", JSON}, {"xml", XML}} {
 			t.Run(tt.name+"."+f.ext, func(t *testing.T) {
 				got := f.render(nil, tt.doc)
@@ -71,10 +69,10 @@ func TestGolden(t *testing.T) {
 				}
 				want, err := os.ReadFile(path)
 				if err != nil {
-					t.Fatalf("%v (run go test ./gateway/render -update)", err)
+					t.Fatalf("%v (run go test ./restv2 -update)", err)
 				}
 				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from %s (run go test ./gateway/render -update):\ngot:\n%s\nwant:\n%s", f.ext, path, got, want)
+					t.Errorf("%s differs from %s (run go test ./restv2 -update):\ngot:\n%s\nwant:\n%s", f.ext, path, got, want)
 				}
 			})
 		}
@@ -84,19 +82,19 @@ func TestGolden(t *testing.T) {
 // TestReproducesRESTExamples checks the renderers against real REST v2 bodies.
 func TestReproducesRESTExamples(t *testing.T) {
 	tests := []struct {
-		give    restv2.Document
+		give    Document
 		fixture string
 	}{
 		{exampleAppList(), "applications_list.json"},
 		{exampleMetricDataJSON(), "metric_data.json"},
-		{restv2.ErrNoAPIKey(), "error_401_no_api_key.json"},
-		{restv2.Unprocessable("Validation error occurred when updating the application", "<field> <problem>"),
+		{ErrNoAPIKey(), "error_401_no_api_key.json"},
+		{Unprocessable("Validation error occurred when updating the application", "<field> <problem>"),
 			"error_with_messages.reconstructed.json"},
 		{exampleMetricDataXML(), "metric_data_response.xml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("testdata", "restv2", tt.fixture))
+			want, err := os.ReadFile(filepath.Join("..", "tests", "testdata", "restv2", tt.fixture))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -428,7 +426,7 @@ func TestFloats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantJSON, func(t *testing.T) {
-			doc := docFunc{root: "r", enc: func(e restv2.Encoder) { e.Float("f", tt.give) }}
+			doc := docFunc{root: "r", enc: func(e Encoder) { e.Float("f", tt.give) }}
 			if got, want := string(JSON(nil, doc)), `{"f":`+tt.wantJSON+`}`; got != want {
 				t.Errorf("JSON = %s, want %s", got, want)
 			}
@@ -444,25 +442,25 @@ func TestFloats(t *testing.T) {
 func TestUnbalanced(t *testing.T) {
 	tests := []struct {
 		name     string
-		give     func(e restv2.Encoder)
+		give     func(e Encoder)
 		wantJSON string
 		wantXML  string
 	}{
 		{
 			name:     "extra ends",
-			give:     func(e restv2.Encoder) { e.EndObject(); e.Int("a", 1); e.EndArray() },
+			give:     func(e Encoder) { e.EndObject(); e.Int("a", 1); e.EndArray() },
 			wantJSON: `{"a":1}`,
 			wantXML:  xmlDeclaration + "<r>\n  <a>1</a>\n</r>\n",
 		},
 		{
 			name:     "left open",
-			give:     func(e restv2.Encoder) { e.BeginObject("o"); e.BeginArray("l", "i"); e.Int("", 1) },
+			give:     func(e Encoder) { e.BeginObject("o"); e.BeginArray("l", "i"); e.Int("", 1) },
 			wantJSON: `{"o":{"l":[1]}}`,
 			wantXML:  xmlDeclaration + "<r>\n  <o>\n    <l>\n      <i>1</i>\n    </l>\n  </o>\n</r>\n",
 		},
 		{
 			name:     "mismatched end",
-			give:     func(e restv2.Encoder) { e.BeginArray("l", "i"); e.EndObject(); e.Int("b", 2) },
+			give:     func(e Encoder) { e.BeginArray("l", "i"); e.EndObject(); e.Int("b", 2) },
 			wantJSON: `{"l":[],"b":2}`,
 			wantXML:  xmlDeclaration + "<r>\n  <l/>\n  <b>2</b>\n</r>\n",
 		},
@@ -490,7 +488,7 @@ func TestNilDocument(t *testing.T) {
 }
 
 func TestAppendsToDst(t *testing.T) {
-	doc := restv2.ErrNoAPIKey()
+	doc := ErrNoAPIKey()
 	if got, want := string(JSON([]byte("prefix:"), doc)), `prefix:{"error":{"title":"No API key specified"}}`; got != want {
 		t.Errorf("JSON = %s, want %s", got, want)
 	}
@@ -523,7 +521,7 @@ func TestForFormat(t *testing.T) {
 			if got := r.ContentType(); got != tt.wantContentType {
 				t.Errorf("ContentType = %q, want %q", got, tt.wantContentType)
 			}
-			doc := restv2.ErrInvalidAPIKey()
+			doc := ErrInvalidAPIKey()
 			var want []byte
 			if strings.Contains(tt.wantContentType, "json") {
 				want = JSON(nil, doc)
@@ -581,7 +579,7 @@ func FuzzStrings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		doc := docFunc{enc: func(e restv2.Encoder) { e.String("s", s) }}
+		doc := docFunc{enc: func(e Encoder) { e.String("s", s) }}
 		var jv struct{ S string }
 		if err := json.Unmarshal(JSON(nil, doc), &jv); err != nil {
 			t.Fatalf("JSON for %q: %v", s, err)

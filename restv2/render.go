@@ -1,10 +1,8 @@
-package render
+package restv2
 
 import (
 	"strings"
 	"sync"
-
-	"github.com/v2bridge/v2bridge/restv2"
 )
 
 // Content types of the two wire formats. REST's published JSON answers carry
@@ -23,7 +21,7 @@ type Renderer interface {
 	// ContentType is the response's Content-Type header value.
 	ContentType() string
 	// Render appends doc's body to dst and returns the extended buffer.
-	Render(dst []byte, doc restv2.Document) []byte
+	Render(dst []byte, doc Document) []byte
 }
 
 // JSONRenderer renders compact JSON; see the package documentation.
@@ -33,7 +31,7 @@ type JSONRenderer struct{}
 func (JSONRenderer) ContentType() string { return ContentTypeJSON }
 
 // Render appends doc as JSON to dst.
-func (JSONRenderer) Render(dst []byte, doc restv2.Document) []byte { return JSON(dst, doc) }
+func (JSONRenderer) Render(dst []byte, doc Document) []byte { return JSON(dst, doc) }
 
 // XMLRenderer renders indented XML; see the package documentation.
 type XMLRenderer struct{}
@@ -42,7 +40,7 @@ type XMLRenderer struct{}
 func (XMLRenderer) ContentType() string { return ContentTypeXML }
 
 // Render appends doc as XML to dst.
-func (XMLRenderer) Render(dst []byte, doc restv2.Document) []byte { return XML(dst, doc) }
+func (XMLRenderer) Render(dst []byte, doc Document) []byte { return XML(dst, doc) }
 
 var (
 	_ Renderer = JSONRenderer{}
