@@ -370,10 +370,10 @@ func (t *Translator) manyApps(c Caller) bool {
 // withoutInventory is whether a list page leaves the account-wide inventory out: the
 // account is large (manyApps), or that inventory failed on this account of more than a
 // page within CursorTTL (an NRQL timeout: NerdGraph's nrql runs 5 s by default and the
-// query grows with the account; each failure also costs the client's retries), so
-// the next pages do not wait for it again and read the page's inventory instead, as
-// the page that met the failure did (completeInventory). The "apps-many" entry holds
-// which: true (full at accountInventoryApps) or invFailedMark.
+// query grows with the account), so the next pages do not wait for it again and read
+// the page's inventory instead, as the page that met the failure did
+// (completeInventory). The "apps-many" entry holds which: true (full at
+// accountInventoryApps) or invFailedMark.
 func (t *Translator) withoutInventory(c Caller) bool {
 	_, ok := t.st.Cursors.Get(c.cacheKey("apps-many"))
 	return ok
@@ -409,7 +409,10 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		return nil, err
 	}
 	withInventory := len(ids) > 0 || !t.withoutInventory(c)
-	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
+	// An inventory that failed is read for the page's applications (completeInventory),
+	// so the client does not send the whole page again for it: a timed-out inventory
+	// would cost its wait once an attempt.
+	resp, err := ng.AppList(ng.WithOptional(ctx, "actor.account"), t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
 	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
 	invFailed := false
 	if err != nil {

@@ -37,7 +37,7 @@ const HostSummaryWindow = 10 * time.Minute
 // The instance count covers the membership window, like links.application_instances.
 func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	var n NRQL
-	// The summary's ten minutes end where REST's metric data slices end (ingestLag);
+	// The summary's ten minutes end where REST's metric data slices end (metricdata.IngestLag);
 	// membership still reads the whole inventory window up to until.
 	end := until.Add(-metricdata.IngestLag(false))
 	since := end.Add(-HostSummaryWindow).UnixMilli()

@@ -165,8 +165,12 @@ func (t *Translator) keyTxDetails(ctx context.Context, c Caller, guids []string)
 }
 
 // keyTxStatsNRQL is the one query behind every summary of a page: the transaction's
-// calls and time, its errors and its Apdex counts over the last ten minutes, per
-// application and metric name.
+// calls and time, its errors and its Apdex counts over the ten minutes that end where
+// REST's metric data slices end (metricdata.IngestLag before until), per application and metric
+// name, each a filter() on timestamp as hostStatsNRQL's; and the transaction's last
+// timeslice up to until, its last_reported_at, as the applications' inventory reads
+// theirs (a transaction reports as often as its application: REST's key transaction
+// answer shows the time of its last report, tests/testdata/restv2/key_transactions_list.json).
 func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 	var apps []int64
 	var names []string
@@ -180,11 +184,18 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 			}
 		}
 	}
+	end := until.Add(-metricdata.IngestLag(false))
+	since := end.Add(-KeyTransactionWindow)
 	var n NRQL
-	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', "+
-		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
+	n.Raw("SELECT ")
+	for _, agg := range [][2]string{{"count(newrelic.timeslice.value)", "c"}, {"sum(newrelic.timeslice.value)", "s"},
+		{"sum(newrelic.timeslice.value['totalExclusive'])", "ex"}} {
+		n.Raw("filter(" + agg[0] + ", WHERE timestamp >= ").Int(since.UnixMilli()).Raw(" AND timestamp < ").Int(end.UnixMilli()).
+			Raw(") AS ").Str(agg[1]).Raw(", ")
+	}
+	n.Raw("max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
 		IntList(apps).Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList(names).
-		Raw(" FACET appId, metricTimesliceName ").Range(until.Add(-KeyTransactionWindow), until).Raw(" LIMIT MAX")
+		Raw(" FACET appId, metricTimesliceName ").Range(since, until).Raw(" LIMIT MAX")
 	return n.Build()
 }
 
@@ -218,8 +229,7 @@ type ktStatKey struct {
 // applications, recursively (a round trip each), until every part is under the limit.
 func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[ktStatKey]ktStatRow, error) {
 	out := map[ktStatKey]ktStatRow{}
-	// The summary's ten minutes end where REST's metric data slices end (ingestLag).
-	if err := t.keyTxStatsInto(ctx, c, ks, t.until().Add(-metricdata.IngestLag(false)), out); err != nil {
+	if err := t.keyTxStatsInto(ctx, c, ks, t.until(), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -305,6 +315,8 @@ func (k keyTx) v2(stats map[ktStatKey]ktStatRow) restv2.KeyTransaction {
 		sum.ResponseTime = figure(calls.S / calls.C * 1000)
 		sum.Throughput = figure(calls.C / KeyTransactionWindow.Minutes())
 		sum.ErrorRate = figure(100 * errs.C / calls.C)
+	}
+	if calls.Last > 0 {
 		last := time.UnixMilli(int64(calls.Last)).UTC().Truncate(time.Second)
 		out.LastReportedAt = &last
 	}

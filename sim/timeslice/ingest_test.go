@@ -80,3 +80,22 @@ func TestSourceHoldsOnlyIngestedData(t *testing.T) {
 		t.Error("a stopped application has a summary")
 	}
 }
+
+// InstanceTotals sums the named instances only: each instance's add up to Totals.
+func TestInstanceTotalsAddUpToTotals(t *testing.T) {
+	insts := []Instance{{ID: 1, Host: "a"}, {ID: 2, Host: "a"}, {ID: 3, Host: "b"}}
+	src := NewSource(Generator{Seed: 5}, []App{{AccountID: 1, AppID: 10, GUID: "g10", ApdexT: 0.5, Instances: insts}})
+	from, to := t0.Add(-20*time.Minute), t0.Add(-10*time.Minute)
+	all, _ := src.Totals(1, 10, from, to, "HttpDispatcher")
+	var sum float64
+	for _, in := range insts {
+		one, ok := src.InstanceTotals(1, 10, []int64{in.ID}, from, to, "HttpDispatcher")
+		if !ok || one["HttpDispatcher"].Count <= 0 || one["HttpDispatcher"].Count >= all["HttpDispatcher"].Count {
+			t.Fatalf("instance %d: %v %v, the application's %v", in.ID, one, ok, all)
+		}
+		sum += one["HttpDispatcher"].Count
+	}
+	if sum != all["HttpDispatcher"].Count {
+		t.Errorf("instances' calls add up to %v, the application's are %v", sum, all["HttpDispatcher"].Count)
+	}
+}
