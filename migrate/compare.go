@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/v2bridge/v2bridge/gateway"
+	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
 // CompareSettings configure compare mode: a route answers from the primary side and,
@@ -224,10 +225,22 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 			if result != "match" && logs.allow(rt.Name, time.Now()) {
 				c.log.Info("compare", zap.String("request_id", id), zap.String("route", rt.Name),
 					zap.String("result", result), zap.Int("primary_status", status), zap.Int("secondary_status", rec.Status()),
-					zap.Strings("paths", paths))
+					zap.Strings("paths", paths), zap.Strings("declared", declaredPaths(rt.Note, paths)))
 			}
 		}()
 	})
+}
+
+// declaredPaths are the paths among those that differ that the route's fidelity note
+// declares, each with the note's reason ("path: reason"), as verify labels them.
+func declaredPaths(note string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if reason := verify.Declared(note, p); reason != "" {
+			out = append(out, p+": "+reason)
+		}
+	}
+	return out
 }
 
 // holdWriter holds an answer back until its status is known: a good answer (not

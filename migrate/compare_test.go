@@ -180,13 +180,21 @@ func TestCompareRatesAndLog(t *testing.T) {
 	if n := logs.FilterMessage("compare").Len(); n != 1 {
 		t.Fatalf("a difference logged %d lines, want 1", n)
 	}
+	// A difference the route's note declares is logged with the note's reason.
+	g.cmp.route(gateway.Route{Name: "noted", Note: "ids are surrogates; `a` is rounded (to whole units)"}, fixedSide{200, `{"a":2,"b":1}`},
+		fixedSide{200, `{"a":1,"b":2}`}).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
+	waitCompares(t, g)
+	if lines := logs.FilterField(zap.String("route", "noted")).All(); len(lines) != 1 ||
+		fmt.Sprint(lines[0].ContextMap()["declared"]) != "[$.a: `a` is rounded (to whole units)]" {
+		t.Fatalf("the declared difference's log: %+v", lines)
+	}
 	serve(fixedSide{502, `{}`})
 	serve(slow)
 	rates := compareRates(g.cfg.Metrics)
-	if len(rates) != 1 {
+	if len(rates) != 2 || rates[1].Route != "r" {
 		t.Fatalf("rates %+v", rates)
 	}
-	r := rates[0]
+	r := rates[1]
 	if r.Total != 5 || r.Match != 2 || r.Diff != 1 || r.Errors != 1 || r.Timeouts != 1 || r.DiffRate != 0.2 || r.ErrorRate != 0.2 {
 		t.Errorf("rates %+v; want total 5, match 2, diff 1, errors 1, timeouts 1, diff and error rates 0.2", r)
 	}

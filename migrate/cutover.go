@@ -33,7 +33,11 @@ type CutoverVerify struct {
 	Equal       int       `json:"equal"`
 	Within      int       `json:"within_tolerance"`
 	Differences int       `json:"differences"`
-	NotCompared int       `json:"not_compared"`
+	// NotCompared counts the requests not compared: a side failed (Failed of them) or
+	// does not serve the route (501, as the demo's REST double for the routes it leaves
+	// out), which leaves the route not verified rather than in error.
+	NotCompared int `json:"not_compared"`
+	Failed      int `json:"failed"`
 }
 
 // lastVerify reads the verify report (JSON) at path, by route.
@@ -52,7 +56,8 @@ func lastVerify(path string) (map[string]*CutoverVerify, error) {
 	out := map[string]*CutoverVerify{}
 	for _, s := range rep.Routes {
 		out[s.Route] = &CutoverVerify{At: rep.Finished, Requests: s.Requests, Equal: s.Counts[verify.Equal], Within: s.Counts[verify.WithinTol],
-			Differences: s.Counts[verify.Different] + s.Counts[verify.MissingREST] + s.Counts[verify.MissingGraph], NotCompared: s.Errors}
+			Differences: s.Counts[verify.Different] + s.Counts[verify.MissingREST] + s.Counts[verify.MissingGraph],
+			NotCompared: s.NotCompared + s.Errors, Failed: s.Errors}
 	}
 	return out, nil
 }
@@ -90,7 +95,7 @@ func cutover(rows []Usage, verifyFile string, rates []CompareRate) ([]CutoverRow
 		row := CutoverRow{Route: r, Calls: calls[r], Fidelity: fidelity[r], Verify: ver[r], Compare: cmp[r]}
 		diffs, errs, seen := 0, 0, false
 		if v := row.Verify; v != nil {
-			diffs, errs, seen = v.Differences, v.NotCompared, v.Requests > v.NotCompared
+			diffs, errs, seen = v.Differences, v.Failed, v.Requests > v.NotCompared
 		}
 		if c := row.Compare; c != nil {
 			diffs += int(c.Diff)

@@ -50,16 +50,15 @@ func TestLastVerify(t *testing.T) {
 	}
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	p := writeVerifyReport(t, verify.Report{Finished: at, Routes: []verify.RouteSummary{{
-		Route: "applications.list", Requests: 20, Errors: 3,
+		Route: "applications.list", Requests: 20, Errors: 3, NotCompared: 2,
 		Counts: map[string]int{verify.Equal: 5, verify.WithinTol: 4, verify.Different: 2, verify.MissingREST: 7, verify.MissingGraph: 11},
 	}}})
 	got, err := lastVerify(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := CutoverVerify{At: at, Requests: 20, Equal: 5, Within: 4, Differences: 20, NotCompared: 3}
-	if v := got["applications.list"]; v == nil || !v.At.Equal(want.At) || v.Requests != want.Requests || v.Equal != want.Equal ||
-		v.Within != want.Within || v.Differences != want.Differences || v.NotCompared != want.NotCompared {
+	want := CutoverVerify{At: at, Requests: 20, Equal: 5, Within: 4, Differences: 20, NotCompared: 5, Failed: 3}
+	if v := got["applications.list"]; v == nil || *v != want {
 		t.Errorf("lastVerify = %+v, want %+v", got["applications.list"], want)
 	}
 }
@@ -74,6 +73,7 @@ func TestCutoverVerdict(t *testing.T) {
 		{Route: "v.allerrors", Requests: 3, Errors: 3, Counts: map[string]int{}},
 		{Route: "v.oneok", Requests: 4, Errors: 3, Counts: map[string]int{verify.Equal: 1}},
 		{Route: "v.none", Requests: 0, Counts: map[string]int{}},
+		{Route: "v.unserved", Requests: 2, NotCompared: 2, Counts: map[string]int{}},
 		{Route: "both.cmpdiff", Requests: 2, Counts: map[string]int{verify.Equal: 2}},
 		{Route: "both.errors", Requests: 2, Errors: 2, Counts: map[string]int{}},
 	}}
@@ -102,6 +102,7 @@ func TestCutoverVerdict(t *testing.T) {
 		"v.allerrors":       "errors",
 		"v.oneok":           "verified equal",
 		"v.none":            "not verified",
+		"v.unserved":        "not verified",
 		"c.match":           "verified equal",
 		"c.diff":            "2 difference(s)",
 		"c.errors":          "errors",

@@ -103,13 +103,13 @@ func withDemoNRQL(data *Data) Option {
 
 // demoSummary derives apmSummary from the timeslices of the last SummaryWindow that
 // NRDB holds at now, as an NRQL query over that window reads them (the newest minutes
-// hold only the instances whose data arrived: timeslice.Source.Totals): web from
+// hold only the instances whose data arrived: timeslice.Source.IngestedTotals): web from
 // HttpDispatcher, non-web from OtherTransaction/all, error rate from Errors/all over
 // all transactions (percent), Apdex from the Apdex s/t/f counts. Throughputs are per
 // minute of the window, as NRQL's rate() over it.
 func demoSummary(src *timeslice.Source, accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
 	to := now.UTC().Truncate(time.Minute)
-	t, ok := src.Totals(accountID, appID, to.Add(-SummaryWindow), to, now, "HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex")
+	t, ok := src.IngestedTotals(accountID, appID, to.Add(-SummaryWindow), to, now, "HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex")
 	if !ok {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/sim/model"
+	"github.com/v2bridge/v2bridge/sim/timeslice"
 )
 
 // DemoSummaries computes an APM application's apmSummary as NewDemo serves it, from the
@@ -13,4 +14,11 @@ func DemoSummaries(data *Data) SummaryFunc {
 	return func(accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
 		return demoSummary(src, accountID, appID, now)
 	}
+}
+
+// DemoTimeslices are the demo's generated timeslices over data, as NewDemo started at
+// start serves them through NRQL (without its ingest delay), for a REST double that
+// derives hosts', instances' and key transactions' figures from them.
+func DemoTimeslices(data *Data, start time.Time) *timeslice.Source {
+	return metricSource(data, DemoSeed, start)
 }

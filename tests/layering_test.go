@@ -16,12 +16,12 @@ const module = "github.com/v2bridge/v2bridge/"
 // layerRules says which of the module's top-level folders a product folder may import:
 // cmd → migrate → gateway → translate → graphql (the migration tooling plugs into the
 // gateway through its hooks), with the REST v2 contract (restv2) and state as leaves
-// and the simulators (sim) tools that only the commands, the demo's REST double and
-// tests use.
+// and the simulators (sim, with the REST doubles in sim/restdouble) tools that only
+// the commands and tests use.
 var layerRules = map[string][]string{
 	"cmd":       {"gateway", "translate", "graphql", "restv2", "state", "migrate", "sim", "configs", "schema"},
 	"gateway":   {"translate", "graphql", "restv2", "state", "migrate", "configs"},
-	"migrate":   {"gateway", "translate", "graphql", "restv2", "state", "sim"},
+	"migrate":   {"gateway", "translate", "graphql", "restv2", "state"},
 	"translate": {"graphql", "restv2", "state"},
 	"graphql":   {"schema"},
 	"restv2":    {},

@@ -12,6 +12,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // KeyTransactionWindow is the window of a key transaction's application_summary: REST
@@ -86,7 +87,7 @@ func buildKeyTx(c Caller, f ktFields) (keyTx, bool) {
 // hundred transactions when cold, nothing when warm.
 func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, error) {
 	key := c.cacheKey("key-transactions")
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		return v.([]keyTx), nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainEXT, TypeKeyTx).Build()
@@ -126,7 +127,7 @@ func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, er
 		out = append(out, batch...)
 	}
 	slices.SortFunc(out, func(a, b keyTx) int { return int(a.id - b.id) })
-	t.lists.Set(key, out)
+	t.st.Lists.Set(key, out)
 	return out, nil
 }
 
@@ -164,8 +165,12 @@ func (t *Translator) keyTxDetails(ctx context.Context, c Caller, guids []string)
 }
 
 // keyTxStatsNRQL is the one query behind every summary of a page: the transaction's
-// calls and time, its errors and its Apdex counts over the last ten minutes, per
-// application and metric name.
+// calls and time, its errors and its Apdex counts over the ten minutes that end where
+// REST's metric data slices end (metricdata.IngestLag before until), per application and metric
+// name, each a filter() on timestamp as hostStatsNRQL's; and the transaction's last
+// timeslice up to until, its last_reported_at, as the applications' inventory reads
+// theirs (a transaction reports as often as its application: REST's key transaction
+// answer shows the time of its last report, tests/testdata/restv2/key_transactions_list.json).
 func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 	var apps []int64
 	var names []string
@@ -179,11 +184,18 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 			}
 		}
 	}
+	end := until.Add(-metricdata.IngestLag(false))
+	since := end.Add(-KeyTransactionWindow)
 	var n NRQL
-	n.Raw("SELECT count(newrelic.timeslice.value) AS 'c', sum(newrelic.timeslice.value) AS 's', "+
-		"sum(newrelic.timeslice.value['totalExclusive']) AS 'ex', max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
-		IntList(apps).Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList(names).
-		Raw(" FACET appId, metricTimesliceName ").Range(until.Add(-KeyTransactionWindow), until).Raw(" LIMIT MAX")
+	n.Raw("SELECT ")
+	for _, agg := range [][2]string{{"count(newrelic.timeslice.value)", "c"}, {"sum(newrelic.timeslice.value)", "s"},
+		{"sum(newrelic.timeslice.value['totalExclusive'])", "ex"}} {
+		n.Raw("filter(" + agg[0] + ", WHERE timestamp >= ").Int(since.UnixMilli()).Raw(" AND timestamp < ").Int(end.UnixMilli()).
+			Raw(") AS ").Str(agg[1]).Raw(", ")
+	}
+	n.Raw("max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
+		IntList(apps).Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList(names).
+		Raw(" FACET appId, metricTimesliceName ").Range(since, until).Raw(" LIMIT MAX")
 	return n.Build()
 }
 
@@ -217,8 +229,7 @@ type ktStatKey struct {
 // applications, recursively (a round trip each), until every part is under the limit.
 func (t *Translator) keyTxStats(ctx context.Context, c Caller, ks []keyTx) (map[ktStatKey]ktStatRow, error) {
 	out := map[ktStatKey]ktStatRow{}
-	// The summary's ten minutes end where REST's metric data slices end (ingestLag).
-	if err := t.keyTxStatsInto(ctx, c, ks, t.until().Add(-ingestLag(false)), out); err != nil {
+	if err := t.keyTxStatsInto(ctx, c, ks, t.until(), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -304,6 +315,8 @@ func (k keyTx) v2(stats map[ktStatKey]ktStatRow) restv2.KeyTransaction {
 		sum.ResponseTime = figure(calls.S / calls.C * 1000)
 		sum.Throughput = figure(calls.C / KeyTransactionWindow.Minutes())
 		sum.ErrorRate = figure(100 * errs.C / calls.C)
+	}
+	if calls.Last > 0 {
 		last := time.UnixMilli(int64(calls.Last)).UTC().Truncate(time.Second)
 		out.LastReportedAt = &last
 	}
@@ -378,7 +391,7 @@ func (t *Translator) findKeyTx(ctx context.Context, c Caller, id int64) (keyTx, 
 		}
 		return keyTx{}, false
 	}
-	if v, ok := t.lists.Get(c.cacheKey("key-transactions")); ok {
+	if v, ok := t.st.Lists.Get(c.cacheKey("key-transactions")); ok {
 		if k, ok := find(v.([]keyTx)); ok {
 			return k, nil
 		}

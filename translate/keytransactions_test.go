@@ -148,9 +148,11 @@ func TestListKeyTransactions(t *testing.T) {
 		t.Errorf("103 (no figures): %+v %+v", o, o.Summary)
 	}
 	q := fmt.Sprint(k.calls[len(k.calls)-1].vars["query"])
-	// ten minutes ending where the default metric data range ends (three minutes back)
-	if !strings.Contains(q, "SINCE "+strconv.FormatInt(ktClock.Add(-13*time.Minute).UnixMilli(), 10)+
-		" UNTIL "+strconv.FormatInt(ktClock.Add(-3*time.Minute).UnixMilli(), 10)) ||
+	// ten minutes ending where the default metric data range ends (three minutes back),
+	// the last report read up to the clock's minute
+	if !strings.Contains(q, "WHERE timestamp >= "+strconv.FormatInt(ktClock.Add(-13*time.Minute).UnixMilli(), 10)+
+		" AND timestamp < "+strconv.FormatInt(ktClock.Add(-3*time.Minute).UnixMilli(), 10)) ||
+		!strings.Contains(q, " UNTIL "+strconv.FormatInt(ktClock.Truncate(time.Minute).UnixMilli(), 10)) ||
 		!strings.Contains(q, "'Apdex/Controller/checkout'") || !strings.Contains(q, "appId IN (7, 8)") {
 		t.Errorf("summary query %s", q)
 	}
@@ -287,15 +289,23 @@ func TestKeyTxApplicationIDNull(t *testing.T) {
 	}
 }
 
-// A key transaction's summary reads the KeyTransactionWindow (10 minutes) before until.
+// A key transaction's summary reads the KeyTransactionWindow (10 minutes) that ends the
+// ingest lag (3 minutes) before until; its last report is read up to until.
 func TestKeyTxStatsWindow(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := keyTxStatsNRQL([]keyTx{{id: 1, appID: 7, metricName: "WebTransaction/Controller/x"}}, until)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "SINCE " + strconv.FormatInt(until.Add(-10*time.Minute).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
-	if !strings.Contains(q, want) || !strings.Contains(q, "appId IN (7)") {
-		t.Fatalf("query %s, want %s", q, want)
+	ms := func(d time.Duration) string { return strconv.FormatInt(until.Add(-d).UnixMilli(), 10) }
+	for _, want := range []string{
+		"filter(count(newrelic.timeslice.value), WHERE timestamp >= " + ms(13*time.Minute) + " AND timestamp < " + ms(3*time.Minute) + ") AS 'c'",
+		"max(timestamp) AS 'last'",
+		"SINCE " + ms(13*time.Minute) + " UNTIL " + ms(0),
+		"appId IN (7)",
+	} {
+		if !strings.Contains(q, want) {
+			t.Errorf("query %s lacks %s", q, want)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package translate
 import (
 	"strconv"
 	"time"
+
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The operator's choices that change a cached answer are part of that answer's cache
@@ -14,7 +16,7 @@ import (
 // docReading is what, besides the request, a metric data document is read with: the
 // metric choices (metric_raw, queue_time) and the metric names window, in which a
 // name without data in the range is looked for (found with zero values when listed).
-func docReading(ch MetricChoices, namesWindow time.Duration) string {
+func docReading(ch metricdata.Choices, namesWindow time.Duration) string {
 	b := make([]byte, 0, 48)
 	b = append(b, "raw="...)
 	b = append(b, choice(ch.RawFields, "fields", "values")...)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/v2bridge/v2bridge/configs"
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/migrate/restdouble"
 	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/sim/restdouble"
 )
 
 // demoRESTPrefix is where the demo's listener serves the REST v2 double: REST's own

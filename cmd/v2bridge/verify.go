@@ -139,7 +139,7 @@ func routeNotes() map[string]string {
 		out[name] = note
 		for other, more := range notes {
 			if other != name && strings.Contains(note, "as "+other) {
-				out[name] += " " + more
+				out[name] += "; " + more
 			}
 		}
 	}

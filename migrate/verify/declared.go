@@ -11,8 +11,21 @@ func (r *runner) declare(x *Exchange) {
 	for i := range x.Fields {
 		if f := &x.Fields[i]; f.Verdict != Equal && f.Verdict != WithinTol {
 			f.Declared = declaredBy(note, f.Path)
+			if f.Declared != "" {
+				f.Reason = clauseNaming(note, f.Declared)
+			}
 		}
 	}
+}
+
+// Declared says whether a route's fidelity note declares a difference at the JSON path
+// p (list elements by index or by id alike): the note's clause naming it, or "".
+// Compare mode labels its differences with it as verify does.
+func Declared(note, p string) (reason string) {
+	if name := declaredBy(note, p); name != "" {
+		return clauseNaming(note, name)
+	}
+	return ""
 }
 
 // declaredBy returns the name in note that declares a difference at the JSON path p
@@ -38,4 +51,30 @@ func declaredBy(note, p string) string {
 		}
 	}
 	return best
+}
+
+// clauseNaming is the clause of note that names `name`: notes are clauses joined by
+// "; " (a parenthesis may hold its own), and the first top-level clause holding the
+// name in backquotes is the reason a difference in it is declared.
+func clauseNaming(note, name string) string {
+	depth, start := 0, 0
+	var clauses []string
+	for i, r := range note {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case r == ';' && depth == 0:
+			clauses = append(clauses, note[start:i])
+			start = i + 1
+		}
+	}
+	clauses = append(clauses, note[start:])
+	for _, c := range clauses {
+		if strings.Contains(c, "`"+name+"`") {
+			return strings.TrimSpace(c)
+		}
+	}
+	return "`" + name + "`"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -26,48 +27,89 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "v2bridge verify: %d requests on %d routes, sample %d, tolerance %.0f%%, REST %s\n",
 		len(r.Exchanges), len(r.Routes), r.Sample, 100*r.Tolerance, r.REST)
-	// Plain column names, aligned; a route whose exchange could not be compared (a side
-	// failed or does not serve it) counts it as not compared, listed below with why.
+	// Plain column names, aligned; an exchange a side does not serve (501) counts as not
+	// compared, one where a side failed as failed, each listed below with why.
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tnot compared\tREST ms\ttranslation ms\tNerdGraph calls")
+	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tnot compared\tfailed\tREST ms\ttranslation ms\tNerdGraph calls")
 	for _, s := range r.Routes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
-			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.Errors, s.RESTMillis, s.TranslationMillis, s.RoundTrips)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
+			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.NotCompared, s.Errors, s.RESTMillis, s.TranslationMillis, s.RoundTrips)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("verify summary: %w", err)
 	}
-	diffs := r.Differences()
-	// The differences the routes' notes do not declare first: they are the ones to read.
-	declared := 0
-	for _, d := range diffs {
-		if strings.HasSuffix(d, "`)") {
-			declared++
-		}
+	undeclared, declared, n := r.differenceLines()
+	fmt.Fprintf(&b, "%d field(s) differ or are missing on one side", n)
+	if d := n - len(undeclared); d > 0 {
+		fmt.Fprintf(&b, ", %d of them as the route's fidelity note declares", d)
 	}
-	sort.SliceStable(diffs, func(i, j int) bool { return !strings.HasSuffix(diffs[i], "`)") && strings.HasSuffix(diffs[j], "`)") })
-	fmt.Fprintf(&b, "%d field(s) differ or are missing on one side", len(diffs))
-	if declared > 0 {
-		fmt.Fprintf(&b, ", %d of them as the route's fidelity note declares", declared)
-	}
-	if len(diffs) > 0 {
+	if n > 0 {
 		b.WriteString(":")
 	}
 	b.WriteByte('\n')
-	for i, d := range diffs {
+	// The differences the routes' notes do not declare first, one a line: they are the
+	// ones to read. Then every declared one, a line per route, field and verdict, with
+	// the note's reason.
+	for i, d := range undeclared {
 		if i == 10 {
-			fmt.Fprintf(&b, "  … and %d more (see the HTML or JSON report)\n", len(diffs)-10)
+			fmt.Fprintf(&b, "  … and %d more (see the HTML or JSON report)\n", len(undeclared)-10)
 			break
 		}
 		b.WriteString("  " + d + "\n")
 	}
+	for _, d := range declared {
+		b.WriteString("  " + d + "\n")
+	}
+	for _, x := range r.Exchanges {
+		if x.NotCompared != "" {
+			fmt.Fprintf(&b, "  not compared: %s: %s\n", x.Path, x.NotCompared)
+		}
+	}
 	for _, x := range r.Exchanges {
 		if x.Error != "" {
-			fmt.Fprintf(&b, "  not compared: %s: %s\n", x.Path, x.Error)
+			fmt.Fprintf(&b, "  failed: %s: %s\n", x.Path, x.Error)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// idIndex is an object's place in a list path ("[id=314221522]").
+var idIndex = regexp.MustCompile(`\[id=[^\]]*\]`)
+
+// differenceLines are the report's differences for the summary: the undeclared ones,
+// one a line ("path field: verdict"), sorted; the declared ones grouped by route,
+// field (list ids as *) and verdict, with the count and the note's reason; and the
+// number of fields that differ.
+func (r *Report) differenceLines() (undeclared, declared []string, n int) {
+	type group struct {
+		n      int
+		reason string
+	}
+	groups := map[string]*group{}
+	for _, x := range r.Exchanges {
+		for _, f := range x.Fields {
+			if f.Verdict == WithinTol || f.Verdict == Equal {
+				continue
+			}
+			n++
+			if f.Declared == "" {
+				undeclared = append(undeclared, x.Path+" "+f.Path+": "+f.Verdict)
+				continue
+			}
+			key := x.Route + " " + idIndex.ReplaceAllString(f.Path, "[id=*]") + ": " + f.Verdict
+			if groups[key] == nil {
+				groups[key] = &group{reason: f.Reason}
+			}
+			groups[key].n++
+		}
+	}
+	for key, g := range groups {
+		declared = append(declared, fmt.Sprintf("%s ×%d (declared: %s)", key, g.n, g.reason))
+	}
+	sort.Strings(undeclared)
+	sort.Strings(declared)
+	return undeclared, declared, n
 }
 
 // WriteHTML writes the report as one self-contained HTML page (no JavaScript).
@@ -108,15 +150,15 @@ td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top
 Sample {{.R.Sample}} objects per kind; numbers within {{printf "%.0f" (pct .R.Tolerance)}}% count as within tolerance.
 <strong>{{.Diffs}} field(s) differ or are missing on one side.</strong></p>
 <h2>Routes</h2>
-<table><tr><th>route</th><th>requests</th><th>equal</th><th>within tolerance</th><th>different</th><th>missing in REST</th><th>missing in translation</th><th>not compared</th><th>REST ms</th><th>translation ms</th><th>NerdGraph round trips</th></tr>
-{{range .R.Routes}}<tr><td>{{.Route}}</td><td>{{.Requests}}</td><td>{{index .Counts "equal"}}</td><td>{{index .Counts "within_tolerance"}}</td><td>{{index .Counts "different"}}</td><td>{{index .Counts "missing_in_rest"}}</td><td>{{index .Counts "missing_in_translation"}}</td><td>{{.Errors}}</td><td>{{printf "%.1f" .RESTMillis}}</td><td>{{printf "%.1f" .TranslationMillis}}</td><td>{{.RoundTrips}}</td></tr>
+<table><tr><th>route</th><th>requests</th><th>equal</th><th>within tolerance</th><th>different</th><th>missing in REST</th><th>missing in translation</th><th>not compared</th><th>failed</th><th>REST ms</th><th>translation ms</th><th>NerdGraph round trips</th></tr>
+{{range .R.Routes}}<tr><td>{{.Route}}</td><td>{{.Requests}}</td><td>{{index .Counts "equal"}}</td><td>{{index .Counts "within_tolerance"}}</td><td>{{index .Counts "different"}}</td><td>{{index .Counts "missing_in_rest"}}</td><td>{{index .Counts "missing_in_translation"}}</td><td>{{.NotCompared}}</td><td>{{.Errors}}</td><td>{{printf "%.1f" .RESTMillis}}</td><td>{{printf "%.1f" .TranslationMillis}}</td><td>{{.RoundTrips}}</td></tr>
 {{end}}</table>
 <h2>Requests</h2>
 {{range .Rows}}<h3><code>GET {{.Path}}</code> ({{.Route}})</h3>
-<p>REST {{.RESTStatus}} in {{printf "%.1f" .RESTMillis}} ms; translation {{.TranslationStatus}} in {{printf "%.1f" .TranslationMillis}} ms, {{.RoundTrips}} NerdGraph round trip(s).{{if .Error}} <strong>Not compared: {{.Error}}</strong>{{end}}</p>
+<p>REST {{.RESTStatus}} in {{printf "%.1f" .RESTMillis}} ms; translation {{.TranslationStatus}} in {{printf "%.1f" .TranslationMillis}} ms, {{.RoundTrips}} NerdGraph round trip(s).{{if .NotCompared}} <strong>Not compared: {{.NotCompared}}</strong>{{end}}{{if .Error}} <strong>Failed: {{.Error}}</strong>{{end}}</p>
 {{if .Shown}}<table><tr><th>field</th><th>verdict</th><th>REST</th><th>translation</th></tr>
-{{range .Shown}}<tr class="{{.Verdict}}"><td><code>{{.Path}}</code></td><td>{{.Verdict}}{{if .Declared}} (declared by the note: <code>{{.Declared}}</code>){{end}}</td><td><code>{{js .REST}}</code></td><td><code>{{js .Translation}}</code></td></tr>
-{{end}}</table>{{else}}{{if not .Error}}<p>Every field equal.</p>{{end}}{{end}}
+{{range .Shown}}<tr class="{{.Verdict}}"><td><code>{{.Path}}</code></td><td>{{.Verdict}}{{if .Declared}} (declared by the note: {{.Reason}}){{end}}</td><td><code>{{js .REST}}</code></td><td><code>{{js .Translation}}</code></td></tr>
+{{end}}</table>{{else}}{{if not (or .Error .NotCompared)}}<p>Every field equal.</p>{{end}}{{end}}
 {{end}}
 </body></html>
 `))

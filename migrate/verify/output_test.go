@@ -50,8 +50,9 @@ func TestOutputReadsWellInAFile(t *testing.T) {
 }
 
 // A difference the route's fidelity note names (in backquotes) is marked declared with
-// that name, listed after the undeclared ones and counted apart; a note that names
-// nothing of the field declares nothing.
+// that name and the note's clause as its reason, listed after the undeclared ones (a
+// line per route, field and verdict, with its count) and counted apart; a note that
+// names nothing of the field declares nothing.
 func TestDeclaredDifferences(t *testing.T) {
 	for _, tc := range []struct{ note, path, want string }{
 		{"`settings.end_user_apdex_threshold` is 7", "$.applications[id=1].settings.end_user_apdex_threshold", "settings.end_user_apdex_threshold"},
@@ -64,11 +65,21 @@ func TestDeclaredDifferences(t *testing.T) {
 			t.Errorf("declaredBy(%q, %q) = %q, want %q", tc.note, tc.path, got, tc.want)
 		}
 	}
-	r := &runner{cfg: Config{Notes: map[string]string{"applications.list": "`links.server` null"}}}
+	for _, tc := range []struct{ note, name, want string }{
+		{"ids are surrogates; `links.server` null (no source; none); sorted", "links.server", "`links.server` null (no source; none)"},
+		{"`port` null", "port", "`port` null"},
+		{"as applications.list", "port", "`port`"},
+	} {
+		if got := clauseNaming(tc.note, tc.name); got != tc.want {
+			t.Errorf("clauseNaming(%q, %q) = %q, want %q", tc.note, tc.name, got, tc.want)
+		}
+	}
+	r := &runner{cfg: Config{Notes: map[string]string{"applications.list": "ids are surrogates; `links.server` null (no server id)"}}}
 	x := Exchange{Route: "applications.list", Path: "/v2/applications.json", Fields: []Field{
 		{Path: "$.applications[id=1].links.server", Verdict: Different},
 		{Path: "$.applications[id=1].name", Verdict: Different},
 		{Path: "$.applications[id=1].links.server", Verdict: WithinTol},
+		{Path: "$.applications[id=2].links.server", Verdict: Different},
 	}}
 	r.declare(&x)
 	rep := &Report{Exchanges: []Exchange{x}, Routes: []RouteSummary{{Route: "applications.list", Counts: map[string]int{}}}}
@@ -77,9 +88,9 @@ func TestDeclaredDifferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "2 field(s) differ or are missing on one side, 1 of them as the route's fidelity note declares:\n"+
+	if !strings.Contains(out, "3 field(s) differ or are missing on one side, 2 of them as the route's fidelity note declares:\n"+
 		"  /v2/applications.json $.applications[id=1].name: different\n"+
-		"  /v2/applications.json $.applications[id=1].links.server: different (declared: the route's note names `links.server`)\n") {
+		"  applications.list $.applications[id=*].links.server: different ×2 (declared: `links.server` null (no server id))\n") {
 		t.Errorf("summary:\n%s", out)
 	}
 	if x.Fields[2].Declared != "" {

@@ -76,8 +76,9 @@ type Field struct {
 	REST        any    `json:"rest,omitempty"`
 	Translation any    `json:"translation,omitempty"`
 	// Declared is the name, in the route's fidelity note, that declares this difference
-	// ("" when the note does not name the field).
+	// ("" when the note does not name the field); Reason is the note's clause naming it.
 	Declared string `json:"declared,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Exchange is one request sent to both sides.
@@ -90,9 +91,13 @@ type Exchange struct {
 	TranslationMillis float64 `json:"translation_ms"`
 	// RoundTrips are the translation's NerdGraph calls (X-V2bridge-Upstream-Calls).
 	RoundTrips int `json:"nerdgraph_round_trips"`
-	// Error says why the exchange could not be compared (a side failed).
-	Error  string         `json:"error,omitempty"`
-	Counts map[string]int `json:"counts"`
+	// Error says why the exchange could not be compared because a side failed;
+	// NotCompared why it was not compared because a side does not serve the route (it
+	// answered 501 Not Implemented, as the demo's REST double does for the routes it
+	// leaves out): not an error.
+	Error       string         `json:"error,omitempty"`
+	NotCompared string         `json:"not_compared,omitempty"`
+	Counts      map[string]int `json:"counts"`
 	// Fields lists every field that is not equal (equal fields are only counted).
 	Fields []Field `json:"fields,omitempty"`
 }
@@ -102,6 +107,7 @@ type RouteSummary struct {
 	Route             string         `json:"route"`
 	Requests          int            `json:"requests"`
 	Errors            int            `json:"errors"`
+	NotCompared       int            `json:"not_compared"`
 	Counts            map[string]int `json:"counts"`
 	RoundTrips        int            `json:"nerdgraph_round_trips"`
 	RESTMillis        float64        `json:"rest_ms"`
@@ -128,7 +134,7 @@ func (r *Report) Differences() []string {
 			if f.Verdict != WithinTol {
 				line := x.Path + " " + f.Path + ": " + f.Verdict
 				if f.Declared != "" {
-					line += " (declared: the route's note names `" + f.Declared + "`)"
+					line += " (declared: " + f.Reason + ")"
 				}
 				out = append(out, line)
 			}
@@ -462,6 +468,10 @@ func (r *runner) exchange(ctx context.Context, q request) []byte {
 		x.Error = "REST side: " + rest.err.Error()
 	case tr.err != nil:
 		x.Error = "translation side: " + tr.err.Error()
+	case rest.status == http.StatusNotImplemented:
+		x.NotCompared = "the REST side does not serve this route (501)"
+	case tr.status == http.StatusNotImplemented:
+		x.NotCompared = "the translation does not serve this route (501)"
 	case rest.status >= 500 || rest.status == http.StatusTooManyRequests:
 		x.Error = "REST side answered " + strconv.Itoa(rest.status)
 	case tr.status >= 500 || tr.status == http.StatusTooManyRequests:
@@ -630,6 +640,9 @@ func summarize(xs []Exchange) []RouteSummary {
 		s.Requests++
 		if x.Error != "" {
 			s.Errors++
+		}
+		if x.NotCompared != "" {
+			s.NotCompared++
 		}
 		for k, v := range x.Counts {
 			s.Counts[k] += v

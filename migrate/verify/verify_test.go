@@ -356,7 +356,7 @@ func readPlan() map[string]string {
 
 // TestRunReadPlan runs the read plan with a sample of 2 (verify.go: Run's defaults
 // and totals, discoverAndCompare's three stages and `len(out) == n` in ids, exchange's
-// failure classes `rest.status >= 500` and `tr.status >= 500`, the status difference and the
+// failure classes `rest.status >= 500` and `tr.status >= 500`, a 501 not compared, the status difference and the
 // non-JSON body, summarize's counts and errors; each negation or boundary changes a
 // count or a path below).
 func TestRunReadPlan(t *testing.T) {
@@ -370,6 +370,7 @@ func TestRunReadPlan(t *testing.T) {
 		"/v2/key_transactions/7.json":         404,
 	}}
 	rest.status["/v2/mobile_applications/9.json"] = 500
+	rest.status["/v2/alerts_violations.json"] = 501 // a route the REST side does not serve
 	rs, ts := httptest.NewServer(rest), httptest.NewServer(tr)
 	defer rs.Close()
 	defer ts.Close()
@@ -424,6 +425,9 @@ func TestRunReadPlan(t *testing.T) {
 			t.Errorf("%s: error %q, want %q", path, got, want)
 		}
 	}
+	if x := byPath["/v2/alerts_violations.json"]; x.Error != "" || x.NotCompared != "the REST side does not serve this route (501)" {
+		t.Errorf("a 501 is not compared, not an error: %+v", x)
+	}
 	if x := byPath["/v2/key_transactions/7.json"]; x.RESTStatus != 200 || x.TranslationStatus != 404 || len(x.Fields) == 0 ||
 		x.Fields[0].Path != "$status" || x.Counts[Different] != 1 {
 		t.Errorf("status difference not recorded: %+v", x)
@@ -436,6 +440,10 @@ func TestRunReadPlan(t *testing.T) {
 		switch s.Route {
 		case "applications.show":
 			app = &rep.Routes[i]
+		case "alerts_violations.list":
+			if s.Errors != 0 || s.NotCompared != 1 {
+				t.Errorf("%s: %d errors, %d not compared, want 0 and 1", s.Route, s.Errors, s.NotCompared)
+			}
 		case "mobile_applications.show", "key_transactions.show":
 			if want := map[string]int{"mobile_applications.show": 1}[s.Route]; s.Requests != 1 || s.Errors != want {
 				t.Errorf("%s: %d requests, %d errors, want 1 and %d", s.Route, s.Requests, s.Errors, want)
@@ -455,7 +463,8 @@ func TestRunReadPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"29 requests on 21 routes, sample 2, tolerance 5%", "applications.show",
-		"not compared: /v2/applications/2.json: a side's body is not JSON", "field(s) differ or are missing on one side:"} {
+		"failed: /v2/applications/2.json: a side's body is not JSON",
+		"not compared: /v2/alerts_violations.json: the REST side does not serve this route (501)", "field(s) differ or are missing on one side:"} {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
 		}

@@ -86,6 +86,10 @@ func (r *runner) write(ctx context.Context, route, method, restPath, trPath, bod
 		x.Error = "REST side: " + a.err.Error()
 	case b.err != nil:
 		x.Error = "translation side: " + b.err.Error()
+	case a.status == http.StatusNotImplemented:
+		x.NotCompared = "the REST side does not serve this route (501)"
+	case b.status == http.StatusNotImplemented:
+		x.NotCompared = "the translation does not serve this route (501)"
 	case a.status >= 500:
 		x.Error = "REST side answered " + strconv.Itoa(a.status)
 	case b.status >= 500:

@@ -76,15 +76,34 @@ func TestSourceHoldsOnlyIngestedData(t *testing.T) {
 	if ms := minutesOf(t, src, "HttpDispatcher", t0.Add(-6*time.Hour), t0); len(ms[20]) != 60 {
 		t.Errorf("an application stopped five hours ago: %d minutes of the last six hours, want 60", len(ms[20]))
 	}
-	if _, ok := src.Totals(1, 11, t0.Add(-6*time.Hour), t0, now, "HttpDispatcher"); ok {
+	if _, ok := src.Totals(1, 11, t0.Add(-6*time.Hour), t0, "HttpDispatcher"); ok {
 		t.Error("a stopped application has a summary")
 	}
 }
 
-// An application's totals at now are the sums of the rows a scan of the window serves
-// then: nothing of a minute not yet ingested, of a gap, of a stopped metric or from
-// before an instance started.
-func TestTotalsSumOnlyServedRows(t *testing.T) {
+// InstanceTotals sums the named instances only: each instance's add up to Totals.
+func TestInstanceTotalsAddUpToTotals(t *testing.T) {
+	insts := []Instance{{ID: 1, Host: "a"}, {ID: 2, Host: "a"}, {ID: 3, Host: "b"}}
+	src := NewSource(Generator{Seed: 5}, []App{{AccountID: 1, AppID: 10, GUID: "g10", ApdexT: 0.5, Instances: insts}})
+	from, to := t0.Add(-20*time.Minute), t0.Add(-10*time.Minute)
+	all, _ := src.Totals(1, 10, from, to, "HttpDispatcher")
+	var sum float64
+	for _, in := range insts {
+		one, ok := src.InstanceTotals(1, 10, []int64{in.ID}, from, to, "HttpDispatcher")
+		if !ok || one["HttpDispatcher"].Count <= 0 || one["HttpDispatcher"].Count >= all["HttpDispatcher"].Count {
+			t.Fatalf("instance %d: %v %v, the application's %v", in.ID, one, ok, all)
+		}
+		sum += one["HttpDispatcher"].Count
+	}
+	if sum != all["HttpDispatcher"].Count {
+		t.Errorf("instances' calls add up to %v, the application's are %v", sum, all["HttpDispatcher"].Count)
+	}
+}
+
+// An application's ingested totals at now are the sums of the rows a scan of the
+// window serves then: nothing of a minute not yet ingested, of a gap, of a stopped
+// metric or from before an instance started.
+func TestIngestedTotalsSumOnlyServedRows(t *testing.T) {
 	g := Generator{Seed: 3}
 	now := t0.Add(30 * time.Second)
 	var insts []Instance
@@ -99,10 +118,9 @@ func TestTotalsSumOnlyServedRows(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		src  *Source
-		now  time.Time
 	}{
-		{"source with a clock", NewSource(g, apps, IngestedBy(func() time.Time { return now })), now},
-		{"source without a clock", NewSource(g, apps), now},
+		{"source with a clock", NewSource(g, apps, IngestedBy(func() time.Time { return now }))},
+		{"source without a clock", NewSource(g, apps)},
 	} {
 		for _, name := range []string{"HttpDispatcher", "Errors/all"} {
 			want := 0.0
@@ -111,7 +129,7 @@ func TestTotalsSumOnlyServedRows(t *testing.T) {
 					want += g.Timeslice(10, id, name, m, 0.5).Count
 				}
 			}
-			got, ok := tt.src.Totals(1, 10, from, t0, tt.now, name)
+			got, ok := tt.src.IngestedTotals(1, 10, from, t0, now, name)
 			if !ok || got[name].Count != want {
 				t.Errorf("%s, %s: count %v, want %v as served", tt.name, name, got[name].Count, want)
 			}

@@ -176,6 +176,9 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 	// only in its timestamp and value, and every row has a value: a query that reads
 	// neither and counts no rows (Scan.Once) gets the series' first minute alone.
 	oneMinute := sc.Once && !sc.Reads["timestamp"] && !sc.Reads["newrelic.timeslice.value"]
+	// One that reads timestamps only as their min() or max() (Scan.Ends) gets the
+	// series' first and last minutes.
+	ends := sc.Once && sc.Ends && !sc.Reads["newrelic.timeslice.value"]
 	start := sc.Begin.Truncate(time.Minute)
 	if start.Before(sc.Begin) {
 		start = start.Add(time.Minute)
@@ -224,19 +227,31 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 					scopes = app.scopes
 				}
 				first, last := rowMinutes(app, inst, name, start, end)
-				for m := first; m.Before(last); m = m.Add(time.Minute) {
-					if app.inGap(m) {
-						continue
-					}
+				yield := func(m time.Time) bool {
 					*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, minute: m, at: at(m)}
 					if !fn(r) {
-						return nil
+						return false
 					}
 					for _, scope := range scopes {
 						*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, scope: scope, minute: m, at: at(m)}
 						if !fn(r) {
-							return nil
+							return false
 						}
+					}
+					return true
+				}
+				if ends {
+					if !app.seriesEnds(first, last, yield) {
+						return nil
+					}
+					continue
+				}
+				for m := first; m.Before(last); m = m.Add(time.Minute) {
+					if app.inGap(m) {
+						continue
+					}
+					if !yield(m) {
+						return nil
 					}
 					if oneMinute {
 						break
@@ -280,6 +295,31 @@ func rowMinutes(app *App, inst *Instance, name string, start, end time.Time) (fi
 		last = at
 	}
 	return first, last
+}
+
+// seriesEnds yields the first and the last minute in [first, last) outside the
+// application's gaps (one when they are the same, none when there is none); false when
+// yield stopped.
+func (a *App) seriesEnds(first, last time.Time, yield func(time.Time) bool) bool {
+	lo := first
+	for lo.Before(last) && a.inGap(lo) {
+		lo = lo.Add(time.Minute)
+	}
+	if !lo.Before(last) {
+		return true
+	}
+	if !yield(lo) {
+		return false
+	}
+	// The last of the minutes lo, lo+1m, ... before last.
+	hi := lo.Add((last.Sub(lo) - 1) / time.Minute * time.Minute)
+	for hi.After(lo) && a.inGap(hi) {
+		hi = hi.Add(-time.Minute)
+	}
+	if hi.After(lo) {
+		return yield(hi)
+	}
+	return true
 }
 
 // inGap reports whether minute m falls in one of the application's gaps.
@@ -352,12 +392,28 @@ func stringHint(vs []any) map[string]bool {
 type Totals map[string]nrdb.Timeslice
 
 // Totals sums the named metrics of one application over all its instances in
-// [from, to) (whole minutes), unscoped rows only: the rows a scan of that window serves
-// at now (Scan), so only what NRDB holds at now — each instance's minute once it
-// arrived (Arrival), none after a stop or in a gap, none before an instance started.
-// A zero now counts every minute of the window. ok is false for an unknown or
+// [from, to) (whole minutes), unscoped rows only. ok is false for an unknown or
 // non-reporting (Stopped) application.
-func (s *Source) Totals(accountID int, appID int64, from, to, now time.Time, names ...string) (Totals, bool) {
+func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ...string) (Totals, bool) {
+	return s.InstanceTotals(accountID, appID, nil, from, to, names...)
+}
+
+// IngestedTotals is Totals as NRDB holds it at now: the rows a scan of [from, to)
+// serves then (Scan), so an instance's minute only once it arrived (Arrival), none
+// after a stop or in a gap, none before an instance started.
+func (s *Source) IngestedTotals(accountID int, appID int64, from, to, now time.Time, names ...string) (Totals, bool) {
+	return s.totals(accountID, appID, nil, from, to, now, names)
+}
+
+// InstanceTotals is Totals over some of the application's instances only (by id; nil:
+// all of them), for a host's or an instance's figures.
+func (s *Source) InstanceTotals(accountID int, appID int64, instances []int64, from, to time.Time, names ...string) (Totals, bool) {
+	return s.totals(accountID, appID, instances, from, to, time.Time{}, names)
+}
+
+// totals sums the rows a scan of [from, to) serves at now (zero: every minute's) of
+// the named metrics and instances (nil: all).
+func (s *Source) totals(accountID int, appID int64, instances []int64, from, to, now time.Time, names []string) (Totals, bool) {
 	i, found := s.byID[appID]
 	if !found || s.apps[i].AccountID != accountID || !s.apps[i].Stopped.IsZero() {
 		return nil, false
@@ -372,6 +428,9 @@ func (s *Source) Totals(accountID int, appID int64, from, to, now time.Time, nam
 		var sum nrdb.Timeslice
 		for k := range app.Instances {
 			in := &app.Instances[k]
+			if instances != nil && !slices.Contains(instances, in.ID) {
+				continue
+			}
 			first, last := rowMinutes(app, in, name, start, s.instanceEnd(app, in, to, now))
 			for m := first; m.Before(last); m = m.Add(time.Minute) {
 				if app.inGap(m) {

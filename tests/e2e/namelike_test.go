@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/v2bridge/v2bridge/sim/restdouble"
 	"github.com/v2bridge/v2bridge/tests/harness"
-	"github.com/v2bridge/v2bridge/tests/restdouble"
 )
 
 // name_filter: like, checked the way an operator checks it on an account: verify's

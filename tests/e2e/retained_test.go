@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/gateway"
-	"github.com/v2bridge/v2bridge/tests/restdouble"
+	"github.com/v2bridge/v2bridge/sim/restdouble"
 )
 
 // With retained_alerts: passthrough the seed's entity-condition procedure reaches the

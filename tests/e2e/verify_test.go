@@ -15,8 +15,8 @@ import (
 	"github.com/v2bridge/v2bridge/gateway"
 	"github.com/v2bridge/v2bridge/migrate"
 	"github.com/v2bridge/v2bridge/migrate/verify"
+	"github.com/v2bridge/v2bridge/sim/restdouble"
 	"github.com/v2bridge/v2bridge/tests/harness"
-	"github.com/v2bridge/v2bridge/tests/restdouble"
 )
 
 func verifyRun(t *testing.T, rest, translation string) *verify.Report {

@@ -1,7 +1,8 @@
 package restdouble
 
 import (
-	"encoding/base64"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,15 +13,14 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/sim"
-	"github.com/v2bridge/v2bridge/translate"
-	"github.com/v2bridge/v2bridge/translate/nrqlwhere"
 )
 
 // Double answers REST API v2 requests (paths starting /v2/) from demo data.
 type Double struct {
-	data    *sim.Data
-	now     func() time.Time
-	summary sim.SummaryFunc
+	data       *sim.Data
+	now        func() time.Time
+	summary    sim.SummaryFunc
+	timeslices Totaler
 }
 
 // Options tune a double.
@@ -31,6 +31,9 @@ type Options struct {
 	// sim.WithSummaries does (sim.DemoSummaries for the demo's); nil, or a nil result,
 	// keeps the data file's figures.
 	Summary sim.SummaryFunc
+	// Timeslices are the metrics hosts', instances' and key transactions' summaries are
+	// derived from (default: the demo's generated metrics over data, sim.DemoTimeslices).
+	Timeslices Totaler
 }
 
 // New returns a double over data.
@@ -38,7 +41,10 @@ func New(data *sim.Data, opts Options) *Double {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Double{data: data, now: opts.Now, summary: opts.Summary}
+	if opts.Timeslices == nil {
+		opts.Timeslices = sim.DemoTimeslices(data, opts.Now())
+	}
+	return &Double{data: data, now: opts.Now, summary: opts.Summary, timeslices: opts.Timeslices}
 }
 
 type obj = map[string]any
@@ -263,8 +269,9 @@ func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
 	return o
 }
 
-// lastReported is a reporting application's last_reported_at: the start of the last
-// complete minute, the latest minute of metric data the simulator holds.
+// lastReported is a reporting application's last_reported_at, and its key
+// transactions' (they report with it): the start of the last complete minute, the
+// newest minute of metric data the simulator's NRQL holds.
 func (d *Double) lastReported() string {
 	return d.now().UTC().Truncate(time.Minute).Add(-time.Minute).Format("2006-01-02T15:04:05+00:00")
 }
@@ -302,9 +309,8 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// hosts answers an application's hosts (one: a host id, its show). The data has no
-// per-host figures: a host's application_summary is the application's, its throughput
-// shared by the application's instances; links.server is null (the data names no
+// hosts answers an application's hosts (one: a host id, its show), each summary derived
+// from the host's own timeslices (hostFigures); links.server is null (the data names no
 // server).
 func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
@@ -324,7 +330,7 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 		slices.Sort(byHost[h])
 		o := obj{"id": id, "application_name": a.Name, "host": h, "language": a.Language,
 			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_instances": byHost[h], "server": nil}}
-		if sum := d.shareOf(acct.ID, a, len(byHost[h])); sum != nil {
+		if sum := d.hostSummary(acct.ID, a, byHost[h]); sum != nil {
 			o["application_summary"] = sum
 		}
 		out = append(out, o)
@@ -338,8 +344,9 @@ func (d *Double) hosts(w http.ResponseWriter, acct *sim.Account, a *sim.APMAppli
 	writeOneOrList(w, "application_hosts", "application_host", "No Application Host found with the given ID", one, out, links)
 }
 
-// instances answers an application's instances (one: an instance id, its show), with
-// summaries as hosts' and a null port (the data holds none).
+// instances answers an application's instances (one: an instance id, its show), each
+// summary derived from the instance's own timeslices, and a null port (the data holds
+// none).
 func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMApplication, one string) {
 	out := []obj{}
 	for _, in := range a.Instances {
@@ -348,7 +355,7 @@ func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMA
 		}
 		o := obj{"id": in.ID, "application_name": a.Name, "host": in.Host, "language": a.Language, "port": nil,
 			"health_status": health(a.AlertSeverity, a.Reporting), "links": obj{"application": a.ID, "application_host": hostID(acct.ID, a.ID, in.Host), "server": nil}}
-		if sum := d.shareOf(acct.ID, a, 1); sum != nil {
+		if sum := d.hostSummary(acct.ID, a, []int64{in.ID}); sum != nil {
 			o["application_summary"] = sum
 		}
 		out = append(out, o)
@@ -361,19 +368,19 @@ func (d *Double) instances(w http.ResponseWriter, acct *sim.Account, a *sim.APMA
 	writeOneOrList(w, "application_instances", "application_instance", "No Application Instance found with the given ID", one, out, links)
 }
 
-// shareOf is the summary of instances of a's instances (a host's or one instance's):
-// the application's figures, its throughput in proportion (nil when a does not report).
-func (d *Double) shareOf(accountID int, a *sim.APMApplication, instances int) obj {
-	s := d.apmSummary(accountID, a)
-	if !a.Reporting || s == nil || len(a.Instances) == 0 {
+// hostSummary is the application_summary of some of a's instances (a host's or one
+// instance's), with their count (nil when a does not report).
+func (d *Double) hostSummary(accountID int, a *sim.APMApplication, instances []int64) obj {
+	if !a.Reporting {
 		return nil
 	}
-	rt, tp := s.WebResponseTimeAverage, s.WebThroughput
-	if tp <= 0 {
-		rt, tp = s.NonWebResponseTimeAverage, s.NonWebThroughput
+	f, ok := d.hostFigures(accountID, a.ID, instances)
+	if !ok {
+		return nil
 	}
-	return obj{"response_time": round(rt*1000, 3), "throughput": round(tp*float64(instances)/float64(len(a.Instances)), 3),
-		"error_rate": round(s.ErrorRate, 3), "apdex_score": apdex(s.ApdexScore), "instance_count": instances}
+	o := f.summary()
+	o["instance_count"] = len(instances)
+	return o
 }
 
 // writeOneOrList answers a list under listKey, or with one set its only object under
@@ -398,13 +405,19 @@ func (d *Double) keyTransactions(w http.ResponseWriter, acct *sim.Account, id st
 		o := obj{"id": k.ID, "name": k.Name, "transaction_name": strings.TrimPrefix(k.MetricName, "WebTransaction/"),
 			"links": obj{"application": k.AppID}}
 		if a := d.app(acct, strconv.Itoa(k.AppID)); a != nil {
-			o["health_status"], o["reporting"] = health(a.AlertSeverity, a.Reporting), a.Reporting
+			// A key transaction's health is its own alert status, not its application's;
+			// the demo data configures none for key transactions, which REST showed as
+			// "unknown" (tests/testdata/restv2/key_transactions_list.json).
+			o["health_status"], o["reporting"] = health("NOT_CONFIGURED", a.Reporting), a.Reporting
 			if a.Reporting {
 				o["last_reported_at"] = d.lastReported()
-			}
-			if s := d.apmSummary(acct.ID, a); a.Reporting && s != nil {
-				o["application_summary"] = obj{"response_time": round(s.WebResponseTimeAverage*1000, 3), "throughput": round(s.WebThroughput, 3),
-					"error_rate": round(s.ErrorRate, 3), "apdex_target": k.ApdexTarget, "apdex_score": apdex(s.ApdexScore)}
+				// Its own figures, from its own timeslices (keyTxFigures), not its
+				// application's.
+				if f, ok := d.keyTxFigures(acct.ID, k.AppID, k.MetricName); ok {
+					sum := f.summary()
+					sum["apdex_target"] = k.ApdexTarget
+					o["application_summary"] = sum
+				}
 			}
 		}
 		out = append(out, o)
@@ -452,139 +465,6 @@ func (d *Double) mobileApplications(w http.ResponseWriter, acct *sim.Account, id
 	writeJSON(w, http.StatusOK, obj{"mobile_application": out[0]})
 }
 
-func (d *Double) policies(w http.ResponseWriter, acct *sim.Account, name string) {
-	out := []obj{}
-	for _, p := range acct.AlertPolicies {
-		if name == "" || strings.Contains(strings.ToLower(p.Name), strings.ToLower(name)) {
-			// The demo data holds no creation times: null, as the gateway sends them.
-			out = append(out, obj{"id": p.ID, "name": p.Name, "incident_preference": p.IncidentPreference,
-				"created_at": nil, "updated_at": nil})
-		}
-	}
-	writeJSON(w, http.StatusOK, obj{"policies": out})
-}
-
-// defaultViolationLimit is REST's violation time limit when a condition sets none (72 h).
-const defaultViolationLimit = 259200
-
-// conditions answers a policy's legacy APM conditions or its NRQL conditions.
-func (d *Double) conditions(w http.ResponseWriter, acct *sim.Account, policy string, nrql bool) {
-	pid, err := strconv.Atoi(policy)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, "policy_id is required")
-		return
-	}
-	out := []obj{}
-	add := func(c sim.NrqlCondition, legacy string) {
-		if c.PolicyID != pid {
-			return
-		}
-		limit := c.ViolationTimeLimitSeconds
-		if limit == 0 {
-			limit = defaultViolationLimit
-		}
-		o := obj{"id": c.ID, "name": c.Name, "enabled": c.Enabled, "terms": terms(c.Terms), "runbook_url": nil}
-		if c.RunbookURL != "" {
-			o["runbook_url"] = c.RunbookURL
-		}
-		if legacy != "" {
-			o["type"], o["violation_close_timer"] = legacy, int(limit/3600)
-			o["entities"], o["metric"], o["condition_scope"] = appIDs(c.Nrql.Query), nil, nil // metric and scope: not in the demo data
-		} else {
-			nrqlCondition(o, acct.ID, c, limit)
-		}
-		out = append(out, o)
-	}
-	if nrql {
-		for _, c := range acct.NrqlConditions {
-			add(c, "")
-		}
-		writeJSON(w, http.StatusOK, obj{"nrql_conditions": out})
-		return
-	}
-	for _, c := range acct.LegacyConditions {
-		add(c.NrqlCondition, legacyType(c.SourceProduct))
-	}
-	writeJSON(w, http.StatusOK, obj{"conditions": out})
-}
-
-// legacyType is a legacy condition's REST type by the product it watches.
-func legacyType(product string) string {
-	switch product {
-	case "BROWSER":
-		return "browser_metric"
-	case "MOBILE":
-		return "mobile_metric"
-	}
-	return "apm_app_metric"
-}
-
-// nrqlCondition adds an NRQL condition's own fields to o: type, query, signal,
-// expiration and the condition's entity GUID.
-func nrqlCondition(o obj, accountID int, c sim.NrqlCondition, limit float64) {
-	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	q := obj{"query": c.Nrql.Query}
-	signal := obj{}
-	if v := c.Signal.AggregationWindow; v != nil {
-		signal["aggregation_window"] = num(*v)
-	}
-	if c.Signal.AggregationMethod != "" {
-		signal["aggregation_method"] = c.Signal.AggregationMethod
-	}
-	if v := c.Signal.AggregationDelay; v != nil {
-		signal["aggregation_delay"] = *v
-		if c.Signal.AggregationMethod == "CADENCE" {
-			signal["evaluation_offset"], q["since_value"] = num(*v/60), num(*v/60)
-		}
-	}
-	if v := c.Signal.AggregationTimer; v != nil {
-		signal["aggregation_timer"] = *v
-	}
-	if len(signal) == 0 { // New Relic's defaults for a condition created without a signal
-		signal["aggregation_window"], signal["aggregation_method"], signal["aggregation_delay"] = "60", "EVENT_FLOW", 120.0
-	}
-	signal["fill_option"] = "none"
-	if c.Signal.FillOption != "" {
-		signal["fill_option"] = strings.ToLower(c.Signal.FillOption)
-	}
-	if v := c.Signal.FillValue; v != nil {
-		signal["fill_value"] = num(*v)
-	}
-	if _, ok := q["since_value"]; !ok {
-		q["since_value"] = nil
-	}
-	o["value_function"] = "single_value" // REST's value for every NRQL condition of a static threshold
-	o["type"], o["violation_time_limit_seconds"], o["nrql"] = strings.ToLower(c.Type), limit, q
-	if len(signal) > 0 {
-		o["signal"] = signal
-	}
-	if e := c.Expiration; e.ExpirationDuration != nil {
-		o["expiration"] = obj{"expiration_duration": num(*e.ExpirationDuration), "open_violation_on_expiration": e.OpenViolationOnExpiration,
-			"close_violations_on_expiration": e.CloseViolationsOnExpiration}
-	}
-	if c.BaselineDirection != "" {
-		o["baseline_direction"] = strings.ToLower(c.BaselineDirection)
-	}
-	if c.ValueFunction != "" && c.Type == "STATIC" {
-		o["value_function"] = strings.ToLower(c.ValueFunction)
-	}
-	o["entity_guid"] = base64.RawStdEncoding.EncodeToString([]byte(strconv.Itoa(accountID) + "|AIOPS|CONDITION|" + strconv.Itoa(c.ID)))
-}
-
-// terms are REST's condition terms: duration in minutes and threshold as strings, lower case.
-func terms(ts []sim.NrqlTerm) []obj {
-	out := []obj{}
-	for _, t := range ts {
-		fn := "all"
-		if t.ThresholdOccurrences == "AT_LEAST_ONCE" {
-			fn = "any"
-		}
-		out = append(out, obj{"duration": strconv.FormatFloat(t.ThresholdDuration/60, 'f', -1, 64), "operator": strings.ToLower(t.Operator),
-			"priority": strings.ToLower(t.Priority), "threshold": strconv.FormatFloat(t.Threshold, 'f', -1, 64), "time_function": fn})
-	}
-	return out
-}
-
 // health is REST's health_status for an alert severity.
 func health(severity string, reporting bool) string {
 	if !reporting {
@@ -626,21 +506,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // hostID is an application host's id. REST numbers hosts itself and NerdGraph has no
-// such id; the double uses the translation's surrogate so that the ids it lists can be
-// followed through the gateway on the demo.
+// such id; the double gives the gateway's documented surrogate (31 bits of the SHA-256
+// of "host|account|application|hostname", never 0: the fidelity note of
+// application_hosts.list) so that the ids it lists can be followed through the gateway
+// on the demo. It is computed here, not imported: the double shares no code with the
+// translation it is compared with.
 func hostID(accountID, appID int, host string) int64 {
-	return translate.HostID(int64(accountID), int64(appID), host)
-}
-
-// appIDs are the application ids a condition's query names by appId, as strings (REST
-// listed entities so), or nil.
-func appIDs(query string) any {
-	p, err := nrqlwhere.New()
-	if err != nil {
-		return nil
+	sum := sha256.Sum256([]byte("host|" + strconv.Itoa(accountID) + "|" + strconv.Itoa(appID) + "|" + host))
+	if id := int64(binary.BigEndian.Uint64(sum[:8]) & 0x7fffffff); id != 0 {
+		return id
 	}
-	if ids := p.AppIDs(query); ids != nil {
-		return ids
-	}
-	return nil
+	return 1
 }

@@ -1,13 +1,11 @@
 package restdouble
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 )
 
 // Condition is a legacy metric condition with its entity ids (strings, as REST sent
@@ -45,7 +43,7 @@ type Server struct {
 }
 
 // Start runs a double holding the given policies and conditions until the test ends.
-func Start(t testing.TB, policies []Policy, conditions []*Condition) *Server {
+func Start(t TB, policies []Policy, conditions []*Condition) *Server {
 	t.Helper()
 	s := &Server{policies: policies, conditions: conditions}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -150,10 +148,4 @@ func (s *Server) entityConditions(w http.ResponseWriter, method, entity, typ, co
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]string{"title": "No Alerts condition was found with the given ID"}})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }

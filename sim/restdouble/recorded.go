@@ -5,8 +5,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"testing"
 )
+
+// TB is what a double needs of a test (TB has it): a helper mark and a cleanup
+// that stops the double when the test ends.
+type TB interface {
+	Helper()
+	Cleanup(func())
+}
 
 // Recorder is a proxy in front of a REST v2 endpoint that keeps every answer's status
 // and body by request URI (path and query), to be replayed by a Replay double. Writes
@@ -26,7 +32,7 @@ type Answer struct {
 
 // Record proxies every request to target (scheme://host, the /v2 path kept) and
 // records the answers.
-func Record(t testing.TB, target string) *Recorder {
+func Record(t TB, target string) *Recorder {
 	t.Helper()
 	rec := &Recorder{answers: map[string]Answer{}}
 	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,7 +76,7 @@ func (r *Recorder) Answers() map[string]Answer {
 
 // Replay is a REST v2 double answering recorded answers by request URI (a missing
 // one is REST's 404 body); it requires an API key as REST did.
-func Replay(t testing.TB, answers map[string]Answer) *httptest.Server {
+func Replay(t TB, answers map[string]Answer) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
