@@ -202,9 +202,10 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 }
 
 // metricDocKey is the cache key of a metric data document: the caller (cacheKey), the
-// translator's reading (docReading), and everything the document is made of — the scope, the names in order, the resolved
-// window (the NRQL's range and TIMESERIES period), summarize, the values asked for,
-// raw, and the window as the caller wrote it (echoed in from and to). The NRQL of the
+// translator's reading (docReading), and everything the document is made of — the
+// scope, the names in order, the resolved window (the NRQL's range and TIMESERIES
+// period), summarize, the values asked for, raw, and the window as the caller wrote it
+// (echoed in from and to). The NRQL of the
 // series key is a function of the same scope, names and window. Strings are
 // length-prefixed, so no two requests share a key.
 func metricDocKey(c Caller, reading string, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) string {
