@@ -11,7 +11,8 @@ import (
 // src/content/docs/apis/nerdgraph/nerdgraph-usage-limits.mdx) are shared two ways:
 //
 //   - background work (WithBackground: a name index read, a refresh) holds at most
-//     Options.BackgroundSlots of them, so the key's own calls keep at least the rest;
+//     Options.BackgroundSlots of them (in a fleet, of the fleet's leases too:
+//     leases.go), so the key's own calls keep at least the rest;
 //   - a call waits for a slot (and, in a fleet, its lease) at most Options.SlotWait,
 //     apart from upstream_timeout, which starts once the slot is held. A call that
 //     waited that long, or past its request's deadline, is not sent: its error is
