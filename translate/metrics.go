@@ -205,9 +205,8 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 // translator's reading (docReading), and everything the document is made of — the
 // scope, the names in order, the resolved window (the NRQL's range and TIMESERIES
 // period), summarize, the values asked for, raw, and the window as the caller wrote it
-// (echoed in from and to). The NRQL of the
-// series key is a function of the same scope, names and window. Strings are
-// length-prefixed, so no two requests share a key.
+// (echoed in from and to). The NRQL of the series key is a function of the same scope,
+// names and window. Strings are length-prefixed, so no two requests share a key.
 func metricDocKey(c Caller, reading string, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) string {
 	// Built on the stack and copied once into the key: this runs on every cached
 	// answer, where each allocation also pays the collector's assist. The text is c.cacheKey("metric-doc", <body>)'s.
