@@ -2,13 +2,14 @@ package translate
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The fleet's shared cache as the translator uses it: which caches are shared and how
@@ -72,7 +73,7 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := codecs["metric_data"].Encode(map[string][]sliceRaw{}); ok {
+	if _, ok := codecs["metric_data"].Encode(map[string][]metricdata.Row{}); ok {
 		t.Fatal("raw series were given a shared form")
 	}
 	if _, ok := codecs["entities"].Encode(&restv2.ApplicationShow{Application: restv2.Application{Summary: &restv2.ApplicationSummary{ApdexScore: nan()}}}); ok {
@@ -206,102 +207,67 @@ func (m *memCache) KeyRefused(_ context.Context, keyHash string) {
 
 func (m *memCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
 
-// An entry set through one replica is served by another while the fleet's acceptance
-// of the key lasts, then
-// kept locally only as long as that acceptance (taken as accepted at now + authLeft -
-// AuthTTL, and only with the check on); never when the store fails, has no entry, or
-// the entry or acceptance has run out.
-func TestSharedCacheGet(t *testing.T) {
-	store := newMemCache()
-	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	replica := func(authTTL time.Duration) *Translator {
-		tr := New(nil, Options{SharedCache: store, AuthTTL: authTTL, AccountTTL: time.Hour})
-		tr.auth.now = func() time.Time { return clock }
-		return tr
-	}
-	a := replica(5 * time.Second)
-	key := "kh|1|accounts"
-	a.accounts.Set(key, []int64{1, 2})
-	if string(store.val["accounts/"+key]) != "[1,2]" || store.ttl["accounts/"+key] != time.Hour {
-		t.Fatalf("stored %q for %v", store.val["accounts/"+key], store.ttl["accounts/"+key])
-	}
-	a.accounts.Set("kh|1|other", "not a list")
-	if store.unshareable != 1 || store.val["accounts/kh|1|other"] != nil {
-		t.Errorf("an unshareable value: %d counted, stored %q", store.unshareable, store.val["accounts/kh|1|other"])
-	}
-
-	// Not served: store error, no entry, entry or acceptance run out (at exactly 0 too).
-	for _, tt := range []struct {
-		name     string
-		err      error
-		key      string
-		ttl      time.Duration
-		authLeft time.Duration
-	}{
-		{"store error", errors.New("down"), key, time.Hour, time.Minute},
-		{"no entry", nil, "kh|1|none", time.Hour, time.Minute},
-		{"entry expired", nil, key, 0, time.Minute},
-		{"acceptance over", nil, key, time.Hour, 0},
-		{"acceptance negative", nil, key, time.Hour, -time.Second},
-	} {
-		store.err, store.ttl["accounts/"+key], store.authLeft = tt.err, tt.ttl, tt.authLeft
-		if v, ok := replica(5 * time.Second).accounts.Get(tt.key); ok {
-			t.Errorf("%s: served %v", tt.name, v)
+// Replicas of one fleet configured otherwise (a rollout of a new configuration) share
+// the store but never each other's answers: each serves the metric data its own
+// metric_raw reads and the application summary its own summary_transactions reads
+// (readings.go), whichever replica cached the request first.
+func TestSharedCacheKeepsEachReplicasReadings(t *testing.T) {
+	from := time.Date(2016, 1, 28, 18, 3, 0, 0, time.UTC)
+	to := from.Add(time.Minute)
+	metrics := &opFake{answer: func(op string, vars map[string]any) (any, error) {
+		row := map[string]any{"facet": "HttpDispatcher", "beginTimeSeconds": from.Unix(), "endTimeSeconds": to.Unix(),
+			"c": 99770.0, "s": 36328.45, "ex": 0.0, "mn": 0.0035, "mx": 85.0123, "sq": 0.0}
+		return map[string]any{"actor": map[string]any{"entity": map[string]any{"guid": vars["guid"], "accountId": 1},
+			"account": map[string]any{"q0": map[string]any{"results": []any{row}}}}}, nil
+	}}
+	firstValue := func(tr *Translator) string {
+		t.Helper()
+		md, err := tr.MetricData(context.Background(), Caller{KeyHash: "kh", AccountID: 1}, MetricScope{AppID: 7},
+			metricdata.Request{Names: []string{"HttpDispatcher"}, From: &from, To: &to, Raw: true})
+		if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 {
+			t.Fatalf("metric data: %v, %+v", err, md)
 		}
+		return md.Metrics[0].Timeslices[0].Values[0].Name
 	}
-	store.err, store.ttl["accounts/"+key], store.authLeft = nil, time.Hour, 3*time.Second
-	b := replica(5 * time.Second)
-	if v, ok := b.accounts.Get(key); !ok || len(v.([]int64)) != 2 {
-		t.Fatalf("shared hit: %v, %v", v, ok)
+	show := appShowFake(map[string]any{"webResponseTimeAverage": 0.25, "webThroughput": 5.0,
+		"responseTimeAverage": 2.0, "throughput": 9.0}, nil)
+	throughput := func(tr *Translator) float64 {
+		t.Helper()
+		doc, err := tr.ShowApplication(context.Background(), Caller{KeyHash: "kh", AccountID: 1}, 7)
+		if err != nil || doc.Application.Summary == nil {
+			t.Fatalf("show: %v, %+v", err, doc)
+		}
+		return doc.Application.Summary.Throughput
 	}
-	gets := store.gets
-	// Kept locally while the fleet's acceptance lasts (3 s from now), not after.
-	clock = clock.Add(3 * time.Second)
-	if _, ok := b.accounts.Get(key); !ok || store.gets != gets {
-		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.gets-gets)
-	}
-	clock = clock.Add(time.Millisecond)
-	store.authLeft = 0
-	if _, ok := b.accounts.Get(key); ok || store.gets != gets+1 {
-		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.gets-gets)
-	}
-	// With the check off (negative AuthTTL) the fleet's acceptance is not recorded.
-	store.authLeft = time.Minute
-	off := replica(-1)
-	if _, ok := off.accounts.Get(key); !ok || off.auth.known("kh") {
-		t.Errorf("check off: served %v, acceptance recorded %v", ok, off.auth.known("kh"))
-	}
-}
-
-// The fleet's record of a key: the later of its acceptance and this replica's is kept;
-// a verdict is shared, accepted for AuthTTL (for authSweepAfter with the check off),
-// refused at once.
-func TestSharedVerdicts(t *testing.T) {
-	store := newMemCache()
-	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	tr := New(nil, Options{SharedCache: store, AuthTTL: 5 * time.Second})
-	tr.auth.now = func() time.Time { return clock }
-	tr.auth.accepted("kh")
-	if store.accepted["kh"] != 5*time.Second {
-		t.Errorf("accepted shared for %v, want 5s", store.accepted["kh"])
-	}
-	tr.auth.acceptedAt("kh", clock.Add(-time.Second)) // older than this replica's own
-	clock = clock.Add(5 * time.Second)
-	if !tr.auth.fresh("kh") {
-		t.Error("an older fleet record replaced this replica's later one")
-	}
-	tr.auth.acceptedAt("kh", clock.Add(time.Second)) // later: taken
-	clock = clock.Add(6 * time.Second)
-	if !tr.auth.fresh("kh") {
-		t.Error("a later fleet record was not taken")
-	}
-	tr.auth.refused("kh")
-	if len(store.refused) != 1 || store.refused[0] != "kh" {
-		t.Errorf("refused shared as %v", store.refused)
-	}
-	off := New(nil, Options{SharedCache: store, AuthTTL: -1})
-	off.auth.accepted("k2")
-	if store.accepted["k2"] != authSweepAfter {
-		t.Errorf("check off: accepted shared for %v, want %v", store.accepted["k2"], authSweepAfter)
+	for _, tt := range []struct {
+		name       string
+		f          *opFake
+		old, new   Options
+		read       func(*Translator) string
+		oldV, newV string
+	}{
+		{"metric_raw", metrics, Options{}, Options{MetricChoices: metricdata.Choices{RawFields: true}}, firstValue, "average_response_time", "count"},
+		{"summary_transactions", show, Options{}, Options{SummaryAllTransactions: true},
+			func(tr *Translator) string { return fmt.Sprint(throughput(tr)) }, "5", "9"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store := newMemCache()
+			replica := func(o Options) *Translator {
+				o.SharedCache, o.Now = store, func() time.Time { return to.Add(time.Hour) }
+				return New(tt.f, o)
+			}
+			old, updated := replica(tt.old), replica(tt.new)
+			if got := tt.read(old); got != tt.oldV {
+				t.Fatalf("old replica: %s, want %s", got, tt.oldV)
+			}
+			if got := tt.read(updated); got != tt.newV {
+				t.Errorf("updated replica after the old one: %s, want %s", got, tt.newV)
+			}
+			// Each replica's answer is shared with its like.
+			before := tt.f.count("")
+			if got := tt.read(replica(tt.new)); got != tt.newV || tt.f.count("") != before {
+				t.Errorf("a replica like the updated one: %s after %d round trips, want %s from the store", got, tt.f.count("")-before, tt.newV)
+			}
+		})
 	}
 }
