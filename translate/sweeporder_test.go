@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // sweepOrderTranslator is a translator whose clock the test moves.
@@ -27,7 +29,7 @@ func TestSweepNextFollowsTheCallersLastList(t *testing.T) {
 	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr := sweepOrderTranslator(&clock)
 	c := Caller{KeyHash: "k", AccountID: 1}
-	w := metricWindow{Since: clock.Add(-30 * time.Minute), Until: clock, Period: time.Minute}
+	w := metricdata.Window{Since: clock.Add(-30 * time.Minute), Until: clock, Period: time.Minute}
 	next := func(c Caller, app int64) []int64 { return tr.sweepNext(c, app, []string{"HttpDispatcher"}, w, false) }
 
 	tr.listed(c, nil) // nothing listed: no order kept
@@ -67,14 +69,14 @@ func TestSweepNextSkipsCachedApplications(t *testing.T) {
 	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr := sweepOrderTranslator(&clock)
 	c := Caller{KeyHash: "k", AccountID: 1}
-	w := metricWindow{Since: clock.Add(-30 * time.Minute), Until: clock, Period: time.Minute}
+	w := metricdata.Window{Since: clock.Add(-30 * time.Minute), Until: clock, Period: time.Minute}
 	names := []string{"HttpDispatcher"}
 	tr.listed(c, []int64{1, 2, 3, 4})
 	key, err := soloSeriesKey(c, MetricScope{AppID: 3}, names, w, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.metrics.Set(key, map[string][]sliceRaw{})
+	tr.st.Metrics.Set(key, map[string][]metricdata.Row{})
 	if got := tr.sweepNext(c, 1, names, w, false); !slices.Equal(got, []int64{2, 4}) {
 		t.Errorf("%v, want [2 4]", got)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // sweepSide is a translator answering MetricSweep for every guid asked (all in
@@ -47,16 +49,16 @@ func (s *sweepSide) ask(t *testing.T, app int64) string {
 	t.Helper()
 	c := Caller{KeyHash: "k", AccountID: 1}
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) // one window, whatever the clock
-	w := metricWindow{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
+	w := metricdata.Window{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
 	series, err := s.tr.sweepSeries(context.Background(), c, MetricScope{AppID: app}, []string{"HttpDispatcher"}, w, false,
-		func() (map[string][]sliceRaw, error) {
+		func() (map[string][]metricdata.Row, error) {
 			if block := s.block; block != nil {
 				s.entered <- struct{}{}
 				<-block
-				return map[string][]sliceRaw{}, nil
+				return map[string][]metricdata.Row{}, nil
 			}
 			s.solo = append(s.solo, app)
-			return map[string][]sliceRaw{}, nil
+			return map[string][]metricdata.Row{}, nil
 		})
 	switch {
 	case err != nil:
@@ -156,7 +158,7 @@ func TestSweepNextLooksFourCapsAhead(t *testing.T) {
 	s := newSweepSide()
 	c := Caller{KeyHash: "k", AccountID: 1}
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	w := metricWindow{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
+	w := metricdata.Window{Since: until.Add(-30 * time.Minute), Until: until, Period: time.Minute}
 	names := []string{"HttpDispatcher"}
 	s.tr.listed(c, sweepIDs(1, 300))
 	cached := 4*sweepMaxApps - (sweepMaxApps - 1) // the cached, then exactly a query's worth before the look-ahead ends
@@ -165,7 +167,7 @@ func TestSweepNextLooksFourCapsAhead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.tr.metrics.Set(key, map[string][]sliceRaw{})
+		s.tr.st.Metrics.Set(key, map[string][]metricdata.Row{})
 	}
 	want := sweepIDs(int64(2+cached), int64(1+4*sweepMaxApps))
 	if got := s.tr.sweepNext(c, 1, names, w, false); !slices.Equal(got, want) {
