@@ -44,7 +44,8 @@ func TestDeclaredByPrefersLongestThenOutermostName(t *testing.T) {
 }
 
 // Progress written to a file is one line at the first request and one each time the
-// run passes a further tenth of the requests known then, never the same tenth twice.
+// run passes a further tenth of the requests known then, never the same tenth of one
+// total twice; when a stage adds requests the lines go on, up to the run's last request.
 func TestRunProgressInAFileOneLineATenth(t *testing.T) {
 	rest := &fakeSide{answers: readPlan(), status: map[string]int{}}
 	rs := httptest.NewServer(rest)
@@ -56,16 +57,21 @@ func TestRunProgressInAFileOneLineATenth(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(progress.String(), "\n"), "\n")
-	last := -1
+	last, lastTotal, done, total := -1, 0, 0, 0
 	for i, l := range lines {
-		var done, total int
 		if _, err := fmt.Sscanf(l, "verify: %d of %d requests", &done, &total); err != nil || (i == 0) != (done == 1) {
 			t.Fatalf("line %q (%v)", l, err)
 		}
+		if total != lastTotal {
+			last, lastTotal = -1, total
+		}
 		if tenth := 10 * done / total; tenth <= last {
-			t.Errorf("tenth %d again or back: %q\n%s", tenth, l, progress.String())
+			t.Errorf("tenth %d of %d again or back: %q\n%s", tenth, total, l, progress.String())
 		} else {
 			last = tenth
 		}
+	}
+	if done != total || total < 20 {
+		t.Errorf("the last progress line is %d of %d requests; want the run's last request of a run of its stages\n%s", done, total, progress.String())
 	}
 }

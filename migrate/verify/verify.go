@@ -152,6 +152,9 @@ type runner struct {
 	done  int
 	total int
 	tenth int // the last tenth of the run a plain progress line was written for
+	// tenthOf is the total that tenth was counted against: the plan grows by stages,
+	// and a larger total counts its tenths afresh.
+	tenthOf int
 	// lastREST is the REST side's answer to the latest exchange.
 	lastREST answer
 	// clock and sleep are time.Now and sleepCtx; tests replace them to check the pacing
@@ -505,7 +508,12 @@ func (r *runner) progress(path string) {
 		return
 	}
 	if !r.cfg.ProgressTerminal {
-		// A line when the run passes a tenth (and at its first request), no redraws.
+		// A line when the run passes a tenth of the requests known then (and at its
+		// first request), no redraws. When a stage adds requests, the tenths count afresh
+		// from where the run stands, so the lines go on to the run's last request.
+		if r.total != r.tenthOf {
+			r.tenth, r.tenthOf = 10*(r.done-1)/max(r.total, 1), r.total
+		}
 		if tenth := 10 * r.done / max(r.total, 1); r.done == 1 || tenth > r.tenth {
 			r.tenth = tenth
 			fmt.Fprintf(r.cfg.Progress, "verify: %d of %d requests (%d%%), now %s\n", r.done, r.total, 100*r.done/max(r.total, 1), path)
