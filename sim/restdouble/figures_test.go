@@ -49,8 +49,8 @@ func getJSON(t *testing.T, d *Double, path string) map[string]any {
 // application's), over the ten minutes that end three minutes before the clock's
 // minute, with REST's formulas: response time in ms, calls a minute, errors in percent
 // of web and non-web calls, Apdex (S + T/2) / (S + T + F); a key transaction's health is
-// its own ("unknown": the data configures none), and it last reported in the last
-// complete minute, as its application.
+// its own ("unknown": the data configures none), and it last reported in the newest
+// minute its application's instances delivered, as its application.
 func TestDoubleDerivesFiguresAsREST(t *testing.T) {
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
