@@ -24,7 +24,7 @@ func (g *Gateway) poolFor(r *http.Request, st *reqState) chan struct{} {
 	}
 	st.key = key
 	st.keyHash, st.keySum = translate.KeySum(key)
-	if g.tr.KeyAccepted(st.keyHash) {
+	if g.keys.known(st.keyHash) {
 		st.accepted = true
 		return g.slots
 	}

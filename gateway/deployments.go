@@ -31,7 +31,7 @@ func handleDeploymentCreate(ctx context.Context, g *Gateway, rq *request) (*resu
 }
 
 // idempotencyKey reads the optional Idempotency-Key header (not REST v2's: the
-// gateway's tool for retrying a write safely; translate/attempts.go). It is 1 to
+// gateway's tool for retrying a write safely; translate/writeoutcome.go). It is 1 to
 // translate.MaxIdempotencyKey printable ASCII characters.
 func idempotencyKey(rq *request) (string, error) {
 	vs := rq.http.Header.Values("Idempotency-Key")

@@ -42,6 +42,10 @@ type Config struct {
 	// beyond it, keys NerdGraph has not accepted get 429 with Retry-After until the
 	// minute ends (default DefaultAuthFailuresPerMinute; negative disables).
 	AuthFailuresPerMinute int
+	// AuthTTL is how long after NerdGraph last accepted a key its cached answers are
+	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
+	// key drops its cached answers at once (keyauth.go).
+	AuthTTL time.Duration
 	// RateLimitPerMinute is REST v2's per-key limit (default 1000; negative disables).
 	RateLimitPerMinute int
 	// UseCreateDeployment records deployments with changeTrackingCreateDeployment
@@ -119,8 +123,10 @@ type Config struct {
 
 // Gateway answers REST v2 requests. Build it with New and serve Handler().
 type Gateway struct {
-	cfg    Config
-	tr     *translate.Translator
+	cfg Config
+	tr  *translate.Translator
+	// keys is the acceptance of callers' keys (keyauth.go).
+	keys   *keyAuth
 	log    *zap.Logger
 	router http.Handler
 	now    func() time.Time
@@ -196,7 +202,8 @@ func New(cfg Config, tr *translate.Translator, log *zap.Logger) *Gateway {
 	if cfg.Ready != nil {
 		_ = cfg.Metrics.reg.Register(g.ready.gauge()) // a shared registry keeps the first gateway's
 	}
-	g.replays = newReplays(tr, cfg.Metrics)
+	g.keys = newKeyAuth(cfg.AuthTTL, cfg.Now, tr)
+	g.replays = newReplays(tr, g.keys, cfg.Metrics)
 	if tr != nil {
 		_ = cfg.Metrics.reg.Register(cacheCollector{tr: tr, replay: g.replays.store})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // metricScope reads the application, host or instance a metrics route names. A host
@@ -64,7 +65,7 @@ func handleMetricData(ctx context.Context, g *Gateway, rq *request) (*result, er
 		return nil, err
 	}
 	p := rq.params
-	req := translate.MetricDataRequest{
+	req := metricdata.Request{
 		Names:  p.Strings("names[]", "names", "name"),
 		Values: p.Strings("values[]", "values"),
 	}

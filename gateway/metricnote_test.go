@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The metric data note holds: every value computed otherwise than the published table
@@ -12,9 +12,9 @@ import (
 // the published tables is served (none dropped without a trace).
 func TestMetricDataNoteMatchesTheValueTable(t *testing.T) {
 	note := noteApplicationsMetricData
-	for _, v := range translate.ServedValues() {
+	for _, v := range metricdata.ServedValues() {
 		for _, name := range []string{"HttpDispatcher", "EndUser", "EndUser/RB", "Memory/Physical", "CPU/User Time", "Apdex"} {
-			spec, ok := translate.MetricValue(name, v)
+			spec, ok := metricdata.Value(name, v)
 			if ok && (spec.Factor != 1 || spec.Published != "") && !strings.Contains(note, v) {
 				t.Errorf("%s departs from the published table (%s) and the note does not name it", v, spec.Why)
 			}
@@ -40,7 +40,7 @@ func TestMetricDataNoteMatchesTheValueTable(t *testing.T) {
 		"average_network_time", "total_network_time", "network_time_percentage", "total_fe_time", "fe_time_percentage",
 		"average_dom_content_load_time", "average_queue_time", "total_queue_time", "total_dom_content_time",
 		"total_app_time", "average_app_time", "average_sent_bytes", "average_received_bytes", "launch_count"}
-	served := translate.ServedValues()
+	served := metricdata.ServedValues()
 	for _, v := range published {
 		found := false
 		for _, s := range served {

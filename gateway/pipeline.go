@@ -53,7 +53,7 @@ func (g *Gateway) handle(rt Route) http.Handler {
 		}
 		keyHash, keySum := st.keyHashes(key) // hashed once, when admission read the key
 		defer g.settle(r, st, keyHash)       // usage rows only for accepted keys
-		if !g.admit(w, fail, r, st, keyHash, g.tr.KeyAccepted(keyHash)) {
+		if !g.admit(w, fail, r, st, keyHash, g.keys.known(keyHash)) {
 			return
 		}
 		if !g.withinRateLimit(ctx, w, r, keyHash) {

@@ -236,7 +236,7 @@ func (g *Gateway) settle(r *http.Request, st *reqState, keyHash string) {
 		}
 		return
 	}
-	if g.tr.KeyAccepted(keyHash) {
+	if g.keys.known(keyHash) {
 		st.callerHash = keyHash[:8]
 		if !st.accepted {
 			g.guard.rejected.cleared(keyHash) // a refused key's check that NerdGraph passed

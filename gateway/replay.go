@@ -16,7 +16,7 @@ import (
 // Replay of cached answers. A GET that a route answered from the translator's caches
 // alone (no NerdGraph call, nothing capped or degraded, a 200 with the cached
 // document's own rendered bytes) is kept, per caller and request, with the cache
-// entries it was read from (translate.Basis). The same request again is answered from
+// entries it was read from (state.Basis). The same request again is answered from
 // it before routing, while translate.Holds says every one of those entries is still
 // what the request would read: so a replay answers what the whole pipeline would,
 // byte for byte, and costs a lookup instead of routing, request parsing, account
@@ -41,7 +41,7 @@ const (
 
 // replayAnswer is a kept answer.
 type replayAnswer struct {
-	basis translate.Basis
+	basis state.Basis
 	// header is the answer's header without the values made per request
 	// (perRequestHeader); net/http only reads the slices, so replays share them.
 	header        http.Header
@@ -80,15 +80,16 @@ type replays struct {
 	store     *state.Cache
 	hit, miss prometheus.Counter
 	tr        *translate.Translator
+	keys      *keyAuth
 }
 
-func newReplays(tr *translate.Translator, m *Metrics) *replays {
+func newReplays(tr *translate.Translator, keys *keyAuth, m *Metrics) *replays {
 	if tr == nil {
 		return nil
 	}
 	store := state.NewCache("replay", replayTTL, replayEntries, nil)
 	store.LimitBytes(replayBytes)
-	return &replays{store: store, tr: tr,
+	return &replays{store: store, tr: tr, keys: keys,
 		hit: m.cache.WithLabelValues("replay", "hit"), miss: m.cache.WithLabelValues("replay", "miss")}
 }
 
@@ -173,7 +174,7 @@ func (g *Gateway) keep(r *http.Request, st *reqState, key string) {
 	}
 	basis := st.caps.Basis()
 	ttl := time.Until(basis.Expires())
-	if !basis.Usable() || ttl <= 0 || !rp.tr.KeyAccepted(st.keyHash) {
+	if !basis.Usable() || ttl <= 0 || !rp.keys.known(st.keyHash) {
 		return
 	}
 	a := &replayAnswer{basis: basis, header: http.Header{}, body: st.answer, route: st.route,

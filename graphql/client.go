@@ -219,7 +219,7 @@ func (c *Client) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Re
 			ot.attempts = attempt
 		}
 		err = c.makeRequest(ctx, req, resp)
-		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) || !c.retries.spend(tenant) {
+		if err == nil || attempt >= c.opts.MaxAttempts || !retryable(err, query) || failedOptional(ctx, err) || !c.retries.spend(tenant) {
 			return err
 		}
 		wait := c.backoff(attempt, err)

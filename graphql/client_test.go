@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -317,6 +318,57 @@ func TestRetries(t *testing.T) {
 			}
 			if tt.maxTime > 0 && time.Since(start) > tt.maxTime {
 				t.Fatalf("took %v", time.Since(start))
+			}
+		})
+	}
+}
+
+// A query answered with a NerdGraph failure only at fields its caller marked optional
+// (WithOptional) is returned at once with the data that came; a failure anywhere else,
+// or without the mark, is sent again as before.
+func TestOptionalFieldFailureNotRetried(t *testing.T) {
+	partial := func(class string, path ...string) string {
+		p, _ := json.Marshal(path)
+		return `{"data":{"actor":{"entitySearch":{"count":1},"account":null}},"errors":[{"message":"m","path":` + string(p) +
+			`,"extensions":{"errorClass":"` + class + `"}}]}`
+	}
+	tests := []struct {
+		name      string
+		optional  []string
+		body      string
+		wantCalls int64
+	}{
+		{"timeout at the optional field", []string{"actor.account"}, partial("TIMEOUT", "actor", "account", "inventory"), 1},
+		{"server error at the optional field", []string{"actor.account"}, partial("INTERNAL_SERVER_ERROR", "actor", "account"), 1},
+		{"timeout elsewhere", []string{"actor.account"}, partial("TIMEOUT", "actor", "entitySearch"), 3},
+		{"no field marked", nil, partial("TIMEOUT", "actor", "account", "inventory"), 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			c := NewClient(srv.URL, Options{Backoff: time.Millisecond})
+			var calls Calls
+			ctx := WithCalls(context.Background(), &calls)
+			if tt.optional != nil {
+				ctx = WithOptional(ctx, tt.optional...)
+			}
+			var data struct {
+				Actor struct {
+					EntitySearch struct{ Count int } `json:"entitySearch"`
+				} `json:"actor"`
+			}
+			err := c.MakeRequest(ctx, &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &data})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if calls.Count() != tt.wantCalls {
+				t.Errorf("calls = %d, want %d", calls.Count(), tt.wantCalls)
+			}
+			if data.Actor.EntitySearch.Count != 1 {
+				t.Errorf("the data that came was not kept: %+v", data)
 			}
 		})
 	}

@@ -172,3 +172,21 @@ func APIKeySum(ctx context.Context) ([sha256.Size]byte, bool) {
 	}
 	return [sha256.Size]byte{}, false
 }
+
+type optionalKey struct{}
+
+// WithOptional marks the fields at paths (dotted, as OnlyAt takes them) of ctx's calls
+// as ones their caller can answer without: an answer whose only errors are there is
+// returned at once, not sent again. The caller reads what failed some other way or
+// declares it, so an optional part that timed out costs its wait once rather than once
+// an attempt, and the rest of the answer is not asked for again.
+func WithOptional(ctx context.Context, paths ...string) context.Context {
+	return context.WithValue(ctx, optionalKey{}, paths)
+}
+
+// failedOptional reports whether err failed only fields ctx marks optional
+// (WithOptional).
+func failedOptional(ctx context.Context, err error) bool {
+	paths, _ := ctx.Value(optionalKey{}).([]string)
+	return len(paths) > 0 && OnlyAt(err, paths...)
+}

@@ -35,10 +35,34 @@ func (c *Client) fleetLease(ctx context.Context, key string, until time.Time) (f
 		wctx, cancel = context.WithDeadline(ctx, until)
 		defer cancel()
 	}
-	// The lease outlives the call: fetchHTTP's context ends by c.opts.Timeout.
-	release, err := c.opts.Leases.AcquireLease(wctx, hex.EncodeToString(sum[:]), c.opts.MaxConcurrentPerKey, c.opts.Timeout+5*time.Second)
+	keyHash := hex.EncodeToString(sum[:])
+	if !isBackground(ctx) || c.opts.BackgroundSlots >= c.opts.MaxConcurrentPerKey {
+		return c.lease(wctx, keyHash, c.opts.MaxConcurrentPerKey)
+	}
+	// Background work holds at most its share of the fleet's leases too, not its share
+	// on every replica: it first takes one of the share's own leases.
+	share, err := c.lease(wctx, keyHash+backgroundLeases, c.opts.BackgroundSlots)
 	if err != nil {
-		if wctx.Err() != nil {
+		return nil, err
+	}
+	release, err := c.lease(wctx, keyHash, c.opts.MaxConcurrentPerKey)
+	if err != nil {
+		share()
+		return nil, err
+	}
+	return func() { release(); share() }, nil
+}
+
+// backgroundLeases names the leases of a key's background share (after its hash).
+const backgroundLeases = ":background"
+
+// lease takes one of n leases of keyHash, waiting within ctx; a store that is down
+// gives a no-op release (this replica's bound only).
+func (c *Client) lease(ctx context.Context, keyHash string, n int) (func(), error) {
+	// The lease outlives the call: fetchHTTP's context ends by c.opts.Timeout.
+	release, err := c.opts.Leases.AcquireLease(ctx, keyHash, n, c.opts.Timeout+5*time.Second)
+	if err != nil {
+		if ctx.Err() != nil {
 			return nil, overloaded(c.opts.MaxConcurrentPerKey, err)
 		}
 		return func() {}, nil // the store is down: this replica's bound only

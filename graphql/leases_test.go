@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -88,5 +89,67 @@ func TestFleetLeases(t *testing.T) {
 	c := NewClient(srv.URL, Options{})
 	if err := c.MakeRequest(ctx, &gql.Request{Query: "query Q { x }"}, &gql.Response{Data: &struct{}{}}); err != nil || hits.Load() != 3 {
 		t.Errorf("without leases: %v after %d calls", err, hits.Load())
+	}
+}
+
+// poolLeases is a lease store of several replicas: each key hash's leases held, with
+// a caller finding all n held waiting until its context ends.
+type poolLeases struct {
+	mu   sync.Mutex
+	held map[string]int
+}
+
+func (p *poolLeases) AcquireLease(ctx context.Context, keyHash string, n int, ttl time.Duration) (func(), error) {
+	p.mu.Lock()
+	if p.held[keyHash] >= n {
+		p.mu.Unlock()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	p.held[keyHash]++
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.held[keyHash]--
+		p.mu.Unlock()
+	}, nil
+}
+
+// Background work holds at most its share of the fleet's leases of a key, not its
+// share on every replica: with the share held through another replica, this
+// replica's background call is overloaded without NerdGraph being asked, while the
+// key's own call still goes out; every lease taken is given back.
+func TestFleetBackgroundHoldsAtMostItsShare(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	sum := sha256.Sum256([]byte("NRAK-FLEET"))
+	keyHash := hex.EncodeToString(sum[:])
+	// Another replica's background work holds the whole share of 2 (and 2 of the 4).
+	pool := &poolLeases{held: map[string]int{keyHash + backgroundLeases: 2, keyHash: 2}}
+	c := NewClient(srv.URL, Options{Leases: pool, MaxConcurrentPerKey: 4, BackgroundSlots: 2, MaxAttempts: 1})
+	ctx := WithAPIKey(context.Background(), "NRAK-FLEET")
+	call := func(ctx context.Context, q string) error {
+		return c.MakeRequest(ctx, &gql.Request{Query: q}, &gql.Response{Data: &struct{}{}})
+	}
+	// The background call is a cold read's on a request's path whose deadline has come.
+	due := &Calls{}
+	due.SetDeadline(time.Now())
+	var ge *Error
+	if err := call(WithCalls(WithBackground(ctx), due), "query A { x }"); !errors.As(err, &ge) || ge.Kind != KindOverloaded || hits.Load() != 0 {
+		t.Fatalf("background call with the fleet's share held: %v after %d calls; want overloaded, NerdGraph not called", err, hits.Load())
+	}
+	if err := call(ctx, "query B { x }"); err != nil || hits.Load() != 1 {
+		t.Fatalf("the key's own call with the share held: %v after %d calls; want it sent", err, hits.Load())
+	}
+	pool.held[keyHash+backgroundLeases] = 1
+	if err := call(WithBackground(ctx), "query C { x }"); err != nil || hits.Load() != 2 {
+		t.Fatalf("background call with a share lease free: %v after %d calls; want it sent", err, hits.Load())
+	}
+	if pool.held[keyHash+backgroundLeases] != 1 || pool.held[keyHash] != 2 {
+		t.Fatalf("leases held after the calls: %v; want the other replica's only", pool.held)
 	}
 }

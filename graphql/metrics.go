@@ -27,7 +27,7 @@ func (v *EntityRef) GetAccountId() *int { return v.AccountId }
 // metric name as a JSON string (null, or any other value, names no metric); kept as
 // text, it costs no allocation per row when presized (MetricDataResponse.presize). The field
 // names are the NRQL aliases. The rows are also the metric's slices
-// (translate.sliceRaw): sorted in place and sub-sliced per name, never copied.
+// (translate/metricdata.Row): sorted in place and sub-sliced per name, never copied.
 type TimesliceRow struct {
 	Facet json.RawMessage `json:"facet"`
 	Begin float64         `json:"beginTimeSeconds"`

@@ -11,7 +11,8 @@ import (
 // src/content/docs/apis/nerdgraph/nerdgraph-usage-limits.mdx) are shared two ways:
 //
 //   - background work (WithBackground: a name index read, a refresh) holds at most
-//     Options.BackgroundSlots of them, so the key's own calls keep at least the rest;
+//     Options.BackgroundSlots of them (in a fleet, of the fleet's leases too:
+//     leases.go), so the key's own calls keep at least the rest;
 //   - a call waits for a slot (and, in a fleet, its lease) at most Options.SlotWait,
 //     apart from upstream_timeout, which starts once the slot is held. A call that
 //     waited that long, or past its request's deadline, is not sent: its error is
@@ -19,8 +20,10 @@ import (
 //     NerdGraph's rate limit, and the breaker does not hear of it (fetch takes the
 //     slot before it asks the breaker).
 //
-// A background call waits for its slot within its own context only: it holds no
-// request's answer, and its context (the read's deadline) bounds it.
+// A background call's wait has no SlotWait of its own: a refresh holds no request's
+// answer, and its context (the read's deadline) bounds it. One made on a request's
+// path (a cold index read) waits at most until that request's deadline, so it too is
+// overloaded, not sent and then timed out as if NerdGraph had been slow.
 
 // The slots' defaults.
 const (
@@ -54,13 +57,14 @@ type slotPair struct {
 }
 
 // slotWait is the bound of one call's wait for its slot and lease: SlotWait from now,
-// the request's deadline when earlier; none (zero) for background work.
+// the request's deadline when earlier; for background work only the request's
+// deadline (zero when it has none).
 func (c *Client) slotWait(ctx context.Context) time.Time {
-	if isBackground(ctx) {
-		return time.Time{}
+	var dl time.Time
+	if !isBackground(ctx) {
+		dl = time.Now().Add(c.opts.SlotWait)
 	}
-	dl := time.Now().Add(c.opts.SlotWait)
-	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() && calls.deadline.Before(dl) {
+	if calls := CallsFrom(ctx); calls != nil && !calls.deadline.IsZero() && (dl.IsZero() || calls.deadline.Before(dl)) {
 		return calls.deadline
 	}
 	return dl

@@ -127,3 +127,56 @@ func TestSlotWaitOverloadedNotCountedByBreaker(t *testing.T) {
 		t.Fatalf("NerdGraph asked %d times, want 2 (A and D)", n)
 	}
 }
+
+// A background call made on a request's path (a cold index read) that finds the
+// key's background share held past the request's deadline is overloaded without
+// NerdGraph being asked: it neither waits on past the deadline nor goes out then to
+// time out as if NerdGraph had been slow.
+func TestBackgroundSlotWaitEndsAtRequestDeadline(t *testing.T) {
+	arrived, hold := make(chan struct{}, 1), make(chan struct{})
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			arrived <- struct{}{}
+			<-hold
+		}
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	defer func() {
+		select {
+		case <-hold:
+		default:
+			close(hold)
+		}
+	}()
+	c := NewClient(srv.URL, Options{MaxConcurrentPerKey: 4, BackgroundSlots: 1, MaxAttempts: 1})
+	bg := WithBackground(WithAPIKey(context.Background(), "NRAK-A"))
+	call := func(ctx context.Context, q string) error {
+		return c.MakeRequest(ctx, &gql.Request{Query: q}, &gql.Response{Data: &struct{}{}})
+	}
+	first := make(chan error, 1)
+	go func() { first <- call(bg, "query A { x }") }()
+	<-arrived
+	calls := &Calls{}
+	calls.SetDeadline(time.Now())
+	second := make(chan error, 1)
+	go func() { second <- call(WithCalls(bg, calls), "query B { x }") }()
+	var err error
+	select {
+	case err = <-second:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a background call on a request's path still waits for its slot past the request's deadline")
+	}
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Kind != KindOverloaded || ge.RetryAfter <= 0 {
+		t.Fatalf("background call past its request's deadline with the share held: %v, want overloaded with Retry-After", err)
+	}
+	close(hold)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Fatalf("NerdGraph asked %d times, want 1 (the call holding the share)", n)
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 // The metric data body (GET .../metrics/data) is most of what a large metric answer
 // costs: 10 names × 180 slices is about 14,000 values, each a member name and a number.
-// JSON and XML render a MetricDataSource (translate.MetricDoc, or *MetricData) here,
+// JSON and XML render a MetricDataSource (metricdata.Doc, or *MetricData) here,
 // writing the same bytes as the document's EncodeV2 through the generic encoders
 // (TestMetricDataRenderMatches here and TestMetricDataRenderDirectMatchesGeneric in
 // translate compare the two on varied documents) without a model of every value
@@ -24,7 +24,7 @@ import (
 // (tests/bench) measure it.
 
 // MetricDataSource is a metric data answer the renderers write slice by slice
-// (translate.MetricDoc computes each slice's values as it is asked for them, so no
+// (metricdata.Doc computes each slice's values as it is asked for them, so no
 // model of every value is built); *MetricData is written through the same code.
 // The bytes are those of the document's EncodeV2 through the generic encoders.
 type MetricDataSource interface {

@@ -10,6 +10,10 @@
 //   - Deploys, the deployments a replica recorded and the per-application lock of a
 //     deployment's check-and-record (deploys.go, deploysfleet.go);
 //   - Writes, the count of writes per account that retires cached reads (writes.go);
+//   - Stores, a translator's caches and ledgers built together from one set of options,
+//     under one policy: lifetimes, bounds, clock, the edge's key check (KeyCheck) and
+//     sharing (stores.go); and Basis, the entries an answer was read from and whether
+//     they still hold, so the gateway can serve it again (basis.go);
 //   - what the edge and the migration tooling use of the fleet's store: the per-key
 //     rate limit's windows (SharedLimits, limits.go), the store's health and shared
 //     cache counts (StoreHealth, storehealth.go) and the usage report's rows

@@ -59,7 +59,7 @@ type alertEventRead struct {
 func (t *Translator) AlertEvents(ctx context.Context, c Caller, r AlertEventsRequest) (*restv2.AlertEventList, Paging, error) {
 	key := c.cacheKey("alert_events")
 	var read alertEventRead
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		read = v.(alertEventRead)
 	} else {
 		now := t.now().UTC()
@@ -68,7 +68,7 @@ func (t *Translator) AlertEvents(ctx context.Context, c Caller, r AlertEventsReq
 		if read, err = t.readAlertEvents(ctx, c, since, until); err != nil {
 			return nil, Paging{}, err
 		}
-		t.lists.Set(key, read)
+		t.st.Lists.Set(key, read)
 	}
 	noteCaps(ctx, read.caps)
 	var kept []restv2.AlertEvent

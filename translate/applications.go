@@ -10,6 +10,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // PageSize is REST v2's page size for applications (and NerdGraph's entity-search page).
@@ -81,12 +82,13 @@ func (t *Translator) listApplications(ctx context.Context, c Caller, r AppListRe
 	if like {
 		noteCap(ctx, CapNameLike) // namefilter.go
 	}
+	large := false
 	if r.Host == "" && r.postFiltered() && !like {
-		if err := t.knowAccountSize(ctx, c); err != nil { // namefilter.go
+		if large, err = t.knowAccountSize(ctx, c); err != nil { // namefilter.go
 			return nil, Paging{}, err
 		}
 	}
-	if r.Host == "" && r.postFiltered() && (like || t.largeAccount(c)) {
+	if r.Host == "" && r.postFiltered() && (like || large) {
 		return t.listMatched(ctx, c, query, r) // namefilter.go
 	}
 	if r.postFiltered() {
@@ -151,7 +153,7 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 	if known && n > last+1 {
 		return nil, false, nil
 	}
-	if v, ok := t.cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(n))); ok {
+	if v, ok := t.st.Cursors.Get(c.cacheKey("apps-cursor", query, strconv.Itoa(n))); ok {
 		s := v.(string)
 		return &s, true, nil
 	}
@@ -162,7 +164,7 @@ func (t *Translator) cursorFor(ctx context.Context, c Caller, query string, n in
 	from := 1
 	var cur *string
 	for k := min(n-1, t.furthestCursor(c, query)); k >= 2; k-- {
-		if v, ok := t.cursors.GetLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
+		if v, ok := t.st.Cursors.GetLocal(c.cacheKey("apps-cursor", query, strconv.Itoa(k))); ok {
 			s := v.(string)
 			from, cur = k, &s
 			break
@@ -198,16 +200,16 @@ func pagesOf(count int) int { return max((count+PageSize-1)/PageSize, 1) }
 // keepCursor caches the cursor of page n of a search and notes n as the furthest page
 // whose cursor this replica holds, where the scan back for a cached cursor starts.
 func (t *Translator) keepCursor(c Caller, query string, n int, cursor string) {
-	t.cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(n)), cursor)
+	t.st.Cursors.Set(c.cacheKey("apps-cursor", query, strconv.Itoa(n)), cursor)
 	if n > t.furthestCursor(c, query) {
-		t.cursors.SetLocal(c.cacheKey("apps-furthest", query), n)
+		t.st.Cursors.SetLocal(c.cacheKey("apps-furthest", query), n)
 	}
 }
 
 // furthestCursor is the furthest page of a search whose cursor this replica kept (0:
 // none).
 func (t *Translator) furthestCursor(c Caller, query string) int {
-	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-furthest", query)); ok {
+	if v, ok := t.st.Cursors.GetLocal(c.cacheKey("apps-furthest", query)); ok {
 		return v.(int)
 	}
 	return 0
@@ -215,7 +217,7 @@ func (t *Translator) furthestCursor(c Caller, query string) int {
 
 // lastPage is the last page of a search as its count was last read, if known.
 func (t *Translator) lastPage(c Caller, query string) (int, bool) {
-	if v, ok := t.cursors.GetLocal(c.cacheKey("apps-last", query)); ok {
+	if v, ok := t.st.Cursors.GetLocal(c.cacheKey("apps-last", query)); ok {
 		return v.(int), true
 	}
 	return 0, false
@@ -224,7 +226,7 @@ func (t *Translator) lastPage(c Caller, query string) (int, bool) {
 // noteLastPage keeps the page count of a search read with count results, for as long
 // as its cursors are kept.
 func (t *Translator) noteLastPage(c Caller, query string, count int) {
-	t.cursors.SetLocal(c.cacheKey("apps-last", query), pagesOf(count))
+	t.st.Cursors.SetLocal(c.cacheKey("apps-last", query), pagesOf(count))
 }
 
 // listFiltered serves filters NerdGraph cannot apply with REST's semantics
@@ -233,7 +235,7 @@ func (t *Translator) noteLastPage(c Caller, query string, count int) {
 func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r AppListRequest) (*restv2.ApplicationList, Paging, error) {
 	key := t.writeScoped(c, "apps-filtered", query, strings.ToLower(r.Name), strings.ToLower(r.Language), strings.ToLower(r.Host))
 	var all []restv2.Application
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		f := v.(filteredApps)
 		all = f.apps
 		noteCaps(ctx, f.caps)
@@ -276,7 +278,7 @@ func (t *Translator) listFiltered(ctx context.Context, c Caller, query string, r
 			}
 		}
 		if !failed(page.caps) { // a failed part is read again next time, not kept for ListTTL
-			t.lists.Set(key, filteredApps{apps: all, caps: page.caps})
+			t.st.Lists.Set(key, filteredApps{apps: all, caps: page.caps})
 		}
 	}
 	last := (len(all) + PageSize - 1) / PageSize
@@ -361,19 +363,19 @@ type appPage struct {
 // inventory in the second round trip they would make anyway, so a page costs about
 // the same on 300 or 50,000 applications; smaller accounts keep their one round trip.
 func (t *Translator) manyApps(c Caller) bool {
-	v, ok := t.cursors.Get(c.cacheKey("apps-many"))
+	v, ok := t.st.Cursors.Get(c.cacheKey("apps-many"))
 	return ok && v == true
 }
 
 // withoutInventory is whether a list page leaves the account-wide inventory out: the
 // account is large (manyApps), or that inventory failed on this account of more than a
 // page within CursorTTL (an NRQL timeout: NerdGraph's nrql runs 5 s by default and the
-// query grows with the account; each failure also costs the client's retries), so
-// the next pages do not wait for it again and read the page's inventory instead, as
-// the page that met the failure did (completeInventory). The "apps-many" entry holds
-// which: true (full at accountInventoryApps) or invFailedMark.
+// query grows with the account), so the next pages do not wait for it again and read
+// the page's inventory instead, as the page that met the failure did
+// (completeInventory). The "apps-many" entry holds which: true (full at
+// accountInventoryApps) or invFailedMark.
 func (t *Translator) withoutInventory(c Caller) bool {
-	_, ok := t.cursors.Get(c.cacheKey("apps-many"))
+	_, ok := t.st.Cursors.Get(c.cacheKey("apps-many"))
 	return ok
 }
 
@@ -407,7 +409,10 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 		return nil, err
 	}
 	withInventory := len(ids) > 0 || !t.withoutInventory(c)
-	resp, err := ng.AppList(ctx, t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
+	// An inventory that failed is read for the page's applications (completeInventory),
+	// so the client does not send the whole page again for it: a timed-out inventory
+	// would cost its wait once an attempt.
+	resp, err := ng.AppList(ng.WithOptional(ctx, "actor.account"), t.client, query, cursor, browserQuery, int(c.AccountID), inv, withInventory)
 	p := &appPage{browsers: map[int64]browserInfo{}, invMissing: !withInventory}
 	invFailed := false
 	if err != nil {
@@ -430,7 +435,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 			p.count = *es.Count
 			t.noteAppCount(c, p.count) // namefilter.go
 			if invFailed && p.count > PageSize {
-				t.cursors.Set(c.cacheKey("apps-many"), invFailedMark) // withoutInventory
+				t.st.Cursors.Set(c.cacheKey("apps-many"), invFailedMark) // withoutInventory
 			}
 		}
 		if res := es.Results; res != nil {
@@ -462,7 +467,7 @@ func (t *Translator) appListPage(ctx context.Context, c Caller, query string, cu
 			noteCap(ctx, CapInventory)
 		}
 		if p.invFull && len(ids) == 0 {
-			t.cursors.Set(c.cacheKey("apps-many"), true)
+			t.st.Cursors.Set(c.cacheKey("apps-many"), true)
 		}
 	}
 	return p, nil
@@ -535,10 +540,10 @@ func (p *appPage) build(hosts *hostIDMemo, accountID int64, excludeLinks, summar
 // entries of every caller of that account (accountWrites).
 func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*restv2.ApplicationShow, error) {
 	var key string
-	if t.entities != nil {
-		gen := t.writes.Gen(c.AccountID)
+	if t.st.Entities != nil {
+		gen := t.st.Writes.Gen(c.AccountID)
 		key = t.appEntityKeyAt(c, id, gen)
-		if v, ok := vouchedGetGen(ctx, t.entities, key, basisRead{account: c.AccountID, gen: gen, genned: true}, time.Time{}); ok {
+		if v, ok := vouchedGetGen(ctx, t.st.Entities, key, state.Read{Account: c.AccountID, Gen: gen, Genned: true}, time.Time{}); ok {
 			return v.(*restv2.ApplicationShow), nil
 		}
 	}
@@ -547,15 +552,15 @@ func (t *Translator) ShowApplication(ctx context.Context, c Caller, id int64) (*
 		return nil, err
 	}
 	doc := &restv2.ApplicationShow{Application: *a}
-	if t.entities != nil && !capped { // a capped answer is read again, and declared, each time
+	if t.st.Entities != nil && !capped { // a capped answer is read again, and declared, each time
 		doc.Share()
-		t.entities.Set(key, doc)
+		t.st.Entities.Set(key, doc)
 	}
 	return doc, nil
 }
 
 func (t *Translator) appEntityKey(c Caller, id int64) string {
-	return t.appEntityKeyAt(c, id, t.writes.Gen(c.AccountID))
+	return t.appEntityKeyAt(c, id, t.st.Writes.Gen(c.AccountID))
 }
 
 // appEntityKeyAt is appEntityKey with the account's write count read by the caller.
@@ -566,7 +571,7 @@ func (t *Translator) appEntityKeyAt(c Caller, id int64, gen uint64) string {
 
 // wroteAccount retires the cached application reads of every caller of c's account
 // after a write through the gateway (also after a failed one: it may have half applied).
-func (t *Translator) wroteAccount(c Caller) { t.writes.Bump(c.AccountID) }
+func (t *Translator) wroteAccount(c Caller) { t.st.Writes.Bump(c.AccountID) }
 
 // ErrApplicationNotFound is REST v2's 404 for application ids it does not know.
 func ErrApplicationNotFound() *restv2.Error {

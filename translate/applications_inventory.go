@@ -91,7 +91,7 @@ func (p *appPage) completeInventoryAhead(ctx context.Context, t *Translator, c C
 		var next *appPage
 		inv, capped, next, err = t.inventoryAndNext(ctx, c, ids, a.query, *p.next)
 		if next != nil {
-			t.lists.SetLocal(a.key, aheadPage{n: n, page: next})
+			t.st.Lists.SetLocal(a.key, aheadPage{n: n, page: next})
 		}
 	} else {
 		inv, capped, err = t.inventoryFor(ctx, c, ids)
@@ -140,7 +140,7 @@ func (t *Translator) pageAhead(a aheadPages, n int) *appPage {
 	if !a.on || n < 2 {
 		return nil
 	}
-	v, ok := t.lists.GetLocal(a.key)
+	v, ok := t.st.Lists.GetLocal(a.key)
 	if !ok {
 		return nil
 	}
@@ -148,7 +148,7 @@ func (t *Translator) pageAhead(a aheadPages, n int) *appPage {
 	if !ok || e.n != n {
 		return nil
 	}
-	t.lists.Delete(a.key) // served once: the page is read again the next time
+	t.st.Lists.Delete(a.key) // served once: the page is read again the next time
 	// Its applications and browser applications are only read; its inventory and caps
 	// are set per request, on a copy.
 	p := *e.page
@@ -160,7 +160,7 @@ func (t *Translator) keptAhead(a aheadPages) int {
 	if !a.on {
 		return 0
 	}
-	if v, ok := t.lists.GetLocal(a.key); ok {
+	if v, ok := t.st.Lists.GetLocal(a.key); ok {
 		if e, ok := v.(aheadPage); ok {
 			return e.n
 		}

@@ -322,10 +322,10 @@ func TestListPageNeverLaterCursor(t *testing.T) {
 		t.Fatalf("page 2: %v", err)
 	}
 	query := sentQueries(f, "AppList", "query")[0]
-	if _, ok := tr.cursors.Get(c.cacheKey("apps-cursor", query, "3")); !ok {
+	if _, ok := tr.st.Cursors.Get(c.cacheKey("apps-cursor", query, "3")); !ok {
 		t.Fatal("page 3's cursor not cached by page 2's read")
 	}
-	tr.cursors.Delete(c.cacheKey("apps-cursor", query, "2"))
+	tr.st.Cursors.Delete(c.cacheKey("apps-cursor", query, "2"))
 	l, p, err := tr.ListApplications(context.Background(), c, AppListRequest{Page: 2})
 	if err != nil {
 		t.Fatal(err)

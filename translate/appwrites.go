@@ -128,7 +128,7 @@ func (t *Translator) UpdateApplication(ctx context.Context, c Caller, id int64, 
 
 // DeleteApplication answers DELETE /v2/applications/{id}: REST refused applications that
 // still report (409) and answered with the deleted application. A delete whose outcome
-// is unknown is remembered (attempts.go): a retry that finds the application gone
+// is unknown is remembered (writeoutcome.go): a retry that finds the application gone
 // answers what the first attempt would have (200 with it).
 func (t *Translator) DeleteApplication(ctx context.Context, c Caller, id int64) (*restv2.ApplicationShow, error) {
 	known := false

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // An answer's basis holds while every entry its reads vouched for is still what the
@@ -20,23 +22,23 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}{
 		{"untouched", func(*Translator) {}, true},
 		{"another application stored", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 2), &restv2.ApplicationShow{})
+			tr.st.Entities.Set(tr.appEntityKey(c, 2), &restv2.ApplicationShow{})
 		}, true},
 		{"account list stored again", func(tr *Translator) {
-			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001, 1000002})
+			tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001, 1000002})
 		}, false},
 		{"application stored again", func(tr *Translator) {
-			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
+			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 		}, false},
 		{"a write to the account", func(tr *Translator) { tr.wroteAccount(c) }, false},
-		{"the key refused", func(tr *Translator) { tr.auth.refused("kh") }, false},
+		{"the key refused", func(tr *Translator) { (*tr.keys.Load()).(*keysDouble).refuse("kh") }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := New(nil, Options{})
-			tr.auth.accepted("kh")
-			tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
-			tr.entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
+			useKeysDouble(tr)
+			tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1000001})
+			tr.st.Entities.Set(tr.appEntityKey(c, 1), &restv2.ApplicationShow{})
 			var n Notes
 			ctx := WithNotes(context.Background(), &n)
 			if ids, err := tr.Accounts(ctx, "kh"); err != nil || len(ids) != 1 {
@@ -46,7 +48,7 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := n.Basis()
-			if !b.Usable() || b.n != 2 || !tr.Holds(&b) || b.Expires().IsZero() {
+			if !b.Usable() || b.Len() != 2 || !tr.Holds(&b) || b.Expires().IsZero() {
 				t.Fatalf("basis of two cached reads: %+v", b)
 			}
 			tt.after(tr)
@@ -57,27 +59,27 @@ func TestBasisHoldsWhileItsEntriesDo(t *testing.T) {
 	}
 }
 
-// A read the basis cannot name spoils it: an entry past maxBasisReads, or none noted
+// A read the basis cannot name spoils it: an entry past state.MaxBasisReads, or none noted
 // at all.
 func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 	tr := New(nil, Options{})
-	tr.auth.accepted("kh")
+	useKeysDouble(tr)
 	c := Caller{KeyHash: "kh", AccountID: 1}
-	for id := int64(1); id <= maxBasisReads+1; id++ {
-		tr.entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
+	for id := int64(1); id <= state.MaxBasisReads+1; id++ {
+		tr.st.Entities.Set(tr.appEntityKey(c, id), &restv2.ApplicationShow{})
 	}
 	var n Notes
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {
 		t.Fatal("an empty basis is usable")
 	}
 	ctx := WithNotes(context.Background(), &n)
-	for id := int64(1); id <= maxBasisReads+1; id++ {
+	for id := int64(1); id <= state.MaxBasisReads+1; id++ {
 		if _, err := tr.ShowApplication(ctx, c, id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if b := n.Basis(); b.Usable() || tr.Holds(&b) {
-		t.Fatalf("%d reads: %+v", maxBasisReads+1, b)
+		t.Fatalf("%d reads: %+v", state.MaxBasisReads+1, b)
 	}
 }
 
@@ -85,11 +87,11 @@ func TestBasisOfUnnamedReadsIsUnusable(t *testing.T) {
 func TestBasisEndsAtItsUntil(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	tr := New(nil, Options{Now: func() time.Time { return now }})
-	tr.auth.accepted("kh")
-	tr.accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1})
+	useKeysDouble(tr)
+	tr.st.Accounts.Set(Caller{KeyHash: "kh"}.cacheKey("accounts"), []int64{1})
 	var n Notes
 	ctx := WithNotes(context.Background(), &n)
-	if _, ok := vouchedGet(ctx, tr.accounts, Caller{KeyHash: "kh"}.cacheKey("accounts"), now.Add(time.Second)); !ok {
+	if _, ok := vouchedGet(ctx, tr.st.Accounts, Caller{KeyHash: "kh"}.cacheKey("accounts"), now.Add(time.Second)); !ok {
 		t.Fatal("miss")
 	}
 	b := n.Basis()

@@ -71,7 +71,7 @@ func (t *Translator) ListBrowserApplications(ctx context.Context, c Caller, r Br
 
 func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOutline, error) {
 	key := t.writeScoped(c, "browser-apps")
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		return v.([]browserOutline), nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainBrowser, TypeApp).Build()
@@ -104,7 +104,7 @@ func (t *Translator) browserOutlines(ctx context.Context, c Caller) ([]browserOu
 			break
 		}
 	}
-	t.lists.Set(key, out)
+	t.st.Lists.Set(key, out)
 	return out, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
+
+	"github.com/v2bridge/v2bridge/state"
 )
 
 // NRDB and NerdGraph stop reading at documented limits without an error: a FACET
@@ -141,7 +143,7 @@ var capRules = []capRule{
 		"REST's case-insensitive substring match is applied to what LIKE returns; whether LIKE returned every application that match accepts is unknown, so every such answer is declared (v2bridge verify's filter[name] probes test it on the account)",
 		CapNameLike},
 	{"metrics.go metricDataNRQL", "TIMESERIES: 366 buckets; FACET metricTimesliceName: 5000 facets",
-		"a window of more than 366 slices is a 422 before any read; each query facets at most MetricChunk (50) names", ""},
+		"a window of more than 366 slices is a 422 before any read; each query facets at most metricdata.Chunk (50) names", ""},
 	{"applications.go / browser.go / mobile.go / keytransactions.go entity searches", "entitySearch: 200 entities a page",
 		"every nextCursor is followed (application list page N is the N-th cursor)", ""},
 	{"violations.go readIncidents", "aiIssues.issues: a page per cursor; policiesSearch: 100 policies a page",
@@ -155,7 +157,7 @@ var capRules = []capRule{
 type Notes struct {
 	mu    sync.Mutex
 	caps  []Cap
-	basis *Basis // the cache entries the answer was read from (basis.go; nil: none)
+	basis *state.Basis // the cache entries the answer was read from (basis.go; nil: none)
 }
 
 // Caps returns the caps noted so far, each once, in the order first noted.

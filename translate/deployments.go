@@ -22,7 +22,7 @@ const DeploymentWindow = 90 * 24 * time.Hour
 // CreateDeployment records a deployment (never retried; see restv2.WriteOutcomeUnknown).
 // legacy chooses changeTrackingCreateDeployment over changeTrackingCreateEvent.
 // Identical concurrent requests share one write, and a retry of a write whose outcome
-// is unknown looks it up before sending again (see attempts.go).
+// is unknown looks it up before sending again (see writeoutcome.go).
 func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64, in restv2.DeploymentInput, received time.Time, legacy bool) (*restv2.DeploymentShow, error) {
 	if err := in.Validate(received); err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func (t *Translator) CreateDeployment(ctx context.Context, c Caller, appID int64
 					return nil, err, true, 0
 				}
 				if d != nil {
-					t.deploys.Remember(recentKey(c, d.ApplicationID), *d, t.now())
+					t.st.Deploys.Remember(recentKey(c, d.ApplicationID), *d, t.now())
 					return &restv2.DeploymentShow{Deployment: *d}, nil, false, 0
 				}
 				if wait := DeploymentSettle - t.now().Sub(prevSent); wait > 0 {
@@ -121,7 +121,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		// Check-then-write is serialised per application within this replica (and across
 		// the fleet with a store, state.Deploys), so two concurrent POSTs cannot both
 		// pass the "later than the latest" rule.
-		unlock, err := t.deploys.Lock(ctx, c.AccountID, appID)
+		unlock, err := t.st.Deploys.Lock(ctx, c.AccountID, appID)
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("wait for another deployment of %d: %w", appID, err)
 		}
@@ -152,7 +152,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		}
 		d.ID = SurrogateID("deployment", c.AccountID, deref(dep.DeploymentId))
 		d.Timestamp = time.UnixMilli(dep.Timestamp).UTC()
-		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
+		t.st.Deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
 		return &restv2.DeploymentShow{Deployment: d}, ms, false, nil
 	}
 	var query string
@@ -194,7 +194,7 @@ func (t *Translator) createDeployment(ctx context.Context, c Caller, appID int64
 		d.ApplicationID = int64(*ev.Entity.ApplicationId)
 	}
 	if d.ApplicationID != 0 {
-		t.deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
+		t.st.Deploys.Remember(recentKey(c, d.ApplicationID), d, t.now())
 	}
 	return &restv2.DeploymentShow{Deployment: d}, ms, false, nil
 }
@@ -302,7 +302,7 @@ func (t *Translator) checkLaterThanLatest(ctx context.Context, c Caller, appID i
 	if len(rows) > 0 {
 		latest = rows[0].Timestamp
 	}
-	recalled, _ := t.deploys.Recalled(recentKey(c, appID), t.now()) // the bound drops the oldest, never the latest
+	recalled, _ := t.st.Deploys.Recalled(recentKey(c, appID), t.now()) // the bound drops the oldest, never the latest
 	for _, d := range recalled {
 		if d.Timestamp.After(latest) {
 			latest = d.Timestamp
@@ -351,7 +351,7 @@ func (t *Translator) deployments(ctx context.Context, c Caller, appID int64) ([]
 	for _, d := range out {
 		ids[d.ID] = true
 	}
-	recalled, cut := t.deploys.Recalled(recentKey(c, appID), t.now())
+	recalled, cut := t.st.Deploys.Recalled(recentKey(c, appID), t.now())
 	if cut {
 		noteCap(ctx, CapRecentDeployments)
 	}

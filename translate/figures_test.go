@@ -9,6 +9,7 @@ import (
 	gq "github.com/v2bridge/v2bridge/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // TestApplicationFiguresAsREST: an application's summary shows NerdGraph's figures as
@@ -56,7 +57,7 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 	tr := New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }})
 	ask := func(raw bool, names []string, values ...string) []restv2.Timeslice {
 		t.Helper()
-		md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{
+		md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, metricdata.Request{
 			Names: names, Values: values, From: &from, To: &to, Raw: raw})
 		if err != nil || len(md.Metrics) != len(names) {
 			t.Fatalf("%v, %d metrics", err, len(md.Metrics))
@@ -89,7 +90,7 @@ func TestMetricDataFiguresAsREST(t *testing.T) {
 		t.Errorf("raw %s, want %s", s, want)
 	}
 	// metric_raw: fields: the timeslice's own fields instead.
-	tr = New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }, MetricChoices: MetricChoices{RawFields: true}})
+	tr = New(f, Options{Now: func() time.Time { return to.Add(time.Hour) }, MetricChoices: metricdata.Choices{RawFields: true}})
 	raw = ask(true, both)
 	if s, want := valuesString(raw[0].Values), "[{count 99770 true} {total_call_time 36328.45 false} {total_exclusive_time 0 false} "+
 		"{min_call_time 0.0035 false} {max_call_time 85.0123 false} {sum_of_squares 0 false}]"; s != want {

@@ -12,6 +12,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // HostListRequest is a parsed GET .../hosts or .../instances.
@@ -36,9 +37,9 @@ const HostSummaryWindow = 10 * time.Minute
 // The instance count covers the membership window, like links.application_instances.
 func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	var n NRQL
-	// The summary's ten minutes end where REST's metric data slices end (ingestLag);
+	// The summary's ten minutes end where REST's metric data slices end (metricdata.IngestLag);
 	// membership still reads the whole inventory window up to until.
-	end := until.Add(-ingestLag(false))
+	end := until.Add(-metricdata.IngestLag(false))
 	since := end.Add(-HostSummaryWindow).UnixMilli()
 	f := func(agg, name, alias string) {
 		n.Raw("filter(" + agg + ", WHERE metricTimesliceName = ").Str(name).Raw(" AND timestamp >= ").Int(since).
@@ -54,7 +55,7 @@ func hostStatsNRQL(appID int64, facet string, until time.Time) (string, error) {
 	f("sum(newrelic.timeslice.value)", "Apdex", "apdex_t")
 	f("sum(newrelic.timeslice.value['totalExclusive'])", "Apdex", "apdex_f")
 	n.Raw("uniqueCount(realAgentId) AS 'instances' FROM Metric WHERE appId = ").Int(appID).
-		Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
+		Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList([]string{"HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex"}).
 		Raw(" FACET "+facet+" ").Range(until.Add(-InventoryWindow), until).Raw(" LIMIT MAX")
 	return n.Build()
 }
@@ -173,12 +174,12 @@ func (t *Translator) appHosts(ctx context.Context, c Caller, appID int64) (*appH
 	for _, h := range out.hosts {
 		names[h.ID] = h.Host
 	}
-	t.lists.Set(c.cacheKey("host-names", strconv.FormatInt(appID, 10)), names)
+	t.st.Lists.Set(c.cacheKey("host-names", strconv.FormatInt(appID, 10)), names)
 	instanceHosts := make(map[int64]string, len(out.instances))
 	for _, h := range out.instances {
 		instanceHosts[h.ID] = h.Host
 	}
-	t.lists.Set(c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10)), instanceHosts)
+	t.st.Lists.Set(c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10)), instanceHosts)
 	return out, nil
 }
 
@@ -232,7 +233,7 @@ func (t *Translator) Host(ctx context.Context, c Caller, appID, id int64, instan
 // metrics): from the cache the hosts routes fill, else one lookup.
 func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64) (string, error) {
 	key := c.cacheKey("host-names", strconv.FormatInt(appID, 10))
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		if name, ok := v.(map[int64]string)[hostID]; ok {
 			return name, nil
 		}
@@ -240,7 +241,7 @@ func (t *Translator) HostName(ctx context.Context, c Caller, appID, hostID int64
 	if _, err := t.appHosts(ctx, c, appID); err != nil {
 		return "", err
 	}
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		if name, ok := v.(map[int64]string)[hostID]; ok {
 			return name, nil
 		}
@@ -255,7 +256,7 @@ func (t *Translator) CheckInstance(ctx context.Context, c Caller, appID, instanc
 	// The cached membership vouches for the answer (a replayed instance metric answer
 	// holds only while it does).
 	key := c.cacheKey("instance-hosts", strconv.FormatInt(appID, 10))
-	if v, ok := vouchedGet(ctx, t.lists, key, time.Time{}); ok {
+	if v, ok := vouchedGet(ctx, t.st.Lists, key, time.Time{}); ok {
 		if _, ok := v.(map[int64]string)[instanceID]; ok {
 			return nil
 		}
@@ -263,7 +264,7 @@ func (t *Translator) CheckInstance(ctx context.Context, c Caller, appID, instanc
 	if _, err := t.appHosts(ctx, c, appID); err != nil {
 		return err
 	}
-	if v, ok := vouchedGet(ctx, t.lists, key, time.Time{}); ok {
+	if v, ok := vouchedGet(ctx, t.st.Lists, key, time.Time{}); ok {
 		if _, ok := v.(map[int64]string)[instanceID]; ok {
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The application hosts and instances: the summary formulas over the 10-minute window,
@@ -160,7 +161,7 @@ func TestAppHostsCap(t *testing.T) {
 }
 
 // The summaries count HostSummaryWindow (10 minutes) ending where the default metric
-// data range ends (ingestLag), inside an InventoryWindow (1 hour) read up to until.
+// data range ends (metricdata.IngestLag), inside an InventoryWindow (1 hour) read up to until.
 func TestHostStatsWindows(t *testing.T) {
 	until := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	q, err := hostStatsNRQL(7, "host", until)
@@ -171,7 +172,7 @@ func TestHostStatsWindows(t *testing.T) {
 	ten := "timestamp >= " + strconv.FormatInt(end.Add(-10*time.Minute).UnixMilli(), 10) + " AND timestamp < " +
 		strconv.FormatInt(end.UnixMilli(), 10) + ")"
 	rng := "SINCE " + strconv.FormatInt(until.Add(-time.Hour).UnixMilli(), 10) + " UNTIL " + strconv.FormatInt(until.UnixMilli(), 10)
-	if strings.Count(q, ten) != 8 || !strings.Contains(q, rng) || !strings.Contains(q, "appId = 7 AND "+UnscopedNRQL) || !strings.Contains(q, " FACET host ") {
+	if strings.Count(q, ten) != 8 || !strings.Contains(q, rng) || !strings.Contains(q, "appId = 7 AND "+metricdata.Unscoped) || !strings.Contains(q, " FACET host ") {
 		t.Fatalf("query %s", q)
 	}
 }

@@ -114,7 +114,7 @@ func (t *Translator) incidentPreference(ctx context.Context, c Caller, policyID 
 func (t *Translator) forgetIncidents(c Caller) {
 	for _, open := range []string{"true", "false"} {
 		for _, exclude := range []string{"true", "false"} {
-			t.lists.Delete(c.cacheKey("incidents", open, exclude))
+			t.st.Lists.Delete(c.cacheKey("incidents", open, exclude))
 		}
 	}
 }

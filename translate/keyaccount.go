@@ -27,7 +27,7 @@ const maxKeyPages = 20
 // only while NerdGraph accepted the key within the auth TTL.
 func (t *Translator) OwnAccount(ctx context.Context, keyHash string) (id int64, ok bool, err error) {
 	key := Caller{KeyHash: keyHash}.cacheKey("own_account")
-	if v, hit := vouchedGet(ctx, t.accounts, key, time.Time{}); hit {
+	if v, hit := vouchedGet(ctx, t.st.Accounts, key, time.Time{}); hit {
 		if ids, _ := v.([]int64); len(ids) == 1 {
 			return ids[0], true, nil
 		}
@@ -41,7 +41,7 @@ func (t *Translator) OwnAccount(ctx context.Context, keyHash string) (id int64, 
 	if ok {
 		ids = append(ids, id)
 	}
-	t.accounts.Set(key, ids)
+	t.st.Accounts.Set(key, ids)
 	return id, ok, nil
 }
 
@@ -90,7 +90,7 @@ func (t *Translator) findOwnAccount(ctx context.Context) (int64, bool, error) {
 // CachedOwnAccount is the account OwnAccount has cached for the key, without a
 // NerdGraph call; ok is false when none is cached or NerdGraph did not say.
 func (t *Translator) CachedOwnAccount(keyHash string) (int64, bool) {
-	v, ok := t.accounts.Get(Caller{KeyHash: keyHash}.cacheKey("own_account"))
+	v, ok := t.st.Accounts.Get(Caller{KeyHash: keyHash}.cacheKey("own_account"))
 	if ids, _ := v.([]int64); ok && len(ids) == 1 {
 		return ids[0], true
 	}

@@ -12,6 +12,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // KeyTransactionWindow is the window of a key transaction's application_summary: REST
@@ -86,7 +87,7 @@ func buildKeyTx(c Caller, f ktFields) (keyTx, bool) {
 // hundred transactions when cold, nothing when warm.
 func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, error) {
 	key := c.cacheKey("key-transactions")
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		return v.([]keyTx), nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainEXT, TypeKeyTx).Build()
@@ -126,7 +127,7 @@ func (t *Translator) keyTransactions(ctx context.Context, c Caller) ([]keyTx, er
 		out = append(out, batch...)
 	}
 	slices.SortFunc(out, func(a, b keyTx) int { return int(a.id - b.id) })
-	t.lists.Set(key, out)
+	t.st.Lists.Set(key, out)
 	return out, nil
 }
 
@@ -165,7 +166,7 @@ func (t *Translator) keyTxDetails(ctx context.Context, c Caller, guids []string)
 
 // keyTxStatsNRQL is the one query behind every summary of a page: the transaction's
 // calls and time, its errors and its Apdex counts over the ten minutes that end where
-// REST's metric data slices end (ingestLag before until), per application and metric
+// REST's metric data slices end (metricdata.IngestLag before until), per application and metric
 // name, each a filter() on timestamp as hostStatsNRQL's; and the transaction's last
 // timeslice up to until, its last_reported_at, as the applications' inventory reads
 // theirs (a transaction reports as often as its application: REST's key transaction
@@ -183,7 +184,7 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 			}
 		}
 	}
-	end := until.Add(-ingestLag(false))
+	end := until.Add(-metricdata.IngestLag(false))
 	since := end.Add(-KeyTransactionWindow)
 	var n NRQL
 	n.Raw("SELECT ")
@@ -193,7 +194,7 @@ func keyTxStatsNRQL(ks []keyTx, until time.Time) (string, error) {
 			Raw(") AS ").Str(agg[1]).Raw(", ")
 	}
 	n.Raw("max(timestamp) AS 'last' FROM Metric WHERE appId IN ").
-		IntList(apps).Raw(" AND "+UnscopedNRQL+" AND metricTimesliceName IN ").StrList(names).
+		IntList(apps).Raw(" AND "+metricdata.Unscoped+" AND metricTimesliceName IN ").StrList(names).
 		Raw(" FACET appId, metricTimesliceName ").Range(since, until).Raw(" LIMIT MAX")
 	return n.Build()
 }
@@ -390,7 +391,7 @@ func (t *Translator) findKeyTx(ctx context.Context, c Caller, id int64) (keyTx, 
 		}
 		return keyTx{}, false
 	}
-	if v, ok := t.lists.Get(c.cacheKey("key-transactions")); ok {
+	if v, ok := t.st.Lists.Get(c.cacheKey("key-transactions")); ok {
 		if k, ok := find(v.([]keyTx)); ok {
 			return k, nil
 		}

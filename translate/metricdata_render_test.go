@@ -22,11 +22,11 @@ import (
 func TestMetricDocKeyDistinguishes(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-time.Hour)
-	base := func() (Caller, MetricScope, []string, MetricDataRequest) {
+	base := func() (Caller, MetricScope, []string, metricdata.Request) {
 		return Caller{KeyHash: "k1", AccountID: 1}, MetricScope{AppID: 7}, []string{"A", "B"},
-			MetricDataRequest{From: &from, To: &now, Values: []string{"call_count"}}
+			metricdata.Request{From: &from, To: &now, Values: []string{"call_count"}}
 	}
-	key := func(c Caller, s MetricScope, names []string, r MetricDataRequest) string {
+	key := func(c Caller, s MetricScope, names []string, r metricdata.Request) string {
 		w, err := metricdata.ResolveWindow(r, now)
 		if err != nil {
 			t.Fatal(err)
@@ -40,25 +40,25 @@ func TestMetricDocKeyDistinguishes(t *testing.T) {
 	later := from.Add(time.Second)
 	for _, tt := range []struct {
 		name   string
-		change func(*Caller, *MetricScope, *[]string, *MetricDataRequest)
+		change func(*Caller, *MetricScope, *[]string, *metricdata.Request)
 	}{
-		{"key", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.KeyHash = "k2" }},
-		{"account", func(c *Caller, _ *MetricScope, _ *[]string, _ *MetricDataRequest) { c.AccountID = 2 }},
-		{"application", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.AppID = 8 }},
-		{"mobile", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Mobile = true }},
-		{"host", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.Host = "h" }},
-		{"instance", func(_ *Caller, s *MetricScope, _ *[]string, _ *MetricDataRequest) { s.InstanceID = 3 }},
-		{"names order", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"B", "A"} }},
-		{"names joined alike", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A1:B"} }},
-		{"one name fewer", func(_ *Caller, _ *MetricScope, n *[]string, _ *MetricDataRequest) { *n = []string{"A"} }},
-		{"values", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Values = nil }},
-		{"values joined alike", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) {
+		{"key", func(c *Caller, _ *MetricScope, _ *[]string, _ *metricdata.Request) { c.KeyHash = "k2" }},
+		{"account", func(c *Caller, _ *MetricScope, _ *[]string, _ *metricdata.Request) { c.AccountID = 2 }},
+		{"application", func(_ *Caller, s *MetricScope, _ *[]string, _ *metricdata.Request) { s.AppID = 8 }},
+		{"mobile", func(_ *Caller, s *MetricScope, _ *[]string, _ *metricdata.Request) { s.Mobile = true }},
+		{"host", func(_ *Caller, s *MetricScope, _ *[]string, _ *metricdata.Request) { s.Host = "h" }},
+		{"instance", func(_ *Caller, s *MetricScope, _ *[]string, _ *metricdata.Request) { s.InstanceID = 3 }},
+		{"names order", func(_ *Caller, _ *MetricScope, n *[]string, _ *metricdata.Request) { *n = []string{"B", "A"} }},
+		{"names joined alike", func(_ *Caller, _ *MetricScope, n *[]string, _ *metricdata.Request) { *n = []string{"A1:B"} }},
+		{"one name fewer", func(_ *Caller, _ *MetricScope, n *[]string, _ *metricdata.Request) { *n = []string{"A"} }},
+		{"values", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) { r.Values = nil }},
+		{"values joined alike", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) {
 			r.Values = []string{"call", "count"}
 		}},
-		{"raw", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Raw = true }},
-		{"summarize", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Summarize = true }},
-		{"period", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.Period = 600 }},
-		{"from within the slice", func(_ *Caller, _ *MetricScope, _ *[]string, r *MetricDataRequest) { r.From = &later }},
+		{"raw", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) { r.Raw = true }},
+		{"summarize", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) { r.Summarize = true }},
+		{"period", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) { r.Period = 600 }},
+		{"from within the slice", func(_ *Caller, _ *MetricScope, _ *[]string, r *metricdata.Request) { r.From = &later }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, s, n, r := base()
@@ -106,13 +106,13 @@ func TestFetchMetricDataGroupsRows(t *testing.T) {
 	}
 }
 
-// TestMetricDocSharedConcurrently: a cached MetricDoc serves concurrent requests that
+// TestMetricDocSharedConcurrently: a cached metricdata.Doc serves concurrent requests that
 // render it in both formats and ask for its model (run under -race); every rendering
 // is the first one's.
 func TestMetricDocSharedConcurrently(t *testing.T) {
 	tr, _ := mdTranslator()
 	c := Caller{KeyHash: "k", AccountID: 1}
-	req := MetricDataRequest{Names: []string{"A", "B", "None"}, Values: []string{"call_count", "average_response_time"}}
+	req := metricdata.Request{Names: []string{"A", "B", "None"}, Values: []string{"call_count", "average_response_time"}}
 	first, err := tr.MetricDocument(context.Background(), c, MetricScope{AppID: 7}, req)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestMetricDocSharedConcurrently(t *testing.T) {
 			if !bytes.Equal(restv2.JSON(nil, doc), wantJSON) || !bytes.Equal(restv2.XML(nil, doc), wantXML) {
 				errs <- "a different rendering"
 			}
-			if md := doc.(*MetricDoc).Model(); len(md.Metrics) != 2 {
+			if md := doc.(*metricdata.Doc).Model(); len(md.Metrics) != 2 {
 				errs <- fmt.Sprintf("model of %d metrics", len(md.Metrics))
 			}
 		}()
@@ -171,13 +171,13 @@ func TestMetricDataCountsRows(t *testing.T) {
 		names[i] = fmt.Sprintf("Custom/m%d", i)
 	}
 	for _, tt := range []struct {
-		req  MetricDataRequest
+		req  metricdata.Request
 		want []int
 	}{
-		{MetricDataRequest{Names: names[:3], From: &from, To: &now}, []int{90}},                       // 30 slices of a minute
-		{MetricDataRequest{Names: names[:3], From: &from, To: &now, Period: 600}, []int{9}},           // 3 slices of 10 minutes
-		{MetricDataRequest{Names: names, From: &from, To: &now}, []int{1500, 1500, 600}},              // chunks of 50
-		{MetricDataRequest{Names: names[:60], From: &from, To: &now, Summarize: true}, []int{50, 10}}, // a row per name
+		{metricdata.Request{Names: names[:3], From: &from, To: &now}, []int{90}},                       // 30 slices of a minute
+		{metricdata.Request{Names: names[:3], From: &from, To: &now, Period: 600}, []int{9}},           // 3 slices of 10 minutes
+		{metricdata.Request{Names: names, From: &from, To: &now}, []int{1500, 1500, 600}},              // chunks of 50
+		{metricdata.Request{Names: names[:60], From: &from, To: &now, Summarize: true}, []int{50, 10}}, // a row per name
 	} {
 		f := &ctxFake{opFake: opFake{answer: func(string, map[string]any) (any, error) {
 			return map[string]any{"actor": map[string]any{"entity": map[string]any{"guid": "g", "accountId": 1},

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
-// GET .../metrics/data's round trip (MetricData, fetchMetricData, buildMetricData):
+// GET .../metrics/data's round trip (MetricData, fetchMetricData, metricdata.NewDoc):
 // names chunked 50 a query into at most 4, found and not found, slice lengths in the
 // per-minute values (the slice's own, or the whole window when summarized), raw values,
 // integer values, the cache per caller, scope and query, and the scope's WHERE clause.
@@ -109,7 +110,7 @@ func TestMetricDataChunks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(len(tt.names)), func(t *testing.T) {
 			tr, f := mdTranslator()
-			md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: tt.names, Summarize: true})
+			md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, metricdata.Request{Names: tt.names, Summarize: true})
 			var ve *restv2.Error
 			if tt.wantErr {
 				if !errors.As(err, &ve) || ve.Status != 422 || f.count("") != 0 {
@@ -131,7 +132,7 @@ func TestMetricDataChunks(t *testing.T) {
 				t.Fatalf("%d queries (want %d), %d found", queries, tt.wantQueries, len(md.Found))
 			}
 			for i := 0; i < queries; i++ {
-				want := min(MetricChunk, len(dedupe(tt.names))-i*MetricChunk)
+				want := min(metricdata.Chunk, len(dedupe(tt.names))-i*metricdata.Chunk)
 				if got := len(strings.Split(metricNamesRe.FindStringSubmatch(fmt.Sprint(vars["q"+strconv.Itoa(i)]))[1], ", ")); got != want {
 					t.Errorf("query %d: %d names, want %d", i, got, want)
 				}
@@ -140,7 +141,7 @@ func TestMetricDataChunks(t *testing.T) {
 	}
 }
 
-// buildMetricData and anyData: found and not found in request order, slices sorted, each
+// metricdata.NewDoc and anyData: found and not found in request order, slices sorted, each
 // slice's own length in per-minute values, the whole window when summarized (an explicit
 // range's slice ends at to), raw values, integer flags.
 func TestMetricDataDocument(t *testing.T) {
@@ -148,7 +149,7 @@ func TestMetricDataDocument(t *testing.T) {
 	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
 	to := time.Date(2026, 11, 20, 11, 5, 0, 0, time.UTC)
 	c := Caller{AccountID: 1}
-	md, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
+	md, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{
 		Names: []string{"B", "NoneX", "A", "ZeroY"}, Values: []string{"calls_per_minute", "call_count", "average_response_time"}, From: &from, To: &to})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestMetricDataDocument(t *testing.T) {
 	if got := valuesString(ts[0].Values); got != want {
 		t.Errorf("slice values %s, want %s", got, want)
 	}
-	sum, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
+	sum, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{
 		Names: []string{"A"}, Values: []string{"calls_per_minute"}, From: &from, To: &to, Summarize: true})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func TestMetricDataDocument(t *testing.T) {
 	if len(s) != 1 || !s[0].From.Equal(from) || !s[0].To.Equal(to) || valuesString(s[0].Values) != "[{calls_per_minute 0.6 false}]" || !sum.Summarize {
 		t.Errorf("summary %v-%v %s", s[0].From, s[0].To, valuesString(s[0].Values))
 	}
-	raw, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
+	raw, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{
 		Names: []string{"A"}, Values: []string{"calls_per_minute"}, From: &from, To: &to, Summarize: true, Raw: true})
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +200,7 @@ func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
 	from := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
 	to := from.Add(3 * time.Minute)
 	for _, summarize := range []bool{false, true} {
-		md, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{
+		md, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{
 			Names: []string{"GoneG", "A", "NoneX"}, Values: []string{"call_count", "average_response_time"}, From: &from, To: &to, Summarize: summarize})
 		if err != nil {
 			t.Fatal(err)
@@ -222,7 +223,7 @@ func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
 	}
 	// Every name with data: no names read at all.
 	tr, f = mdTranslator()
-	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A", "B"}, From: &from, To: &to}); err != nil {
+	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{Names: []string{"A", "B"}, From: &from, To: &to}); err != nil {
 		t.Fatal(err)
 	}
 	if n := f.count(""); n != 1 {
@@ -233,7 +234,7 @@ func TestMetricDataStoppedNamesFoundWithZeros(t *testing.T) {
 	if _, _, err := tr.MetricNames(context.Background(), c, MetricScope{AppID: 7}, MetricNamesRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"GoneG"}, From: &from, To: &to}); err != nil {
+	if _, err := tr.MetricData(context.Background(), c, MetricScope{AppID: 7}, metricdata.Request{Names: []string{"GoneG"}, From: &from, To: &to}); err != nil {
 		t.Fatal(err)
 	}
 	if n := f.count(""); n != 2 {
@@ -269,7 +270,7 @@ func TestMetricDataCache(t *testing.T) {
 	}
 	var first *restv2.MetricData
 	for i, st := range steps {
-		md, err := tr.MetricData(context.Background(), st.c, st.s, MetricDataRequest{Names: []string{"A"}, Values: st.values})
+		md, err := tr.MetricData(context.Background(), st.c, st.s, metricdata.Request{Names: []string{"A"}, Values: st.values})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,11 +284,11 @@ func TestMetricDataCache(t *testing.T) {
 			t.Errorf("other values answered with the cached document")
 		}
 	}
-	if again, _ := tr.MetricData(context.Background(), a, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}}); again != first {
+	if again, _ := tr.MetricData(context.Background(), a, MetricScope{AppID: 7}, metricdata.Request{Names: []string{"A"}}); again != first {
 		t.Error("the same request was not answered with the cached document")
 	}
 	var ve *restv2.Error
-	if _, err := tr.MetricData(context.Background(), a, MetricScope{AppID: 8}, MetricDataRequest{Names: []string{"A"}}); !errors.As(err, &ve) || ve.Status != 404 {
+	if _, err := tr.MetricData(context.Background(), a, MetricScope{AppID: 8}, metricdata.Request{Names: []string{"A"}}); !errors.As(err, &ve) || ve.Status != 404 {
 		t.Errorf("another account's application: %v", err)
 	}
 }
@@ -317,7 +318,7 @@ func TestScopeNRQL(t *testing.T) {
 // a panic.
 func TestMetricDataNoServedValue(t *testing.T) {
 	tr, _ := mdTranslator()
-	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, MetricDataRequest{Names: []string{"A"}, Values: []string{"no_such_value"}})
+	md, err := tr.MetricData(context.Background(), Caller{AccountID: 1}, MetricScope{AppID: 7}, metricdata.Request{Names: []string{"A"}, Values: []string{"no_such_value"}})
 	if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 || len(md.Metrics[0].Timeslices[0].Values) != 0 {
 		t.Fatalf("%+v, %v", md, err)
 	}

@@ -60,14 +60,14 @@ func (t *Translator) MetricNames(ctx context.Context, c Caller, s MetricScope, r
 // or read once.
 func (t *Translator) metricNames(ctx context.Context, c Caller, s MetricScope) (metricNameRead, error) {
 	key := c.cacheKey("metric-names", s.guid(c.AccountID), s.Host, strconv.FormatInt(s.InstanceID, 10))
-	if v, ok := t.names.Get(key); ok {
+	if v, ok := t.st.Names.Get(key); ok {
 		return v.(metricNameRead), nil
 	}
 	read, err := t.fetchMetricNames(ctx, c, s)
 	if err != nil {
 		return metricNameRead{}, err
 	}
-	t.names.Set(key, read)
+	t.st.Names.Set(key, read)
 	return read, nil
 }
 

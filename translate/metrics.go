@@ -44,29 +44,10 @@ func (s MetricScope) NotFound() *restv2.Error {
 // TitleMobileNotFound is REST's 404 title for an unknown mobile application.
 const TitleMobileNotFound = "No Mobile Application found with the given ID"
 
-// MetricChoices are the operator's readings of metric data (metricdata.Choices).
-type MetricChoices = metricdata.Choices
-
-// MetricDataRequest is a parsed GET .../metrics/data (metricdata.Request).
-type MetricDataRequest = metricdata.Request
-
-// Metric chunking (metricdata.Chunk) and the cache's lifetime.
-const (
-	MetricChunk     = metricdata.Chunk
-	MaxMetricChunks = metricdata.MaxChunks
-	MaxMetricNames  = metricdata.MaxNames
-	// MetricDataTTL is how long identical metric queries are answered from cache: REST
-	// advised polling at most once a minute and NerdGraph allows 120 identical NRQL
-	// queries a minute.
-	MetricDataTTL = 60 * time.Second
-)
-
-// metricWindow is a request's resolved time range (metricdata.ResolveWindow).
-type metricWindow = metricdata.Window
-
-// ingestLag is how far before the default range REST placed its slices
-// (metricdata.IngestLag).
-func ingestLag(summarize bool) time.Duration { return metricdata.IngestLag(summarize) }
+// MetricDataTTL is how long identical metric queries are answered from cache: REST
+// advised polling at most once a minute and NerdGraph allows 120 identical NRQL
+// queries a minute.
+const MetricDataTTL = 60 * time.Second
 
 // scopeNRQL appends the WHERE clause naming the scope. appId is compared as a number
 // and realAgentId as a string, as New Relic's migration page writes them for metric
@@ -93,13 +74,9 @@ func scopeNRQL(n *NRQL, s MetricScope, accountID int64) {
 	}
 }
 
-// UnscopedNRQL is the condition every timeslice sum carries: only a metric's unscoped
-// rows (metricdata.Unscoped).
-const UnscopedNRQL = metricdata.Unscoped
-
 // metricDataNRQL is one chunk's query (metricdata.NRQL): the scope and the names
 // quoted here, by NRQL.
-func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWindow, summarize bool) (string, error) {
+func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricdata.Window, summarize bool) (string, error) {
 	var scope, list NRQL
 	scopeNRQL(&scope, s, accountID)
 	where, err := scope.Build()
@@ -113,14 +90,9 @@ func metricDataNRQL(s MetricScope, accountID int64, names []string, w metricWind
 	return metricdata.NRQL(where, in, w, summarize), nil
 }
 
-// sliceRaw is one slice of a metric: its NRQL row (metricdata.Row). A metric's slices
-// are its rows in begin order, sub-slices of the decoded answer, which metricdata.Series
-// sorts in place, so the rows are not copied.
-type sliceRaw = metricdata.Row
-
 // MetricData answers GET .../metrics/data as *restv2.MetricData (MetricDocument's answer,
-// its model built when it is a MetricDoc).
-func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (*restv2.MetricData, error) {
+// its model built when it is a *metricdata.Doc).
+func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r metricdata.Request) (*restv2.MetricData, error) {
 	doc, err := t.MetricDocument(ctx, c, s, r)
 	if err != nil {
 		return nil, err
@@ -132,16 +104,16 @@ func (t *Translator) MetricData(ctx context.Context, c Caller, s MetricScope, r 
 }
 
 // MetricDocument answers GET .../metrics/data in one NerdGraph round trip (cached for
-// MetricDataTTL per caller and query). The answer is a *MetricDoc, rendered straight
+// MetricDataTTL per caller and query). The answer is a *metricdata.Doc, rendered straight
 // from its series, or a *restv2.MetricData where the fleet's shared cache holds the
 // document (its codec stores the model; sharedCodecs).
-func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r MetricDataRequest) (restv2.Document, error) {
+func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope, r metricdata.Request) (restv2.Document, error) {
 	names := dedupe(r.Names)
 	if len(names) == 0 {
 		return nil, restv2.Unprocessable("names[] is required: give at least one metric name")
 	}
-	if len(names) > MaxMetricNames {
-		return nil, restv2.Unprocessable(fmt.Sprintf("At most %d metric names per request", MaxMetricNames))
+	if len(names) > metricdata.MaxNames {
+		return nil, restv2.Unprocessable(fmt.Sprintf("At most %d metric names per request", metricdata.MaxNames))
 	}
 	now := t.now()
 	w, err := metricdata.ResolveWindow(r, now)
@@ -151,15 +123,15 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	// The document is looked up before any NRQL is written: a hit (the cached route's
 	// whole work) costs one key.
 	docKey := metricDocKey(c, s, names, r, w)
-	if doc, ok := vouchedGet(ctx, t.metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
+	if doc, ok := vouchedGet(ctx, t.st.Metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(restv2.Document), nil
 	}
 	// The names read: each asked name as NRDB stores it, and the metrics a served
 	// error_percentage divides (metricdata.QueryNames).
 	read := metricdata.QueryNames(names, r, t.choices)
-	if len(read) > MaxMetricNames {
+	if len(read) > metricdata.MaxNames {
 		return nil, restv2.Unprocessable(fmt.Sprintf("At most %d metric names per request, with the %s and %s that error_percentage reads",
-			MaxMetricNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
+			metricdata.MaxNames, metricdata.PageErrorsMetric, metricdata.PageViewsMetric))
 	}
 	series, err := t.metricSeries(ctx, c, s, read, r, w)
 	if err != nil {
@@ -176,19 +148,19 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 		}
 		known = read.known
 	}
-	// The same document is shared until the data expires (read only). A MetricDoc
+	// The same document is shared until the data expires (read only). A metricdata.Doc
 	// holds the cached series, not a copy, and the values resolved per name.
 	doc := metricdata.NewKnownDocWith(names, r, w, series, known, t.choices)
-	if t.metrics == nil {
+	if t.st.Metrics == nil {
 		return doc, nil
 	}
 	doc.Share()
-	if t.metrics.Shared() {
+	if t.st.Metrics.Shared() {
 		md := doc.Model()
-		t.metrics.Set(docKey, md)
+		t.st.Metrics.Set(docKey, md)
 		return md, nil
 	}
-	t.metrics.Set(docKey, doc)
+	t.st.Metrics.Set(docKey, doc)
 	return doc, nil
 }
 
@@ -196,28 +168,28 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 // window w by name, cached per caller
 // and query; a window without slices (nothing ingested in the range) has none and
 // asks nothing (the names read that follows checks the entity).
-func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) (map[string][]sliceRaw, error) {
+func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) (map[string][]metricdata.Row, error) {
 	var queries []string
-	for i := 0; i < len(names); i += MetricChunk {
-		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+MetricChunk, len(names))], w, r.Summarize)
+	for i := 0; i < len(names); i += metricdata.Chunk {
+		q, err := metricDataNRQL(s, c.AccountID, names[i:min(i+metricdata.Chunk, len(names))], w, r.Summarize)
 		if err != nil {
 			return nil, restv2.Unprocessable("Invalid metric name: " + err.Error())
 		}
 		queries = append(queries, q)
 	}
 	if w.Empty() {
-		return map[string][]sliceRaw{}, nil
+		return map[string][]metricdata.Row{}, nil
 	}
 	rows := metricdata.ChunkRows(len(names), w, r.Summarize)
 	guid := s.guid(c.AccountID)
 	key := c.cacheKey("metric-data", guid, strings.Join(queries, "\n"))
-	if series, ok := t.metrics.Get(key); ok {
-		return series.(map[string][]sliceRaw), nil
+	if series, ok := t.st.Metrics.Get(key); ok {
+		return series.(map[string][]metricdata.Row), nil
 	}
-	solo := func() (map[string][]sliceRaw, error) { return t.fetchMetricData(ctx, c, s, queries, rows) }
-	var series map[string][]sliceRaw
+	solo := func() (map[string][]metricdata.Row, error) { return t.fetchMetricData(ctx, c, s, queries, rows) }
+	var series map[string][]metricdata.Row
 	var err error
-	if t.metrics != nil && sweepable(s, queries) {
+	if t.st.Metrics != nil && sweepable(s, queries) {
 		series, err = t.sweepSeries(ctx, c, s, names, w, r.Summarize, solo) // sweep.go
 	} else {
 		series, err = solo()
@@ -225,7 +197,7 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	if err != nil {
 		return nil, err
 	}
-	t.metrics.Set(key, series)
+	t.st.Metrics.Set(key, series)
 	return series, nil
 }
 
@@ -235,7 +207,7 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 // raw, and the window as the caller wrote it (echoed in from and to). The NRQL of the
 // series key is a function of the same scope, names and window. Strings are
 // length-prefixed, so no two requests share a key.
-func metricDocKey(c Caller, s MetricScope, names []string, r MetricDataRequest, w metricWindow) string {
+func metricDocKey(c Caller, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) string {
 	// Built on the stack and copied once into the key: this runs on every cached
 	// answer, where each allocation also pays the collector's assist. The text is c.cacheKey("metric-doc", <body>)'s.
 	var room [512]byte
@@ -279,9 +251,9 @@ func keyFlag(b []byte, v bool) []byte { return append(strconv.AppendBool(b, v), 
 
 // fetchMetricData runs a request's chunk queries in one MetricData operation on the
 // scope's entity (guid) and returns their rows by metric name (metricdata.Series).
-func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]sliceRaw, error) {
+func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScope, queries []string, rows []int) (map[string][]metricdata.Row, error) {
 	guid := s.guid(c.AccountID)
-	q := make([]string, MaxMetricChunks)
+	q := make([]string, metricdata.MaxChunks)
 	for i := range q {
 		q[i] = queries[0] // skipped by @include; never run
 		if i < len(queries) {
@@ -317,11 +289,6 @@ func (t *Translator) fetchMetricData(ctx context.Context, c Caller, s MetricScop
 	return metricdata.Series(chunks), nil
 }
 
-// buildMetricData is the model of a request's document (metricdata.Doc.Model).
-func buildMetricData(names []string, r MetricDataRequest, w metricWindow, series map[string][]sliceRaw) *restv2.MetricData {
-	return metricdata.NewDoc(names, r, w, series).Model()
-}
-
 func dedupe(ss []string) []string {
 	if distinctNonEmpty(ss) {
 		return ss // what the gateway passes (restv2.Params.Strings): no copy on a cached answer
@@ -344,22 +311,3 @@ func distinctNonEmpty(ss []string) bool {
 	}
 	return true
 }
-
-// MetricDoc is a metric data answer kept as its series (metricdata.Doc).
-type MetricDoc = metricdata.Doc
-
-// ValueSpec is one REST v2 value name's published NRQL and computation
-// (metricdata.ValueSpec).
-type ValueSpec = metricdata.ValueSpec
-
-// TimeWindowSeconds is the published formulas' placeholder for the slice's length in
-// seconds (metricdata.TimeWindowSeconds).
-const TimeWindowSeconds = metricdata.TimeWindowSeconds
-
-// MetricValue is the published NRQL of a REST value for a metric name
-// (metricdata.Value).
-func MetricValue(name, value string) (ValueSpec, bool) { return metricdata.Value(name, value) }
-
-// ServedValues lists every REST v2 value name the gateway serves
-// (metricdata.ServedValues).
-func ServedValues() []string { return metricdata.ServedValues() }

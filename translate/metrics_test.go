@@ -15,7 +15,7 @@ import (
 func TestMetricNRQLQuoting(t *testing.T) {
 	names := []string{`it's`, `back\slash`, `100%`, `a_b`, `a+b`, `日本/名前`, `x') OR appId IN ('1`, `\'`}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	w, err := metricdata.ResolveWindow(MetricDataRequest{}, now)
+	w, err := metricdata.ResolveWindow(metricdata.Request{}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestMetricNRQLQuoting(t *testing.T) {
 // term of the WHERE clause's top-level AND.
 func TestTimesliceSumsAreUnscoped(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	w, err := metricdata.ResolveWindow(MetricDataRequest{}, now)
+	w, err := metricdata.ResolveWindow(metricdata.Request{}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestTimesliceSumsAreUnscoped(t *testing.T) {
 // A host name longer than 96 bytes, or many short values[] (which the gateway passes as
 // given), still give a metricDocKey naming them all.
 func TestMetricDocKeyCapacity(t *testing.T) {
-	w := metricWindow{Period: time.Minute}
+	w := metricdata.Window{Period: time.Minute}
 	host := strings.Repeat("h", 200)
 	values := make([]string, 60)
 	for i := range values {
@@ -118,11 +118,11 @@ func TestMetricDocKeyCapacity(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		s     MetricScope
-		r     MetricDataRequest
+		r     metricdata.Request
 		parts []string
 	}{
-		{"long host", MetricScope{AppID: 7, Host: host}, MetricDataRequest{}, []string{"200:" + host, "1,1:n0,"}},
-		{"many short values", MetricScope{AppID: 7}, MetricDataRequest{Values: values}, []string{"60," + strings.Repeat("1:v", 60)}},
+		{"long host", MetricScope{AppID: 7, Host: host}, metricdata.Request{}, []string{"200:" + host, "1,1:n0,"}},
+		{"many short values", MetricScope{AppID: 7}, metricdata.Request{Values: values}, []string{"60," + strings.Repeat("1:v", 60)}},
 	} {
 		key := metricDocKey(Caller{AccountID: 1}, tt.s, []string{"n"}, tt.r, w)
 		for _, p := range tt.parts {
@@ -141,7 +141,7 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 	c := Caller{KeyHash: "0123456789abcdef0123456789abcdef", AccountID: 1000001}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-30 * time.Minute)
-	r := MetricDataRequest{Names: []string{"HttpDispatcher", "Apdex"}, From: &from, To: &now}
+	r := metricdata.Request{Names: []string{"HttpDispatcher", "Apdex"}, From: &from, To: &now}
 	w, err := metricdata.ResolveWindow(r, now)
 	if err != nil {
 		t.Fatal(err)

@@ -107,7 +107,7 @@ func TestWritesEditNameIndexInPlace(t *testing.T) {
 			if err := s.write(); err != nil {
 				t.Fatalf("%s: %v", s.name, err)
 			}
-			b.writes.Raise(c.AccountID, a.writes.Gen(c.AccountID)) // the fleet's write count
+			b.st.Writes.Raise(c.AccountID, a.st.Writes.Gen(c.AccountID)) // the fleet's write count
 		}
 		before := fullReads(f)
 		for i, tr := range []*Translator{a, b} {

@@ -43,7 +43,7 @@ func (t *Translator) largeAccount(c Caller) bool {
 	if t.manyApps(c) {
 		return true
 	}
-	if _, ok := t.cursors.Get(c.cacheKey("apps-large")); ok {
+	if _, ok := t.st.Cursors.Get(c.cacheKey("apps-large")); ok {
 		return true
 	}
 	return t.heldIndex(c)
@@ -56,44 +56,45 @@ func (t *Translator) heldIndex(c Caller) bool {
 	return t.index.Holds(c.indexCaller())
 }
 
-// knowAccountSize makes sure largeAccount answers for c's account before a name or
-// language filter chooses its path: an account neither known to be large nor counted
-// within CursorTTL is counted first (AppCursor: the whole search's count and no entity,
-// 1 round trip). Without it the filter's first page reads the account-wide inventory
-// to find the account large: an NRQL query over every instance of the account, slowest
-// on the accounts it then does not serve.
-func (t *Translator) knowAccountSize(ctx context.Context, c Caller) error {
+// knowAccountSize answers largeAccount for c's account before a name or language
+// filter chooses its path: an account neither known to be large nor counted within
+// CursorTTL is counted first (AppCursor: the whole search's count and no entity, 1
+// round trip). Without it the filter's first page reads the account-wide inventory to
+// find the account large: an NRQL query over every instance of the account, slowest on
+// the accounts it then does not serve. The answer is the one largeAccount gives after
+// it, read once.
+func (t *Translator) knowAccountSize(ctx context.Context, c Caller) (bool, error) {
 	if t.largeAccount(c) {
-		return nil
+		return true, nil
 	}
-	if _, ok := t.cursors.Get(c.cacheKey("apps-counted")); ok {
-		return nil
+	if _, ok := t.st.Cursors.Get(c.cacheKey("apps-counted")); ok {
+		return false, nil
 	}
 	query, err := EntitySearch(c.AccountID, DomainAPM, TypeApp).Build()
 	if err != nil {
-		return err
+		return false, err
 	}
 	resp, err := ng.AppCursor(ctx, t.client, query, nil)
 	if err != nil {
-		return fmt.Errorf("application count: %w", err)
+		return false, fmt.Errorf("application count: %w", err)
 	}
 	if n := resp.GetActor().GetEntitySearch().GetCount(); n != nil {
 		t.noteAccountCount(c, *n)
 	}
-	return nil
+	return t.largeAccount(c), nil
 }
 
 // noteAccountCount records the count of the account's whole application search (a
 // count read, or an unfiltered list page) for largeAccount and knowAccountSize.
 func (t *Translator) noteAccountCount(c Caller, count int) {
 	t.noteAppCount(c, count)
-	t.cursors.Set(c.cacheKey("apps-counted"), true)
+	t.st.Cursors.Set(c.cacheKey("apps-counted"), true)
 }
 
 // noteAppCount records an application search's count (appListPage) for largeAccount.
 func (t *Translator) noteAppCount(c Caller, count int) {
 	if count > accountInventoryApps {
-		t.cursors.Set(c.cacheKey("apps-large"), true)
+		t.st.Cursors.Set(c.cacheKey("apps-large"), true)
 	}
 }
 
@@ -120,7 +121,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 	}
 	pageKey := key + "|page=" + strconv.Itoa(r.Page)
 	var f filteredApps
-	if v, ok := t.lists.Get(pageKey); ok {
+	if v, ok := t.st.Lists.Get(pageKey); ok {
 		f = v.(filteredApps)
 		noteCaps(ctx, f.caps)
 	} else {
@@ -128,7 +129,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 		if err != nil {
 			return nil, Paging{}, err
 		}
-		t.lists.Set(pageKey, f)
+		t.st.Lists.Set(pageKey, f)
 	}
 	apps := slices.Clone(f.apps)
 	if r.ExcludeLinks {
@@ -147,7 +148,7 @@ func (t *Translator) listMatched(ctx context.Context, c Caller, query string, r 
 // read; a name no application of the index bears exactly is looked up once more by
 // equality, for an application created or renamed since the index was read.
 func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query string, r AppListRequest) ([]int64, error) {
-	if v, ok := t.matches.Get(key); ok {
+	if v, ok := t.st.Matches.Get(key); ok {
 		return v.([]int64), nil
 	}
 	var ids []int64
@@ -160,7 +161,7 @@ func (t *Translator) matchingApps(ctx context.Context, c Caller, key, query stri
 	if err != nil {
 		return nil, err
 	}
-	t.matches.Set(key, ids)
+	t.st.Matches.Set(key, ids)
 	return ids, nil
 }
 
@@ -186,7 +187,7 @@ func (t *Translator) namePass(ctx context.Context, query string, r AppListReques
 // ids are merged in name order; an account past the index's cap
 // (Options.NameIndexMaxApps) is matched by namePass over query instead.
 func (t *Translator) indexedMatches(ctx context.Context, c Caller, query string, r AppListRequest) ([]int64, error) {
-	res, err := t.index.Lookup(ctx, c.indexCaller(), t.writes.Gen(c.AccountID), r.nameQuery())
+	res, err := t.index.Lookup(ctx, c.indexCaller(), t.st.Writes.Gen(c.AccountID), r.nameQuery())
 	if errors.Is(err, nameindex.ErrTooLarge) {
 		return t.namePass(ctx, query, r)
 	}

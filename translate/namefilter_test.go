@@ -37,7 +37,7 @@ func TestLargeAccount(t *testing.T) {
 			tr := New(nil, Options{})
 			c := Caller{KeyHash: "k", AccountID: 1}
 			if tt.many {
-				tr.cursors.Set(c.cacheKey("apps-many"), true)
+				tr.st.Cursors.Set(c.cacheKey("apps-many"), true)
 			}
 			tr.noteAppCount(c, tt.count)
 			if got := tr.largeAccount(c); got != tt.want {

@@ -24,7 +24,7 @@ func nameLanguages() []string { return nameindex.Languages() }
 
 // nameIndex is c's index as indexedMatches gets it.
 func (t *Translator) nameIndex(ctx context.Context, c Caller) ([]nameEntry, bool, error) {
-	return t.index.Get(ctx, c.indexCaller(), t.writes.Gen(c.AccountID))
+	return t.index.Get(ctx, c.indexCaller(), t.st.Writes.Gen(c.AccountID))
 }
 
 // readNameIndex reads c's index from NerdGraph, not keeping it.

@@ -27,7 +27,7 @@ func newNameIndexes(t *Translator, opts Options) *nameindex.Indexes {
 	return nameindex.New(nameindex.Options{Refresh: opts.NameIndexRefresh, MaxStale: opts.NameIndexMaxStale,
 		MaxApps: opts.NameIndexMaxApps, Indexes: opts.NameIndexes, Shared: shared, ObserveCache: opts.ObserveCache,
 		Client: t.client, Query: appSearch, AppID: appIDFrom, Now: t.now, Detach: detached, Background: t.background,
-		Accepted: t.auth.fleetAccepted})
+		Accepted: t.st.FleetAccepted})
 }
 
 // appSearch is the entity search of accountID's APM applications: all, of language
@@ -57,7 +57,7 @@ func (t *Translator) wroteApps(c Caller, known bool, edits ...nameindex.Edit) {
 		return
 	}
 	guid := func(id int64) string { return AppGUID(c.AccountID, DomainAPM, id) }
-	t.index.Edit(c.indexCaller(), t.writes.Gen(c.AccountID), guid, edits)
+	t.index.Edit(c.indexCaller(), t.st.Writes.Gen(c.AccountID), guid, edits)
 }
 
 // detached is ctx's values (the caller's key) without its end, notes or round-trip

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/sim/nrdb"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // Property: whatever a metric name or host name holds, the metric data query built with
@@ -20,7 +21,7 @@ func FuzzNRQLQuote(f *testing.F) {
 		f.Add(s)
 	}
 	var p nrdb.Parser
-	w := metricWindow{Since: time.Unix(1_700_000_000, 0), Until: time.Unix(1_700_001_800, 0), Period: time.Minute}
+	w := metricdata.Window{Since: time.Unix(1_700_000_000, 0), Until: time.Unix(1_700_001_800, 0), Period: time.Minute}
 	const appID = 314221522
 	f.Fuzz(func(t *testing.T, name string) {
 		q, err := metricDataNRQL(MetricScope{AppID: appID, Host: name}, 1000001, []string{name, "Apdex"}, w, false)

@@ -2,13 +2,13 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The fleet's shared cache as the translator uses it: which caches are shared and how
@@ -72,7 +72,7 @@ func TestSharedCodecsRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := codecs["metric_data"].Encode(map[string][]sliceRaw{}); ok {
+	if _, ok := codecs["metric_data"].Encode(map[string][]metricdata.Row{}); ok {
 		t.Fatal("raw series were given a shared form")
 	}
 	if _, ok := codecs["entities"].Encode(&restv2.ApplicationShow{Application: restv2.Application{Summary: &restv2.ApplicationSummary{ApdexScore: nan()}}}); ok {
@@ -205,103 +205,3 @@ func (m *memCache) KeyRefused(_ context.Context, keyHash string) {
 }
 
 func (m *memCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
-
-// An entry set through one replica is served by another while the fleet's acceptance
-// of the key lasts, then
-// kept locally only as long as that acceptance (taken as accepted at now + authLeft -
-// AuthTTL, and only with the check on); never when the store fails, has no entry, or
-// the entry or acceptance has run out.
-func TestSharedCacheGet(t *testing.T) {
-	store := newMemCache()
-	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	replica := func(authTTL time.Duration) *Translator {
-		tr := New(nil, Options{SharedCache: store, AuthTTL: authTTL, AccountTTL: time.Hour})
-		tr.auth.now = func() time.Time { return clock }
-		return tr
-	}
-	a := replica(5 * time.Second)
-	key := "kh|1|accounts"
-	a.accounts.Set(key, []int64{1, 2})
-	if string(store.val["accounts/"+key]) != "[1,2]" || store.ttl["accounts/"+key] != time.Hour {
-		t.Fatalf("stored %q for %v", store.val["accounts/"+key], store.ttl["accounts/"+key])
-	}
-	a.accounts.Set("kh|1|other", "not a list")
-	if store.unshareable != 1 || store.val["accounts/kh|1|other"] != nil {
-		t.Errorf("an unshareable value: %d counted, stored %q", store.unshareable, store.val["accounts/kh|1|other"])
-	}
-
-	// Not served: store error, no entry, entry or acceptance run out (at exactly 0 too).
-	for _, tt := range []struct {
-		name     string
-		err      error
-		key      string
-		ttl      time.Duration
-		authLeft time.Duration
-	}{
-		{"store error", errors.New("down"), key, time.Hour, time.Minute},
-		{"no entry", nil, "kh|1|none", time.Hour, time.Minute},
-		{"entry expired", nil, key, 0, time.Minute},
-		{"acceptance over", nil, key, time.Hour, 0},
-		{"acceptance negative", nil, key, time.Hour, -time.Second},
-	} {
-		store.err, store.ttl["accounts/"+key], store.authLeft = tt.err, tt.ttl, tt.authLeft
-		if v, ok := replica(5 * time.Second).accounts.Get(tt.key); ok {
-			t.Errorf("%s: served %v", tt.name, v)
-		}
-	}
-	store.err, store.ttl["accounts/"+key], store.authLeft = nil, time.Hour, 3*time.Second
-	b := replica(5 * time.Second)
-	if v, ok := b.accounts.Get(key); !ok || len(v.([]int64)) != 2 {
-		t.Fatalf("shared hit: %v, %v", v, ok)
-	}
-	gets := store.gets
-	// Kept locally while the fleet's acceptance lasts (3 s from now), not after.
-	clock = clock.Add(3 * time.Second)
-	if _, ok := b.accounts.Get(key); !ok || store.gets != gets {
-		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.gets-gets)
-	}
-	clock = clock.Add(time.Millisecond)
-	store.authLeft = 0
-	if _, ok := b.accounts.Get(key); ok || store.gets != gets+1 {
-		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.gets-gets)
-	}
-	// With the check off (negative AuthTTL) the fleet's acceptance is not recorded.
-	store.authLeft = time.Minute
-	off := replica(-1)
-	if _, ok := off.accounts.Get(key); !ok || off.auth.known("kh") {
-		t.Errorf("check off: served %v, acceptance recorded %v", ok, off.auth.known("kh"))
-	}
-}
-
-// The fleet's record of a key: the later of its acceptance and this replica's is kept;
-// a verdict is shared, accepted for AuthTTL (for authSweepAfter with the check off),
-// refused at once.
-func TestSharedVerdicts(t *testing.T) {
-	store := newMemCache()
-	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	tr := New(nil, Options{SharedCache: store, AuthTTL: 5 * time.Second})
-	tr.auth.now = func() time.Time { return clock }
-	tr.auth.accepted("kh")
-	if store.accepted["kh"] != 5*time.Second {
-		t.Errorf("accepted shared for %v, want 5s", store.accepted["kh"])
-	}
-	tr.auth.acceptedAt("kh", clock.Add(-time.Second)) // older than this replica's own
-	clock = clock.Add(5 * time.Second)
-	if !tr.auth.fresh("kh") {
-		t.Error("an older fleet record replaced this replica's later one")
-	}
-	tr.auth.acceptedAt("kh", clock.Add(time.Second)) // later: taken
-	clock = clock.Add(6 * time.Second)
-	if !tr.auth.fresh("kh") {
-		t.Error("a later fleet record was not taken")
-	}
-	tr.auth.refused("kh")
-	if len(store.refused) != 1 || store.refused[0] != "kh" {
-		t.Errorf("refused shared as %v", store.refused)
-	}
-	off := New(nil, Options{SharedCache: store, AuthTTL: -1})
-	off.auth.accepted("k2")
-	if store.accepted["k2"] != authSweepAfter {
-		t.Errorf("check off: accepted shared for %v, want %v", store.accepted["k2"], authSweepAfter)
-	}
-}

@@ -80,7 +80,7 @@ type sweepGroup struct {
 // sweepFetch is one shared query; done closes once series or err is set.
 type sweepFetch struct {
 	done   chan struct{}
-	series map[int64]map[string][]sliceRaw // the applications it found in the account
+	series map[int64]map[string][]metricdata.Row // the applications it found in the account
 	err    error
 }
 
@@ -137,8 +137,8 @@ func sweepable(s MetricScope, queries []string) bool {
 
 // sweepSeries is the series of s's request (names, w, summarize; key its cache key),
 // from a shared query when its group shares (see above), else from solo.
-func (t *Translator) sweepSeries(ctx context.Context, c Caller, s MetricScope, names []string, w metricWindow, summarize bool,
-	solo func() (map[string][]sliceRaw, error)) (map[string][]sliceRaw, error) {
+func (t *Translator) sweepSeries(ctx context.Context, c Caller, s MetricScope, names []string, w metricdata.Window, summarize bool,
+	solo func() (map[string][]metricdata.Row, error)) (map[string][]metricdata.Row, error) {
 	sw := t.sweeps
 	gkey := sweepKey(c, names, w, summarize)
 	now := t.now()
@@ -156,7 +156,7 @@ func (t *Translator) sweepSeries(ctx context.Context, c Caller, s MetricScope, n
 	concurrent := len(g.flying) > 0 || g.alone > 0
 	// alone asks s's request alone, counted as under way in the group; sw.mu is held
 	// when it is called.
-	alone := func() (map[string][]sliceRaw, error) {
+	alone := func() (map[string][]metricdata.Row, error) {
 		g.alone++
 		sw.mu.Unlock()
 		defer func() {
@@ -249,7 +249,7 @@ func (sw *sweeps) group(gkey string, now time.Time) *sweepGroup {
 }
 
 // sweepKey is a group's key: the caller and everything of the query but the scope.
-func sweepKey(c Caller, names []string, w metricWindow, summarize bool) string {
+func sweepKey(c Caller, names []string, w metricdata.Window, summarize bool) string {
 	parts := []string{strconv.FormatInt(w.Since.UnixNano(), 10), strconv.FormatInt(w.Until.UnixNano(), 10),
 		strconv.FormatInt(int64(w.Period), 10), strconv.FormatBool(summarize)}
 	for _, n := range names {
@@ -260,7 +260,7 @@ func sweepKey(c Caller, names []string, w metricWindow, summarize bool) string {
 
 // sweepNext are the applications c listed after app, whose series for names and w are
 // not cached, at most sweepMaxApps-1.
-func (t *Translator) sweepNext(c Caller, app int64, names []string, w metricWindow, summarize bool) []int64 {
+func (t *Translator) sweepNext(c Caller, app int64, names []string, w metricdata.Window, summarize bool) []int64 {
 	sw := t.sweeps
 	sw.mu.Lock()
 	var after []int64
@@ -279,7 +279,7 @@ func (t *Translator) sweepNext(c Caller, app int64, names []string, w metricWind
 		if err != nil {
 			return out
 		}
-		if _, ok := t.metrics.Get(key); !ok && !slices.Contains(out, id) && id != app {
+		if _, ok := t.st.Metrics.Get(key); !ok && !slices.Contains(out, id) && id != app {
 			out = append(out, id)
 		}
 	}
@@ -287,7 +287,7 @@ func (t *Translator) sweepNext(c Caller, app int64, names []string, w metricWind
 }
 
 // soloSeriesKey is the cache key of s's series for names and w: MetricDocument's.
-func soloSeriesKey(c Caller, s MetricScope, names []string, w metricWindow, summarize bool) (string, error) {
+func soloSeriesKey(c Caller, s MetricScope, names []string, w metricdata.Window, summarize bool) (string, error) {
 	q, err := metricDataNRQL(s, c.AccountID, names, w, summarize)
 	if err != nil {
 		return "", err
@@ -297,7 +297,7 @@ func soloSeriesKey(c Caller, s MetricScope, names []string, w metricWindow, summ
 
 // runSweep reads apps' series in one MetricSweep and ends f: each application found in
 // the account gets its series, stored under its own query's key too.
-func (t *Translator) runSweep(ctx context.Context, c Caller, names []string, w metricWindow, summarize bool, apps []int64, f *sweepFetch) {
+func (t *Translator) runSweep(ctx context.Context, c Caller, names []string, w metricdata.Window, summarize bool, apps []int64, f *sweepFetch) {
 	defer close(f.done)
 	var scope, list NRQL
 	where, err := scope.Raw("appId IN ").IntList(apps).Build()
@@ -314,14 +314,14 @@ func (t *Translator) runSweep(ctx context.Context, c Caller, names []string, w m
 	}
 	for id, series := range f.series {
 		if key, err := soloSeriesKey(c, MetricScope{AppID: id}, names, w, summarize); err == nil {
-			t.metrics.Set(key, series)
+			t.st.Metrics.Set(key, series)
 		}
 	}
 }
 
 // fetchSweep sends a shared query q for apps and splits its answer by application
 // (metricdata.SplitSweep), keeping those NerdGraph shows in c's account.
-func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q string) (map[int64]map[string][]sliceRaw, error) {
+func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q string) (map[int64]map[string][]metricdata.Row, error) {
 	guids := make([]*string, len(apps))
 	ids := make(map[string]int64, len(apps))
 	for i, id := range apps {
@@ -340,7 +340,7 @@ func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q s
 	if !ok {
 		return nil, fmt.Errorf("shared metric data: facets not by application and name")
 	}
-	out := make(map[int64]map[string][]sliceRaw, len(apps))
+	out := make(map[int64]map[string][]metricdata.Row, len(apps))
 	for _, pe := range actor.Entities {
 		if pe == nil || *pe == nil {
 			continue
@@ -350,7 +350,7 @@ func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q s
 			continue
 		}
 		if id, ok := ids[*e.GetGuid()]; ok {
-			out[id] = metricdata.Series([][]sliceRaw{byApp[id]})
+			out[id] = metricdata.Series([][]metricdata.Row{byApp[id]})
 		}
 	}
 	return out, nil
@@ -358,7 +358,7 @@ func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q s
 
 // awaitSweep is app's series from f once it ends: not found when f's answer does not
 // show app in the account; from solo when f failed (or ctx ended first).
-func (t *Translator) awaitSweep(ctx context.Context, f *sweepFetch, app int64, solo func() (map[string][]sliceRaw, error)) (map[string][]sliceRaw, error) {
+func (t *Translator) awaitSweep(ctx context.Context, f *sweepFetch, app int64, solo func() (map[string][]metricdata.Row, error)) (map[string][]metricdata.Row, error) {
 	select {
 	case <-f.done:
 	case <-ctx.Done():

@@ -9,6 +9,7 @@ import (
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // sweepRow is a shared answer's row of application app and metric name.
@@ -52,11 +53,11 @@ func TestSweepAnswerSplitByApplication(t *testing.T) {
 			}}
 			tr := New(f, Options{})
 			c := Caller{KeyHash: "k", AccountID: 1}
-			w := metricWindow{Since: time.Unix(0, 0), Until: time.Unix(1800, 0), Period: time.Minute}
+			w := metricdata.Window{Since: time.Unix(0, 0), Until: time.Unix(1800, 0), Period: time.Minute}
 			fetch := &sweepFetch{done: make(chan struct{})}
 			tr.runSweep(context.Background(), c, []string{"HttpDispatcher", "Apdex"}, w, false, []int64{7, 8, 9}, fetch)
 			for app, want := range tc.want {
-				series, err := tr.awaitSweep(context.Background(), fetch, app, func() (map[string][]sliceRaw, error) { return nil, aloneErr })
+				series, err := tr.awaitSweep(context.Background(), fetch, app, func() (map[string][]metricdata.Row, error) { return nil, aloneErr })
 				var ve *restv2.Error
 				got := fmt.Sprintf("%d names", len(series))
 				switch {

@@ -4,19 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 	"github.com/v2bridge/v2bridge/translate/nameindex"
 )
 
 // Options tune a Translator; zero fields take their defaults.
 type Options struct {
-	// Now is the clock (default time.Now) of the answers, the auth TTL and, when set,
-	// the caches' lifetimes; tests fix it for golden files and move it to cross a TTL.
+	// Now is the clock (default time.Now) of the answers and, when set, the caches'
+	// lifetimes; tests fix it for golden files and move it to cross a TTL.
 	Now func() time.Time
 	// CursorTTL is how long entity-search page cursors are kept (default 5m).
 	CursorTTL time.Duration
@@ -33,10 +35,6 @@ type Options struct {
 	EntityTTL time.Duration
 	// MetricNamesWindow is how far back metric names are looked for (default one day).
 	MetricNamesWindow time.Duration
-	// AuthTTL is how long after NerdGraph last accepted a key its cached answers are
-	// served to it (default AuthTTL; negative: no check). A 401/403 from NerdGraph for a
-	// key drops its cached answers at once.
-	AuthTTL time.Duration
 	// MaxCacheBytes bounds the estimated bytes of each cache (default
 	// state.DefaultCacheMaxBytes; negative: no byte bound).
 	MaxCacheBytes int64
@@ -73,7 +71,7 @@ type Options struct {
 	NameLike bool
 	// MetricChoices are the operator's readings of metric data where New Relic's
 	// pages allow two (metric_raw, queue_time; metricdata.Choices).
-	MetricChoices MetricChoices
+	MetricChoices metricdata.Choices
 	// SummaryAllTransactions computes application_summary's throughput and
 	// response_time over all transactions (NerdGraph's apmSummary throughput and
 	// responseTimeAverage, the configuration's summary_transactions: all) instead of
@@ -102,22 +100,15 @@ type Translator struct {
 	warn   func(ctx context.Context, what string, err error)
 	// background hears failures of work done apart from requests (Options.Background).
 	background func(what string, err error)
-	cursors    *state.Cache
-	lists      *state.Cache
-	matches    *state.Cache // the name pass's matching ids (namefilter.go), shared in a fleet
-	accounts   *state.Cache
-	metrics    *state.Cache
-	names      *state.Cache
-	entities   *state.Cache
-	writes     state.Writes
-	deploys    *state.Deploys[restv2.Deployment]
-	auth       *keyAuth
-	caches     []*state.Cache
-	attempts   *state.Attempts
+	// st is what the translator remembers between requests: its caches and write
+	// ledgers, with their policy (state.Stores).
+	st *state.Stores[restv2.Deployment]
+	// keys is the edge's key acceptance (UseKeys; nil: every key fresh).
+	keys *atomic.Pointer[KeyVerdicts]
 
 	namesWindow time.Duration
 	nameLike    bool
-	choices     MetricChoices
+	choices     metricdata.Choices
 	summaryAll  bool
 	index       *nameindex.Indexes // the accounts' name indexes (translate/nameindex)
 	sweeps      *sweeps            // metric data queries shared by sweeps (sweep.go)
@@ -134,30 +125,23 @@ const EntityTTL = 30 * time.Second
 
 // New returns a Translator that sends its operations through client.
 func New(client gql.Client, opts Options) *Translator {
-	clocked := opts.Now != nil // the caches' lifetimes run on an injected clock too
+	so := state.StoresOptions{CursorTTL: opts.CursorTTL, ListTTL: opts.ListTTL, AccountTTL: opts.AccountTTL,
+		MetricDataTTL: opts.MetricDataTTL, EntityTTL: opts.EntityTTL, MaxEntries: opts.MaxEntries,
+		MaxCacheBytes: opts.MaxCacheBytes, ObserveCache: opts.ObserveCache, WriteAttemptWindow: opts.WriteAttemptWindow,
+		DeploymentMemory: DeploymentMemory, SharedCache: opts.SharedCache, Codecs: sharedCodecs(),
+		Writes: opts.Writes, Attempts: opts.Attempts, Answers: attemptAnswers{}, Deployments: opts.Deployments,
+		Now: opts.Now} // the caches' lifetimes run on an injected clock too
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.CursorTTL <= 0 {
-		opts.CursorTTL = 5 * time.Minute
+	if so.MetricDataTTL == 0 {
+		so.MetricDataTTL = MetricDataTTL
 	}
-	if opts.ListTTL <= 0 {
-		opts.ListTTL = time.Minute
-	}
-	if opts.AccountTTL <= 0 {
-		opts.AccountTTL = 10 * time.Minute
-	}
-	if opts.MetricDataTTL == 0 {
-		opts.MetricDataTTL = MetricDataTTL
-	}
-	if opts.EntityTTL == 0 {
-		opts.EntityTTL = EntityTTL
+	if so.EntityTTL == 0 {
+		so.EntityTTL = EntityTTL
 	}
 	if opts.MetricNamesWindow <= 0 {
 		opts.MetricNamesWindow = DefaultMetricNamesWindow
-	}
-	if opts.MaxEntries <= 0 {
-		opts.MaxEntries = 10000
 	}
 	if opts.Warn == nil {
 		opts.Warn = func(context.Context, string, error) {}
@@ -165,25 +149,15 @@ func New(client gql.Client, opts Options) *Translator {
 	if opts.Background == nil {
 		opts.Background = func(string, error) {}
 	}
-	if opts.AuthTTL == 0 {
-		opts.AuthTTL = AuthTTL
-	}
-	auth := &keyAuth{ttl: opts.AuthTTL, now: opts.Now, seen: map[string]time.Time{}}
+	st := state.NewStores(so, func(d restv2.Deployment) int64 { return d.ID })
+	keys := new(atomic.Pointer[KeyVerdicts])
 	t := &Translator{
-		client:     authClient{next: client, auth: auth},
-		auth:       auth,
+		client:     verdictClient{next: client, keys: keys},
+		keys:       keys,
 		now:        opts.Now,
 		warn:       opts.Warn,
 		background: opts.Background,
-		cursors:    state.NewCache("cursors", opts.CursorTTL, opts.MaxEntries, opts.ObserveCache),
-		lists:      state.NewCache("lists", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		matches:    state.NewCache("name_matches", opts.ListTTL, opts.MaxEntries, opts.ObserveCache),
-		accounts:   state.NewCache("accounts", opts.AccountTTL, opts.MaxEntries, opts.ObserveCache),
-		metrics:    metricCache(opts),
-		names:      state.NewCache("metric_names", 10*time.Minute, opts.MaxEntries, opts.ObserveCache),
-		entities:   optionalCache("entities", opts.EntityTTL, opts),
-		deploys:    state.NewDeploys(DeploymentMemory, func(d restv2.Deployment) int64 { return d.ID }),
-		attempts:   state.NewAttempts(opts.WriteAttemptWindow),
+		st:         st,
 		hostIDs:    newHostIDMemo(maxHostIDs),
 
 		namesWindow: opts.MetricNamesWindow,
@@ -191,50 +165,16 @@ func New(client gql.Client, opts Options) *Translator {
 		choices:     opts.MetricChoices,
 		summaryAll:  opts.SummaryAllTransactions,
 	}
-	if opts.MaxCacheBytes == 0 {
-		opts.MaxCacheBytes = state.DefaultCacheMaxBytes
-	}
 	t.index = newNameIndexes(t, opts)
+	st.Adopt(t.index.Cache())
 	t.sweeps = newSweeps()
-	caches := []*state.Cache{t.cursors, t.lists, t.matches, t.accounts, t.metrics, t.names, t.entities, t.index.Cache()}
-	for _, c := range caches {
-		c.CheckKeys(auth.fresh, auth.fleetAccepted)
-		c.LimitBytes(opts.MaxCacheBytes)
-		if clocked {
-			c.UseClock(opts.Now)
-		}
-	}
-	t.caches = caches
-	if opts.SharedCache != nil {
-		shareCaches(caches, auth, opts.SharedCache)
-	}
-	if opts.Attempts != nil {
-		t.attempts.Share(opts.Attempts, attemptAnswers{})
-	}
-	if opts.Deployments != nil {
-		t.deploys.Share(opts.Deployments)
-	}
-	if opts.Writes != nil {
-		t.writes.Share(opts.Writes)
-	}
-	auth.drop = func(keyHash string) {
-		for _, c := range caches {
-			c.DropKey(keyHash)
-		}
-	}
 	return t
-}
-
-// KeyAccepted reports whether NerdGraph accepted the key with this hash within the last
-// hour: only such callers get usage-report rows and per-caller series.
-func (t *Translator) KeyAccepted(keyHash string) bool {
-	return t != nil && t.auth.known(keyHash)
 }
 
 // Accounts returns the ids of the accounts a key reaches (cached per key hash).
 func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, error) {
 	key := Caller{KeyHash: keyHash}.cacheKey("accounts")
-	if v, ok := vouchedGet(ctx, t.accounts, key, time.Time{}); ok {
+	if v, ok := vouchedGet(ctx, t.st.Accounts, key, time.Time{}); ok {
 		return v.([]int64), nil
 	}
 	resp, err := ng.Accounts(ctx, t.client)
@@ -249,7 +189,7 @@ func (t *Translator) Accounts(ctx context.Context, keyHash string) ([]int64, err
 			}
 		}
 	}
-	t.accounts.Set(key, ids)
+	t.st.Accounts.Set(key, ids)
 	return ids, nil
 }
 
@@ -259,49 +199,22 @@ func (t *Translator) until() time.Time {
 	return t.now().UTC().Truncate(time.Minute)
 }
 
-func metricCache(o Options) *state.Cache { return optionalCache("metric_data", o.MetricDataTTL, o) }
-
-// optionalCache is a cache that a negative ttl switches off.
-func optionalCache(name string, ttl time.Duration, o Options) *state.Cache {
-	if ttl < 0 {
-		return nil // a nil *state.Cache never hits and never stores
-	}
-	return state.NewCache(name, ttl, o.MaxEntries, o.ObserveCache)
-}
-
 // CacheStats reports each cache's estimated bytes held and evictions so far (for
 // metrics), by cache name.
 func (t *Translator) CacheStats() map[string][2]int64 {
-	out := map[string][2]int64{}
 	if t == nil {
-		return out
+		return map[string][2]int64{}
 	}
-	for _, c := range t.caches {
-		if c != nil {
-			out[c.Name()] = [2]int64{c.Bytes(), c.Evictions()}
-		}
-	}
-	return out
+	return t.st.Stats()
 }
 
 // writeScoped is a cache key of c for kind, valid until the next write to c's account.
 func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
-	return c.cacheKeyAt(kind, scopedGen(t.writes.Gen(c.AccountID)), parts...)
+	return c.cacheKeyAt(kind, scopedGen(t.st.Writes.Gen(c.AccountID)), parts...)
 }
 
 // scopedGen is an account's write count as a key holds it.
 func scopedGen(gen uint64) int64 { return int64(gen & (1<<62 - 1)) }
-
-// shareCaches puts the caches that have a codec (sharedCodecs) in front of the store.
-func shareCaches(caches []*state.Cache, auth *keyAuth, shared state.SharedCache) {
-	codecs := sharedCodecs()
-	for _, c := range caches {
-		if cd, ok := codecs[c.Name()]; ok {
-			c.Share(shared, cd)
-		}
-	}
-	auth.fleet = shared
-}
 
 // sharedCodecs are the caches whose answers are shared and how: the application show
 // (entities), the metric data document (metrics; the raw series entries of the same
@@ -426,7 +339,7 @@ func (t *Translator) DryRun(client gql.Client) *Translator {
 // CachedAccounts returns the accounts a key reaches when this translator already holds
 // them (a recent request of the key looked them up), without calling NerdGraph.
 func (t *Translator) CachedAccounts(keyHash string) ([]int64, bool) {
-	v, ok := t.accounts.Get(Caller{KeyHash: keyHash}.cacheKey("accounts"))
+	v, ok := t.st.Accounts.Get(Caller{KeyHash: keyHash}.cacheKey("accounts"))
 	if !ok {
 		return nil, false
 	}

@@ -40,11 +40,11 @@ func TestNewDefaults(t *testing.T) {
 				}
 				return c.TTL()
 			}
-			got := want{ttl(tr.cursors), ttl(tr.lists), ttl(tr.accounts), ttl(tr.names), ttl(tr.metrics), ttl(tr.entities), tr.cursors.MaxBytes()}
+			got := want{ttl(tr.st.Cursors), ttl(tr.st.Lists), ttl(tr.st.Accounts), ttl(tr.st.Names), ttl(tr.st.Metrics), ttl(tr.st.Entities), tr.st.Cursors.MaxBytes()}
 			if got != tt.want {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
-			for _, c := range tr.caches {
+			for _, c := range tr.st.Caches() {
 				if c != nil && c.MaxBytes() != tt.want.maxBytes {
 					t.Errorf("cache %s: maxBytes %d, want %d", c.Name(), c.MaxBytes(), tt.want.maxBytes)
 				}
@@ -57,20 +57,5 @@ func TestNewDefaults(t *testing.T) {
 	tr.warn(context.Background(), "links", errors.New("down"))
 	if len(heard) != 1 || heard[0] != "links: down" {
 		t.Fatalf("the caller's Warn heard %q", heard)
-	}
-}
-
-// Only a negative TTL switches an optional cache off; a TTL of 0 is a cache (go-cache: no
-// expiry).
-func TestOptionalCache(t *testing.T) {
-	o := Options{MaxEntries: 3}
-	if c := optionalCache("x", -time.Second, o); c != nil {
-		t.Fatal("a negative ttl gave a cache")
-	}
-	for _, ttl := range []time.Duration{0, time.Second} {
-		c := optionalCache("x", ttl, o)
-		if c == nil || c.TTL() != ttl || c.MaxEntries() != 3 || c.Name() != "x" {
-			t.Fatalf("ttl %v: cache %+v", ttl, c)
-		}
 	}
 }

@@ -43,14 +43,14 @@ func (t *Translator) Violations(ctx context.Context, c Caller, r ViolationsReque
 	}
 	key := c.cacheKey("violations", start)
 	var read violationRead
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		read = v.(violationRead)
 	} else {
 		var err error
 		if read, err = t.readViolations(ctx, c, since, until, now); err != nil {
 			return nil, Paging{}, err
 		}
-		t.lists.Set(key, read)
+		t.st.Lists.Set(key, read)
 	}
 	noteCaps(ctx, read.caps)
 	all := read.all
@@ -215,14 +215,14 @@ const DefaultIncidentWindow = 30 * 24 * time.Hour
 func (t *Translator) Incidents(ctx context.Context, c Caller, r IncidentsRequest) (*restv2.IncidentList, Paging, error) {
 	key := c.cacheKey("incidents", strconv.FormatBool(r.OnlyOpen), strconv.FormatBool(r.ExcludeViolations))
 	var all []restv2.Incident
-	if v, ok := t.lists.Get(key); ok {
+	if v, ok := t.st.Lists.Get(key); ok {
 		all = v.([]restv2.Incident)
 	} else {
 		var err error
 		if all, err = t.readIncidents(ctx, c, r); err != nil {
 			return nil, Paging{}, err
 		}
-		t.lists.Set(key, all)
+		t.st.Lists.Set(key, all)
 	}
 	page := max(r.Page, 1)
 	items, paging := pageOf(all, page, PageSize)

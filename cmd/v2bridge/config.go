@@ -20,6 +20,7 @@ import (
 	"github.com/v2bridge/v2bridge/state"
 	"github.com/v2bridge/v2bridge/state/fleet"
 	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // fileConfig is the YAML configuration (configs/v2bridge.yaml documents every key).
@@ -182,7 +183,7 @@ func defaultConfig() fileConfig {
 		SummaryTransactions: "web",
 		Compare:             compareConfig{Primary: "rest", Timeout: 5 * time.Second, Tolerance: 0.05},
 		Cache: cacheConfig{CursorTTL: 5 * time.Minute, ListTTL: time.Minute, AccountTTL: 10 * time.Minute,
-			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: translate.AuthTTL,
+			MetricDataTTL: translate.MetricDataTTL, EntityTTL: translate.EntityTTL, MaxEntries: 10000, AuthTTL: gateway.AuthTTL,
 			MaxBytes: state.DefaultCacheMaxBytes, NameIndexRefresh: translate.DefaultNameIndexRefresh,
 			NameIndexMaxStale: translate.DefaultNameIndexMaxStale, NameIndexMaxApps: translate.DefaultNameIndexMaxApps,
 			NameIndexes: translate.DefaultNameIndexes},
@@ -627,7 +628,7 @@ func trustedProxies(list []string) ([]netip.Prefix, error) {
 
 // metricChoices are the configuration's readings of metric data (metric_raw,
 // queue_time) and of application summaries (summary_transactions).
-func (c *fileConfig) metricChoices() (translate.MetricChoices, bool) {
-	return translate.MetricChoices{RawFields: c.MetricRaw == "fields", QueuePerView: c.QueueTime == "per_view"},
+func (c *fileConfig) metricChoices() (metricdata.Choices, bool) {
+	return metricdata.Choices{RawFields: c.MetricRaw == "fields", QueuePerView: c.QueueTime == "per_view"},
 		c.SummaryTransactions == "all"
 }

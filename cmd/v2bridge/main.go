@@ -344,6 +344,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		TrustedProxies:             mustTrusted(cfg.TrustedProxies),
 		BrowserLoader:              cfg.BrowserLoader,
 		RejectedKeyTTL:             offWhenZero(cfg.RejectedKeyTTL),
+		AuthTTL:                    cfg.Cache.AuthTTL,
 		AuthFailuresPerMinute:      rateLimit(cfg.AuthFailuresPerMinute),
 	}, migrate.Config{
 		ReportStateFile:     cfg.Report.StateFile,
@@ -363,7 +364,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}, cfg.upstreamOptions(), log, translate.Options{
 		CursorTTL: cfg.Cache.CursorTTL, ListTTL: cfg.Cache.ListTTL, AccountTTL: cfg.Cache.AccountTTL,
 		MetricDataTTL: offWhenZero(cfg.Cache.MetricDataTTL), EntityTTL: offWhenZero(cfg.Cache.EntityTTL),
-		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow, AuthTTL: cfg.Cache.AuthTTL,
+		MaxEntries: cfg.Cache.MaxEntries, MetricNamesWindow: cfg.MetricNamesWindow,
 		MaxCacheBytes: cfg.Cache.MaxBytes, WriteAttemptWindow: cfg.WriteAttemptWindow,
 		NameLike: cfg.NameFilter == "like", NameIndexRefresh: cfg.Cache.NameIndexRefresh, NameIndexMaxStale: cfg.Cache.NameIndexMaxStale,
 		NameIndexMaxApps: cfg.Cache.NameIndexMaxApps, NameIndexes: cfg.Cache.NameIndexes,

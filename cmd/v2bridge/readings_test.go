@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/v2bridge/v2bridge/sim"
-	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // metric_raw, queue_time and summary_transactions each take one of two readings;
@@ -39,7 +39,7 @@ func TestReadingsConfigCheck(t *testing.T) {
 		}
 	}
 	c := defaultConfig()
-	if ch, all := c.metricChoices(); ch != (translate.MetricChoices{}) || all {
+	if ch, all := c.metricChoices(); ch != (metricdata.Choices{}) || all {
 		t.Errorf("defaults %+v, %v; want the published readings", ch, all)
 	}
 	c.MetricRaw, c.QueueTime, c.SummaryTransactions = "fields", "per_view", "all"

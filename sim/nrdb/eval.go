@@ -90,7 +90,7 @@ func Execute(ctx context.Context, q *Query, accounts []int, src Source, now time
 		return nil, err
 	}
 	scan := Scan{Accounts: accounts, EventTypes: q.From, Begin: p.since, End: p.until, Hints: hints(p.where)}
-	scan.Reads, scan.Once = p.once()
+	scan.Reads, scan.Ends, scan.Once = p.once()
 	if !p.aggregated {
 		return p.raw(ctx, src, scan)
 	}

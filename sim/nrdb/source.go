@@ -55,6 +55,10 @@ type Scan struct {
 	Once bool
 	// Reads are the attributes whose values the query reads (set with Once).
 	Reads map[string]bool
+	// Ends tells, with Once, that the query reads timestamp only as min(timestamp) or
+	// max(timestamp): of the rows that differ only in timestamp and in attributes
+	// outside Reads, a source may yield the earliest and the latest alone.
+	Ends bool
 }
 
 // Source yields the rows of a scan. fn returning false stops the scan.

@@ -19,7 +19,8 @@ func (s everyRow) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool
 }
 
 // A query that counts no rows and reads neither timestamps nor values gets one minute
-// of each series, and the same answer as from every row.
+// of each series, one that reads timestamps only as their min() or max() the first and
+// last, and each the same answer as from every row.
 func TestOnceScanAnswersAsEveryRow(t *testing.T) {
 	names := DefaultNames()
 	for i := range 50 {
@@ -28,8 +29,11 @@ func TestOnceScanAnswersAsEveryRow(t *testing.T) {
 	apps := []App{
 		{AccountID: 1, AppID: 1000, AppName: "a", GUID: "ga", ApdexT: 0.5, Names: names,
 			Instances: []Instance{{ID: 11, Host: "h1"}, {ID: 12, Host: "h2", Since: t0.Add(-30*time.Minute - 20*time.Second)}}},
-		{AccountID: 1, AppID: 2000, AppName: "b", GUID: "gb", ApdexT: 0.5,
+		{AccountID: 1, AppID: 2000, AppName: "b", GUID: "gb", ApdexT: 0.5, Stopped: t0.Add(-7*time.Minute - 30*time.Second),
 			Instances: []Instance{{ID: 21, Host: "h3"}, {ID: 22, Host: "h3", Since: t0.Add(time.Hour)}}},
+		{AccountID: 1, AppID: 3000, AppName: "c", GUID: "gc", ApdexT: 0.5,
+			Gaps:      []Span{{t0.Add(-2 * time.Hour), t0.Add(-50 * time.Minute)}, {t0.Add(-3 * time.Minute), t0.Add(time.Hour)}},
+			Instances: []Instance{{ID: 31, Host: "h4"}, {ID: 32, Host: "h5", Since: t0.Add(-4*time.Minute - 10*time.Second)}}},
 	}
 	src := NewSource(Generator{Seed: 3}, apps)
 	once, every := nrdb.NewRunner(src), nrdb.NewRunner(everyRow{src})
@@ -44,7 +48,13 @@ func TestOnceScanAnswersAsEveryRow(t *testing.T) {
 		{"SELECT uniques(metricTimesliceName, 30) AS 'names' FROM Metric WHERE appId = 1000 AND scope IS NULL", true},
 		{"SELECT uniques(scope), uniqueCount(metricTimesliceName), uniques(host) FROM Metric", true},
 		{"SELECT min(appId), max(realAgentId) FROM Metric WHERE host = 'h3'", true},
-		{"SELECT max(timestamp) FROM Metric WHERE appId = 1000", false},
+		{"SELECT max(timestamp) FROM Metric WHERE appId = 1000", true},
+		{"SELECT max(timestamp) AS 'lastSeen', uniques(host, 10000) AS 'hosts', uniques(realAgentId, 10000) AS 'agents' FROM Metric WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all') FACET appId LIMIT 1000", true},
+		{"SELECT min(timestamp), max(timestamp), uniqueCount(appId) FROM Metric FACET host LIMIT 2", true},
+		{"SELECT max(timestamp) FROM Metric WHERE timestamp < " + itoa(t0.Add(-20*time.Minute).UnixMilli()), false},
+		{"SELECT max(timestamp * 2) FROM Metric", false},
+		{"SELECT max(timestamp), uniques(host) FROM Metric WHERE newrelic.timeslice.value IS NOT NULL AND appId IN (2000, 3000)", true},
+		{"SELECT max(timestamp), uniques(host) FROM Metric WHERE newrelic.timeslice.value['count'] > 0", false},
 		{"SELECT uniques(host) FROM Metric WHERE newrelic.timeslice.value['count'] > 100", false},
 		{"SELECT count(*) FROM Metric WHERE appId = 2000", false},
 		{"SELECT uniques(host) FROM Metric FACET appId", false},

@@ -176,6 +176,9 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 	// only in its timestamp and value, and every row has a value: a query that reads
 	// neither and counts no rows (Scan.Once) gets the series' first minute alone.
 	oneMinute := sc.Once && !sc.Reads["timestamp"] && !sc.Reads["newrelic.timeslice.value"]
+	// One that reads timestamps only as their min() or max() (Scan.Ends) gets the
+	// series' first and last minutes.
+	ends := sc.Once && sc.Ends && !sc.Reads["newrelic.timeslice.value"]
 	start := sc.Begin.Truncate(time.Minute)
 	if start.Before(sc.Begin) {
 		start = start.Add(time.Minute)
@@ -234,19 +237,31 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 				if at, ok := app.NameStopped[name]; ok && at.Before(last) {
 					last = at
 				}
-				for m := first; m.Before(last); m = m.Add(time.Minute) {
-					if app.inGap(m) {
-						continue
-					}
+				yield := func(m time.Time) bool {
 					*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, minute: m, at: at(m)}
 					if !fn(r) {
-						return nil
+						return false
 					}
 					for _, scope := range scopes {
 						*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, scope: scope, minute: m, at: at(m)}
 						if !fn(r) {
-							return nil
+							return false
 						}
+					}
+					return true
+				}
+				if ends {
+					if !app.seriesEnds(first, last, yield) {
+						return nil
+					}
+					continue
+				}
+				for m := first; m.Before(last); m = m.Add(time.Minute) {
+					if app.inGap(m) {
+						continue
+					}
+					if !yield(m) {
+						return nil
 					}
 					if oneMinute {
 						break
@@ -272,6 +287,31 @@ func (s *Source) instanceEnd(app *App, inst *Instance, end, now time.Time) time.
 		}
 	}
 	return end
+}
+
+// seriesEnds yields the first and the last minute in [first, last) outside the
+// application's gaps (one when they are the same, none when there is none); false when
+// yield stopped.
+func (a *App) seriesEnds(first, last time.Time, yield func(time.Time) bool) bool {
+	lo := first
+	for lo.Before(last) && a.inGap(lo) {
+		lo = lo.Add(time.Minute)
+	}
+	if !lo.Before(last) {
+		return true
+	}
+	if !yield(lo) {
+		return false
+	}
+	// The last of the minutes lo, lo+1m, ... before last.
+	hi := lo.Add((last.Sub(lo) - 1) / time.Minute * time.Minute)
+	for hi.After(lo) && a.inGap(hi) {
+		hi = hi.Add(-time.Minute)
+	}
+	if hi.After(lo) {
+		return yield(hi)
+	}
+	return true
 }
 
 // inGap reports whether minute m falls in one of the application's gaps.

@@ -165,6 +165,9 @@ type stoppedHosts struct {
 }
 
 func (s stoppedHosts) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool) error {
+	// It drops rows by their timestamp, so a series' last minute (Scan.Ends) may not be
+	// its last row here: every minute is scanned.
+	sc.Ends = false
 	return s.src.Scan(ctx, sc, func(r nrdb.Row) bool {
 		if h, ok := r.Get("host"); ok {
 			if at, ok := s.last[h.(string)]; ok && r.Timestamp().After(at) {

@@ -15,7 +15,7 @@ import (
 	"github.com/v2bridge/v2bridge/sim/nrdb"
 	"github.com/v2bridge/v2bridge/sim/timeslice"
 	"github.com/v2bridge/v2bridge/tests/harness"
-	"github.com/v2bridge/v2bridge/translate"
+	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 const metricApp = "314221522" // a reporting PHP app of account 1 with two instances
@@ -340,7 +340,7 @@ const scopedName = "Datastore/statement/MySQL/users/select"
 // simulator's NRQL engine over the demo data, which holds scoped copies of segment
 // metrics. One number per slice of period seconds in [from, to), or one for the range
 // when period is 0.
-func publishedValue(t *testing.T, runner *nrdb.Runner, scope, name string, spec translate.ValueSpec, from, to time.Time, period int) []float64 {
+func publishedValue(t *testing.T, runner *nrdb.Runner, scope, name string, spec metricdata.ValueSpec, from, to time.Time, period int) []float64 {
 	t.Helper()
 	expr := spec.NRQL
 	if spec.Scalar != "" {
@@ -350,7 +350,7 @@ func publishedValue(t *testing.T, runner *nrdb.Runner, scope, name string, spec 
 	if period > 0 {
 		window = period
 	}
-	expr = strings.ReplaceAll(expr, translate.TimeWindowSeconds, strconv.Itoa(window))
+	expr = strings.ReplaceAll(expr, metricdata.TimeWindowSeconds, strconv.Itoa(window))
 	// A formula that names its metrics (error_percentage's filters) reads them itself.
 	names := " AND metricTimesliceName = '" + name + "'"
 	if strings.Contains(expr, "metricTimesliceName") {
@@ -373,7 +373,7 @@ func publishedValue(t *testing.T, runner *nrdb.Runner, scope, name string, spec 
 }
 
 // Every REST v2 value name the gateway serves equals New Relic's published NRQL for it
-// (translate.MetricValue: the migration page's tables), per 1-minute slice and
+// (metricdata.Value: the migration page's tables), per 1-minute slice and
 // summarized, through the real metric data route; the demo data hold scoped copies of
 // the segment metric, which the published NRQL's unscoped restriction leaves out. It
 // fails when the gateway's scope filter is dropped (the rows of scopedName) or a
@@ -388,7 +388,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 	// The demo really holds scoped copies of scopedName, and the unscoped restriction
 	// changes its sums.
 	all := publishedValue(t, runner, "appId = "+metricApp+" AND 1 = 1", scopedName,
-		translate.ValueSpec{NRQL: "count(newrelic.timeslice.value)"}, clock.Add(-time.Hour), clock, 0)
+		metricdata.ValueSpec{NRQL: "count(newrelic.timeslice.value)"}, clock.Add(-time.Hour), clock, 0)
 	if rows, _, _, err := runner.RunNRQL(context.Background(), []int{1000001}, "SELECT count(newrelic.timeslice.value) AS 'v' FROM Metric WHERE appId = "+
 		metricApp+" AND metricTimesliceName = '"+scopedName+"' SINCE 1 hour ago", clock); err != nil || rows[0]["v"].(float64) <= 2*all[0] {
 		t.Fatalf("the demo holds no scoped copies of %s: %v %v (unscoped %v)", scopedName, rows, err, all)
@@ -419,7 +419,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 	for _, tt := range tests {
 		covered[tt.value] = true
 	}
-	for _, v := range translate.ServedValues() {
+	for _, v := range metricdata.ServedValues() {
 		if !covered[v] {
 			t.Errorf("served value %s has no row", v)
 		}
@@ -437,7 +437,7 @@ func TestMetricValuesFollowPublishedNRQL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.value+" of "+tt.name, func(t *testing.T) {
-			spec, ok := translate.MetricValue(tt.name, tt.value)
+			spec, ok := metricdata.Value(tt.name, tt.value)
 			if !ok {
 				t.Fatalf("%s does not serve %s", tt.name, tt.value)
 			}
@@ -482,7 +482,7 @@ func TestInstanceMetricDataFollowsPublishedNRQL(t *testing.T) {
 	const instance = "1663741264"
 	from, to := clock.Add(-65*time.Minute), clock.Add(-5*time.Minute) // every minute ingested
 	for _, value := range []string{"call_count", "average_exclusive_time", "standard_deviation"} {
-		spec, _ := translate.MetricValue(scopedName, value)
+		spec, _ := metricdata.Value(scopedName, value)
 		want := publishedValue(t, runner, "appId = "+metricApp+" AND realAgentId = '"+instance+"'", scopedName, spec, from, to, 0)
 		r := e.get(t, "/v2/applications/"+metricApp+"/instances/"+instance+"/metrics/data.json?"+url.Values{
 			"names[]": {scopedName}, "values[]": {value}, "summarize": {"true"},

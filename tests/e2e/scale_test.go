@@ -112,3 +112,30 @@ func TestScaleRoundTripsNameLike(t *testing.T) {
 		}
 	}
 }
+
+// A cold list page whose account-wide inventory fails (an NRQL timeout on a big account)
+// asks for the page once: the search that came with the failure is kept and the page's
+// own inventory read, so the page costs three round trips, not the search again per
+// retry, and lists every application with its instances.
+func TestScaleListInventoryFailureAsksOnce(t *testing.T) {
+	l, err := sim.ParseScale("apps=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults := &sim.Faults{}
+	e := newCapsEnv(t, l, sim.WithMiddleware(faults.Middleware))
+	faults.Set(&sim.Fault{Operation: "AppList", PartialPath: "account"})
+	r := e.get(t, "/v2/applications.json", keyLarge)
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if got := r.header.Get("X-V2bridge-Upstream-Calls"); got != "3" {
+		t.Errorf("%s round trips, want 3 (the key's accounts, the page, the page's inventory)", got)
+	}
+	if n := e.sim.RequestsByOperation()["AppList"]; n != 1 {
+		t.Errorf("the page was asked for %d times, want once", n)
+	}
+	if got := strings.Count(string(r.body), `"application_instances":[`); got != 200 {
+		t.Errorf("%d applications with their instances, want 200", got)
+	}
+}

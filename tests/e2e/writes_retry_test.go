@@ -21,7 +21,7 @@ import (
 	"github.com/v2bridge/v2bridge/translate"
 )
 
-// Writes whose outcome is unknown (translate/attempts.go).
+// Writes whose outcome is unknown (translate/writeoutcome.go).
 
 const createOp = "DeploymentCreateEvent"
 

@@ -51,7 +51,7 @@ type Options struct {
 	// minutes, not the product's: how long a loaded test machine queues a burst of
 	// calls must not decide a test's outcome; the bound itself has its own tests).
 	SlotWait time.Duration
-	// AuthTTL is translate.Options.AuthTTL (default translate.AuthTTL).
+	// AuthTTL is gateway.Config.AuthTTL (default gateway.AuthTTL).
 	AuthTTL time.Duration
 	// NameLike is translate.Options.NameLike (name_filter: like).
 	NameLike bool
@@ -94,9 +94,12 @@ func StartWith(t testing.TB, o Options) *Env {
 		o.SlotWait = 2 * time.Minute
 	}
 	client := ng.NewClient(simSrv.URL+sim.Path, ng.Options{Observe: m.ObserveUpstream, Timeout: o.UpstreamTimeout, SlotWait: o.SlotWait})
-	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache, AuthTTL: o.AuthTTL,
+	tr := translate.New(client, translate.Options{Now: now, Warn: gateway.NoteDegraded, ObserveCache: m.ObserveCache,
 		NameLike: o.NameLike})
 	cfg.Metrics = m
+	if cfg.AuthTTL == 0 {
+		cfg.AuthTTL = o.AuthTTL
+	}
 	if cfg.Now == nil {
 		cfg.Now = now
 	}

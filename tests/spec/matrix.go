@@ -498,7 +498,7 @@ func Matrix() []Row {
 	m.tested("LIM-03", "deployment description: 65535 characters", ev(Sim), "", own+"TestSpecDeploymentTextLimits")
 	m.tested("LIM-04", "deployment user: 31 characters", ev(Sim), "", e2e+"TestDeploymentInputRules/user_31", e2e+"TestDeploymentInputRules/user_32")
 	m.na("LIM-05", "metric data results: up to 3000 per cell; narrow the query by application id or another attribute",
-		"a limit of New Relic's answer; the gateway always scopes by application (or host, instance) and splits a request into NRQL queries of at most 50 names (translate.MetricChunk)")
+		"a limit of New Relic's answer; the gateway always scopes by application (or host, instance) and splits a request into NRQL queries of at most 50 names (metricdata.Chunk)")
 	m.tested("LIM-06", "metric output paging: no longer available for some customers", ev(Sim),
 		"choice: metric data is never paged (no Link), whatever the range", own+"TestSpecLinkOnlyWhenPaged")
 	m.tested("LIM-07", "default metric time range: last 30 minutes", ev(Sim), "", own+"TestSpecMetricDataDefaultRange")

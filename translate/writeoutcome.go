@@ -16,7 +16,9 @@ import (
 	"github.com/v2bridge/v2bridge/state"
 )
 
-// Writes whose outcome is unknown.
+// Writes whose outcome is unknown: the v2 answers (restv2.WriteOutcomeUnknown, a retry's
+// 503 while the first attempt may still appear, an Idempotency-Key reused) and the glue
+// between the writes of every resource and the attempt ledger (state.Attempts).
 //
 // A deployment mutation that was sent but not answered (the gateway's deadline passed,
 // the connection was reset, NerdGraph answered 5xx) may have been recorded. REST v2
@@ -83,10 +85,10 @@ func (e *retryLater) Unwrap() []error {
 // 503 with Retry-After.
 func (t *Translator) once(ctx context.Context, key, hash string, idem bool,
 	write func(ctx context.Context, prev state.Previous) (show any, err error, unknown bool, sentMs int64)) (any, error) {
-	v, err := t.attempts.Once(ctx, key, hash, idem, t.now, write)
+	v, err := t.st.Attempts.Once(ctx, key, hash, idem, t.now, write)
 	switch {
 	case errors.Is(err, state.ErrKeyReused):
-		return nil, ErrIdempotencyKeyReused(t.attempts.Window())
+		return nil, ErrIdempotencyKeyReused(t.st.Attempts.Window())
 	case errors.Is(err, state.ErrStillRecording):
 		return nil, &retryLater{ve: restv2.Unavailable("An identical request is still being recorded; " +
 			"retry to get its outcome (it is not sent twice)"), after: time.Second}

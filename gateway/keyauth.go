@@ -1,4 +1,4 @@
-package translate
+package gateway
 
 import (
 	"context"
@@ -6,33 +6,25 @@ import (
 	"sync"
 	"time"
 
-	gql "github.com/Khan/genqlient/graphql"
-
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/restv2"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
-// AuthTTL is the default of Options.AuthTTL: how long after NerdGraph last accepted a
+// Key acceptance at the edge: the gateway remembers when NerdGraph last accepted each
+// caller's key (by hash), from the outcome of every call the translator makes for it
+// (translate.KeyVerdicts). Only accepted keys get cached answers (within AuthTTL), the
+// usage report's rows, per-caller series and the accepted callers' pool of slots; a
+// refusal drops the key's cached answers at once.
+
+// AuthTTL is the default of Config.AuthTTL: how long after NerdGraph last accepted a
 // key its cached answers may still be served to it.
 const AuthTTL = 5 * time.Second
 
 // authSweepAfter is how long an accepted key is remembered: longer than any cache's
 // lifetime (10 minutes at most), so a key with cached entries is always known.
 const authSweepAfter = time.Hour
-
-type keyHashKey struct{}
-
-// WithKeyHash puts the hash of the caller's presented key on ctx, so that NerdGraph's
-// verdict on the key (accepted, or refused with 401/403) is recorded against it.
-func WithKeyHash(ctx context.Context, keyHash string) context.Context {
-	return context.WithValue(ctx, keyHashKey{}, keyHash)
-}
-
-func keyHashFrom(ctx context.Context) string {
-	s, _ := ctx.Value(keyHashKey{}).(string)
-	return s
-}
 
 // keyAuth remembers when NerdGraph last accepted each key (by hash). Only keys that
 // NerdGraph accepted are held, so callers with invented keys allocate nothing here.
@@ -46,6 +38,21 @@ type keyAuth struct {
 	drop  func(keyHash string) // drops a revoked key's cache entries
 	// fleet, when set, shares the verdicts (store.shared_cache).
 	fleet state.SharedCache
+}
+
+// newKeyAuth is the acceptance of the keys tr's calls are made with: ttl is the auth
+// TTL (0: AuthTTL; negative: no check), now the clock; the verdicts are shared through
+// tr's fleet store when it has one, and a refusal drops the key's cached answers.
+func newKeyAuth(ttl time.Duration, now func() time.Time, tr *translate.Translator) *keyAuth {
+	if ttl == 0 {
+		ttl = AuthTTL
+	}
+	a := &keyAuth{ttl: ttl, now: now, seen: map[string]time.Time{}}
+	if tr != nil {
+		a.fleet, a.drop = tr.SharedCache(), tr.DropKey
+		tr.UseKeys(a)
+	}
+	return a
 }
 
 func (a *keyAuth) accepted(keyHash string) {
@@ -80,11 +87,11 @@ func (a *keyAuth) refused(keyHash string) {
 	}
 }
 
-// fresh reports whether a cached answer may be served to keyHash: NerdGraph accepted it
+// Fresh reports whether a cached answer may be served to keyHash: NerdGraph accepted it
 // within the TTL. A key never seen (a caller that did not go through the gateway's
 // pipeline, such as a unit test's) is not held back: every cached answer of a key the
 // gateway serves was fetched with that key, which recorded it.
-func (a *keyAuth) fresh(keyHash string) bool {
+func (a *keyAuth) Fresh(keyHash string) bool {
 	if a == nil || a.ttl < 0 {
 		return true
 	}
@@ -94,43 +101,37 @@ func (a *keyAuth) fresh(keyHash string) bool {
 	return !ok || a.now().Sub(t) <= a.ttl
 }
 
-// known reports whether NerdGraph accepted keyHash within the last hour.
+// known reports whether NerdGraph accepted keyHash within the last hour: only such
+// callers get usage-report rows and per-caller series.
 func (a *keyAuth) known(keyHash string) bool {
+	if a == nil {
+		return false
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	_, ok := a.seen[keyHash]
 	return ok
 }
 
-// authClient records NerdGraph's verdict on the caller's key after every call: an
-// answer accepts it, a 401/403 refuses it.
-type authClient struct {
-	next gql.Client
-	auth *keyAuth
-}
-
-func (a authClient) MakeRequest(ctx context.Context, req *gql.Request, resp *gql.Response) error {
-	err := a.next.MakeRequest(ctx, req, resp)
-	keyHash := keyHashFrom(ctx)
-	if keyHash == "" {
-		return err
-	}
+// Verdict records NerdGraph's verdict on keyHash from the outcome of a call made with
+// it (translate.KeyVerdicts): an answer accepts it, a 401/403 refuses it, any other
+// failure says nothing of the key.
+func (a *keyAuth) Verdict(keyHash string, err error) {
 	var ge *ng.Error
 	switch {
 	case err == nil:
-		a.auth.accepted(keyHash)
+		a.accepted(keyHash)
 	case errors.As(err, &ge) && (ge.Kind == ng.KindAuth || ge.Kind == ng.KindForbidden):
-		a.auth.refused(keyHash)
+		a.refused(keyHash)
 	case errors.As(err, &ge) && ge.Status == restv2.StatusOK:
-		a.auth.accepted(keyHash) // an answer with errors (partial data): the key is good
+		a.accepted(keyHash) // an answer with errors (partial data): the key is good
 	}
-	return err
 }
 
-// fleetAccepted takes the fleet's acceptance of keyHash, with left of its auth TTL to
+// FleetAccepted takes the fleet's acceptance of keyHash, with left of its auth TTL to
 // run, as this replica's (a cache read the key's entry from the fleet's store), so the
 // local hits that follow keep the AuthTTL rule.
-func (a *keyAuth) fleetAccepted(keyHash string, left time.Duration) {
+func (a *keyAuth) FleetAccepted(keyHash string, left time.Duration) {
 	if a.ttl >= 0 {
 		a.acceptedAt(keyHash, a.now().Add(left-a.ttl))
 	}
