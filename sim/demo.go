@@ -76,8 +76,11 @@ func DemoMetrics(data *Data, now func() time.Time) *nrdb.Runner {
 // mobileMetricNames are the timeslice metrics of the demo's mobile applications.
 var mobileMetricNames = []string{"Mobile/Crash/All", "Session/Start", "Mobile/Activity/Name/MainActivity", "External/all"}
 
-// SummaryWindow is the window of the demo's apmSummary (REST v2 showed a rolling
-// 3–4 minute average; NerdGraph does not document its window).
+// SummaryWindow is the window of the demo's apmSummary: the minutes that ended in the
+// last SummaryWindow, as far as NRDB holds them. REST v2 showed "a rolling three- to
+// four-minute average" that "will not match" metric data over a range (newrelic/docs-website
+// src/content/docs/apis/rest-api-v2/application-examples-v2/summary-data-examples-v2.mdx);
+// NerdGraph does not document its window.
 const SummaryWindow = 5 * time.Minute
 
 // withDemoNRQL is the NRQL engine over the data's generated metrics, unless the caller
@@ -98,12 +101,15 @@ func withDemoNRQL(data *Data) Option {
 	}
 }
 
-// demoSummary derives apmSummary from the last SummaryWindow of timeslices: web from
+// demoSummary derives apmSummary from the timeslices of the last SummaryWindow that
+// NRDB holds at now, as an NRQL query over that window reads them (the newest minutes
+// hold only the instances whose data arrived: timeslice.Source.IngestedTotals): web from
 // HttpDispatcher, non-web from OtherTransaction/all, error rate from Errors/all over
-// all transactions (percent), Apdex from the Apdex s/t/f counts.
+// all transactions (percent), Apdex from the Apdex s/t/f counts. Throughputs are per
+// minute of the window, as NRQL's rate() over it.
 func demoSummary(src *timeslice.Source, accountID int, appID int64, now time.Time) *model.ApmApplicationSummaryData {
 	to := now.UTC().Truncate(time.Minute)
-	t, ok := src.Totals(accountID, appID, to.Add(-SummaryWindow), to, "HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex")
+	t, ok := src.IngestedTotals(accountID, appID, to.Add(-SummaryWindow), to, now, "HttpDispatcher", "OtherTransaction/all", "Errors/all", "Apdex")
 	if !ok {
 		return nil
 	}

@@ -196,8 +196,9 @@
 //     non-reporting one with stoppedAgo keeps its rows up to its stop (so its names
 //     stay listed while the names window reaches them), a metric in stoppedMetrics
 //     stops while its application reports on, and gaps hold no row; the demo data
-//     has each, counted back from the simulator's start. apmSummary sums the
-//     generator's whole minutes, not only the ingested rows.
+//     has each, counted back from the simulator's start. apmSummary sums the same
+//     ingested rows over its window (SummaryWindow), so its newest minutes are partial
+//     too.
 //
 // NRQL limits (package nrdb; source: docs-website
 // src/content/docs/nrql/nrql-syntax-clauses-functions.mdx):

@@ -563,10 +563,11 @@ func (t *Translator) appEntityKey(c Caller, id int64) string {
 	return t.appEntityKeyAt(c, id, t.st.Writes.Gen(c.AccountID))
 }
 
-// appEntityKeyAt is appEntityKey with the account's write count read by the caller.
+// appEntityKeyAt is appEntityKey with the account's write count read by the caller;
+// the key ends with the summary's reading (showReading).
 func (t *Translator) appEntityKeyAt(c Caller, id int64, gen uint64) string {
 	var b [20]byte
-	return c.cacheKeyAt("application", scopedGen(gen), string(strconv.AppendInt(b[:0], id, 10)))
+	return c.cacheKeyAt("application", scopedGen(gen), string(strconv.AppendInt(b[:0], id, 10)), t.showReading)
 }
 
 // wroteAccount retires the cached application reads of every caller of c's account

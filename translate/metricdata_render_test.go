@@ -26,12 +26,16 @@ func TestMetricDocKeyDistinguishes(t *testing.T) {
 		return Caller{KeyHash: "k1", AccountID: 1}, MetricScope{AppID: 7}, []string{"A", "B"},
 			metricdata.Request{From: &from, To: &now, Values: []string{"call_count"}}
 	}
-	key := func(c Caller, s MetricScope, names []string, r metricdata.Request) string {
+	reading := docReading(metricdata.Choices{}, DefaultMetricNamesWindow)
+	keyWith := func(reading string, c Caller, s MetricScope, names []string, r metricdata.Request) string {
 		w, err := metricdata.ResolveWindow(r, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return metricDocKey(c, s, names, r, w)
+		return metricDocKey(c, reading, s, names, r, w)
+	}
+	key := func(c Caller, s MetricScope, names []string, r metricdata.Request) string {
+		return keyWith(reading, c, s, names, r)
 	}
 	want := key(base())
 	if again := key(base()); again != want {
@@ -67,6 +71,17 @@ func TestMetricDocKeyDistinguishes(t *testing.T) {
 				t.Fatalf("same key %q", got)
 			}
 		})
+	}
+	// The operator's readings (readings.go): each choice and the names window.
+	for name, other := range map[string]string{
+		"metric_raw: fields":   docReading(metricdata.Choices{RawFields: true}, DefaultMetricNamesWindow),
+		"queue_time: per_view": docReading(metricdata.Choices{QueuePerView: true}, DefaultMetricNamesWindow),
+		"names window":         docReading(metricdata.Choices{}, 2*DefaultMetricNamesWindow),
+	} {
+		c, s, n, r := base()
+		if got := keyWith(other, c, s, n, r); got == want {
+			t.Errorf("%s: same key %q", name, got)
+		}
 	}
 }
 

@@ -122,7 +122,7 @@ func (t *Translator) MetricDocument(ctx context.Context, c Caller, s MetricScope
 	}
 	// The document is looked up before any NRQL is written: a hit (the cached route's
 	// whole work) costs one key.
-	docKey := metricDocKey(c, s, names, r, w)
+	docKey := metricDocKey(c, t.docReading, s, names, r, w)
 	if doc, ok := vouchedGet(ctx, t.st.Metrics, docKey, metricdata.WindowUntil(r, w, now)); ok {
 		return doc.(restv2.Document), nil
 	}
@@ -201,13 +201,13 @@ func (t *Translator) metricSeries(ctx context.Context, c Caller, s MetricScope, 
 	return series, nil
 }
 
-// metricDocKey is the cache key of a metric data document: the caller (cacheKey), and
-// everything the document is made of — the scope, the names in order, the resolved
-// window (the NRQL's range and TIMESERIES period), summarize, the values asked for,
-// raw, and the window as the caller wrote it (echoed in from and to). The NRQL of the
-// series key is a function of the same scope, names and window. Strings are
-// length-prefixed, so no two requests share a key.
-func metricDocKey(c Caller, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) string {
+// metricDocKey is the cache key of a metric data document: the caller (cacheKey), the
+// translator's reading (docReading), and everything the document is made of — the
+// scope, the names in order, the resolved window (the NRQL's range and TIMESERIES
+// period), summarize, the values asked for, raw, and the window as the caller wrote it
+// (echoed in from and to). The NRQL of the series key is a function of the same scope,
+// names and window. Strings are length-prefixed, so no two requests share a key.
+func metricDocKey(c Caller, reading string, s MetricScope, names []string, r metricdata.Request, w metricdata.Window) string {
 	// Built on the stack and copied once into the key: this runs on every cached
 	// answer, where each allocation also pays the collector's assist. The text is c.cacheKey("metric-doc", <body>)'s.
 	var room [512]byte
@@ -215,6 +215,7 @@ func metricDocKey(c Caller, s MetricScope, names []string, r metricdata.Request,
 	b = append(b, '|')
 	b = strconv.AppendInt(b, c.AccountID, 10)
 	b = append(b, "|metric-doc|"...)
+	b = keyString(b, reading)
 	b = keyNum(b, s.AppID)
 	b = keyFlag(b, s.Mobile)
 	b = keyString(b, s.Host)

@@ -48,8 +48,9 @@ func BenchmarkMetricDocKey(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	reading := docReading(metricdata.Choices{}, DefaultMetricNamesWindow)
 	b.ReportAllocs()
 	for b.Loop() {
-		metricDocKey(c, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w)
+		metricDocKey(c, reading, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w)
 	}
 }

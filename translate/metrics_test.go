@@ -124,7 +124,7 @@ func TestMetricDocKeyCapacity(t *testing.T) {
 		{"long host", MetricScope{AppID: 7, Host: host}, metricdata.Request{}, []string{"200:" + host, "1,1:n0,"}},
 		{"many short values", MetricScope{AppID: 7}, metricdata.Request{Values: values}, []string{"60," + strings.Repeat("1:v", 60)}},
 	} {
-		key := metricDocKey(Caller{AccountID: 1}, tt.s, []string{"n"}, tt.r, w)
+		key := metricDocKey(Caller{AccountID: 1}, "", tt.s, []string{"n"}, tt.r, w)
 		for _, p := range tt.parts {
 			if !strings.Contains(key, p) {
 				t.Errorf("%s: key %q lacks %q", tt.name, key, p)
@@ -146,11 +146,12 @@ func TestMetricDocKeyAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := metricDocKey(c, MetricScope{AppID: 314221522}, r.Names, r, w)
+	reading := docReading(metricdata.Choices{}, DefaultMetricNamesWindow)
+	key := metricDocKey(c, reading, MetricScope{AppID: 314221522}, r.Names, r, w)
 	if !strings.HasPrefix(key, c.cacheKey("metric-doc", "")) || !strings.HasSuffix(key, "2,14:HttpDispatcher5:Apdex0,") {
 		t.Fatalf("key %q", key)
 	}
-	if n := testing.AllocsPerRun(100, func() { metricDocKey(c, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w) }); n != 1 {
+	if n := testing.AllocsPerRun(100, func() { metricDocKey(c, reading, MetricScope{AppID: 314221522}, dedupe(r.Names), r, w) }); n != 1 {
 		t.Errorf("%v allocations a key, want 1", n)
 	}
 	for _, tt := range []struct{ in, want []string }{

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -205,3 +206,68 @@ func (m *memCache) KeyRefused(_ context.Context, keyHash string) {
 }
 
 func (m *memCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
+
+// Replicas of one fleet configured otherwise (a rollout of a new configuration) share
+// the store but never each other's answers: each serves the metric data its own
+// metric_raw reads and the application summary its own summary_transactions reads
+// (readings.go), whichever replica cached the request first.
+func TestSharedCacheKeepsEachReplicasReadings(t *testing.T) {
+	from := time.Date(2016, 1, 28, 18, 3, 0, 0, time.UTC)
+	to := from.Add(time.Minute)
+	metrics := &opFake{answer: func(op string, vars map[string]any) (any, error) {
+		row := map[string]any{"facet": "HttpDispatcher", "beginTimeSeconds": from.Unix(), "endTimeSeconds": to.Unix(),
+			"c": 99770.0, "s": 36328.45, "ex": 0.0, "mn": 0.0035, "mx": 85.0123, "sq": 0.0}
+		return map[string]any{"actor": map[string]any{"entity": map[string]any{"guid": vars["guid"], "accountId": 1},
+			"account": map[string]any{"q0": map[string]any{"results": []any{row}}}}}, nil
+	}}
+	firstValue := func(tr *Translator) string {
+		t.Helper()
+		md, err := tr.MetricData(context.Background(), Caller{KeyHash: "kh", AccountID: 1}, MetricScope{AppID: 7},
+			metricdata.Request{Names: []string{"HttpDispatcher"}, From: &from, To: &to, Raw: true})
+		if err != nil || len(md.Metrics) != 1 || len(md.Metrics[0].Timeslices) == 0 {
+			t.Fatalf("metric data: %v, %+v", err, md)
+		}
+		return md.Metrics[0].Timeslices[0].Values[0].Name
+	}
+	show := appShowFake(map[string]any{"webResponseTimeAverage": 0.25, "webThroughput": 5.0,
+		"responseTimeAverage": 2.0, "throughput": 9.0}, nil)
+	throughput := func(tr *Translator) float64 {
+		t.Helper()
+		doc, err := tr.ShowApplication(context.Background(), Caller{KeyHash: "kh", AccountID: 1}, 7)
+		if err != nil || doc.Application.Summary == nil {
+			t.Fatalf("show: %v, %+v", err, doc)
+		}
+		return doc.Application.Summary.Throughput
+	}
+	for _, tt := range []struct {
+		name       string
+		f          *opFake
+		old, new   Options
+		read       func(*Translator) string
+		oldV, newV string
+	}{
+		{"metric_raw", metrics, Options{}, Options{MetricChoices: metricdata.Choices{RawFields: true}}, firstValue, "average_response_time", "count"},
+		{"summary_transactions", show, Options{}, Options{SummaryAllTransactions: true},
+			func(tr *Translator) string { return fmt.Sprint(throughput(tr)) }, "5", "9"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store := newMemCache()
+			replica := func(o Options) *Translator {
+				o.SharedCache, o.Now = store, func() time.Time { return to.Add(time.Hour) }
+				return New(tt.f, o)
+			}
+			old, updated := replica(tt.old), replica(tt.new)
+			if got := tt.read(old); got != tt.oldV {
+				t.Fatalf("old replica: %s, want %s", got, tt.oldV)
+			}
+			if got := tt.read(updated); got != tt.newV {
+				t.Errorf("updated replica after the old one: %s, want %s", got, tt.newV)
+			}
+			// Each replica's answer is shared with its like.
+			before := tt.f.count("")
+			if got := tt.read(replica(tt.new)); got != tt.newV || tt.f.count("") != before {
+				t.Errorf("a replica like the updated one: %s after %d round trips, want %s from the store", got, tt.f.count("")-before, tt.newV)
+			}
+		})
+	}
+}

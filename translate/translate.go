@@ -110,6 +110,8 @@ type Translator struct {
 	nameLike    bool
 	choices     metricdata.Choices
 	summaryAll  bool
+	docReading  string             // the metric choices and names window in every metric document's key (readings.go)
+	showReading string             // the summary's transactions in every application show's key (readings.go)
 	index       *nameindex.Indexes // the accounts' name indexes (translate/nameindex)
 	sweeps      *sweeps            // metric data queries shared by sweeps (sweep.go)
 	hostIDs     *hostIDMemo        // the host ids application pages link (ids.go)
@@ -164,6 +166,8 @@ func New(client gql.Client, opts Options) *Translator {
 		nameLike:    opts.NameLike,
 		choices:     opts.MetricChoices,
 		summaryAll:  opts.SummaryAllTransactions,
+		docReading:  docReading(opts.MetricChoices, opts.MetricNamesWindow),
+		showReading: showReading(opts.SummaryAllTransactions),
 	}
 	t.index = newNameIndexes(t, opts)
 	st.Adopt(t.index.Cache())

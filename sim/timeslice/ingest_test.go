@@ -99,3 +99,40 @@ func TestInstanceTotalsAddUpToTotals(t *testing.T) {
 		t.Errorf("instances' calls add up to %v, the application's are %v", sum, all["HttpDispatcher"].Count)
 	}
 }
+
+// An application's ingested totals at now are the sums of the rows a scan of the
+// window serves then: nothing of a minute not yet ingested, of a gap, of a stopped
+// metric or from before an instance started.
+func TestIngestedTotalsSumOnlyServedRows(t *testing.T) {
+	g := Generator{Seed: 3}
+	now := t0.Add(30 * time.Second)
+	var insts []Instance
+	for id := int64(1); id <= 6; id++ {
+		insts = append(insts, Instance{ID: id, Host: "h"})
+	}
+	insts[5].Since = t0.Add(-7*time.Minute - 20*time.Second)
+	apps := []App{{AccountID: 1, AppID: 10, GUID: "g10", ApdexT: 0.5, Instances: insts,
+		NameStopped: map[string]time.Time{"Errors/all": t0.Add(-4 * time.Minute)},
+		Gaps:        []Span{{From: t0.Add(-9 * time.Minute), To: t0.Add(-8 * time.Minute)}}}}
+	from := t0.Add(-10 * time.Minute)
+	for _, tt := range []struct {
+		name string
+		src  *Source
+	}{
+		{"source with a clock", NewSource(g, apps, IngestedBy(func() time.Time { return now }))},
+		{"source without a clock", NewSource(g, apps)},
+	} {
+		for _, name := range []string{"HttpDispatcher", "Errors/all"} {
+			want := 0.0
+			for id, minutes := range minutesOf(t, NewSource(g, apps, IngestedBy(func() time.Time { return now })), name, from, t0) {
+				for _, m := range minutes {
+					want += g.Timeslice(10, id, name, m, 0.5).Count
+				}
+			}
+			got, ok := tt.src.IngestedTotals(1, 10, from, t0, now, name)
+			if !ok || got[name].Count != want {
+				t.Errorf("%s, %s: count %v, want %v as served", tt.name, name, got[name].Count, want)
+			}
+		}
+	}
+}

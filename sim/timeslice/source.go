@@ -226,17 +226,7 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 				if Scoped(name) {
 					scopes = app.scopes
 				}
-				first := start
-				if inst.Since.After(first) {
-					first = inst.Since.Truncate(time.Minute)
-					if first.Before(inst.Since) {
-						first = first.Add(time.Minute)
-					}
-				}
-				last := end
-				if at, ok := app.NameStopped[name]; ok && at.Before(last) {
-					last = at
-				}
+				first, last := rowMinutes(app, inst, name, start, end)
 				yield := func(m time.Time) bool {
 					*r = row{gen: &s.gen, app: app, inst: inst, nameAt: nameAt, minute: m, at: at(m)}
 					if !fn(r) {
@@ -274,19 +264,37 @@ func (s *Source) Scan(ctx context.Context, sc nrdb.Scan, fn func(nrdb.Row) bool)
 }
 
 // instanceEnd is the end of an instance's rows in a scan ending at end: the scan's
-// end, the application's stop, and at now (when the source has a clock) the start of
-// the instance's first minute not yet ingested.
+// end, the application's stop, and at now (unless zero: a source without a clock) the
+// start of the instance's first minute not yet ingested.
 func (s *Source) instanceEnd(app *App, inst *Instance, end, now time.Time) time.Time {
 	if !app.Stopped.IsZero() && app.Stopped.Before(end) {
 		end = app.Stopped
 	}
-	if s.now != nil {
+	if !now.IsZero() {
 		// Minute m is in once m + 1 min + Arrival <= now.
 		if in := now.Add(-time.Minute - s.gen.Arrival(inst.ID)).Truncate(time.Minute).Add(time.Minute); in.Before(end) {
 			end = in
 		}
 	}
 	return end
+}
+
+// rowMinutes is [first, last), the minutes of an instance's rows of name from start
+// (a whole minute) to end (instanceEnd's): none before the instance started or at and
+// after the metric stopped. Minutes in a gap (inGap) are within it and hold no row.
+func rowMinutes(app *App, inst *Instance, name string, start, end time.Time) (first, last time.Time) {
+	first = start
+	if inst.Since.After(first) {
+		first = inst.Since.Truncate(time.Minute)
+		if first.Before(inst.Since) {
+			first = first.Add(time.Minute)
+		}
+	}
+	last = end
+	if at, ok := app.NameStopped[name]; ok && at.Before(last) {
+		last = at
+	}
+	return first, last
 }
 
 // seriesEnds yields the first and the last minute in [first, last) outside the
@@ -390,22 +398,44 @@ func (s *Source) Totals(accountID int, appID int64, from, to time.Time, names ..
 	return s.InstanceTotals(accountID, appID, nil, from, to, names...)
 }
 
+// IngestedTotals is Totals as NRDB holds it at now: the rows a scan of [from, to)
+// serves then (Scan), so an instance's minute only once it arrived (Arrival), none
+// after a stop or in a gap, none before an instance started.
+func (s *Source) IngestedTotals(accountID int, appID int64, from, to, now time.Time, names ...string) (Totals, bool) {
+	return s.totals(accountID, appID, nil, from, to, now, names)
+}
+
 // InstanceTotals is Totals over some of the application's instances only (by id; nil:
 // all of them), for a host's or an instance's figures.
 func (s *Source) InstanceTotals(accountID int, appID int64, instances []int64, from, to time.Time, names ...string) (Totals, bool) {
+	return s.totals(accountID, appID, instances, from, to, time.Time{}, names)
+}
+
+// totals sums the rows a scan of [from, to) serves at now (zero: every minute's) of
+// the named metrics and instances (nil: all).
+func (s *Source) totals(accountID int, appID int64, instances []int64, from, to, now time.Time, names []string) (Totals, bool) {
 	i, found := s.byID[appID]
 	if !found || s.apps[i].AccountID != accountID || !s.apps[i].Stopped.IsZero() {
 		return nil, false
 	}
 	app := &s.apps[i]
+	start := from.Truncate(time.Minute)
+	if start.Before(from) {
+		start = start.Add(time.Minute)
+	}
 	out := Totals{}
 	for _, name := range names {
 		var sum nrdb.Timeslice
-		for _, in := range app.Instances {
+		for k := range app.Instances {
+			in := &app.Instances[k]
 			if instances != nil && !slices.Contains(instances, in.ID) {
 				continue
 			}
-			for m := from.Truncate(time.Minute); m.Before(to); m = m.Add(time.Minute) {
+			first, last := rowMinutes(app, in, name, start, s.instanceEnd(app, in, to, now))
+			for m := first; m.Before(last); m = m.Add(time.Minute) {
+				if app.inGap(m) {
+					continue
+				}
 				ts := s.gen.Timeslice(app.AppID, in.ID, name, m, app.ApdexT)
 				sum.Count += ts.Count
 				sum.Total += ts.Total
