@@ -23,6 +23,10 @@ func TestNameProbes(t *testing.T) {
 		{"web_app.v2", []string{"WEB_APP.V2", "eb_ap"}},
 		{"Ünïcode app", []string{"nïcod", "ÜNÏCODE APP", "de ap"}},
 		{"Store (EU) 2", []string{"tor", "STORE (EU) 2", "re (EU"}},
+		{"alpha-bravo", []string{"lph", "ALPHA-BRAVO", "ha-br"}},        // of runs as long, the first
+		{"ab-cdef-ghijkl", []string{"hijk", "AB-CDEF-GHIJKL", "ab-cd"}}, // the longest run, wherever it is
+		{"abcd", []string{"bc", "ABCD"}},                                // a run of four has an inside
+		{"-abc", []string{"-ABC"}},                                      // a run of three has none
 		{"", nil},
 		{"  ", nil},
 	} {

@@ -78,10 +78,14 @@ func ResolveWindow(r Request, now time.Time) (Window, error) {
 	}
 	if r.From == nil && r.To == nil { // the default range: placed as REST placed it
 		lag := IngestLag(r.Summarize)
-		w.Since = alignDown(w.From.Add(-lag), w.Period)
-		w.Until = alignDown(w.To.Add(-lag), w.Period)
+		step := w.Period
+		if r.Summarize { // one slice over the range: a period does not move it
+			step = time.Minute
+		}
+		w.Since = alignDown(w.From.Add(-lag), step)
+		w.Until = alignDown(w.To.Add(-lag), step)
 		if !w.Until.After(w.Since) {
-			w.Until = w.Since.Add(w.Period)
+			w.Until = w.Since.Add(step)
 		}
 		w.SummaryTo = w.Until.Add(-time.Second)
 	} else {
