@@ -110,7 +110,7 @@ func NewMetrics() *Metrics {
 		}, []string{"cache", "result"}),
 		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_compare_total", Help: "Compare-mode comparisons, by route and result " +
-				"(match, diff, timeout, error, skipped).",
+				"(match, declared: differences the route's fidelity note declares only, diff, timeout, error, skipped).",
 		}, []string{"route", "result"}),
 		compareErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "v2bridge_compare_errors_total", Help: "Compare-mode comparisons not made because " +

@@ -164,7 +164,7 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if fallback {
-			c.serveFallback(w, r, body, rt.Name, primary, secondary, primaryName, secondaryName)
+			c.serveFallback(w, r, body, rt, primary, secondary, primaryName, secondaryName)
 			return
 		}
 		tee := &teeWriter{ResponseWriter: w}
@@ -218,7 +218,7 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 				if paths, err = DiffJSON(first, rec.Body(), opts); err != nil {
 					result = "error"
 				} else if len(paths) > 0 {
-					result = "diff"
+					result = diffResult(rt.Note, paths)
 				}
 			}
 			c.metrics.CompareCounter(rt.Name, result).Inc()
@@ -229,6 +229,16 @@ func (c *comparer) route(rt gateway.Route, translated, rest http.Handler) http.H
 			}
 		}()
 	})
+}
+
+// diffResult is the compare result of an answer whose JSON differs at paths: "declared"
+// when the route's fidelity note declares every one of them (the difference is the
+// translation's documented one, not a fault), else "diff".
+func diffResult(note string, paths []string) string {
+	if len(paths) > 0 && len(declaredPaths(note, paths)) == len(paths) {
+		return "declared"
+	}
+	return "diff"
 }
 
 // declaredPaths are the paths among those that differ that the route's fidelity note
@@ -324,8 +334,9 @@ func (h *holdWriter) release() {
 // failed one is held back, the secondary is asked at once, and the caller gets the
 // secondary's answer (X-V2bridge-Fallback names the side) when it did not fail, else
 // the primary's. Either way a failed side counts as an error of that side.
-func (c *comparer) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, route string,
+func (c *comparer) serveFallback(w http.ResponseWriter, r *http.Request, body []byte, rt gateway.Route,
 	primary, secondary http.Handler, primaryName, secondaryName string) {
+	route := rt.Name
 	first := newHoldWriter(w, nil)
 	primary.ServeHTTP(first, r)
 	if first.status == 0 {
@@ -333,7 +344,7 @@ func (c *comparer) serveFallback(w http.ResponseWriter, r *http.Request, body []
 	}
 	gateway.SetMode(r.Context(), gateway.ModeCompare)
 	if first.pass {
-		c.compareAfter(r, body, route, first, secondary, secondaryName)
+		c.compareAfter(r, body, route, rt.Note, first, secondary, secondaryName)
 		return
 	}
 	r2 := r.Clone(r.Context())
@@ -354,7 +365,7 @@ func (c *comparer) serveFallback(w http.ResponseWriter, r *http.Request, body []
 
 // compareAfter compares the primary's answer, already sent, with the secondary in the
 // background, as compare mode does without fallback.
-func (c *comparer) compareAfter(r *http.Request, body []byte, route string, first *holdWriter, secondary http.Handler, secondaryName string) {
+func (c *comparer) compareAfter(r *http.Request, body []byte, route, note string, first *holdWriter, secondary http.Handler, secondaryName string) {
 	if first.over || !isJSON(r) {
 		c.metrics.CompareCounter(route, "skipped").Inc()
 		return
@@ -390,7 +401,7 @@ func (c *comparer) compareAfter(r *http.Request, body []byte, route string, firs
 			case err != nil:
 				c.metrics.CompareCounter(route, "error").Inc()
 			case len(paths) > 0:
-				c.metrics.CompareCounter(route, "diff").Inc()
+				c.metrics.CompareCounter(route, diffResult(note, paths)).Inc()
 			default:
 				c.metrics.CompareCounter(route, "match").Inc()
 			}
@@ -400,12 +411,14 @@ func (c *comparer) compareAfter(r *http.Request, body []byte, route string, firs
 
 // CompareRate is one route's compare-mode outcome in the usage report: how many
 // comparisons were made and which share differed or could not be made because a side
-// failed (errors by side).
+// failed (errors by side). Declared counts the answers whose only differences the
+// route's fidelity note declares: they are neither a match nor a difference.
 type CompareRate struct {
 	Route     string           `json:"route"`
 	Total     int64            `json:"comparisons"`
 	Match     int64            `json:"match"`
 	Diff      int64            `json:"diff"`
+	Declared  int64            `json:"declared"`
 	Errors    int64            `json:"errors"`
 	Timeouts  int64            `json:"timeouts"`
 	DiffRate  float64          `json:"diff_rate"`
@@ -446,6 +459,8 @@ func compareRates(m *gateway.Metrics) []CompareRate {
 					r.Match += n
 				case "diff":
 					r.Diff += n
+				case "declared":
+					r.Declared += n
 				case "error":
 					r.Errors += n
 				case "timeout":
@@ -473,7 +488,7 @@ func compareRates(m *gateway.Metrics) []CompareRate {
 	}
 	out := make([]CompareRate, 0, len(rates))
 	for _, r := range rates {
-		r.Total = r.Match + r.Diff + r.Errors + r.Timeouts
+		r.Total = r.Match + r.Diff + r.Declared + r.Errors + r.Timeouts
 		if r.Total > 0 {
 			r.DiffRate = float64(r.Diff) / float64(r.Total)
 			r.ErrorRate = float64(r.Errors) / float64(r.Total)

@@ -224,14 +224,19 @@ func waitCompares(t *testing.T, g *Pilot) {
 	time.Sleep(5 * time.Millisecond) // the counters are written before the slot is freed
 }
 
+// declaredNote is a fidelity note declaring a difference in the field a.
+const declaredNote = "`a` is computed differently"
+
 // TestCompareOutcomes: what each pair of answers counts as, by side: an error of the
-// side that failed (both when both did), a diff when the statuses differ, else diff or
-// match by the paths that differ.
+// side that failed (both when both did), a diff when the statuses differ, else match,
+// declared (the route's note names every path that differs) or diff by the paths that
+// differ.
 func TestCompareOutcomes(t *testing.T) {
 	tests := []struct {
 		name          string
 		rest, graph   fixedSide
-		want          string // match, diff, error:<side>
+		note          string // the route's fidelity note
+		want          string // match, declared, diff, error:<side>
 		callerStatus  int
 		fallbackOn    bool
 		wantFallback  string // X-V2bridge-Fallback on the caller's answer
@@ -257,13 +262,22 @@ func TestCompareOutcomes(t *testing.T) {
 			callerStatus: 200, fallbackOn: true},
 		{name: "fallback, good primary differs", rest: fixedSide{200, `{"r":1}`}, graph: fixedSide{200, `{"r":2}`}, want: "diff",
 			callerStatus: 200, fallbackOn: true},
+		// Declared: every path that differs is named by the route's fidelity note.
+		{name: "declared difference only", rest: fixedSide{200, `{"a":1,"b":1}`}, graph: fixedSide{200, `{"a":2,"b":1}`},
+			note: declaredNote, want: "declared", callerStatus: 200},
+		{name: "declared and undeclared differences", rest: fixedSide{200, `{"a":1,"b":1}`}, graph: fixedSide{200, `{"a":2,"b":2}`},
+			note: declaredNote, want: "diff", callerStatus: 200},
+		{name: "different statuses on a declared route", rest: fixedSide{200, `{"a":1}`}, graph: fixedSide{404, `{"a":2}`},
+			note: declaredNote, want: "diff", callerStatus: 200},
+		{name: "fallback, declared difference only", rest: fixedSide{200, `{"a":1}`}, graph: fixedSide{200, `{"a":2}`},
+			note: declaredNote, want: "declared", callerStatus: 200, fallbackOn: true},
 		{name: "fallback, secondary fails later", rest: fixedSide{200, `{"r":1}`}, graph: fixedSide{504, `{}`}, want: "error:graph",
 			callerStatus: 200, fallbackOn: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := New(Config{Compare: CompareSettings{Fallback: tt.fallbackOn, Timeout: 2 * time.Second}}, nil)
-			h := g.cmp.route(gateway.Route{Name: "applications.list"}, tt.graph, tt.rest)
+			h := g.cmp.route(gateway.Route{Name: "applications.list", Note: tt.note}, tt.graph, tt.rest)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/applications.json", nil))
 			waitCompares(t, g)
@@ -287,11 +301,15 @@ func TestCompareOutcomes(t *testing.T) {
 			r := rates[0]
 			got := ""
 			switch {
-			case r.Match == 1 && r.Diff == 0 && r.Errors == 0:
+			case r.Total != 1:
+				got = fmt.Sprintf("%+v", r)
+			case r.Match == 1:
 				got = "match"
-			case r.Diff == 1 && r.Match == 0 && r.Errors == 0:
+			case r.Declared == 1:
+				got = "declared"
+			case r.Diff == 1:
 				got = "diff"
-			case r.Errors == 1 && r.Match == 0 && r.Diff == 0 && len(r.BySide) == 1:
+			case r.Errors == 1 && len(r.BySide) == 1:
 				for side := range r.BySide {
 					got = "error:" + side
 				}

@@ -11,6 +11,10 @@ import (
 	"github.com/v2bridge/v2bridge/migrate/verify"
 )
 
+// VerdictDeclaredOnly is the cut-over verdict of a route whose every difference seen
+// is declared by its fidelity note.
+const VerdictDeclaredOnly = "verified, declared differences only"
+
 // CutoverRow is one route of the report's cut-over table: what callers do on it and
 // the evidence that the translation answers it as REST does, side by side.
 type CutoverRow struct {
@@ -22,7 +26,9 @@ type CutoverRow struct {
 	Verify *CutoverVerify `json:"last_verify,omitempty"`
 	// Compare is the route's compare-mode outcome on this replica (nil: none).
 	Compare *CompareRate `json:"compare,omitempty"`
-	// Verdict sums it up: "verified equal", "N difference(s)", "errors", "not verified".
+	// Verdict sums it up: "verified equal", "verified, declared differences only" (every
+	// difference seen is one the route's fidelity note declares: ready to cut over),
+	// "N difference(s)" (undeclared ones), "errors", "not verified".
 	Verdict string `json:"verdict"`
 }
 
@@ -33,6 +39,9 @@ type CutoverVerify struct {
 	Equal       int       `json:"equal"`
 	Within      int       `json:"within_tolerance"`
 	Differences int       `json:"differences"`
+	// Declared counts the differences the route's fidelity note declares (not among
+	// Differences).
+	Declared int `json:"declared_differences"`
 	// NotCompared counts the requests not compared: a side failed (Failed of them) or
 	// does not serve the route (501, as the demo's REST double for the routes it leaves
 	// out), which leaves the route not verified rather than in error.
@@ -53,11 +62,19 @@ func lastVerify(path string) (map[string]*CutoverVerify, error) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, fmt.Errorf("verify report %s: %w", path, err)
 	}
+	declared := map[string]int{}
+	for _, x := range rep.Exchanges {
+		for _, f := range x.Fields {
+			if f.Declared != "" && f.Verdict != verify.Equal && f.Verdict != verify.WithinTol {
+				declared[x.Route]++
+			}
+		}
+	}
 	out := map[string]*CutoverVerify{}
 	for _, s := range rep.Routes {
 		out[s.Route] = &CutoverVerify{At: rep.Finished, Requests: s.Requests, Equal: s.Counts[verify.Equal], Within: s.Counts[verify.WithinTol],
-			Differences: s.Counts[verify.Different] + s.Counts[verify.MissingREST] + s.Counts[verify.MissingGraph],
-			NotCompared: s.NotCompared + s.Errors, Failed: s.Errors}
+			Differences: s.Counts[verify.Different] + s.Counts[verify.MissingREST] + s.Counts[verify.MissingGraph] - declared[s.Route],
+			Declared:    declared[s.Route], NotCompared: s.NotCompared + s.Errors, Failed: s.Errors}
 	}
 	return out, nil
 }
@@ -93,20 +110,23 @@ func cutover(rows []Usage, verifyFile string, rates []CompareRate) ([]CutoverRow
 	out := make([]CutoverRow, 0, len(names))
 	for r := range names {
 		row := CutoverRow{Route: r, Calls: calls[r], Fidelity: fidelity[r], Verify: ver[r], Compare: cmp[r]}
-		diffs, errs, seen := 0, 0, false
+		diffs, declared, errs, seen := 0, 0, 0, false
 		if v := row.Verify; v != nil {
-			diffs, errs, seen = v.Differences, v.Failed, v.Requests > v.NotCompared
+			diffs, declared, errs, seen = v.Differences, v.Declared, v.Failed, v.Requests > v.NotCompared
 		}
 		if c := row.Compare; c != nil {
 			diffs += int(c.Diff)
+			declared += int(c.Declared)
 			errs += int(c.Errors)
-			seen = seen || c.Match > 0
+			seen = seen || c.Match > 0 || c.Declared > 0
 		}
 		switch {
 		case diffs > 0:
 			row.Verdict = fmt.Sprintf("%d difference(s)", diffs)
 		case errs > 0 && !seen:
 			row.Verdict = "errors"
+		case seen && declared > 0:
+			row.Verdict = VerdictDeclaredOnly
 		case seen:
 			row.Verdict = "verified equal"
 		default:

@@ -63,7 +63,8 @@ func TestLastVerify(t *testing.T) {
 	}
 }
 
-// TestCutoverVerdict pins each verdict of the cut-over table, from the verify report,
+// TestCutoverVerdict pins each verdict of the cut-over table (declared differences
+// only read as verified, not as differences), from the verify report,
 // from this replica's compare counters and from both, and the logged error of an
 // unreadable verify report. Rows are listed by route (a map's keys: never equal).
 func TestCutoverVerdict(t *testing.T) {
@@ -76,6 +77,12 @@ func TestCutoverVerdict(t *testing.T) {
 		{Route: "v.unserved", Requests: 2, NotCompared: 2, Counts: map[string]int{}},
 		{Route: "both.cmpdiff", Requests: 2, Counts: map[string]int{verify.Equal: 2}},
 		{Route: "both.errors", Requests: 2, Errors: 2, Counts: map[string]int{}},
+		{Route: "v.declared", Requests: 2, Counts: map[string]int{verify.Equal: 3, verify.Different: 1, verify.MissingREST: 1}},
+		{Route: "v.mixed", Requests: 1, Counts: map[string]int{verify.Different: 2}},
+	}, Exchanges: []verify.Exchange{
+		{Route: "v.declared", Fields: []verify.Field{{Path: "$.a.b", Verdict: verify.Different, Declared: "b"}}},
+		{Route: "v.declared", Fields: []verify.Field{{Path: "$.a.c", Verdict: verify.MissingREST, Declared: "c"}}},
+		{Route: "v.mixed", Fields: []verify.Field{{Path: "$.a.b", Verdict: verify.Different, Declared: "b"}, {Path: "$.a.x", Verdict: verify.Different}}},
 	}}
 	m := gateway.NewMetrics()
 	m.CompareCounter("c.match", "match").Add(3)
@@ -88,6 +95,11 @@ func TestCutoverVerdict(t *testing.T) {
 	m.CompareCounter("c.timeout", "timeout").Add(1)
 	m.CompareCounter("both.cmpdiff", "diff").Add(1)
 	m.CompareCounter("both.errors", "error").Add(1)
+	m.CompareCounter("c.declared", "declared").Add(4)
+	m.CompareCounter("c.declared", "match").Add(1)
+	m.CompareCounter("c.onlydeclared", "declared").Add(2)
+	m.CompareCounter("c.declaredanddiff", "declared").Add(2)
+	m.CompareCounter("c.declaredanddiff", "diff").Add(1)
 	g := New(Config{Metrics: m, ReportVerifyFile: writeVerifyReport(t, rep)}, nil)
 	rows, err := cutover([]Usage{
 		{Route: "applications.list", Count: 2}, {Route: "applications.list", Count: 3}, {Route: "v.equal", Count: 1},
@@ -110,6 +122,11 @@ func TestCutoverVerdict(t *testing.T) {
 		"c.timeout":         "not verified",
 		"both.cmpdiff":      "1 difference(s)",
 		"both.errors":       "errors",
+		"v.declared":        VerdictDeclaredOnly,
+		"v.mixed":           "1 difference(s)",
+		"c.declared":        VerdictDeclaredOnly,
+		"c.onlydeclared":    VerdictDeclaredOnly,
+		"c.declaredanddiff": "1 difference(s)",
 	}
 	var names []string
 	for _, r := range rows {
@@ -140,6 +157,14 @@ func TestCutoverVerdict(t *testing.T) {
 		case "c.diff":
 			if r.Compare == nil || r.Compare.Total != 7 || r.Compare.Diff != 2 {
 				t.Errorf("c.diff compare = %+v", r.Compare)
+			}
+		case "c.declared":
+			if r.Compare == nil || r.Compare.Total != 5 || r.Compare.Declared != 4 || r.Compare.Diff != 0 || r.Compare.DiffRate != 0 {
+				t.Errorf("c.declared compare = %+v, want 5 comparisons, 4 declared, no diff", r.Compare)
+			}
+		case "v.declared":
+			if r.Verify == nil || r.Verify.Differences != 0 || r.Verify.Declared != 2 {
+				t.Errorf("v.declared verify = %+v, want 2 declared differences and none other", r.Verify)
 			}
 		}
 	}

@@ -184,7 +184,7 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}pre{background:#f
 {{with .Cutover}}<h2>Cut-over readiness per route</h2>
 <p>Calls and fidelity beside the last <code>v2bridge verify</code> result and this replica's compare-mode rates.</p>
 <table><tr><th>route</th><th>calls</th><th>fidelity</th><th>last verify</th><th>compare diff rate</th><th>compare error rate</th><th>verdict</th></tr>
-{{range .}}<tr><td>{{.Route}}</td><td>{{.Calls}}</td><td>{{.Fidelity}}</td><td>{{with .Verify}}{{.Requests}} request(s), {{.Differences}} difference(s), {{.Within}} within tolerance{{if .NotCompared}}, {{.NotCompared}} not compared{{end}} ({{.At.Format "2006-01-02 15:04"}}){{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .DiffRate)}} of {{.Total}}{{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .ErrorRate)}}{{range $side, $n := .BySide}} {{$side}}: {{$n}}{{end}}{{else}}—{{end}}</td><td>{{.Verdict}}</td></tr>
+{{range .}}<tr><td>{{.Route}}</td><td>{{.Calls}}</td><td>{{.Fidelity}}</td><td>{{with .Verify}}{{.Requests}} request(s), {{.Differences}} difference(s), {{.Declared}} declared, {{.Within}} within tolerance{{if .NotCompared}}, {{.NotCompared}} not compared{{end}} ({{.At.Format "2006-01-02 15:04"}}){{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .DiffRate)}} of {{.Total}}{{if .Declared}} ({{.Declared}} declared only){{end}}{{else}}—{{end}}</td><td>{{with .Compare}}{{printf "%.1f%%" (pct .ErrorRate)}}{{range $side, $n := .BySide}} {{$side}}: {{$n}}{{end}}{{else}}—{{end}}</td><td>{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 <h2>The NerdGraph operations that replace these routes</h2>
 {{range .Ops}}<h3>{{.Route}}: {{.Name}}</h3><pre>{{.Text}}</pre><pre>{{.Curl}}</pre>{{end}}

@@ -63,7 +63,7 @@ func metricSource(data *Data, seed uint64, start time.Time, opts ...timeslice.Op
 			})
 		}
 	}
-	return timeslice.NewSource(timeslice.Generator{Seed: seed}, apps)
+	return timeslice.NewSource(timeslice.Generator{Seed: seed}, apps, opts...)
 }
 
 // DemoMetrics is the NRQL engine over the demo's Metric rows alone (the rows NewDemo

@@ -36,7 +36,9 @@ type LargeAccount struct {
 	Mobile int
 	// ReportingFor is how long the instances have reported, back from the simulator's
 	// now (zero: always). A short one keeps a query over thousands of instances cheap
-	// (no rows are generated before it) without changing what is counted.
+	// (no rows are generated before it) without changing what is counted, once it
+	// exceeds a minute and the longest arrival (timeslice.Generator.Arrival): before
+	// that some instances have no minute ingested yet.
 	ReportingFor time.Duration
 	// MetricNames, when positive, gives the first application that many metric names
 	// (LargeMetricName) besides the generator's defaults; the others keep the defaults.

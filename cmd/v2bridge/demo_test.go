@@ -166,7 +166,7 @@ func TestDemoRESTDoubleForVerifyCompareAndPassthrough(t *testing.T) {
 	compared := func(route string) string {
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			_, metrics := get("/metrics")
-			for _, result := range []string{"match", "diff", "error"} {
+			for _, result := range []string{"match", "declared", "diff", "error"} {
 				if strings.Contains(metrics, `v2bridge_compare_total{result="`+result+`",route="`+route+`"}`) {
 					return result
 				}

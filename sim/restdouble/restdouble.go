@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/sim/timeslice"
 )
 
 // Double answers REST API v2 requests (paths starting /v2/) from demo data.
@@ -240,7 +241,7 @@ func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
 		}
 	}
 	if a.Reporting {
-		o["last_reported_at"] = d.lastReported()
+		o["last_reported_at"] = d.lastReported(a)
 	}
 	if s := d.apmSummary(acct.ID, a); a.Reporting && s != nil {
 		rt, tp := s.WebResponseTimeAverage, s.WebThroughput
@@ -270,10 +271,24 @@ func (d *Double) application1(acct *sim.Account, a *sim.APMApplication) obj {
 }
 
 // lastReported is a reporting application's last_reported_at, and its key
-// transactions' (they report with it): the start of the last complete minute, the
-// newest minute of metric data the simulator's NRQL holds.
-func (d *Double) lastReported() string {
-	return d.now().UTC().Truncate(time.Minute).Add(-time.Minute).Format("2006-01-02T15:04:05+00:00")
+// transactions' (they report with it): the newest minute an instance of a has
+// delivered, the newest minute of its metric data the simulator's NRQL holds. An
+// instance's minute arrives timeslice.Generator.Arrival after the minute ends (its
+// harvest), for REST's collector as for NRDB.
+func (d *Double) lastReported(a *sim.APMApplication) string {
+	now := d.now().UTC()
+	newest := now.Truncate(time.Minute).Add(-time.Minute)
+	if len(a.Instances) > 0 {
+		gen := timeslice.Generator{Seed: sim.DemoSeed}
+		newest = time.Time{}
+		for _, in := range a.Instances {
+			// Minute m is in once m + 1 min + Arrival <= now.
+			if m := now.Add(-time.Minute - gen.Arrival(in.ID)).Truncate(time.Minute); m.After(newest) {
+				newest = m
+			}
+		}
+	}
+	return newest.Format("2006-01-02T15:04:05+00:00")
 }
 
 // applicationLinks are the link templates of an application answer (REST's published
@@ -410,7 +425,7 @@ func (d *Double) keyTransactions(w http.ResponseWriter, acct *sim.Account, id st
 			// "unknown" (tests/testdata/restv2/key_transactions_list.json).
 			o["health_status"], o["reporting"] = health("NOT_CONFIGURED", a.Reporting), a.Reporting
 			if a.Reporting {
-				o["last_reported_at"] = d.lastReported()
+				o["last_reported_at"] = d.lastReported(a)
 				// Its own figures, from its own timeslices (keyTxFigures), not its
 				// application's.
 				if f, ok := d.keyTxFigures(acct.ID, k.AppID, k.MetricName); ok {

@@ -33,7 +33,7 @@ func TestDoubleAnswersDemoDataInRESTShapes(t *testing.T) {
 		{"account the key does not reach", "NRAK-DEMO-ACCOUNT-1", "1000002", "/v2/applications.json", 401, nil},
 		{"applications", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.json?filter[ids]=314221522", 200,
 			[]string{`"applications":[{`, `"id":314221522`, `"name":"100% Uptime Monitor"`, `"health_status":"unknown"`,
-				`"last_reported_at":"2026-05-01T12:29:00+00:00"`, `"application_summary":{`, `"instance_count":2`,
+				`"last_reported_at":"2026-05-01T12:28:00+00:00"`, `"application_summary":{`, `"instance_count":2`,
 				`"application_instances":[773865519,1663741264]`, `"application.application_hosts":`}},
 		{"filter[name] is a case-insensitive substring", "NRAK-DEMO-ACCOUNT-1", "", "/v2/applications.json?filter[name]=UPTIME", 200,
 			[]string{`"id":314221522`}},

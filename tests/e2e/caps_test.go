@@ -127,7 +127,7 @@ type capsApps struct {
 // instances and hosts, on the plain list and on the filter[host] list, without a
 // degraded signal.
 func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
-	e := newCapsEnv(t, sim.LargeAccount{Apps: 11, InstancesPerApp: 500, ReportingFor: 2 * time.Minute})
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 11, InstancesPerApp: 500, ReportingFor: 4 * time.Minute})
 	r := e.get(t, "/v2/applications.json", keyLarge)
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
@@ -169,7 +169,7 @@ func TestCapsInventoryReadPastFacetLimit(t *testing.T) {
 // v2bridge_degraded_total). The show lists every instance: its inventory is a uniques()
 // list per application (10,000 values), not a facet per instance.
 func TestCapsOneApplicationBeyondFacetLimitIsDeclared(t *testing.T) {
-	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: 5004, ReportingFor: 2 * time.Minute})
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: 5004, ReportingFor: 4 * time.Minute})
 	id := e.large.LargeAppID(0)
 	r := e.get(t, fmt.Sprintf("/v2/applications/%d.json", id), keyLarge)
 	var b capsApps
@@ -185,7 +185,7 @@ func TestCapsOneApplicationBeyondFacetLimitIsDeclared(t *testing.T) {
 // One application with more agent instances than uniques() keeps (10,000): the show
 // answers with the first 10,000 NRDB met and says so.
 func TestCapsOneApplicationBeyondUniquesLimitIsDeclared(t *testing.T) {
-	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: translate.MaxUniques + 4, ReportingFor: 2 * time.Minute})
+	e := newCapsEnv(t, sim.LargeAccount{Apps: 1, InstancesPerApp: translate.MaxUniques + 4, ReportingFor: 4 * time.Minute})
 	id := e.large.LargeAppID(0)
 	e.checkDeclared(t, fmt.Sprintf("/v2/applications/%d.json", id), "applications.show", translate.CapInventory)
 }
