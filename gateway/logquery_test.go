@@ -22,6 +22,15 @@ func TestLoggedQueryNeverAKey(t *testing.T) {
 			t.Errorf("LoggedQuery(%q) = %q, want %q", tc.raw, got, tc.want)
 		}
 	}
+	// A query of exactly the bound is logged whole, with no mark; one that reaches the
+	// bound and goes on is cut and marked, never cut silently.
+	exact := "q=" + strings.Repeat("x-", (maxLoggedQuery-2)/2)
+	if got := LoggedQuery(exact); got != exact {
+		t.Errorf("a query of exactly %d bytes is logged as %d bytes %q…, want it whole", len(exact), len(got), got[max(0, len(got)-8):])
+	}
+	if got := LoggedQuery(exact + "&page=2"); got != exact+"…" {
+		t.Errorf("a query going on past the bound is logged as …%q, want it cut at the bound and marked", got[max(0, len(got)-8):])
+	}
 	long := LoggedQuery("filter[name]=" + strings.Repeat("x-", 2000))
 	if len(long) > maxLoggedQuery+len("…") || !strings.HasSuffix(long, "…") {
 		t.Errorf("a long query is logged as %d bytes, want at most %d and a mark", len(long), maxLoggedQuery)
