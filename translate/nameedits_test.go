@@ -120,3 +120,33 @@ func TestWritesEditNameIndexInPlace(t *testing.T) {
 		}
 	}
 }
+
+// A replica that has not yet heard of a write another replica made (its write count
+// behind the fleet's) serves the writer's edited index from the store as it is: the
+// index already holds that write, so nothing reads the account again, before or behind
+// the lookup.
+func TestIndexAheadOfReplicasCountNotReadAgain(t *testing.T) {
+	m := miniredis.RunT(t)
+	ctx := context.Background()
+	c := Caller{KeyHash: "k", AccountID: 1}
+	fleetStore(t, m).KeyAccepted(ctx, "k", time.Hour)
+	f, _ := writesFake(manyApps(450))
+	a := New(f, Options{SharedCache: fleetStore(t, m)})
+	if _, err := a.indexedMatches(ctx, c, "", AppListRequest{Name: "app-00007"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.UpdateApplication(ctx, c, 7, restv2.ApplicationUpdate{Name: sptr("Checkout Seven")}); err != nil {
+		t.Fatal(err)
+	}
+	a.index.WaitRefreshes()
+	late := New(f, Options{SharedCache: fleetStore(t, m)})
+	before := fullReads(f)
+	ids, err := late.indexedMatches(ctx, c, "", AppListRequest{Name: "out sev"})
+	late.index.WaitRefreshes()
+	if err != nil || !slices.Equal(ids, []int64{7}) {
+		t.Fatalf("lookup of the new name: %v, %v; want [7]", ids, err)
+	}
+	if n := fullReads(f) - before; n != 0 {
+		t.Errorf("%d pages of the account read for an index that holds the write", n)
+	}
+}

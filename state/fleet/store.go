@@ -61,15 +61,18 @@ type Store struct {
 	mu       sync.Mutex
 	pending  map[int64]uint64 // write counts bumped while the store was down
 	watchers []func(account int64, count uint64)
+	counts   map[int64]uint64 // the highest write count heard per account
 
 	ps     *redis.PubSub // the write-count subscription
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-// Open parses opts and starts the store's background work (the write-count
-// subscription and the probe). It does not wait for the server: a store that is
-// down at start is a store that is down (the replica runs on local state).
+// Open parses opts, loads the fleet's write counts (one call within the timeout: a
+// replica that joins a written-to fleet serves its first request knowing the writes)
+// and starts the store's background work (the write-count subscription and the
+// probe). A store that is down at start is a store that is down: the replica runs on
+// local state, and the probe loads the counts once it answers.
 func Open(opts Options) (*Store, error) {
 	ro, err := redis.ParseURL(opts.URL)
 	if err != nil {
@@ -100,6 +103,7 @@ func Open(opts Options) (*Store, error) {
 		s.cache = newCacheState(*opts.Cache)
 	}
 	s.ps = s.rdb.Subscribe(ctx, s.key("writes"))
+	s.reload(ctx)
 	go s.run(ctx)
 	return s, nil
 }

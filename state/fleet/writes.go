@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"maps"
 	"strconv"
 )
 
@@ -13,15 +14,24 @@ import (
 // catches up.
 
 // WatchWrites registers fn to hear of every fleet write count (published, reloaded,
-// or returned by BumpWrites). fn must be cheap and must not call the store.
+// or returned by BumpWrites), first of every count heard before it registered (those
+// Open loaded among them). fn must be cheap and must not call the store.
 func (s *Store) WatchWrites(fn func(account int64, count uint64)) {
 	s.mu.Lock()
 	s.watchers = append(s.watchers, fn)
+	known := maps.Clone(s.counts)
 	s.mu.Unlock()
+	for account, count := range known {
+		fn(account, count)
+	}
 }
 
 func (s *Store) notify(account int64, count uint64) {
 	s.mu.Lock()
+	if s.counts == nil {
+		s.counts = map[int64]uint64{}
+	}
+	s.counts[account] = max(s.counts[account], count)
 	ws := s.watchers
 	s.mu.Unlock()
 	for _, fn := range ws {

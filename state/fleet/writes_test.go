@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/alicebob/miniredis/v2"
@@ -40,5 +41,32 @@ func TestReloadFailure(t *testing.T) {
 	s.reload(context.Background())
 	if err := s.Status(); s.Errors() != 1 || err == nil || !strings.Contains(err.Error(), "WRONGTYPE") {
 		t.Fatalf("a failed reload: %d errors, status %v", s.Errors(), err)
+	}
+}
+
+// A replica that joins a fleet knows the fleet's write counts once Open and WatchWrites
+// have returned, before it serves a request: its cached reads of an account written to
+// earlier are keyed by the fleet's count at once, never by a count of 0 that would find
+// answers stored before those writes.
+func TestJoiningReplicaKnowsWriteCountsBeforeItServes(t *testing.T) {
+	m := miniredis.RunT(t)
+	m.HSet("t:writes", "9", "4")
+	m.HSet("t:writes", "12", "1")
+	s, err := Open(Options{URL: "redis://" + m.Addr(), KeyPrefix: "t:"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var mu sync.Mutex
+	got := map[int64]uint64{}
+	s.WatchWrites(func(account int64, count uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		got[account] = max(got[account], count)
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if got[9] != 4 || got[12] != 1 {
+		t.Fatalf("counts heard when WatchWrites returned: %v, want 9=4 12=1", got)
 	}
 }

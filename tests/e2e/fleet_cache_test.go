@@ -100,6 +100,25 @@ func TestFleetSharedCacheWriteRetires(t *testing.T) {
 	}
 }
 
+// A replica that joins the fleet after a write (a restart, a scale-out) serves the
+// write's outcome from its first request: it never answers from a shared entry stored
+// before the write, which it would find under the count of an account never written to.
+func TestFleetJoiningReplicaServesWritesMadeBeforeIt(t *testing.T) {
+	f := newFleetWith(t, fleetOptions{replicas: 1, store: true, limit: -1, sharedCache: true})
+	a := f.replicas[0]
+	fleetDo(t, a, http.MethodGet, sharedShow, "") // stored before the write
+	name := "Renamed before B joined"
+	if r := fleetDo(t, a, http.MethodPut, sharedShow, `{"application":{"name":"`+name+`"}}`); r.status != 200 {
+		t.Fatalf("rename: %d %.200s", r.status, r.body)
+	}
+	for i := range 5 {
+		b := f.addReplica(t)
+		if r := fleetDo(t, b, http.MethodGet, sharedShow, ""); !bytes.Contains(r.body, []byte(`"name":"`+name+`"`)) {
+			t.Fatalf("replica %d joining after the rename answered its first show with: %d %.300s", i+2, r.status, r.body)
+		}
+	}
+}
+
 // Entries expire with the local cache's TTL (EntityTTL for a show): the store's TTL is
 // set to it, and past it B reads afresh.
 func TestFleetSharedCacheExpires(t *testing.T) {

@@ -30,6 +30,57 @@ type fleetEnv struct {
 	redis    *miniredis.Miniredis
 	replicas []*httptest.Server
 	gws      []*gateway.Gateway
+
+	// what addReplica starts a replica with
+	o         fleetOptions
+	upstream  string
+	storeAddr string
+	now       func() time.Time
+}
+
+// addReplica starts one more replica of f (a replica joining the fleet).
+func (f *fleetEnv) addReplica(t *testing.T) *httptest.Server {
+	t.Helper()
+	o, now := f.o, f.now
+	var store *fleet.Store
+	topts := translate.Options{Now: now, Warn: gateway.NoteDegraded}
+	if o.store {
+		// A generous timeout: on a loaded test machine a slow answer would fall back to
+		// the replica's own count (TestFleetStoreDown covers the fallback).
+		fo := fleet.Options{URL: "redis://" + f.storeAddr, KeyPrefix: "test:", Timeout: 2 * time.Second}
+		if o.sharedCache {
+			fo.Cache = &fleet.CacheOptions{}
+		}
+		var err error
+		if store, err = fleet.Open(fo); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = store.Close() })
+		topts.Writes, topts.Attempts, topts.Deployments = store, store, store
+		if o.sharedCache {
+			topts.SharedCache = store
+		}
+	}
+	m := gateway.NewMetrics()
+	copts := ng.Options{Observe: m.ObserveUpstream, Timeout: o.upstreamTimeout, MaxConcurrentPerKey: o.perKey}
+	if o.store {
+		copts.Leases = store
+	}
+	client := ng.NewClient(f.upstream, copts)
+	topts.ObserveCache = m.ObserveCache
+	tr := translate.New(client, topts)
+	gc := gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: o.limit}
+	mc := migrate.Config{Now: now, Metrics: m, ReportToken: fleetReportToken}
+	if store != nil { // a nil *fleet.Store in an interface would not be "no store"
+		gc.Store, mc.Store = store, store
+	}
+	migrate.New(mc, nil).Wire(&gc)
+	g := gateway.New(gc, tr, nil)
+	srv := httptest.NewServer(g.Handler())
+	t.Cleanup(srv.Close)
+	f.replicas = append(f.replicas, srv)
+	f.gws = append(f.gws, g)
+	return srv
 }
 
 func newFleet(t *testing.T, n int, withStore bool, limit int) *fleetEnv {
@@ -56,7 +107,7 @@ type fleetOptions struct {
 // newFleetWith is newFleet with more options.
 func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 	t.Helper()
-	n, withStore, limit, upstreamTimeout, opts := o.replicas, o.store, o.limit, o.upstreamTimeout, o.sim
+	n, withStore, opts := o.replicas, o.store, o.sim
 	data, err := sim.ParseData(configs.DemoData())
 	if err != nil {
 		t.Fatal(err)
@@ -82,45 +133,9 @@ func newFleetWith(t *testing.T, o fleetOptions) *fleetEnv {
 		f.redis = miniredis.RunT(t)
 		storeAddr = f.redis.Addr()
 	}
+	f.o, f.upstream, f.storeAddr, f.now = o, simSrv.URL+sim.Path, storeAddr, now
 	for range n {
-		var store *fleet.Store
-		topts := translate.Options{Now: now, Warn: gateway.NoteDegraded}
-		if withStore {
-			// A generous timeout: on a loaded test machine a slow answer would fall back to
-			// the replica's own count (TestFleetStoreDown covers the fallback).
-			fo := fleet.Options{URL: "redis://" + storeAddr, KeyPrefix: "test:", Timeout: 2 * time.Second}
-			if o.sharedCache {
-				fo.Cache = &fleet.CacheOptions{}
-			}
-			store, err = fleet.Open(fo)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = store.Close() })
-			topts.Writes, topts.Attempts, topts.Deployments = store, store, store
-			if o.sharedCache {
-				topts.SharedCache = store
-			}
-		}
-		m := gateway.NewMetrics()
-		copts := ng.Options{Observe: m.ObserveUpstream, Timeout: upstreamTimeout, MaxConcurrentPerKey: o.perKey}
-		if withStore {
-			copts.Leases = store
-		}
-		client := ng.NewClient(simSrv.URL+sim.Path, copts)
-		topts.ObserveCache = m.ObserveCache
-		tr := translate.New(client, topts)
-		gc := gateway.Config{Now: now, Metrics: m, Ready: client.Ping, RateLimitPerMinute: limit}
-		mc := migrate.Config{Now: now, Metrics: m, ReportToken: fleetReportToken}
-		if store != nil { // a nil *fleet.Store in an interface would not be "no store"
-			gc.Store, mc.Store = store, store
-		}
-		migrate.New(mc, nil).Wire(&gc)
-		g := gateway.New(gc, tr, nil)
-		srv := httptest.NewServer(g.Handler())
-		t.Cleanup(srv.Close)
-		f.replicas = append(f.replicas, srv)
-		f.gws = append(f.gws, g)
+		f.addReplica(t)
 	}
 	return f
 }

@@ -201,7 +201,9 @@ func (x *Indexes) Get(ctx context.Context, c Caller, gen uint64) (entries []Entr
 		if ix.tooLarge {
 			return nil, false, ErrTooLarge
 		}
-		if (now.Sub(ix.readAt) >= x.refresh || ix.gen != gen) && !now.Before(ix.retryAt) {
+		// Behind a write (gen): read again. Ahead of this replica's count (another
+		// replica's write, not heard of here yet): it holds that write already.
+		if (now.Sub(ix.readAt) >= x.refresh || ix.gen < gen) && !now.Before(ix.retryAt) {
 			x.refreshIndex(ctx, c, gen, ix)
 		}
 		return ix.entries, false, nil
