@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -141,5 +142,63 @@ func TestNameIndexRefreshInFleet(t *testing.T) {
 	b.index.WaitRefreshes()
 	if fullReads(fb) != indexPages(300) {
 		t.Errorf("b read %d pages once the lock was free, want %d", fullReads(fb), indexPages(300))
+	}
+}
+
+// Two replicas meeting a cold account at once read its pages once for the fleet: the
+// replica that takes the store lock reads, the other waits for that index in the store
+// and serves it. A lock whose reader leaves nothing in the store (its read failed, or
+// it stopped) does not hold the waiter: it reads the index itself.
+func TestColdNameIndexReadOnceForTheFleet(t *testing.T) {
+	for _, readerFails := range []bool{false, true} {
+		m := miniredis.RunT(t)
+		c := Caller{KeyHash: "k", AccountID: 1}
+		ctx := context.Background()
+		store := fleetStore(t, m)
+		store.KeyAccepted(ctx, "k", time.Hour)
+		fa, fb := newNameFake(manyApps(3*PageSize)), newNameFake(manyApps(3*PageSize))
+		fa.gate = make(chan struct{})
+		a := New(fa, Options{SharedCache: fleetStore(t, m)})
+		b := New(fb, Options{SharedCache: fleetStore(t, m)})
+		aCtx, failA := context.WithCancel(ctx)
+		defer failA()
+		aDone := make(chan error, 1)
+		go func() {
+			_, _, err := a.nameIndex(aCtx, c)
+			aDone <- err
+		}()
+		for fa.count("AppNamePage") != indexPages(0) { // a's read is under way, held at its first pages
+			runtime.Gosched()
+		}
+		bDone := make(chan int, 1)
+		go func() {
+			es, _, err := b.nameIndex(ctx, c)
+			if err != nil {
+				t.Errorf("b: %v", err)
+			}
+			bDone <- len(es)
+		}()
+		for b.index.Stats().ColdWaiting != 1 { // b's cold read has begun
+			runtime.Gosched()
+		}
+		if readerFails {
+			failA()
+		}
+		close(fa.gate)
+		if err := <-aDone; (err != nil) != readerFails {
+			t.Fatalf("readerFails=%v: a's read: %v", readerFails, err)
+		}
+		if n := <-bDone; n != 3*PageSize {
+			t.Fatalf("readerFails=%v: b served %d entries, want %d", readerFails, n, 3*PageSize)
+		}
+		if readerFails {
+			if fullReads(fb) != indexPages(3*PageSize) {
+				t.Errorf("b read %d pages after a's read failed, want the whole %d", fullReads(fb), indexPages(3*PageSize))
+			}
+			continue
+		}
+		if fullReads(fa) != indexPages(3*PageSize) || fullReads(fb) != 0 {
+			t.Errorf("a read %d pages, b %d; want %d and 0", fullReads(fa), fullReads(fb), indexPages(3*PageSize))
+		}
 	}
 }

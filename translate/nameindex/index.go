@@ -36,7 +36,8 @@ import (
 //
 // In a fleet (store.shared_cache) the replica that reads an index writes it to the
 // store in chunks (store.go), and a replica without it reads it from there
-// first; a store lock lets one replica of the fleet refresh a key at a time.
+// first; a store lock lets one replica of the fleet read (fleetread.go) or refresh a
+// key at a time.
 
 // The name index's defaults and bounds.
 const (
@@ -96,6 +97,8 @@ type Indexes struct {
 	refresh  time.Duration
 	maxStale time.Duration
 	maxApps  int
+	// a cold caller's wait for another replica's read (fleetread.go)
+	coldWait, coldPoll time.Duration
 
 	reads       singleflight.Group // cold reads on callers' paths, by key (cold)
 	coldWaiting atomic.Int32       // callers in cold's read now, leading or waiting
@@ -122,7 +125,7 @@ type index struct {
 // New returns the indexes opts describe.
 func New(opts Options) *Indexes {
 	x := &Indexes{opts: opts, refresh: opts.Refresh, maxStale: opts.MaxStale, maxApps: opts.MaxApps,
-		running: map[string]bool{}, slots: make(chan struct{}, Refreshes)}
+		coldWait: fleetColdWait, coldPoll: fleetColdPoll, running: map[string]bool{}, slots: make(chan struct{}, Refreshes)}
 	if x.refresh <= 0 {
 		x.refresh = DefaultRefresh
 	}
@@ -226,12 +229,7 @@ func (x *Indexes) Get(ctx context.Context, c Caller, gen uint64) (entries []Entr
 func (x *Indexes) cold(ctx context.Context, c Caller, gen uint64) (*index, error) {
 	for try := 1; ; try++ {
 		ch := x.reads.DoChan(c.Key, func() (any, error) {
-			ix, err := x.read(ctx, c, gen)
-			if err != nil {
-				return nil, err
-			}
-			x.keep(c, ix)
-			return ix, nil
+			return x.readCold(ctx, c, gen)
 		})
 		x.coldWaiting.Add(1) // after DoChan: this caller is the read's or waits for it
 		var r singleflight.Result

@@ -1,0 +1,68 @@
+package nameindex
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// A cold index in a fleet is read by one replica. Replicas behind one balancer meet a
+// cold account together (a deploy's hooks, a dashboard opened on every replica), and
+// each whole read costs a round trip per page of the account: the replica that takes
+// the key's store lock reads it (as a background refresh does) and keeps it in the
+// store; the others wait for it there, polling every fleetColdPoll. A waiter reads it
+// itself when the lock comes free with no index in the store (the reader failed),
+// when the store fails, or after fleetColdWait (the reader's replica may have stopped
+// while its lock lives on): an index is never waited for past a bound, and the
+// caller's own deadline ends its wait in any case.
+const (
+	fleetColdPoll = 100 * time.Millisecond
+	fleetColdWait = 15 * time.Second
+)
+
+// readCold reads c's index on a caller's path and keeps it (keep); in a fleet, once
+// for the fleet (above).
+func (x *Indexes) readCold(ctx context.Context, c Caller, gen uint64) (*index, error) {
+	if x.shared == nil {
+		return x.readKept(ctx, c, gen)
+	}
+	var giveUp <-chan time.Time
+	for {
+		release, ok, err := x.shared.TryLock(ctx, "name_index", c.Key, readTimeout)
+		if err != nil || ok {
+			if ok {
+				defer release()
+			}
+			return x.readKept(ctx, c, gen)
+		}
+		if giveUp == nil {
+			t := time.NewTimer(x.coldWait)
+			defer t.Stop()
+			giveUp = t.C
+		}
+		poll := time.NewTimer(x.coldPoll)
+		select {
+		case <-ctx.Done():
+			poll.Stop()
+			return nil, fmt.Errorf("application names: %w", ctx.Err())
+		case <-giveUp:
+			poll.Stop()
+			return x.readKept(ctx, c, gen)
+		case <-poll.C:
+		}
+		if s, ok := x.sharedIndex(c); ok && x.servable(s, x.opts.Now()) && s.gen >= gen {
+			x.cache.SetLocalFor(c.Key, s, x.maxStale)
+			return s, nil
+		}
+	}
+}
+
+// readKept reads c's index from NerdGraph and keeps it.
+func (x *Indexes) readKept(ctx context.Context, c Caller, gen uint64) (*index, error) {
+	ix, err := x.read(ctx, c, gen)
+	if err != nil {
+		return nil, err
+	}
+	x.keep(c, ix)
+	return ix, nil
+}
