@@ -212,6 +212,10 @@ func (t *Translator) CacheStats() map[string][2]int64 {
 	return t.st.Stats()
 }
 
+// WaitBackground waits for the background work under way (the name indexes' reads),
+// for tests that count round trips step by step.
+func (t *Translator) WaitBackground() { t.index.WaitRefreshes() }
+
 // writeScoped is a cache key of c for kind, valid until the next write to c's account.
 func (t *Translator) writeScoped(c Caller, kind string, parts ...string) string {
 	return c.cacheKeyAt(kind, scopedGen(t.st.Writes.Gen(c.AccountID)), parts...)

@@ -359,7 +359,7 @@ func startFleetChild(upstream, storeURL string) (*child, error) {
 // fleetReplica is a replica's gateway: its caches, the rate limit counted, and the
 // store at storeURL ("" for none; shared cache on; storeTimeout bounds each store
 // call, 0: the store's default); closeStore closes the store.
-func fleetReplica(upstream, storeURL string, storeTimeout time.Duration, level zapcore.Level) (h http.Handler, closeStore func(), err error) {
+func fleetReplica(upstream, storeURL string, storeTimeout time.Duration, level zapcore.Level) (h http.Handler, tr *translate.Translator, closeStore func(), err error) {
 	now := func() time.Time { return clock }
 	copts := ng.Options{}
 	topts := translate.Options{Now: now}
@@ -368,26 +368,26 @@ func fleetReplica(upstream, storeURL string, storeTimeout time.Duration, level z
 	if storeURL != "" {
 		store, err = fleet.Open(fleet.Options{URL: storeURL, Timeout: storeTimeout, Cache: &fleet.CacheOptions{}})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		closeStore = func() { _ = store.Close() }
 		copts.Leases = store
 		topts.Writes, topts.Attempts, topts.Deployments, topts.SharedCache = store, store, store, store
 	}
-	tr := translate.New(ng.NewClient(upstream, copts), topts)
+	tr = translate.New(ng.NewClient(upstream, copts), topts)
 	gcfg := gateway.Config{Now: now, RateLimitPerMinute: fleetLimit, MaxInFlight: 100000}
 	if store != nil { // a nil *fleet.Store in an interface would not be "no store"
 		gcfg.Store = store
 	}
 	h = gateway.New(gcfg, tr, servedLogger(level)).Handler()
-	return h, closeStore, nil
+	return h, tr, closeStore, nil
 }
 
 // serveFleetChild is a replica's side: the gateway with its caches, the rate limit
 // counted, and the store from fleetStoreEnv (shared cache on); it exits when stdin
 // closes.
 func serveFleetChild(upstream string) error {
-	h, closeStore, err := fleetReplica(upstream, os.Getenv(fleetStoreEnv), 0, zapcore.InfoLevel)
+	h, _, closeStore, err := fleetReplica(upstream, os.Getenv(fleetStoreEnv), 0, zapcore.InfoLevel)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/v2bridge/v2bridge/sim"
+	"github.com/v2bridge/v2bridge/translate"
 )
 
 // The fleet journeys run without an error on a generated account of 5,000 applications
@@ -18,8 +19,7 @@ import (
 // hold the targets: a rename on one replica and lookups on both at most 8, a restarted
 // replica's first lookup at most 2, sequential sweeps of 100 and 1,000 applications
 // at most 20 and 60 (with their listing). No count depends on time: the proxy sleeps
-// not at all, and nothing is left running behind a step that settle would have to
-// wait for.
+// not at all, and each step's count ends once every replica's background reads have.
 func TestFleetJourneysOnAGeneratedAccount(t *testing.T) {
 	l, s, err := largeSim("apps=5000,hosts=1,names=10")
 	if err != nil {
@@ -30,17 +30,25 @@ func TestFleetJourneysOnAGeneratedAccount(t *testing.T) {
 	up := httptest.NewServer(p)
 	defer up.Close()
 	m := miniredis.RunT(t)
+	var replicas []*translate.Translator // every replica started, stopped ones too
 	start := func() (string, func(), error) {
 		// A generous store timeout: on a loaded test machine a slow store call would
 		// leave the index out of the store (the store's default is a deployment's).
-		h, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), 2*time.Second, zapcore.WarnLevel)
+		h, tr, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), 2*time.Second, zapcore.WarnLevel)
 		if err != nil {
 			return "", func() {}, err
 		}
+		replicas = append(replicas, tr)
 		srv := httptest.NewServer(h)
 		return srv.URL, func() { srv.Close(); closeStore() }, nil
 	}
-	rs, err := runFleetJourneys(start, p, l, func() {})
+	// A step's count includes the background reads it caused, and only those.
+	settle := func() {
+		for _, tr := range replicas {
+			tr.WaitBackground()
+		}
+	}
+	rs, err := runFleetJourneys(start, p, l, settle)
 	if err != nil {
 		t.Fatal(err)
 	}
