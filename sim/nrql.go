@@ -48,6 +48,9 @@ func (s *Server) runNRQL(ctx context.Context, accountIDs []int, query string, ti
 	if s.nrql == nil {
 		return nil, gqlError("", "NRQL is not enabled in this simulator")
 	}
+	if !s.budget.take(accountIDs, s.now()) {
+		return nil, gqlError("TOO_MANY_REQUESTS", "NRQL query limit reached: %d queries per account per minute", s.budget.limit)
+	}
 	d := defaultNRQLTimeout
 	if timeout != nil && *timeout > 0 {
 		d = min(time.Duration(*timeout*float64(time.Second)), maxNRQLTimeout)

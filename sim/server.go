@@ -52,6 +52,8 @@ type Server struct {
 	// that ids of deleted conditions are never reused.
 	lastConditionID int
 
+	budget nrqlBudget // nrqlbudget.go
+
 	requests atomic.Int64
 	mu       sync.Mutex
 	byOp     map[string]int64
@@ -108,7 +110,7 @@ func newServer(data *Data, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}, data: data}
+	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}, data: data, budget: nrqlBudget{limit: NRQLBudget}}
 	s.world.Store(w)
 	for _, o := range opts {
 		o(s)

@@ -22,7 +22,16 @@ import (
 // `v2bridge verify` against the simulator, with a REST side answering the same demo
 // data: reports written, no differences, the key never printed or written.
 func TestVerifyCommand(t *testing.T) {
-	upstream := demoUpstream(t)
+	// The simulator's clock stands still: its data lands over the seconds after each
+	// minute, as NRDB's does, so two sides reading it seconds apart at the wall clock
+	// could see a minute's data half and wholly arrived.
+	frozen := time.Now()
+	s, err := newSimulator(sim.WithClock(func() time.Time { return frozen }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(s)
+	defer upstream.Close()
 
 	const key = "NRAK-DEMO-ACCOUNT-1"
 	out := filepath.Join(t.TempDir(), "report")
@@ -33,7 +42,7 @@ func TestVerifyCommand(t *testing.T) {
 		return ""
 	}
 	var stdout, stderr bytes.Buffer
-	// Both sides read the simulator at the wall clock, and the summaries' windows move by
+	// Both sides build their windows at the wall clock, and the summaries' windows move by
 	// the minute: a run that crosses a minute can compare two windows (seen in CI,
 	// applications.list differing in summaries and last_reported_at). Such a run is made
 	// again with a new REST side: the old one's caches would still answer from the

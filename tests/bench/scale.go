@@ -153,7 +153,7 @@ func runScale(specs []string, n, replays int, profileDir string) ([]scaleResult,
 
 // largeSim is the demo simulator with spec's generated account (sim.ParseScale), at the
 // harness's fixed clock.
-func largeSim(spec string) (sim.LargeAccount, *sim.Server, error) {
+func largeSim(spec string, opts ...sim.Option) (sim.LargeAccount, *sim.Server, error) {
 	l, err := sim.ParseScale(spec)
 	if err != nil {
 		return l, nil, err
@@ -162,7 +162,7 @@ func largeSim(spec string) (sim.LargeAccount, *sim.Server, error) {
 	if err != nil {
 		return l, nil, err
 	}
-	s, err := sim.NewDemo(data, sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l))
+	s, err := sim.NewDemo(data, append([]sim.Option{sim.WithClock(func() time.Time { return clock }), sim.WithLargeAccount(l)}, opts...)...)
 	return l, s, err
 }
 

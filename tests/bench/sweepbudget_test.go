@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+
+	"github.com/v2bridge/v2bridge/sim"
+)
+
+// A script that reads the metric data of every application of an account within one
+// minute stays within NerdGraph's per-account budget of NRQL queries a minute, which
+// the simulator enforces (one minute: its clock is frozen): every request answers 200
+// with a small part of the budget spent. The account and the budget are scaled down
+// together (600 applications, 300 queries: NerdGraph's 3,000 for 6,000) to keep the
+// test short; without shared sweep queries the script makes one query per
+// application and meets refusals past the 300th.
+func TestSweepOfEveryApplicationWithinNRQLBudget(t *testing.T) {
+	const budget = 300
+	l, s, err := largeSim("apps=600,hosts=1,names=10", sim.WithNRQLBudget(budget))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newUpstreamProxy(s, time.Second)
+	p.sleep = func(context.Context, time.Duration) {}
+	up := httptest.NewServer(p)
+	defer up.Close()
+	h, _, closeStore, err := fleetReplica(up.URL+sim.Path, "", 0, zapcore.WarnLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	gw := httptest.NewServer(h)
+	defer gw.Close()
+	c := &journeyClient{base: gw.URL, l: l}
+	if err := sweep(c, l.Apps, sweepWindows[0]); err != nil || c.errs != 0 {
+		t.Fatalf("sweep of %d applications: %d errors, %v", l.Apps, c.errs, err)
+	}
+	spent := s.NRQLQueries(l.ID)
+	t.Logf("sweep of %d applications: %d NRQL queries, %d round trips", l.Apps, spent, p.trips.Load())
+	if spent == 0 || spent > budget/4 {
+		t.Errorf("%d NRQL queries for the sweep, want some and at most %d", spent, budget/4)
+	}
+}
