@@ -10,11 +10,15 @@ import (
 )
 
 // heldLock is a fleet's store whose index lock another replica holds and never
-// releases (it stopped mid-read), with no index stored.
-type heldLock struct{}
+// releases (it stopped mid-read), with stored, when set, as the index in the store.
+type heldLock struct{ stored *index }
 
-func (heldLock) GetChunks(context.Context, string, string, string) ([]byte, [][]byte, time.Duration, error) {
-	return nil, nil, 0, nil
+func (h heldLock) GetChunks(context.Context, string, string, string) ([]byte, [][]byte, time.Duration, error) {
+	if h.stored == nil {
+		return nil, nil, 0, nil
+	}
+	meta, chunks := encode(h.stored)
+	return meta, chunks, time.Hour, nil
 }
 func (heldLock) SetChunks(context.Context, string, string, []byte, [][]byte, time.Duration) error {
 	return nil
@@ -48,5 +52,30 @@ func TestColdWaitForAnotherReplicaIsBounded(t *testing.T) {
 	defer cancel()
 	if _, err := x.readCold(ctx, c, 0); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("caller's deadline first: %v, want its end without a read", err)
+	}
+}
+
+// A waiter takes the index another replica stored only when it holds the writes the
+// waiter knows of (its write count at least the waiter's): one read before a write
+// the waiter has heard of is not served in its place.
+func TestColdWaitTakesOnlyAnIndexNotBehindAWrite(t *testing.T) {
+	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	query := func(int64, string, []string) (string, error) { return "q", nil }
+	stored := &index{entries: []Entry{{ID: 7, Name: "seven", Language: "go"}}, readAt: clock, gen: 4}
+	x := New(Options{Shared: heldLock{stored: stored}, Client: readAttempted{}, Query: query,
+		Now: func() time.Time { return clock }})
+	x.coldWait, x.coldPoll = 30*time.Millisecond, time.Millisecond
+	c := Caller{Key: "k", KeyHash: "h", AccountID: 1}
+	for _, tt := range []struct {
+		gen  uint64
+		took bool
+	}{{3, true}, {4, true}, {5, false}} {
+		ix, err := x.readCold(context.Background(), c, tt.gen)
+		if took := err == nil && ix != nil && len(ix.entries) == 1 && ix.gen == 4; took != tt.took {
+			t.Errorf("waiter at write count %d: took the stored index %v (%v), want %v", tt.gen, took, err, tt.took)
+		}
+		if !tt.took && !errors.Is(err, errReadAttempted) {
+			t.Errorf("waiter at write count %d: %v, want its own read", tt.gen, err)
+		}
 	}
 }
