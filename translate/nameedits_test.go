@@ -53,9 +53,7 @@ func writesFake(apps []fakeApp) (*nameFake, *appFake) {
 // and the index is then read again behind the lookups, as for a write made elsewhere.
 func TestWritesEditNameIndexInPlace(t *testing.T) {
 	m := miniredis.RunT(t)
-	ctx := context.Background()
-	c := Caller{KeyHash: "k", AccountID: 1}
-	fleetStore(t, m).KeyAccepted(ctx, "k", time.Hour)
+	ctx, c := context.Background(), acceptedCaller(t, m)
 	f, app := writesFake(manyApps(450))
 	a := New(f, Options{SharedCache: fleetStore(t, m)})
 	b := New(f, Options{SharedCache: fleetStore(t, m)})
@@ -127,9 +125,7 @@ func TestWritesEditNameIndexInPlace(t *testing.T) {
 // the lookup.
 func TestIndexAheadOfReplicasCountNotReadAgain(t *testing.T) {
 	m := miniredis.RunT(t)
-	ctx := context.Background()
-	c := Caller{KeyHash: "k", AccountID: 1}
-	fleetStore(t, m).KeyAccepted(ctx, "k", time.Hour)
+	ctx, c := context.Background(), acceptedCaller(t, m)
 	f, _ := writesFake(manyApps(450))
 	a := New(f, Options{SharedCache: fleetStore(t, m)})
 	if _, err := a.indexedMatches(ctx, c, "", AppListRequest{Name: "app-00007"}); err != nil {
@@ -149,4 +145,11 @@ func TestIndexAheadOfReplicasCountNotReadAgain(t *testing.T) {
 	if n := fullReads(f) - before; n != 0 {
 		t.Errorf("%d pages of the account read for an index that holds the write", n)
 	}
+}
+
+// acceptedCaller is a caller whose key the fleet on m has accepted.
+func acceptedCaller(t *testing.T, m *miniredis.Miniredis) Caller {
+	t.Helper()
+	fleetStore(t, m).KeyAccepted(context.Background(), "k", time.Hour)
+	return Caller{KeyHash: "k", AccountID: 1}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/v2bridge/v2bridge/sim"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -21,20 +19,13 @@ import (
 // at most 20 and 60 (with their listing). No count depends on time: the proxy sleeps
 // not at all, and each step's count ends once every replica's background reads have.
 func TestFleetJourneysOnAGeneratedAccount(t *testing.T) {
-	l, s, err := largeSim("apps=5000,hosts=1,names=10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newUpstreamProxy(s, time.Second)
-	p.sleep = func(context.Context, time.Duration) {}
-	up := httptest.NewServer(p)
-	defer up.Close()
+	l, _, p, upstream := countedUpstream(t, "apps=5000,hosts=1,names=10")
 	m := miniredis.RunT(t)
 	var replicas []*translate.Translator // every replica started, stopped ones too
 	start := func() (string, func(), error) {
 		// A generous store timeout: on a loaded test machine a slow store call would
 		// leave the index out of the store (the store's default is a deployment's).
-		h, tr, closeStore, err := fleetReplica(up.URL+sim.Path, "redis://"+m.Addr(), 2*time.Second, zapcore.WarnLevel)
+		h, tr, closeStore, err := fleetReplica(upstream, "redis://"+m.Addr(), 2*time.Second, zapcore.WarnLevel)
 		if err != nil {
 			return "", func() {}, err
 		}

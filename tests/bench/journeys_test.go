@@ -85,15 +85,8 @@ func TestNextLink(t *testing.T) {
 // its round trips are counted at the upstream, as many as the gateway's answers say it
 // made. The wall clock is a counter, so no figure depends on time.
 func TestJourneysRunOnAGeneratedAccount(t *testing.T) {
-	l, s, err := largeSim("apps=1200,hosts=1,names=10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newUpstreamProxy(s, time.Second)
-	p.sleep = func(context.Context, time.Duration) {}
-	up := httptest.NewServer(p)
-	defer up.Close()
-	gw := httptest.NewServer(newGatewayOpts(up.URL+sim.Path, translate.Options{}, zapcore.WarnLevel, 0))
+	l, _, p, upstream := countedUpstream(t, "apps=1200,hosts=1,names=10")
+	gw := httptest.NewServer(newGatewayOpts(upstream, translate.Options{}, zapcore.WarnLevel, 0))
 	defer gw.Close()
 	var tick time.Duration
 	now := func() time.Time { tick += time.Millisecond; return clock.Add(tick) }
@@ -118,4 +111,20 @@ func TestJourneysRunOnAGeneratedAccount(t *testing.T) {
 	if !strings.Contains(b.String(), "deploy hook") {
 		t.Errorf("report lacks the deploy hook:\n%s", b.String())
 	}
+}
+
+// countedUpstream is a generated account (spec, opts) behind a proxy that counts its
+// round trips and adds no latency: the account, its simulator, the proxy and the
+// NerdGraph URL a gateway is given; closed when t ends.
+func countedUpstream(t *testing.T, spec string, opts ...sim.Option) (sim.LargeAccount, *sim.Server, *upstreamProxy, string) {
+	t.Helper()
+	l, s, err := largeSim(spec, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newUpstreamProxy(s, time.Second)
+	p.sleep = func(context.Context, time.Duration) {}
+	up := httptest.NewServer(p)
+	t.Cleanup(up.Close)
+	return l, s, p, up.URL + sim.Path
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"go.uber.org/zap/zapcore"
 
@@ -20,15 +18,8 @@ import (
 // application and meets refusals past the 300th.
 func TestSweepOfEveryApplicationWithinNRQLBudget(t *testing.T) {
 	const budget = 300
-	l, s, err := largeSim("apps=600,hosts=1,names=10", sim.WithNRQLBudget(budget))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newUpstreamProxy(s, time.Second)
-	p.sleep = func(context.Context, time.Duration) {}
-	up := httptest.NewServer(p)
-	defer up.Close()
-	h, _, closeStore, err := fleetReplica(up.URL+sim.Path, "", 0, zapcore.WarnLevel)
+	l, s, p, upstream := countedUpstream(t, "apps=600,hosts=1,names=10", sim.WithNRQLBudget(budget))
+	h, _, closeStore, err := fleetReplica(upstream, "", 0, zapcore.WarnLevel)
 	if err != nil {
 		t.Fatal(err)
 	}
