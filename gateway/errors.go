@@ -22,7 +22,7 @@ const (
 // v2Error is the gateway's one table from a failure to the v2 error the caller gets:
 // a *restv2.Error as it is; a parameter error 400; each kind of NerdGraph failure its
 // status (refused key 401, no API access 403, not found 404, rate limited 429, invalid
-// answer 500, breaker open or the key's slots busy 503, timeout 504, anything else 502); a deadline 504; the
+// answer 500, breaker open, the key's slots busy or a large answer not decoded in time 503, timeout 504, anything else 502); a deadline 504; the
 // rest 500. Callers never see an internal error's text: the second result is the cause
 // to log, for the failures that are the gateway's or NerdGraph's.
 func v2Error(err error) (*restv2.Error, error) {
@@ -56,7 +56,10 @@ func v2Error(err error) (*restv2.Error, error) {
 		case ng.KindUnavailable:
 			return restv2.Unavailable("The New Relic NerdGraph API is failing; v2bridge is not calling it for a few seconds. Retry later"), err
 		case ng.KindOverloaded:
-			// The gateway's own overload: NerdGraph was not asked.
+			// The gateway's own overload: NerdGraph was not asked, or answered in time.
+			if errors.Is(err, ng.ErrAnswerWait) {
+				return restv2.Unavailable("v2bridge is busy decoding other large answers from New Relic; retry later"), err
+			}
 			return restv2.Unavailable("v2bridge is busy with this API key's other requests to New Relic; retry later"), err
 		default:
 			return restv2.BadGateway(titleUpstreamFail), err

@@ -32,6 +32,7 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		{"503 circuit open", &ng.Error{Kind: ng.KindUnavailable, RetryAfter: 5 * time.Second}, "", 503, "5", true},
 		{"503 keeps a set Retry-After", &ng.Error{Kind: ng.KindUnavailable, RetryAfter: 5 * time.Second}, "9", 503, "9", true},
 		{"503 for a key's slots busy, not 429", &ng.Error{Kind: ng.KindOverloaded, RetryAfter: 2 * time.Second}, "", 503, "2", true},
+		{"503 for a large answer not decoded in time, not 504", &ng.Error{Kind: ng.KindOverloaded, RetryAfter: 2 * time.Second, Err: ng.ErrAnswerWait}, "", 503, "2", true},
 		{"502 has none", &ng.Error{Kind: ng.KindServer, RetryAfter: 5 * time.Second}, "", 502, "", true},
 		{"504 has none", &ng.Error{Kind: ng.KindTimeout}, "", 504, "", true},
 		{"404 has none and no cause", &ng.Error{Kind: ng.KindNotFound}, "", 404, "", false},

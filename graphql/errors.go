@@ -22,7 +22,7 @@ const (
 	KindInvalid                 // the operation or NRQL was rejected: a gateway bug, 500
 	KindTransport               // no usable HTTP answer (connection refused, reset, bad JSON): 502
 	KindUnavailable             // not sent: the circuit breaker is open: 503 with Retry-After
-	KindOverloaded              // not sent: it waited too long for one of its key's slots: 503 with Retry-After
+	KindOverloaded              // the gateway's own overload: not sent (it waited too long for one of its key's slots) or answered but not decoded in time (ErrAnswerWait): 503 with Retry-After
 )
 
 var kindNames = [...]string{"server", "auth", "forbidden", "not_found", "rate_limited", "timeout", "invalid", "transport", "unavailable", "overloaded"}

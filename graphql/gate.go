@@ -118,11 +118,16 @@ func (g *answerGate) acquire(ctx context.Context, key *semaphore.Weighted, w int
 	return nil
 }
 
-// gateError is the error of a call whose context ended while its answer waited.
+// ErrAnswerWait is in the error of a call whose answer NerdGraph gave but which waited
+// at the answer gate until the request's end.
+var ErrAnswerWait = errors.New("waiting to decode a large answer")
+
+// gateError is the error of a call whose context ended while its answer waited: at the
+// request's deadline the gateway's own overload (KindOverloaded, 503 with Retry-After:
+// NerdGraph answered in time), else the request's end (the caller left).
 func gateError(ctx context.Context, err error) error {
-	kind := KindTransport
 	if errors.Is(Stopped(ctx), context.DeadlineExceeded) {
-		kind = KindTimeout
+		return &Error{Kind: KindOverloaded, RetryAfter: overloadRetryAfter, Err: fmt.Errorf("%w: %w", ErrAnswerWait, err)}
 	}
-	return &Error{Kind: kind, Err: fmt.Errorf("waiting to decode a large answer: %w", err)}
+	return &Error{Kind: KindTransport, Err: fmt.Errorf("%w: %w", ErrAnswerWait, err)}
 }
