@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/state"
+	"github.com/v2bridge/v2bridge/state/statetest"
 	"github.com/v2bridge/v2bridge/translate"
 )
 
@@ -177,52 +177,6 @@ func TestKeyAuthFreshTTL(t *testing.T) {
 	}
 }
 
-// fleetCache is an in-memory state.SharedCache: the fleet's store of shared entries
-// and of the verdicts on keys.
-type fleetCache struct {
-	mu          sync.Mutex
-	val         map[string][]byte
-	ttl         map[string]time.Duration
-	authLeft    time.Duration
-	err         error
-	gets        int
-	accepted    map[string]time.Duration
-	refused     []string
-	unshareable int
-}
-
-func newFleetCache() *fleetCache {
-	return &fleetCache{val: map[string][]byte{}, ttl: map[string]time.Duration{}, accepted: map[string]time.Duration{}, authLeft: time.Minute}
-}
-
-func (m *fleetCache) GetCached(_ context.Context, name, key, _ string) ([]byte, time.Duration, time.Duration, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.gets++
-	return m.val[name+"/"+key], m.ttl[name+"/"+key], m.authLeft, m.err
-}
-
-func (m *fleetCache) SetCached(_ context.Context, name, key string, value []byte, ttl time.Duration) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.val[name+"/"+key], m.ttl[name+"/"+key] = value, ttl
-	return nil
-}
-
-func (m *fleetCache) KeyAccepted(_ context.Context, keyHash string, ttl time.Duration) {
-	m.mu.Lock()
-	m.accepted[keyHash] = ttl
-	m.mu.Unlock()
-}
-
-func (m *fleetCache) KeyRefused(_ context.Context, keyHash string) {
-	m.mu.Lock()
-	m.refused = append(m.refused, keyHash)
-	m.mu.Unlock()
-}
-
-func (m *fleetCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
-
 // idsCodec shares a []int64 (as the translator's account lists are shared).
 var idsCodec = state.Codec{
 	Encode: func(v any) ([]byte, bool) {
@@ -245,7 +199,7 @@ var idsCodec = state.Codec{
 // AuthTTL, and only with the check on); never when the store fails, has no entry, or
 // the entry or acceptance has run out.
 func TestSharedCacheGet(t *testing.T) {
-	store := newFleetCache()
+	store := statetest.NewSharedCache()
 	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	replica := func(authTTL time.Duration) (*state.Stores[int], *keyAuth) {
 		st := state.NewStores(state.StoresOptions{SharedCache: store, AccountTTL: time.Hour,
@@ -257,12 +211,12 @@ func TestSharedCacheGet(t *testing.T) {
 	a, _ := replica(5 * time.Second)
 	key := "kh|1|accounts"
 	a.Accounts.Set(key, []int64{1, 2})
-	if string(store.val["accounts/"+key]) != "[1,2]" || store.ttl["accounts/"+key] != time.Hour {
-		t.Fatalf("stored %q for %v", store.val["accounts/"+key], store.ttl["accounts/"+key])
+	if string(store.Val["accounts/"+key]) != "[1,2]" || store.TTL["accounts/"+key] != time.Hour {
+		t.Fatalf("stored %q for %v", store.Val["accounts/"+key], store.TTL["accounts/"+key])
 	}
 	a.Accounts.Set("kh|1|other", "not a list")
-	if store.unshareable != 1 || store.val["accounts/kh|1|other"] != nil {
-		t.Errorf("an unshareable value: %d counted, stored %q", store.unshareable, store.val["accounts/kh|1|other"])
+	if store.Unshareable != 1 || store.Val["accounts/kh|1|other"] != nil {
+		t.Errorf("an unshareable value: %d counted, stored %q", store.Unshareable, store.Val["accounts/kh|1|other"])
 	}
 
 	// Not served: store error, no entry, entry or acceptance run out (at exactly 0 too).
@@ -279,30 +233,30 @@ func TestSharedCacheGet(t *testing.T) {
 		{"acceptance over", nil, key, time.Hour, 0},
 		{"acceptance negative", nil, key, time.Hour, -time.Second},
 	} {
-		store.err, store.ttl["accounts/"+key], store.authLeft = tt.err, tt.ttl, tt.authLeft
+		store.Err, store.TTL["accounts/"+key], store.AuthLeft = tt.err, tt.ttl, tt.authLeft
 		st, _ := replica(5 * time.Second)
 		if v, ok := st.Accounts.Get(tt.key); ok {
 			t.Errorf("%s: served %v", tt.name, v)
 		}
 	}
-	store.err, store.ttl["accounts/"+key], store.authLeft = nil, time.Hour, 3*time.Second
+	store.Err, store.TTL["accounts/"+key], store.AuthLeft = nil, time.Hour, 3*time.Second
 	b, _ := replica(5 * time.Second)
 	if v, ok := b.Accounts.Get(key); !ok || len(v.([]int64)) != 2 {
 		t.Fatalf("shared hit: %v, %v", v, ok)
 	}
-	gets := store.gets
+	gets := store.Gets
 	// Kept locally while the fleet's acceptance lasts (3 s from now), not after.
 	clock = clock.Add(3 * time.Second)
-	if _, ok := b.Accounts.Get(key); !ok || store.gets != gets {
-		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.gets-gets)
+	if _, ok := b.Accounts.Get(key); !ok || store.Gets != gets {
+		t.Errorf("local hit within the acceptance: %v, %d store reads", ok, store.Gets-gets)
 	}
 	clock = clock.Add(time.Millisecond)
-	store.authLeft = 0
-	if _, ok := b.Accounts.Get(key); ok || store.gets != gets+1 {
-		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.gets-gets)
+	store.AuthLeft = 0
+	if _, ok := b.Accounts.Get(key); ok || store.Gets != gets+1 {
+		t.Errorf("after the acceptance: served %v, %d store reads", ok, store.Gets-gets)
 	}
 	// With the check off (negative AuthTTL) the fleet's acceptance is not recorded.
-	store.authLeft = time.Minute
+	store.AuthLeft = time.Minute
 	off, offAuth := replica(-1)
 	if _, ok := off.Accounts.Get(key); !ok || offAuth.known("kh") {
 		t.Errorf("check off: served %v, acceptance recorded %v", ok, offAuth.known("kh"))
@@ -313,13 +267,13 @@ func TestSharedCacheGet(t *testing.T) {
 // a verdict is shared, accepted for AuthTTL (for authSweepAfter with the check off),
 // refused at once.
 func TestSharedVerdicts(t *testing.T) {
-	store := newFleetCache()
+	store := statetest.NewSharedCache()
 	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
 	a := newKeyAuth(5*time.Second, now, translate.New(nil, translate.Options{SharedCache: store}))
 	a.accepted("kh")
-	if store.accepted["kh"] != 5*time.Second {
-		t.Errorf("accepted shared for %v, want 5s", store.accepted["kh"])
+	if store.Accepted["kh"] != 5*time.Second {
+		t.Errorf("accepted shared for %v, want 5s", store.Accepted["kh"])
 	}
 	a.acceptedAt("kh", clock.Add(-time.Second)) // older than this replica's own
 	clock = clock.Add(5 * time.Second)
@@ -332,12 +286,12 @@ func TestSharedVerdicts(t *testing.T) {
 		t.Error("a later fleet record was not taken")
 	}
 	a.refused("kh")
-	if len(store.refused) != 1 || store.refused[0] != "kh" {
-		t.Errorf("refused shared as %v", store.refused)
+	if len(store.Refused) != 1 || store.Refused[0] != "kh" {
+		t.Errorf("refused shared as %v", store.Refused)
 	}
 	off := newKeyAuth(-1, now, translate.New(nil, translate.Options{SharedCache: store}))
 	off.accepted("k2")
-	if store.accepted["k2"] != authSweepAfter {
-		t.Errorf("check off: accepted shared for %v, want %v", store.accepted["k2"], authSweepAfter)
+	if store.Accepted["k2"] != authSweepAfter {
+		t.Errorf("check off: accepted shared for %v, want %v", store.Accepted["k2"], authSweepAfter)
 	}
 }

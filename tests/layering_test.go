@@ -39,6 +39,10 @@ const concreteStore = "state/fleet"
 
 var storeWiring = []string{"cmd", "state"}
 
+// testDoubles are the in-memory doubles of state's interfaces: test files import them,
+// product files never.
+const testDoubles = "state/statetest"
+
 // topFolder names the module's top-level folder an import path or file path lies in.
 func topFolder(p string) string {
 	first, _, _ := strings.Cut(p, "/")
@@ -47,7 +51,8 @@ func topFolder(p string) string {
 
 // Imports point one way: no product file imports a folder above it or beside it that
 // its layer does not name, so the simulator stays a tool and the contract stays a leaf;
-// and only the wiring imports the concrete fleet store (concreteStore).
+// only the wiring imports the concrete fleet store (concreteStore), and no product
+// file imports the test doubles (testDoubles).
 func TestImportsPointOneWay(t *testing.T) {
 	root := ".."
 	fset := token.NewFileSet()
@@ -80,6 +85,9 @@ func TestImportsPointOneWay(t *testing.T) {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !strings.HasPrefix(p, module) {
 				continue
+			}
+			if p == module+testDoubles {
+				t.Errorf("%s imports %s: only tests use the test doubles", rel, p)
 			}
 			if p == module+concreteStore && !slices.Contains(storeWiring, topFolder(rel)) {
 				t.Errorf("%s imports %s: outside %v, code depends on package state's interfaces, not the concrete store", rel, p, storeWiring)

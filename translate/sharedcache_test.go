@@ -4,17 +4,17 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/v2bridge/v2bridge/restv2"
+	"github.com/v2bridge/v2bridge/state/statetest"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
 // The fleet's shared cache as the translator uses it: which caches are shared and how
 // their values travel (sharedCodecs), cursors read across replicas, and the store
-// (memCache below) serving entries only while the fleet's record of the caller's key
+// (statetest.SharedCache) serving entries only while the fleet's record of the caller's key
 // holds.
 
 // Every shared value round-trips through its codec without loss (what B serves from
@@ -123,12 +123,12 @@ func BenchmarkSharedShowDecode(b *testing.B) {
 // cache (GetLocal), so page 50 costs 2 store lookups (its cursor and the account's
 // mark), not 50.
 func TestSharedCursors(t *testing.T) {
-	store := newMemCache()
+	store := statetest.NewSharedCache()
 	f := appsFake(50 * PageSize)
 	replica := func() *Translator { return New(f, Options{SharedCache: store}) }
 	a, b := replica(), replica()
 	c := Caller{KeyHash: "kh", AccountID: 1}
-	store.gets = 0
+	store.Gets = 0
 	if _, _, err := a.ListApplications(context.Background(), c, AppListRequest{Page: 50}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +137,8 @@ func TestSharedCursors(t *testing.T) {
 	}
 	// The lookups: page 50's cursor and the mark of a large account (manyApps); none
 	// for pages 2 to 49.
-	if store.gets != 2 {
-		t.Fatalf("A's cold page 50 made %d store lookups, want 2", store.gets)
+	if store.Gets != 2 {
+		t.Fatalf("A's cold page 50 made %d store lookups, want 2", store.Gets)
 	}
 	for _, page := range []int{50, 17} {
 		l, _, err := b.ListApplications(context.Background(), c, AppListRequest{Page: page})
@@ -161,51 +161,6 @@ func TestSharedCursors(t *testing.T) {
 		t.Fatalf("another key's page 3: %d hops, want 2", hops-49)
 	}
 }
-
-// memCache is an in-memory SharedCache.
-type memCache struct {
-	mu          sync.Mutex
-	val         map[string][]byte
-	ttl         map[string]time.Duration
-	authLeft    time.Duration
-	err         error
-	gets        int
-	accepted    map[string]time.Duration
-	refused     []string
-	unshareable int
-}
-
-func newMemCache() *memCache {
-	return &memCache{val: map[string][]byte{}, ttl: map[string]time.Duration{}, accepted: map[string]time.Duration{}, authLeft: time.Minute}
-}
-
-func (m *memCache) GetCached(_ context.Context, name, key, _ string) ([]byte, time.Duration, time.Duration, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.gets++
-	return m.val[name+"/"+key], m.ttl[name+"/"+key], m.authLeft, m.err
-}
-
-func (m *memCache) SetCached(_ context.Context, name, key string, value []byte, ttl time.Duration) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.val[name+"/"+key], m.ttl[name+"/"+key] = value, ttl
-	return nil
-}
-
-func (m *memCache) KeyAccepted(_ context.Context, keyHash string, ttl time.Duration) {
-	m.mu.Lock()
-	m.accepted[keyHash] = ttl
-	m.mu.Unlock()
-}
-
-func (m *memCache) KeyRefused(_ context.Context, keyHash string) {
-	m.mu.Lock()
-	m.refused = append(m.refused, keyHash)
-	m.mu.Unlock()
-}
-
-func (m *memCache) CacheUnshareable() { m.mu.Lock(); m.unshareable++; m.mu.Unlock() }
 
 // Replicas of one fleet configured otherwise (a rollout of a new configuration) share
 // the store but never each other's answers: each serves the metric data its own
@@ -251,7 +206,7 @@ func TestSharedCacheKeepsEachReplicasReadings(t *testing.T) {
 			func(tr *Translator) string { return fmt.Sprint(throughput(tr)) }, "5", "9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			store := newMemCache()
+			store := statetest.NewSharedCache()
 			replica := func(o Options) *Translator {
 				o.SharedCache, o.Now = store, func() time.Time { return to.Add(time.Hour) }
 				return New(tt.f, o)
