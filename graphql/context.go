@@ -148,6 +148,17 @@ func CallsFrom(ctx context.Context) *Calls {
 	return c
 }
 
+// WaitContext is ctx ending at the request's deadline too (SetDeadline), for a wait on
+// work another caller does (its read, its shared query): the request's own NerdGraph
+// calls end at that deadline, and so must its waits on others'. cancel releases its
+// timer.
+func WaitContext(ctx context.Context) (_ context.Context, cancel context.CancelFunc) {
+	if dl, ok := requestDeadline(ctx); ok {
+		return context.WithDeadline(ctx, dl)
+	}
+	return ctx, func() {}
+}
+
 // Stopped reports why work done for the request on ctx must stop: the context's own
 // error (the caller went away, or its deadline passed), or context.DeadlineExceeded
 // once the deadline SetDeadline gave the request's calls has passed. Loops a request

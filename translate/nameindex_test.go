@@ -298,3 +298,40 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// A caller waiting for another caller's cold read of the index waits no longer than its
+// own request lasts (its deadline on its calls, as the gateway sets it), while the read
+// goes on for the caller that started it.
+func TestColdNameIndexWaitEndsAtTheRequestsDeadline(t *testing.T) {
+	f := newNameFake(manyApps(3 * PageSize))
+	f.gate = make(chan struct{})
+	tr := New(f, Options{})
+	c := Caller{KeyHash: "k", AccountID: 1}
+	leader := make(chan error, 1)
+	go func() {
+		_, _, err := tr.nameIndex(context.Background(), c)
+		leader <- err
+	}()
+	for f.count("AppNamePage") != indexPages(0) { // the first caller's read is under way, held
+		runtime.Gosched()
+	}
+	calls := new(ng.Calls)
+	calls.SetDeadline(time.Now().Add(20 * time.Millisecond))
+	waiter := make(chan error, 1)
+	go func() {
+		_, _, err := tr.nameIndex(ng.WithCalls(context.Background(), calls), c)
+		waiter <- err
+	}()
+	select {
+	case err := <-waiter:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("waiter: %v, want its request's deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiter outlived its request's deadline")
+	}
+	close(f.gate)
+	if err := <-leader; err != nil {
+		t.Fatalf("the first caller's read: %v", err)
+	}
+}

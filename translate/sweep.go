@@ -359,10 +359,12 @@ func (t *Translator) fetchSweep(ctx context.Context, c Caller, apps []int64, q s
 // awaitSweep is app's series from f once it ends: not found when f's answer does not
 // show app in the account; from solo when f failed (or ctx ended first).
 func (t *Translator) awaitSweep(ctx context.Context, f *sweepFetch, app int64, solo func() (map[string][]metricdata.Row, error)) (map[string][]metricdata.Row, error) {
+	wait, cancel := ng.WaitContext(ctx) // no longer than the request lasts
+	defer cancel()
 	select {
 	case <-f.done:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("metric data: %w", ctx.Err())
+	case <-wait.Done():
+		return nil, fmt.Errorf("metric data: %w", wait.Err())
 	}
 	if f.err != nil {
 		return solo()

@@ -2,11 +2,13 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	ng "github.com/v2bridge/v2bridge/graphql"
 	"github.com/v2bridge/v2bridge/translate/metricdata"
 )
 
@@ -172,5 +174,29 @@ func TestSweepNextLooksFourCapsAhead(t *testing.T) {
 	want := sweepIDs(int64(2+cached), int64(1+4*sweepMaxApps))
 	if got := s.tr.sweepNext(c, 1, names, w, false); !slices.Equal(got, want) {
 		t.Errorf("%v, want %v", got, want)
+	}
+}
+
+// A request waiting for a shared query another request sent waits no longer than its
+// own request lasts: the request's deadline (Calls.SetDeadline, as the gateway sets
+// it), not only its context's end, ends the wait.
+func TestSweepWaitEndsAtTheRequestsDeadline(t *testing.T) {
+	s := newSweepSide()
+	calls := new(ng.Calls)
+	calls.SetDeadline(time.Now().Add(20 * time.Millisecond))
+	ctx := ng.WithCalls(context.Background(), calls)
+	never := &sweepFetch{done: make(chan struct{})} // the other request's query, still under way
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.tr.awaitSweep(ctx, never, 7, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want the request's deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wait outlived the request's deadline")
 	}
 }

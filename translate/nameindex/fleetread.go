@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // A cold index in a fleet is read by one replica. Replicas behind one balancer meet a
@@ -14,7 +16,7 @@ import (
 // itself when the lock comes free with no index in the store (the reader failed),
 // when the store fails, or after fleetColdWait (the reader's replica may have stopped
 // while its lock lives on): an index is never waited for past a bound, and the
-// caller's own deadline ends its wait in any case.
+// caller's request deadline ends its wait in any case.
 const (
 	fleetColdPoll = 100 * time.Millisecond
 	fleetColdWait = 15 * time.Second
@@ -26,6 +28,8 @@ func (x *Indexes) readCold(ctx context.Context, c Caller, gen uint64) (*index, e
 	if x.shared == nil {
 		return x.readKept(ctx, c, gen)
 	}
+	wait, cancel := ng.WaitContext(ctx)
+	defer cancel()
 	var giveUp <-chan time.Time
 	for {
 		release, ok, err := x.shared.TryLock(ctx, "name_index", c.Key, readTimeout)
@@ -42,9 +46,9 @@ func (x *Indexes) readCold(ctx context.Context, c Caller, gen uint64) (*index, e
 		}
 		poll := time.NewTimer(x.coldPoll)
 		select {
-		case <-ctx.Done():
+		case <-wait.Done():
 			poll.Stop()
-			return nil, fmt.Errorf("application names: %w", ctx.Err())
+			return nil, fmt.Errorf("application names: %w", wait.Err())
 		case <-giveUp:
 			poll.Stop()
 			return x.readKept(ctx, c, gen)

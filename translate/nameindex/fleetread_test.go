@@ -7,6 +7,8 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+
+	ng "github.com/v2bridge/v2bridge/graphql"
 )
 
 // heldLock is a fleet's store whose index lock another replica holds and never
@@ -52,6 +54,12 @@ func TestColdWaitForAnotherReplicaIsBounded(t *testing.T) {
 	defer cancel()
 	if _, err := x.readCold(ctx, c, 0); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("caller's deadline first: %v, want its end without a read", err)
+	}
+	// The request's deadline as the gateway sets it: on its calls, not its context.
+	calls := new(ng.Calls)
+	calls.SetDeadline(time.Now().Add(30 * time.Millisecond))
+	if _, err := x.readCold(ng.WithCalls(context.Background(), calls), c, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("request's deadline first: %v, want its end without a read", err)
 	}
 }
 

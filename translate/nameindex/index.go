@@ -227,6 +227,8 @@ func (x *Indexes) Get(ctx context.Context, c Caller, gen uint64) (entries []Entr
 // caller whose shared read ended because the first caller left (its context's end)
 // reads again, at most coldTries times in all.
 func (x *Indexes) cold(ctx context.Context, c Caller, gen uint64) (*index, error) {
+	wait, cancel := ng.WaitContext(ctx) // the caller waits no longer than its request lasts
+	defer cancel()
 	for try := 1; ; try++ {
 		ch := x.reads.DoChan(c.Key, func() (any, error) {
 			return x.readCold(ctx, c, gen)
@@ -234,9 +236,9 @@ func (x *Indexes) cold(ctx context.Context, c Caller, gen uint64) (*index, error
 		x.coldWaiting.Add(1) // after DoChan: this caller is the read's or waits for it
 		var r singleflight.Result
 		select {
-		case <-ctx.Done():
+		case <-wait.Done():
 			x.coldWaiting.Add(-1)
-			return nil, fmt.Errorf("application names: %w", ctx.Err())
+			return nil, fmt.Errorf("application names: %w", wait.Err())
 		case r = <-ch:
 			x.coldWaiting.Add(-1)
 		}
