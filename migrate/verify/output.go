@@ -28,12 +28,15 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(&b, "v2bridge verify: %d requests on %d routes, sample %d, tolerance %.0f%%, REST %s\n",
 		len(r.Exchanges), len(r.Routes), r.Sample, 100*r.Tolerance, r.REST)
 	// Plain column names, aligned; an exchange a side does not serve (501) counts as not
-	// compared, one where a side failed as failed, each listed below with why.
+	// compared, one where a side failed as failed, each listed below with why. A
+	// difference the route's fidelity note declares counts as declared, not as different
+	// or missing: those columns are the differences to read.
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tnot compared\tfailed\tREST ms\ttranslation ms\tNerdGraph calls")
+	fmt.Fprintln(tw, "route\trequests\tequal\twithin tolerance\tdifferent\tmissing in REST\tmissing in translation\tdeclared\tnot compared\tfailed\tREST ms\ttranslation ms\tNerdGraph calls")
 	for _, s := range r.Routes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
-			s.Counts[Different], s.Counts[MissingREST], s.Counts[MissingGraph], s.NotCompared, s.Errors, s.RESTMillis, s.TranslationMillis, s.RoundTrips)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", s.Route, s.Requests, s.Counts[Equal], s.Counts[WithinTol],
+			s.Undeclared(Different), s.Undeclared(MissingREST), s.Undeclared(MissingGraph), s.DeclaredCount(), s.NotCompared, s.Errors,
+			s.RESTMillis, s.TranslationMillis, s.RoundTrips)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("verify summary: %w", err)
@@ -72,6 +75,19 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Undeclared is how many of s's fields had verdict v without the route's fidelity
+// note declaring it.
+func (s RouteSummary) Undeclared(v string) int { return s.Counts[v] - s.Declared[v] }
+
+// DeclaredCount is how many of s's differences the route's fidelity note declares.
+func (s RouteSummary) DeclaredCount() int {
+	n := 0
+	for _, v := range s.Declared {
+		n += v
+	}
+	return n
 }
 
 // idIndex is an object's place in a list path ("[id=314221522]").
@@ -150,8 +166,8 @@ td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top
 Sample {{.R.Sample}} objects per kind; numbers within {{printf "%.0f" (pct .R.Tolerance)}}% count as within tolerance.
 <strong>{{.Diffs}} field(s) differ or are missing on one side.</strong></p>
 <h2>Routes</h2>
-<table><tr><th>route</th><th>requests</th><th>equal</th><th>within tolerance</th><th>different</th><th>missing in REST</th><th>missing in translation</th><th>not compared</th><th>failed</th><th>REST ms</th><th>translation ms</th><th>NerdGraph round trips</th></tr>
-{{range .R.Routes}}<tr><td>{{.Route}}</td><td>{{.Requests}}</td><td>{{index .Counts "equal"}}</td><td>{{index .Counts "within_tolerance"}}</td><td>{{index .Counts "different"}}</td><td>{{index .Counts "missing_in_rest"}}</td><td>{{index .Counts "missing_in_translation"}}</td><td>{{.NotCompared}}</td><td>{{.Errors}}</td><td>{{printf "%.1f" .RESTMillis}}</td><td>{{printf "%.1f" .TranslationMillis}}</td><td>{{.RoundTrips}}</td></tr>
+<table><tr><th>route</th><th>requests</th><th>equal</th><th>within tolerance</th><th>different</th><th>missing in REST</th><th>missing in translation</th><th>declared</th><th>not compared</th><th>failed</th><th>REST ms</th><th>translation ms</th><th>NerdGraph round trips</th></tr>
+{{range .R.Routes}}<tr><td>{{.Route}}</td><td>{{.Requests}}</td><td>{{index .Counts "equal"}}</td><td>{{index .Counts "within_tolerance"}}</td><td>{{.Undeclared "different"}}</td><td>{{.Undeclared "missing_in_rest"}}</td><td>{{.Undeclared "missing_in_translation"}}</td><td>{{.DeclaredCount}}</td><td>{{.NotCompared}}</td><td>{{.Errors}}</td><td>{{printf "%.1f" .RESTMillis}}</td><td>{{printf "%.1f" .TranslationMillis}}</td><td>{{.RoundTrips}}</td></tr>
 {{end}}</table>
 <h2>Requests</h2>
 {{range .Rows}}<h3><code>GET {{.Path}}</code> ({{.Route}})</h3>

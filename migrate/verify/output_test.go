@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -80,23 +81,38 @@ func TestDeclaredDifferences(t *testing.T) {
 		}
 	}
 	r := &runner{cfg: Config{Notes: map[string]string{"applications.list": "ids are surrogates; `links.server` null (no server id)"}}}
-	x := Exchange{Route: "applications.list", Path: "/v2/applications.json", Fields: []Field{
+	x := Exchange{Route: "applications.list", Path: "/v2/applications.json", Counts: map[string]int{}}
+	for _, f := range []Field{
 		{Path: "$.applications[id=1].links.server", Verdict: Different},
 		{Path: "$.applications[id=1].name", Verdict: Different},
 		{Path: "$.applications[id=1].links.server", Verdict: WithinTol},
 		{Path: "$.applications[id=2].links.server", Verdict: Different},
-	}}
+		{Path: "$.applications[id=3].links.server", Verdict: MissingGraph},
+	} {
+		x.add(f)
+	}
 	r.declare(&x)
-	rep := &Report{Exchanges: []Exchange{x}, Routes: []RouteSummary{{Route: "applications.list", Counts: map[string]int{}}}}
+	rep := &Report{Exchanges: []Exchange{x}, Routes: summarize([]Exchange{x})}
 	var b bytes.Buffer
 	if err := rep.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "3 field(s) differ or are missing on one side, 2 of them as the route's fidelity note declares:\n"+
+	if !strings.Contains(out, "4 field(s) differ or are missing on one side, 3 of them as the route's fidelity note declares:\n"+
 		"  /v2/applications.json $.applications[id=1].name: different\n"+
 		"  applications.list $.applications[id=*].links.server: different ×2 (declared: `links.server` null (no server id))\n") {
 		t.Errorf("summary:\n%s", out)
+	}
+	// The route's line counts the declared ones apart: 1 different, 0 missing, 3 declared.
+	if !regexp.MustCompile(`\napplications\.list +1 +0 +1 +1 +0 +0 +3 +0 +0 `).MatchString(out) {
+		t.Errorf("route line does not count the declared differences apart:\n%s", out)
+	}
+	var h bytes.Buffer
+	if err := rep.WriteHTML(&h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "<td>1</td><td>0</td><td>0</td><td>3</td>") {
+		t.Errorf("HTML route row does not count the declared differences apart:\n%s", h.String())
 	}
 	if x.Fields[2].Declared != "" {
 		t.Error("a field within tolerance was marked declared")

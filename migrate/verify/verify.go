@@ -104,11 +104,14 @@ type Exchange struct {
 
 // RouteSummary adds a route's exchanges up.
 type RouteSummary struct {
-	Route             string         `json:"route"`
-	Requests          int            `json:"requests"`
-	Errors            int            `json:"errors"`
-	NotCompared       int            `json:"not_compared"`
-	Counts            map[string]int `json:"counts"`
+	Route       string         `json:"route"`
+	Requests    int            `json:"requests"`
+	Errors      int            `json:"errors"`
+	NotCompared int            `json:"not_compared"`
+	Counts      map[string]int `json:"counts"`
+	// Declared are the differences of Counts (different, missing on a side) that the
+	// route's fidelity note declares, by verdict.
+	Declared          map[string]int `json:"declared,omitempty"`
 	RoundTrips        int            `json:"nerdgraph_round_trips"`
 	RESTMillis        float64        `json:"rest_ms"`
 	TranslationMillis float64        `json:"translation_ms"`
@@ -654,6 +657,14 @@ func summarize(xs []Exchange) []RouteSummary {
 		}
 		for k, v := range x.Counts {
 			s.Counts[k] += v
+		}
+		for _, f := range x.Fields {
+			if f.Declared != "" && f.Verdict != Equal && f.Verdict != WithinTol {
+				if s.Declared == nil {
+					s.Declared = map[string]int{}
+				}
+				s.Declared[f.Verdict]++
+			}
 		}
 		s.RoundTrips += x.RoundTrips
 		s.RESTMillis += x.RESTMillis
