@@ -41,7 +41,10 @@
 //     real service is unverified.
 //   - GraphQL parse and validation errors come back with HTTP 200, like other GraphQL
 //     errors. Other paths get 404, other methods 405, a malformed JSON body 400.
-//   - Introspection is on. No rate or concurrency limits, no deprecation warnings.
+//   - Introspection is on. No deprecation warnings. The limits New Relic publishes are
+//     held strictly: 25 requests in flight per user (WithConcurrentRequests; the 26th
+//     gets HTTP 429) and 3,000 NRQL queries per account per minute of the simulator's
+//     clock (WithNRQLBudget); the bodies of those refusals are unpublished.
 //
 // Accounts and entities:
 //   - actor.account(id:) for an account the key does not reach (or that does not exist)

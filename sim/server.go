@@ -52,7 +52,8 @@ type Server struct {
 	// that ids of deleted conditions are never reused.
 	lastConditionID int
 
-	budget nrqlBudget // nrqlbudget.go
+	budget   nrqlBudget // nrqlbudget.go
+	inflight inFlight   // concurrency.go
 
 	requests atomic.Int64
 	mu       sync.Mutex
@@ -110,7 +111,8 @@ func newServer(data *Data, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}, data: data, budget: nrqlBudget{limit: NRQLBudget}}
+	s := &Server{now: time.Now, log: zap.NewNop(), byOp: map[string]int64{}, data: data,
+		budget: nrqlBudget{limit: NRQLBudget}, inflight: inFlight{limit: NerdGraphConcurrency}}
 	s.world.Store(w)
 	for _, o := range opts {
 		o(s)
@@ -170,6 +172,17 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(unauthorizedBody))
 		return
 	}
+	user := 0
+	if c.user != nil && c.user.ID != nil {
+		user = *c.user.ID
+	}
+	if !s.inflight.enter(user) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(tooManyConcurrentBody))
+		return
+	}
+	defer s.inflight.leave(user)
 	var params graphql.RawParams
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	dec.UseNumber()
