@@ -36,6 +36,10 @@ func (x *Indexes) readCold(ctx context.Context, c Caller, gen uint64) (*index, e
 		if err != nil || ok {
 			if ok {
 				defer release()
+				// The lock may have come free because its reader has just stored the index.
+				if s, found := x.fleetIndex(c, gen); found {
+					return s, nil
+				}
 			}
 			return x.readKept(ctx, c, gen)
 		}
@@ -54,11 +58,21 @@ func (x *Indexes) readCold(ctx context.Context, c Caller, gen uint64) (*index, e
 			return x.readKept(ctx, c, gen)
 		case <-poll.C:
 		}
-		if s, ok := x.sharedIndex(c); ok && x.servable(s, x.opts.Now()) && s.gen >= gen {
-			x.cache.SetLocalFor(c.Key, s, x.maxStale)
+		if s, found := x.fleetIndex(c, gen); found {
 			return s, nil
 		}
 	}
+}
+
+// fleetIndex is c's index from the store, kept here, when one is there that holds the
+// writes this replica knows of (gen).
+func (x *Indexes) fleetIndex(c Caller, gen uint64) (*index, bool) {
+	s, ok := x.sharedIndex(c)
+	if !ok || !x.servable(s, x.opts.Now()) || s.gen < gen {
+		return nil, false
+	}
+	x.cache.SetLocalFor(c.Key, s, x.maxStale)
+	return s, true
 }
 
 // readKept reads c's index from NerdGraph and keeps it.

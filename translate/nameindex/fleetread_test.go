@@ -12,8 +12,12 @@ import (
 )
 
 // heldLock is a fleet's store whose index lock another replica holds and never
-// releases (it stopped mid-read), with stored, when set, as the index in the store.
-type heldLock struct{ stored *index }
+// releases (it stopped mid-read), or, with free, one nobody holds; stored, when set,
+// is the index in the store.
+type heldLock struct {
+	stored *index
+	free   bool
+}
 
 func (h heldLock) GetChunks(context.Context, string, string, string) ([]byte, [][]byte, time.Duration, error) {
 	if h.stored == nil {
@@ -25,7 +29,10 @@ func (h heldLock) GetChunks(context.Context, string, string, string) ([]byte, []
 func (heldLock) SetChunks(context.Context, string, string, []byte, [][]byte, time.Duration) error {
 	return nil
 }
-func (heldLock) TryLock(context.Context, string, string, time.Duration) (func(), bool, error) {
+func (h heldLock) TryLock(context.Context, string, string, time.Duration) (func(), bool, error) {
+	if h.free {
+		return func() {}, true, nil
+	}
 	return nil, false, nil
 }
 
@@ -85,5 +92,22 @@ func TestColdWaitTakesOnlyAnIndexNotBehindAWrite(t *testing.T) {
 		if !tt.took && !errors.Is(err, errReadAttempted) {
 			t.Errorf("waiter at write count %d: %v, want its own read", tt.gen, err)
 		}
+	}
+}
+
+// A caller that takes the lock just as its reader has stored the index and let the
+// lock go serves that index instead of reading the account again.
+func TestColdReadTakesAnIndexStoredAsTheLockFreed(t *testing.T) {
+	clock := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	query := func(int64, string, []string) (string, error) { return "q", nil }
+	stored := &index{entries: []Entry{{ID: 7, Name: "seven", Language: "go"}}, readAt: clock, gen: 2}
+	x := New(Options{Shared: heldLock{stored: stored, free: true}, Client: readAttempted{}, Query: query,
+		Now: func() time.Time { return clock }})
+	ix, err := x.readCold(context.Background(), Caller{Key: "k", KeyHash: "h", AccountID: 1}, 2)
+	if err != nil || ix == nil || len(ix.entries) != 1 {
+		t.Fatalf("%v, %v; want the stored index and no read", ix, err)
+	}
+	if _, err := x.readCold(context.Background(), Caller{Key: "k", KeyHash: "h", AccountID: 1}, 3); !errors.Is(err, errReadAttempted) {
+		t.Fatalf("behind a write: %v, want a read", err)
 	}
 }
