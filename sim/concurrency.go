@@ -1,6 +1,10 @@
 package sim
 
-import "sync"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 // NerdGraphConcurrency is NerdGraph's limit of concurrent requests per user: 25 are
 // guaranteed, more "may" be allowed, and a request past the limit is rejected with
@@ -20,25 +24,27 @@ func WithConcurrentRequests(n int) Option {
 // tooManyConcurrentBody is the body of a request rejected by the concurrency limit.
 const tooManyConcurrentBody = `{"errors":[{"message":"Too many concurrent requests","extensions":{"errorClass":"TOO_MANY_REQUESTS"}}]}`
 
-// inFlight counts each user's requests in flight.
+// inFlight counts each user's requests in flight, by userIdentity.
 type inFlight struct {
 	limit int
 
-	mu     sync.Mutex
-	byUser map[int]int
+	mu      sync.Mutex
+	byUser  map[string]int
+	refused atomic.Int64
 }
 
 // enter counts a request of user in; false (nothing counted) past the limit.
-func (f *inFlight) enter(user int) bool {
+func (f *inFlight) enter(user string) bool {
 	if f.limit <= 0 {
 		return true
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byUser == nil {
-		f.byUser = map[int]int{}
+		f.byUser = map[string]int{}
 	}
 	if f.byUser[user] >= f.limit {
+		f.refused.Add(1)
 		return false
 	}
 	f.byUser[user]++
@@ -46,7 +52,7 @@ func (f *inFlight) enter(user int) bool {
 }
 
 // leave counts a request of user out.
-func (f *inFlight) leave(user int) {
+func (f *inFlight) leave(user string) {
 	if f.limit <= 0 {
 		return
 	}
@@ -55,4 +61,17 @@ func (f *inFlight) leave(user int) {
 	if f.byUser[user]--; f.byUser[user] <= 0 {
 		delete(f.byUser, user)
 	}
+}
+
+// ConcurrencyRefusals is how many requests the simulator has rejected for their user's
+// concurrency (HTTP 429).
+func (s *Server) ConcurrencyRefusals() int64 { return s.inflight.refused.Load() }
+
+// userIdentity is whom c's requests count against: its user, or, for a user the data
+// gives no id, its key alone.
+func userIdentity(c *caller) string {
+	if c.user != nil && c.user.ID != nil {
+		return "user " + strconv.Itoa(*c.user.ID)
+	}
+	return "key " + *c.key.Key
 }

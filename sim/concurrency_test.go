@@ -38,6 +38,9 @@ func TestConcurrentRequestsPerUser(t *testing.T) {
 	if status, body := h.post(t, keyOne, quick, nil); status != http.StatusTooManyRequests || !strings.Contains(string(body), "TOO_MANY_REQUESTS") {
 		t.Errorf("a third request of the user: %d %s, want 429", status, body)
 	}
+	if n := h.sim.ConcurrencyRefusals(); n != 1 {
+		t.Errorf("refusals counted: %d, want 1", n)
+	}
 	if status, _ := h.post(t, keyTwo, quick2, nil); status != http.StatusOK {
 		t.Errorf("another user's request: %d, want 200", status)
 	}

@@ -147,9 +147,20 @@ func (s *Server) RequestsByOperation() map[string]int64 {
 	return maps.Clone(s.byOp)
 }
 
-// ServeHTTP serves POST /graphql.
+// ServeHTTP serves POST /graphql. A known key's request counts against its user's
+// concurrency (concurrency.go) for as long as it takes, middlewares' latency included.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
+	if c := s.world.Load().callers[r.Header.Get("API-Key")]; c != nil {
+		user := userIdentity(c)
+		if !s.inflight.enter(user) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(tooManyConcurrentBody))
+			return
+		}
+		defer s.inflight.leave(user)
+	}
 	s.handler.ServeHTTP(w, r)
 }
 
@@ -172,17 +183,6 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(unauthorizedBody))
 		return
 	}
-	user := 0
-	if c.user != nil && c.user.ID != nil {
-		user = *c.user.ID
-	}
-	if !s.inflight.enter(user) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = w.Write([]byte(tooManyConcurrentBody))
-		return
-	}
-	defer s.inflight.leave(user)
 	var params graphql.RawParams
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	dec.UseNumber()
