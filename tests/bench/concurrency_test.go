@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"sync"
 	"testing"
 	"time"
-
-	"go.uber.org/zap/zapcore"
 
 	"github.com/v2bridge/v2bridge/sim"
 )
@@ -29,13 +26,7 @@ func TestConcurrentCallsOfOneKeyStayWithinNerdGraphsConcurrency(t *testing.T) {
 		})
 	})
 	l, s, _, upstream := countedUpstream(t, "apps=2000,hosts=1,names=10", slow)
-	h, _, closeStore, err := fleetReplica(upstream, "", 0, zapcore.WarnLevel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
-	gw := httptest.NewServer(h)
-	defer gw.Close()
+	gw := soleReplica(t, upstream)
 	var paths []string
 	for i := range 40 {
 		app := l.LargeAppID(i * 37 % l.Apps)

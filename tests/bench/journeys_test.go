@@ -128,3 +128,17 @@ func countedUpstream(t *testing.T, spec string, opts ...sim.Option) (sim.LargeAc
 	t.Cleanup(up.Close)
 	return l, s, p, up.URL + sim.Path
 }
+
+// soleReplica is one gateway replica without a store in front of upstream, as
+// fleetReplica builds them; closed when t ends.
+func soleReplica(t *testing.T, upstream string) *httptest.Server {
+	t.Helper()
+	h, _, closeStore, err := fleetReplica(upstream, "", 0, zapcore.WarnLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeStore)
+	gw := httptest.NewServer(h)
+	t.Cleanup(gw.Close)
+	return gw
+}

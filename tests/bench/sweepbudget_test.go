@@ -1,10 +1,7 @@
 package main
 
 import (
-	"net/http/httptest"
 	"testing"
-
-	"go.uber.org/zap/zapcore"
 
 	"github.com/v2bridge/v2bridge/sim"
 )
@@ -19,13 +16,7 @@ import (
 func TestSweepOfEveryApplicationWithinNRQLBudget(t *testing.T) {
 	const budget = 300
 	l, s, p, upstream := countedUpstream(t, "apps=600,hosts=1,names=10", sim.WithNRQLBudget(budget))
-	h, _, closeStore, err := fleetReplica(upstream, "", 0, zapcore.WarnLevel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
-	gw := httptest.NewServer(h)
-	defer gw.Close()
+	gw := soleReplica(t, upstream)
 	c := &journeyClient{base: gw.URL, l: l}
 	if err := sweep(c, l.Apps, sweepWindows[0]); err != nil || c.errs != 0 {
 		t.Fatalf("sweep of %d applications: %d errors, %v", l.Apps, c.errs, err)
