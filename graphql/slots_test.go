@@ -92,16 +92,7 @@ func TestBackgroundHoldsAtMostItsShare(t *testing.T) {
 // NerdGraph being asked, and the breaker (threshold 1) does not hear of it: the next
 // call, once the slot is free, goes out.
 func TestSlotWaitOverloadedNotCountedByBreaker(t *testing.T) {
-	arrived, hold := make(chan struct{}, 1), make(chan struct{})
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if requests.Add(1) == 1 {
-			arrived <- struct{}{}
-			<-hold
-		}
-		_, _ = w.Write([]byte(`{"data":{}}`))
-	}))
-	defer srv.Close()
+	srv, arrived, hold, requests := holdingFirst(t)
 	c := NewClient(srv.URL, Options{MaxConcurrentPerKey: 1, SlotWait: time.Nanosecond, BreakerThreshold: 1, MaxAttempts: 1})
 	ctx := WithAPIKey(context.Background(), "NRAK-A")
 	call := func(q string) error {
@@ -133,16 +124,7 @@ func TestSlotWaitOverloadedNotCountedByBreaker(t *testing.T) {
 // NerdGraph being asked: it neither waits on past the deadline nor goes out then to
 // time out as if NerdGraph had been slow.
 func TestBackgroundSlotWaitEndsAtRequestDeadline(t *testing.T) {
-	arrived, hold := make(chan struct{}, 1), make(chan struct{})
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if requests.Add(1) == 1 {
-			arrived <- struct{}{}
-			<-hold
-		}
-		_, _ = w.Write([]byte(`{"data":{}}`))
-	}))
-	defer srv.Close()
+	srv, arrived, hold, requests := holdingFirst(t)
 	defer func() {
 		select {
 		case <-hold:
@@ -179,4 +161,20 @@ func TestBackgroundSlotWaitEndsAtRequestDeadline(t *testing.T) {
 	if n := requests.Load(); n != 1 {
 		t.Fatalf("NerdGraph asked %d times, want 1 (the call holding the share)", n)
 	}
+}
+
+// holdingFirst is NerdGraph holding its first request until hold closes (arrived hears
+// of it), answering every other at once; requests counts them all. Closed when t ends.
+func holdingFirst(t *testing.T) (srv *httptest.Server, arrived, hold chan struct{}, requests *atomic.Int32) {
+	t.Helper()
+	arrived, hold, requests = make(chan struct{}, 1), make(chan struct{}), new(atomic.Int32)
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			arrived <- struct{}{}
+			<-hold
+		}
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, arrived, hold, requests
 }
